@@ -1,0 +1,28 @@
+# One static library per layer (DESIGN.md section 2). A layer links only the layers below it, so
+# a wrong include fails to link. Sources are globbed so that adding a file needs no CMake edit;
+# files ending in _test.cc go to the layer's test binary instead of the library.
+function(lws_layer name)
+  cmake_parse_arguments(ARG "" "" "DEPS;TEST_DEPS;EXTRA_SOURCES" ${ARGN})
+  file(GLOB _all CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  set(_lib_sources)
+  set(_test_sources)
+  foreach(f ${_all})
+    if(f MATCHES "_test\\.cc$")
+      list(APPEND _test_sources ${f})
+    else()
+      list(APPEND _lib_sources ${f})
+    endif()
+  endforeach()
+  add_library(lws_${name} STATIC ${_lib_sources} ${ARG_EXTRA_SOURCES})
+  target_include_directories(lws_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(lws_${name} PUBLIC ${ARG_DEPS})
+  if(LWS_BUILD_TESTS AND _test_sources AND NOT LWS_BUILD_FUZZ)
+    add_executable(${name}_test ${_test_sources})
+    target_link_libraries(${name}_test PRIVATE lws_${name} ${ARG_TEST_DEPS}
+                          GTest::gtest GTest::gmock GTest::gtest_main rapidcheck rapidcheck_gtest)
+    target_compile_definitions(${name}_test PRIVATE
+                               LWS_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
+    include(GoogleTest)
+    gtest_discover_tests(${name}_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+  endif()
+endfunction()

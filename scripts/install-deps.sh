@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything lws-cpp needs on a bare Debian 12 (bookworm) machine.
+# Idempotent: packages already present are left alone, so CI can call it on every run.
+# The package list is the survey's recommended stack (see docs/dependencies.md).
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkgconf ccache git
+  libboost1.81-dev libboost-system1.81-dev libboost-url1.81-dev libboost-json1.81-dev
+  libssl-dev openssl
+  nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+  libsqlite3-dev
+  python3 python3-kubernetes
+  clang-14 libclang-rt-14-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

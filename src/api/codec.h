@@ -1,0 +1,260 @@
+// File: api/codec.h
+//
+// The JSON codec for typed objects. A modeled struct lists its JSON fields once, in a static
+// `Fields(self, visitor)` function, and carries everything it does not model in `rest`:
+//
+//   struct EnvVar {
+//     std::string name;
+//     std::string value;
+//     Json rest;  // valueFrom and any future field, carried through untouched
+//     template <class S, class V> static void Fields(S& s, V& v) {
+//       v("name", s.name, kAlways);
+//       v("value", s.value);
+//     }
+//   };
+//
+// Round-trip rules (DESIGN.md section 3, 'Round trip'):
+//   1. Keys the struct does not model stay in `rest` and are written back unchanged.
+//   2. A modeled key whose input value is null or the type's zero value ("", 0, false, [], {})
+//      also stays in `rest`, so decode -> encode reproduces the input exactly. When code sets the
+//      member, the encoded member replaces it.
+//   3. Encoding omits a zero member (Go's omitempty) unless marked kAlways (a Go field without
+//      omitempty, which strict clients such as the Python client require).
+//   4. A nested struct decoded from `{}` keeps `rest == {}` and is written back as `{}`; one built
+//      in code has `rest == null` and is omitted while empty.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/field.h"
+#include "api/intstr.h"
+#include "api/quantity.h"
+#include "base/result.h"
+
+namespace lws::api {
+
+enum Emit { kOmitEmpty, kAlways };
+
+template <class T>
+concept Modeled = requires(T& t) {
+  { t.rest } -> std::same_as<Json&>;
+};
+
+namespace codec {
+
+// ---- Scalars and library types ---------------------------------------------------------------
+
+void DecodeValue(const Json& in, std::string& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, std::int32_t& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, std::int64_t& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, bool& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, double& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, Json& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, Quantity& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, IntOrString& out, const FieldPath& path, ErrorList& errs);
+
+inline Json EncodeValue(const std::string& v) { return v; }
+inline Json EncodeValue(std::int32_t v) { return v; }
+inline Json EncodeValue(std::int64_t v) { return v; }
+inline Json EncodeValue(bool v) { return v; }
+inline Json EncodeValue(double v) { return v; }
+inline Json EncodeValue(const Json& v) { return v; }
+Json EncodeValue(const Quantity& v);
+Json EncodeValue(const IntOrString& v);
+
+inline bool IsZero(const std::string& v) { return v.empty(); }
+inline bool IsZero(std::int32_t v) { return v == 0; }
+inline bool IsZero(std::int64_t v) { return v == 0; }
+inline bool IsZero(bool v) { return !v; }
+inline bool IsZero(double v) { return v == 0; }
+inline bool IsZero(const Json& v) { return v.is_null(); }
+inline bool IsZero(const Quantity& v) { return v.IsZero(); }
+inline bool IsZero(const IntOrString& v) { return !v.is_string() && v.int_value() == 0; }
+
+// True when `in` is the JSON zero value that Go's omitempty would drop.
+bool IsZeroJson(const Json& in);
+
+// ---- Containers (declarations first so that they can nest in any order) ------------------------
+
+template <class T>
+void DecodeValue(const Json& in, std::vector<T>& out, const FieldPath& path, ErrorList& errs);
+template <class T>
+void DecodeValue(const Json& in, std::map<std::string, T>& out, const FieldPath& path, ErrorList& errs);
+template <class T>
+void DecodeValue(const Json& in, std::optional<T>& out, const FieldPath& path, ErrorList& errs);
+template <Modeled T>
+void DecodeValue(const Json& in, T& out, const FieldPath& path, ErrorList& errs);
+
+template <class T>
+Json EncodeValue(const std::vector<T>& v);
+template <class T>
+Json EncodeValue(const std::map<std::string, T>& v);
+template <Modeled T>
+Json EncodeValue(const T& v);
+
+template <class T>
+bool IsZero(const std::vector<T>& v) { return v.empty(); }
+template <class T>
+bool IsZero(const std::map<std::string, T>& v) { return v.empty(); }
+
+// ---- Visitors -------------------------------------------------------------------------------
+
+struct KeyCollector {
+  std::vector<std::string_view> keys;
+  template <class M>
+  void operator()(std::string_view key, M&, Emit = kOmitEmpty) { keys.push_back(key); }
+};
+
+template <Modeled T>
+const std::vector<std::string_view>& KnownKeys() {
+  static const std::vector<std::string_view> keys = [] {
+    KeyCollector c;
+    T dummy{};
+    T::Fields(dummy, c);
+    return c.keys;
+  }();
+  return keys;
+}
+
+struct DecodeVisitor {
+  const Json& in;
+  Json& rest;
+  const FieldPath& path;
+  ErrorList& errs;
+
+  template <class M>
+  void operator()(std::string_view key, M& member, Emit = kOmitEmpty) {
+    auto it = in.find(key);
+    if (it == in.end() || it->is_null()) return;
+    DecodeValue(*it, member, path.Child(key), errs);
+    if (!IsZeroJson(*it)) rest.erase(std::string(key));
+  }
+};
+
+struct EncodeVisitor {
+  Json& out;
+
+  template <class M>
+  void operator()(std::string_view key, const M& member, Emit emit = kOmitEmpty) {
+    if constexpr (Modeled<M>) {
+      Json encoded = EncodeValue(member);
+      if (emit == kOmitEmpty && encoded.empty() && member.rest.is_null()) return;
+      out[std::string(key)] = std::move(encoded);
+    } else if constexpr (requires { member.has_value(); }) {
+      if (!member.has_value()) return;
+      out[std::string(key)] = EncodeValue(*member);
+    } else {
+      if (emit == kOmitEmpty && IsZero(member)) return;
+      out[std::string(key)] = EncodeValue(member);
+    }
+  }
+};
+
+// ---- Container and struct definitions -------------------------------------------------------
+
+template <class T>
+void DecodeValue(const Json& in, std::vector<T>& out, const FieldPath& path, ErrorList& errs) {
+  out.clear();
+  if (!in.is_array()) {
+    errs.push_back(TypeInvalid(path, in.type_name(), "expected array"));
+    return;
+  }
+  out.resize(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i].is_null()) continue;
+    DecodeValue(in[i], out[i], path.Index(i), errs);
+  }
+}
+
+template <class T>
+void DecodeValue(const Json& in, std::map<std::string, T>& out, const FieldPath& path, ErrorList& errs) {
+  out.clear();
+  if (!in.is_object()) {
+    errs.push_back(TypeInvalid(path, in.type_name(), "expected object"));
+    return;
+  }
+  for (auto it = in.begin(); it != in.end(); ++it) {
+    if (it->is_null()) continue;
+    DecodeValue(*it, out[it.key()], path.Key(it.key()), errs);
+  }
+}
+
+template <class T>
+void DecodeValue(const Json& in, std::optional<T>& out, const FieldPath& path, ErrorList& errs) {
+  out.emplace();
+  DecodeValue(in, *out, path, errs);
+}
+
+template <Modeled T>
+void DecodeValue(const Json& in, T& out, const FieldPath& path, ErrorList& errs) {
+  out = T{};
+  if (!in.is_object()) {
+    errs.push_back(TypeInvalid(path, in.type_name(), "expected object"));
+    return;
+  }
+  out.rest = in;
+  DecodeVisitor visitor{in, out.rest, path, errs};
+  T::Fields(out, visitor);
+}
+
+template <class T>
+Json EncodeValue(const std::vector<T>& v) {
+  Json out = Json::array();
+  for (const auto& item : v) out.push_back(EncodeValue(item));
+  return out;
+}
+
+template <class T>
+Json EncodeValue(const std::map<std::string, T>& v) {
+  Json out = Json::object();
+  for (const auto& [k, item] : v) out[k] = EncodeValue(item);
+  return out;
+}
+
+template <Modeled T>
+Json EncodeValue(const T& v) {
+  Json out = v.rest.is_object() ? v.rest : Json::object();
+  EncodeVisitor visitor{out};
+  T::Fields(v, visitor);
+  return out;
+}
+
+}  // namespace codec
+
+// The BadRequest Status for type errors found while decoding, one cause per field.
+Status DecodeErrorStatus(const ErrorList& errs);
+
+// Decodes `in` into a T. Type mismatches are reported with their field path as a BadRequest
+// Status whose causes name each field, e.g. "spec.replicas: Invalid value: \"string\": expected
+// integer".
+template <Modeled T>
+Result<T> Decode(const Json& in, const FieldPath& root = FieldPath()) {
+  T out;
+  ErrorList errs;
+  codec::DecodeValue(in, out, root, errs);
+  if (!errs.empty()) return DecodeErrorStatus(errs);
+  return out;
+}
+
+// Like Decode but returns the field errors themselves (for validation-style reporting).
+template <Modeled T>
+ErrorList DecodeInto(const Json& in, T* out, const FieldPath& root = FieldPath()) {
+  ErrorList errs;
+  codec::DecodeValue(in, *out, root, errs);
+  return errs;
+}
+
+template <Modeled T>
+Json Encode(const T& v) {
+  return codec::EncodeValue(v);
+}
+
+}  // namespace lws::api

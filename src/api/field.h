@@ -1,0 +1,83 @@
+// File: api/field.h
+//
+// Field paths and field errors with the exact wording of Kubernetes' field package
+// (k8s.io/apimachinery/pkg/util/validation/field), so that our validation messages read like the
+// real API server's: "spec.replicas: Invalid value: -1: replicas must be equal or greater than 0".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/status.h"
+
+namespace lws::api {
+
+using Json = nlohmann::json;
+
+// A path into an object: "spec.template.spec.containers[0].env[2].name".
+class FieldPath {
+ public:
+  FieldPath() = default;
+  explicit FieldPath(std::string_view root) : path_(root) {}
+  FieldPath Child(std::string_view name) const;
+  FieldPath Index(std::size_t i) const;
+  FieldPath Key(std::string_view key) const;  // map entry: "metadata.labels[app]"
+  const std::string& String() const { return path_; }
+  bool empty() const { return path_.empty(); }
+
+ private:
+  std::string path_;
+};
+
+enum class FieldErrorType {
+  kNotFound,
+  kRequired,
+  kDuplicate,
+  kInvalid,
+  kNotSupported,
+  kForbidden,
+  kTooLong,
+  kTooMany,
+  kInternal,
+  kTypeInvalid,
+};
+
+struct FieldError {
+  FieldErrorType type = FieldErrorType::kInvalid;
+  std::string field;
+  Json bad_value;      // Printed as Go prints it: numbers bare, strings quoted, null as "null".
+  std::string detail;
+
+  // "<field>: <body>" exactly as field.Error.Error().
+  std::string Error() const;
+  // "Invalid value: -1: detail" exactly as field.Error.ErrorBody().
+  std::string Body() const;
+  // metav1.CauseType: "FieldValueInvalid", "FieldValueRequired", ...
+  std::string_view CauseType() const;
+  bool operator==(const FieldError&) const = default;
+};
+
+using ErrorList = std::vector<FieldError>;
+
+FieldError Invalid(const FieldPath& path, Json value, std::string detail);
+FieldError Required(const FieldPath& path, std::string detail);
+FieldError Forbidden(const FieldPath& path, std::string detail);
+FieldError NotSupported(const FieldPath& path, Json value, const std::vector<std::string>& valid);
+FieldError TooLong(const FieldPath& path, Json value, int max_length);
+FieldError TypeInvalid(const FieldPath& path, Json value, std::string detail);
+FieldError InternalError(const FieldPath& path, std::string detail);
+
+// "a: x" for one error, "[a: x, b: y]" for several, as utilerrors.Aggregate prints.
+std::string AggregateMessage(const ErrorList& errors);
+
+// The 422 Status a Kubernetes API server returns for these errors:
+// message `<Kind>.<group> "<name>" is invalid: <aggregate>`, one cause per error.
+Status InvalidStatus(std::string_view qualified_kind, std::string_view name, const ErrorList& errors);
+
+// Go's %q quoting of a string (used in messages that embed user values).
+std::string GoQuote(std::string_view s);
+
+}  // namespace lws::api

@@ -1,0 +1,176 @@
+// File: api/meta.h
+//
+// metav1 types shared by every object: ObjectMeta, OwnerReference, LabelSelector, ListMeta,
+// Condition, and core/v1 ObjectReference. See codec.h for how unmodeled fields are carried.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/codec.h"
+
+namespace lws::api {
+
+using StringMap = std::map<std::string, std::string>;
+
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  std::optional<bool> controller;
+  std::optional<bool> block_owner_deletion;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("apiVersion", s.api_version, kAlways);
+    v("kind", s.kind, kAlways);
+    v("name", s.name, kAlways);
+    v("uid", s.uid, kAlways);
+    v("controller", s.controller);
+    v("blockOwnerDeletion", s.block_owner_deletion);
+  }
+  bool IsController() const { return controller.value_or(false); }
+};
+
+struct ObjectMeta {
+  std::string name;
+  std::string generate_name;
+  std::string namespace_;
+  std::string uid;
+  std::string resource_version;
+  std::int64_t generation = 0;
+  std::string creation_timestamp;                 // RFC 3339; empty when unset
+  std::optional<std::string> deletion_timestamp;  // set once deletion has started
+  std::optional<std::int64_t> deletion_grace_period_seconds;
+  StringMap labels;
+  StringMap annotations;
+  std::vector<OwnerReference> owner_references;
+  std::vector<std::string> finalizers;
+  Json rest;  // selfLink, managedFields, ...
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("name", s.name);
+    v("generateName", s.generate_name);
+    v("namespace", s.namespace_);
+    v("uid", s.uid);
+    v("resourceVersion", s.resource_version);
+    v("generation", s.generation);
+    v("creationTimestamp", s.creation_timestamp);
+    v("deletionTimestamp", s.deletion_timestamp);
+    v("deletionGracePeriodSeconds", s.deletion_grace_period_seconds);
+    v("labels", s.labels);
+    v("annotations", s.annotations);
+    v("ownerReferences", s.owner_references);
+    v("finalizers", s.finalizers);
+  }
+
+  // The controller owner reference, if any (metav1.GetControllerOf).
+  const OwnerReference* ControllerRef() const;
+  bool IsDeleting() const { return deletion_timestamp.has_value(); }
+  // Value of a label, or "" when absent.
+  std::string Label(const std::string& key) const;
+  std::string Annotation(const std::string& key) const;
+};
+
+struct ListMeta {
+  std::string resource_version;
+  std::string continue_;
+  std::optional<std::int64_t> remaining_item_count;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("resourceVersion", s.resource_version);
+    v("continue", s.continue_);
+    v("remainingItemCount", s.remaining_item_count);
+  }
+};
+
+struct LabelSelectorRequirement {
+  std::string key;
+  std::string operator_;  // In, NotIn, Exists, DoesNotExist
+  std::vector<std::string> values;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("key", s.key, kAlways);
+    v("operator", s.operator_, kAlways);
+    v("values", s.values);
+  }
+};
+
+// metav1.LabelSelector. The string grammar ("a=b,c in (d)") lives in api/selector.h.
+struct LabelSelector {
+  StringMap match_labels;
+  std::vector<LabelSelectorRequirement> match_expressions;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("matchLabels", s.match_labels);
+    v("matchExpressions", s.match_expressions);
+  }
+};
+
+// metav1.Condition, as used in LeaderWorkerSet status.
+struct Condition {
+  std::string type;
+  std::string status;  // "True", "False", "Unknown"
+  std::int64_t observed_generation = 0;
+  std::string last_transition_time;
+  std::string reason;
+  std::string message;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("type", s.type, kAlways);
+    v("status", s.status, kAlways);
+    v("observedGeneration", s.observed_generation);
+    v("lastTransitionTime", s.last_transition_time, kAlways);
+    v("reason", s.reason, kAlways);
+    v("message", s.message, kAlways);
+  }
+};
+
+// core/v1 ObjectReference (events' involvedObject / regarding).
+struct ObjectReference {
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  std::string uid;
+  std::string api_version;
+  std::string resource_version;
+  std::string field_path;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("kind", s.kind);
+    v("namespace", s.namespace_);
+    v("name", s.name);
+    v("uid", s.uid);
+    v("apiVersion", s.api_version);
+    v("resourceVersion", s.resource_version);
+    v("fieldPath", s.field_path);
+  }
+};
+
+// A typed list ("PodList", "LeaderWorkerSetList").
+template <class T>
+struct List {
+  std::string api_version;
+  std::string kind;
+  ListMeta metadata;
+  std::vector<T> items;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("apiVersion", s.api_version);
+    v("kind", s.kind);
+    v("metadata", s.metadata, kAlways);
+    v("items", s.items, kAlways);
+  }
+};
+
+}  // namespace lws::api

@@ -1,0 +1,39 @@
+#include "base/clock.h"
+
+#include <gtest/gtest.h>
+
+namespace lws {
+namespace {
+
+TEST(ClockTest, ManualClockMovesOnlyWhenTold) {
+  ManualClock clock;
+  Time t0 = clock.Now();
+  EXPECT_EQ(clock.Now(), t0);
+  clock.Advance(std::chrono::seconds(5));
+  EXPECT_EQ(clock.Now() - t0, std::chrono::seconds(5));
+  clock.Set(t0 + std::chrono::seconds(7));
+  EXPECT_EQ(clock.Now() - t0, std::chrono::seconds(7));
+}
+
+TEST(ClockTest, Rfc3339RoundTrip) {
+  auto t = ParseRfc3339("2008-01-01T01:01:01Z");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(FormatRfc3339(*t), "2008-01-01T01:01:01Z");
+  auto micro = ParseRfc3339("2024-02-29T23:59:58.123456Z");
+  ASSERT_TRUE(micro.ok());
+  EXPECT_EQ(FormatRfc3339Micro(*micro), "2024-02-29T23:59:58.123456Z");
+  EXPECT_EQ(FormatRfc3339(*micro), "2024-02-29T23:59:58Z");
+  auto offset = ParseRfc3339("2008-01-01T03:01:01+02:00");
+  ASSERT_TRUE(offset.ok());
+  EXPECT_EQ(*offset, *t);
+}
+
+TEST(ClockTest, Rfc3339RejectsGarbage) {
+  for (const char* bad : {"", "2008-01-01", "2008-13-01T00:00:00Z", "2008-02-30T00:00:00Z",
+                          "2008-01-01T01:01:01", "2008-01-01T01:01:01Zjunk", "x008-01-01T01:01:01Z"}) {
+    EXPECT_FALSE(ParseRfc3339(bad).ok()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace lws
