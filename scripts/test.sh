@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine, builds everything and runs every test:
+# unit, integration and simulation tests through CTest, then each fuzz target for a bounded time.
+#   scripts/test.sh            full run (what CI runs)
+#   LWS_FUZZ_SECONDS=0 scripts/test.sh   skip fuzzing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake --preset default
+cmake --build --preset default
+ctest --preset default -j2
+fuzz_seconds="${LWS_FUZZ_SECONDS:-20}"
+if [ "$fuzz_seconds" != "0" ]; then
+  bash scripts/run-fuzz.sh "$fuzz_seconds"
+fi
