@@ -84,7 +84,8 @@ std::string FieldError::Body() const {
       s = TypeText(type);
       break;
     default:
-      s = std::string(TypeText(type)) + ": " + GoValue(bad_value);
+      s = std::string(TypeText(type)) + ": " +
+          (rendered_value.empty() ? GoValue(bad_value) : rendered_value);
   }
   if (!detail.empty()) s += ": " + detail;
   return s;

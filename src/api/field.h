@@ -50,6 +50,9 @@ struct FieldError {
   std::string field;
   Json bad_value;      // Printed as Go prints it: numbers bare, strings quoted, null as "null".
   std::string detail;
+  // When set, printed verbatim instead of bad_value: for values Go prints as a struct dump,
+  // e.g. `intstr.IntOrString{Type:1, IntVal:0, StrVal:"200%"}`.
+  std::string rendered_value;
 
   // "<field>: <body>" exactly as field.Error.Error().
   std::string Error() const;

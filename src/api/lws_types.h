@@ -103,8 +103,9 @@ struct RollingUpdateConfiguration {
   template <class S, class V>
   static void Fields(S& s, V& v) {
     v("partition", s.partition);
-    v("maxUnavailable", s.max_unavailable);
-    v("maxSurge", s.max_surge);
+    // Go never omits these struct-typed members, and a zero maxSurge is meaningful.
+    v("maxUnavailable", s.max_unavailable, kAlways);
+    v("maxSurge", s.max_surge, kAlways);
   }
 };
 

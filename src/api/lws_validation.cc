@@ -1,0 +1,165 @@
+#include "api/lws_validation.h"
+
+#include <limits>
+
+#include "api/name_validation.h"
+
+namespace lws::api {
+
+namespace {
+
+const FieldPath kSpec("spec");
+const FieldPath kRollingUpdatePath = kSpec.Child("rolloutStrategy").Child("rollingUpdateConfiguration");
+// Upstream spells this path with a capital S; kept for message compatibility.
+const FieldPath kSubGroupSizePath =
+    kSpec.Child("leaderWorkerTemplate").Child("SubGroupPolicy").Child("subGroupSize");
+
+// Go prints an intstr.IntOrString passed by value as a struct dump (%#v), since its String()
+// method has a pointer receiver. Reproduce that text.
+std::string GoIntOrString(const IntOrString& v) {
+  return "intstr.IntOrString{Type:" + std::to_string(v.is_string() ? 1 : 0) +
+         ", IntVal:" + std::to_string(v.is_string() ? 0 : v.int_value()) +
+         ", StrVal:" + GoQuote(v.is_string() ? v.string_value() : "") + "}";
+}
+
+FieldError InvalidIntOrString(const FieldPath& path, const IntOrString& v, std::string detail) {
+  FieldError e = Invalid(path, Json(), std::move(detail));
+  e.rendered_value = GoIntOrString(v);
+  return e;
+}
+
+Json OptionalInt(const std::optional<std::int32_t>& v) { return v ? Json(*v) : Json(); }
+
+void ValidateNonNegative(std::int64_t value, const FieldPath& path, ErrorList* errs) {
+  if (value < 0) errs->push_back(Invalid(path, value, "must be greater than or equal to 0"));
+}
+
+// validatePositiveIntOrPercent + isNotMoreThan100Percent (V6-V8).
+void ValidateIntOrPercent(const IntOrString& v, const FieldPath& path, ErrorList* errs) {
+  if (v.is_string()) {
+    auto problems = IsValidPercent(v.string_value());
+    for (auto& p : problems) errs->push_back(InvalidIntOrString(path, v, p));
+    if (problems.empty()) {
+      auto percent = GoAtoi(std::string_view(v.string_value()).substr(0, v.string_value().size() - 1));
+      if (percent.ok() && *percent > 100) {
+        errs->push_back(InvalidIntOrString(path, v, "must not be greater than 100%"));
+      }
+    }
+  } else {
+    ValidateNonNegative(v.int_value(), path, errs);
+  }
+}
+
+void ValidateRollingUpdate(const LeaderWorkerSet& lws, ErrorList* errs) {
+  const auto& config = lws.spec.rollout_strategy.rolling_update_configuration;
+  if (!config) return;
+  const FieldPath mu_path = kRollingUpdatePath.Child("maxUnavailable");
+  const FieldPath ms_path = kRollingUpdatePath.Child("maxSurge");
+  ValidateIntOrPercent(config->max_unavailable, mu_path, errs);
+  ValidateIntOrPercent(config->max_surge, ms_path, errs);
+  ValidateNonNegative(config->partition.value_or(0), kRollingUpdatePath.Child("partition"), errs);
+
+  const std::int64_t replicas = lws.Replicas();
+  auto max_unavailable = GetScaledValueFromIntOrPercent(config->max_unavailable, replicas, false);
+  if (!max_unavailable.ok()) errs->push_back(InvalidIntOrString(mu_path, config->max_unavailable, "invalid value"));
+  auto max_surge = GetScaledValueFromIntOrPercent(config->max_surge, replicas, true);
+  if (!max_surge.ok()) errs->push_back(InvalidIntOrString(ms_path, config->max_surge, "invalid value"));
+  // An unparsable value counts as 0 here, as in upstream (the value is unset on error).
+  const std::int64_t mu = max_unavailable.ok() ? *max_unavailable : 0;
+  const std::int64_t ms = max_surge.ok() ? *max_surge : 0;
+  if (mu == 0 && ms == 0 && replicas != 0) {
+    errs->push_back(InvalidIntOrString(mu_path, config->max_unavailable,
+                                       "must not be 0 when `maxSurge` is 0"));
+  }
+}
+
+void ValidateSubGroupPolicy(const LeaderWorkerSet& lws, ErrorList* errs) {
+  const auto& policy = lws.spec.leader_worker_template.sub_group_policy;
+  if (!policy) {
+    auto it = lws.metadata.annotations.find(kSubGroupExclusiveKeyAnnotation);
+    if (it != lws.metadata.annotations.end()) {
+      errs->push_back(Invalid(FieldPath("metadata").Child("annotations").Child(kSubGroupExclusiveKeyAnnotation),
+                              it->second, "cannot have subgroup-exclusive-topology without subGroupSize set"));
+    }
+    return;
+  }
+  if (!policy->sub_group_size) {
+    // The reference webhook dereferences a nil subGroupSize and the request fails (Q12).
+    errs->push_back(Required(kSubGroupSizePath, "subGroupSize must be set when subGroupPolicy is set"));
+    return;
+  }
+  const std::int32_t size = lws.Size();
+  const std::int32_t sgs = *policy->sub_group_size;
+  if (sgs < 1) {
+    // Upstream would divide by zero below (Q12); stop after the range error.
+    errs->push_back(Invalid(kSubGroupSizePath, sgs, "subGroupSize must be equal or greater than 1"));
+    if (sgs == 0) return;
+  }
+  if (size % sgs != 0 && (size - 1) % sgs != 0) {
+    errs->push_back(Invalid(kSubGroupSizePath, sgs, "size or size - 1 must be divisible by subGroupSize"));
+  }
+  if (size < sgs) errs->push_back(Invalid(kSubGroupSizePath, sgs, "subGroupSize cannot be larger than size"));
+  if (policy->type && *policy->type == kSubGroupLeaderExcluded && (size - 1) % sgs != 0) {
+    errs->push_back(Invalid(kSubGroupSizePath, sgs,
+                            "size-1 must be divisible by subGroupSize when using LeaderExcluded"));
+  }
+}
+
+}  // namespace
+
+ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws) {
+  // V1: the name also names the headless Service, so it must be a DNS-1035 label.
+  ErrorList errs = ValidateObjectMeta(lws.metadata, NameRule::kDns1035Label, FieldPath("metadata"));
+  const std::int64_t replicas = lws.Replicas();
+  const std::int64_t size = lws.Size();
+  if (replicas < 0) {
+    errs.push_back(Invalid(kSpec.Child("replicas"), OptionalInt(lws.spec.replicas),
+                           "replicas must be equal or greater than 0"));
+  }
+  if (replicas > 1'000'000) {
+    errs.push_back(Invalid(kSpec.Child("replicas"), OptionalInt(lws.spec.replicas),
+                           "replicas must be equal or less than 1000000"));
+  }
+  if (size < 1) {
+    errs.push_back(Invalid(kSpec.Child("leaderWorkerTemplate").Child("size"),
+                           OptionalInt(lws.spec.leader_worker_template.size),
+                           "size must be equal or greater than 1"));
+  }
+  if (replicas * size > std::numeric_limits<std::int32_t>::max()) {
+    errs.push_back(Invalid(kSpec.Child("replicas"), OptionalInt(lws.spec.replicas),
+                           "the product of replicas and worker replicas must not exceed 2147483647"));
+  }
+  ValidateRollingUpdate(lws, &errs);
+  ValidateSubGroupPolicy(lws, &errs);
+  return errs;
+}
+
+ErrorList ValidateLeaderWorkerSetUpdate(const LeaderWorkerSet& updated, const LeaderWorkerSet& old) {
+  ErrorList errs = ValidateLeaderWorkerSet(updated);
+  const auto& new_policy = updated.spec.leader_worker_template.sub_group_policy;
+  const auto& old_policy = old.spec.leader_worker_template.sub_group_policy;
+  auto size_of = [](const std::optional<SubGroupPolicy>& p) {
+    return p && p->sub_group_size ? Json(*p->sub_group_size) : Json();
+  };
+  if (new_policy && old_policy && size_of(new_policy) != size_of(old_policy)) {
+    errs.push_back(Invalid(kSubGroupSizePath, size_of(new_policy), "field is immutable"));
+  }
+  if (new_policy && !old_policy) {
+    errs.push_back(Invalid(kSubGroupSizePath, size_of(new_policy),
+                           "cannot enable subGroupSize after the lws is already created"));
+  }
+  if (!new_policy && old_policy) {
+    errs.push_back(Invalid(kSubGroupSizePath, size_of(old_policy), "cannot remove subGroupSize after enabled"));
+  }
+  const auto& network = updated.spec.network_config;
+  if (network && !network->subdomain_policy) {
+    Json old_value = old.spec.network_config && old.spec.network_config->subdomain_policy
+                         ? Json(*old.spec.network_config->subdomain_policy)
+                         : Json();
+    errs.push_back(Invalid(kSpec.Child("networkConfig").Child("subdomainPolicy"), old_value,
+                           "cannot set subdomainPolicy as null"));
+  }
+  return errs;
+}
+
+}  // namespace lws::api
