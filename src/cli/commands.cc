@@ -3,16 +3,22 @@
 #include <CLI/CLI.hpp>
 
 #include "base/log.h"
+#include "cli/validate.h"
 
 namespace lws::cli {
 
 int Main(int argc, char** argv) {
   CLI::App app{"lws: LeaderWorkerSet for Kubernetes, in C++"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "lws 0.1.0");
   std::string log_level = "info";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  app.parse_complete_callback([&] { SetLogLevel(log_level); });
+  int exit_code = 0;
+  AddValidateCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
-  return 0;
+  return exit_code;
 }
 
 }  // namespace lws::cli
