@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `lws validate` against the real binary: examples and upstream samples pass, broken manifests
+# fail with every error on its own line, malformed YAML names the line, unknown fields follow
+# --validate. Usage: validate.sh LWS_BINARY REPO_ROOT
+set -uo pipefail
+lws="$1"
+root="$2"
+failures=0
+check() {  # check NAME CONDITION...
+  local name="$1"; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$lws" validate "$root"/examples/*.yaml >"$tmp/out" 2>"$tmp/err"
+check "examples validate" test $? -eq 0
+check "examples print five objects" test "$(grep -c '^kind: LeaderWorkerSet' "$tmp/out")" -eq 5
+check "defaults applied" grep -q 'restartPolicy: RecreateGroupOnPodRestart' "$tmp/out"
+check "namespace defaulted" grep -q 'namespace: default' "$tmp/out"
+
+"$lws" validate "$root"/testdata/lws/samples/*.yaml >"$tmp/out" 2>"$tmp/err"
+check "upstream samples validate" test $? -eq 0
+check "configuration sample skipped" grep -q 'skipping Configuration/configuration-sample (not a LeaderWorkerSet)' "$tmp/err"
+
+"$lws" validate -o json "$root/examples/rollout-maxsurge.yaml" >"$tmp/out" 2>"$tmp/err"
+check "json output" python3 -c "import json,sys; d=json.load(open('$tmp/out')); sys.exit(0 if d['spec']['rolloutStrategy']['rollingUpdateConfiguration']['maxSurge']==1 and d['spec']['networkConfig']['subdomainPolicy']=='Shared' else 1)"
+
+f="$root/testdata/cli/invalid-lws.yaml"
+"$lws" validate "$f" >"$tmp/out" 2>"$tmp/err"
+check "invalid exits 1" test $? -eq 1
+expect_line() {
+  check "error: $1" grep -qxF "$f: $1" "$tmp/err"
+}
+expect_line "LeaderWorkerSet/broken: spec.rolloutStrategy.rollingUpdateConfiguration.partition: Invalid value: -1: must be greater than or equal to 0"
+expect_line "LeaderWorkerSet/broken: spec.leaderWorkerTemplate.size: Invalid value: 0: size must be equal or greater than 1"
+expect_line "LeaderWorkerSet/broken: spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:\"\"}: must not be 0 when \`maxSurge\` is 0"
+expect_line "LeaderWorkerSet/Bad_Name: spec.startupPolicy: Unsupported value: \"Sometimes\": supported values: \"LeaderCreated\", \"LeaderReady\""
+check "configmap skipped" grep -q 'skipping ConfigMap/not-an-lws' "$tmp/err"
+check "no object printed for invalid ones" test ! -s "$tmp/out"
+
+"$lws" validate "$root/testdata/cli/malformed.yaml" >"$tmp/out" 2>"$tmp/err"
+check "malformed exits 1" test $? -eq 1
+check "malformed names line and column" grep -qE 'malformed.yaml: .*line [0-9]+, column [0-9]+' "$tmp/err"
+
+"$lws" validate "$root/testdata/cli/unknown-field.yaml" >"$tmp/out" 2>"$tmp/err"
+check "unknown field is an error by default" test $? -eq 1
+check "unknown field named" grep -q 'spec.rolloutStrategy.rollingUpdateConfiguration.maxsurge: unknown field' "$tmp/err"
+"$lws" validate --validate=warn "$root/testdata/cli/unknown-field.yaml" >"$tmp/out" 2>"$tmp/err"
+check "unknown field only warns with --validate=warn" test $? -eq 0
+check "warning printed" grep -q 'warning: spec.rolloutStrategy.rollingUpdateConfiguration.maxsurge' "$tmp/err"
+
+cat "$root/examples/sglang-leader-ready.yaml" | "$lws" validate - >"$tmp/out" 2>"$tmp/err"
+check "stdin" grep -q 'startupPolicy: LeaderReady' "$tmp/out"
+
+"$lws" validate /nonexistent.yaml >"$tmp/out" 2>"$tmp/err"
+check "missing file exits 1" test $? -eq 1
+check "missing file reported" grep -q '/nonexistent.yaml: cannot read file' "$tmp/err"
+
+echo "$failures failed"
+[ "$failures" -eq 0 ]
