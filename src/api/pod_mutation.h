@@ -1,0 +1,64 @@
+// File: api/pod_mutation.h
+//
+// The LeaderWorkerSet pod mutating webhook (mpod.kb.io, /mutate--v1-pod, CREATE) as pure
+// functions over the typed Pod, so that the embedded API server's admission chain and a real
+// webhook server run the same code (spec sections 4, 14, 15, 16; upstream
+// pkg/webhooks/pod_webhook.go). A pod belongs to an LWS iff it has the label
+// leaderworkerset.sigs.k8s.io/name; other pods pass through untouched. For LWS pods, in order:
+//
+//   1. the size annotation is required and must parse as an integer;
+//   2. leader (worker-index "0"): group-index from the name's ordinal if absent, subdomain := name
+//      under UniquePerReplica, group-key := sha1("<ns>/<name>") if absent, group exclusive
+//      placement, subgroup 0 labels (unless LeaderExcluded) and subgroup exclusive placement;
+//      worker (anything else): worker-index := the name's ordinal (always), subgroup labels;
+//   3. gang scheduling: annotation scheduling.k8s.io/group-name = "<name>-<group>-<revision>";
+//   4. TPU variables when some container asks for google.com/tpu (tpu_env.h);
+//   5. LWS_LEADER_ADDRESS, LWS_GROUP_SIZE, LWS_WORKER_INDEX prepended to every container.
+//
+// Errors carry upstream's messages. Webhook denials have code Forbidden; the admission chain adds
+// the `admission webhook "mpod.kb.io" denied the request: ` prefix as the API server does.
+//
+// The validating pod webhook (vpod.kb.io, CREATE and UPDATE) admits every pod, LWS or not;
+// ValidateLwsPod below is that decision, kept so that the admission chain names both webhooks.
+#pragma once
+
+#include "api/pod.h"
+#include "base/result.h"
+
+namespace lws::api {
+
+struct PodMutationOptions {
+  // Gang scheduling is configured (gangSchedulingManagement.schedulerProvider: volcano).
+  bool gang_scheduling = false;
+};
+
+// Mutates a pod at CREATE as upstream's webhook does (see the file comment). On error *pod is
+// left unchanged and the request must be rejected.
+Status MutateLwsPod(Pod* pod, const PodMutationOptions& options = {});
+
+// Prepends LWS_LEADER_ADDRESS = "<name>-<group-index>.<subdomain>.<namespace>", LWS_GROUP_SIZE =
+// the size annotation and LWS_WORKER_INDEX = the worker-index label, in this order, to the env of
+// every container and init container. Existing entries with those names are dropped, as are
+// later duplicates of any name (upstream keeps the first occurrence only); the rest keep their
+// order. Errors when the name, group-index or worker-index label or the size annotation is
+// missing: "Failure constructing environment variables, no name label found for pod <ns>/<name>".
+Status AddLwsVariables(Pod* pod);
+
+// The Volcano PodGroup a pod belongs to: "<lws name>-<group index>-<revision key>".
+std::string PodGroupName(std::string_view lws_name, std::string_view group_index,
+                         std::string_view revision);
+
+// vpod.kb.io: upstream accepts every pod on create and update.
+inline Status ValidateLwsPod(const Pod& /*pod*/) { return Status::Ok(); }
+
+// An RFC 6902 JSON Patch that turns `before` into `after` (what an AdmissionReview response
+// carries). Object keys are escaped per RFC 6901 ("a/b" -> "a~1b").
+Json JsonPatchBetween(const Json& before, const Json& after);
+
+// The whole webhook on the wire format: decodes `pod_json`, mutates it and returns the patch that
+// applies the mutation to `pod_json` (empty when nothing changed). The patch is taken between the
+// re-encoded original and the encoded result, so it names only what the webhook changed even
+// where encoding fills a default (a missing apiVersion). Decode errors are BadRequest.
+Result<Json> MutationPatch(const Json& pod_json, const PodMutationOptions& options = {});
+
+}  // namespace lws::api
