@@ -1,0 +1,222 @@
+#include "api/resources.h"
+
+#include <tuple>
+
+namespace lws::api {
+
+namespace {
+
+std::string Key(const std::string& group, const std::string& version, const std::string& resource) {
+  return group + "/" + version + "/" + resource;
+}
+
+ResourceInfo Builtin(std::string group, std::string resource, std::string singular, std::string kind,
+                     bool namespaced, std::vector<std::string> short_names) {
+  ResourceInfo r;
+  r.group = std::move(group);
+  r.version = "v1";
+  r.resource = std::move(resource);
+  r.singular = std::move(singular);
+  r.kind = std::move(kind);
+  r.list_kind = r.kind + "List";
+  r.namespaced = namespaced;
+  r.short_names = std::move(short_names);
+  return r;
+}
+
+std::vector<ResourceInfo> BuiltinResources() {
+  std::vector<ResourceInfo> all;
+
+  ResourceInfo pods = Builtin("", "pods", "pod", "Pod", true, {"po"});
+  pods.categories = {"all"};
+  pods.has_status = true;
+  pods.graceful_delete = true;
+  pods.field_labels = {{"spec.nodeName", ".spec.nodeName"},
+                       {"spec.restartPolicy", ".spec.restartPolicy"},
+                       {"spec.schedulerName", ".spec.schedulerName"},
+                       {"spec.serviceAccountName", ".spec.serviceAccountName"},
+                       {"spec.hostNetwork", ".spec.hostNetwork"},
+                       {"status.phase", ".status.phase"},
+                       {"status.podIP", ".status.podIP"},
+                       {"status.nominatedNodeName", ".status.nominatedNodeName"}};
+  all.push_back(pods);
+
+  ResourceInfo services = Builtin("", "services", "service", "Service", true, {"svc"});
+  services.categories = {"all"};
+  services.has_status = true;
+  all.push_back(services);
+
+  ResourceInfo nodes = Builtin("", "nodes", "node", "Node", false, {"no"});
+  nodes.has_status = true;
+  nodes.field_labels = {{"spec.unschedulable", ".spec.unschedulable"}};
+  all.push_back(nodes);
+
+  ResourceInfo namespaces = Builtin("", "namespaces", "namespace", "Namespace", false, {"ns"});
+  namespaces.has_status = true;
+  namespaces.field_labels = {{"status.phase", ".status.phase"}};
+  all.push_back(namespaces);
+
+  ResourceInfo events = Builtin("", "events", "event", "Event", true, {"ev"});
+  events.field_labels = {{"involvedObject.kind", ".involvedObject.kind"},
+                         {"involvedObject.namespace", ".involvedObject.namespace"},
+                         {"involvedObject.name", ".involvedObject.name"},
+                         {"involvedObject.uid", ".involvedObject.uid"},
+                         {"involvedObject.apiVersion", ".involvedObject.apiVersion"},
+                         {"involvedObject.resourceVersion", ".involvedObject.resourceVersion"},
+                         {"involvedObject.fieldPath", ".involvedObject.fieldPath"},
+                         {"reason", ".reason"},
+                         {"reportingComponent", ".reportingComponent"},
+                         {"source", ".source.component"},
+                         {"type", ".type"}};
+  all.push_back(events);
+
+  all.push_back(Builtin("", "configmaps", "configmap", "ConfigMap", true, {"cm"}));
+  all.push_back(Builtin("", "secrets", "secret", "Secret", true, {}));
+  all.push_back(Builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}));
+  ResourceInfo pvcs = Builtin("", "persistentvolumeclaims", "persistentvolumeclaim",
+                              "PersistentVolumeClaim", true, {"pvc"});
+  pvcs.has_status = true;
+  all.push_back(pvcs);
+
+  ResourceInfo sts = Builtin("apps", "statefulsets", "statefulset", "StatefulSet", true, {"sts"});
+  sts.categories = {"all"};
+  sts.has_status = true;
+  sts.tracks_generation = true;
+  sts.scale = ScaleInfo{".spec.replicas", ".status.replicas", ""};
+  all.push_back(sts);
+
+  all.push_back(Builtin("apps", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}));
+  all.push_back(Builtin("coordination.k8s.io", "leases", "lease", "Lease", true, {}));
+
+  ResourceInfo events_v1 = Builtin("events.k8s.io", "events", "event", "Event", true, {"ev"});
+  events_v1.field_labels = {{"regarding.kind", ".regarding.kind"},
+                            {"regarding.namespace", ".regarding.namespace"},
+                            {"regarding.name", ".regarding.name"},
+                            {"regarding.uid", ".regarding.uid"},
+                            {"reason", ".reason"},
+                            {"reportingController", ".reportingController"},
+                            {"type", ".type"}};
+  all.push_back(events_v1);
+
+  ResourceInfo crds = Builtin("apiextensions.k8s.io", "customresourcedefinitions",
+                              "customresourcedefinition", "CustomResourceDefinition", false, {"crd", "crds"});
+  crds.has_status = true;
+  crds.tracks_generation = true;
+  all.push_back(crds);
+  return all;
+}
+
+std::string StringAt(const Json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<std::string> StringsAt(const Json& obj, const char* key) {
+  std::vector<std::string> out;
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_array()) return out;
+  for (const auto& v : *it) {
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+ResourceRegistry ResourceRegistry::WithBuiltins() {
+  ResourceRegistry registry;
+  for (auto& r : BuiltinResources()) {
+    std::string key = Key(r.group, r.version, r.resource);
+    registry.by_key_.emplace(std::move(key), std::move(r));
+  }
+  return registry;
+}
+
+Status ResourceRegistry::AddCustomResource(const Json& crd) {
+  if (!crd.is_object() || !crd.contains("spec") || !crd["spec"].is_object()) {
+    return Status::BadRequest("CustomResourceDefinition has no spec");
+  }
+  const Json& spec = crd["spec"];
+  const Json names = spec.value("names", Json::object());
+  ResourceInfo base;
+  base.group = StringAt(spec, "group");
+  base.resource = StringAt(names, "plural");
+  base.kind = StringAt(names, "kind");
+  base.singular = StringAt(names, "singular");
+  if (base.singular.empty()) {
+    base.singular = base.kind;
+    for (auto& c : base.singular) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  base.list_kind = StringAt(names, "listKind");
+  if (base.list_kind.empty()) base.list_kind = base.kind + "List";
+  base.short_names = StringsAt(names, "shortNames");
+  base.categories = StringsAt(names, "categories");
+  base.namespaced = StringAt(spec, "scope") != "Cluster";
+  base.custom = true;
+  base.tracks_generation = true;  // Custom resources always track generation.
+  if (base.group.empty() || base.resource.empty() || base.kind.empty()) {
+    return Status::BadRequest("CustomResourceDefinition needs spec.group, spec.names.plural and spec.names.kind");
+  }
+  RemoveCustomResource(base.resource + "." + base.group);
+  for (const auto& v : spec.value("versions", Json::array())) {
+    if (!v.is_object() || !v.value("served", true)) continue;
+    ResourceInfo r = base;
+    r.version = StringAt(v, "name");
+    const Json subresources = v.value("subresources", Json::object());
+    r.has_status = subresources.contains("status");
+    if (subresources.contains("scale") && subresources["scale"].is_object()) {
+      const Json& s = subresources["scale"];
+      r.scale = ScaleInfo{StringAt(s, "specReplicasPath"), StringAt(s, "statusReplicasPath"),
+                          StringAt(s, "labelSelectorPath")};
+    }
+    for (const auto& c : v.value("additionalPrinterColumns", Json::array())) {
+      if (!c.is_object()) continue;
+      PrinterColumn col;
+      col.name = StringAt(c, "name");
+      col.type = StringAt(c, "type");
+      col.format = StringAt(c, "format");
+      col.description = StringAt(c, "description");
+      col.json_path = StringAt(c, "jsonPath");
+      col.priority = c.value("priority", 0);
+      r.printer_columns.push_back(std::move(col));
+    }
+    if (v.contains("schema") && v["schema"].is_object()) {
+      r.openapi_schema = v["schema"].value("openAPIV3Schema", Json());
+    }
+    if (r.version.empty()) continue;
+    by_key_[Key(r.group, r.version, r.resource)] = std::move(r);
+  }
+  return Status::Ok();
+}
+
+void ResourceRegistry::RemoveCustomResource(const std::string& crd_name) {
+  for (auto it = by_key_.begin(); it != by_key_.end();) {
+    if (it->second.custom && it->second.GroupResource() == crd_name) {
+      it = by_key_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+const ResourceInfo* ResourceRegistry::Find(const std::string& group, const std::string& version,
+                                           const std::string& resource) const {
+  auto it = by_key_.find(Key(group, version, resource));
+  return it == by_key_.end() ? nullptr : &it->second;
+}
+
+const ResourceInfo* ResourceRegistry::FindByKind(const std::string& api_version,
+                                                 const std::string& kind) const {
+  for (const auto& [key, r] : by_key_) {
+    if (r.kind == kind && r.ApiVersion() == api_version) return &r;
+  }
+  return nullptr;
+}
+
+std::vector<const ResourceInfo*> ResourceRegistry::All() const {
+  std::vector<const ResourceInfo*> out;
+  for (const auto& [key, r] : by_key_) out.push_back(&r);
+  return out;
+}
+
+}  // namespace lws::api
