@@ -42,7 +42,12 @@ Result<std::int64_t> GetScaledValueFromIntOrPercent(const IntOrString& value, st
   }
   // Same operations, same order, same IEEE doubles as math.Ceil/Floor in Go.
   const double scaled = static_cast<double>(*parsed) * static_cast<double>(total) / 100.0;
-  return static_cast<std::int64_t>(round_up ? std::ceil(scaled) : std::floor(scaled));
+  const double rounded = round_up ? std::ceil(scaled) : std::floor(scaled);
+  // Go's int(x) of an out-of-range float is the amd64 "integer indefinite" value; in C++ the
+  // cast would be undefined.
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (!(rounded >= -kTwo63 && rounded < kTwo63)) return INT64_MIN;
+  return static_cast<std::int64_t>(rounded);
 }
 
 }  // namespace lws::api

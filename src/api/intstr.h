@@ -41,8 +41,9 @@ class IntOrString {
 };
 
 // intstr.GetScaledValueFromIntOrPercent: an int is returned as is; "p%" becomes p * total / 100
-// rounded up or down, computed in float64 exactly as Go does. A string that is not a percentage,
-// or whose number does not parse, is an error with upstream's message.
+// rounded up or down, computed in float64 exactly as Go does (a result outside int64 is
+// INT64_MIN, as Go's conversion gives on amd64). A string that is not a percentage, or whose
+// number does not parse, is a BadRequest with upstream's message.
 Result<std::int64_t> GetScaledValueFromIntOrPercent(const IntOrString& value, std::int64_t total,
                                                     bool round_up);
 

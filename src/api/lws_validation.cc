@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "api/name_validation.h"
+#include "api/object_meta_validation.h"
 
 namespace lws::api {
 
@@ -109,7 +109,7 @@ void ValidateSubGroupPolicy(const LeaderWorkerSet& lws, ErrorList* errs) {
 
 ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws) {
   // V1: the name also names the headless Service, so it must be a DNS-1035 label.
-  ErrorList errs = ValidateObjectMeta(lws.metadata, NameRule::kDns1035Label, FieldPath("metadata"));
+  ErrorList errs = ValidateObjectMeta(lws.metadata, NameRule::kDNS1035Label, FieldPath("metadata"));
   const std::int64_t replicas = lws.Replicas();
   const std::int64_t size = lws.Size();
   if (replicas < 0) {

@@ -1,37 +1,44 @@
 // File: api/name_validation.h
 //
-// Name and metadata checks of k8s.io/apimachinery/pkg/util/validation and
-// pkg/api/validation (ValidateObjectMeta), with their exact messages. Each Is* function returns
-// the list of problems, empty when the value is valid, as upstream does.
+// The syntax checks of k8s.io/apimachinery/pkg/util/validation that label selectors and object
+// validation share: qualified names (label keys), label values and DNS-1123 names. Each returns
+// the list of problems with upstream's exact wording (empty when the value is valid), so callers
+// can join them with "; " into a field error detail as Kubernetes does.
+//
+// The regular expressions are checked by hand (no std::regex): the patterns are simple character
+// classes anchored at both ends, and hand checks cannot blow up on hostile input.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "api/field.h"
-#include "api/meta.h"
-
 namespace lws::api {
 
-std::vector<std::string> IsDns1035Label(std::string_view value);
-std::vector<std::string> IsDns1123Label(std::string_view value);
-std::vector<std::string> IsDns1123Subdomain(std::string_view value);
-// Label and annotation keys: an optional DNS-1123 subdomain prefix and a name of at most 63
-// characters ("example.com/my-key").
+inline constexpr std::size_t kQualifiedNameMaxLength = 63;
+inline constexpr std::size_t kLabelValueMaxLength = 63;
+inline constexpr std::size_t kDNS1123LabelMaxLength = 63;
+inline constexpr std::size_t kDNS1123SubdomainMaxLength = 253;
+
+// validation.IsQualifiedName: "[prefix/]name", the prefix a DNS-1123 subdomain, the name at most
+// 63 characters of [-A-Za-z0-9_.] starting and ending alphanumeric. Used for label keys.
 std::vector<std::string> IsQualifiedName(std::string_view value);
+
+// validation.IsValidLabelValue: empty, or a name as above of at most 63 characters.
 std::vector<std::string> IsValidLabelValue(std::string_view value);
-// "[0-9]+%".
-std::vector<std::string> IsValidPercent(std::string_view value);
 
-// validation.RegexError: "<msg> (e.g. 'a',  or 'b', regex used for validation is '<re>')".
-std::string RegexError(std::string_view msg, std::string_view regex,
-                       const std::vector<std::string>& examples);
+// validation.IsDNS1123Label: at most 63 of [a-z0-9-], starting and ending alphanumeric.
+std::vector<std::string> IsDNS1123Label(std::string_view value);
 
-enum class NameRule { kDns1035Label, kDns1123Label, kDns1123Subdomain };
+// validation.IsDNS1123Subdomain: at most 253 characters of dot-separated DNS-1123 labels.
+std::vector<std::string> IsDNS1123Subdomain(std::string_view value);
 
-// ValidateObjectMeta for a namespaced object whose name follows `rule`: name or generateName
-// present and valid, namespace present and a DNS-1123 label, labels and annotations valid.
-ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path);
+// validation.RegexError: "<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')",
+// including upstream's doubled space before "or".
+std::string RegexError(std::string_view message, std::string_view regex,
+                       const std::vector<std::string_view>& examples);
+
+// strings.Join(errs, "; ").
+std::string JoinErrors(const std::vector<std::string>& errors);
 
 }  // namespace lws::api

@@ -1,0 +1,29 @@
+// File: api/object_meta_validation.h
+//
+// ValidateObjectMeta of k8s.io/apimachinery/pkg/api/validation for namespaced objects, plus the
+// two name rules name_validation.h does not cover (DNS-1035 labels, percent strings), with their
+// exact messages.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/field.h"
+#include "api/meta.h"
+
+namespace lws::api {
+
+// validation.IsDNS1035Label: at most 63 of [a-z0-9-], starting alphabetic, ending alphanumeric.
+std::vector<std::string> IsDNS1035Label(std::string_view value);
+// validation.IsValidPercent: "[0-9]+%".
+std::vector<std::string> IsValidPercent(std::string_view value);
+
+enum class NameRule { kDNS1035Label, kDNS1123Label, kDNS1123Subdomain };
+
+// ValidateObjectMeta for a namespaced object whose name follows `rule`: name or generateName
+// present and valid, namespace present and a DNS-1123 label, labels and annotation keys valid,
+// annotations within 256 KiB.
+ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path);
+
+}  // namespace lws::api
