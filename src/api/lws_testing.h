@@ -10,18 +10,19 @@
 
 namespace lws::api::testing {
 
-// name test-sample/default, replicas 2, size 2, RecreateGroupOnPodRestart, leader container
-// "leader", worker container "worker" with port 8080/TCP, RollingUpdate {partition 0,
-// maxUnavailable 1, maxSurge 0}, LeaderCreated, subdomainPolicy Shared.
-inline LeaderWorkerSet DefaultLws() {
-  return Decode<LeaderWorkerSet>(Json::parse(R"({
+// The LWS of upstream wrappers.BuildLeaderWorkerSet("default") (scenario catalogue, section 0),
+// as the API server holds it: name test-sample/default, replicas 2, size 2,
+// RecreateGroupOnPodRestart, leader container "leader", worker container "worker" with port
+// 8080/TCP, RollingUpdate {partition 0, maxUnavailable 1, maxSurge 0}, LeaderCreated,
+// subdomainPolicy Shared.
+inline Json DefaultLwsJson() {
+  return Json::parse(R"({
     "apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
-    "metadata": {"name": "test-sample", "namespace": "default"},
+    "metadata": {"name": "test-sample", "namespace": "default", "uid": "lws-uid", "generation": 1},
     "spec": {
       "replicas": 2,
       "leaderWorkerTemplate": {
-        "size": 2,
-        "restartPolicy": "RecreateGroupOnPodRestart",
+        "size": 2, "restartPolicy": "RecreateGroupOnPodRestart",
         "leaderTemplate": {"spec": {"containers": [
           {"name": "leader", "image": "docker.io/nginxinc/nginx-unprivileged:1.27"}]}},
         "workerTemplate": {"spec": {"containers": [
@@ -32,8 +33,10 @@ inline LeaderWorkerSet DefaultLws() {
         "rollingUpdateConfiguration": {"partition": 0, "maxUnavailable": 1, "maxSurge": 0}},
       "startupPolicy": "LeaderCreated",
       "networkConfig": {"subdomainPolicy": "Shared"}
-    }})")).value();
+    }})");
 }
+
+inline LeaderWorkerSet DefaultLws() { return Decode<LeaderWorkerSet>(DefaultLwsJson()).value(); }
 
 inline std::string Describe(const ErrorList& errs) {
   std::string out;

@@ -4,6 +4,8 @@
 // ("default") as JSON, and the patches the Go controller stores for it.
 #pragma once
 
+#include "api/lws_testing.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,27 +14,7 @@
 
 namespace lws::api::revision_testing {
 
-// The LWS of upstream wrappers.BuildLeaderWorkerSet("default"), as the API server holds it.
-inline Json DefaultLwsJson() {
-  return Json::parse(R"({
-    "apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
-    "metadata": {"name": "test-sample", "namespace": "default", "uid": "lws-uid", "generation": 1},
-    "spec": {
-      "replicas": 2,
-      "leaderWorkerTemplate": {
-        "size": 2, "restartPolicy": "RecreateGroupOnPodRestart",
-        "leaderTemplate": {"spec": {"containers": [
-          {"name": "leader", "image": "docker.io/nginxinc/nginx-unprivileged:1.27"}]}},
-        "workerTemplate": {"spec": {"containers": [
-          {"name": "worker", "image": "docker.io/nginxinc/nginx-unprivileged:1.27",
-           "ports": [{"containerPort": 8080, "protocol": "TCP"}]}]}}
-      },
-      "rolloutStrategy": {"type": "RollingUpdate",
-        "rollingUpdateConfiguration": {"partition": 0, "maxUnavailable": 1, "maxSurge": 0}},
-      "startupPolicy": "LeaderCreated",
-      "networkConfig": {"subdomainPolicy": "Shared"}
-    }})");
-}
+using testing::DefaultLwsJson;
 
 // What the Go controller (k8s.io/api v0.36) stores for DefaultLwsJson(): structs such as
 // template metadata and container resources are always written.
