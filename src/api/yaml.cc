@@ -2,11 +2,14 @@
 // sigs.k8s.io/yaml (goyaml.v2 + JSON conversion) does. See yaml.h for the rules.
 #include "api/yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "api/yaml_scalar.h"
@@ -24,8 +27,8 @@ Status SyntaxError(int line, int column, std::string_view reason) {
                             std::to_string(column < 0 ? 1 : column + 1) + ": " + std::string(reason));
 }
 
-Status NodeError(const YAML::Node& n, std::string_view reason) {
-  return SyntaxError(n.Mark().line, n.Mark().column, reason);
+Status MarkError(const YAML::Mark& m, std::string_view reason) {
+  return SyntaxError(m.line, m.column, reason);
 }
 
 // goyaml.v2 refuses input that is not UTF-8 or that holds control characters.
@@ -51,8 +54,8 @@ Status CheckText(std::string_view text) {
 
 // Go's json.Marshal cannot write inf/nan, and the API server reads an integral float back as an
 // integer; both effects happen between sigs.k8s.io/yaml and the server.
-Result<Json> NumberForJson(double v, const YAML::Node& n) {
-  if (!std::isfinite(v)) return NodeError(n, "json: unsupported value: " + yaml_internal::GoFloatV(v));
+Result<Json> NumberForJson(double v, const YAML::Mark& n) {
+  if (!std::isfinite(v)) return MarkError(n, "json: unsupported value: " + yaml_internal::GoFloatV(v));
   if (v == std::floor(v) && v >= -9223372036854775808.0 && v < 9223372036854775808.0) {
     return Json(static_cast<std::int64_t>(v));
   }
@@ -70,19 +73,19 @@ int Base64Value(char c) {
 
 // !!binary: standard base64 (line breaks allowed); bytes that are not UTF-8 become U+FFFD, as
 // Go's json.Marshal writes them.
-Result<Json> DecodeBinary(const YAML::Node& n) {
+Result<Json> DecodeBinary(const std::string& text, const YAML::Mark& n) {
   std::string bytes;
   unsigned bits = 0;
   int nbits = 0;
   std::size_t pad = 0;
-  for (char c : n.Scalar()) {
+  for (char c : text) {
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
     if (c == '=') {
       ++pad;
       continue;
     }
     int v = Base64Value(c);
-    if (v < 0 || pad > 0) return NodeError(n, "!!binary value contains invalid base64 data");
+    if (v < 0 || pad > 0) return MarkError(n, "!!binary value contains invalid base64 data");
     bits = (bits << 6) | static_cast<unsigned>(v);
     nbits += 6;
     if (nbits >= 8) {
@@ -104,14 +107,33 @@ Result<Json> DecodeBinary(const YAML::Node& n) {
   return Json(std::move(out));
 }
 
+// yaml-cpp decodes the escapes \N and \_ to the single bytes 0x85 and 0xA0 instead of UTF-8.
+// The input was checked to be UTF-8, so any stray byte came from such an escape: read it as the
+// Latin-1 code point it stands for.
+std::string FixEscapedBytes(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t start = i;
+    char32_t c = 0;
+    if (yaml_internal::NextCodePoint(s, &i, &c)) {
+      out.append(s, start, i - start);
+    } else {
+      auto b = static_cast<unsigned char>(s[start]);
+      out += static_cast<char>(0xC0 | (b >> 6));
+      out += static_cast<char>(0x80 | (b & 0x3F));
+      i = start + 1;
+    }
+  }
+  return out;
+}
+
 // The Go value of a scalar node under its tag; ints and floats are not yet JSON-normalized.
-Result<Json> ScalarValue(const YAML::Node& n) {
-  const std::string& tag = n.Tag();
-  const std::string& text = n.Scalar();
+Result<Json> ScalarValue(const std::string& tag, const std::string& raw, const YAML::Mark& n) {
+  const std::string text = FixEscapedBytes(raw);
   if (tag == "?") return ResolvePlain(text);
   if (tag.rfind(kTagPrefix, 0) != 0) return Json(text);  // "!", local and unknown tags
   std::string_view kind = std::string_view(tag).substr(kTagPrefix.size());
-  if (kind == "binary") return DecodeBinary(n);
+  if (kind == "binary") return DecodeBinary(text, n);
   if (kind != "int" && kind != "float" && kind != "bool") return Json(text);
   Json v = ResolvePlain(text);
   bool ok = (kind == "bool" && v.is_boolean()) ||
@@ -120,104 +142,185 @@ Result<Json> ScalarValue(const YAML::Node& n) {
   if (!ok) {
     std::string got = v.is_string() ? "str" : v.is_null() ? "null" : v.is_boolean() ? "bool" : "float";
     if (v.is_number_integer()) got = "int";
-    return NodeError(n, "cannot decode !!" + got + " `" + text + "` as a !!" + std::string(kind));
+    return MarkError(n, "cannot decode !!" + got + " `" + text + "` as a !!" + std::string(kind));
   }
   if (kind == "float" && v.is_number_integer()) return Json(v.get<double>());
   return v;
 }
 
-class Converter {
- public:
-  explicit Converter(std::size_t budget) : budget_(budget) {}
+// Thrown out of the event handler to stop yaml-cpp; caught in LoadAll.
+struct BuildError {
+  Status status;
+};
 
-  Result<Json> Convert(const YAML::Node& n, int depth) {
-    if (depth > kMaxDepth) return NodeError(n, "exceeded max depth of " + std::to_string(kMaxDepth));
-    if (budget_ == 0) return NodeError(n, "document contains excessive aliasing");
-    --budget_;
-    switch (n.Type()) {
-      case YAML::NodeType::Null:
-      case YAML::NodeType::Undefined:
-        return Json();
-      case YAML::NodeType::Scalar: {
-        ASSIGN_OR_RETURN(Json v, ScalarValue(n));
-        if (v.is_number_float()) return NumberForJson(v.get<double>(), n);
-        return v;
-      }
-      case YAML::NodeType::Sequence: {
-        Json out = Json::array();
-        for (const YAML::Node& item : n) {
-          ASSIGN_OR_RETURN(Json v, Convert(item, depth + 1));
-          out.push_back(std::move(v));
-        }
-        return out;
-      }
-      case YAML::NodeType::Map:
-        return Mapping(n, depth);
-    }
-    return Json();
+// Builds JSON straight from yaml-cpp's parse events. Doing this ourselves (rather than through
+// YAML::Load's node graph) bounds the work: every event and every alias expansion is charged to
+// a budget, which stops both alias bombs and yaml-cpp 0.7 inputs on which the parser would emit
+// empty documents forever.
+class JsonBuilder : public YAML::EventHandler {
+ public:
+  struct Doc {
+    Json value;
+    int line;  // 0-based line of the first node
+  };
+
+  JsonBuilder(std::size_t budget, std::size_t max_docs) : budget_(budget), max_docs_(max_docs) {}
+  std::vector<Doc>& docs() { return docs_; }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    // Every document but the first needs a 3-character separator.
+    if (docs_.size() > max_docs_) Fail(mark, "more documents than the input can hold (parser loop)");
+    Charge(1, mark);
+    anchors_.clear();
+    stack_.clear();
+    root_.reset();
+    root_line_ = -1;
   }
+  void OnDocumentEnd() override {
+    docs_.push_back({root_ ? std::move(*root_) : Json(), root_line_ < 0 ? 0 : root_line_});
+  }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (ExpectingKey()) Fail(mark, "unsupported map key of type: <nil>");
+    Deliver(Json(), 1, mark, anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) Fail(mark, "anchor value contains itself");
+    if (ExpectingKey()) return SetKey(KeyFromValue(it->second.first, mark), false, mark);
+    Deliver(it->second.first, it->second.second, mark, 0);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    auto v = ScalarValue(tag, value, mark);
+    if (!v.ok()) throw BuildError{v.status()};
+    if (ExpectingKey()) {
+      bool merge = tag == "?" && value == "<<";
+      return SetKey(merge ? std::string() : KeyFromValue(*v, mark), merge, mark);
+    }
+    Json out = std::move(*v);
+    if (out.is_number_float()) {
+      auto n = NumberForJson(out.get<double>(), mark);
+      if (!n.ok()) throw BuildError{n.status()};
+      out = std::move(*n);
+    }
+    Deliver(std::move(out), 1, mark, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Open(Json::array(), mark, anchor);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    Open(Json::object(), mark, anchor);
+  }
+  void OnMapEnd() override { Close(); }
 
  private:
-  static bool IsMergeKey(const YAML::Node& k) {
-    return k.Type() == YAML::NodeType::Scalar && k.Tag() == "?" && k.Scalar() == "<<";
+  struct Frame {
+    Json value;
+    YAML::Mark mark;
+    YAML::anchor_t anchor = 0;
+    std::size_t size = 1;
+    bool has_key = false;
+    bool merge = false;
+    std::string key;
+  };
+
+  [[noreturn]] static void Fail(const YAML::Mark& mark, std::string_view reason) {
+    throw BuildError{MarkError(mark, reason)};
+  }
+  void Charge(std::size_t n, const YAML::Mark& mark) {
+    if (n > budget_) Fail(mark, "document contains excessive aliasing");
+    budget_ -= n;
+  }
+  bool ExpectingKey() const {
+    return !stack_.empty() && stack_.back().value.is_object() && !stack_.back().has_key;
+  }
+  void Open(Json value, const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (ExpectingKey()) Fail(mark, "invalid map key: a collection cannot be a key");
+    if (stack_.size() >= kMaxDepth) Fail(mark, "exceeded max depth of " + std::to_string(kMaxDepth));
+    Charge(1, mark);
+    if (root_line_ < 0) root_line_ = mark.line;
+    Frame f;
+    f.value = std::move(value);
+    f.mark = mark;
+    f.anchor = anchor;
+    stack_.push_back(std::move(f));
+  }
+  void Close() {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    Json value = std::move(f.value);
+    Deliver(std::move(value), f.size, f.mark, f.anchor, /*charged=*/true);
+  }
+  void SetKey(std::string key, bool merge, const YAML::Mark& mark) {
+    Charge(1, mark);
+    Frame& f = stack_.back();
+    f.has_key = true;
+    f.merge = merge;
+    f.key = std::move(key);
   }
 
-  Result<Json> Mapping(const YAML::Node& n, int depth) {
-    Json out = Json::object();
-    for (const auto& entry : n) {
-      if (IsMergeKey(entry.first)) {
-        RETURN_IF_ERROR(Merge(entry.second, &out, depth + 1));
-        continue;
-      }
-      ASSIGN_OR_RETURN(std::string key, Key(entry.first));
-      ASSIGN_OR_RETURN(Json v, Convert(entry.second, depth + 1));
-      out[key] = std::move(v);
+  // Hands a finished value to its parent (or makes it the document's root).
+  void Deliver(Json v, std::size_t size, const YAML::Mark& mark, YAML::anchor_t anchor, bool charged = false) {
+    if (!charged) Charge(size, mark);
+    if (root_line_ < 0) root_line_ = mark.line;
+    if (anchor != 0) anchors_[anchor] = {v, size};
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return;
     }
-    return out;
-  }
-
-  // goyaml.v2 writes merged entries into the map at the point of the `<<` key; a sequence of
-  // maps is applied last to first so that earlier maps win.
-  Status Merge(const YAML::Node& v, Json* out, int depth) {
-    std::vector<YAML::Node> sources;
-    if (v.IsMap()) {
-      sources.push_back(v);
-    } else if (v.IsSequence()) {
-      for (std::size_t i = v.size(); i-- > 0;) sources.push_back(v[i]);
+    Frame& parent = stack_.back();
+    parent.size += size;
+    if (parent.value.is_array()) {
+      parent.value.push_back(std::move(v));
+      return;
     }
-    if (sources.empty()) return NodeError(v, "map merge requires map or sequence of maps as the value");
-    for (const YAML::Node& s : sources) {
-      if (!s.IsMap()) return NodeError(s, "map merge requires map or sequence of maps as the value");
-      ASSIGN_OR_RETURN(Json merged, Convert(s, depth));
-      for (auto it = merged.begin(); it != merged.end(); ++it) (*out)[it.key()] = it.value();
+    parent.has_key = false;
+    if (!parent.merge) {
+      parent.value[parent.key] = std::move(v);
+      return;
     }
-    return Status::Ok();
+    // goyaml.v2 writes merged entries in place; of a list of maps, earlier ones win.
+    std::vector<const Json*> sources;
+    if (v.is_object()) sources.push_back(&v);
+    if (v.is_array()) {
+      for (std::size_t i = v.size(); i-- > 0;) sources.push_back(&v[i]);
+    }
+    if (sources.empty()) Fail(mark, "map merge requires map or sequence of maps as the value");
+    for (const Json* src : sources) {
+      if (!src->is_object()) Fail(mark, "map merge requires map or sequence of maps as the value");
+      for (auto it = src->begin(); it != src->end(); ++it) parent.value[it.key()] = it.value();
+    }
   }
 
   // sigs.k8s.io/yaml turns the Go value of a key into a JSON object key.
-  Result<std::string> Key(const YAML::Node& k) {
-    if (k.Type() == YAML::NodeType::Map || k.Type() == YAML::NodeType::Sequence) {
-      return NodeError(k, "invalid map key: a collection cannot be a key");
-    }
-    if (k.Type() != YAML::NodeType::Scalar) return NodeError(k, "unsupported map key of type: <nil>");
-    ASSIGN_OR_RETURN(Json v, ScalarValue(k));
+  static std::string KeyFromValue(const Json& v, const YAML::Mark& mark) {
     if (v.is_string()) return v.get<std::string>();
-    if (v.is_boolean()) return std::string(v.get<bool>() ? "true" : "false");
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > 9223372036854775807ULL) {
-      return NodeError(k, "unsupported map key of type: uint64");
+      Fail(mark, "unsupported map key of type: uint64");
     }
     if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
     if (v.is_number_float()) {
       std::string s = yaml_internal::FormatGoFloat(v.get<double>(), 32);
-      if (s == "+Inf") return std::string(".inf");
-      if (s == "-Inf") return std::string("-.inf");
-      if (s == "NaN") return std::string(".nan");
+      if (s == "+Inf") return ".inf";
+      if (s == "-Inf") return "-.inf";
+      if (s == "NaN") return ".nan";
       return s;
     }
-    return NodeError(k, "unsupported map key of type: <nil>");
+    if (v.is_structured()) Fail(mark, "invalid map key: a collection cannot be a key");
+    Fail(mark, "unsupported map key of type: <nil>");
   }
 
   std::size_t budget_;
+  std::size_t max_docs_;
+  std::vector<Doc> docs_;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, std::pair<Json, std::size_t>> anchors_;
+  std::optional<Json> root_;
+  int root_line_ = -1;
 };
 
 // Line numbers (0-based) of document markers at column 0.
@@ -266,26 +369,32 @@ std::optional<YamlDocument> TryJson(std::string_view text) {
 }
 
 Result<std::vector<YamlDocument>> ConvertAll(std::string_view text, bool keep_null) {
-  std::vector<YAML::Node> nodes = YAML::LoadAll(std::string(text));
+  std::string copy(text);
+  std::istringstream in(copy);
+  YAML::Parser parser(in);
+  JsonBuilder builder(4 * text.size() + 1024, text.size() / 3 + 1);
+  try {
+    while (parser.HandleNextDocument(builder)) {
+    }
+  } catch (const BuildError& e) {
+    return e.status;
+  }
   std::vector<int> markers = MarkerLines(text);
   std::vector<YamlDocument> docs;
-  Converter converter(4 * text.size() + 1024);
   int previous_line = -1;
-  for (const YAML::Node& n : nodes) {
-    ASSIGN_OR_RETURN(Json v, converter.Convert(n, 0));
-    int line = n.Mark().line;
-    if (v.is_null()) {
-      if (keep_null) docs.push_back({std::move(v), line + 1});
+  for (JsonBuilder::Doc& d : builder.docs()) {
+    if (d.value.is_null()) {
+      if (keep_null) docs.push_back({std::move(d.value), d.line + 1});
       continue;
     }
     if (previous_line >= 0) {
       bool separated = false;
-      for (int m : markers) separated = separated || (m > previous_line && m <= line);
+      for (int m : markers) separated = separated || (m > previous_line && m <= d.line);
       // yaml-cpp silently starts a new document where goyaml.v2 reports an error.
-      if (!separated) return NodeError(n, "did not find expected <document start>");
+      if (!separated) return SyntaxError(d.line, 0, "did not find expected <document start>");
     }
-    previous_line = line;
-    docs.push_back({std::move(v), line + 1});
+    previous_line = d.line;
+    docs.push_back({std::move(d.value), d.line + 1});
   }
   return docs;
 }

@@ -45,7 +45,7 @@ TEST(YamlLoadTest, ScalarsResolveLikeGoYamlV2) {
       {"\"true\"", "true"},     {"'1'", "1"},            {"!!str 5", "5"},
       {"!!float 1", 1},         {"!!int \"12\"", 12},    {"!!binary aGVsbG8=", "hello"},
       {"0x", "0x"},             {"-a", "-a"},              {"1:2", "1:2"},
-      {"\"\\u00e9\"", "\xC3\xA9"},
+      {"\"\\u00e9\"", "\xC3\xA9"},     {"\"\\N\\_\"", "\xC2\x85\xC2\xA0"},
   };
   for (const auto& c : cases) {
     Json got = MustLoad("v: " + c.yaml + "\n");
