@@ -2,26 +2,53 @@
 
 #include "api/lws_defaults.h"
 #include "api/lws_validation.h"
+#include "api/object_meta_validation.h"
+#include "api/schema.h"
 
 namespace lws::api {
 
 namespace {
 
-// Decodes a typed LWS; type errors become field errors (the schema normally catches them first).
+// Decodes a typed LWS; type errors become field errors.
 bool DecodeTyped(const Json& object, LeaderWorkerSet* out, ErrorList* errors) {
   ErrorList decode_errors = DecodeInto(object, out);
   errors->insert(errors->end(), decode_errors.begin(), decode_errors.end());
   return decode_errors.empty();
 }
 
+// What the API server checks itself before any validating webhook: generic object metadata (a
+// custom resource's name is a DNS-1123 subdomain) and the CRD schema.
+ErrorList ServerValidation(const Json& object, const LeaderWorkerSet& typed) {
+  ErrorList errors = ValidateObjectMeta(typed.metadata, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
+  ErrorList schema_errors = LwsStructuralSchema().Validate(object);
+  errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
+  return errors;
+}
+
 }  // namespace
 
 LwsAdmission AdmitLeaderWorkerSet(const Json& object, const Json* old_object) {
   LwsAdmission result;
+  const StructuralSchema& schema = LwsStructuralSchema();
+  Json pruned = object;
+  result.unknown_fields = schema.Prune(&pruned);
+  schema.ApplyDefaults(&pruned);
+
   LeaderWorkerSet lws;
-  if (!DecodeTyped(object, &lws, &result.errors)) return result;
-  DefaultLeaderWorkerSet(&lws);
+  ErrorList decode_errors = DecodeInto(pruned, &lws);
+  if (!decode_errors.empty()) {
+    // A value of the wrong type never reaches a webhook on a real server: the schema rejects it
+    // first, with its own message. Report that one when the schema sees the problem.
+    ErrorList schema_errors = schema.Validate(pruned);
+    result.errors = schema_errors.empty() ? decode_errors : schema_errors;
+    return result;
+  }
+  DefaultLeaderWorkerSet(&lws);  // The mutating webhook.
   result.object = Encode(lws);
+
+  result.errors = ServerValidation(result.object, lws);
+  if (!result.errors.empty()) return result;  // The validating webhook is not consulted.
+
   if (old_object != nullptr) {
     LeaderWorkerSet old;
     if (!DecodeTyped(*old_object, &old, &result.errors)) return result;
