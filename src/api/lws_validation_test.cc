@@ -105,6 +105,19 @@ TEST(LwsValidationTest, CreateScenarios) {
       {"V6 percent format", [](auto& l) { Rolling(l).max_surge = IntOrString::FromString("abc"); },
        {ms + ": Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"abc\"}: " + percent,
         ms + ": Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"abc\"}: invalid value"}},
+      // S115/S117: getPercentValue and isNotMoreThan100Percent through the public rules.
+      {"S117 101%", [](auto& l) { Rolling(l).max_surge = IntOrString::FromString("101%"); },
+       {ms + ": Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"101%\"}: must not be "
+             "greater than 100%"}},
+      {"S117 100%", [](auto& l) { Rolling(l).max_surge = IntOrString::FromString("100%"); }, {}},
+      {"S117 99%", [](auto& l) { Rolling(l).max_surge = IntOrString::FromString("99%"); }, {}},
+      {"S115 \"1\" is not a percent",
+       [](auto& l) { Rolling(l).max_unavailable = IntOrString::FromString("1"); },
+       {mu + ": Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"1\"}: " + percent,
+        mu + ": Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"1\"}: invalid value",
+        mu + ": Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"1\"}: must not be 0 when "
+             "`maxSurge` is 0"}},
+      {"S116 zero partition", [](auto& l) { Rolling(l).partition = 0; }, {}},
       {"S118 annotation without subgroups",
        [](auto& l) { l.metadata.annotations[kSubGroupExclusiveKeyAnnotation] = "topology"; },
        {"metadata.annotations.leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology: Invalid "

@@ -53,15 +53,17 @@ void CheckLeaderWorkerSet(Json doc, const std::string& file, Reporter& r) {
     return;
   }
   api::LwsAdmission result = api::AdmitLeaderWorkerSet(doc);
+  bool valid = result.errors.empty();
   for (const auto& path : result.unknown_fields) {
     if (r.options.unknown_fields == "strict") {
       r.Error(where, path + ": unknown field (use --validate=warn to accept and drop it)");
+      valid = false;
     } else if (r.options.unknown_fields == "warn") {
       r.err << where << ": warning: " << path << ": unknown field, dropped\n";
     }
   }
   for (const auto& e : result.errors) r.Error(where, e.Error());
-  if (result.errors.empty()) r.accepted.push_back(std::move(result.object));
+  if (valid) r.accepted.push_back(std::move(result.object));
 }
 
 void CheckDocument(const Json& doc, const std::string& where_doc, const std::string& file, Reporter& r) {

@@ -46,6 +46,7 @@ check "malformed names line and column" grep -qE 'malformed.yaml: .*line [0-9]+,
 "$lws" validate "$root/testdata/cli/unknown-field.yaml" >"$tmp/out" 2>"$tmp/err"
 check "unknown field is an error by default" test $? -eq 1
 check "unknown field named" grep -q 'spec.rolloutStrategy.rollingUpdateConfiguration.maxsurge: unknown field' "$tmp/err"
+check "object with unknown field not printed" test ! -s "$tmp/out"
 "$lws" validate --validate=warn "$root/testdata/cli/unknown-field.yaml" >"$tmp/out" 2>"$tmp/err"
 check "unknown field only warns with --validate=warn" test $? -eq 0
 check "warning printed" grep -q 'warning: spec.rolloutStrategy.rollingUpdateConfiguration.maxsurge' "$tmp/err"
