@@ -24,6 +24,7 @@
 //      in code has `rest == null` and is omitted while empty.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -126,7 +127,6 @@ const std::vector<std::string_view>& KnownKeys() {
 
 struct DecodeVisitor {
   const Json& in;
-  Json& rest;
   const FieldPath& path;
   ErrorList& errs;
 
@@ -135,7 +135,6 @@ struct DecodeVisitor {
     auto it = in.find(key);
     if (it == in.end() || it->is_null()) return;
     DecodeValue(*it, member, path.Child(key), errs);
-    if (!IsZeroJson(*it)) rest.erase(std::string(key));
   }
 };
 
@@ -200,8 +199,16 @@ void DecodeValue(const Json& in, T& out, const FieldPath& path, ErrorList& errs)
     errs.push_back(TypeInvalid(path, in.type_name(), "expected object"));
     return;
   }
-  out.rest = in;
-  DecodeVisitor visitor{in, out.rest, path, errs};
+  // Copy only what `rest` keeps (rules 1 and 2): unmodeled keys, and modeled keys whose value is
+  // null or zero. Copying the whole input and erasing would copy every subtree once per level.
+  const auto& known = KnownKeys<T>();
+  out.rest = Json::object();
+  auto& rest = out.rest.template get_ref<Json::object_t&>();
+  for (auto it = in.begin(); it != in.end(); ++it) {
+    const bool modeled = std::find(known.begin(), known.end(), it.key()) != known.end();
+    if (!modeled || IsZeroJson(*it)) rest.emplace_hint(rest.end(), it.key(), *it);
+  }
+  DecodeVisitor visitor{in, path, errs};
   T::Fields(out, visitor);
 }
 
