@@ -21,7 +21,8 @@
 //   3. Encoding omits a zero member (Go's omitempty) unless marked kAlways (a Go field without
 //      omitempty, which strict clients such as the Python client require).
 //   4. A nested struct decoded from `{}` keeps `rest == {}` and is written back as `{}`; one built
-//      in code has `rest == null` and is omitted while empty.
+//      in code (or absent from the input) has `rest == null` and is omitted while all its members
+//      are zero, kAlways members included.
 #pragma once
 
 #include <algorithm>
@@ -138,15 +139,43 @@ struct DecodeVisitor {
   }
 };
 
+// True when a struct built in code holds nothing: every member is zero or absent and it carries
+// no input of its own (rule 4). kAlways members do not count, so an untouched nested PodSpec is
+// omitted rather than written as {"containers": []}.
+struct ZeroVisitor {
+  bool zero = true;
+  template <class M>
+  void operator()(std::string_view, const M& member, Emit = kOmitEmpty);
+};
+
+template <Modeled T>
+bool IsZeroStruct(const T& v) {
+  if (!v.rest.is_null()) return false;
+  ZeroVisitor visitor;
+  T::Fields(v, visitor);
+  return visitor.zero;
+}
+
+template <class M>
+void ZeroVisitor::operator()(std::string_view, const M& member, Emit) {
+  if (!zero) return;
+  if constexpr (Modeled<M>) {
+    zero = IsZeroStruct(member);
+  } else if constexpr (requires { member.has_value(); }) {
+    zero = !member.has_value();
+  } else {
+    zero = IsZero(member);
+  }
+}
+
 struct EncodeVisitor {
   Json& out;
 
   template <class M>
   void operator()(std::string_view key, const M& member, Emit emit = kOmitEmpty) {
     if constexpr (Modeled<M>) {
-      Json encoded = EncodeValue(member);
-      if (emit == kOmitEmpty && encoded.empty() && member.rest.is_null()) return;
-      out[std::string(key)] = std::move(encoded);
+      if (emit == kOmitEmpty && IsZeroStruct(member)) return;
+      out[std::string(key)] = EncodeValue(member);
     } else if constexpr (requires { member.has_value(); }) {
       if (!member.has_value()) return;
       out[std::string(key)] = EncodeValue(*member);

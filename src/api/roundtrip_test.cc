@@ -150,8 +150,10 @@ TEST(RoundTripTest, BuiltObjectsOmitEmptyButKeepRequiredFields) {
             Json::parse(R"({"name":"c","ready":false,"restartCount":0,"image":"","imageID":""})"));
   Pod pod;
   pod.metadata.name = "p";
+  EXPECT_EQ(Encode(pod), Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}})"));
+  pod.spec.node_name = "n1";  // Once anything is set, the required members come along.
   EXPECT_EQ(Encode(pod), Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
-                                          "spec":{"containers":[]}})"));
+                                          "spec":{"containers":[],"nodeName":"n1"}})"));
 }
 
 TEST(RoundTripTest, TypeErrorsNameTheField) {
@@ -179,6 +181,46 @@ TEST(RoundTripTest, LeaderWorkerSetKeepsUnknownFields) {
   EXPECT_EQ(lws->spec.rollout_strategy.rolling_update_configuration->max_unavailable,
             IntOrString::FromString("25%"));
   EXPECT_EQ(Encode(*lws), input);
+}
+
+}  // namespace
+}  // namespace lws::api
+
+namespace lws::api {
+namespace {
+
+TEST(RoundTripTest, EventsV1Event) {
+  // events.k8s.io/v1, as the LWS controller records it (no upstream fixture exists for it).
+  const Json input = Json::parse(R"({"apiVersion":"events.k8s.io/v1","kind":"Event",
+      "metadata":{"name":"test-sample.17a","namespace":"default"},
+      "eventTime":"2026-11-29T10:00:00.000000Z","reportingController":"leaderworkerset",
+      "reportingInstance":"lws-controller-1","action":"Create","reason":"GroupsProgressing",
+      "regarding":{"kind":"LeaderWorkerSet","namespace":"default","name":"test-sample",
+        "uid":"u1","apiVersion":"leaderworkerset.x-k8s.io/v1"},
+      "note":"Created leader statefulset test-sample","type":"Normal",
+      "series":{"count":2,"lastObservedTime":"2026-11-29T10:01:00.000000Z"}})");
+  auto event = Decode<EventV1>(input);
+  ASSERT_TRUE(event.ok()) << event.status().ToString();
+  EXPECT_EQ(event->regarding.name, "test-sample");
+  EXPECT_EQ(event->note, "Created leader statefulset test-sample");
+  EXPECT_EQ(Encode(*event), input);
+}
+
+TEST(RoundTripTest, Lists) {
+  const Json input = Json::parse(R"({"apiVersion":"leaderworkerset.x-k8s.io/v1",
+      "kind":"LeaderWorkerSetList","metadata":{"resourceVersion":"42","continue":"c"},
+      "items":[{"apiVersion":"leaderworkerset.x-k8s.io/v1","kind":"LeaderWorkerSet",
+        "metadata":{"name":"a"},"spec":{"leaderWorkerTemplate":{"workerTemplate":{}}}}]})");
+  auto list = Decode<List<LeaderWorkerSet>>(input);
+  ASSERT_TRUE(list.ok()) << list.status().ToString();
+  ASSERT_EQ(list->items.size(), 1u);
+  EXPECT_EQ(list->metadata.resource_version, "42");
+  EXPECT_EQ(Encode(*list), input);
+  List<Pod> empty;
+  empty.api_version = "v1";
+  empty.kind = "PodList";
+  // An empty list is written as "items": [], never omitted (clients require it).
+  EXPECT_EQ(Encode(empty), Json::parse(R"({"apiVersion":"v1","kind":"PodList","metadata":{},"items":[]})"));
 }
 
 }  // namespace
