@@ -1,0 +1,154 @@
+#include "store/object.h"
+
+#include <algorithm>
+
+namespace lws::store {
+
+std::string Serialize(const Json& json) {
+  return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+api::StringMap LabelsOf(const Json& object) {
+  api::StringMap labels;
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return labels;
+  if (auto it = meta->find("labels"); it != meta->end() && it->is_object()) {
+    for (const auto& [key, value] : it->items()) {
+      if (value.is_string()) labels.emplace(key, value.get<std::string>());
+    }
+  }
+  return labels;
+}
+
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
+  auto stored = std::make_shared<StoredObject>();
+  Json& meta = json["metadata"];
+  if (!meta.is_object()) meta = Json::object();
+  if (rv == 0) {
+    meta.erase("resourceVersion");
+  } else {
+    meta["resourceVersion"] = std::to_string(rv);
+  }
+  stored->labels = LabelsOf(json);
+  stored->bytes = std::make_shared<const std::string>(Serialize(json));
+  stored->json = std::move(json);
+  stored->resource_version = rv;
+  return stored;
+}
+
+std::string MetaString(const Json& object, std::string_view field) {
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return "";
+  auto it = meta->find(field);
+  return it != meta->end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+ObjectName NameOf(const Json& object) {
+  return ObjectName{MetaString(object, "namespace"), MetaString(object, "name")};
+}
+
+std::string QualifiedKind(const api::ResourceInfo& info) {
+  return info.group.empty() ? info.kind : info.kind + "." + info.group;
+}
+
+Status NotFoundError(const api::ResourceInfo& info, std::string_view name) {
+  return Status::NotFound(QualifiedResource(info) + " " + api::GoQuote(name) + " not found");
+}
+
+Status AlreadyExistsError(const api::ResourceInfo& info, std::string_view name) {
+  return Status::AlreadyExists(QualifiedResource(info) + " " + api::GoQuote(name) +
+                               " already exists");
+}
+
+Status ConflictError(std::string_view qualified, std::string_view name, std::string_view reason) {
+  return Status::Conflict("Operation cannot be fulfilled on " + std::string(qualified) + " " +
+                          api::GoQuote(name) + ": " + std::string(reason));
+}
+
+Status ModifiedConflictError(const api::ResourceInfo& info, std::string_view name) {
+  return ConflictError(QualifiedResource(info), name,
+                       "the object has been modified; please apply your changes to the latest "
+                       "version and try again");
+}
+
+Json StatusJson(const Status& status) {
+  Json out = {{"kind", "Status"},
+              {"apiVersion", "v1"},
+              {"metadata", Json::object()},
+              {"status", status.ok() ? "Success" : "Failure"},
+              {"message", status.message()},
+              {"reason", std::string(status.reason())},
+              {"code", status.http_code()}};
+  if (!status.causes().empty()) {
+    Json causes = Json::array();
+    for (const auto& c : status.causes()) {
+      causes.push_back({{"reason", c.type}, {"message", c.message}, {"field", c.field}});
+    }
+    out["details"] = {{"causes", std::move(causes)}};
+  }
+  return out;
+}
+
+namespace {
+
+// The JSON path of a field label (".spec.nodeName"), or "" when `field` is not a label of info.
+std::string PathOf(const api::ResourceInfo& info, std::string_view field) {
+  for (const auto& [label, path] : info.field_labels) {
+    if (label == field) return path;
+  }
+  return "";
+}
+
+const Json* Walk(const Json& object, std::string_view path) {
+  const Json* at = &object;
+  std::size_t pos = path.starts_with('.') ? 1 : 0;
+  while (pos <= path.size()) {
+    std::size_t dot = path.find('.', pos);
+    if (dot == std::string_view::npos) dot = path.size();
+    std::string_view key = path.substr(pos, dot - pos);
+    if (!at->is_object()) return nullptr;
+    auto it = at->find(key);
+    if (it == at->end()) return nullptr;
+    at = &*it;
+    pos = dot + 1;
+  }
+  return at;
+}
+
+}  // namespace
+
+Status ValidateFieldSelector(const api::ResourceInfo& info, const api::FieldSelector& selector) {
+  for (const auto& term : selector.terms()) {
+    if (term.field == "metadata.name" || term.field == "metadata.namespace") continue;
+    if (PathOf(info, term.field).empty()) {
+      return Status::BadRequest("field label not supported: " + term.field);
+    }
+  }
+  return Status::Ok();
+}
+
+std::string FieldValue(const api::ResourceInfo& info, const Json& object, std::string_view field) {
+  if (field == "metadata.name") return MetaString(object, "name");
+  if (field == "metadata.namespace") return MetaString(object, "namespace");
+  const Json* value = Walk(object, PathOf(info, field));
+  if (value == nullptr || value->is_null()) {
+    // Go renders these bool fields with strconv.FormatBool, so an unset one reads "false".
+    bool go_bool = field == "spec.hostNetwork" || field == "spec.unschedulable";
+    return go_bool ? "false" : "";
+  }
+  if (value->is_string()) return value->get<std::string>();
+  if (value->is_boolean()) return value->get<bool>() ? "true" : "false";
+  return Serialize(*value);
+}
+
+bool MatchesFields(const api::ResourceInfo& info, const Json& object,
+                   const api::FieldSelector& selector) {
+  if (selector.Empty()) return true;
+  api::StringMap fields;
+  for (const auto& term : selector.terms()) {
+    if (!fields.contains(term.field)) fields[term.field] = FieldValue(info, object, term.field);
+  }
+  return selector.Matches(fields);
+}
+
+}  // namespace lws::store

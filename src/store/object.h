@@ -1,0 +1,90 @@
+// File: store/object.h
+//
+// One stored version of an object, and the small helpers every part of the store shares: the
+// serialisation rule, object keys, field-selector values and the Kubernetes error messages the
+// store returns.
+//
+// A StoredObject is immutable once built and is shared (ObjectPtr) between the object map, the
+// watch history, every watcher's queue and every GET/LIST result (DESIGN.md section 6: serialise
+// each version once). Its `bytes` are `json` serialised once, compact with sorted keys, and
+// include metadata.resourceVersion; readers send them as they are.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "api/field.h"
+#include "api/field_selector.h"
+#include "api/meta.h"
+#include "api/resources.h"
+#include "base/status.h"
+
+namespace lws::store {
+
+using api::Json;
+
+struct StoredObject {
+  Json json;                                 // the object; metadata.resourceVersion included
+  std::shared_ptr<const std::string> bytes;  // `json` serialised once
+  std::uint64_t resource_version = 0;        // 0 for dry-run results that were never stored
+  api::StringMap labels;                     // metadata.labels, kept for selector matching
+};
+using ObjectPtr = std::shared_ptr<const StoredObject>;
+
+// Serialises a JSON document as the store does: compact, keys sorted, invalid UTF-8 replaced by
+// U+FFFD (never throws).
+std::string Serialize(const Json& json);
+
+// metadata.labels of an object (non-string values skipped).
+api::StringMap LabelsOf(const Json& object);
+
+// Builds a stored version: writes metadata.resourceVersion (removes it when rv is 0), serialises
+// once and extracts the labels. REQUIRES: json is an object.
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
+
+// Where an object lives inside one resource: (namespace, name); namespace is "" for
+// cluster-scoped resources. Ordered by namespace, then name, which is the LIST order.
+struct ObjectName {
+  std::string namespace_;
+  std::string name;
+  auto operator<=>(const ObjectName&) const = default;
+};
+
+// The name of an object read from its metadata (missing fields read as "").
+ObjectName NameOf(const Json& object);
+
+// metadata.<field> as a string, or "" when absent or not a string.
+std::string MetaString(const Json& object, std::string_view field);
+
+// "pods", "statefulsets.apps": the resource as upstream qualifies it in messages.
+inline std::string QualifiedResource(const api::ResourceInfo& info) { return info.GroupResource(); }
+// "Pod", "StatefulSet.apps": the kind as upstream qualifies it in Invalid messages.
+std::string QualifiedKind(const api::ResourceInfo& info);
+
+// 404 `pods "x" not found`.
+Status NotFoundError(const api::ResourceInfo& info, std::string_view name);
+// 409 `pods "x" already exists`.
+Status AlreadyExistsError(const api::ResourceInfo& info, std::string_view name);
+// 409 `Operation cannot be fulfilled on <qualified> "x": <reason>`.
+Status ConflictError(std::string_view qualified, std::string_view name, std::string_view reason);
+// The optimistic-concurrency conflict: "... the object has been modified; please apply your
+// changes to the latest version and try again".
+Status ModifiedConflictError(const api::ResourceInfo& info, std::string_view name);
+
+// The metav1.Status document of a failure, as a watch ERROR event or an HTTP body carries it.
+Json StatusJson(const Status& status);
+
+// Field selectors. Every resource supports metadata.name and metadata.namespace, plus its
+// ResourceInfo::field_labels. Returns 400 `field label not supported: X` for any other field.
+Status ValidateFieldSelector(const api::ResourceInfo& info, const api::FieldSelector& selector);
+// The string value of field label `field` of `object` as upstream's field set renders it:
+// strings as they are, booleans "true"/"false", numbers in decimal, missing fields "" (or "false"
+// for the Go bool fields spec.hostNetwork and spec.unschedulable).
+std::string FieldValue(const api::ResourceInfo& info, const Json& object, std::string_view field);
+// True iff `object` matches `selector`. REQUIRES: ValidateFieldSelector(info, selector) is OK.
+bool MatchesFields(const api::ResourceInfo& info, const Json& object,
+                   const api::FieldSelector& selector);
+
+}  // namespace lws::store

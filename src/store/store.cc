@@ -1,0 +1,289 @@
+#include "store/store.h"
+
+#include <charconv>
+
+#include "store/persistence.h"
+#include "store/run_locked.h"
+
+namespace lws::store {
+
+namespace {
+
+using internal::RunLocked;
+
+constexpr int kGenerateNameAttempts = 8;  // upstream's RetryGenerateName: 1 + 7 retries
+
+}  // namespace
+
+Result<std::uint64_t> ParseResourceVersion(std::string_view text) {
+  if (text.empty()) return std::uint64_t{0};
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return Status::BadRequest("invalid resource version: resourceVersion: Invalid value: " +
+                              api::GoQuote(text) + ": strconv.ParseUint: parsing " +
+                              api::GoQuote(text) + ": invalid syntax");
+  }
+  return value;
+}
+
+Json DeleteResponseBody(const api::ResourceInfo& info, const DeleteResult& result) {
+  if (!result.deleted || ReturnsDeletedObject(info)) return result.object->json;
+  Json details = {{"name", MetaString(result.object->json, "name")},
+                  {"kind", info.resource},
+                  {"uid", MetaString(result.object->json, "uid")}};
+  if (!info.group.empty()) details["group"] = info.group;
+  return {{"kind", "Status"},
+          {"apiVersion", "v1"},
+          {"metadata", Json::object()},
+          {"status", "Success"},
+          {"details", std::move(details)}};
+}
+
+Store::Store(StoreOptions options)
+    : options_(std::move(options)), history_(options_.history_size, 0), rng_(options_.seed) {}
+
+Result<std::unique_ptr<Store>> Store::Open(StoreOptions options) {
+  if (options.clock == nullptr) return Status::Internal("store: StoreOptions.clock is required");
+  std::unique_ptr<Store> store(new Store(std::move(options)));
+  if (!store->options_.data_dir.empty()) {
+    ASSIGN_OR_RETURN(store->db_, Database::Open(store->options_.data_dir));
+    RETURN_IF_ERROR(store->Load());
+  }
+  store->history_ = History(store->options_.history_size, store->rv_);
+  store->rng_ = Rng(store->options_.seed).Derive("store@" + std::to_string(store->rv_));
+  return store;
+}
+
+Store::~Store() {
+  Notifications notes;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [resource, list] : watchers_) {
+      for (auto& w : list) {
+        if (w->End(WatchEvent{EventType::kError, nullptr})) notes.Add(w);
+      }
+    }
+  }
+  notes.Run();
+}
+
+Status Store::Load() {
+  ASSIGN_OR_RETURN(rv_, db_->LoadCounter());
+  return db_->LoadObjects([&](std::string_view key, std::uint64_t rv, std::string_view text) {
+    std::string group_resource;
+    ObjectName name;
+    if (!ParseStorageKey(key, &group_resource, &name)) {
+      return Status::Internal("store: " + db_->path() + ": malformed object key " +
+                              api::GoQuote(key));
+    }
+    Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object() || NameOf(json) != name) {
+      return Status::Internal("store: " + db_->path() + ": object " + api::GoQuote(key) +
+                              " is not a valid stored object");
+    }
+    ObjectPtr object;
+    if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
+      auto stored = std::make_shared<StoredObject>();
+      stored->labels = LabelsOf(json);
+      stored->bytes = std::make_shared<const std::string>(text);
+      stored->json = std::move(json);
+      stored->resource_version = rv;
+      object = std::move(stored);
+    } else {
+      object = MakeStoredObject(std::move(json), rv);
+    }
+    objects_[group_resource][name] = std::move(object);
+    rv_ = std::max(rv_, rv);
+    return Status::Ok();
+  });
+}
+
+std::string Store::NewUid() {
+  unsigned char b[16];
+  for (int half = 0; half < 2; ++half) {
+    std::uint64_t word = rng_.Next();
+    for (int i = 0; i < 8; ++i) b[half * 8 + i] = static_cast<unsigned char>(word >> (8 * i));
+  }
+  b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);  // version 4
+  b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);  // RFC 4122 variant
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[b[i] >> 4];
+    out += kHex[b[i] & 0xf];
+  }
+  return out;
+}
+
+std::string Store::NewName(std::string_view generate_name) {
+  std::string name = GeneratedNamePrefix(generate_name);
+  const auto last = static_cast<std::int64_t>(kGeneratedNameAlphabet.size()) - 1;
+  for (int i = 0; i < kGeneratedNameSuffixLength; ++i) {
+    name += kGeneratedNameAlphabet[static_cast<std::size_t>(rng_.UniformInt(0, last))];
+  }
+  return name;
+}
+
+const ObjectPtr* Store::Find(const std::string& group_resource, const ObjectName& name) const {
+  auto resource = objects_.find(group_resource);
+  if (resource == objects_.end()) return nullptr;
+  auto it = resource->second.find(name);
+  return it == resource->second.end() ? nullptr : &it->second;
+}
+
+Result<ObjectPtr> Store::Create(const api::ResourceInfo& info, Json object,
+                                const CreateOptions& options) {
+  Notifications notes;
+  auto result = RunLocked(mu_, [&] { return CreateLocked(info, std::move(object), options, &notes); });
+  notes.Run();
+  return result;
+}
+
+Result<ObjectPtr> Store::Update(const api::ResourceInfo& info, Json object,
+                                const UpdateOptions& options) {
+  Notifications notes;
+  auto result = RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), false, options, &notes); });
+  notes.Run();
+  return result;
+}
+
+Result<ObjectPtr> Store::UpdateStatus(const api::ResourceInfo& info, Json object,
+                                      const UpdateOptions& options) {
+  Notifications notes;
+  auto result = RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), true, options, &notes); });
+  notes.Run();
+  return result;
+}
+
+Result<DeleteResult> Store::Delete(const api::ResourceInfo& info, const std::string& namespace_,
+                                   const std::string& name, const DeleteOptions& options) {
+  Notifications notes;
+  ObjectName key{info.namespaced ? namespace_ : "", name};
+  auto result = RunLocked(mu_, [&] { return DeleteLocked(info, key, options, &notes); });
+  notes.Run();
+  return result;
+}
+
+Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& namespace_,
+                             const std::string& name) const {
+  std::lock_guard lock(mu_);
+  const ObjectPtr* found = Find(info.GroupResource(), {info.namespaced ? namespace_ : "", name});
+  if (found == nullptr) return NotFoundError(info, name);
+  return *found;
+}
+
+std::uint64_t Store::CurrentResourceVersion() const {
+  std::lock_guard lock(mu_);
+  return rv_;
+}
+
+Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object,
+                                      const CreateOptions& options, Notifications* notes) {
+  if (!object.is_object() || (object.contains("metadata") && !object["metadata"].is_object())) {
+    return Status::BadRequest("the object and its metadata must be JSON objects");
+  }
+  const std::string gr = info.GroupResource();
+  const std::string generate_name = MetaString(object, "generateName");
+  if (MetaString(object, "name").empty() && !generate_name.empty()) {
+    ObjectName candidate{info.namespaced ? MetaString(object, "namespace") : "", ""};
+    for (int attempt = 0; attempt < kGenerateNameAttempts; ++attempt) {
+      candidate.name = NewName(generate_name);
+      if (Find(gr, candidate) == nullptr) break;
+    }
+    object["metadata"]["name"] = candidate.name;
+  }
+  ASSIGN_OR_RETURN(Json prepared,
+                   PrepareForCreate(info, std::move(object), options_.clock->Now(), NewUid(), options));
+  const ObjectName name = NameOf(prepared);
+  if (Find(gr, name) != nullptr) return AlreadyExistsError(info, name.name);
+  if (options.dry_run) return MakeStoredObject(std::move(prepared), 0);
+  return CommitPut(gr, name, std::move(prepared), nullptr, notes);
+}
+
+Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object, bool status_only,
+                                      const UpdateOptions& options, Notifications* notes) {
+  if (!object.is_object()) return Status::BadRequest("the object must be a JSON object");
+  if (status_only && !info.has_status) {
+    return Status::NotFound("the server could not find the requested resource");
+  }
+  const std::string gr = info.GroupResource();
+  ObjectName name = NameOf(object);
+  if (!info.namespaced) name.namespace_.clear();
+  const ObjectPtr* found = Find(gr, name);
+  if (found == nullptr) return NotFoundError(info, name.name);
+  const ObjectPtr current = *found;
+  RETURN_IF_ERROR(CheckUpdatePrecondition(info, object, current->resource_version));
+  ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->json, std::move(object), status_only));
+  if (ShouldDeleteDuringUpdate(current->json, updated)) {
+    if (options.dry_run) return MakeStoredObject(std::move(updated), current->resource_version);
+    return CommitDelete(gr, name, std::move(updated), current, notes);
+  }
+  if (updated == current->json) return current;  // no-op: same RV, no event
+  if (options.dry_run) return MakeStoredObject(std::move(updated), current->resource_version);
+  return CommitPut(gr, name, std::move(updated), current, notes);
+}
+
+Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const ObjectName& name,
+                                         const DeleteOptions& options, Notifications* notes) {
+  const std::string gr = info.GroupResource();
+  const ObjectPtr* found = Find(gr, name);
+  if (found == nullptr) return NotFoundError(info, name.name);
+  const ObjectPtr current = *found;
+  RETURN_IF_ERROR(ValidateDeleteOptions(options));
+  ASSIGN_OR_RETURN(DeletePlan plan, PlanDelete(info, current->json, options, options_.clock->Now()));
+  const bool deleted = plan.action == DeletePlan::Action::kDelete;
+  if (plan.action == DeletePlan::Action::kKeep ||
+      (plan.action == DeletePlan::Action::kUpdate && plan.object == current->json)) {
+    return DeleteResult{current, false};
+  }
+  if (options.dry_run) {
+    return DeleteResult{MakeStoredObject(std::move(plan.object), current->resource_version), deleted};
+  }
+  if (deleted) {
+    ASSIGN_OR_RETURN(ObjectPtr last, CommitDelete(gr, name, std::move(plan.object), current, notes));
+    return DeleteResult{last, true};
+  }
+  ASSIGN_OR_RETURN(ObjectPtr kept, CommitPut(gr, name, std::move(plan.object), current, notes));
+  return DeleteResult{kept, false};
+}
+
+Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const ObjectName& name,
+                                   Json json, ObjectPtr prev, Notifications* notes) {
+  const std::uint64_t rv = rv_ + 1;
+  ObjectPtr object = MakeStoredObject(std::move(json), rv);
+  if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, *object->bytes));
+  rv_ = rv;
+  objects_[group_resource][name] = object;
+  EventType type = prev ? EventType::kModified : EventType::kAdded;
+  Publish(HistoryEvent{type, group_resource, name, rv, object, std::move(prev), nullptr}, notes);
+  return object;
+}
+
+Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const ObjectName& name,
+                                      Json last, ObjectPtr prev, Notifications* notes) {
+  const std::uint64_t rv = rv_ + 1;
+  ObjectPtr object = MakeStoredObject(std::move(last), rv);
+  if (db_) RETURN_IF_ERROR(db_->Remove(StorageKey(group_resource, name), rv));
+  rv_ = rv;
+  objects_[group_resource].erase(name);
+  Publish(HistoryEvent{EventType::kDeleted, group_resource, name, rv, object, std::move(prev),
+                       nullptr},
+          notes);
+  return object;
+}
+
+void Store::Publish(HistoryEvent event, Notifications* notes) {
+  if (auto it = watchers_.find(event.group_resource); it != watchers_.end()) {
+    auto& list = it->second;
+    std::erase_if(list, [](const WatcherPtr& w) { return w->ended(); });
+    for (const auto& w : list) {
+      std::optional<WatchEvent> seen = EventFor(event, *w);
+      if (seen && w->Push(std::move(*seen))) notes->Add(w);
+    }
+  }
+  history_.Append(std::move(event));
+}
+
+}  // namespace lws::store

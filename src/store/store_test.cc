@@ -1,0 +1,294 @@
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "store/store_testing.h"
+
+namespace lws::store {
+namespace {
+
+using testing::ConfigMaps;
+using testing::Lws;
+using testing::Pods;
+using testing::Rv;
+using testing::StatefulSets;
+
+class StoreWriteTest : public testing::StoreTest {};
+
+TEST_F(StoreWriteTest, OneResourceVersionCounterAcrossResources) {
+  EXPECT_EQ(store_->CurrentResourceVersion(), 0u);
+  EXPECT_EQ(Rv(MustCreate(Pods(), testing::Pod("p1"))), "1");
+  EXPECT_EQ(Rv(MustCreate(ConfigMaps(), testing::ConfigMap("c1"))), "2");
+  EXPECT_EQ(Rv(MustCreate(StatefulSets(), testing::StatefulSet("s1"))), "3");
+  Json update = (*store_->Get(Pods(), "default", "p1"))->json;
+  update["metadata"]["labels"] = {{"a", "b"}};
+  EXPECT_EQ(Rv(*store_->Update(Pods(), update)), "4");
+  ASSERT_TRUE(store_->Delete(ConfigMaps(), "default", "c1").ok());
+  EXPECT_EQ(store_->CurrentResourceVersion(), 5u);
+  EXPECT_EQ(Rv(MustCreate(ConfigMaps(), testing::ConfigMap("c1"))), "6");
+}
+
+TEST_F(StoreWriteTest, CreateSetsIdentityFromTheClockAndSeed) {
+  clock_.Set(Time(std::chrono::seconds(1'700'000'000)));
+  ObjectPtr p = MustCreate(Pods(), testing::Pod("p1"));
+  EXPECT_EQ(MetaString(p->json, "creationTimestamp"), "2023-11-14T22:13:20Z");
+  const std::string uid = MetaString(p->json, "uid");
+  EXPECT_EQ(uid.size(), 36u);
+  EXPECT_EQ(uid[14], '4') << "UUID version 4";
+  // Same seed, same sequence: the simulator replays uids exactly.
+  auto twin = OpenStore();
+  EXPECT_EQ(MetaString((*twin->Create(Pods(), testing::Pod("p1")))->json, "uid"), uid);
+  StoreOptions other;
+  other.seed = 99;
+  auto different = OpenStore(other);
+  EXPECT_NE(MetaString((*different->Create(Pods(), testing::Pod("p1")))->json, "uid"), uid);
+}
+
+TEST_F(StoreWriteTest, AlreadyExists) {
+  MustCreate(Pods(), testing::Pod("p1"));
+  auto again = store_->Create(Pods(), testing::Pod("p1"));
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), Code::kAlreadyExists);
+  EXPECT_EQ(again.status().message(), "pods \"p1\" already exists");
+  EXPECT_TRUE(store_->Create(Pods(), testing::Pod("p1", "other")).ok()) << "other namespace";
+  MustCreate(Lws(), testing::LeaderWorkerSet("l1"));
+  EXPECT_EQ(store_->Create(Lws(), testing::LeaderWorkerSet("l1")).status().message(),
+            "leaderworkersets.leaderworkerset.x-k8s.io \"l1\" already exists");
+}
+
+TEST_F(StoreWriteTest, GenerateName) {
+  Json pod = testing::Pod("");
+  pod["metadata"]["generateName"] = "web-";
+  std::set<std::string> names;
+  for (int i = 0; i < 50; ++i) {
+    ObjectPtr p = MustCreate(Pods(), pod);
+    const std::string name = MetaString(p->json, "name");
+    ASSERT_EQ(name.size(), 9u);
+    EXPECT_EQ(name.substr(0, 4), "web-");
+    for (char c : name.substr(4)) EXPECT_NE(kGeneratedNameAlphabet.find(c), std::string::npos);
+    names.insert(name);
+  }
+  EXPECT_EQ(names.size(), 50u);
+}
+
+TEST_F(StoreWriteTest, GenerateNameRetriesOnCollision) {
+  // A twin store with the same seed generates the same names; pre-create the first one.
+  auto twin = OpenStore();
+  Json pod = testing::Pod("");
+  pod["metadata"]["generateName"] = "w-";
+  const std::string first = MetaString((*twin->Create(Pods(), pod))->json, "name");
+  MustCreate(Pods(), testing::Pod(first));
+  ObjectPtr p = MustCreate(Pods(), pod);
+  EXPECT_NE(MetaString(p->json, "name"), first);
+}
+
+TEST_F(StoreWriteTest, UpdateConflictsOnStaleResourceVersion) {
+  ObjectPtr p = MustCreate(Pods(), testing::Pod("p1"));
+  Json first = p->json, second = p->json;
+  first["metadata"]["labels"] = {{"v", "1"}};
+  second["metadata"]["labels"] = {{"v", "2"}};
+  ASSERT_TRUE(store_->Update(Pods(), first).ok());
+  auto stale = store_->Update(Pods(), second);
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.status().code(), Code::kConflict);
+  EXPECT_EQ(stale.status().http_code(), 409);
+  // Without a resourceVersion a built-in is updated unconditionally ...
+  second["metadata"].erase("resourceVersion");
+  EXPECT_TRUE(store_->Update(Pods(), second).ok());
+  // ... but a custom resource is not.
+  Json lws = MustCreate(Lws(), testing::LeaderWorkerSet("l1"))->json;
+  lws["metadata"].erase("resourceVersion");
+  EXPECT_EQ(store_->Update(Lws(), lws).status().code(), Code::kInvalid);
+}
+
+TEST_F(StoreWriteTest, UpdateOfMissingObjectIsNotFound) {
+  auto missing = store_->Update(Pods(), testing::Pod("nosuch"));
+  EXPECT_EQ(missing.status().code(), Code::kNotFound);
+  EXPECT_EQ(missing.status().message(), "pods \"nosuch\" not found");
+  EXPECT_EQ(store_->Get(Pods(), "default", "nosuch").status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->Delete(Pods(), "default", "nosuch").status().code(), Code::kNotFound);
+}
+
+TEST_F(StoreWriteTest, NoOpWriteKeepsResourceVersionAndEmitsNothing) {
+  ObjectPtr p = MustCreate(StatefulSets(), testing::StatefulSet("s1"));
+  auto watch = store_->Watch(StatefulSets(), testing::WatchFrom(1));
+  ASSERT_TRUE(watch.ok());
+  auto same = store_->Update(StatefulSets(), p->json);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(*same, p) << "the stored version itself comes back";
+  auto same_status = store_->UpdateStatus(StatefulSets(), p->json);
+  EXPECT_EQ(*same_status, p);
+  EXPECT_EQ(store_->CurrentResourceVersion(), 1u);
+  EXPECT_TRUE(Drain(*watch).empty());
+}
+
+TEST_F(StoreWriteTest, StatusIsolationThroughTheStore) {
+  ObjectPtr s = MustCreate(StatefulSets(), testing::StatefulSet("s1", 1));
+  EXPECT_EQ(s->json["metadata"]["generation"], 1);
+  Json with_status = s->json;
+  with_status["status"] = {{"replicas", 1}, {"observedGeneration", 1}};
+  with_status["spec"]["replicas"] = 9;
+  ObjectPtr after_status = *store_->UpdateStatus(StatefulSets(), with_status);
+  EXPECT_EQ(after_status->json["status"]["replicas"], 1);
+  EXPECT_EQ(after_status->json["spec"]["replicas"], 1);
+  EXPECT_EQ(after_status->json["metadata"]["generation"], 1);
+
+  Json spec_change = after_status->json;
+  spec_change["spec"]["replicas"] = 3;
+  spec_change["status"] = {{"replicas", 42}};
+  ObjectPtr after_spec = *store_->Update(StatefulSets(), spec_change);
+  EXPECT_EQ(after_spec->json["spec"]["replicas"], 3);
+  EXPECT_EQ(after_spec->json["status"]["replicas"], 1);
+  EXPECT_EQ(after_spec->json["metadata"]["generation"], 2);
+  EXPECT_EQ(store_->UpdateStatus(ConfigMaps(), testing::ConfigMap("c")).status().code(),
+            Code::kNotFound);
+}
+
+TEST_F(StoreWriteTest, StatusClearedOnCreate) {
+  Json lws = testing::LeaderWorkerSet("l1");
+  lws["status"] = {{"replicas", 5}};
+  EXPECT_FALSE(MustCreate(Lws(), lws)->json.contains("status"));
+}
+
+TEST_F(StoreWriteTest, FinalizerFlow) {
+  Json cm = testing::ConfigMap("c1");
+  cm["metadata"]["finalizers"] = {"example.com/a", "example.com/b"};
+  MustCreate(ConfigMaps(), cm);
+  auto watch = *store_->Watch(ConfigMaps(), testing::WatchFrom(1));
+
+  auto deleting = store_->Delete(ConfigMaps(), "default", "c1");
+  ASSERT_TRUE(deleting.ok());
+  EXPECT_FALSE(deleting->deleted);
+  EXPECT_EQ(MetaString(deleting->object->json, "deletionTimestamp"), FormatRfc3339(clock_.Now()));
+  EXPECT_EQ(DeleteResponseBody(ConfigMaps(), *deleting), deleting->object->json);
+  // Idempotent: a second DELETE changes nothing.
+  auto again = store_->Delete(ConfigMaps(), "default", "c1");
+  EXPECT_EQ(again->object, deleting->object);
+
+  Json one_left = deleting->object->json;
+  one_left["metadata"]["finalizers"] = {"example.com/b"};
+  ObjectPtr kept = *store_->Update(ConfigMaps(), one_left);
+  Json none_left = kept->json;
+  none_left["metadata"]["finalizers"] = Json::array();
+  ASSERT_TRUE(store_->Update(ConfigMaps(), none_left).ok());
+  EXPECT_EQ(store_->Get(ConfigMaps(), "default", "c1").status().code(), Code::kNotFound);
+  EXPECT_EQ(Describe(Drain(watch)),
+            (std::vector<std::string>{"MODIFIED c1 2", "MODIFIED c1 3", "DELETED c1 4"}));
+}
+
+TEST_F(StoreWriteTest, ForegroundAndOrphanDeletionAddTheirFinalizers) {
+  MustCreate(StatefulSets(), testing::StatefulSet("fg"));
+  MustCreate(StatefulSets(), testing::StatefulSet("or"));
+  DeleteOptions foreground, orphan;
+  foreground.propagation_policy = "Foreground";
+  orphan.propagation_policy = "Orphan";
+  auto fg = *store_->Delete(StatefulSets(), "default", "fg", foreground);
+  auto orp = *store_->Delete(StatefulSets(), "default", "or", orphan);
+  EXPECT_EQ(fg.object->json["metadata"]["finalizers"], Json({"foregroundDeletion"}));
+  EXPECT_EQ(orp.object->json["metadata"]["finalizers"], Json({"orphan"}));
+  EXPECT_EQ(fg.object->json["metadata"]["generation"], 2);
+  // The garbage collector finishes by removing its finalizer.
+  Json done = fg.object->json;
+  done["metadata"].erase("finalizers");
+  ASSERT_TRUE(store_->Update(StatefulSets(), done).ok());
+  EXPECT_FALSE(store_->Get(StatefulSets(), "default", "fg").ok());
+}
+
+TEST_F(StoreWriteTest, GracefulPodDeletion) {
+  Json pod = testing::Pod("p1");
+  pod["spec"]["nodeName"] = "n1";
+  MustCreate(Pods(), pod);
+  MustCreate(Pods(), testing::Pod("unbound"));
+  auto graceful = *store_->Delete(Pods(), "default", "p1");
+  EXPECT_FALSE(graceful.deleted);
+  EXPECT_EQ(MetaString(graceful.object->json, "deletionTimestamp"),
+            FormatRfc3339(clock_.Now() + std::chrono::seconds(30)));
+  EXPECT_TRUE(store_->Get(Pods(), "default", "p1").ok());
+  clock_.Advance(std::chrono::seconds(3));
+  EXPECT_EQ(store_->Delete(Pods(), "default", "p1")->object, graceful.object) << "still pending";
+  DeleteOptions now;
+  now.grace_period_seconds = 0;
+  auto gone = *store_->Delete(Pods(), "default", "p1", now);
+  EXPECT_TRUE(gone.deleted);
+  EXPECT_FALSE(store_->Get(Pods(), "default", "p1").ok());
+  EXPECT_EQ(DeleteResponseBody(Pods(), gone), gone.object->json) << "pods return the object";
+
+  auto unbound = *store_->Delete(Pods(), "default", "unbound");
+  EXPECT_TRUE(unbound.deleted);
+}
+
+TEST_F(StoreWriteTest, DeleteResponseIsAStatusForMostBuiltins) {
+  ObjectPtr c = MustCreate(ConfigMaps(), testing::ConfigMap("c1"));
+  auto result = *store_->Delete(ConfigMaps(), "default", "c1");
+  EXPECT_EQ(DeleteResponseBody(ConfigMaps(), result),
+            Json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success",
+                "details":{"name":"c1","kind":"configmaps","uid":")" +
+                        MetaString(c->json, "uid") + R"("}})"));
+  MustCreate(StatefulSets(), testing::StatefulSet("s1"));
+  auto sts = *store_->Delete(StatefulSets(), "default", "s1");
+  EXPECT_EQ(DeleteResponseBody(StatefulSets(), sts)["details"]["group"], "apps");
+}
+
+TEST_F(StoreWriteTest, DryRunChangesNothing) {
+  CreateOptions dry_create;
+  dry_create.dry_run = true;
+  auto created = store_->Create(Pods(), testing::Pod("p1"), dry_create);
+  ASSERT_TRUE(created.ok());
+  EXPECT_EQ(Rv(*created), "");
+  EXPECT_FALSE(MetaString((*created)->json, "uid").empty());
+  EXPECT_FALSE(store_->Get(Pods(), "default", "p1").ok());
+  ObjectPtr real = MustCreate(Pods(), testing::Pod("p1"));
+  Json change = real->json;
+  change["metadata"]["labels"] = {{"x", "y"}};
+  UpdateOptions dry_update;
+  dry_update.dry_run = true;
+  auto updated = store_->Update(Pods(), change, dry_update);
+  EXPECT_EQ((*updated)->json["metadata"]["labels"]["x"], "y");
+  DeleteOptions dry;
+  dry.dry_run = true;
+  EXPECT_TRUE(store_->Delete(Pods(), "default", "p1", dry)->deleted);
+  EXPECT_EQ(*store_->Get(Pods(), "default", "p1"), real);
+  EXPECT_EQ(store_->CurrentResourceVersion(), 1u);
+}
+
+TEST_F(StoreWriteTest, ClusterScopedKeysIgnoreNamespaces) {
+  ASSERT_TRUE(store_->Create(testing::Nodes(), {{"metadata", {{"name", "n1"}}}}).ok());
+  EXPECT_TRUE(store_->Get(testing::Nodes(), "", "n1").ok());
+  EXPECT_TRUE(store_->Get(testing::Nodes(), "ignored", "n1").ok());
+}
+
+TEST_F(StoreWriteTest, ConcurrentWritersGetDistinctResourceVersions) {
+  constexpr int kThreads = 4, kPerThread = 200;
+  std::vector<std::thread> threads;
+  std::vector<std::vector<std::uint64_t>> seen(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        auto p = store_->Create(Pods(), testing::Pod("p-" + std::to_string(t) + "-" + std::to_string(i)));
+        if (p.ok()) seen[t].push_back((*p)->resource_version);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::set<std::uint64_t> all;
+  for (const auto& v : seen) {
+    EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
+    all.insert(v.begin(), v.end());
+  }
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kThreads * kPerThread));
+  EXPECT_EQ(*all.rbegin(), static_cast<std::uint64_t>(kThreads * kPerThread));
+}
+
+TEST(ParseResourceVersionTest, Table) {
+  EXPECT_EQ(*ParseResourceVersion(""), 0u);
+  EXPECT_EQ(*ParseResourceVersion("0"), 0u);
+  EXPECT_EQ(*ParseResourceVersion("1234"), 1234u);
+  EXPECT_EQ(ParseResourceVersion("12a").status().code(), Code::kBadRequest);
+  EXPECT_EQ(ParseResourceVersion("-1").status().code(), Code::kBadRequest);
+}
+
+}  // namespace
+}  // namespace lws::store
