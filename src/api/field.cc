@@ -74,6 +74,16 @@ std::string GoQuote(std::string_view s) {
   return out;
 }
 
+std::string GoStringSlice(const std::vector<std::string>& values, EmptySlice empty) {
+  if (values.empty() && empty == EmptySlice::kNil) return "[]string(nil)";
+  std::string out = "[]string{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += GoQuote(values[i]);
+  }
+  return out + "}";
+}
+
 std::string FieldError::Body() const {
   std::string s;
   switch (type) {

@@ -83,4 +83,9 @@ Status InvalidStatus(std::string_view qualified_kind, std::string_view name, con
 // Go's %q quoting of a string (used in messages that embed user values).
 std::string GoQuote(std::string_view s);
 
+// Go's %#v of a []string, as field errors print a value set: []string{"a", "b"}. An empty slice
+// prints as []string(nil) when the Go code passes a nil slice, else as []string{}.
+enum class EmptySlice { kNil, kEmpty };
+std::string GoStringSlice(const std::vector<std::string>& values, EmptySlice empty);
+
 }  // namespace lws::api

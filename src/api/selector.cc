@@ -12,18 +12,6 @@ namespace {
 
 using Op = SelectionOperator;
 
-// Go's %#v of a []string, as field.Invalid prints a value set: []string{"a", "b"}. Upstream
-// passes a nil slice when there are no values.
-std::string GoStringSlice(const std::vector<std::string>& values) {
-  if (values.empty()) return "[]string(nil)";
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += GoQuote(values[i]);
-  }
-  return out + "}";
-}
-
 std::string InvalidText(std::string_view path, std::string_view shown_value,
                         std::string_view detail) {
   return std::string(path) + ": Invalid value: " + std::string(shown_value) + ": " +
@@ -77,7 +65,7 @@ Result<Requirement> Requirement::Make(std::string key, SelectionOperator op,
   if (auto key_errs = IsQualifiedName(key); !key_errs.empty()) {
     errs.push_back(InvalidText("key", GoQuote(key), JoinErrors(key_errs)));
   }
-  const std::string shown = GoStringSlice(values);
+  const std::string shown = GoStringSlice(values, EmptySlice::kNil);
   switch (op) {
     case Op::kIn:
     case Op::kNotIn:

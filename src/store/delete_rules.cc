@@ -20,15 +20,6 @@ Status TypeError(std::string_view field, std::string_view want) {
                             std::string(field) + " of type " + std::string(want));
 }
 
-std::string GoStringSlice(const std::vector<std::string>& values) {
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += api::GoQuote(values[i]);
-  }
-  return out + "}";
-}
-
 Status OptionsInvalid(api::ErrorList errors) {
   return api::InvalidStatus("DeleteOptions.meta.k8s.io", "", errors);
 }
@@ -171,7 +162,7 @@ Result<DeleteOptions> ParseDeleteOptions(const Json& body) {
     for (const auto& v : values) {
       if (v != "All") {
         api::FieldError e = api::NotSupported(api::FieldPath("dryRun"), nullptr, {"All"});
-        e.rendered_value = GoStringSlice(values);
+        e.rendered_value = GoStringSlice(values, api::EmptySlice::kEmpty);
         return OptionsInvalid({e});
       }
     }

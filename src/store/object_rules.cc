@@ -75,15 +75,6 @@ bool SpecChanged(const Json& a, const Json& b, bool skip_status) {
   return false;
 }
 
-std::string GoStringSlice(const std::vector<std::string>& values) {
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += api::GoQuote(values[i]);
-  }
-  return out + "}";
-}
-
 Status CheckObjectShape(const Json& object) {
   if (!object.is_object()) return Status::BadRequest("the object must be a JSON object");
   auto meta = object.find("metadata");
@@ -186,7 +177,7 @@ Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Js
     if (!added.empty()) {
       std::string detail = "no new finalizers can be added if the object is being deleted, found "
                            "new finalizers " +
-                           GoStringSlice({added.begin(), added.end()});
+                           GoStringSlice({added.begin(), added.end()}, api::EmptySlice::kEmpty);
       return Invalid(info, name, {api::Forbidden(MetaPath("finalizers"), detail)});
     }
   }
