@@ -55,7 +55,11 @@ struct ListTypeProvider {
 ListTypeProvider FromOpenApiSchema(const Json& schema);
 
 // A provider over a merge-key table keyed by dotted path ("spec.template.spec.containers");
-// `lookup` returns nullopt for lists that are atomic.
+// `lookup` returns nullopt for lists that are atomic. For built-in kinds the strategic-merge
+// table gives the answer as upstream's schema conversion derives it: patchStrategy merge with a
+// merge key is a map list keyed by it, without one a set, anything else atomic; except where
+// the types carry explicit list markers: container ports are keyed by containerPort+protocol
+// and service ports by port+protocol, protocol defaulting to "TCP".
 using MergeKeyLookup = std::function<std::optional<ListSchema>(std::string_view dotted_path)>;
 ListTypeProvider FromMergeKeys(MergeKeyLookup lookup);
 
