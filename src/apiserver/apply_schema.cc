@@ -1,0 +1,248 @@
+// File: apiserver/apply_schema.cc
+
+#include "apiserver/apply_schema.h"
+
+#include <memory>
+#include <set>
+
+namespace lws::apiserver {
+namespace {
+
+// ObjectMeta's associative lists (metav1 openapi: ownerReferences map keyed by uid, finalizers a
+// set); only the object's own metadata, since nested metadata belongs to templates whose schema
+// the provider knows.
+std::optional<ListSchema> ObjectMetaList(const SchemaPath& path) {
+  if (path.size() != 2 || path[0] != "metadata") return std::nullopt;
+  if (path[1] == "ownerReferences") return MapList({"uid"});
+  if (path[1] == "finalizers") return SetList();
+  if (path[1] == "managedFields") return ListSchema{};
+  return std::nullopt;
+}
+
+bool IsArraySchema(const Json& node) {
+  if (!node.is_object()) return false;
+  auto type = node.find("type");
+  if (type != node.end() && *type == "array") return true;
+  auto items = node.find("items");
+  return items != node.end() && items->is_object();
+}
+
+// Steps from an array schema to its items' schema (repeatedly, for lists of lists).
+const Json* SkipArrays(const Json* node) {
+  while (IsArraySchema(*node)) {
+    auto items = node->find("items");
+    if (items == node->end() || !items->is_object()) break;
+    node = &*items;
+  }
+  return node;
+}
+
+// The schema node of the field at `path`, or nullptr where the schema says nothing (fields kept
+// by x-kubernetes-preserve-unknown-fields, or unknown fields).
+const Json* SchemaAt(const Json& root, const SchemaPath& path) {
+  const Json* node = &root;
+  for (const std::string& name : path) {
+    node = SkipArrays(node);
+    if (!node->is_object()) return nullptr;
+    auto props = node->find("properties");
+    if (props != node->end() && props->is_object() && props->contains(name)) {
+      node = &(*props)[name];
+      continue;
+    }
+    auto extra = node->find("additionalProperties");
+    if (extra == node->end() || !extra->is_object()) return nullptr;
+    node = &*extra;
+  }
+  return node;
+}
+
+std::string StringAt(const Json& node, const char* key) {
+  auto it = node.find(key);
+  return it != node.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+ListSchema ListFromOpenApi(const Json& node) {
+  if (!IsArraySchema(node)) return {};
+  std::string type = StringAt(node, "x-kubernetes-list-type");
+  if (type == "set") return SetList();
+  if (type != "map") return {};
+  ListSchema out;
+  out.type = ListType::kMap;
+  auto keys = node.find("x-kubernetes-list-map-keys");
+  if (keys == node.end() || !keys->is_array()) return {};
+  const Json* item_props = nullptr;
+  if (auto items = node.find("items"); items != node.end() && items->is_object()) {
+    if (auto p = items->find("properties"); p != items->end() && p->is_object()) item_props = &*p;
+  }
+  for (const Json& key : *keys) {
+    if (!key.is_string()) continue;
+    const std::string& name = key.get_ref<const std::string&>();
+    out.keys.push_back(name);
+    if (item_props == nullptr || !item_props->contains(name)) continue;
+    const Json& prop = (*item_props)[name];
+    if (prop.is_object() && prop.contains("default")) out.key_defaults[name] = prop["default"];
+  }
+  if (out.keys.empty()) return {};
+  return out;
+}
+
+std::string Dotted(const SchemaPath& path) {
+  std::string out;
+  for (const std::string& name : path) out += (out.empty() ? "" : ".") + name;
+  return out;
+}
+
+// Whether `value`, found at `depth`, nests objects or lists beyond kMaxFieldDepth.
+bool TooDeep(const Json& value, std::size_t depth) {
+  if (!value.is_object() && !value.is_array()) return false;
+  if (depth >= kMaxFieldDepth) return true;
+  for (const Json& child : value) {
+    if (TooDeep(child, depth + 1)) return true;
+  }
+  return false;
+}
+
+void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allow_duplicates,
+                  SchemaPath* schema_path, Path* path, std::vector<ShapeError>* errors) {
+  if (path->size() >= kMaxFieldDepth && (value.is_object() || value.is_array())) {
+    errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
+    return;
+  }
+  if (value.is_object()) {
+    if (provider.AtomicMapAt(*schema_path)) {
+      if (TooDeep(value, path->size())) {
+        errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
+      }
+      return;
+    }
+    for (const auto& [key, child] : value.items()) {
+      schema_path->push_back(key);
+      path->push_back(PathElement::Field(key));
+      ValidateNode(child, provider, allow_duplicates, schema_path, path, errors);
+      path->pop_back();
+      schema_path->pop_back();
+    }
+    return;
+  }
+  if (!value.is_array()) return;
+  ListSchema list = provider.ListAt(*schema_path);
+  if (list.type == ListType::kAtomic) {
+    if (TooDeep(value, path->size())) {
+      errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
+    }
+    return;
+  }
+  std::set<PathElement> seen;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    Result<PathElement> pe = ListItemElement(list, value[i]);
+    if (!pe.ok()) {
+      errors->push_back({*path, "element " + std::to_string(i) + ": " + pe.status().message()});
+      continue;
+    }
+    if (!seen.insert(*pe).second && !allow_duplicates) {
+      errors->push_back({*path, "duplicate entries for key " + pe->String()});
+    }
+    if (list.type != ListType::kMap) continue;
+    path->push_back(*pe);
+    ValidateNode(value[i], provider, allow_duplicates, schema_path, path, errors);
+    path->pop_back();
+  }
+}
+
+}  // namespace
+
+ListSchema MapList(std::vector<std::string> keys, Json key_defaults) {
+  return ListSchema{ListType::kMap, std::move(keys), std::move(key_defaults)};
+}
+
+ListSchema SetList() { return ListSchema{ListType::kSet, {}, Json::object()}; }
+
+ListSchema ListTypeProvider::ListAt(const SchemaPath& path) const {
+  if (std::optional<ListSchema> meta = ObjectMetaList(path)) return *meta;
+  return list_type ? list_type(path) : ListSchema{};
+}
+
+bool ListTypeProvider::AtomicMapAt(const SchemaPath& path) const {
+  return atomic_map ? atomic_map(path) : false;
+}
+
+ListTypeProvider FromOpenApiSchema(const Json& schema) {
+  auto root = std::make_shared<const Json>(schema);
+  ListTypeProvider provider;
+  provider.list_type = [root](const SchemaPath& path) {
+    const Json* node = SchemaAt(*root, path);
+    return node == nullptr ? ListSchema{} : ListFromOpenApi(*node);
+  };
+  provider.atomic_map = [root](const SchemaPath& path) {
+    const Json* node = SchemaAt(*root, path);
+    if (node == nullptr) return false;
+    return StringAt(*SkipArrays(node), "x-kubernetes-map-type") == "atomic";
+  };
+  return provider;
+}
+
+ListTypeProvider FromMergeKeys(MergeKeyLookup lookup) {
+  ListTypeProvider provider;
+  provider.list_type = [lookup = std::move(lookup)](const SchemaPath& path) {
+    std::optional<ListSchema> found = lookup(Dotted(path));
+    return found.has_value() ? *found : ListSchema{};
+  };
+  return provider;
+}
+
+Result<PathElement> ListItemElement(const ListSchema& list, const Json& item) {
+  if (list.type == ListType::kSet) {
+    if (item.is_object()) {
+      return Status::BadRequest("associative list without keys has an element that's a map type");
+    }
+    if (item.is_array()) {
+      return Status::BadRequest("not supported: associative list with lists as elements");
+    }
+    if (item.is_null()) {
+      return Status::BadRequest(
+          "associative list without keys has an element that's an explicit null");
+    }
+    return PathElement::Value(item);
+  }
+  if (item.is_null()) {
+    return Status::BadRequest("associative list with keys may not have a null element");
+  }
+  if (!item.is_object()) {
+    return Status::BadRequest("associative list with keys may not have non-map elements");
+  }
+  Json key = Json::object();
+  for (const std::string& name : list.keys) {
+    if (auto it = item.find(name); it != item.end()) {
+      key[name] = *it;
+    } else if (auto def = list.key_defaults.find(name); def != list.key_defaults.end()) {
+      key[name] = *def;
+    } else {
+      return Status::BadRequest(
+          "associative list with keys has an element that omits key field " + api::GoQuote(name) +
+          " (and doesn't have default value)");
+    }
+  }
+  return PathElement::Key(std::move(key));
+}
+
+std::string ShapeError::Text() const {
+  return path.empty() ? message : PathString(path) + ": " + message;
+}
+
+std::string ShapeErrorsText(const std::vector<ShapeError>& errors) {
+  if (errors.size() == 1) return errors[0].Text();
+  std::string out = "errors:";
+  for (const ShapeError& e : errors) out += "\n  " + e.Text();
+  return out;
+}
+
+std::vector<ShapeError> ValidateShape(const Json& value, const ListTypeProvider& provider,
+                                      bool allow_duplicates) {
+  std::vector<ShapeError> errors;
+  SchemaPath schema_path;
+  Path path;
+  ValidateNode(value, provider, allow_duplicates, &schema_path, &path, &errors);
+  return errors;
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,320 @@
+// File: apiserver/apply_value.cc
+//
+// Each operation is a recursive walk carrying two paths: the SchemaPath (field names only) that
+// the provider answers for, and the field Path that goes into field sets. "Absent" is a null
+// pointer; a JSON null is a present value.
+
+#include "apiserver/apply_value.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace lws::apiserver {
+namespace {
+
+enum class Shape { kLeaf, kMap, kList };
+
+bool IsEmptyOrNull(const Json* v) {
+  return v == nullptr || v->is_null() || ((v->is_object() || v->is_array()) && v->empty());
+}
+bool FitsObject(const Json* v) { return v == nullptr || v->is_null() || v->is_object(); }
+bool FitsArray(const Json* v) { return v == nullptr || v->is_null() || v->is_array(); }
+
+const Json* Find(const Json* object, const std::string& key) {
+  if (object == nullptr || !object->is_object()) return nullptr;
+  auto it = object->find(key);
+  return it == object->end() ? nullptr : &*it;
+}
+
+struct Item {
+  PathElement pe;
+  const Json* value;
+};
+
+// The valid items of `list` in order (all occurrences), and the first occurrence of each key.
+struct IndexedItems {
+  std::vector<Item> order;
+  std::map<PathElement, const Json*> first;
+};
+
+IndexedItems Index(const Json* list, const ListSchema& schema) {
+  IndexedItems out;
+  if (list == nullptr || !list->is_array()) return out;
+  for (const Json& item : *list) {
+    Result<PathElement> pe = ListItemElement(schema, item);
+    if (!pe.ok()) continue;
+    out.order.push_back({*pe, &item});
+    out.first.emplace(*pe, &item);
+  }
+  return out;
+}
+
+class Walker {
+ public:
+  explicit Walker(const ListTypeProvider& provider) : provider_(provider) {}
+
+  // The shape both sides share at the current path (emptiness on both sides makes a leaf, which
+  // keeps the difference between null and {} or []).
+  Shape ShapeOf(const Json* a, const Json* b, ListSchema* list) const {
+    if (IsEmptyOrNull(a) && IsEmptyOrNull(b)) return Shape::kLeaf;
+    bool has_object = (a && a->is_object()) || (b && b->is_object());
+    bool has_array = (a && a->is_array()) || (b && b->is_array());
+    if (has_object && FitsObject(a) && FitsObject(b)) {
+      return provider_.AtomicMapAt(schema_path_) ? Shape::kLeaf : Shape::kMap;
+    }
+    if (has_array && FitsArray(a) && FitsArray(b)) {
+      *list = provider_.ListAt(schema_path_);
+      return list->type == ListType::kAtomic ? Shape::kLeaf : Shape::kList;
+    }
+    return Shape::kLeaf;
+  }
+
+  void Descend(const std::string& key) {
+    schema_path_.push_back(key);
+    path_.push_back(PathElement::Field(key));
+  }
+  void Ascend() {
+    schema_path_.pop_back();
+    path_.pop_back();
+  }
+
+  void CollectFields(const Json& v, FieldSet* out) {
+    if (v.is_object() && !v.empty() && !provider_.AtomicMapAt(schema_path_)) {
+      for (const auto& [key, child] : v.items()) {
+        Descend(key);
+        CollectFields(child, out);
+        Ascend();
+      }
+      return;
+    }
+    if (v.is_array()) {
+      ListSchema list = provider_.ListAt(schema_path_);
+      if (list.type != ListType::kAtomic) {
+        for (const Item& item : Index(&v, list).order) {
+          path_.push_back(item.pe);
+          CollectFields(*item.value, out);
+          out->Insert(path_);
+          path_.pop_back();
+        }
+        return;
+      }
+    }
+    out->Insert(path_);
+  }
+
+  void CompareNode(const Json* a, const Json* b, Comparison* out) {
+    ListSchema list;
+    switch (ShapeOf(a, b, &list)) {
+      case Shape::kLeaf:
+        if (a == nullptr) {
+          out->added.Insert(path_);
+        } else if (b == nullptr) {
+          out->removed.Insert(path_);
+        } else if (*a != *b) {
+          out->modified.Insert(path_);
+        }
+        return;
+      case Shape::kMap: CompareMaps(a, b, out); break;
+      case Shape::kList: CompareLists(a, b, list, out); break;
+    }
+    if (path_.empty()) return;
+    if (a == nullptr) out->added.Insert(path_);
+    if (b == nullptr) out->removed.Insert(path_);
+  }
+
+  std::optional<Json> MergeNode(const Json* live, const Json* config) {
+    if (config == nullptr) return live ? std::optional<Json>(*live) : std::nullopt;
+    if (live == nullptr) return *config;
+    ListSchema list;
+    switch (ShapeOf(live, config, &list)) {
+      case Shape::kLeaf: return *config;
+      case Shape::kMap: {
+        Json out = live->is_object() ? *live : Json::object();
+        if (!config->is_object()) return out;
+        for (const auto& [key, child] : config->items()) {
+          Descend(key);
+          std::optional<Json> merged = MergeNode(Find(live, key), &child);
+          Ascend();
+          if (merged.has_value()) out[key] = std::move(*merged);
+        }
+        return out;
+      }
+      case Shape::kList: return MergeLists(live, config, list);
+    }
+    return *config;
+  }
+
+  std::optional<Json> Remove(const Json& v, const FieldSet& paths) {
+    if (v.is_object() && !v.empty() && !provider_.AtomicMapAt(schema_path_)) {
+      Json out = Json::object();
+      for (const auto& [key, child] : v.items()) {
+        PathElement pe = PathElement::Field(key);
+        if (paths.HasMember(pe)) continue;
+        const FieldSet* below = paths.Child(pe);
+        if (below == nullptr) {
+          out[key] = child;
+          continue;
+        }
+        Descend(key);
+        std::optional<Json> kept = Remove(child, *below);
+        Ascend();
+        if (kept.has_value()) out[key] = std::move(*kept);
+      }
+      return out.empty() ? std::nullopt : std::optional<Json>(std::move(out));
+    }
+    if (!v.is_array() || v.empty()) return v;
+    ListSchema list = provider_.ListAt(schema_path_);
+    if (list.type == ListType::kAtomic) return v;
+    Json out = Json::array();
+    for (const Json& item : v) {
+      Result<PathElement> pe = ListItemElement(list, item);
+      if (!pe.ok()) {
+        out.push_back(item);
+        continue;
+      }
+      if (paths.HasMember(*pe)) continue;
+      const FieldSet* below = paths.Child(*pe);
+      if (below == nullptr) {
+        out.push_back(item);
+        continue;
+      }
+      path_.push_back(*pe);
+      std::optional<Json> kept = Remove(item, *below);
+      path_.pop_back();
+      if (kept.has_value()) out.push_back(std::move(*kept));
+    }
+    return out.empty() ? std::nullopt : std::optional<Json>(std::move(out));
+  }
+
+ private:
+  void CompareMaps(const Json* a, const Json* b, Comparison* out) {
+    std::set<std::string> keys;
+    for (const Json* side : {a, b}) {
+      if (side == nullptr || !side->is_object()) continue;
+      for (const auto& [key, child] : side->items()) keys.insert(key);
+    }
+    for (const std::string& key : keys) {
+      Descend(key);
+      CompareNode(Find(a, key), Find(b, key), out);
+      Ascend();
+    }
+  }
+
+  void CompareLists(const Json* a, const Json* b, const ListSchema& list, Comparison* out) {
+    IndexedItems before = Index(a, list), after = Index(b, list);
+    for (const auto& [pe, item] : before.first) {
+      auto it = after.first.find(pe);
+      path_.push_back(pe);
+      CompareNode(item, it == after.first.end() ? nullptr : it->second, out);
+      path_.pop_back();
+    }
+    for (const auto& [pe, item] : after.first) {
+      if (before.first.count(pe) > 0) continue;
+      path_.push_back(pe);
+      CompareNode(nullptr, item, out);
+      path_.pop_back();
+    }
+  }
+
+  Json MergeItem(const PathElement& pe, const Json* live, const Json* config) {
+    path_.push_back(pe);
+    std::optional<Json> merged = MergeNode(live, config);
+    path_.pop_back();
+    return merged.value_or(Json());
+  }
+
+  // Config items in config order; each live-only item stays after the live item it followed.
+  // Live items that config also has are emitted when config reaches them (sigs.k8s.io
+  // structured-merge-diff merge.go, visitListItems).
+  Json MergeLists(const Json* live, const Json* config, const ListSchema& list) {
+    IndexedItems lhs = Index(live, list), rhs = Index(config, list);
+    std::vector<Item> rhs_order;
+    for (const Item& item : rhs.order) {
+      if (rhs.first.at(item.pe) == item.value) rhs_order.push_back(item);  // first occurrences
+    }
+    std::vector<PathElement> shared;
+    for (const Item& item : rhs_order) {
+      if (lhs.first.count(item.pe) > 0) shared.push_back(item.pe);
+    }
+    std::size_t next_shared = 0;
+    auto is_next_shared = [&](const PathElement& pe) {
+      return next_shared < shared.size() && shared[next_shared] == pe;
+    };
+    std::set<PathElement> merged_rhs;
+    Json out = Json::array();
+    std::size_t li = 0, ri = 0;
+    while (li < lhs.order.size() || ri < rhs_order.size()) {
+      if (li < lhs.order.size() && ri < rhs_order.size()) {
+        const PathElement& pe = lhs.order[li].pe;
+        if (pe == rhs_order[ri].pe) {
+          merged_rhs.insert(pe);
+          out.push_back(MergeItem(pe, lhs.order[li].value, rhs_order[ri].value));
+          ++li, ++ri, ++next_shared;
+          continue;
+        }
+        if (rhs.first.count(pe) > 0 && next_shared < shared.size() && !is_next_shared(pe)) {
+          ++li;  // a shared item, but not the one due now: config's order places it
+          continue;
+        }
+      }
+      if (li < lhs.order.size()) {
+        const PathElement& pe = lhs.order[li].pe;
+        if (rhs.first.count(pe) == 0) {
+          out.push_back(*lhs.order[li].value);
+          ++li;
+          continue;
+        }
+        if (merged_rhs.count(pe) > 0) {
+          ++li;
+          continue;
+        }
+      }
+      if (ri < rhs_order.size()) {
+        const PathElement& pe = rhs_order[ri].pe;
+        merged_rhs.insert(pe);
+        auto live_item = lhs.first.find(pe);
+        out.push_back(MergeItem(pe, live_item == lhs.first.end() ? nullptr : live_item->second,
+                                rhs_order[ri].value));
+        ++ri;
+        if (is_next_shared(pe)) ++next_shared;
+      }
+    }
+    return out;
+  }
+
+  const ListTypeProvider& provider_;
+  SchemaPath schema_path_;
+  Path path_;
+};
+
+}  // namespace
+
+Comparison Comparison::Excluding(const FieldSet& ignored) const {
+  return {added.RecursiveDifference(ignored), removed.RecursiveDifference(ignored),
+          modified.RecursiveDifference(ignored)};
+}
+
+FieldSet ToFieldSet(const Json& value, const ListTypeProvider& provider) {
+  FieldSet out;
+  Walker(provider).CollectFields(value, &out);
+  return out;
+}
+
+Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider) {
+  Comparison out;
+  Walker(provider).CompareNode(&before, &after, &out);
+  return out;
+}
+
+Json Merge(const Json& live, const Json& config, const ListTypeProvider& provider) {
+  return Walker(provider).MergeNode(&live, &config).value_or(Json());
+}
+
+Json RemoveItems(const Json& value, const FieldSet& paths, const ListTypeProvider& provider) {
+  std::optional<Json> kept = Walker(provider).Remove(value, paths);
+  if (kept.has_value()) return *kept;
+  return value.is_array() ? Json::array() : Json::object();
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,189 @@
+// File: apiserver/field_set.cc
+//
+// FieldSet operations. Each returns a normalised tree (no empty child), which keeps operator==
+// meaningful and FieldsV1 output free of empty objects that would read back as members.
+
+#include "apiserver/field_set.h"
+
+namespace lws::apiserver {
+
+void FieldSet::Insert(const Path& path) {
+  if (!path.empty()) InsertAt(path, 0);
+}
+
+void FieldSet::InsertAt(const Path& path, std::size_t i) {
+  if (i + 1 == path.size()) {
+    members_.insert(path[i]);
+    return;
+  }
+  children_[path[i]].InsertAt(path, i + 1);
+}
+
+bool FieldSet::Has(const Path& path) const {
+  const FieldSet* node = this;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (i + 1 == path.size()) return node->HasMember(path[i]);
+    node = node->Child(path[i]);
+    if (node == nullptr) return false;
+  }
+  return false;
+}
+
+const FieldSet* FieldSet::Child(const PathElement& pe) const {
+  auto it = children_.find(pe);
+  return it == children_.end() ? nullptr : &it->second;
+}
+
+FieldSet FieldSet::Union(const FieldSet& other) const {
+  FieldSet out = *this;
+  out.members_.insert(other.members_.begin(), other.members_.end());
+  for (const auto& [pe, child] : other.children_) {
+    auto it = out.children_.find(pe);
+    if (it == out.children_.end()) {
+      out.children_.emplace(pe, child);
+    } else {
+      it->second = it->second.Union(child);
+    }
+  }
+  return out;
+}
+
+FieldSet FieldSet::Intersection(const FieldSet& other) const {
+  FieldSet out;
+  for (const PathElement& pe : members_) {
+    if (other.HasMember(pe)) out.members_.insert(pe);
+  }
+  for (const auto& [pe, child] : children_) {
+    const FieldSet* theirs = other.Child(pe);
+    if (theirs == nullptr) continue;
+    FieldSet both = child.Intersection(*theirs);
+    if (!both.empty()) out.children_.emplace(pe, std::move(both));
+  }
+  return out;
+}
+
+FieldSet FieldSet::Difference(const FieldSet& other) const {
+  FieldSet out;
+  for (const PathElement& pe : members_) {
+    if (!other.HasMember(pe)) out.members_.insert(pe);
+  }
+  for (const auto& [pe, child] : children_) {
+    const FieldSet* theirs = other.Child(pe);
+    if (theirs == nullptr) {
+      out.children_.emplace(pe, child);
+      continue;
+    }
+    FieldSet rest = child.Difference(*theirs);
+    if (!rest.empty()) out.children_.emplace(pe, std::move(rest));
+  }
+  return out;
+}
+
+FieldSet FieldSet::RecursiveDifference(const FieldSet& other) const {
+  FieldSet out;
+  for (const PathElement& pe : members_) {
+    if (!other.HasMember(pe)) out.members_.insert(pe);
+  }
+  for (const auto& [pe, child] : children_) {
+    if (other.HasMember(pe)) continue;  // the whole subtree goes with its root
+    const FieldSet* theirs = other.Child(pe);
+    if (theirs == nullptr) {
+      out.children_.emplace(pe, child);
+      continue;
+    }
+    FieldSet rest = child.RecursiveDifference(*theirs);
+    if (!rest.empty()) out.children_.emplace(pe, std::move(rest));
+  }
+  return out;
+}
+
+FieldSet FieldSet::WithFieldsAsMembers() const {
+  FieldSet out;
+  out.members_ = members_;
+  for (const auto& [pe, child] : children_) {
+    if (pe.kind() == PathElement::Kind::kField) out.members_.insert(pe);
+    out.children_.emplace(pe, child.WithFieldsAsMembers());
+  }
+  return out;
+}
+
+std::vector<Path> FieldSet::Paths() const {
+  std::vector<Path> out;
+  Path prefix;
+  CollectPaths(&prefix, &out);
+  return out;
+}
+
+void FieldSet::CollectPaths(Path* prefix, std::vector<Path>* out) const {
+  for (const PathElement& pe : members_) {
+    prefix->push_back(pe);
+    out->push_back(*prefix);
+    prefix->pop_back();
+  }
+  for (const auto& [pe, child] : children_) {
+    prefix->push_back(pe);
+    child.CollectPaths(prefix, out);
+    prefix->pop_back();
+  }
+}
+
+std::size_t FieldSet::size() const {
+  std::size_t n = members_.size();
+  for (const auto& [pe, child] : children_) n += child.size();
+  return n;
+}
+
+Json FieldSet::ToFieldsV1() const {
+  Json out = Json::object();
+  for (const PathElement& pe : members_) out[pe.Serialize()] = Json::object();
+  for (const auto& [pe, child] : children_) {
+    Json node = child.ToFieldsV1();
+    if (members_.count(pe) > 0) node["."] = Json::object();
+    out[pe.Serialize()] = std::move(node);
+  }
+  return out;
+}
+
+// Reads one FieldsV1 node into `into` (the children of its parent's element); sets *is_member
+// when the node marks its element as a member ("." present, or no readable child at all).
+Status FieldSet::ReadNode(const Json& node, std::size_t depth, FieldSet* into,
+                          bool* is_member) {
+  if (depth > kMaxFieldDepth) {
+    return Status::BadRequest("FieldsV1 nested deeper than " + std::to_string(kMaxFieldDepth));
+  }
+  if (!node.is_object()) {
+    return Status::BadRequest("FieldsV1 node is not an object: " + node.dump());
+  }
+  bool any_child = false;
+  *is_member = false;
+  for (const auto& [key, value] : node.items()) {
+    if (key == ".") {
+      *is_member = true;
+      continue;
+    }
+    ASSIGN_OR_RETURN(std::optional<PathElement> pe, ParsePathElement(key));
+    if (!pe.has_value()) continue;  // A future element type: dropped, as upstream does.
+    FieldSet grandchildren;
+    bool child_is_member = false;
+    RETURN_IF_ERROR(ReadNode(value, depth + 1, &grandchildren, &child_is_member));
+    if (child_is_member) into->members_.insert(*pe);
+    if (!grandchildren.empty()) {
+      // Two spellings of one key (e.g. reordered key fields) land on the same element.
+      FieldSet& slot = into->children_[*pe];
+      slot = slot.Union(grandchildren);
+    }
+    any_child = any_child || child_is_member || !grandchildren.empty();
+  }
+  if (!any_child) *is_member = true;
+  return Status::Ok();
+}
+
+Result<FieldSet> FieldSet::FromFieldsV1(const Json& fields) {
+  if (fields.is_null()) return FieldSet();
+  FieldSet out;
+  bool root_is_member = false;
+  RETURN_IF_ERROR(ReadNode(fields, 0, &out, &root_is_member));
+  return out;
+}
+
+}  // namespace lws::apiserver

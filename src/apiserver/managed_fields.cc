@@ -1,0 +1,235 @@
+// File: apiserver/managed_fields.cc
+
+#include "apiserver/managed_fields.h"
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "api/go_json.h"
+#include "apiserver/apply_value.h"
+
+namespace lws::apiserver {
+namespace {
+
+std::string StringField(const Json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::int64_t UnixSeconds(const std::string& time) {
+  if (time.empty()) return 0;
+  Result<Time> t = ParseRfc3339(time);
+  if (!t.ok()) return 0;
+  return std::chrono::duration_cast<std::chrono::seconds>(t->time_since_epoch()).count();
+}
+
+Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index) {
+  if (!item.is_object()) {
+    return Status::BadRequest("managed fields entry " + std::to_string(index) +
+                              " is not an object");
+  }
+  ManagedFieldsEntry entry;
+  entry.manager = StringField(item, "manager");
+  entry.operation = StringField(item, "operation");
+  entry.api_version = StringField(item, "apiVersion");
+  entry.time = StringField(item, "time");
+  entry.subresource = StringField(item, "subresource");
+  if (entry.operation != kOperationApply && entry.operation != kOperationUpdate) {
+    return Status::BadRequest("operation must be `Apply` or `Update`");
+  }
+  if (entry.api_version.empty()) return Status::BadRequest("apiVersion must not be empty");
+  std::string fields_type = StringField(item, "fieldsType");
+  if (fields_type.empty()) {
+    return Status::BadRequest("missing fieldsType in managed fields entry " +
+                              std::to_string(index));
+  }
+  if (fields_type != "FieldsV1") {
+    return Status::BadRequest("invalid fieldsType " + api::GoQuote(fields_type) +
+                              " in managed fields entry " + std::to_string(index));
+  }
+  auto fields = item.find("fieldsV1");
+  Result<FieldSet> set = FieldSet::FromFieldsV1(fields == item.end() ? Json() : *fields);
+  if (!set.ok()) {
+    return Status::BadRequest("error decoding versioned set from entry " + std::to_string(index) +
+                              ": " + set.status().message());
+  }
+  entry.fields = std::move(*set);
+  return entry;
+}
+
+}  // namespace
+
+std::string ManagedFieldsEntry::Identifier() const {
+  std::string out = "{";
+  auto add = [&out](const char* key, const std::string& value) {
+    if (value.empty()) return;
+    if (out.size() > 1) out += ',';
+    out += std::string("\"") + key + "\":";
+    api::AppendGoJsonString(value, &out);
+  };
+  add("manager", manager);
+  add("operation", operation);
+  add("apiVersion", operation == kOperationApply ? "" : api_version);
+  add("subresource", subresource);
+  return out + "}";
+}
+
+std::string ManagedFieldsEntry::Describe() const {
+  std::string out = api::GoQuote(manager);
+  if (!subresource.empty()) out += " with subresource " + api::GoQuote(subresource);
+  if (operation == kOperationUpdate) out += " using " + api_version;
+  return out;
+}
+
+Json ManagedFieldsEntry::ToJson() const {
+  Json out = Json::object();
+  if (!manager.empty()) out["manager"] = manager;
+  if (!operation.empty()) out["operation"] = operation;
+  if (!api_version.empty()) out["apiVersion"] = api_version;
+  if (!time.empty()) out["time"] = time;
+  out["fieldsType"] = "FieldsV1";
+  out["fieldsV1"] = fields.ToFieldsV1();
+  if (!subresource.empty()) out["subresource"] = subresource;
+  return out;
+}
+
+Result<ManagedFieldSets> DecodeManagedFields(const Json& managed_fields) {
+  ManagedFieldSets out;
+  if (managed_fields.is_null()) return out;
+  if (!managed_fields.is_array()) return Status::BadRequest("managedFields is not a list");
+  for (std::size_t i = 0; i < managed_fields.size(); ++i) {
+    ASSIGN_OR_RETURN(ManagedFieldsEntry entry, DecodeEntry(managed_fields[i], i));
+    std::string id = entry.Identifier();
+    out[id] = std::move(entry);  // a repeated identity keeps the last entry, as upstream's map
+  }
+  return out;
+}
+
+Json EncodeManagedFields(const ManagedFieldSets& managed) {
+  std::vector<const ManagedFieldsEntry*> entries;
+  for (const auto& [id, entry] : managed) entries.push_back(&entry);
+  auto sort_key = [](const ManagedFieldsEntry* e) {
+    return std::make_tuple(e->operation, UnixSeconds(e->time), e->manager, e->api_version,
+                           e->subresource);
+  };
+  std::stable_sort(entries.begin(), entries.end(),
+                   [&](const auto* a, const auto* b) { return sort_key(a) < sort_key(b); });
+  Json out = Json::array();
+  for (const ManagedFieldsEntry* e : entries) out.push_back(e->ToJson());
+  return out;
+}
+
+const Json& ManagedFieldsOf(const Json& object) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return kNull;
+  auto fields = meta->find("managedFields");
+  return fields == meta->end() ? kNull : *fields;
+}
+
+void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
+  if (!object->is_object()) return;
+  if (managed.empty()) {
+    auto meta = object->find("metadata");
+    if (meta != object->end() && meta->is_object()) meta->erase("managedFields");
+    return;
+  }
+  Json& meta = (*object)["metadata"];
+  if (!meta.is_object()) meta = Json::object();
+  meta["managedFields"] = EncodeManagedFields(managed);
+}
+
+Json WithoutManagedFields(const Json& object) {
+  Json out = object;
+  SetManagedFields(&out, {});
+  return out;
+}
+
+ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
+                                       std::string_view subresource) {
+  auto from_live = [&live]() {
+    Result<ManagedFieldSets> decoded = DecodeManagedFields(ManagedFieldsOf(live));
+    return decoded.ok() ? std::move(*decoded) : ManagedFieldSets();
+  };
+  if (!subresource.empty()) return from_live();
+  const Json& sent = ManagedFieldsOf(updated);
+  if (sent.is_array()) {
+    bool reset = sent.empty() || (sent.size() == 1 && sent[0].is_object() && sent[0].empty());
+    if (reset) return {};
+    Result<ManagedFieldSets> decoded = DecodeManagedFields(sent);
+    if (decoded.ok() && !decoded->empty()) return std::move(*decoded);
+  }
+  return from_live();
+}
+
+FieldSet IgnoredFields(const FieldManagerScope& scope,
+                       std::initializer_list<const Json*> objects) {
+  FieldSet out;
+  if (scope.subresource == "status") {
+    for (const Json* object : objects) {
+      if (object == nullptr || !object->is_object()) continue;
+      for (const auto& [key, value] : object->items()) {
+        if (key != "status") out.Insert({PathElement::Field(key)});
+      }
+    }
+  } else if (scope.subresource.empty() && scope.status_subresource) {
+    out.Insert({PathElement::Field("status")});
+  }
+  return out;
+}
+
+const FieldSet& StrippedFields() {
+  static const FieldSet kStripped = [] {
+    FieldSet set;
+    for (const char* top : {"apiVersion", "kind", "metadata"}) {
+      set.Insert({PathElement::Field(top)});
+    }
+    for (const char* meta : {"name", "namespace", "creationTimestamp", "selfLink", "uid",
+                             "clusterName", "generation", "managedFields", "resourceVersion"}) {
+      set.Insert({PathElement::Field("metadata"), PathElement::Field(meta)});
+    }
+    return set;
+  }();
+  return kStripped;
+}
+
+ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
+                              const FieldManagerScope& scope) {
+  FieldSet ignored = IgnoredFields(scope, {&before, &after});
+  Comparison diff = Compare(before, after, scope.schema).Excluding(ignored);
+  FieldSet changed = diff.modified.Union(diff.added);
+  for (auto it = managed.begin(); it != managed.end();) {
+    it->second.fields = it->second.fields.Difference(changed).Difference(diff.removed);
+    it = it->second.fields.empty() ? managed.erase(it) : std::next(it);
+  }
+  FieldSet taken = changed.Difference(diff.removed).Difference(StrippedFields());
+  if (taken.empty()) return managed;
+  ManagedFieldsEntry mine{scope.manager, std::string(kOperationUpdate), scope.api_version,
+                          FormatRfc3339(scope.now), scope.subresource, {}};
+  std::string id = mine.Identifier();
+  auto [slot, inserted] = managed.emplace(id, std::move(mine));
+  if (!inserted) {
+    slot->second.time = FormatRfc3339(scope.now);
+    slot->second.api_version = scope.api_version;
+  }
+  slot->second.fields = slot->second.fields.Union(taken);
+  return managed;
+}
+
+Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope) {
+  if (!updated.is_object()) return updated;
+  ManagedFieldSets managed = ManagedFieldsForWrite(old, updated, scope.subresource);
+  Json before = old.is_object() ? WithoutManagedFields(old) : Json::object();
+  Json after = WithoutManagedFields(updated);
+  if (!ValidateShape(before, scope.schema, /*allow_duplicates=*/true).empty() ||
+      !ValidateShape(after, scope.schema, /*allow_duplicates=*/true).empty()) {
+    return after;
+  }
+  managed = RecordUpdate(before, after, std::move(managed), scope);
+  SetManagedFields(&after, managed);
+  return after;
+}
+
+}  // namespace lws::apiserver

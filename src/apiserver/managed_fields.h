@@ -1,0 +1,107 @@
+// File: apiserver/managed_fields.h
+//
+// metadata.managedFields: who owns which fields of an object, as the Kubernetes API server
+// records it (k8s.io/apimachinery/pkg/util/managedfields). Each entry belongs to one manager
+// identity: (manager, "Apply", subresource) for appliers, (manager, "Update", apiVersion,
+// subresource) for every other write. Entries serialise as
+//
+//   {"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1","time":"2025-01-01T00:00:00Z",
+//    "fieldsType":"FieldsV1","fieldsV1":{...},"subresource":"status"}   (subresource if set)
+//
+// sorted by operation, time, manager, apiVersion and subresource.
+//
+// UpdateManagedFields records a non-apply write (create, update, merge/JSON/strategic patch,
+// status and scale writes); Apply (apply.h) records an apply. Both are pure: the caller supplies
+// the time. Rules shared by both:
+//   1. apiVersion, kind, metadata.{name, namespace, uid, resourceVersion, generation,
+//      creationTimestamp, selfLink, managedFields} are never tracked (upstream stripMetaManager).
+//   2. A write to the main resource of a kind with a status subresource ignores .status; a
+//      write to /status ignores everything but .status (the reset fields of the strategies).
+//   3. Entries left without fields are dropped.
+#pragma once
+
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "apiserver/apply_schema.h"
+#include "apiserver/field_set.h"
+#include "base/clock.h"
+
+namespace lws::apiserver {
+
+inline constexpr std::string_view kOperationApply = "Apply";
+inline constexpr std::string_view kOperationUpdate = "Update";
+// The Update manager that takes over the fields of an untracked object on its first apply.
+inline constexpr std::string_view kBeforeFirstApplyManager = "before-first-apply";
+
+struct ManagedFieldsEntry {
+  std::string manager;
+  std::string operation;    // "Apply" or "Update"
+  std::string api_version;  // version the fields are expressed in
+  std::string time;         // RFC 3339; empty when never recorded
+  std::string subresource;  // "", "status", "scale"
+  FieldSet fields;
+
+  // The identity key (BuildManagerIdentifier): {"manager":"m","operation":"Update",
+  // "apiVersion":"v1","subresource":"status"}, apiVersion left out for Apply, empty parts omitted.
+  std::string Identifier() const;
+  // The manager as conflict messages name it: `"m"`, `"m" with subresource "status"`, and for
+  // Update entries ` using apps/v1` appended.
+  std::string Describe() const;
+  Json ToJson() const;
+};
+
+// Entries keyed by Identifier(), so that iteration order is deterministic.
+using ManagedFieldSets = std::map<std::string, ManagedFieldsEntry>;
+
+// Decodes metadata.managedFields (an array; null or absent decode to no entries). Errors follow
+// DecodeManagedFields: "operation must be `Apply` or `Update`", "apiVersion must not be empty",
+// "missing fieldsType in managed fields entry 0", ...
+Result<ManagedFieldSets> DecodeManagedFields(const Json& managed_fields);
+// The managedFields array, sorted as the API server sorts it.
+Json EncodeManagedFields(const ManagedFieldSets& managed);
+
+// The object's metadata.managedFields (null when absent).
+const Json& ManagedFieldsOf(const Json& object);
+// Replaces metadata.managedFields with `managed`; removes the key when `managed` is empty.
+void SetManagedFields(Json* object, const ManagedFieldSets& managed);
+// A copy of `object` without metadata.managedFields.
+Json WithoutManagedFields(const Json& object);
+
+// The entries a non-apply write starts from (decodeLiveOrNew): a request body that carries
+// managedFields replaces them ([] or [{}] clears them); a body without them, or with entries
+// that do not decode, keeps the live object's. Subresource writes always keep the live ones.
+ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
+                                       std::string_view subresource);
+
+// Who writes, and where.
+struct FieldManagerScope {
+  std::string manager;               // the request's fieldManager
+  std::string api_version;           // the served version written to: "apps/v1"
+  std::string subresource;           // "", "status" or "scale"
+  bool status_subresource = false;   // the kind serves /status (rule 2 above)
+  Time now;
+  ListTypeProvider schema;
+};
+
+// Fields the scope's writes ignore (rule 2), over the top-level keys of `objects`.
+FieldSet IgnoredFields(const FieldManagerScope& scope, std::initializer_list<const Json*> objects);
+// The untracked metadata paths (rule 1).
+const FieldSet& StrippedFields();
+
+// `managed` after `scope.manager` (as an Update entry) changed `before` into `after`: the fields
+// it added or modified become its own and leave every other entry, removed fields leave every
+// entry, and its entry's time becomes `scope.now` when it took any field. REQUIRES: both values
+// without managedFields and passing ValidateShape with duplicates allowed.
+ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
+                              const FieldManagerScope& scope);
+
+// `updated` (the object about to be stored by a create, update or non-apply patch; `old` is the
+// stored object or null on create) with metadata.managedFields recording the write. Never fails:
+// when an associative list in either object has an item without its key, managedFields are
+// removed, as the API server's UpdateNoErrors does.
+Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope);
+
+}  // namespace lws::apiserver
