@@ -1,6 +1,7 @@
 #include "api/intstr.h"
 
 #include <cmath>
+#include <limits>
 
 #include "api/field.h"
 
@@ -10,21 +11,28 @@ Result<std::int64_t> GoAtoi(std::string_view text) {
   auto fail = [&](std::string_view why) {
     return Status::BadRequest("strconv.Atoi: parsing " + GoQuote(text) + ": " + std::string(why));
   };
-  std::string_view s = text;
+  std::string_view digits = text;
   bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
+  if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) {
+    negative = digits[0] == '-';
+    digits.remove_prefix(1);
   }
-  if (s.empty()) return fail("invalid syntax");
-  unsigned __int128 v = 0;
-  for (char c : s) {
+  if (digits.empty()) return fail("invalid syntax");
+  // As strconv.ParseUint: characters are checked in order, so the first problem wins ("9x" is a
+  // syntax error, a uint64 overflow before a bad character is a range error).
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t magnitude = 0;
+  for (char c : digits) {
     if (c < '0' || c > '9') return fail("invalid syntax");
-    v = v * 10 + static_cast<unsigned>(c - '0');
-    if (v > static_cast<unsigned __int128>(INT64_MAX) + 1) return fail("value out of range");
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (magnitude > (kMax - digit) / 10) return fail("value out of range");
+    magnitude = magnitude * 10 + digit;
   }
-  if (!negative && v > static_cast<unsigned __int128>(INT64_MAX)) return fail("value out of range");
-  return negative ? static_cast<std::int64_t>(-static_cast<__int128>(v)) : static_cast<std::int64_t>(v);
+  constexpr std::uint64_t kCutoff = std::uint64_t{1} << 63;
+  if (!negative && magnitude >= kCutoff) return fail("value out of range");
+  if (negative && magnitude > kCutoff) return fail("value out of range");
+  if (negative) return static_cast<std::int64_t>(std::uint64_t{0} - magnitude);
+  return static_cast<std::int64_t>(magnitude);
 }
 
 Result<std::int64_t> GetScaledValueFromIntOrPercent(const IntOrString& value, std::int64_t total,

@@ -1,5 +1,7 @@
 #include "api/pod_names.h"
 
+#include "api/intstr.h"
+
 #include <openssl/evp.h>
 
 #include <limits>
@@ -12,10 +14,6 @@ namespace lws::api {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-Status AtoiError(std::string_view text, std::string_view what) {
-  return WebhookDenied("strconv.Atoi: parsing " + GoQuote(text) + ": " + std::string(what));
-}
 
 }  // namespace
 
@@ -75,27 +73,9 @@ Result<std::string> SubGroupIndex(std::int64_t size, std::int64_t sub_group_size
 }
 
 Result<std::int64_t> ParseGoInt(std::string_view text) {
-  std::string_view digits = text;
-  bool negative = false;
-  if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) {
-    negative = digits[0] == '-';
-    digits.remove_prefix(1);
-  }
-  if (digits.empty()) return AtoiError(text, "invalid syntax");
-  // As strconv.ParseUint: the first overflow is reported even if a bad character follows it.
-  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t magnitude = 0;
-  for (char c : digits) {
-    if (!IsDigit(c)) return AtoiError(text, "invalid syntax");
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (magnitude > (kMax - digit) / 10) return AtoiError(text, "value out of range");
-    magnitude = magnitude * 10 + digit;
-  }
-  constexpr std::uint64_t kCutoff = std::uint64_t{1} << 63;
-  if (!negative && magnitude >= kCutoff) return AtoiError(text, "value out of range");
-  if (negative && magnitude > kCutoff) return AtoiError(text, "value out of range");
-  if (negative) return static_cast<std::int64_t>(std::uint64_t{0} - magnitude);
-  return static_cast<std::int64_t>(magnitude);
+  auto parsed = GoAtoi(text);
+  if (!parsed.ok()) return WebhookDenied(parsed.status().message());
+  return parsed;
 }
 
 Status WebhookDenied(std::string message) { return Status(Code::kForbidden, std::move(message)); }

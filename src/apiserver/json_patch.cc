@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "api/go_json.h"
+#include "api/intstr.h"
 #include "apiserver/patch.h"
 #include "apiserver/patch_go.h"
 
@@ -61,31 +62,14 @@ Status DecodeOperations(const Json& patch) {
   return Status::Ok();
 }
 
-// strconv.Atoi: optional sign, decimal digits, int64 range.
+// strconv.Atoi, with its error text for the caller's message.
 bool GoAtoi(const std::string& s, std::int64_t* out, std::string* err) {
-  std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
-  bool negative = i == 1 && s[0] == '-';
-  if (i == s.size()) {
-    *err = "strconv.Atoi: parsing " + api::GoQuote(s) + ": invalid syntax";
+  auto parsed = api::GoAtoi(s);
+  if (!parsed.ok()) {
+    *err = parsed.status().message();
     return false;
   }
-  std::uint64_t value = 0;
-  bool overflow = false;
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') {
-      *err = "strconv.Atoi: parsing " + api::GoQuote(s) + ": invalid syntax";
-      return false;
-    }
-    if (value > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) overflow = true;
-    if (!overflow) value = value * 10 + static_cast<std::uint64_t>(s[i] - '0');
-  }
-  const std::uint64_t limit =
-      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
-  if (overflow || value > limit) {
-    *err = "strconv.Atoi: parsing " + api::GoQuote(s) + ": value out of range";
-    return false;
-  }
-  *out = negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
+  *out = *parsed;
   return true;
 }
 
