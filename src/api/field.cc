@@ -119,16 +119,29 @@ std::string_view FieldError::CauseType() const {
   return "FieldValueInvalid";
 }
 
+namespace {
+
+FieldError MakeError(FieldErrorType type, const FieldPath& path, Json value, std::string detail) {
+  FieldError e;
+  e.type = type;
+  e.field = path.String();
+  e.bad_value = std::move(value);
+  e.detail = std::move(detail);
+  return e;
+}
+
+}  // namespace
+
 FieldError Invalid(const FieldPath& path, Json value, std::string detail) {
-  return {FieldErrorType::kInvalid, path.String(), std::move(value), std::move(detail)};
+  return MakeError(FieldErrorType::kInvalid, path, std::move(value), std::move(detail));
 }
 
 FieldError Required(const FieldPath& path, std::string detail) {
-  return {FieldErrorType::kRequired, path.String(), Json(), std::move(detail)};
+  return MakeError(FieldErrorType::kRequired, path, Json(), std::move(detail));
 }
 
 FieldError Forbidden(const FieldPath& path, std::string detail) {
-  return {FieldErrorType::kForbidden, path.String(), Json(), std::move(detail)};
+  return MakeError(FieldErrorType::kForbidden, path, Json(), std::move(detail));
 }
 
 FieldError NotSupported(const FieldPath& path, Json value, const std::vector<std::string>& valid) {
@@ -140,20 +153,20 @@ FieldError NotSupported(const FieldPath& path, Json value, const std::vector<std
       detail += GoQuote(valid[i]);
     }
   }
-  return {FieldErrorType::kNotSupported, path.String(), std::move(value), std::move(detail)};
+  return MakeError(FieldErrorType::kNotSupported, path, std::move(value), std::move(detail));
 }
 
 FieldError TooLong(const FieldPath& path, Json value, int max_length) {
-  return {FieldErrorType::kTooLong, path.String(), std::move(value),
-          "may not be more than " + std::to_string(max_length) + " bytes"};
+  return MakeError(FieldErrorType::kTooLong, path, std::move(value),
+          "may not be more than " + std::to_string(max_length) + " bytes");
 }
 
 FieldError TypeInvalid(const FieldPath& path, Json value, std::string detail) {
-  return {FieldErrorType::kTypeInvalid, path.String(), std::move(value), std::move(detail)};
+  return MakeError(FieldErrorType::kTypeInvalid, path, std::move(value), std::move(detail));
 }
 
 FieldError InternalError(const FieldPath& path, std::string detail) {
-  return {FieldErrorType::kInternal, path.String(), Json(), std::move(detail)};
+  return MakeError(FieldErrorType::kInternal, path, Json(), std::move(detail));
 }
 
 std::string AggregateMessage(const ErrorList& errors) {

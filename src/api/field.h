@@ -46,6 +46,11 @@ enum class FieldErrorType {
 };
 
 struct FieldError {
+  FieldError() = default;
+  FieldError(FieldErrorType type_in, std::string field_in, Json bad_value_in, std::string detail_in)
+      : type(type_in), field(std::move(field_in)), bad_value(std::move(bad_value_in)),
+        detail(std::move(detail_in)) {}
+
   FieldErrorType type = FieldErrorType::kInvalid;
   std::string field;
   Json bad_value;      // Printed as Go prints it: numbers bare, strings quoted, null as "null".

@@ -99,8 +99,10 @@ ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldP
     total += key.size() + value.size();
   }
   if (total > kTotalAnnotationSizeLimit) {
-    errs.push_back({FieldErrorType::kTooLong, path.Child("annotations").String(), Json(),
-                    "must have at most " + std::to_string(kTotalAnnotationSizeLimit) + " bytes"});
+    FieldError too_long = Invalid(path.Child("annotations"), Json(), "must have at most " +
+                                  std::to_string(kTotalAnnotationSizeLimit) + " bytes");
+    too_long.type = FieldErrorType::kTooLong;
+    errs.push_back(std::move(too_long));
   }
   return errs;
 }
