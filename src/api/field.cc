@@ -74,6 +74,11 @@ std::string GoQuote(std::string_view s) {
   return out;
 }
 
+std::string StringMember(const Json& object, std::string_view key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string GoStringSlice(const std::vector<std::string>& values, EmptySlice empty) {
   if (values.empty() && empty == EmptySlice::kNil) return "[]string(nil)";
   std::string out = "[]string{";

@@ -85,6 +85,10 @@ std::string AggregateMessage(const ErrorList& errors);
 // message `<Kind>.<group> "<name>" is invalid: <aggregate>`, one cause per error.
 Status InvalidStatus(std::string_view qualified_kind, std::string_view name, const ErrorList& errors);
 
+// The string member `key` of a JSON object; "" when `object` is not an object or the member is
+// missing or not a string. For reading loosely typed documents (CRDs, managedFields).
+std::string StringMember(const Json& object, std::string_view key);
+
 // Go's %q quoting of a string (used in messages that embed user values).
 std::string GoQuote(std::string_view s);
 

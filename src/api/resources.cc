@@ -106,11 +106,6 @@ std::vector<ResourceInfo> BuiltinResources() {
   return all;
 }
 
-std::string StringAt(const Json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 std::vector<std::string> StringsAt(const Json& obj, const char* key) {
   std::vector<std::string> out;
   auto it = obj.find(key);
@@ -139,19 +134,19 @@ Status ResourceRegistry::AddCustomResource(const Json& crd) {
   const Json& spec = crd["spec"];
   const Json names = spec.value("names", Json::object());
   ResourceInfo base;
-  base.group = StringAt(spec, "group");
-  base.resource = StringAt(names, "plural");
-  base.kind = StringAt(names, "kind");
-  base.singular = StringAt(names, "singular");
+  base.group = StringMember(spec, "group");
+  base.resource = StringMember(names, "plural");
+  base.kind = StringMember(names, "kind");
+  base.singular = StringMember(names, "singular");
   if (base.singular.empty()) {
     base.singular = base.kind;
     for (auto& c : base.singular) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  base.list_kind = StringAt(names, "listKind");
+  base.list_kind = StringMember(names, "listKind");
   if (base.list_kind.empty()) base.list_kind = base.kind + "List";
   base.short_names = StringsAt(names, "shortNames");
   base.categories = StringsAt(names, "categories");
-  base.namespaced = StringAt(spec, "scope") != "Cluster";
+  base.namespaced = StringMember(spec, "scope") != "Cluster";
   base.custom = true;
   base.tracks_generation = true;  // Custom resources always track generation.
   if (base.group.empty() || base.resource.empty() || base.kind.empty()) {
@@ -161,22 +156,22 @@ Status ResourceRegistry::AddCustomResource(const Json& crd) {
   for (const auto& v : spec.value("versions", Json::array())) {
     if (!v.is_object() || !v.value("served", true)) continue;
     ResourceInfo r = base;
-    r.version = StringAt(v, "name");
+    r.version = StringMember(v, "name");
     const Json subresources = v.value("subresources", Json::object());
     r.has_status = subresources.contains("status");
     if (subresources.contains("scale") && subresources["scale"].is_object()) {
       const Json& s = subresources["scale"];
-      r.scale = ScaleInfo{StringAt(s, "specReplicasPath"), StringAt(s, "statusReplicasPath"),
-                          StringAt(s, "labelSelectorPath")};
+      r.scale = ScaleInfo{StringMember(s, "specReplicasPath"), StringMember(s, "statusReplicasPath"),
+                          StringMember(s, "labelSelectorPath")};
     }
     for (const auto& c : v.value("additionalPrinterColumns", Json::array())) {
       if (!c.is_object()) continue;
       PrinterColumn col;
-      col.name = StringAt(c, "name");
-      col.type = StringAt(c, "type");
-      col.format = StringAt(c, "format");
-      col.description = StringAt(c, "description");
-      col.json_path = StringAt(c, "jsonPath");
+      col.name = StringMember(c, "name");
+      col.type = StringMember(c, "type");
+      col.format = StringMember(c, "format");
+      col.description = StringMember(c, "description");
+      col.json_path = StringMember(c, "jsonPath");
       col.priority = c.value("priority", 0);
       r.printer_columns.push_back(std::move(col));
     }

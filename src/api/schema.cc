@@ -211,11 +211,6 @@ bool BoolKeyword(const Json& j, const char* key) {
   return it != j.end() && it->is_boolean() && it->get<bool>();
 }
 
-std::string StringKeyword(const Json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 Result<SchemaNodePtr> CompileNode(const Json& j, int depth);
 
 Result<std::vector<SchemaNodePtr>> CompileList(const Json& j, const char* key, int depth) {
@@ -256,11 +251,11 @@ Status CompileStructure(const Json& j, SchemaNode* n, int depth) {
 }
 
 void CompileValueKeywords(const Json& j, SchemaNode* n) {
-  std::string type = StringKeyword(j, "type");
+  std::string type = StringMember(j, "type");
   if (!type.empty()) n->types = {type};
   if (BoolKeyword(j, "x-kubernetes-int-or-string")) n->types = {"integer", "string"};
   n->nullable = BoolKeyword(j, "nullable");
-  std::string format = StringKeyword(j, "format");
+  std::string format = StringMember(j, "format");
   if (IsKnownStringFormat(format)) n->format = format;
   n->maximum = NumberKeyword(j, "maximum");
   n->minimum = NumberKeyword(j, "minimum");
@@ -283,7 +278,7 @@ void CompileValueKeywords(const Json& j, SchemaNode* n) {
   if (auto it = j.find("default"); it != j.end() && !it->is_null()) n->default_value = *it;
   n->preserve_unknown_fields = BoolKeyword(j, "x-kubernetes-preserve-unknown-fields");
   n->embedded_resource = BoolKeyword(j, "x-kubernetes-embedded-resource");
-  n->list_type = StringKeyword(j, "x-kubernetes-list-type");
+  n->list_type = StringMember(j, "x-kubernetes-list-type");
   if (auto it = j.find("x-kubernetes-list-map-keys"); it != j.end() && it->is_array()) {
     for (const Json& k : *it) {
       if (k.is_string()) n->list_map_keys.push_back(k.get<std::string>());
@@ -296,7 +291,7 @@ Result<SchemaNodePtr> CompileNode(const Json& j, int depth) {
   if (depth > kMaxSchemaDepth) return Status::BadRequest("schema nesting is too deep");
   auto n = std::make_shared<SchemaNode>();
   CompileValueKeywords(j, n.get());
-  n->pattern = StringKeyword(j, "pattern");
+  n->pattern = StringMember(j, "pattern");
   if (!n->pattern.empty()) {
     auto re = SchemaRegex::Compile(n->pattern);
     if (re.ok()) {

@@ -11,13 +11,9 @@
 #include "apiserver/apply_value.h"
 
 namespace lws::apiserver {
-namespace {
 
-std::string StringAt(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
+using api::StringMember;
+namespace {
 
 // object[key] when object is an object holding key, else an empty object.
 const Json& ObjectAt(const Json& object, const char* key) {
@@ -30,7 +26,7 @@ const Json& ObjectAt(const Json& object, const char* key) {
 const Json& MetadataOf(const Json& object) { return ObjectAt(object, "metadata"); }
 
 std::string LastAppliedOf(const Json& object) {
-  return StringAt(ObjectAt(MetadataOf(object), "annotations"),
+  return StringMember(ObjectAt(MetadataOf(object), "annotations"),
                   std::string(kLastAppliedAnnotation).c_str());
 }
 
@@ -54,7 +50,7 @@ Status CheckRequest(const Json& config, const ApplyOptions& options) {
         "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
         "unmarshal " + GoTypeName(config) + " into Go value of type map[string]interface {}");
   }
-  std::string version = StringAt(config, "apiVersion");
+  std::string version = StringMember(config, "apiVersion");
   if (version != options.scope.api_version) {
     return Status::BadRequest("Incorrect version specified in apply patch. Specified patch "
                               "version: " + version + ", expected: " + options.scope.api_version);
@@ -69,12 +65,12 @@ Status CheckRequest(const Json& config, const ApplyOptions& options) {
 // "ns/name; apps/v1, Kind=K" (objectGVKNN) for the typed-conversion errors.
 std::string Describe(const Json& object, const ApplyOptions& options) {
   const Json& meta = MetadataOf(object);
-  return StringAt(meta, "namespace") + "/" + StringAt(meta, "name") + "; " +
-         GvkString(options.scope.api_version, StringAt(object, "kind"));
+  return StringMember(meta, "namespace") + "/" + StringMember(meta, "name") + "; " +
+         GvkString(options.scope.api_version, StringMember(object, "kind"));
 }
 
 Status CheckShapes(const Json& config, const Json& live, const ApplyOptions& options) {
-  std::string kind = StringAt(config, "kind");
+  std::string kind = StringMember(config, "kind");
   if (kind != options.kind) {
     return Status::Internal("failed to create typed patch object (" + Describe(config, options) +
                             "): no corresponding type for " +
@@ -140,7 +136,7 @@ std::optional<FieldSet> AllowedFromLastApplied(const Json& live, const FieldMana
   std::string text = LastAppliedOf(live);
   if (text.empty()) return std::nullopt;
   Json last = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!last.is_object() || StringAt(last, "apiVersion") != scope.api_version) return std::nullopt;
+  if (!last.is_object() || StringMember(last, "apiVersion") != scope.api_version) return std::nullopt;
   if (!ValidateShape(last, scope.schema, false).empty() ||
       !ValidateShape(live, scope.schema, false).empty()) {
     return std::nullopt;
@@ -214,12 +210,12 @@ void SetLastApplied(std::string value, Json* object) {
 }
 
 Status CheckName(const Json& object, const ApplyOptions& options) {
-  std::string name = StringAt(MetadataOf(object), "name");
+  std::string name = StringMember(MetadataOf(object), "name");
   if (!options.name.empty() && name != options.name) {
     return Status::BadRequest("the name of the object (" + name +
                               ") does not match the name on the URL (" + options.name + ")");
   }
-  std::string ns = StringAt(MetadataOf(object), "namespace");
+  std::string ns = StringMember(MetadataOf(object), "namespace");
   if (!options.namespace_.empty() && !ns.empty() && ns != options.namespace_) {
     return Status::BadRequest("the namespace of the object (" + ns +
                               ") does not match the namespace on the request (" +

@@ -6,6 +6,8 @@
 #include <set>
 
 namespace lws::apiserver {
+
+using api::StringMember;
 namespace {
 
 // ObjectMeta's associative lists (metav1 openapi: ownerReferences map keyed by uid, finalizers a
@@ -56,14 +58,9 @@ const Json* SchemaAt(const Json& root, const SchemaPath& path) {
   return node;
 }
 
-std::string StringAt(const Json& node, const char* key) {
-  auto it = node.find(key);
-  return it != node.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 ListSchema ListFromOpenApi(const Json& node) {
   if (!IsArraySchema(node)) return {};
-  std::string type = StringAt(node, "x-kubernetes-list-type");
+  std::string type = StringMember(node, "x-kubernetes-list-type");
   if (type == "set") return SetList();
   if (type != "map") return {};
   ListSchema out;
@@ -176,7 +173,7 @@ ListTypeProvider FromOpenApiSchema(const Json& schema) {
   provider.atomic_map = [root](const SchemaPath& path) {
     const Json* node = SchemaAt(*root, path);
     if (node == nullptr) return false;
-    return StringAt(*SkipArrays(node), "x-kubernetes-map-type") == "atomic";
+    return StringMember(*SkipArrays(node), "x-kubernetes-map-type") == "atomic";
   };
   return provider;
 }

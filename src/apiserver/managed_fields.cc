@@ -10,12 +10,9 @@
 #include "apiserver/apply_value.h"
 
 namespace lws::apiserver {
-namespace {
 
-std::string StringField(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
+using api::StringMember;
+namespace {
 
 std::int64_t UnixSeconds(const std::string& time) {
   if (time.empty()) return 0;
@@ -30,16 +27,16 @@ Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index) {
                               " is not an object");
   }
   ManagedFieldsEntry entry;
-  entry.manager = StringField(item, "manager");
-  entry.operation = StringField(item, "operation");
-  entry.api_version = StringField(item, "apiVersion");
-  entry.time = StringField(item, "time");
-  entry.subresource = StringField(item, "subresource");
+  entry.manager = StringMember(item, "manager");
+  entry.operation = StringMember(item, "operation");
+  entry.api_version = StringMember(item, "apiVersion");
+  entry.time = StringMember(item, "time");
+  entry.subresource = StringMember(item, "subresource");
   if (entry.operation != kOperationApply && entry.operation != kOperationUpdate) {
     return Status::BadRequest("operation must be `Apply` or `Update`");
   }
   if (entry.api_version.empty()) return Status::BadRequest("apiVersion must not be empty");
-  std::string fields_type = StringField(item, "fieldsType");
+  std::string fields_type = StringMember(item, "fieldsType");
   if (fields_type.empty()) {
     return Status::BadRequest("missing fieldsType in managed fields entry " +
                               std::to_string(index));
