@@ -1,0 +1,62 @@
+// File: apiserver/admission.h
+//
+// The in-process admission chain of the embedded API server: after the server has decoded,
+// defaulted and schema-checked an object and before it stores it, every mutating plugin that
+// handles the resource may change the object, then every validating plugin may reject it, in
+// registration order, exactly as kube-apiserver runs mutating then validating webhooks. The LWS
+// webhooks (defaulting, validation, pod mutation) plug in here without the server knowing them.
+//
+// A plugin's rejection is returned to the client as it is: a plugin returns the Status upstream's
+// webhook answer produces (422 Invalid with causes for validation errors, 403 Forbidden for
+// policy denials).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/codec.h"
+#include "api/resources.h"
+#include "base/status.h"
+
+namespace lws::apiserver {
+
+enum class AdmissionOperation { kCreate, kUpdate, kDelete };
+
+struct AdmissionRequest {
+  AdmissionOperation operation = AdmissionOperation::kCreate;
+  const api::ResourceInfo* resource = nullptr;
+  std::string subresource;  // "" for the main resource
+  std::string namespace_;
+  std::string name;
+  api::Json* object = nullptr;            // the object to store; null on delete
+  const api::Json* old_object = nullptr;  // the stored object; null on create
+  bool dry_run = false;
+};
+
+class AdmissionPlugin {
+ public:
+  virtual ~AdmissionPlugin() = default;
+  virtual std::string_view Name() const = 0;
+  // True iff the plugin wants requests for `resource` at `subresource` ("" = main resource).
+  virtual bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const = 0;
+  // Mutating phase: may change *request.object. The default does nothing.
+  virtual Status Mutate(AdmissionRequest& request) { return Status::Ok(); }
+  // Validating phase: may only reject. The default admits.
+  virtual Status Validate(const AdmissionRequest& request) { return Status::Ok(); }
+};
+
+class AdmissionChain {
+ public:
+  void Add(std::shared_ptr<AdmissionPlugin> plugin) { plugins_.push_back(std::move(plugin)); }
+  // Runs every handling plugin's Mutate, then every handling plugin's Validate; stops at the
+  // first error.
+  Status Run(AdmissionRequest& request) const;
+  bool empty() const { return plugins_.empty(); }
+
+ private:
+  std::vector<std::shared_ptr<AdmissionPlugin>> plugins_;
+};
+
+}  // namespace lws::apiserver

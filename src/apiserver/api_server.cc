@@ -1,0 +1,157 @@
+// File: apiserver/api_server.cc
+#include "apiserver/api_server.h"
+
+#include "api/lws_crd.h"
+#include "base/assert.h"
+#include "apiserver/list_types.h"
+#include "apiserver/request_handler.h"
+#include "apiserver/status_json.h"
+#include "base/log.h"
+
+namespace lws::apiserver {
+namespace {
+
+const api::ResourceInfo& Builtin(const api::ResourceRegistry& registry, const char* group,
+                                 const char* resource) {
+  const api::ResourceInfo* info = registry.Find(group, "v1", resource);
+  LWS_ASSERT(info != nullptr, "built-in resource missing from the registry");
+  return *info;
+}
+
+// The derived documents of a registry: OpenAPI per group/version and compiled CRD schemas.
+Result<std::shared_ptr<const ServedResources>> BuildServed(api::ResourceRegistry registry) {
+  auto served = std::make_shared<ServedResources>();
+  for (const api::ResourceInfo* info : registry.All()) {
+    served->list_types[info->GroupResource()] = ListTypesFor(*info);
+    if (!info->custom || info->openapi_schema.is_null()) continue;
+    ASSIGN_OR_RETURN(api::StructuralSchema schema,
+                     api::StructuralSchema::Compile(info->openapi_schema));
+    served->schemas[info->GroupResource()] =
+        std::make_shared<const api::StructuralSchema>(std::move(schema));
+  }
+  served->openapi = OpenApiDocuments(registry);
+  served->registry = std::move(registry);
+  return std::shared_ptr<const ServedResources>(std::move(served));
+}
+
+// Requests anyone may make, as kube-apiserver's system:public-info-viewer role allows.
+bool IsPublicPath(std::string_view target) {
+  for (std::string_view prefix : {"/version", "/healthz", "/readyz", "/livez"}) {
+    if (target.substr(0, prefix.size()) == prefix) {
+      std::string_view rest = target.substr(prefix.size());
+      if (rest.empty() || rest[0] == '?' || rest[0] == '/') return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+ApiServer::ApiServer(ApiServerOptions options)
+    : options_(std::move(options)), server_address_(options_.server_address) {}
+
+Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
+  LWS_ASSERT(options.store != nullptr && options.clock != nullptr, "ApiServerOptions needs a store and a clock");
+  std::unique_ptr<ApiServer> server(new ApiServer(std::move(options)));
+  ASSIGN_OR_RETURN(server->served_, BuildServed(api::ResourceRegistry::WithBuiltins()));
+  RETURN_IF_ERROR(server->LoadStoredCrds());
+  RETURN_IF_ERROR(server->SeedNamespaces());
+  if (server->options_.install_lws_crd) RETURN_IF_ERROR(server->InstallLwsCrd());
+  return server;
+}
+
+std::shared_ptr<const ServedResources> ApiServer::served() const {
+  std::lock_guard lock(mu_);
+  return served_;
+}
+
+void ApiServer::set_server_address(std::string address) {
+  std::lock_guard lock(mu_);
+  server_address_ = std::move(address);
+}
+
+HttpResponse ApiServer::Handle(const HttpRequest& request) {
+  if (!options_.token.empty() && !IsPublicPath(request.target) &&
+      request.headers.Get("Authorization") != "Bearer " + options_.token) {
+    HttpResponse response;
+    response.status = 401;
+    response.headers.Add("Content-Type", "application/json");
+    response.body = StatusJson(Status(Code::kUnauthorized, "Unauthorized")).dump();
+    return response;
+  }
+  Result<RequestTarget> target = ParseRequestTarget(request.target);
+  if (!target.ok()) {
+    HttpResponse response;
+    response.status = 400;
+    response.headers.Add("Content-Type", "application/json");
+    response.body = StatusJson(target.status()).dump();
+    return response;
+  }
+  RequestHandler handler(this, request, std::move(*target), served());
+  return handler.Run();
+}
+
+Status ApiServer::SeedNamespaces() {
+  const api::ResourceInfo& namespaces = Builtin(served_->registry, "", "namespaces");
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    if (options_.store->Get(namespaces, "", name).ok()) continue;
+    Json ns = {{"apiVersion", "v1"},
+               {"kind", "Namespace"},
+               {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/metadata.name", name}}}}},
+               {"spec", {{"finalizers", {"kubernetes"}}}}};
+    store::CreateOptions create;
+    create.initial_status = {{"phase", "Active"}};
+    RETURN_IF_ERROR(options_.store->Create(namespaces, std::move(ns), create).status());
+  }
+  return Status::Ok();
+}
+
+Status ApiServer::LoadStoredCrds() {
+  const api::ResourceInfo& crds =
+      Builtin(served_->registry, "apiextensions.k8s.io", "customresourcedefinitions");
+  ASSIGN_OR_RETURN(store::ListResult list, options_.store->List(crds, {}));
+  if (list.items.empty()) return Status::Ok();
+  api::ResourceRegistry registry = served_->registry;
+  for (const store::ObjectPtr& crd : list.items) {
+    Status added = registry.AddCustomResource(crd->json);
+    if (!added.ok()) {
+      Logger("apiserver")->warn("not serving stored CRD {}: {}",
+                                store::MetaString(crd->json, "name"), added.message());
+    }
+  }
+  ASSIGN_OR_RETURN(served_, BuildServed(std::move(registry)));
+  return Status::Ok();
+}
+
+Status ApiServer::InstallLwsCrd() {
+  const api::ResourceInfo& crds =
+      Builtin(served_->registry, "apiextensions.k8s.io", "customresourcedefinitions");
+  std::string name = store::MetaString(api::LwsCrd(), "name");
+  if (options_.store->Get(crds, "", name).ok()) return Status::Ok();
+  // Through the same path as `kubectl create -f crd.yaml`, so the CRD gets its status too.
+  HttpRequest request;
+  request.method = "POST";
+  request.target = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldManager=lws";
+  request.headers.Add("Content-Type", "application/json");
+  request.body = api::LwsCrd().dump();
+  ASSIGN_OR_RETURN(RequestTarget target, ParseRequestTarget(request.target));
+  HttpResponse response = RequestHandler(this, request, std::move(target), served()).Run();
+  if (response.status != 201) {
+    return Status(Code::kInternal, "installing the LeaderWorkerSet CRD failed: " + response.body);
+  }
+  return Status::Ok();
+}
+
+Status ApiServer::ApplyCrdChange(const api::Json* crd, const std::string& crd_name) {
+  std::lock_guard lock(mu_);
+  api::ResourceRegistry registry = served_->registry;
+  if (crd != nullptr) {
+    RETURN_IF_ERROR(registry.AddCustomResource(*crd));
+  } else {
+    registry.RemoveCustomResource(crd_name);
+  }
+  ASSIGN_OR_RETURN(served_, BuildServed(std::move(registry)));
+  return Status::Ok();
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,84 @@
+// File: apiserver/api_server.h
+//
+// The Kubernetes API as an HttpHandler: routing, discovery, OpenAPI, CRUD with the API
+// machinery of kube-apiserver (kubectl-compat.md), watches as ResponseStreams, CRDs that add
+// resources at run time, and an admission chain. It owns no socket and no thread: the transport
+// (http_server.h) calls Handle on its I/O threads, tests call it directly.
+//
+// The set of served resources changes when CRDs are created or deleted. Each request works on
+// one immutable snapshot of the registry (copy on write), so a request never sees half a change
+// and a ResourceInfo it holds stays valid for as long as it runs or streams.
+//
+// At start the server seeds what every cluster has (namespaces default, kube-system,
+// kube-public, kube-node-lease) and, unless told not to, installs the upstream LeaderWorkerSet
+// CRD, so a LeaderWorkerSet behaves as after `kubectl apply -f` of that CRD. With a persistent
+// store, CRDs stored by an earlier run are served again before the first request.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "api/resources.h"
+#include "api/schema.h"
+#include "apiserver/admission.h"
+#include "apiserver/apply_schema.h"
+#include "apiserver/http.h"
+#include "apiserver/openapi.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "store/store.h"
+
+namespace lws::apiserver {
+
+struct ApiServerOptions {
+  store::Store* store = nullptr;  // REQUIRED; must outlive the server
+  const Clock* clock = nullptr;   // REQUIRED; Age cells, managedFields times, events
+  // Requests without `Authorization: Bearer <token>` get 401; "" serves everyone.
+  std::string token;
+  // host:port clients reach the server at (GET /api serverAddressByClientCIDRs).
+  std::string server_address = "127.0.0.1:6443";
+  bool install_lws_crd = true;
+  AdmissionChain admission;
+};
+
+// What the server serves at one moment: the registry, plus what is derived from it once.
+struct ServedResources {
+  api::ResourceRegistry registry;
+  std::vector<OpenApiDocument> openapi;  // per group/version, built on change
+  // Compiled structural schemas of custom resources, by GroupResource() "x.group".
+  std::map<std::string, std::shared_ptr<const api::StructuralSchema>> schemas;
+  // List types for managedFields and apply, by GroupResource(): every resource.
+  std::map<std::string, ListTypeProvider> list_types;
+};
+
+class ApiServer {
+ public:
+  static Result<std::unique_ptr<ApiServer>> Create(ApiServerOptions options);
+  ApiServer(const ApiServer&) = delete;
+  ApiServer& operator=(const ApiServer&) = delete;
+
+  // Answers one request. Never throws; every failure is a metav1.Status response.
+  HttpResponse Handle(const HttpRequest& request);
+
+  std::shared_ptr<const ServedResources> served() const;
+  void set_server_address(std::string address);
+
+ private:
+  friend class RequestHandler;
+  explicit ApiServer(ApiServerOptions options);
+
+  Status SeedNamespaces();
+  Status LoadStoredCrds();
+  Status InstallLwsCrd();
+  // Rebuilds the served set after CRD `crd` was stored (null: deleted `crd_name`).
+  Status ApplyCrdChange(const api::Json* crd, const std::string& crd_name);
+
+  ApiServerOptions options_;
+  mutable std::mutex mu_;  // guards served_ and server_address_
+  std::shared_ptr<const ServedResources> served_;
+  std::string server_address_;
+};
+
+}  // namespace lws::apiserver

@@ -1,0 +1,316 @@
+// File: apiserver/api_server_test.cc
+//
+// The API server through ApiServer::Handle, without a socket: routing, discovery, CRUD,
+// errors as Status objects, CRDs, namespaces and authentication.
+#include "apiserver/api_server_testing.h"
+
+namespace lws::apiserver::testing {
+namespace {
+
+using api::Json;
+constexpr const char* kPods = "/api/v1/namespaces/default/pods";
+constexpr const char* kSts = "/apis/apps/v1/namespaces/default/statefulsets";
+constexpr const char* kLws = "/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets";
+constexpr const char* kTable = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+TEST_F(ApiServerTest, VersionAndHealth) {
+  Reply version = Get("/version?timeout=5s");
+  EXPECT_EQ(version.code, 200);
+  EXPECT_EQ(version.body["minor"], "32");
+  EXPECT_EQ(Get("/healthz").raw.body, "ok");
+  EXPECT_EQ(Get("/readyz").code, 200);
+}
+
+TEST_F(ApiServerTest, DiscoveryListsBuiltinsAndTheLwsCrd) {
+  Reply apis = Get("/apis");
+  ASSERT_EQ(apis.code, 200);
+  EXPECT_NE(apis.body.dump().find("leaderworkerset.x-k8s.io"), std::string::npos);
+  Reply lws = Get("/apis/leaderworkerset.x-k8s.io/v1");
+  ASSERT_EQ(lws.code, 200);
+  EXPECT_EQ(lws.body["resources"][0]["name"], "leaderworkersets");
+  EXPECT_EQ(Get("/apis/nosuch.io/v1").code, 404);
+  Reply root = Get("/openapi/v3");
+  ASSERT_EQ(root.code, 200);
+  std::string url = root.body["paths"]["apis/apps/v1"]["serverRelativeURL"];
+  EXPECT_EQ(Get(url).code, 200);
+}
+
+TEST_F(ApiServerTest, UnknownPathsAndMethodsAreStatusObjects) {
+  Reply unknown = Get("/apis/apps/v1/namespaces/default/nosuch");
+  EXPECT_EQ(unknown.code, 404);
+  EXPECT_EQ(unknown.body["kind"], "Status");
+  EXPECT_EQ(unknown.body["message"], "the server could not find the requested resource");
+  EXPECT_EQ(Send("POST", "/version").code, 405);
+  EXPECT_EQ(Send("PATCH", kPods).code, 405);
+  // A namespaced object needs its namespace in the path.
+  EXPECT_EQ(Get("/api/v1/pods/p1").code, 404);
+}
+
+TEST_F(ApiServerTest, CreateGetListDelete) {
+  Reply created = Post(kPods, PodJson("p1"));
+  ASSERT_EQ(created.code, 201) << created.body;
+  EXPECT_EQ(created.body["status"]["phase"], "Pending");
+  EXPECT_FALSE(created.body["metadata"]["uid"].get<std::string>().empty());
+  EXPECT_EQ(created.body["metadata"]["managedFields"][0]["operation"], "Update");
+
+  Reply again = Post(kPods, PodJson("p1"));
+  EXPECT_EQ(again.code, 409);
+  EXPECT_EQ(again.body["reason"], "AlreadyExists");
+  EXPECT_EQ(again.body["details"]["kind"], "pods");
+
+  EXPECT_EQ(Get(std::string(kPods) + "/p1").body["metadata"]["name"], "p1");
+  Reply list = Get(std::string(kPods) + "?labelSelector=app%3Ddemo&limit=500");
+  ASSERT_EQ(list.code, 200);
+  EXPECT_EQ(list.body["kind"], "PodList");
+  EXPECT_EQ(list.body["items"].size(), 1u);
+  EXPECT_EQ(Get(std::string(kPods) + "?labelSelector=app+notin+%28demo%29").body["items"].size(), 0u);
+  EXPECT_EQ(Get("/api/v1/pods").body["items"].size(), 1u);  // all namespaces
+
+  Reply deleted = Delete(std::string(kPods) + "/p1", {{"propagationPolicy", "Background"}});
+  EXPECT_EQ(deleted.code, 200);
+  EXPECT_EQ(deleted.body["kind"], "Pod");
+  EXPECT_EQ(Get(std::string(kPods) + "/p1").code, 404);
+}
+
+TEST_F(ApiServerTest, BadBodiesAreBadRequests) {
+  Reply malformed = Send("POST", kPods, "{\"apiVersion\": ");
+  EXPECT_EQ(malformed.code, 400);
+  EXPECT_NE(malformed.body["message"].get<std::string>().find("json parse error"),
+            std::string::npos);
+  Reply wrong_kind = Post(kPods, StatefulSetJson("s"));
+  EXPECT_EQ(wrong_kind.code, 400);
+  Json other_ns = PodJson("p", "other");
+  EXPECT_EQ(Post(kPods, other_ns).code, 400);
+  Reply protobuf = Send("POST", "/api/v1/namespaces", "k8s\x00", "application/vnd.kubernetes.protobuf");
+  EXPECT_EQ(protobuf.code, 415);
+  EXPECT_NE(protobuf.body["message"].get<std::string>().find("kubectl apply"), std::string::npos);
+}
+
+TEST_F(ApiServerTest, CreateInMissingNamespaceIsNotFound) {
+  Reply reply = Post("/api/v1/namespaces/nosuch/pods", PodJson("p", "nosuch"));
+  EXPECT_EQ(reply.code, 404);
+  EXPECT_EQ(reply.body["message"], "namespaces \"nosuch\" not found");
+}
+
+TEST_F(ApiServerTest, TableForKubectlGet) {
+  ASSERT_EQ(Post(kPods, PodJson("p1")).code, 201);
+  Reply table = Send("GET", std::string(kPods) + "?limit=500", "", "", kTable);
+  ASSERT_EQ(table.code, 200);
+  EXPECT_EQ(table.body["kind"], "Table");
+  EXPECT_EQ(table.body["rows"][0]["cells"][0], "p1");
+  EXPECT_EQ(table.body["rows"][0]["object"]["metadata"]["namespace"], "default");
+  EXPECT_EQ(table.raw.headers.Get("Content-Type"), "application/json;as=Table;v=v1;g=meta.k8s.io");
+}
+
+TEST_F(ApiServerTest, LeaderWorkerSetIsServedFromItsCrd) {
+  Reply created = Post(kLws, LwsJson("l1"));
+  ASSERT_EQ(created.code, 201) << created.body;
+  // CRD structural defaults.
+  EXPECT_EQ(created.body["spec"]["startupPolicy"], "LeaderCreated");
+  EXPECT_EQ(created.body["metadata"]["generation"], 1);
+
+  Json bogus = LwsJson("l2");
+  bogus["spec"]["bogus"] = 1;
+  Reply strict = Send("POST", std::string(kLws) + "?fieldValidation=Strict", bogus.dump());
+  EXPECT_EQ(strict.code, 400);
+  EXPECT_NE(strict.body["message"].get<std::string>().find("unknown field \"spec.bogus\""),
+            std::string::npos);
+  Reply warn = Send("POST", std::string(kLws) + "?fieldValidation=Warn", bogus.dump());
+  EXPECT_EQ(warn.code, 201);
+  EXPECT_EQ(warn.raw.headers.Get("Warning"), "299 - \"unknown field \\\"spec.bogus\\\"\"");
+  EXPECT_FALSE(warn.body["spec"].contains("bogus"));
+
+  Json invalid = LwsJson("l3");
+  invalid["spec"]["replicas"] = -1;
+  Reply rejected = Post(kLws, invalid);
+  EXPECT_EQ(rejected.code, 422);
+  EXPECT_EQ(rejected.body["details"]["kind"], "LeaderWorkerSet");
+}
+
+TEST_F(ApiServerTest, PatchTypes) {
+  ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
+  std::string s1 = std::string(kSts) + "/s1";
+  Reply merge = Patch(s1, "application/merge-patch+json", {{"metadata", {{"labels", {{"a", "b"}}}}}});
+  ASSERT_EQ(merge.code, 200) << merge.body;
+  EXPECT_EQ(merge.body["metadata"]["labels"]["a"], "b");
+  Reply json = Patch(s1, "application/json-patch+json",
+                     Json::array({{{"op", "replace"}, {"path", "/spec/replicas"}, {"value", 4}}}));
+  ASSERT_EQ(json.code, 200) << json.body;
+  EXPECT_EQ(json.body["spec"]["replicas"], 4);
+  EXPECT_EQ(json.body["metadata"]["generation"], 2);
+  Json smp = {{"spec", {{"template", {{"spec", {{"$setElementOrder/containers", {{{"name", "c"}}}},
+                                              {"containers", {{{"name", "c"}, {"image", "busybox:2"}}}}}}}}}}};
+  Reply strategic = Patch(s1, "application/strategic-merge-patch+json", smp);
+  ASSERT_EQ(strategic.code, 200) << strategic.body;
+  EXPECT_EQ(strategic.body["spec"]["template"]["spec"]["containers"][0]["image"], "busybox:2");
+
+  ASSERT_EQ(Post(kLws, LwsJson("l1")).code, 201);
+  Reply lws_smp = Patch(std::string(kLws) + "/l1", "application/strategic-merge-patch+json",
+                        {{"spec", {{"replicas", 3}}}});
+  EXPECT_EQ(lws_smp.code, 415);
+  EXPECT_EQ(Patch(s1 + "x", "application/merge-patch+json", Json::object()).code, 404);
+}
+
+TEST_F(ApiServerTest, PatchWithStaleResourceVersionConflicts) {
+  ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
+  Reply stale = Patch(std::string(kSts) + "/s1", "application/merge-patch+json",
+                      {{"metadata", {{"resourceVersion", "1"}}}, {"spec", {{"replicas", 3}}}});
+  EXPECT_EQ(stale.code, 409);
+  EXPECT_EQ(stale.body["reason"], "Conflict");
+}
+
+TEST_F(ApiServerTest, ServerSideApplyCreatesThenConflicts) {
+  std::string target = std::string(kSts) + "/s1?fieldManager=alice";
+  Reply created = Patch(target, "application/apply-patch+yaml", StatefulSetJson("s1", 2));
+  ASSERT_EQ(created.code, 201) << created.body;
+  EXPECT_EQ(created.body["metadata"]["managedFields"][0]["manager"], "alice");
+  Reply conflict = Patch(std::string(kSts) + "/s1?fieldManager=bob", "application/apply-patch+yaml",
+                         StatefulSetJson("s1", 5));
+  EXPECT_EQ(conflict.code, 409);
+  EXPECT_EQ(conflict.body["details"]["causes"][0]["field"], ".spec.replicas");
+  Reply forced = Patch(std::string(kSts) + "/s1?fieldManager=bob&force=true",
+                       "application/apply-patch+yaml", StatefulSetJson("s1", 5));
+  EXPECT_EQ(forced.code, 200);
+  EXPECT_EQ(forced.body["spec"]["replicas"], 5);
+  EXPECT_EQ(Patch(std::string(kSts) + "/s1", "application/apply-patch+yaml",
+                  StatefulSetJson("s1")).code, 422);  // fieldManager required
+}
+
+TEST_F(ApiServerTest, ScaleStatefulSetAndLeaderWorkerSet) {
+  ASSERT_EQ(Post(kSts, StatefulSetJson("s1", 2)).code, 201);
+  Reply scale = Get(std::string(kSts) + "/s1/scale");
+  ASSERT_EQ(scale.code, 200);
+  EXPECT_EQ(scale.body["kind"], "Scale");
+  EXPECT_EQ(scale.body["spec"]["replicas"], 2);
+  EXPECT_EQ(scale.body["status"]["selector"], "app=s1");
+  Reply patched = Patch(std::string(kSts) + "/s1/scale", "application/merge-patch+json",
+                        {{"spec", {{"replicas", 3}}}});
+  ASSERT_EQ(patched.code, 200) << patched.body;
+  EXPECT_EQ(Get(std::string(kSts) + "/s1").body["spec"]["replicas"], 3);
+
+  ASSERT_EQ(Post(kLws, LwsJson("l1", 2)).code, 201);
+  Json put = Get(std::string(kLws) + "/l1/scale").body;
+  put["spec"]["replicas"] = 4;
+  Reply replaced = Send("PUT", std::string(kLws) + "/l1/scale", put.dump(), "");
+  ASSERT_EQ(replaced.code, 200) << replaced.body;
+  EXPECT_EQ(Get(std::string(kLws) + "/l1").body["spec"]["replicas"], 4);
+  put["spec"]["replicas"] = 5;  // the resourceVersion is now stale
+  EXPECT_EQ(Send("PUT", std::string(kLws) + "/l1/scale", put.dump(), "").code, 409);
+}
+
+TEST_F(ApiServerTest, StatusSubresourceIsIsolated) {
+  ASSERT_EQ(Post(kLws, LwsJson("l1")).code, 201);
+  Json lws = Get(std::string(kLws) + "/l1").body;
+  lws["status"] = {{"replicas", 2}, {"readyReplicas", 1}};
+  lws["spec"]["replicas"] = 9;
+  Reply status = Put(std::string(kLws) + "/l1/status", lws);
+  ASSERT_EQ(status.code, 200) << status.body;
+  EXPECT_EQ(status.body["status"]["readyReplicas"], 1);
+  EXPECT_EQ(status.body["spec"]["replicas"], 2);
+}
+
+TEST_F(ApiServerTest, CustomResourceDefinitionsComeAndGo) {
+  Json crd = {
+      {"apiVersion", "apiextensions.k8s.io/v1"},
+      {"kind", "CustomResourceDefinition"},
+      {"metadata", {{"name", "widgets.example.com"}}},
+      {"spec",
+       {{"group", "example.com"},
+        {"scope", "Namespaced"},
+        {"names", {{"plural", "widgets"}, {"singular", "widget"}, {"kind", "Widget"}, {"listKind", "WidgetList"}}},
+        {"versions",
+         {{{"name", "v1"}, {"served", true}, {"storage", true},
+           {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
+  Reply created = Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+  ASSERT_EQ(created.code, 201) << created.body;
+  EXPECT_EQ(created.body["status"]["conditions"][1]["type"], "Established");
+  Json widget = {{"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"metadata", {{"name", "w"}}}};
+  ASSERT_EQ(Post("/apis/example.com/v1/namespaces/default/widgets", widget).code, 201);
+  ASSERT_EQ(Delete("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com").code, 200);
+  EXPECT_EQ(Get("/apis/example.com/v1/namespaces/default/widgets").code, 404);
+}
+
+TEST_F(ApiServerTest, DeletingANamespaceDeletesItsObjects) {
+  Json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "team"}}}};
+  ASSERT_EQ(Post("/api/v1/namespaces", ns).code, 201);
+  ASSERT_EQ(Post("/api/v1/namespaces/team/pods", PodJson("p", "team")).code, 201);
+  ASSERT_EQ(Delete("/api/v1/namespaces/team").code, 200);
+  EXPECT_EQ(Get("/api/v1/namespaces/team/pods/p").code, 404);
+}
+
+TEST_F(ApiServerTest, ServicesGetAClusterIp) {
+  Json svc = {{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", {{"name", "s"}}},
+              {"spec", {{"ports", {{{"port", 80}}}}}}};
+  Reply created = Post("/api/v1/namespaces/default/services", svc);
+  ASSERT_EQ(created.code, 201) << created.body;
+  EXPECT_EQ(created.body["spec"]["clusterIP"].get<std::string>().rfind("10.96.", 0), 0u);
+  svc["metadata"]["name"] = "s2";
+  Reply second = Post("/api/v1/namespaces/default/services", svc);
+  EXPECT_NE(second.body["spec"]["clusterIP"], created.body["spec"]["clusterIP"]);
+}
+
+TEST_F(ApiServerTest, DryRunStoresNothing) {
+  Reply dry = Send("POST", std::string(kPods) + "?dryRun=All", PodJson("p").dump());
+  EXPECT_EQ(dry.code, 201);
+  EXPECT_EQ(Get(std::string(kPods) + "/p").code, 404);
+}
+
+TEST_F(ApiServerTest, BindingAssignsANode) {
+  ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
+  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", "p"}}},
+                  {"target", {{"kind", "Node"}, {"name", "n1"}}}};
+  EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
+  Json pod = Get(std::string(kPods) + "/p").body;
+  EXPECT_EQ(pod["spec"]["nodeName"], "n1");
+  EXPECT_EQ(pod["status"]["conditions"][0]["type"], "PodScheduled");
+  EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 409);
+}
+
+TEST_F(ApiServerTest, WatchStreamsEvents) {
+  Reply list = Get(kPods);
+  std::string rv = list.body["metadata"]["resourceVersion"];
+  Reply watch = Get(std::string(kPods) + "?watch=true&resourceVersion=" + rv);
+  ASSERT_EQ(watch.code, 200);
+  ASSERT_TRUE(watch.raw.stream);
+  int wakes = 0;
+  watch.raw.stream->Start([&] { ++wakes; });
+  ASSERT_EQ(Post(kPods, PodJson("p1")).code, 201);
+  std::string out;
+  EXPECT_TRUE(watch.raw.stream->Next(&out));
+  EXPECT_GE(wakes, 1);
+  Json event = Json::parse(out.substr(0, out.find('\n')));
+  EXPECT_EQ(event["type"], "ADDED");
+  EXPECT_EQ(event["object"]["metadata"]["name"], "p1");
+  watch.raw.stream->Cancel();
+  out.clear();
+  EXPECT_FALSE(watch.raw.stream->Next(&out));
+}
+
+TEST_F(ApiServerTest, WatchListNeedsItsCompanionParameters) {
+  Reply missing = Get(std::string(kPods) + "?watch=true&sendInitialEvents=true");
+  EXPECT_EQ(missing.code, 422);
+  Reply ok = Get(std::string(kPods) +
+                 "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true");
+  ASSERT_EQ(ok.code, 200);
+  ok.raw.stream->Start([] {});
+  std::string out;
+  ok.raw.stream->Next(&out);
+  EXPECT_NE(out.find("k8s.io/initial-events-end"), std::string::npos);
+  ok.raw.stream->Cancel();
+}
+
+TEST_F(ApiServerTest, TokenGuardsEverythingButPublicPaths) {
+  ApiServerOptions options;
+  options.token = "secret";
+  Open(std::move(options));
+  EXPECT_EQ(Get("/api/v1/namespaces").code, 401);
+  EXPECT_EQ(Get("/version").code, 200);
+  HttpRequest request;
+  request.method = "GET";
+  request.target = "/api/v1/namespaces";
+  request.headers.Add("Authorization", "Bearer secret");
+  EXPECT_EQ(server_->Handle(request).status, 200);
+}
+
+}  // namespace
+}  // namespace lws::apiserver::testing

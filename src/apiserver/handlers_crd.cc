@@ -1,0 +1,153 @@
+// File: apiserver/handlers_crd.cc
+//
+// The side effects of writes that a real control plane performs around the object itself:
+// CRDs are served as soon as they are created (and get the Established condition kubectl
+// waits for), namespaces must exist before objects go into them and take their objects with
+// them when deleted, a deleted CRD takes its custom resources, and ClusterIP services get an
+// address.
+#include <set>
+
+#include "apiserver/request_handler.h"
+#include "apiserver/status_json.h"
+#include "base/clock.h"
+
+namespace lws::apiserver {
+namespace {
+
+bool IsCrd(const api::ResourceInfo& info) {
+  return info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions";
+}
+
+bool IsNamespace(const api::ResourceInfo& info) {
+  return info.group.empty() && info.resource == "namespaces";
+}
+
+// The status the apiextensions controllers give a CRD whose names do not conflict.
+Json EstablishedStatus(const Json& crd, Time now) {
+  const Json& spec = crd.value("spec", Json::object());
+  std::string storage;
+  for (const Json& version : spec.value("versions", Json::array())) {
+    if (version.value("storage", false)) storage = api::StringMember(version, "name");
+  }
+  std::string at = FormatRfc3339(now);
+  auto condition = [&](const char* type, const char* reason, const char* message) {
+    return Json{{"type", type}, {"status", "True"}, {"lastTransitionTime", at},
+                {"reason", reason}, {"message", message}};
+  };
+  return {{"acceptedNames", spec.value("names", Json::object())},
+          {"conditions",
+           {condition("NamesAccepted", "NoConflicts", "no conflicts found"),
+            condition("Established", "InitialNamesAccepted",
+                      "the initial names have been accepted")}},
+          {"storedVersions", storage.empty() ? Json::array() : Json::array({storage})}};
+}
+
+}  // namespace
+
+Status RequestHandler::CheckNamespaceExists() {
+  if (!info_->namespaced) return Status::Ok();
+  const api::ResourceInfo* namespaces = served_->registry.Find("", "v1", "namespaces");
+  Result<store::ObjectPtr> ns = store_->Get(*namespaces, "", target_.namespace_);
+  if (!ns.ok()) return NotFoundError(*namespaces, target_.namespace_);
+  if (!(*ns)->json["metadata"].value("deletionTimestamp", Json()).is_null()) {
+    return Status(Code::kForbidden,
+                  "unable to create new content in namespace " + target_.namespace_ +
+                      " because it is being terminated");
+  }
+  return Status::Ok();
+}
+
+Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object) {
+  if (IsCrd(*info_)) {
+    api::ResourceRegistry trial = served_->registry;
+    Status valid = trial.AddCustomResource(object);
+    if (!valid.ok()) return valid;
+  }
+  if (info_->group.empty() && info_->resource == "services") {
+    RETURN_IF_ERROR(AllocateClusterIp(&object));
+  }
+  store::CreateOptions options;
+  options.dry_run = DryRun();
+  options.initial_status = InitialStatus(object);
+  ASSIGN_OR_RETURN(store::ObjectPtr created, store_->Create(*info_, std::move(object), options));
+  if (IsCrd(*info_) && !options.dry_run) return EstablishCrd(created);
+  return created;
+}
+
+Result<store::ObjectPtr> RequestHandler::EstablishCrd(const store::ObjectPtr& crd) {
+  Json updated = crd->json;
+  updated["status"] = EstablishedStatus(crd->json, now_);
+  ASSIGN_OR_RETURN(store::ObjectPtr stored, store_->UpdateStatus(*info_, std::move(updated)));
+  RETURN_IF_ERROR(server_->ApplyCrdChange(&stored->json, ""));
+  return stored;
+}
+
+Status RequestHandler::AfterWrite(const Json& stored, bool deleted) {
+  if (!IsCrd(*info_)) return Status::Ok();
+  if (deleted) return server_->ApplyCrdChange(nullptr, store::MetaString(stored, "name"));
+  return server_->ApplyCrdChange(&stored, "");
+}
+
+Status RequestHandler::BeforeDelete(const Json& current) {
+  if (IsNamespace(*info_)) {
+    std::string ns = store::MetaString(current, "name");
+    for (const api::ResourceInfo* resource : served_->registry.All()) {
+      if (resource->namespaced) RETURN_IF_ERROR(DeleteAllIn(*resource, ns));
+    }
+  } else if (IsCrd(*info_)) {
+    const Json& spec = current.value("spec", Json::object());
+    std::string group = api::StringMember(spec, "group");
+    std::string plural = api::StringMember(spec.value("names", Json::object()), "plural");
+    for (const Json& version : spec.value("versions", Json::array())) {
+      const api::ResourceInfo* resource =
+          served_->registry.Find(group, api::StringMember(version, "name"), plural);
+      if (resource != nullptr) RETURN_IF_ERROR(DeleteAllIn(*resource, ""));
+    }
+  }
+  return Status::Ok();
+}
+
+Status RequestHandler::DeleteAllIn(const api::ResourceInfo& resource, const std::string& ns) {
+  store::ListOptions list_options;
+  list_options.namespace_ = ns;
+  ASSIGN_OR_RETURN(store::ListResult list, store_->List(resource, list_options));
+  store::DeleteOptions options;
+  options.grace_period_seconds = 0;
+  options.propagation_policy = "Background";
+  for (const store::ObjectPtr& item : list.items) {
+    Result<store::DeleteResult> deleted =
+        store_->Delete(resource, store::MetaString(item->json, "namespace"),
+                       store::MetaString(item->json, "name"), options);
+    if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
+  }
+  return Status::Ok();
+}
+
+Status RequestHandler::AllocateClusterIp(Json* service) {
+  Json& spec = (*service)["spec"];
+  if (!spec.is_object()) return Status::Ok();  // validation reports it
+  if (api::StringMember(spec, "type") == "ExternalName") return Status::Ok();
+  std::string requested = api::StringMember(spec, "clusterIP");
+  if (!requested.empty()) {
+    if (!spec.contains("clusterIPs")) spec["clusterIPs"] = {requested};
+    return Status::Ok();
+  }
+  std::set<std::string> used;
+  ASSIGN_OR_RETURN(store::ListResult all, store_->List(*info_, {}));
+  for (const store::ObjectPtr& item : all.items) {
+    used.insert(api::StringMember(item->json.value("spec", Json::object()), "clusterIP"));
+  }
+  // 10.96.0.0/12 as kubeadm's default service CIDR; .1 is the kubernetes service's, the first
+  // few are left for cluster DNS as on kubeadm clusters.
+  for (int i = 10; i < 65534; ++i) {
+    std::string ip = "10.96." + std::to_string(i / 256) + "." + std::to_string(i % 256);
+    if (i % 256 == 0 || i % 256 == 255 || used.count(ip)) continue;
+    spec["clusterIP"] = ip;
+    spec["clusterIPs"] = {ip};
+    return Status::Ok();
+  }
+  return Status(Code::kInternal,
+                "failed to allocate a serviceIP: range is full");
+}
+
+}  // namespace lws::apiserver

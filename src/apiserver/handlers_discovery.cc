@@ -1,0 +1,77 @@
+// File: apiserver/handlers_discovery.cc
+//
+// /version, the health checks, discovery and OpenAPI: documents built from the registry snapshot
+// (discovery.h, openapi.h); nothing here touches the store.
+#include "apiserver/discovery.h"
+#include "apiserver/openapi.h"
+#include "apiserver/request_handler.h"
+#include "apiserver/status_json.h"
+
+namespace lws::apiserver {
+
+Result<HttpResponse> RequestHandler::Version() { return JsonResponse(200, VersionDocument()); }
+
+Result<HttpResponse> RequestHandler::Health() {
+  // Everything this process needs is in it; a verbose check lists what it checked, as the real
+  // server's ?verbose does.
+  HttpResponse response;
+  response.headers.Add("Content-Type", "text/plain; charset=utf-8");
+  response.headers.Add("X-Content-Type-Options", "nosniff");
+  if (target_.query.Has("verbose")) {
+    response.body = "[+]ping ok\n[+]etcd ok\n[+]poststarthook/crd-informer-synced ok\n";
+    response.body += target_.path.substr(1) + " check passed\n";
+  } else {
+    response.body = "ok";
+  }
+  return response;
+}
+
+Result<HttpResponse> RequestHandler::CoreVersionsOrAggregated(bool core) {
+  DiscoveryRepresentation representation = NegotiateDiscovery(http_.headers.Get("Accept"));
+  if (representation.aggregated) {
+    return JsonResponse(200,
+                        AggregatedDiscovery(served_->registry, core, representation.version),
+                        representation.content_type);
+  }
+  if (core) {
+    std::string address;
+    {
+      std::lock_guard lock(server_->mu_);
+      address = server_->server_address_;
+    }
+    return JsonResponse(200, CoreVersions(served_->registry, address));
+  }
+  return JsonResponse(200, GroupList(served_->registry));
+}
+
+Result<HttpResponse> RequestHandler::GroupDocument() {
+  ASSIGN_OR_RETURN(Json group, apiserver::Group(served_->registry, target_.group));
+  return JsonResponse(200, group);
+}
+
+Result<HttpResponse> RequestHandler::ResourceListDocument() {
+  ASSIGN_OR_RETURN(Json list, ResourceList(served_->registry, target_.group, target_.version));
+  return JsonResponse(200, list);
+}
+
+Result<HttpResponse> RequestHandler::OpenApiRootDocument() {
+  return JsonResponse(200, OpenApiRoot(served_->openapi));
+}
+
+Result<HttpResponse> RequestHandler::OpenApiGroupDocument() {
+  std::string path = target_.group.empty() ? "api/" + target_.version
+                                           : "apis/" + target_.group + "/" + target_.version;
+  for (const OpenApiDocument& document : served_->openapi) {
+    if (document.path != path) continue;
+    HttpResponse response = JsonResponse(200, document.document);
+    // The document at a given hash never changes: let clients cache it, as the real server does.
+    if (target_.query.Get("hash") == document.hash) {
+      response.headers.Add("Cache-Control", "public, immutable");
+    }
+    response.headers.Add("Etag", "\"" + document.hash + "\"");
+    return response;
+  }
+  return UnknownPathError();
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,171 @@
+// File: apiserver/handlers_subresource.cc
+//
+// /scale (autoscaling/v1 Scale over a StatefulSet or a custom resource's scale paths) and
+// pods/binding (what the scheduler posts to place a pod on a node).
+#include "api/selector.h"
+#include "apiserver/patch.h"
+#include "apiserver/request_handler.h"
+#include "apiserver/status_json.h"
+#include "apiserver/strategic_merge.h"
+
+namespace lws::apiserver {
+namespace {
+
+// The value at a dotted JSON path (".spec.replicas"), or null.
+Json ValueAt(const Json& object, std::string_view path) {
+  const Json* at = &object;
+  std::size_t start = path.empty() || path[0] != '.' ? 0 : 1;
+  while (start <= path.size() && at->is_object()) {
+    std::size_t end = path.find('.', start);
+    std::string key(path.substr(start, end == std::string_view::npos ? path.npos : end - start));
+    auto it = at->find(key);
+    if (it == at->end()) return Json();
+    at = &*it;
+    if (end == std::string_view::npos) return *at;
+    start = end + 1;
+  }
+  return Json();
+}
+
+void SetValueAt(Json* object, std::string_view path, Json value) {
+  Json* at = object;
+  std::size_t start = path.empty() || path[0] != '.' ? 0 : 1;
+  for (;;) {
+    std::size_t end = path.find('.', start);
+    std::string key(path.substr(start, end == std::string_view::npos ? path.npos : end - start));
+    if (!at->is_object()) *at = Json::object();
+    if (end == std::string_view::npos) {
+      (*at)[key] = std::move(value);
+      return;
+    }
+    at = &(*at)[key];
+    start = end + 1;
+  }
+}
+
+std::string ScaleSelector(const api::ResourceInfo& info, const Json& object) {
+  if (!info.custom) {
+    api::LabelSelector selector;
+    if (!api::DecodeInto(ValueAt(object, ".spec.selector"), &selector).empty()) return "";
+    Result<api::Selector> parsed = api::Selector::FromLabelSelector(&selector);
+    return parsed.ok() ? parsed->String() : "";
+  }
+  if (info.scale->label_selector_path.empty()) return "";
+  Json value = ValueAt(object, info.scale->label_selector_path);
+  return value.is_string() ? value.get<std::string>() : "";
+}
+
+Json ScaleOf(const api::ResourceInfo& info, const Json& object) {
+  const Json& meta = object.value("metadata", Json::object());
+  Json scale_meta = Json::object();
+  for (const char* key : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
+    if (meta.contains(key)) scale_meta[key] = meta[key];
+  }
+  Json spec_replicas = ValueAt(object, info.scale->spec_replicas_path);
+  Json status_replicas = ValueAt(object, info.scale->status_replicas_path);
+  Json status = {{"replicas", status_replicas.is_number_integer() ? status_replicas : Json(0)}};
+  std::string selector = ScaleSelector(info, object);
+  if (!selector.empty()) status["selector"] = selector;
+  return {{"kind", "Scale"},
+          {"apiVersion", "autoscaling/v1"},
+          {"metadata", scale_meta},
+          {"spec", {{"replicas", spec_replicas.is_number_integer() ? spec_replicas : Json(0)}}},
+          {"status", status}};
+}
+
+}  // namespace
+
+Result<HttpResponse> RequestHandler::Scale() {
+  const std::string& method = http_.method;
+  if (method != "GET" && method != "PUT" && method != "PATCH") return MethodNotAllowedError();
+  ASSIGN_OR_RETURN(store::ObjectPtr current,
+                   store_->Get(*info_, target_.namespace_, target_.name));
+  Json scale = ScaleOf(*info_, current->json);
+  if (method == "GET") return JsonResponse(200, scale);
+
+  Json wanted;
+  if (method == "PUT") {
+    Json body = Json::parse(http_.body, nullptr, false);
+    if (!body.is_object()) return Status::BadRequest("the request body is not a Scale object");
+    wanted = std::move(body);
+  } else {
+    std::string content_type = http_.headers.Get("Content-Type");
+    Json patch = Json::parse(http_.body, nullptr, false);
+    if (patch.is_discarded()) return Status::BadRequest("error decoding patch: invalid JSON");
+    if (content_type.rfind("application/merge-patch+json", 0) == 0) {
+      ASSIGN_OR_RETURN(wanted, ApplyMergePatch(scale, patch));
+    } else if (content_type.rfind("application/json-patch+json", 0) == 0) {
+      ASSIGN_OR_RETURN(wanted, ApplyJsonPatch(scale, patch));
+    } else if (content_type.rfind("application/strategic-merge-patch+json", 0) == 0) {
+      ASSIGN_OR_RETURN(wanted, ApplyStrategicMergePatch(scale, patch, "Scale"));
+    } else {
+      return UnsupportedMediaTypeError({"application/json-patch+json",
+                                        "application/merge-patch+json",
+                                        "application/strategic-merge-patch+json"});
+    }
+  }
+  Json replicas = ValueAt(wanted, ".spec.replicas");
+  if (!replicas.is_number_integer() || replicas.get<std::int64_t>() < 0) {
+    api::ErrorList errors;
+    errors.push_back(api::Invalid(api::FieldPath("spec").Child("replicas"),
+                                              replicas, "must be greater than or equal to 0"));
+    return api::InvalidStatus("Scale.autoscaling", target_.name, errors);
+  }
+  Json object = current->json;
+  SetValueAt(&object, info_->scale->spec_replicas_path, replicas);
+  // A Scale that names a resourceVersion is a precondition on the parent (kubectl scale
+  // --resource-version); otherwise the write goes on top of what was just read.
+  std::string rv = store::MetaString(wanted, "resourceVersion");
+  if (!rv.empty()) object["metadata"]["resourceVersion"] = rv;
+  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, "scale"));
+  object = WithManagedFields(&current->json, std::move(object), "scale");
+  ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), false));
+  return JsonResponse(200, ScaleOf(*info_, stored->json));
+}
+
+Result<HttpResponse> RequestHandler::Binding() {
+  Json binding = Json::parse(http_.body, nullptr, false);
+  if (!binding.is_object()) return Status::BadRequest("the request body is not a Binding object");
+  std::string node = api::StringMember(binding.value("target", Json::object()), "name");
+  if (node.empty()) {
+    api::ErrorList errors;
+    errors.push_back(api::Required(api::FieldPath("target").Child("name"), ""));
+    return api::InvalidStatus("Binding", target_.name, errors);
+  }
+  ASSIGN_OR_RETURN(store::ObjectPtr current,
+                   store_->Get(*info_, target_.namespace_, target_.name));
+  Json pod = current->json;
+  std::string assigned = api::StringMember(pod.value("spec", Json::object()), "nodeName");
+  if (!assigned.empty()) {
+    return ConflictError(*info_, target_.name,
+                         "pod " + target_.name + " is already assigned to node " +
+                             api::GoQuote(assigned));
+  }
+  if (!pod.value("metadata", Json::object()).value("deletionTimestamp", Json()).is_null()) {
+    return ConflictError(*info_, target_.name, "pod " + target_.name + " is being deleted, cannot be assigned to a host");
+  }
+  pod["spec"]["nodeName"] = node;
+  pod = WithManagedFields(&current->json, std::move(pod), "binding");
+  store::UpdateOptions options;
+  options.dry_run = DryRun();
+  ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, pod, options));
+  // The PodScheduled condition, as the binding registry sets it.
+  Json with_condition = bound->json;
+  Json& conditions = with_condition["status"]["conditions"];
+  if (!conditions.is_array()) conditions = Json::array();
+  Json scheduled = {{"type", "PodScheduled"}, {"status", "True"},
+                    {"lastProbeTime", nullptr}, {"lastTransitionTime", FormatRfc3339(now_)}};
+  bool replaced = false;
+  for (Json& condition : conditions) {
+    if (api::StringMember(condition, "type") == "PodScheduled") {
+      condition = scheduled;
+      replaced = true;
+    }
+  }
+  if (!replaced) conditions.push_back(scheduled);
+  if (!options.dry_run) RETURN_IF_ERROR(store_->UpdateStatus(*info_, with_condition).status());
+  return JsonResponse(201, {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", Json::object()},
+                            {"status", "Success"}, {"code", 201}});
+}
+
+}  // namespace lws::apiserver

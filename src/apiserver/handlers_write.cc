@@ -1,0 +1,250 @@
+// File: apiserver/handlers_write.cc
+//
+// POST, PUT, DELETE and deletecollection, and the object pipeline every write shares:
+// decode the body, check it against the URL, default and validate (CRD schema or built-in
+// rules), report unknown fields per fieldValidation, run the admission chain, record
+// managedFields, then store (or, with dryRun=All, only pretend to).
+#include "api/meta.h"
+#include "api/intstr.h"
+#include "api/yaml.h"
+#include "api/object_meta_validation.h"
+#include "apiserver/request_handler.h"
+#include "apiserver/status_json.h"
+
+namespace lws::apiserver {
+namespace {
+
+bool IsProtobuf(std::string_view content_type) {
+  return content_type.find("protobuf") != std::string_view::npos;
+}
+
+Status ProtobufBodyError() {
+  return Status(Code::kUnsupportedMediaType,
+                "the body of the request was in an unknown format - accepted media types "
+                "include: application/json, application/yaml (this server reads JSON only; "
+                "`kubectl create namespace|service ...` send protobuf: write the object with "
+                "`--dry-run=client -o json | kubectl apply -f -` instead)");
+}
+
+Result<Json> ParseBody(std::string_view content_type, const std::string& body) {
+  if (IsProtobuf(content_type)) return ProtobufBodyError();
+  if (content_type.find("yaml") != std::string_view::npos) {
+    Result<Json> yaml = api::LoadYaml(body);
+    if (!yaml.ok()) return Status::BadRequest("error decoding YAML: " + yaml.status().message());
+    return yaml;
+  }
+  Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    try {
+      (void)Json::parse(body);
+    } catch (const Json::exception& e) {
+      return Status::BadRequest(std::string("couldn't get version/kind; json parse error: ") +
+                                e.what());
+    }
+  }
+  return parsed;
+}
+
+// Checks name/generateName and labels/annotations of a custom resource, as the API server does
+// for every object before any webhook sees it.
+api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
+  api::ObjectMeta meta;
+  api::ErrorList errors = api::DecodeInto(object.value("metadata", Json::object()), &meta,
+                                          api::FieldPath("metadata"));
+  if (!errors.empty()) return errors;
+  if (!namespaced) meta.namespace_ = "cluster";  // the namespaced rule requires one
+  return api::ValidateObjectMeta(meta, api::NameRule::kDNS1123Subdomain, api::FieldPath("metadata"));
+}
+
+}  // namespace
+
+Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
+  ASSIGN_OR_RETURN(Json object, ParseBody(http_.headers.Get("Content-Type"), http_.body));
+  if (!object.is_object()) {
+    return Status::BadRequest("couldn't get version/kind; json parse error: json: cannot "
+                              "unmarshal " + std::string(object.type_name()) +
+                              " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }");
+  }
+  std::string kind = api::StringMember(object, "kind");
+  std::string api_version = api::StringMember(object, "apiVersion");
+  if (kind.empty()) return Status::BadRequest("Object 'Kind' is missing in '" + http_.body + "'");
+  if (api_version != info_->ApiVersion()) {
+    return Status::BadRequest("the API version in the data (" + api_version +
+                              ") does not match the expected API version (" +
+                              info_->ApiVersion() + ")");
+  }
+  if (kind != info_->kind) {
+    return Status::BadRequest("the kind in the data (" + kind +
+                              ") does not match the expected kind (" + info_->kind + ")");
+  }
+  Json& metadata = object["metadata"];
+  if (metadata.is_null()) metadata = Json::object();
+  if (!metadata.is_object()) return Status::BadRequest("metadata must be an object");
+  std::string ns = api::StringMember(metadata, "namespace");
+  if (info_->namespaced) {
+    if (!ns.empty() && ns != target_.namespace_) {
+      return Status::BadRequest("the namespace of the provided object does not match the "
+                                "namespace sent on the request");
+    }
+    metadata["namespace"] = target_.namespace_;
+  } else {
+    metadata.erase("namespace");
+  }
+  std::string name = api::StringMember(metadata, "name");
+  if (require_name_match && name != target_.name) {
+    return Status::BadRequest("the name of the object (" + name +
+                              ") does not match the name on the URL (" + target_.name + ")");
+  }
+  return object;
+}
+
+Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
+                                       std::string_view subresource) {
+  ASSIGN_OR_RETURN(FieldValidation mode, FieldValidationMode());
+  std::string name = store::MetaString(*object, "name");
+  api::ErrorList errors;
+  auto schema = served_->schemas.find(info_->GroupResource());
+  if (schema != served_->schemas.end()) {
+    std::vector<std::string> unknown = schema->second->Prune(object);
+    if (!unknown.empty() && mode == FieldValidation::kStrict) {
+      std::string message = info_->kind + " in version " + api::GoQuote(info_->version) +
+                            " cannot be handled as a " + info_->kind + ": strict decoding error: ";
+      for (std::size_t i = 0; i < unknown.size(); ++i) {
+        message += (i ? ", " : "") + std::string("unknown field ") + api::GoQuote(unknown[i]);
+      }
+      return Status::BadRequest(message);
+    }
+    if (mode == FieldValidation::kWarn) {
+      for (const auto& path : unknown) warnings_.push_back("unknown field " + api::GoQuote(path));
+    }
+    schema->second->ApplyDefaults(object);
+    errors = ValidateCustomMetadata(*object, info_->namespaced);
+    api::ErrorList schema_errors = schema->second->Validate(*object);
+    errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
+  } else {
+    RETURN_IF_ERROR(PrepareBuiltin(object, old, subresource, &errors));
+  }
+  if (!errors.empty()) return api::InvalidStatus(store::QualifiedKind(*info_), name, errors);
+
+  AdmissionRequest admission;
+  admission.operation = old == nullptr ? AdmissionOperation::kCreate : AdmissionOperation::kUpdate;
+  admission.resource = info_;
+  admission.subresource = std::string(subresource);
+  admission.namespace_ = target_.namespace_;
+  admission.name = name;
+  admission.object = object;
+  admission.old_object = old;
+  admission.dry_run = DryRun();
+  return server_->options_.admission.Run(admission);
+}
+
+FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) const {
+  FieldManagerScope scope;
+  scope.manager = FieldManager();
+  scope.api_version = info_->ApiVersion();
+  scope.subresource = std::string(subresource);
+  scope.status_subresource = info_->has_status;
+  scope.now = now_;
+  auto types = served_->list_types.find(info_->GroupResource());
+  if (types != served_->list_types.end()) scope.schema = types->second;
+  return scope;
+}
+
+Json RequestHandler::WithManagedFields(const Json* old, Json updated,
+                                       std::string_view subresource) {
+  return UpdateManagedFields(old == nullptr ? Json() : *old, std::move(updated),
+                             ManagerScope(subresource));
+}
+
+Result<HttpResponse> RequestHandler::Create() {
+  ASSIGN_OR_RETURN(Json object, DecodeObjectBody(false));
+  RETURN_IF_ERROR(CheckNamespaceExists());
+  RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
+  object = WithManagedFields(nullptr, std::move(object), "");
+  ASSIGN_OR_RETURN(store::ObjectPtr created, CreateWithSideEffects(std::move(object)));
+  return ObjectResponse(201, created);
+}
+
+Result<store::ObjectPtr> RequestHandler::StoreUpdate(Json object, bool status_only) {
+  store::UpdateOptions options;
+  options.dry_run = DryRun();
+  if (status_only) return store_->UpdateStatus(*info_, std::move(object), options);
+  ASSIGN_OR_RETURN(store::ObjectPtr stored, store_->Update(*info_, std::move(object), options));
+  if (!options.dry_run) RETURN_IF_ERROR(AfterWrite(stored->json, false));
+  return stored;
+}
+
+Result<HttpResponse> RequestHandler::Update(bool status_only) {
+  ASSIGN_OR_RETURN(Json object, DecodeObjectBody(true));
+  ASSIGN_OR_RETURN(store::ObjectPtr current,
+                   store_->Get(*info_, target_.namespace_, target_.name));
+  std::string_view sub = status_only ? "status" : "";
+  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub));
+  object = WithManagedFields(&current->json, std::move(object), sub);
+  ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), status_only));
+  return ObjectResponse(200, stored);
+}
+
+Result<HttpResponse> RequestHandler::Delete() {
+  Json body;
+  if (!http_.body.empty()) {
+    ASSIGN_OR_RETURN(body, ParseBody(http_.headers.Get("Content-Type"), http_.body));
+  }
+  // Query parameters fill what the body leaves out (kubectl sends a body; curl users do not).
+  if (body.is_null() || body.is_object()) {
+    const QueryParams& q = target_.query;
+    if (q.Has("gracePeriodSeconds") && !body.contains("gracePeriodSeconds")) {
+      ASSIGN_OR_RETURN(std::int64_t grace, api::GoAtoi(q.Get("gracePeriodSeconds")));
+      body["gracePeriodSeconds"] = grace;
+    }
+    if (q.Has("propagationPolicy") && !body.contains("propagationPolicy")) {
+      body["propagationPolicy"] = q.Get("propagationPolicy");
+    }
+    if (q.Has("orphanDependents") && !body.contains("orphanDependents")) {
+      body["orphanDependents"] = q.GetBool("orphanDependents");
+    }
+    if (DryRun() && !body.contains("dryRun")) body["dryRun"] = {"All"};
+  }
+  ASSIGN_OR_RETURN(store::DeleteOptions options, store::ParseDeleteOptions(body));
+  ASSIGN_OR_RETURN(store::ObjectPtr current,
+                   store_->Get(*info_, target_.namespace_, target_.name));
+  if (!options.dry_run) RETURN_IF_ERROR(BeforeDelete(current->json));
+  ASSIGN_OR_RETURN(store::DeleteResult result,
+                   store_->Delete(*info_, target_.namespace_, target_.name, options));
+  if (result.deleted && !options.dry_run) RETURN_IF_ERROR(AfterWrite(result.object->json, true));
+  return JsonResponse(200, store::DeleteResponseBody(*info_, result));
+}
+
+Result<HttpResponse> RequestHandler::DeleteCollection() {
+  store::ListOptions list_options;
+  list_options.namespace_ = target_.namespace_;
+  ASSIGN_OR_RETURN(list_options.label_selector,
+                   api::Selector::Parse(target_.query.Get("labelSelector")));
+  ASSIGN_OR_RETURN(list_options.field_selector,
+                   api::FieldSelector::Parse(target_.query.Get("fieldSelector")));
+  ASSIGN_OR_RETURN(store::ListResult list, store_->List(*info_, list_options));
+  store::DeleteOptions options;
+  options.dry_run = DryRun();
+  if (target_.query.Has("propagationPolicy")) {
+    options.propagation_policy = target_.query.Get("propagationPolicy");
+  }
+  RETURN_IF_ERROR(store::ValidateDeleteOptions(options));
+  Json items = Json::array();
+  for (const store::ObjectPtr& item : list.items) {
+    Result<store::DeleteResult> result =
+        store_->Delete(*info_, store::MetaString(item->json, "namespace"),
+                       store::MetaString(item->json, "name"), options);
+    if (!result.ok()) {
+      if (result.status().code() == Code::kNotFound) continue;  // raced with another delete
+      return result.status();
+    }
+    items.push_back(result->object->json);
+  }
+  Json body = {{"kind", info_->list_kind},
+               {"apiVersion", info_->ApiVersion()},
+               {"metadata", {{"resourceVersion", std::to_string(store_->CurrentResourceVersion())}}},
+               {"items", std::move(items)}};
+  return JsonResponse(200, body);
+}
+
+}  // namespace lws::apiserver

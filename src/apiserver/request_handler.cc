@@ -1,0 +1,152 @@
+// File: apiserver/request_handler.cc
+//
+// Dispatch from the target and method to a verb, and the response helpers every verb shares.
+#include "apiserver/request_handler.h"
+
+#include "apiserver/status_json.h"
+#include "base/log.h"
+
+namespace lws::apiserver {
+
+RequestHandler::RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
+                               std::shared_ptr<const ServedResources> served)
+    : server_(server),
+      http_(http),
+      target_(std::move(target)),
+      served_(std::move(served)),
+      store_(server->options_.store),
+      now_(server->options_.clock->Now()) {}
+
+HttpResponse RequestHandler::Run() {
+  if (target_.kind == TargetKind::kResource) return RunResource();
+  return RunDiscovery();
+}
+
+HttpResponse RequestHandler::RunDiscovery() {
+  if (http_.method != "GET" && http_.method != "HEAD") {
+    return ErrorResponse(target_.kind == TargetKind::kUnknown ? UnknownPathError()
+                                                              : MethodNotAllowedError());
+  }
+  Result<HttpResponse> response = Status(Code::kNotFound, "");
+  switch (target_.kind) {
+    case TargetKind::kVersion: response = Version(); break;
+    case TargetKind::kHealth: response = Health(); break;
+    case TargetKind::kCoreVersions: response = CoreVersionsOrAggregated(true); break;
+    case TargetKind::kGroupList: response = CoreVersionsOrAggregated(false); break;
+    case TargetKind::kGroup: response = GroupDocument(); break;
+    case TargetKind::kResourceList: response = ResourceListDocument(); break;
+    case TargetKind::kOpenApiRoot: response = OpenApiRootDocument(); break;
+    case TargetKind::kOpenApiDoc: response = OpenApiGroupDocument(); break;
+    default: response = UnknownPathError(); break;
+  }
+  if (!response.ok()) return ErrorResponse(response.status());
+  return std::move(*response);
+}
+
+HttpResponse RequestHandler::RunResource() {
+  info_ = served_->registry.Find(target_.group, target_.version, target_.resource);
+  bool shape_ok = info_ != nullptr && (info_->namespaced || target_.namespace_.empty()) &&
+                  (!info_->namespaced || !target_.namespace_.empty() || target_.name.empty());
+  if (!shape_ok) {
+    info_ = nullptr;
+    return ErrorResponse(UnknownPathError());
+  }
+  Result<HttpResponse> response =
+      target_.subresource.empty() ? RunVerb() : RunSubresource();
+  if (!response.ok()) return ErrorResponse(response.status());
+  AddWarnings(&*response);
+  auto log = Logger("apiserver");
+  if (log->should_log(spdlog::level::debug)) {
+    log->debug("{} {} -> {}", http_.method, http_.target, response->status);
+  }
+  return std::move(*response);
+}
+
+Result<HttpResponse> RequestHandler::RunVerb() {
+  const std::string& m = http_.method;
+  if (target_.name.empty()) {
+    if (m == "GET") return target_.query.GetBool("watch") ? Watch() : List();
+    if (m == "POST") return Create();
+    if (m == "DELETE") return DeleteCollection();
+  } else {
+    if (m == "GET") return Get();
+    if (m == "PUT") return Update(false);
+    if (m == "PATCH") return Patch("");
+    if (m == "DELETE") return Delete();
+  }
+  return MethodNotAllowedError();
+}
+
+Result<HttpResponse> RequestHandler::RunSubresource() {
+  const std::string& sub = target_.subresource;
+  const std::string& m = http_.method;
+  if (target_.name.empty()) return UnknownPathError();
+  if (sub == "status" && info_->has_status) {
+    if (m == "GET") return GetStatus();
+    if (m == "PUT") return Update(true);
+    if (m == "PATCH") return Patch("status");
+    return MethodNotAllowedError();
+  }
+  if (sub == "scale" && info_->scale.has_value()) return Scale();
+  if (sub == "binding" && info_->resource == "pods" && info_->group.empty()) {
+    if (m == "POST") return Binding();
+    return MethodNotAllowedError();
+  }
+  if (sub == "finalize" && info_->resource == "namespaces" && info_->group.empty()) {
+    if (m == "PUT") return Update(false);
+    return MethodNotAllowedError();
+  }
+  return UnknownPathError();
+}
+
+HttpResponse RequestHandler::ObjectResponse(int code, const store::ObjectPtr& object) {
+  HttpResponse response;
+  response.status = code;
+  response.headers.Add("Content-Type", "application/json");
+  response.body = *object->bytes;
+  return response;
+}
+
+HttpResponse RequestHandler::JsonResponse(int code, const Json& body, std::string content_type) {
+  HttpResponse response;
+  response.status = code;
+  response.headers.Add("Content-Type", std::move(content_type));
+  response.body = store::Serialize(body);
+  return response;
+}
+
+HttpResponse RequestHandler::ErrorResponse(const Status& status) {
+  StatusContext context{info_, target_.name};
+  HttpResponse response = JsonResponse(status.http_code(), StatusJson(status, context));
+  AddWarnings(&response);
+  if (status.code() == Code::kInternal) {
+    Logger("apiserver")->error("{} {}: {}", http_.method, http_.target, status.message());
+  }
+  return response;
+}
+
+void RequestHandler::AddWarnings(HttpResponse* response) const {
+  for (const std::string& warning : warnings_) {
+    response->headers.Add("Warning", "299 - " + api::GoQuote(warning));
+  }
+}
+
+bool RequestHandler::DryRun() const { return target_.query.Get("dryRun") == "All"; }
+
+Result<FieldValidation> RequestHandler::FieldValidationMode() const {
+  std::string mode = target_.query.Get("fieldValidation");
+  if (mode.empty() || mode == "Warn") return FieldValidation::kWarn;
+  if (mode == "Strict") return FieldValidation::kStrict;
+  if (mode == "Ignore") return FieldValidation::kIgnore;
+  return Status::BadRequest("fieldValidation must be one of Ignore, Warn, or Strict, got " + mode);
+}
+
+std::string RequestHandler::FieldManager() const {
+  std::string manager = target_.query.Get("fieldManager");
+  if (!manager.empty()) return manager;
+  // Upstream's default: the User-Agent up to its first '/' ("kubectl/v1.32.4 ..." -> "kubectl").
+  std::string agent = http_.headers.Get("User-Agent");
+  return agent.substr(0, agent.find('/'));
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,126 @@
+// File: apiserver/request_handler.h
+//
+// One request's trip through the API server (internal to apiserver/): the parsed target, the
+// registry snapshot it works on, the resource it addresses, the time it started and the warnings
+// it collects, with one method per verb. The methods live in handlers_*.cc by concern:
+//   handlers_discovery.cc   /version, health, discovery, OpenAPI
+//   handlers_read.cc        GET, LIST (JSON or Table), WATCH (watch_stream.h)
+//   handlers_write.cc       POST, PUT, DELETE, deletecollection, and the object pipeline
+//   handlers_patch.cc       PATCH: merge, JSON, strategic, server-side apply
+//   handlers_subresource.cc /scale, pods/binding
+//   handlers_crd.cc         CustomResourceDefinition side effects, namespace lifecycle
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/codec.h"
+#include "apiserver/api_server.h"
+#include "apiserver/http.h"
+#include "apiserver/managed_fields.h"
+#include "apiserver/request_target.h"
+#include "base/clock.h"
+#include "store/store.h"
+
+namespace lws::apiserver {
+
+using api::Json;
+
+// fieldValidation=Strict|Warn|Ignore (Warn when absent, as the server defaults it).
+enum class FieldValidation { kStrict, kWarn, kIgnore };
+
+class RequestHandler {
+ public:
+  RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
+                 std::shared_ptr<const ServedResources> served);
+  HttpResponse Run();
+
+ private:
+  // Dispatch.
+  HttpResponse RunDiscovery();
+  HttpResponse RunResource();
+  Result<HttpResponse> RunVerb();
+  Result<HttpResponse> RunSubresource();
+
+  // handlers_discovery.cc
+  Result<HttpResponse> Version();
+  Result<HttpResponse> Health();
+  Result<HttpResponse> CoreVersionsOrAggregated(bool core);
+  Result<HttpResponse> GroupDocument();
+  Result<HttpResponse> ResourceListDocument();
+  Result<HttpResponse> OpenApiRootDocument();
+  Result<HttpResponse> OpenApiGroupDocument();
+
+  // handlers_read.cc
+  Result<HttpResponse> Get();
+  Result<HttpResponse> List();
+  Result<HttpResponse> Watch();
+  Result<HttpResponse> GetStatus();
+
+  // handlers_write.cc
+  Result<HttpResponse> Create();
+  Result<HttpResponse> Update(bool status_only);
+  Result<HttpResponse> Delete();
+  Result<HttpResponse> DeleteCollection();
+
+  // handlers_patch.cc
+  Result<HttpResponse> Patch(std::string_view subresource);
+  Result<Json> PatchedObject(const Json& live, const std::string& content_type, bool* created);
+
+  // handlers_subresource.cc
+  Result<HttpResponse> Scale();
+  Result<HttpResponse> Binding();
+
+  // The object pipeline shared by every write (handlers_write.cc).
+  // Decodes the body as an object of the addressed resource (400 on malformed or mismatched
+  // apiVersion/kind/namespace/name).
+  Result<Json> DecodeObjectBody(bool require_name_match);
+  // Defaults, validates and admits `object` for storing (`old` null on create): prune/default/
+  // validate against the CRD schema or built-in defaults and validation, unknown fields per
+  // fieldValidation, then the admission chain.
+  Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource);
+  // Records the write in managedFields (non-apply writes).
+  Json WithManagedFields(const Json* old, Json updated, std::string_view subresource);
+  FieldManagerScope ManagerScope(std::string_view subresource) const;
+  // Stores `object` as an update of `old` (main resource or /status), retrying nothing.
+  Result<store::ObjectPtr> StoreUpdate(Json object, bool status_only);
+  // Runs create side effects (CRD registration, namespace content) after a successful write.
+  Status AfterWrite(const Json& stored, bool deleted);
+
+  // handlers_crd.cc
+  Status CheckNamespaceExists();
+  Result<store::ObjectPtr> CreateWithSideEffects(Json object);
+  // Deletes what goes with `current`: a namespace's objects, a CRD's custom resources.
+  Status BeforeDelete(const Json& current);
+  Status DeleteAllIn(const api::ResourceInfo& resource, const std::string& ns);
+  Status AllocateClusterIp(Json* service);
+  Result<store::ObjectPtr> EstablishCrd(const store::ObjectPtr& crd);
+
+  // builtin_strategy.cc: defaults and validation of built-in kinds, and their initial status.
+  Status PrepareBuiltin(Json* object, const Json* old, std::string_view subresource,
+                        api::ErrorList* errors);
+  Json InitialStatus(const Json& object) const;
+
+  // Responses.
+  HttpResponse ObjectResponse(int code, const store::ObjectPtr& object);
+  HttpResponse JsonResponse(int code, const Json& body, std::string content_type = "application/json");
+  HttpResponse ErrorResponse(const Status& status);
+  void AddWarnings(HttpResponse* response) const;
+
+  // Query helpers.
+  bool DryRun() const;
+  Result<FieldValidation> FieldValidationMode() const;
+  std::string FieldManager() const;
+
+  ApiServer* server_;
+  const HttpRequest& http_;
+  RequestTarget target_;
+  std::shared_ptr<const ServedResources> served_;
+  const api::ResourceInfo* info_ = nullptr;
+  store::Store* store_;
+  Time now_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace lws::apiserver
