@@ -286,6 +286,28 @@ TEST_F(ApiServerTest, WatchStreamsEvents) {
   EXPECT_FALSE(watch.raw.stream->Next(&out));
 }
 
+TEST_F(ApiServerTest, WatchFromATooOldVersionIsAnErrorEvent) {
+  store::StoreOptions small;
+  small.clock = &clock_;
+  small.history_size = 3;
+  server_.reset();
+  store_ = store::Store::Open(small).value();
+  ApiServerOptions options;
+  options.store = store_.get();
+  options.clock = &clock_;
+  server_ = ApiServer::Create(std::move(options)).value();
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(Post(kPods, PodJson("p" + std::to_string(i))).code, 201);
+  Reply watch = Get(std::string(kPods) + "?watch=true&resourceVersion=2");
+  ASSERT_EQ(watch.code, 200);
+  std::string out;
+  watch.raw.stream->Start([] {});
+  EXPECT_FALSE(watch.raw.stream->Next(&out));
+  Json event = Json::parse(out);
+  EXPECT_EQ(event["type"], "ERROR");
+  EXPECT_EQ(event["object"]["code"], 410);
+  EXPECT_EQ(event["object"]["reason"], "Expired");
+}
+
 TEST_F(ApiServerTest, WatchListNeedsItsCompanionParameters) {
   Reply missing = Get(std::string(kPods) + "?watch=true&sendInitialEvents=true");
   EXPECT_EQ(missing.code, 422);

@@ -141,10 +141,18 @@ Result<HttpResponse> RequestHandler::Watch() {
   }
   TableRepresentation rep = NegotiateTable(http_.headers.Get("Accept"));
   ASSIGN_OR_RETURN(TableOptions table, TableOptionsFor(q, rep, now_));
-  ASSIGN_OR_RETURN(store::WatcherPtr watcher, store_->Watch(*info_, std::move(options)));
+  Result<store::WatcherPtr> watcher = store_->Watch(*info_, std::move(options));
+  if (!watcher.ok() && watcher.status().code() == Code::kGone) {
+    HttpResponse response;
+    response.headers.Add("Content-Type", "application/json");
+    Json event = {{"type", "ERROR"}, {"object", StatusJson(watcher.status())}};
+    response.stream = std::make_shared<FixedStream>(store::Serialize(event) + "\n");
+    return response;
+  }
+  if (!watcher.ok()) return watcher.status();
 
   WatchStreamOptions stream;
-  stream.watcher = std::move(watcher);
+  stream.watcher = std::move(*watcher);
   stream.served = served_;
   stream.resource = info_;
   stream.table = rep.table;

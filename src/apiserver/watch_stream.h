@@ -43,6 +43,23 @@ class WatchStream final : public ResponseStream {
   std::function<void()> wake_;
 };
 
+// A stream that sends `body` and ends: a watch that fails before it starts (410 too old) is
+// answered, as the real server does, with 200 and a single ERROR event.
+class FixedStream final : public ResponseStream {
+ public:
+  explicit FixedStream(std::string body) : body_(std::move(body)) {}
+  void Start(std::function<void()>) override {}
+  bool Next(std::string* out) override {
+    out->append(body_);
+    body_.clear();
+    return false;
+  }
+  void Cancel() override {}
+
+ private:
+  std::string body_;
+};
+
 // How many events one Next drains before yielding to other connections on the same thread.
 inline constexpr std::size_t kWatchBatchSize = 256;
 
