@@ -1,0 +1,65 @@
+// File: cluster/garbage_collector.h
+//
+// The ownerReference garbage collector of the embedded cluster: the I/O half of gc_plan.h. A
+// pass lists every resource of the registry from the store, plans on that snapshot and applies
+// the actions through the store's ordinary writes, as kube-controller-manager's garbage collector
+// does through the API:
+//   - Delete: DELETE with the plan's propagationPolicy and uid + resourceVersion preconditions,
+//     so an object recreated under the same name, or changed since it was judged, is left for
+//     the next pass (upstream deleteObject passes the same preconditions).
+//   - RemoveOwnerReferences / RemoveFinalizer: read the current object, drop the references or
+//     the finalizer, update with the resourceVersion just read (the field goes away when its
+//     list becomes empty). Removing those uids is right whatever else changed meanwhile: an
+//     absent owner never comes back and a deletion is never undone.
+// NotFound and Conflict answers are normal (someone else wrote first) and are not errors: the
+// next pass plans again from fresh data. Passes collect one level of an ownership tree each;
+// RunUntilStable repeats them until nothing is left to do.
+//
+// Cost: every pass reads every object, O(objects) time and a snapshot of shared pointers (the
+// stored JSON is not copied). That is acceptable for the local clusters this serves (thousands of
+// objects, passes triggered by the caller); upstream keeps an incremental graph fed by watches,
+// which is what to build if a pass ever shows up in profiles.
+//
+// Scheduling: the collector owns no thread, timer or clock. The caller (an event loop on the
+// real clock, or the simulator) decides when to run a pass. Threading: the store is thread-safe
+// and the collector holds no lock of its own; one collector must not run two passes at once.
+#pragma once
+
+#include "api/resources.h"
+#include "base/result.h"
+#include "cluster/gc_plan.h"
+#include "store/store.h"
+
+namespace lws::cluster {
+
+class GarbageCollector {
+ public:
+  // The registry is a pointer because custom resources come and go at run time: each pass reads
+  // its current resources. REQUIRES: `store` and `registry` outlive the collector, and nobody
+  // changes the registry during a pass.
+  GarbageCollector(store::Store* store, const api::ResourceRegistry* registry);
+
+  // One pass. Returns the number of actions that changed the store; the first error other than
+  // NotFound or Conflict, after attempting every action.
+  Result<int> RunOnce();
+  // Runs passes until one changes nothing or `max_passes` have run. Returns the total number of
+  // actions; stops at the first error.
+  Result<int> RunUntilStable(int max_passes);
+
+  // The two halves of RunOnce. Snapshot: every object of every group resource (listed once,
+  // with the registry's first version of it). ApplyPlan: the actions in order; returns how many
+  // changed the store, or the first error other than NotFound/Conflict after trying them all.
+  Result<GcSnapshot> Snapshot() const;
+  Result<int> ApplyPlan(const std::vector<GcAction>& actions);
+
+ private:
+  // Returns true iff `action` changed the store.
+  Result<bool> Apply(const GcAction& action);
+  Result<bool> ApplyDelete(const GcAction& action);
+  Result<bool> ApplyUpdate(const GcAction& action);
+
+  store::Store* const store_;
+  const api::ResourceRegistry* const registry_;
+};
+
+}  // namespace lws::cluster
