@@ -61,7 +61,8 @@ std::vector<std::string> IsValidPercent(std::string_view value) {
                      "[0-9]+%", {"1%", "93%"})};
 }
 
-ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path) {
+ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path,
+                             MetaScope scope) {
   ErrorList errs;
   auto check_name = [&](std::string_view value, const FieldPath& at) {
     for (auto& p : NameProblems(rule, value)) errs.push_back(Invalid(at, std::string(value), p));
@@ -80,7 +81,11 @@ ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldP
   } else {
     check_name(meta.name, path.Child("name"));
   }
-  if (meta.namespace_.empty()) {
+  if (scope == MetaScope::kCluster) {
+    if (!meta.namespace_.empty()) {
+      errs.push_back(Forbidden(path.Child("namespace"), "not allowed on this type"));
+    }
+  } else if (meta.namespace_.empty()) {
     errs.push_back(Required(path.Child("namespace"), ""));
   } else {
     for (auto& p : IsDNS1123Label(meta.namespace_)) {

@@ -21,9 +21,12 @@ std::vector<std::string> IsValidPercent(std::string_view value);
 
 enum class NameRule { kDNS1035Label, kDNS1123Label, kDNS1123Subdomain };
 
-// ValidateObjectMeta for a namespaced object whose name follows `rule`: name or generateName
-// present and valid, namespace present and a DNS-1123 label, labels and annotation keys valid,
-// annotations within 256 KiB.
-ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path);
+enum class MetaScope { kNamespaced, kCluster };
+
+// ValidateObjectMeta for an object whose name follows `rule`: name or generateName present and
+// valid; for a namespaced object the namespace present and a DNS-1123 label, for a
+// cluster-scoped one absent; labels and annotation keys valid, annotations within 256 KiB.
+ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path,
+                             MetaScope scope = MetaScope::kNamespaced);
 
 }  // namespace lws::api
