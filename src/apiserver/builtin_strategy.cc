@@ -1,21 +1,28 @@
 // File: apiserver/builtin_strategy.cc
 //
 // What the registry strategies of built-in kinds do to an object before it is stored:
-// defaulting, validation and the status a new object starts with.
+// defaulting (with the fields an update may omit carried over from the stored object),
+// validation, and the status a new object starts with (api/builtin_*.h).
+#include "api/builtin_defaults.h"
+#include "api/builtin_status.h"
+#include "api/builtin_validation.h"
 #include "apiserver/request_handler.h"
 
 namespace lws::apiserver {
 
 Status RequestHandler::PrepareBuiltin(Json* object, const Json* old, std::string_view subresource,
                                       api::ErrorList* errors) {
+  if (old != nullptr) api::ApplyBuiltinUpdateCarryOver(*info_, *old, object);
+  api::ApplyBuiltinDefaults(*info_, object);
+  // A /status write changes nothing the object validation looks at (the store keeps everything
+  // but .status), and status fields have no rules here.
+  if (subresource != "status") *errors = api::ValidateBuiltin(*info_, *object, old);
   return Status::Ok();
 }
 
 Json RequestHandler::InitialStatus(const Json& object) const {
-  if (info_->group.empty() && info_->resource == "pods") return {{"phase", "Pending"}};
-  if (info_->group.empty() && info_->resource == "namespaces") return {{"phase", "Active"}};
-  if (info_->group.empty() && info_->resource == "nodes") return object.value("status", Json());
-  return Json();
+  if (info_->custom) return Json();  // a custom resource cannot be created with a status
+  return api::InitialStatus(*info_, object);
 }
 
 }  // namespace lws::apiserver

@@ -52,8 +52,9 @@ api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
   api::ErrorList errors = api::DecodeInto(object.value("metadata", Json::object()), &meta,
                                           api::FieldPath("metadata"));
   if (!errors.empty()) return errors;
-  if (!namespaced) meta.namespace_ = "cluster";  // the namespaced rule requires one
-  return api::ValidateObjectMeta(meta, api::NameRule::kDNS1123Subdomain, api::FieldPath("metadata"));
+  return api::ValidateObjectMeta(meta, api::NameRule::kDNS1123Subdomain,
+                                 api::FieldPath("metadata"),
+                                 namespaced ? api::MetaScope::kNamespaced : api::MetaScope::kCluster);
 }
 
 }  // namespace
