@@ -72,6 +72,24 @@ TEST_F(ApiServerTest, CreateGetListDelete) {
   EXPECT_EQ(Get(std::string(kPods) + "/p1").code, 404);
 }
 
+TEST_F(ApiServerTest, BuiltinKindsAreDefaultedAndValidated) {
+  Reply pod = Post(kPods, PodJson("p1"));
+  ASSERT_EQ(pod.code, 201);
+  EXPECT_EQ(pod.body["spec"]["restartPolicy"], "Always");
+  EXPECT_EQ(pod.body["status"]["qosClass"], "BestEffort");
+  Reply sts = Post(kSts, StatefulSetJson("s1"));
+  ASSERT_EQ(sts.code, 201);
+  EXPECT_EQ(sts.body["spec"]["updateStrategy"]["type"], "RollingUpdate");
+  EXPECT_EQ(sts.body["spec"]["podManagementPolicy"], "OrderedReady");
+
+  Json no_containers = PodJson("p2");
+  no_containers["spec"]["containers"] = Json::array();
+  Reply invalid = Post(kPods, no_containers);
+  EXPECT_EQ(invalid.code, 422);
+  EXPECT_EQ(invalid.body["message"], "Pod \"p2\" is invalid: spec.containers: Required value");
+  EXPECT_EQ(invalid.body["details"]["causes"][0]["field"], "spec.containers");
+}
+
 TEST_F(ApiServerTest, BadBodiesAreBadRequests) {
   Reply malformed = Send("POST", kPods, "{\"apiVersion\": ");
   EXPECT_EQ(malformed.code, 400);
