@@ -1,0 +1,78 @@
+// File: apiserver/http_connection.h
+//
+// Internal to the transport (http_server.cc and http_connection.cc, nobody else). HttpServer
+// listens and accepts; each accepted socket is handed to ServeConnection, which serves it on a
+// strand of its own until the client or the server ends it. What the connections of one server
+// share (options, handler, the open-stream count, the set of live connections that Stop shuts
+// down) is the ServerContext.
+//
+// Nothing here names a Beast or Asio type (io_context is only forward-declared), so that Beast
+// is compiled in the transport's two translation units alone; the socket crosses over as its
+// native handle.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "apiserver/http.h"
+#include "apiserver/http_server.h"
+
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
+namespace spdlog {
+class logger;
+}  // namespace spdlog
+
+namespace lws::apiserver::internal {
+
+class ConnectionHandle {
+ public:
+  virtual ~ConnectionHandle() = default;
+  // Callable from any thread: cancels the connection's stream and closes its socket.
+  virtual void Shutdown() = 0;
+};
+
+class ServerContext {
+ public:
+  ServerContext(HttpServerOptions options, HttpHandler handler);
+
+  const HttpServerOptions& options() const { return options_; }
+  // Calls the handler; an exception from it propagates.
+  HttpResponse Handle(const HttpRequest& request) const { return handler_(request); }
+  spdlog::logger& log() const { return *log_; }
+
+  // Takes one of options().max_streams slots; false when none is free.
+  bool TryOpenStream();
+  void CloseStream() { open_streams_.fetch_sub(1); }
+
+  // Registers a live connection: its id, or nullopt once the server is stopping (the caller
+  // then drops the connection).
+  std::optional<uint64_t> Add(std::weak_ptr<ConnectionHandle> connection);
+  void Remove(uint64_t id);
+  // From now on Add refuses; every registered connection is shut down. Idempotent.
+  void ShutdownAll();
+
+ private:
+  const HttpServerOptions options_;
+  const HttpHandler handler_;
+  const std::shared_ptr<spdlog::logger> log_;
+  std::atomic<std::size_t> open_streams_{0};
+  std::mutex mu_;
+  bool stopping_ = false;                                                      // guarded by mu_
+  uint64_t next_id_ = 0;                                                       // guarded by mu_
+  std::unordered_map<uint64_t, std::weak_ptr<ConnectionHandle>> connections_;  // guarded by mu_
+};
+
+// Serves the connected socket `native_socket` (IPv6 when `ipv6`), which it now owns, on a new
+// strand of `io`.
+void ServeConnection(boost::asio::io_context& io, int native_socket, bool ipv6,
+                     std::shared_ptr<ServerContext> context);
+
+}  // namespace lws::apiserver::internal

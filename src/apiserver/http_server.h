@@ -1,0 +1,70 @@
+// File: apiserver/http_server.h
+//
+// The HTTP/1.1 transport of the embedded API server: it listens on one TCP address, parses
+// requests with Boost.Beast, hands each one to an HttpHandler (http.h) and writes the answer back,
+// either whole (Content-Length) or, for a watch, as a chunked stream drained from a
+// ResponseStream. One io_context is run by a few I/O threads; each connection lives on its own
+// strand, so a slow watch client delays nobody but itself.
+//
+// What the transport answers by itself, always as a metav1.Status JSON body, before or instead
+// of the handler: 400 for a request it cannot parse, 413 for a body over max_body_bytes, 431 for
+// headers over max_header_bytes (those three close the connection), 429 when max_streams watches
+// are already open, and 500 when the handler throws.
+//
+//   ASSIGN_OR_RETURN(auto server, HttpServer::Start({.port = 0}, handler));
+//   ... client connects to server->address() ...
+//   server->Stop();  // or let it go out of scope
+//
+// Beast and Asio stay in the .cc files (pimpl): including this header costs nothing.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "apiserver/http.h"
+#include "base/result.h"
+
+namespace lws::apiserver {
+
+struct HttpServerOptions {
+  std::string bind_address = "127.0.0.1";
+  uint16_t port = 0;  // 0: an ephemeral port, read back with HttpServer::port()
+  int threads = 2;    // I/O threads running the one io_context
+  std::size_t max_body_bytes = 3 * 1024 * 1024;  // Kubernetes' limit; larger -> 413
+  std::size_t max_header_bytes = 64 * 1024;      // larger -> 431
+  // How long a keep-alive connection may sit idle, and how long a client may take to send one
+  // request (or to accept one non-stream response) before the connection is closed.
+  std::chrono::seconds idle_timeout{120};
+  std::size_t max_streams = 1000;  // concurrently open ResponseStreams; beyond it -> 429
+  std::chrono::milliseconds tick_interval{0};  // > 0: call `tick` this often on an I/O thread
+  std::function<void()> tick;                  // e.g. the store's watch bookmarks
+};
+
+class HttpServer {
+ public:
+  // Binds, listens and starts the I/O threads. A bind or listen failure is a Status naming the
+  // address and the operating system's error text.
+  static Result<std::unique_ptr<HttpServer>> Start(HttpServerOptions options, HttpHandler handler);
+
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+  ~HttpServer();  // Stop()
+
+  uint16_t port() const;
+  std::string address() const;  // "127.0.0.1:PORT" ("[::1]:PORT" for IPv6)
+
+  // Stops accepting, cancels every open stream, closes every connection and joins the I/O
+  // threads. Idempotent. Must not be called from a handler or a tick (it would join itself).
+  void Stop();
+
+ private:
+  struct Impl;
+  explicit HttpServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lws::apiserver

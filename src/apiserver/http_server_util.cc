@@ -1,0 +1,101 @@
+// File: apiserver/http_server_util.cc
+#include "apiserver/http_server_util.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <exception>
+
+#include "apiserver/status_json.h"
+#include "base/log.h"
+
+namespace lws::apiserver::internal {
+namespace {
+
+HttpResponse JsonResponse(int status, const Json& body) {
+  HttpResponse response;
+  response.status = status;
+  response.headers.Add("Content-Type", "application/json");
+  response.body = body.dump();
+  return response;
+}
+
+HttpResponse StatusResponse(const Status& status) {
+  return JsonResponse(status.http_code(), StatusJson(status));
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+}  // namespace
+
+HttpResponse BodyTooLargeResponse(std::size_t limit_bytes) {
+  return StatusResponse(Status(Code::kRequestEntityTooLarge, "Request entity too large: limit is " +
+                                                                 std::to_string(limit_bytes)));
+}
+
+HttpResponse HeaderTooLargeResponse(std::size_t limit_bytes) {
+  // Built by hand: lws::Status has no code for 431, and a Status without a reason is what
+  // Kubernetes clients expect for a code they have no reason for.
+  Json body = Json::object();
+  body["kind"] = "Status";
+  body["apiVersion"] = "v1";
+  body["metadata"] = Json::object();
+  body["status"] = "Failure";
+  body["message"] =
+      "request header fields too large (limit " + std::to_string(limit_bytes) + " bytes)";
+  body["code"] = 431;
+  return JsonResponse(431, body);
+}
+
+HttpResponse MalformedRequestResponse(std::string_view parse_error) {
+  return StatusResponse(Status::BadRequest("malformed HTTP request: " + std::string(parse_error)));
+}
+
+HttpResponse TooManyStreamsResponse(std::size_t limit) {
+  HttpResponse response = StatusResponse(
+      Status(Code::kTooManyRequests,
+             "Too many requests: too many open watches (limit " + std::to_string(limit) + ")"));
+  response.headers.Add("Retry-After", "1");
+  return response;
+}
+
+HttpResponse InternalErrorResponse(std::string_view what) {
+  return StatusResponse(Status::Internal("Internal error occurred: " + std::string(what)));
+}
+
+HttpResponse InvalidStatusResponse(int status) {
+  return InternalErrorResponse("handler answered HTTP status " + std::to_string(status));
+}
+
+bool ValidStatusCode(int status) { return status >= 200 && status <= 599; }
+
+bool StatusHasBody(int status) { return status != 204 && status != 304; }
+
+bool IsTransportHeader(std::string_view name) {
+  static constexpr std::array<std::string_view, 3> kOwn = {"Content-Length", "Transfer-Encoding",
+                                                           "Connection"};
+  return std::any_of(kOwn.begin(), kOwn.end(),
+                     [&](std::string_view own) { return EqualsIgnoreCase(own, name); });
+}
+
+std::string FormatEndpoint(const std::string& address, uint16_t port) {
+  const bool v6 = address.find(':') != std::string::npos;
+  return (v6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+}
+
+void CancelStream(ResponseStream& stream, spdlog::logger& log) {
+  try {
+    stream.Cancel();
+  } catch (const std::exception& e) {
+    log.error("stream Cancel failed: {}", e.what());
+  } catch (...) {
+    log.error("stream Cancel failed: unknown exception");
+  }
+}
+
+}  // namespace lws::apiserver::internal
