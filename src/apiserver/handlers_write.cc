@@ -66,9 +66,12 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
                               "unmarshal " + std::string(object.type_name()) +
                               " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }");
   }
+  // Like the real decoder, an object that names no apiVersion or kind takes the URL's (the
+  // typed Python client sends none unless the caller sets them).
   std::string kind = api::StringMember(object, "kind");
   std::string api_version = api::StringMember(object, "apiVersion");
-  if (kind.empty()) return Status::BadRequest("Object 'Kind' is missing in '" + http_.body + "'");
+  if (kind.empty()) object["kind"] = kind = info_->kind;
+  if (api_version.empty()) object["apiVersion"] = api_version = info_->ApiVersion();
   if (api_version != info_->ApiVersion()) {
     return Status::BadRequest("the API version in the data (" + api_version +
                               ") does not match the expected API version (" +
@@ -92,6 +95,7 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
     metadata.erase("namespace");
   }
   std::string name = api::StringMember(metadata, "name");
+  body_name_ = name;
   if (require_name_match && name != target_.name) {
     return Status::BadRequest("the name of the object (" + name +
                               ") does not match the name on the URL (" + target_.name + ")");

@@ -116,7 +116,7 @@ HttpResponse RequestHandler::JsonResponse(int code, const Json& body, std::strin
 }
 
 HttpResponse RequestHandler::ErrorResponse(const Status& status) {
-  StatusContext context{info_, target_.name};
+  StatusContext context{info_, target_.name.empty() ? body_name_ : target_.name};
   HttpResponse response = JsonResponse(status.http_code(), StatusJson(status, context));
   AddWarnings(&response);
   if (status.code() == Code::kInternal) {

@@ -121,6 +121,8 @@ class RequestHandler {
   store::Store* store_;
   Time now_;
   std::vector<std::string> warnings_;
+  // The name in a create's body, for error details (a collection URL names no object).
+  std::string body_name_;
 };
 
 }  // namespace lws::apiserver

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/log.h"
+#include "cli/apiserver.h"
 #include "cli/validate.h"
 
 namespace lws::cli {
@@ -17,6 +18,7 @@ int Main(int argc, char** argv) {
   app.parse_complete_callback([&] { SetLogLevel(log_level); });
   int exit_code = 0;
   AddValidateCommand(app, &exit_code);
+  AddApiServerCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

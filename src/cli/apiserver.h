@@ -1,0 +1,37 @@
+// File: cli/apiserver.h
+//
+// `lws apiserver [--port N] [--bind ADDR] [--data-dir DIR] [--token TOKEN]`: the embedded
+// Kubernetes API server alone (no scheduler, kubelets or controllers besides the garbage
+// collector), for kubectl, client libraries and tests. Plain HTTP on 127.0.0.1 unless told
+// otherwise; with --data-dir every acknowledged write survives a crash; with --token every
+// request but /version and the health checks needs `Authorization: Bearer TOKEN`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace lws::cli {
+
+struct ApiServerCommandOptions {
+  std::uint16_t port = 6443;  // 0 picks a free port (printed at start)
+  std::string bind = "127.0.0.1";
+  std::string data_dir;        // "" keeps everything in memory
+  std::string token;
+  int threads = 2;
+  std::string kubeconfig_out;  // write a kubeconfig for this server here
+  std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
+};
+
+// Serves until SIGINT or SIGTERM. Returns the process exit code.
+int RunApiServer(const ApiServerCommandOptions& options);
+
+void AddApiServerCommand(CLI::App& app, int* exit_code);
+
+// A kubeconfig (YAML) whose only cluster, user and context point at `server` ("http://...").
+std::string LocalKubeconfig(const std::string& server, const std::string& token);
+
+}  // namespace lws::cli
