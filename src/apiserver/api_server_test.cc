@@ -2,6 +2,10 @@
 //
 // The API server through ApiServer::Handle, without a socket: routing, discovery, CRUD,
 // errors as Status objects, CRDs, namespaces and authentication.
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "apiserver/api_server_testing.h"
 
 namespace lws::apiserver::testing {
@@ -246,6 +250,23 @@ TEST_F(ApiServerTest, CustomResourceDefinitionsComeAndGo) {
   ASSERT_EQ(Post("/apis/example.com/v1/namespaces/default/widgets", widget).code, 201);
   ASSERT_EQ(Delete("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com").code, 200);
   EXPECT_EQ(Get("/apis/example.com/v1/namespaces/default/widgets").code, 404);
+}
+
+TEST_F(ApiServerTest, StoredCrdsAreServedAgainAfterARestart) {
+  std::string dir = ::testing::TempDir() + "/api_server_restart_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Open({}, dir);
+  ASSERT_EQ(Post(kLws, LwsJson("l1")).code, 201);
+  std::string rv = Get(kLws).body["metadata"]["resourceVersion"];
+  Open({}, dir);
+  Reply list = Get(kLws);
+  ASSERT_EQ(list.code, 200);
+  EXPECT_EQ(list.body["items"][0]["metadata"]["name"], "l1");
+  EXPECT_EQ(list.body["metadata"]["resourceVersion"], rv);  // nothing re-seeded or re-installed
+  server_.reset();
+  store_.reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(ApiServerTest, DeletingANamespaceDeletesItsObjects) {
