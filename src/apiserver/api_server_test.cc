@@ -149,88 +149,6 @@ TEST_F(ApiServerTest, LeaderWorkerSetIsServedFromItsCrd) {
   EXPECT_EQ(rejected.body["details"]["kind"], "LeaderWorkerSet");
 }
 
-TEST_F(ApiServerTest, PatchTypes) {
-  ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
-  std::string s1 = std::string(kSts) + "/s1";
-  Reply merge = Patch(s1, "application/merge-patch+json", {{"metadata", {{"labels", {{"a", "b"}}}}}});
-  ASSERT_EQ(merge.code, 200) << merge.body;
-  EXPECT_EQ(merge.body["metadata"]["labels"]["a"], "b");
-  Reply json = Patch(s1, "application/json-patch+json",
-                     Json::array({{{"op", "replace"}, {"path", "/spec/replicas"}, {"value", 4}}}));
-  ASSERT_EQ(json.code, 200) << json.body;
-  EXPECT_EQ(json.body["spec"]["replicas"], 4);
-  EXPECT_EQ(json.body["metadata"]["generation"], 2);
-  Json smp = {{"spec", {{"template", {{"spec", {{"$setElementOrder/containers", {{{"name", "c"}}}},
-                                              {"containers", {{{"name", "c"}, {"image", "busybox:2"}}}}}}}}}}};
-  Reply strategic = Patch(s1, "application/strategic-merge-patch+json", smp);
-  ASSERT_EQ(strategic.code, 200) << strategic.body;
-  EXPECT_EQ(strategic.body["spec"]["template"]["spec"]["containers"][0]["image"], "busybox:2");
-
-  ASSERT_EQ(Post(kLws, LwsJson("l1")).code, 201);
-  Reply lws_smp = Patch(std::string(kLws) + "/l1", "application/strategic-merge-patch+json",
-                        {{"spec", {{"replicas", 3}}}});
-  EXPECT_EQ(lws_smp.code, 415);
-  EXPECT_EQ(Patch(s1 + "x", "application/merge-patch+json", Json::object()).code, 404);
-}
-
-TEST_F(ApiServerTest, PatchWithStaleResourceVersionConflicts) {
-  ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
-  Reply stale = Patch(std::string(kSts) + "/s1", "application/merge-patch+json",
-                      {{"metadata", {{"resourceVersion", "1"}}}, {"spec", {{"replicas", 3}}}});
-  EXPECT_EQ(stale.code, 409);
-  EXPECT_EQ(stale.body["reason"], "Conflict");
-}
-
-TEST_F(ApiServerTest, ServerSideApplyCreatesThenConflicts) {
-  std::string target = std::string(kSts) + "/s1?fieldManager=alice";
-  Reply created = Patch(target, "application/apply-patch+yaml", StatefulSetJson("s1", 2));
-  ASSERT_EQ(created.code, 201) << created.body;
-  EXPECT_EQ(created.body["metadata"]["managedFields"][0]["manager"], "alice");
-  Reply conflict = Patch(std::string(kSts) + "/s1?fieldManager=bob", "application/apply-patch+yaml",
-                         StatefulSetJson("s1", 5));
-  EXPECT_EQ(conflict.code, 409);
-  EXPECT_EQ(conflict.body["details"]["causes"][0]["field"], ".spec.replicas");
-  Reply forced = Patch(std::string(kSts) + "/s1?fieldManager=bob&force=true",
-                       "application/apply-patch+yaml", StatefulSetJson("s1", 5));
-  EXPECT_EQ(forced.code, 200);
-  EXPECT_EQ(forced.body["spec"]["replicas"], 5);
-  EXPECT_EQ(Patch(std::string(kSts) + "/s1", "application/apply-patch+yaml",
-                  StatefulSetJson("s1")).code, 422);  // fieldManager required
-}
-
-TEST_F(ApiServerTest, ScaleStatefulSetAndLeaderWorkerSet) {
-  ASSERT_EQ(Post(kSts, StatefulSetJson("s1", 2)).code, 201);
-  Reply scale = Get(std::string(kSts) + "/s1/scale");
-  ASSERT_EQ(scale.code, 200);
-  EXPECT_EQ(scale.body["kind"], "Scale");
-  EXPECT_EQ(scale.body["spec"]["replicas"], 2);
-  EXPECT_EQ(scale.body["status"]["selector"], "app=s1");
-  Reply patched = Patch(std::string(kSts) + "/s1/scale", "application/merge-patch+json",
-                        {{"spec", {{"replicas", 3}}}});
-  ASSERT_EQ(patched.code, 200) << patched.body;
-  EXPECT_EQ(Get(std::string(kSts) + "/s1").body["spec"]["replicas"], 3);
-
-  ASSERT_EQ(Post(kLws, LwsJson("l1", 2)).code, 201);
-  Json put = Get(std::string(kLws) + "/l1/scale").body;
-  put["spec"]["replicas"] = 4;
-  Reply replaced = Send("PUT", std::string(kLws) + "/l1/scale", put.dump(), "");
-  ASSERT_EQ(replaced.code, 200) << replaced.body;
-  EXPECT_EQ(Get(std::string(kLws) + "/l1").body["spec"]["replicas"], 4);
-  put["spec"]["replicas"] = 5;  // the resourceVersion is now stale
-  EXPECT_EQ(Send("PUT", std::string(kLws) + "/l1/scale", put.dump(), "").code, 409);
-}
-
-TEST_F(ApiServerTest, StatusSubresourceIsIsolated) {
-  ASSERT_EQ(Post(kLws, LwsJson("l1")).code, 201);
-  Json lws = Get(std::string(kLws) + "/l1").body;
-  lws["status"] = {{"replicas", 2}, {"readyReplicas", 1}};
-  lws["spec"]["replicas"] = 9;
-  Reply status = Put(std::string(kLws) + "/l1/status", lws);
-  ASSERT_EQ(status.code, 200) << status.body;
-  EXPECT_EQ(status.body["status"]["readyReplicas"], 1);
-  EXPECT_EQ(status.body["spec"]["replicas"], 2);
-}
-
 TEST_F(ApiServerTest, CustomResourceDefinitionsComeAndGo) {
   Json crd = {
       {"apiVersion", "apiextensions.k8s.io/v1"},
@@ -275,34 +193,6 @@ TEST_F(ApiServerTest, DeletingANamespaceDeletesItsObjects) {
   ASSERT_EQ(Post("/api/v1/namespaces/team/pods", PodJson("p", "team")).code, 201);
   ASSERT_EQ(Delete("/api/v1/namespaces/team").code, 200);
   EXPECT_EQ(Get("/api/v1/namespaces/team/pods/p").code, 404);
-}
-
-TEST_F(ApiServerTest, ServicesGetAClusterIp) {
-  Json svc = {{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", {{"name", "s"}}},
-              {"spec", {{"ports", {{{"port", 80}}}}}}};
-  Reply created = Post("/api/v1/namespaces/default/services", svc);
-  ASSERT_EQ(created.code, 201) << created.body;
-  EXPECT_EQ(created.body["spec"]["clusterIP"].get<std::string>().rfind("10.96.", 0), 0u);
-  svc["metadata"]["name"] = "s2";
-  Reply second = Post("/api/v1/namespaces/default/services", svc);
-  EXPECT_NE(second.body["spec"]["clusterIP"], created.body["spec"]["clusterIP"]);
-}
-
-TEST_F(ApiServerTest, DryRunStoresNothing) {
-  Reply dry = Send("POST", std::string(kPods) + "?dryRun=All", PodJson("p").dump());
-  EXPECT_EQ(dry.code, 201);
-  EXPECT_EQ(Get(std::string(kPods) + "/p").code, 404);
-}
-
-TEST_F(ApiServerTest, BindingAssignsANode) {
-  ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
-  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", "p"}}},
-                  {"target", {{"kind", "Node"}, {"name", "n1"}}}};
-  EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
-  Json pod = Get(std::string(kPods) + "/p").body;
-  EXPECT_EQ(pod["spec"]["nodeName"], "n1");
-  EXPECT_EQ(pod["status"]["conditions"][0]["type"], "PodScheduled");
-  EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 409);
 }
 
 TEST_F(ApiServerTest, WatchStreamsEvents) {
@@ -358,6 +248,36 @@ TEST_F(ApiServerTest, WatchListNeedsItsCompanionParameters) {
   ok.raw.stream->Next(&out);
   EXPECT_NE(out.find("k8s.io/initial-events-end"), std::string::npos);
   ok.raw.stream->Cancel();
+}
+
+// A plugin that labels every pod and refuses pods named "forbidden".
+class LabelPods final : public AdmissionPlugin {
+ public:
+  std::string_view Name() const override { return "LabelPods"; }
+  bool Handles(const api::ResourceInfo& resource, std::string_view sub) const override {
+    return resource.kind == "Pod" && sub.empty();
+  }
+  Status Mutate(AdmissionRequest& request) override {
+    (*request.object)["metadata"]["labels"]["admitted"] = "yes";
+    return Status::Ok();
+  }
+  Status Validate(const AdmissionRequest& request) override {
+    if (request.name != "forbidden") return Status::Ok();
+    return Status(Code::kForbidden, "admission webhook \"pods\" denied the request: no");
+  }
+};
+
+TEST_F(ApiServerTest, AdmissionPluginsMutateThenValidate) {
+  ApiServerOptions options;
+  options.admission.Add(std::make_shared<LabelPods>());
+  Open(std::move(options));
+  Reply admitted = Post(kPods, PodJson("p1"));
+  ASSERT_EQ(admitted.code, 201);
+  EXPECT_EQ(admitted.body["metadata"]["labels"]["admitted"], "yes");
+  Reply denied = Post(kPods, PodJson("forbidden"));
+  EXPECT_EQ(denied.code, 403);
+  EXPECT_EQ(denied.body["reason"], "Forbidden");
+  EXPECT_EQ(Post(kSts, StatefulSetJson("s")).body["metadata"].contains("labels"), false);
 }
 
 TEST_F(ApiServerTest, TokenGuardsEverythingButPublicPaths) {
