@@ -12,9 +12,6 @@ namespace lws::apiserver::testing {
 namespace {
 
 using api::Json;
-constexpr const char* kPods = "/api/v1/namespaces/default/pods";
-constexpr const char* kSts = "/apis/apps/v1/namespaces/default/statefulsets";
-constexpr const char* kLws = "/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets";
 constexpr const char* kTable = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
 
 TEST_F(ApiServerTest, VersionAndHealth) {

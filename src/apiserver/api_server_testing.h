@@ -15,6 +15,11 @@
 
 namespace lws::apiserver::testing {
 
+inline constexpr const char* kPods = "/api/v1/namespaces/default/pods";
+inline constexpr const char* kSts = "/apis/apps/v1/namespaces/default/statefulsets";
+inline constexpr const char* kLws =
+    "/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets";
+
 struct Reply {
   int code = 0;
   api::Json body;

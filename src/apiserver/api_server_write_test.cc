@@ -8,9 +8,6 @@ namespace lws::apiserver::testing {
 namespace {
 
 using api::Json;
-constexpr const char* kPods = "/api/v1/namespaces/default/pods";
-constexpr const char* kSts = "/apis/apps/v1/namespaces/default/statefulsets";
-constexpr const char* kLws = "/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets";
 
 TEST_F(ApiServerTest, PatchTypes) {
   ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);

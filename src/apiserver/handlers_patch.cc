@@ -4,9 +4,9 @@
 // /status. A patch is applied to the object as stored, then takes the update path. Like the real
 // server, a patch that does not name a resourceVersion is retried on a conflict with a
 // concurrent writer; one that does (kubectl diff) gets the 409.
-#include "api/yaml.h"
 #include "apiserver/apply.h"
 #include "apiserver/patch.h"
+#include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
 #include "apiserver/strategic_merge.h"
@@ -17,20 +17,8 @@ namespace {
 constexpr int kPatchAttempts = 5;
 
 Result<Json> ParsePatchBody(PatchType type, const std::string& body) {
-  if (type == PatchType::kApply) {
-    Result<Json> yaml = api::LoadYaml(body);
-    if (!yaml.ok()) return Status::BadRequest("error decoding YAML: " + yaml.status().message());
-    return yaml;
-  }
-  Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    try {
-      (void)Json::parse(body);
-    } catch (const Json::exception& e) {
-      return Status::BadRequest(std::string("error decoding patch: ") + e.what());
-    }
-  }
-  return parsed;
+  if (type == PatchType::kApply) return DecodeYamlBody(body);
+  return DecodeJsonBody(body, "error decoding patch");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // pods/binding (what the scheduler posts to place a pod on a node).
 #include "api/selector.h"
 #include "apiserver/patch.h"
+#include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
 #include "apiserver/strategic_merge.h"
@@ -85,13 +86,12 @@ Result<HttpResponse> RequestHandler::Scale() {
 
   Json wanted;
   if (method == "PUT") {
-    Json body = Json::parse(http_.body, nullptr, false);
+    ASSIGN_OR_RETURN(Json body, DecodeJsonBody(http_.body, "error decoding Scale"));
     if (!body.is_object()) return Status::BadRequest("the request body is not a Scale object");
     wanted = std::move(body);
   } else {
     std::string content_type = http_.headers.Get("Content-Type");
-    Json patch = Json::parse(http_.body, nullptr, false);
-    if (patch.is_discarded()) return Status::BadRequest("error decoding patch: invalid JSON");
+    ASSIGN_OR_RETURN(Json patch, DecodeJsonBody(http_.body, "error decoding patch"));
     if (content_type.rfind("application/merge-patch+json", 0) == 0) {
       ASSIGN_OR_RETURN(wanted, ApplyMergePatch(scale, patch));
     } else if (content_type.rfind("application/json-patch+json", 0) == 0) {
@@ -124,7 +124,7 @@ Result<HttpResponse> RequestHandler::Scale() {
 }
 
 Result<HttpResponse> RequestHandler::Binding() {
-  Json binding = Json::parse(http_.body, nullptr, false);
+  ASSIGN_OR_RETURN(Json binding, DecodeJsonBody(http_.body, "error decoding Binding"));
   if (!binding.is_object()) return Status::BadRequest("the request body is not a Binding object");
   std::string node = api::StringMember(binding.value("target", Json::object()), "name");
   if (node.empty()) {

@@ -8,6 +8,7 @@
 #include "api/intstr.h"
 #include "api/yaml.h"
 #include "api/object_meta_validation.h"
+#include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
 
@@ -28,21 +29,8 @@ Status ProtobufBodyError() {
 
 Result<Json> ParseBody(std::string_view content_type, const std::string& body) {
   if (IsProtobuf(content_type)) return ProtobufBodyError();
-  if (content_type.find("yaml") != std::string_view::npos) {
-    Result<Json> yaml = api::LoadYaml(body);
-    if (!yaml.ok()) return Status::BadRequest("error decoding YAML: " + yaml.status().message());
-    return yaml;
-  }
-  Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    try {
-      (void)Json::parse(body);
-    } catch (const Json::exception& e) {
-      return Status::BadRequest(std::string("couldn't get version/kind; json parse error: ") +
-                                e.what());
-    }
-  }
-  return parsed;
+  if (content_type.find("yaml") != std::string_view::npos) return DecodeYamlBody(body);
+  return DecodeJsonBody(body, "couldn't get version/kind; json parse error");
 }
 
 // Checks name/generateName and labels/annotations of a custom resource, as the API server does

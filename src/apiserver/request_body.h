@@ -1,0 +1,20 @@
+// File: apiserver/request_body.h
+//
+// Request bodies decoded the way kube-apiserver reports their problems: a malformed JSON body
+// is a 400 whose message is `<context>: <parser's message>`, a malformed YAML (apply) body
+// `error decoding YAML: <message>`. Nothing throws.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "api/codec.h"
+#include "base/result.h"
+
+namespace lws::apiserver {
+
+// `context` starts the error message: "couldn't get version/kind; json parse error".
+Result<api::Json> DecodeJsonBody(const std::string& body, std::string_view context);
+Result<api::Json> DecodeYamlBody(const std::string& body);
+
+}  // namespace lws::apiserver
