@@ -2,8 +2,12 @@
 # a wrong include fails to link. Sources are globbed so that adding a file needs no CMake edit;
 # files ending in _test.cc go to the layer's test binary instead of the library.
 function(lws_layer name)
-  cmake_parse_arguments(ARG "" "" "DEPS;TEST_DEPS;EXTRA_SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXCLUDE" "DEPS;TEST_DEPS;EXTRA_SOURCES" ${ARGN})
   file(GLOB _all CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  if(ARG_EXCLUDE)
+    # Files the folder builds into another target (see src/apiserver/CMakeLists.txt).
+    list(FILTER _all EXCLUDE REGEX "${ARG_EXCLUDE}")
+  endif()
   set(_lib_sources)
   set(_test_sources)
   foreach(f ${_all})
