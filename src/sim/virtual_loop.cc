@@ -1,0 +1,54 @@
+// File: sim/virtual_loop.cc
+#include "sim/virtual_loop.h"
+
+namespace lws::sim {
+
+TaskId VirtualLoop::At(Time when, std::function<void()> task) {
+  std::lock_guard lock(mu_);
+  // A task scheduled in the past runs now: virtual time never goes backwards.
+  return queue_.Add(std::max(when, clock_.Now()), std::move(task));
+}
+
+bool VirtualLoop::Cancel(TaskId id) {
+  std::lock_guard lock(mu_);
+  return queue_.Cancel(id);
+}
+
+std::size_t VirtualLoop::pending() const {
+  std::lock_guard lock(mu_);
+  return queue_.size();
+}
+
+bool VirtualLoop::Step() {
+  std::function<void()> task;
+  {
+    std::lock_guard lock(mu_);
+    if (queue_.empty()) return false;
+    Time when = queue_.NextTime();
+    if (when > clock_.Now()) clock_.Set(when);
+    task = queue_.Pop();
+  }
+  ++tasks_run_;
+  task();
+  return true;
+}
+
+void VirtualLoop::RunUntil(Time until) {
+  for (;;) {
+    {
+      std::lock_guard lock(mu_);
+      if (queue_.empty() || queue_.NextTime() > until) break;
+    }
+    Step();
+  }
+  std::lock_guard lock(mu_);
+  if (until > clock_.Now()) clock_.Set(until);
+}
+
+std::uint64_t VirtualLoop::RunUntilIdle(std::uint64_t max_tasks) {
+  std::uint64_t run = 0;
+  while (run < max_tasks && Step()) ++run;
+  return run;
+}
+
+}  // namespace lws::sim
