@@ -7,6 +7,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
+require_kubectl
 tmp=$(mktemp -d)
 trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/data"
