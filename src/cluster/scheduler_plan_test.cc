@@ -4,103 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <deque>
 #include <functional>
 
-#include "api/exclusive_placement.h"
+#include "cluster/scheduler_testing.h"
 
 namespace lws::cluster {
 namespace {
 
-api::Quantity Q(const std::string& text) { return *api::Quantity::Parse(text); }
-
-api::Node MakeNode(const std::string& name, api::StringMap labels = {}) {
-  api::Node node;
-  node.metadata.name = name;
-  node.metadata.labels = std::move(labels);
-  node.status.allocatable = {{"cpu", Q("8")}, {"memory", Q("32Gi")}, {"pods", Q("110")},
-                             {"ephemeral-storage", Q("100Gi")}, {"nvidia.com/gpu", Q("8")}};
-  api::NodeCondition ready;
-  ready.type = "Ready";
-  ready.status = "True";
-  node.status.conditions.push_back(ready);
-  return node;
-}
-
-api::Pod MakePod(const std::string& name, api::ResourceList requests = {}, api::StringMap labels = {}) {
-  api::Pod pod;
-  pod.metadata.name = name;
-  pod.metadata.namespace_ = "default";
-  pod.metadata.labels = std::move(labels);
-  api::Container c;
-  c.name = "main";
-  c.resources.requests = std::move(requests);
-  pod.spec.containers.push_back(c);
-  return pod;
-}
-
-// A cluster whose NodeInfos point into stable storage.
-struct Cluster {
-  std::deque<api::Node> nodes;
-  std::deque<api::Pod> pods;
-  std::vector<NodeInfo> infos;
-  api::Node& Add(api::Node node) {
-    nodes.push_back(std::move(node));
-    infos.push_back(NodeInfo{&nodes.back(), {}});
-    return nodes.back();
-  }
-  // Binds `pod` to the node at `index`.
-  void Bind(std::size_t index, api::Pod pod) {
-    pod.spec.node_name = nodes[index].metadata.name;
-    pods.push_back(std::move(pod));
-    infos[index].pods.push_back(&pods.back());
-  }
-  // Schedules `pod` and binds it where it lands; returns the node name ("" if none).
-  std::string Place(api::Pod pod) {
-    ScheduleResult r = SchedulePod(pod, infos);
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (nodes[i].metadata.name == r.node_name) Bind(i, pod);
-    }
-    return r.node_name;
-  }
-};
-
-api::NodeSelectorRequirement Expr(std::string key, std::string op, std::vector<std::string> values = {}) {
-  api::NodeSelectorRequirement r;
-  r.key = std::move(key);
-  r.operator_ = std::move(op);
-  r.values = std::move(values);
-  return r;
-}
-
-void RequireNodeAffinity(api::Pod& pod, std::vector<std::vector<api::NodeSelectorRequirement>> terms,
-                         bool fields = false) {
-  api::NodeSelector selector;
-  for (auto& exprs : terms) {
-    api::NodeSelectorTerm term;
-    (fields ? term.match_fields : term.match_expressions) = std::move(exprs);
-    selector.node_selector_terms.push_back(std::move(term));
-  }
-  pod.spec.affinity.emplace().node_affinity.emplace().required = std::move(selector);
-}
-
-api::Toleration Tol(std::string key, std::string op, std::string value = "", std::string effect = "") {
-  api::Toleration t;
-  t.key = std::move(key);
-  t.operator_ = std::move(op);
-  t.value = std::move(value);
-  t.effect = std::move(effect);
-  return t;
-}
-
-api::Taint Taint(std::string key, std::string value, std::string effect) {
-  api::Taint t;
-  t.key = std::move(key);
-  t.value = std::move(value);
-  t.effect = std::move(effect);
-  return t;
-}
+using namespace scheduler_testing;  // NOLINT: test builders
 
 // ---- Every filter rule alone, on a one-node cluster -------------------------------------------
 
@@ -232,6 +143,120 @@ const RuleCase kRuleCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(Rules, FilterRuleTest, ::testing::ValuesIn(kRuleCases),
                          [](const auto& info) { return info.param.name; });
+
+// ---- Messages --------------------------------------------------------------------------------
+
+api::Pod GpuPod(const std::string& name, int gpus) {
+  return MakePod(name, {{"cpu", Q("1")}, {"nvidia.com/gpu", Q(std::to_string(gpus))}});
+}
+
+TEST(ScheduleMessage, CombinesReasonsWithCounts) {
+  Cluster cluster;
+  for (int i = 0; i < 3; ++i) {
+    cluster.Add(MakeNode("gpu-" + std::to_string(i), {{"pool", "gpu"}}));
+    cluster.Bind(i, GpuPod("busy-" + std::to_string(i), 4));
+  }
+  for (int i = 0; i < 5; ++i) cluster.Add(MakeNode("cpu-" + std::to_string(i), {{"pool", "cpu"}}));
+  api::Pod pod = GpuPod("p", 8);
+  pod.spec.node_selector = {{"pool", "gpu"}};
+  ScheduleResult r = SchedulePod(pod, cluster.infos);
+  EXPECT_EQ(r.node_name, "");
+  EXPECT_EQ(r.condition_reason, "Unschedulable");
+  EXPECT_EQ(r.reasons, (std::map<std::string, int>{
+                           {"Insufficient nvidia.com/gpu", 3},
+                           {"node(s) didn't match Pod's node affinity/selector", 5}}));
+  EXPECT_EQ(r.message,
+            "0/8 nodes are available: 3 Insufficient nvidia.com/gpu, 5 node(s) didn't match Pod's "
+            "node affinity/selector. preemption: 0/8 nodes are available: 3 No preemption victims "
+            "found for incoming pod, 5 Preemption is not helpful for scheduling..");
+}
+
+TEST(ScheduleMessage, SortsCountPrefixedStrings) {
+  // Upstream sorts "<count> <reason>" strings, so "10 node(s)..." comes before "2 Insufficient".
+  Cluster cluster;
+  for (int i = 0; i < 12; ++i) {
+    api::Node& node = cluster.Add(MakeNode("n" + std::to_string(i)));
+    if (i < 10) node.spec.taints = {Taint("t", "", "NoSchedule")};
+  }
+  ScheduleResult r = SchedulePod(MakePod("p", {{"cpu", Q("9")}}), cluster.infos);
+  EXPECT_EQ(r.message,
+            "0/12 nodes are available: 10 node(s) had untolerated taint {t: }, 2 Insufficient cpu. "
+            "preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No "
+            "preemption victims found for incoming pod..");
+}
+
+TEST(ScheduleMessage, OneNodeCanGiveSeveralResourceReasons) {
+  Cluster cluster;
+  cluster.Add(MakeNode("n"));
+  cluster.nodes[0].status.allocatable["pods"] = Q("1");
+  cluster.Bind(0, MakePod("old"));
+  ScheduleResult r = SchedulePod(MakePod("p", {{"cpu", Q("9")}, {"memory", Q("40Gi")}}), cluster.infos);
+  EXPECT_EQ(r.message,
+            "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. "
+            "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..");
+}
+
+TEST(ScheduleMessage, NoNodes) {
+  ScheduleResult r = SchedulePod(MakePod("p"), {});
+  EXPECT_EQ(r.node_name, "");
+  EXPECT_EQ(r.message, "no nodes available to schedule pods");
+  EXPECT_EQ(r.condition_reason, "SchedulerError");
+}
+
+TEST(ScheduleMessage, PreemptionPolicyNever) {
+  Cluster cluster;
+  cluster.Add(MakeNode("n"));
+  api::Pod pod = MakePod("p", {{"cpu", Q("9")}});
+  pod.spec.rest = {{"preemptionPolicy", "Never"}};
+  EXPECT_EQ(SchedulePod(pod, cluster.infos).message,
+            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to "
+            "preemptionPolicy=Never..");
+}
+
+// ---- Resource accounting ---------------------------------------------------------------------
+
+TEST(ScheduleResources, TerminatingPodsHoldTheirResources) {
+  Cluster cluster;
+  cluster.Add(MakeNode("n"));
+  api::Pod old = GpuPod("old", 8);
+  old.metadata.deletion_timestamp = "2026-01-01T00:00:00Z";
+  cluster.Bind(0, old);
+  EXPECT_EQ(SchedulePod(GpuPod("new", 8), cluster.infos).reasons,
+            (std::map<std::string, int>{{"Insufficient nvidia.com/gpu", 1}}));
+  cluster.infos[0].pods.clear();  // the terminating pod is gone
+  EXPECT_EQ(SchedulePod(GpuPod("new", 8), cluster.infos).node_name, "n");
+}
+
+TEST(ScheduleResources, BoundPodsConsumeEveryResource) {
+  Cluster cluster;
+  cluster.Add(MakeNode("n"));
+  cluster.Bind(0, MakePod("a", {{"cpu", Q("6")}, {"memory", Q("30Gi")}}));
+  EXPECT_EQ(SchedulePod(MakePod("p", {{"cpu", Q("2")}, {"memory", Q("2Gi")}}), cluster.infos).node_name, "n");
+  EXPECT_EQ(SchedulePod(MakePod("p", {{"cpu", Q("2001m")}}), cluster.infos).reasons,
+            (std::map<std::string, int>{{"Insufficient cpu", 1}}));
+  EXPECT_EQ(SchedulePod(MakePod("p", {{"memory", Q("3Gi")}}), cluster.infos).reasons,
+            (std::map<std::string, int>{{"Insufficient memory", 1}}));
+}
+
+TEST(PodRequests, InitContainersSidecarsAndOverhead) {
+  api::Pod pod = MakePod("p", {{"cpu", Q("1")}, {"memory", Q("1Gi")}});
+  api::Container second;
+  second.resources.requests = {{"cpu", Q("500m")}};
+  second.resources.limits = {{"nvidia.com/gpu", Q("2")}};
+  pod.spec.containers.push_back(second);
+  api::Container sidecar;
+  sidecar.resources.requests = {{"cpu", Q("250m")}};
+  sidecar.rest = {{"restartPolicy", "Always"}};
+  api::Container init;
+  init.resources.requests = {{"cpu", Q("1")}, {"memory", Q("4Gi")}};
+  pod.spec.init_containers = {sidecar, init};
+  pod.spec.overhead = {{"cpu", Q("100m")}};
+  api::ResourceList got = PodRequests(pod);
+  // cpu: max(1 + 0.5 + 0.25 sidecar, 1 init + 0.25 sidecar) + 0.1 overhead.
+  EXPECT_EQ(got.at("cpu"), Q("1850m"));
+  EXPECT_EQ(got.at("memory"), Q("4Gi"));  // the init container's peak
+  EXPECT_EQ(got.at("nvidia.com/gpu"), Q("2"));  // limit without request
+}
 
 }  // namespace
 }  // namespace lws::cluster
