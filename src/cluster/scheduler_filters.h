@@ -1,0 +1,79 @@
+// File: cluster/scheduler_filters.h
+//
+// The per-node filters behind SchedulePod (scheduler_plan.h), one function per kube-scheduler
+// plugin, each returning upstream's reason strings. Internal to the cluster layer: exposed so
+// scheduler_plan.cc can chain them and tests can name the reason constants.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cluster/scheduler_plan.h"
+
+namespace lws::cluster::scheduler {
+
+inline constexpr std::string_view kReasonUnschedulable = "node(s) were unschedulable";
+inline constexpr std::string_view kReasonNodeAffinity =
+    "node(s) didn't match Pod's node affinity/selector";
+inline constexpr std::string_view kReasonTooManyPods = "Too many pods";
+inline constexpr std::string_view kReasonPodAffinity = "node(s) didn't match pod affinity rules";
+inline constexpr std::string_view kReasonPodAntiAffinity =
+    "node(s) didn't match pod anti-affinity rules";
+inline constexpr std::string_view kReasonExistingAntiAffinity =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+
+// A plugin's verdict on one node: no reasons means the node passes. `resolvable` is upstream's
+// Unschedulable (removing pods could help, so preemption looks for victims) as opposed to
+// UnschedulableAndUnresolvable.
+struct FilterStatus {
+  std::vector<std::string> reasons;
+  bool resolvable = false;
+  bool Passed() const { return reasons.empty(); }
+};
+
+// Resource amounts in the scheduler's units: millicores for cpu, Value() for everything else.
+using ResourceAmounts = std::map<std::string, std::int64_t>;
+
+// True iff the scheduler accounts for `name`: cpu, memory, ephemeral-storage, extended
+// resources (domain-prefixed outside kubernetes.io, e.g. nvidia.com/gpu), hugepages-* and
+// attachable-volumes-* (upstream IsScalarResourceName).
+bool IsAccountedResource(std::string_view name);
+// `list` in scheduler units, keeping only accounted resources.
+ResourceAmounts ToAmounts(const api::ResourceList& list);
+
+// NodeUnschedulable.
+FilterStatus CheckUnschedulable(const api::Pod& pod, const api::Node& node);
+// TaintToleration, with the not-ready/unreachable taint described in scheduler_plan.h.
+FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node);
+// NodeAffinity: nodeSelector and required node affinity.
+FilterStatus CheckNodeAffinity(const api::Pod& pod, const api::Node& node);
+// NodeResourcesFit; `request` is ToAmounts(PodRequests(pod)).
+FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& node);
+
+// True iff `tolerations` tolerate the taint (upstream Toleration.ToleratesTaint).
+bool Tolerates(const std::vector<api::Toleration>& tolerations, const api::Taint& taint);
+
+// InterPodAffinity: the counts upstream's PreFilter computes once per pod, then a per-node check.
+class InterPodAffinity {
+ public:
+  InterPodAffinity(const api::Pod& pod, const std::vector<NodeInfo>& nodes);
+  FilterStatus Check(const api::Node& node) const;
+
+ private:
+  // (topology key, value) -> number of matching terms or pods.
+  using TopologyCounts = std::map<std::pair<std::string, std::string>, int>;
+  const api::Pod& pod_;
+  TopologyCounts affinity_counts_;            // pods matching all of the pod's affinity terms
+  TopologyCounts anti_affinity_counts_;       // pods matching one of its anti-affinity terms
+  TopologyCounts existing_anti_affinity_counts_;  // existing pods' terms matching the pod
+};
+
+// LeastAllocated score (0-100) of a feasible node for a pod with `nonzero_request`.
+std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& node);
+// The pod's cpu/memory/gpu requests with upstream's non-zero defaults for cpu and memory.
+ResourceAmounts NonZeroRequests(const api::Pod& pod);
+
+}  // namespace lws::cluster::scheduler

@@ -1,0 +1,83 @@
+// File: cluster/scheduler_plan.h
+//
+// The decisions of the simulated kube-scheduler, as one pure function: a pending pod and a
+// snapshot of the nodes (each with the pods bound to it) in, the chosen node or the reasons why
+// there is none out. It reads no clock, client or random source; the caller binds the pod or
+// writes the PodScheduled=False condition and the FailedScheduling event (issue 4).
+//
+// Filters, run per node in kube-scheduler v1.32's default plugin order; the first plugin that
+// rejects a node gives that node's reasons (as upstream's RunFilterPlugins):
+//   1. NodeUnschedulable: spec.unschedulable, unless the pod tolerates the
+//      node.kubernetes.io/unschedulable:NoSchedule taint.
+//   2. TaintToleration: the first NoSchedule/NoExecute taint no toleration tolerates. A node
+//      whose Ready condition is not True carries, in addition to its own taints, the taint the
+//      node lifecycle controller would add: node.kubernetes.io/not-ready (Ready False or absent,
+//      as the kubelet registers a node) or node.kubernetes.io/unreachable (Ready Unknown).
+//   3. NodeAffinity: spec.nodeSelector and required node affinity.
+//   4. NodeResourcesFit: "Too many pods" against allocatable "pods", then every requested
+//      resource against allocatable minus the requests of every pod bound to the node
+//      (terminating pods included: they hold their resources until they are gone). One node may
+//      give several reasons ("Insufficient cpu" and "Insufficient memory").
+//   5. InterPodAffinity: required pod affinity, required pod anti-affinity, and the required
+//      anti-affinity of pods already placed against the incoming pod.
+//
+// Scoring (a documented simplification): upstream sums several score plugins and picks one of
+// the best nodes at random. Here a feasible node scores NodeResourcesFit's LeastAllocated
+// formula over cpu, memory and nvidia.com/gpu (each weight 1, skipped where the node has none of
+// it; cpu and memory requests default to 100m and 200Mi per container as upstream's
+// NonZeroRequested), so pods spread the way the default profile spreads them; ties go to the
+// node name that sorts first. The result does not depend on the order of `nodes` or of the pods
+// in them.
+//
+// Left out: preemption (all pods are taken to have equal priority, so the preemption part of the
+// message says what upstream says when it finds no victims), volumes, host ports, topology
+// spread constraints, preferred (soft) terms, PreFilter node-name narrowing for matchFields,
+// namespaceSelector with terms (needs namespace labels; an empty one means all namespaces), and
+// percentageOfNodesToScore.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/core.h"
+#include "api/pod.h"
+
+namespace lws::cluster {
+
+// One node of the snapshot with every pod bound to it.
+struct NodeInfo {
+  const api::Node* node = nullptr;
+  // Pods whose spec.nodeName is this node, terminating ones included.
+  std::vector<const api::Pod*> pods;
+};
+
+struct ScheduleResult {
+  std::string node_name;  // empty when the pod is unschedulable
+  // The FailedScheduling event and PodScheduled condition message when node_name is empty.
+  std::string message;
+  // The PodScheduled=False reason: "Unschedulable", or "SchedulerError" when there are no
+  // nodes at all (upstream reports ErrNoNodesAvailable as an error, not a fit error).
+  std::string condition_reason;
+  // Filter reason -> number of nodes that gave it.
+  std::map<std::string, int> reasons;
+
+  bool operator==(const ScheduleResult&) const = default;
+};
+
+// Picks the node for `pod` among `nodes`, or explains why none fits with v1.32's message, e.g.
+// "0/8 nodes are available: 3 Insufficient nvidia.com/gpu, 5 node(s) didn't match Pod's node
+// affinity/selector. preemption: 0/8 nodes are available: 3 No preemption victims found for
+// incoming pod, 5 Preemption is not helpful for scheduling..". The doubled final period is
+// upstream's: the preemption text ends with one and the outer message appends another.
+// REQUIRES: every NodeInfo::node is non-null; node names are unique; pod.spec.nodeName is empty.
+ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes);
+
+// The pod's effective requests, as upstream resourcehelper.PodRequests: the sum over containers,
+// raised to the largest init container (sidecars, i.e. init containers with restartPolicy
+// Always, add to both), plus spec.overhead. A container resource with a limit and no request
+// requests its limit (the API server's defaulting, applied again for robustness).
+api::ResourceList PodRequests(const api::Pod& pod);
+
+}  // namespace lws::cluster

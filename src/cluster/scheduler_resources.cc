@@ -1,0 +1,155 @@
+// Resource accounting for the scheduler (scheduler_plan.h): a pod's effective requests, the
+// NodeResourcesFit filter and the LeastAllocated score, in upstream's units and order.
+#include <algorithm>
+#include <string>
+
+#include "cluster/scheduler_filters.h"
+
+namespace lws::cluster {
+namespace {
+
+using api::Quantity;
+using api::ResourceList;
+
+constexpr std::string_view kGpu = "nvidia.com/gpu";
+
+void AddInto(ResourceList& into, const ResourceList& add) {
+  for (const auto& [name, amount] : add) into[name] += amount;
+}
+
+void MaxInto(ResourceList& into, const ResourceList& other) {
+  for (const auto& [name, amount] : other) {
+    auto it = into.find(name);
+    if (it == into.end() || amount > it->second) into[name] = amount;
+  }
+}
+
+// The container's requests, a limit standing in for a missing request (API defaulting), then
+// `defaults` for anything still missing.
+ResourceList ContainerRequests(const api::Container& container, const ResourceList& defaults) {
+  ResourceList requests = container.resources.requests;
+  for (const auto& [name, amount] : container.resources.limits) requests.emplace(name, amount);
+  for (const auto& [name, amount] : defaults) requests.emplace(name, amount);
+  return requests;
+}
+
+// A sidecar is an init container with restartPolicy Always: it keeps running beside the
+// regular containers (KEP-753).
+bool IsSidecar(const api::Container& container) {
+  if (!container.rest.is_object()) return false;
+  auto it = container.rest.find("restartPolicy");
+  return it != container.rest.end() && it->is_string() && *it == "Always";
+}
+
+// upstream resourcehelper.PodRequests with NonMissingContainerRequests = `defaults`.
+ResourceList Requests(const api::Pod& pod, const ResourceList& defaults) {
+  ResourceList total;
+  for (const api::Container& c : pod.spec.containers) AddInto(total, ContainerRequests(c, defaults));
+  ResourceList sidecars;  // running sidecars started so far
+  ResourceList init_peak;
+  for (const api::Container& c : pod.spec.init_containers) {
+    ResourceList requests = ContainerRequests(c, defaults);
+    if (IsSidecar(c)) {
+      AddInto(total, requests);
+      AddInto(sidecars, requests);
+      requests = sidecars;
+    } else {
+      AddInto(requests, sidecars);
+    }
+    MaxInto(init_peak, requests);
+  }
+  MaxInto(total, init_peak);
+  AddInto(total, pod.spec.overhead);
+  return total;
+}
+
+std::int64_t Amount(const scheduler::ResourceAmounts& amounts, const std::string& name) {
+  auto it = amounts.find(name);
+  return it == amounts.end() ? 0 : it->second;
+}
+
+// upstream leastRequestedScore: the free share after placing the pod, 0..100.
+std::int64_t LeastRequested(std::int64_t requested, std::int64_t capacity) {
+  if (capacity == 0 || requested > capacity) return 0;
+  return (capacity - requested) * 100 / capacity;
+}
+
+}  // namespace
+
+ResourceList PodRequests(const api::Pod& pod) { return Requests(pod, {}); }
+
+namespace scheduler {
+
+bool IsAccountedResource(std::string_view name) {
+  if (name == "cpu" || name == "memory" || name == "ephemeral-storage") return true;
+  if (name.starts_with("hugepages-") || name.starts_with("attachable-volumes-")) return true;
+  // Extended resources: not native (native names have no domain or a kubernetes.io domain) and
+  // not quota names.
+  if (name.find('/') == std::string_view::npos) return false;
+  if (name.find("kubernetes.io/") != std::string_view::npos) return false;
+  return !name.starts_with("requests.");
+}
+
+ResourceAmounts ToAmounts(const ResourceList& list) {
+  ResourceAmounts amounts;
+  for (const auto& [name, amount] : list) {
+    if (!IsAccountedResource(name)) continue;
+    amounts[name] = name == "cpu" ? amount.MilliValue() : amount.Value();
+  }
+  return amounts;
+}
+
+FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& info) {
+  FilterStatus status;
+  status.resolvable = true;  // evicting pods could make room
+  const ResourceList& allocatable_list = info.node->status.allocatable;
+  auto pods_it = allocatable_list.find("pods");
+  const std::int64_t allowed_pods = pods_it == allocatable_list.end() ? 0 : pods_it->second.Value();
+  if (static_cast<std::int64_t>(info.pods.size()) + 1 > allowed_pods) {
+    status.reasons.emplace_back(kReasonTooManyPods);
+  }
+  ResourceAmounts requested;
+  for (const api::Pod* pod : info.pods) {
+    for (const auto& [name, amount] : ToAmounts(PodRequests(*pod))) requested[name] += amount;
+  }
+  const ResourceAmounts allocatable = ToAmounts(allocatable_list);
+  for (const auto& [name, amount] : request) {
+    if (amount <= 0) continue;
+    if (amount > Amount(allocatable, name) - Amount(requested, name)) {
+      status.reasons.push_back("Insufficient " + name);
+    }
+  }
+  return status;
+}
+
+ResourceAmounts NonZeroRequests(const api::Pod& pod) {
+  // upstream DefaultMilliCPURequest and DefaultMemoryRequest.
+  static const ResourceList kDefaults = {{"cpu", Quantity::FromMilli(100)},
+                                         {"memory", Quantity::FromInt(200 * 1024 * 1024)}};
+  ResourceAmounts all = ToAmounts(Requests(pod, kDefaults));
+  ResourceAmounts scored;
+  for (const std::string& name : {std::string("cpu"), std::string("memory"), std::string(kGpu)}) {
+    scored[name] = Amount(all, name);
+  }
+  return scored;
+}
+
+std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& info) {
+  ResourceAmounts requested = nonzero_request;
+  for (const api::Pod* pod : info.pods) {
+    for (const auto& [name, amount] : NonZeroRequests(*pod)) requested[name] += amount;
+  }
+  const ResourceAmounts allocatable = ToAmounts(info.node->status.allocatable);
+  std::int64_t score_sum = 0;
+  std::int64_t weight_sum = 0;
+  for (const auto& [name, amount] : requested) {
+    const std::int64_t capacity = Amount(allocatable, name);
+    if (capacity == 0) continue;  // upstream skips resources the node does not have
+    score_sum += LeastRequested(amount, capacity);
+    ++weight_sum;
+  }
+  return weight_sum == 0 ? 0 : score_sum / weight_sum;
+}
+
+}  // namespace scheduler
+}  // namespace lws::cluster
