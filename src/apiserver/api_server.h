@@ -63,6 +63,8 @@ class ApiServer {
   HttpResponse Handle(const HttpRequest& request);
 
   std::shared_ptr<const ServedResources> served() const;
+  // The bearer token requests must carry ("" when open), for in-process clients.
+  const std::string& token() const { return options_.token; }
   void set_server_address(std::string address);
 
  private:

@@ -42,6 +42,22 @@ std::string_view CodeName(Code code) {
   return code == Code::kOk ? std::string_view("OK") : Info(code).reason;
 }
 
+Code CodeFromReason(std::string_view reason, int http_code) {
+  constexpr Code kAll[] = {Code::kBadRequest, Code::kUnauthorized, Code::kForbidden,
+                           Code::kNotFound, Code::kMethodNotAllowed, Code::kNotAcceptable,
+                           Code::kAlreadyExists, Code::kConflict, Code::kGone,
+                           Code::kRequestEntityTooLarge, Code::kUnsupportedMediaType,
+                           Code::kInvalid, Code::kTooManyRequests, Code::kInternal,
+                           Code::kServiceUnavailable, Code::kTimeout};
+  for (Code code : kAll) {
+    if (!reason.empty() && Info(code).reason == reason) return code;
+  }
+  for (Code code : kAll) {
+    if (Info(code).http == http_code) return code;
+  }
+  return Code::kInternal;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
   std::string out(CodeName(code_));

@@ -82,4 +82,8 @@ class [[nodiscard]] Status {
 
 std::string_view CodeName(Code code);
 
+// The Code of a metav1.Status answer: by its reason, else by its HTTP code (500 when neither is
+// known). The inverse of Status::reason() / http_code(), for in-process clients of the API.
+Code CodeFromReason(std::string_view reason, int http_code);
+
 }  // namespace lws

@@ -1,0 +1,75 @@
+#include "client/event_recorder.h"
+
+#include <fmt/format.h>
+
+#include "base/log.h"
+#include "store/object.h"
+
+namespace lws::client {
+
+namespace {
+
+constexpr std::size_t kMaxFolded = 4096;  // forget the oldest keys beyond this (bounded memory)
+
+Json InvolvedObject(const Json& object) {
+  Json ref = {{"kind", object.value("kind", "")}, {"apiVersion", object.value("apiVersion", "")}};
+  for (const char* field : {"namespace", "name", "uid", "resourceVersion"}) {
+    std::string value = store::MetaString(object, field);
+    if (!value.empty()) ref[field] = value;
+  }
+  return ref;
+}
+
+}  // namespace
+
+EventRecorder::EventRecorder(const LocalClient* client, const Clock* clock, std::string component,
+                             std::string host)
+    : client_(client), clock_(clock), component_(std::move(component)), host_(std::move(host)) {}
+
+void EventRecorder::Record(const Json& object, const std::string& type, const std::string& reason,
+                           const std::string& message) {
+  std::string ns = store::MetaString(object, "namespace");
+  if (ns.empty()) ns = "default";  // events about cluster-scoped objects (nodes) live there
+  std::string now = FormatRfc3339(clock_->Now());
+  Key key{store::MetaString(object, "uid"), type, reason, message};
+  auto it = folded_.find(key);
+  if (it != folded_.end()) {
+    ++it->second.count;
+    Json patch = {{"count", it->second.count}, {"lastTimestamp", now}};
+    Result<Json> patched = client_->Patch(kEvents, ns, it->second.event_name,
+                                          apiserver::PatchType::kMerge, patch);
+    if (patched.ok()) return;
+    folded_.erase(it);  // the event expired or was deleted: record a new one
+  }
+  std::int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           clock_->Now().time_since_epoch()).count();
+  if (nanos <= last_nanos_) nanos = last_nanos_ + 1;  // unique names at one instant
+  last_nanos_ = nanos;
+  std::string name = fmt::format("{}.{:x}", store::MetaString(object, "name"), nanos);
+  Json source = {{"component", component_}};
+  if (!host_.empty()) source["host"] = host_;
+  Json event = {{"apiVersion", "v1"},
+                {"kind", "Event"},
+                {"metadata", {{"name", name}, {"namespace", ns}}},
+                {"involvedObject", InvolvedObject(object)},
+                {"type", type},
+                {"reason", reason},
+                {"message", message},
+                {"source", source},
+                {"count", 1},
+                {"firstTimestamp", now},
+                {"lastTimestamp", now},
+                {"reportingComponent", component_},
+                {"reportingInstance", host_.empty() ? component_ : host_}};
+  Result<Json> created = client_->Create(kEvents, event);
+  ++recorded_;
+  if (!created.ok()) {
+    Logger(component_)->warn("cannot record event {} on {}: {}", reason, name,
+                             created.status().message());
+    return;
+  }
+  if (folded_.size() >= kMaxFolded) folded_.erase(folded_.begin());
+  folded_[key] = {name, 1};
+}
+
+}  // namespace lws::client

@@ -1,0 +1,54 @@
+// File: client/event_recorder.h
+//
+// Records core/v1 Events about objects, as client-go's event recorder does for the components
+// of a real cluster: `kubectl get events` and `kubectl describe` show them. Repeats of the same
+// (object, type, reason, message) are folded into one Event whose count and lastTimestamp grow,
+// as the real recorder's correlator does, so a pod that stays unschedulable makes one Event,
+// not one per scheduling attempt.
+//
+// Names are `<object name>.<hex of the time in nanoseconds>` (upstream's form) from the loop's
+// clock, so a simulation run records the same names every time.
+//
+// Threading: one recorder per component, used from that component's loop only.
+#pragma once
+
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "base/clock.h"
+#include "client/local_client.h"
+
+namespace lws::client {
+
+class EventRecorder {
+ public:
+  // `component` is the source (e.g. "default-scheduler", "kubelet"); `host` the node a kubelet
+  // reports from ("" for control-plane components).
+  EventRecorder(const LocalClient* client, const Clock* clock, std::string component,
+                std::string host = "");
+
+  // `object` is the involved object as stored (kind, apiVersion, metadata). `type` is "Normal"
+  // or "Warning". Failures are logged, never returned: an event is best effort, as upstream.
+  void Record(const Json& object, const std::string& type, const std::string& reason,
+              const std::string& message);
+
+  std::uint64_t recorded() const { return recorded_; }
+
+ private:
+  struct Folded {
+    std::string event_name;
+    std::int64_t count = 0;
+  };
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;  // uid, type, reason, message
+
+  const LocalClient* client_;
+  const Clock* clock_;
+  std::string component_;
+  std::string host_;
+  std::map<Key, Folded> folded_;
+  std::uint64_t recorded_ = 0;
+  std::int64_t last_nanos_ = 0;
+};
+
+}  // namespace lws::client

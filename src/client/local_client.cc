@@ -1,0 +1,102 @@
+#include "client/local_client.h"
+
+#include <utility>
+
+#include "store/object.h"
+
+namespace lws::client {
+
+namespace {
+
+std::string Namespace(const Json& object) { return store::MetaString(object, "namespace"); }
+std::string Name(const Json& object) { return store::MetaString(object, "name"); }
+
+}  // namespace
+
+Status StatusFromAnswer(int http_code, const Json& body) {
+  std::string reason;
+  std::string message = "the server answered HTTP " + std::to_string(http_code);
+  std::vector<FieldCause> causes;
+  if (body.is_object()) {
+    if (body.contains("reason") && body["reason"].is_string()) reason = body["reason"];
+    if (body.contains("message") && body["message"].is_string()) message = body["message"];
+    const Json* details = body.contains("details") ? &body["details"] : nullptr;
+    if (details && details->contains("causes") && (*details)["causes"].is_array()) {
+      for (const Json& c : (*details)["causes"]) {
+        causes.push_back({c.value("reason", ""), c.value("message", ""), c.value("field", "")});
+      }
+    }
+  }
+  return Status(CodeFromReason(reason, http_code), std::move(message), std::move(causes));
+}
+
+LocalClient::LocalClient(apiserver::ApiServer* server, store::Store* store,
+                         std::string field_manager)
+    : server_(server), store_(store), field_manager_(std::move(field_manager)) {}
+
+Result<Json> LocalClient::Send(const std::string& method, const std::string& target,
+                               const Json* body, const std::string& content_type) const {
+  apiserver::HttpRequest request;
+  request.method = method;
+  request.target = target;
+  request.remote = "in-process:" + field_manager_;
+  request.headers.Add("User-Agent", field_manager_ + "/v1.32.0 (lws-cpp in-process)");
+  request.headers.Add("Accept", "application/json");
+  if (!server_->token().empty()) request.headers.Add("Authorization", "Bearer " + server_->token());
+  if (body) {
+    request.headers.Add("Content-Type", content_type);
+    request.body = body->dump();
+  }
+  apiserver::HttpResponse response = server_->Handle(request);
+  Json answer = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  if (response.status >= 300) return StatusFromAnswer(response.status, answer);
+  if (answer.is_discarded()) {
+    return Status::Internal("unparseable answer to " + method + " " + target);
+  }
+  return answer;
+}
+
+Result<Json> LocalClient::Create(const Resource& resource, const Json& object) const {
+  return Send("POST", resource.Path(Namespace(object)), &object);
+}
+
+Result<Json> LocalClient::Update(const Resource& resource, const Json& object) const {
+  return Send("PUT", resource.Path(Namespace(object), Name(object)), &object);
+}
+
+Result<Json> LocalClient::UpdateStatus(const Resource& resource, const Json& object) const {
+  return Send("PUT", resource.Path(Namespace(object), Name(object), "status"), &object);
+}
+
+Result<Json> LocalClient::Patch(const Resource& resource, const std::string& ns,
+                                const std::string& name, apiserver::PatchType type,
+                                const Json& patch, const std::string& subresource) const {
+  std::string target = resource.Path(ns, name, subresource);
+  if (type == apiserver::PatchType::kApply) target += "?fieldManager=" + field_manager_ + "&force=true";
+  return Send("PATCH", target, &patch, std::string(apiserver::PatchContentType(type)));
+}
+
+Result<Json> LocalClient::Delete(const Resource& resource, const std::string& ns,
+                                 const std::string& name, const DeleteOptions& options) const {
+  Json body = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+  if (options.grace_period_seconds) body["gracePeriodSeconds"] = *options.grace_period_seconds;
+  if (!options.propagation_policy.empty()) body["propagationPolicy"] = options.propagation_policy;
+  if (!options.precondition_uid.empty()) body["preconditions"]["uid"] = options.precondition_uid;
+  if (!options.precondition_resource_version.empty()) {
+    body["preconditions"]["resourceVersion"] = options.precondition_resource_version;
+  }
+  return Send("DELETE", resource.Path(ns, name), &body);
+}
+
+Status LocalClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
+                         const std::string& node) const {
+  Json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
+                  {"metadata", {{"name", pod}, {"namespace", ns}}},
+                  {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}}};
+  if (!pod_uid.empty()) binding["metadata"]["uid"] = pod_uid;
+  Result<Json> answer = Send("POST", kPods.Path(ns, pod, "binding"), &binding);
+  return answer.ok() ? Status::Ok() : answer.status();
+}
+
+}  // namespace lws::client

@@ -1,0 +1,105 @@
+// File: client/local_client.h
+//
+// The in-process client the cluster's controllers (StatefulSet controller, scheduler, kubelets,
+// node pools, later the LWS controller) use to talk to the embedded API server. Writes go
+// through ApiServer::Handle, the same pipeline kubectl's requests take (defaults, CRD schema,
+// validation, admission chain, managedFields), so a pod the StatefulSet controller creates is
+// exactly the pod a real kube-controller-manager would get back from a real API server.
+//
+// Reads and watches go to the store directly: they need no pipeline, and the store hands out
+// its immutable shared objects without copying or parsing (DESIGN.md section 6). A watch is
+// delivered on an EventLoop: the store's notifier only posts a drain task, so every handler runs
+// on the loop, one at a time, in resourceVersion order; on the virtual loop that keeps a run a
+// pure function of its seed.
+//
+// Threading: writes and reads may be called from any thread (the API server and the store are
+// thread-safe). Watch handlers run on the loop given to Watch.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/codec.h"
+#include "apiserver/api_server.h"
+#include "apiserver/patch.h"
+#include "base/event_loop.h"
+#include "base/result.h"
+#include "client/resource.h"
+#include "store/store.h"
+
+namespace lws::client {
+
+using api::Json;
+
+struct DeleteOptions {
+  std::optional<std::int64_t> grace_period_seconds;  // nullopt: the object's own
+  std::string propagation_policy;                    // "", "Background", "Foreground", "Orphan"
+  std::string precondition_uid;                      // "" : none
+  std::string precondition_resource_version;         // "" : none
+};
+
+// A live watch; destroying it (or Stop) ends the subscription. Handlers already posted to the
+// loop still run, but see no events after Stop.
+class Subscription {
+ public:
+  virtual ~Subscription() = default;
+  virtual void Stop() = 0;
+};
+
+using WatchHandler = std::function<void(const store::WatchEvent&)>;
+
+class LocalClient {
+ public:
+  // `field_manager` names this client in managedFields and as the events' reporting component
+  // ("statefulset-controller", "default-scheduler", "kubelet").
+  // REQUIRES: server and store outlive the client.
+  LocalClient(apiserver::ApiServer* server, store::Store* store, std::string field_manager);
+
+  // POST / PUT / PUT status / PATCH / DELETE through the API pipeline. Each returns the object
+  // the server answered with (a DELETE's answer may be a Status document), or the server's
+  // error as a Status with its code, message and field causes.
+  Result<Json> Create(const Resource& resource, const Json& object) const;
+  Result<Json> Update(const Resource& resource, const Json& object) const;
+  Result<Json> UpdateStatus(const Resource& resource, const Json& object) const;
+  Result<Json> Patch(const Resource& resource, const std::string& ns, const std::string& name,
+                     apiserver::PatchType type, const Json& patch,
+                     const std::string& subresource = "") const;
+  Result<Json> Delete(const Resource& resource, const std::string& ns, const std::string& name,
+                      const DeleteOptions& options = {}) const;
+  // POST pods/<name>/binding: assigns the pod to `node` (409 when already bound).
+  Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
+              const std::string& node) const;
+
+  // Reads straight from the store (no copies).
+  Result<store::ObjectPtr> Get(const Resource& resource, const std::string& ns,
+                               const std::string& name) const;
+  Result<store::ListResult> List(const Resource& resource, const store::ListOptions& options = {}) const;
+
+  // Every object of `resource` in `ns` ("" all) as a synthetic ADDED, then every change, each
+  // delivered to `handler` on `loop`. A watch that ends (the store's queue overflowed, 429) is
+  // restarted from a fresh list, so the handler sees ADDED again for objects that still exist
+  // and must treat ADDED of a known object as an update.
+  Result<std::unique_ptr<Subscription>> Watch(EventLoop* loop, const Resource& resource,
+                                              const std::string& ns, WatchHandler handler) const;
+
+  const std::string& field_manager() const { return field_manager_; }
+  store::Store* store() const { return store_; }
+  apiserver::ApiServer* server() const { return server_; }
+
+ private:
+  Result<Json> Send(const std::string& method, const std::string& target, const Json* body,
+                    const std::string& content_type = "application/json") const;
+
+  apiserver::ApiServer* server_;
+  store::Store* store_;
+  std::string field_manager_;
+};
+
+// The Status an API error answer carries (its reason, message and causes).
+Status StatusFromAnswer(int http_code, const Json& body);
+
+}  // namespace lws::client

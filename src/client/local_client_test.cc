@@ -1,0 +1,104 @@
+#include "client/local_client.h"
+
+#include <gtest/gtest.h>
+
+#include "client/event_recorder.h"
+#include "client/informer.h"
+#include "client/local_testing.h"
+
+namespace lws::client {
+namespace {
+
+Json Pod(const std::string& name) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", {{"app", "x"}}}}},
+          {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}};
+}
+
+TEST(LocalClient, CreateGoesThroughDefaultsAndValidation) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("test-controller");
+  Result<Json> created = client.Create(kPods, Pod("a"));
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  // Built-in defaults were applied by the server's pipeline.
+  EXPECT_EQ((*created)["spec"]["restartPolicy"], "Always");
+  EXPECT_EQ((*created)["status"]["phase"], "Pending");
+  EXPECT_EQ((*created)["metadata"]["managedFields"][0]["manager"], "test-controller");
+
+  Json bad = Pod("b");
+  bad["spec"]["containers"][0].erase("image");
+  Result<Json> rejected = client.Create(kPods, bad);
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_EQ(rejected.status().code(), Code::kInvalid);
+  ASSERT_FALSE(rejected.status().causes().empty());
+  EXPECT_EQ(rejected.status().causes()[0].field, "spec.containers[0].image");
+
+  Result<Json> again = client.Create(kPods, Pod("a"));
+  EXPECT_EQ(again.status().code(), Code::kAlreadyExists);
+}
+
+TEST(LocalClient, BindPatchDelete) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("default-scheduler");
+  Json pod = client.Create(kPods, Pod("a")).value();
+  ASSERT_TRUE(client.Bind("default", "a", pod["metadata"]["uid"], "node-1").ok());
+  EXPECT_EQ((*client.Get(kPods, "default", "a"))->json["spec"]["nodeName"], "node-1");
+  EXPECT_EQ(client.Bind("default", "a", "", "node-2").code(), Code::kConflict);
+
+  Json patch = {{"status", {{"phase", "Running"}}}};
+  ASSERT_TRUE(client.Patch(kPods, "default", "a", apiserver::PatchType::kMerge, patch, "status").ok());
+  EXPECT_EQ((*client.Get(kPods, "default", "a"))->json["status"]["phase"], "Running");
+
+  DeleteOptions now;
+  now.grace_period_seconds = 0;
+  ASSERT_TRUE(client.Delete(kPods, "default", "a", now).ok());
+  EXPECT_EQ(client.Get(kPods, "default", "a").status().code(), Code::kNotFound);
+}
+
+TEST(Informer, SeesInitialObjectsThenChangesOnTheLoop) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("test");
+  ASSERT_TRUE(client.Create(kPods, Pod("a")).ok());
+  Informer informer(&cp.loop, &client, kPods);
+  std::vector<std::string> seen;
+  informer.AddHandler([&](const store::ObjectPtr& old, const store::ObjectPtr& now) {
+    std::string kind = !old ? "add" : !now ? "delete" : "update";
+    seen.push_back(kind + ":" + store::MetaString((now ? now : old)->json, "name"));
+  });
+  ASSERT_TRUE(informer.Start().ok());
+  EXPECT_TRUE(seen.empty());  // nothing is delivered outside the loop
+  cp.loop.RunUntilIdle();
+  ASSERT_TRUE(client.Create(kPods, Pod("b")).ok());
+  ASSERT_TRUE(client.Patch(kPods, "default", "a", apiserver::PatchType::kMerge,
+                           {{"metadata", {{"labels", {{"v", "2"}}}}}}).ok());
+  DeleteOptions now;
+  now.grace_period_seconds = 0;
+  ASSERT_TRUE(client.Delete(kPods, "default", "b", now).ok());
+  cp.loop.RunUntilIdle();
+  EXPECT_EQ(seen, (std::vector<std::string>{"add:a", "add:b", "update:a", "delete:b"}));
+  EXPECT_EQ(informer.Select("default", {{"v", "2"}}).size(), 1u);
+  EXPECT_NE(informer.Get("default", "a"), nullptr);
+  EXPECT_EQ(informer.Get("default", "b"), nullptr);
+}
+
+TEST(EventRecorder, FoldsRepeatsIntoOneEventWithACount) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("default-scheduler");
+  Json pod = client.Create(kPods, Pod("a")).value();
+  EventRecorder recorder(&client, &cp.loop.clock(), "default-scheduler");
+  recorder.Record(pod, "Warning", "FailedScheduling", "0/1 nodes are available");
+  cp.loop.RunFor(std::chrono::seconds(5));
+  recorder.Record(pod, "Warning", "FailedScheduling", "0/1 nodes are available");
+  recorder.Record(pod, "Normal", "Scheduled", "Successfully assigned default/a to n");
+  auto events = client.List(kEvents).value();
+  ASSERT_EQ(events.items.size(), 2u);
+  const Json& failed = events.items[0]->json["reason"] == "FailedScheduling" ? events.items[0]->json
+                                                                              : events.items[1]->json;
+  EXPECT_EQ(failed["count"], 2);
+  EXPECT_EQ(failed["involvedObject"]["name"], "a");
+  EXPECT_NE(failed["firstTimestamp"], failed["lastTimestamp"]);
+}
+
+}  // namespace
+}  // namespace lws::client

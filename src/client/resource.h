@@ -1,0 +1,34 @@
+// File: client/resource.h
+//
+// The resources the cluster's controllers read and write, named as the API addresses them
+// (group, version, plural), and the URL paths the API server routes them by.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace lws::client {
+
+struct Resource {
+  std::string group;  // "" for the core group
+  std::string version;
+  std::string resource;  // plural
+  bool namespaced = true;
+
+  std::string ApiVersion() const { return group.empty() ? version : group + "/" + version; }
+  // "/api/v1/namespaces/<ns>/pods[/<name>[/<subresource>]]"; `ns` is ignored for cluster-scoped
+  // resources, and an empty `ns` addresses every namespace.
+  std::string Path(std::string_view ns, std::string_view name = {},
+                   std::string_view subresource = {}) const;
+};
+
+inline const Resource kPods{"", "v1", "pods"};
+inline const Resource kNodes{"", "v1", "nodes", false};
+inline const Resource kEvents{"", "v1", "events"};
+inline const Resource kServices{"", "v1", "services"};
+inline const Resource kPersistentVolumeClaims{"", "v1", "persistentvolumeclaims"};
+inline const Resource kStatefulSets{"apps", "v1", "statefulsets"};
+inline const Resource kControllerRevisions{"apps", "v1", "controllerrevisions"};
+inline const Resource kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets"};
+
+}  // namespace lws::client
