@@ -1,0 +1,182 @@
+// The top of the cluster file: apiVersion/kind, the capacity-change script, and durations.
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "api/yaml.h"
+#include "cluster/cluster_config_internal.h"
+
+namespace lws::cluster {
+
+namespace {
+
+using internal::Decoder;
+using internal::FieldPath;
+using internal::Json;
+
+// The zones and node names the pools will have, for checking the script's references.
+struct Known {
+  std::set<std::string> pools, zones, nodes;
+};
+
+Known KnownNames(const ClusterSpec& spec) {
+  Known known;
+  for (const NodePoolSpec& pool : spec.pools) {
+    known.pools.insert(pool.name);
+    known.zones.insert(pool.zones.begin(), pool.zones.end());
+    for (int i = 0; i < pool.max_nodes; ++i) known.nodes.insert(NodeName(pool.name, i));
+  }
+  return known;
+}
+
+void DecodeChange(const Json& value, const FieldPath& path, const Known& known, Decoder* d,
+                  ClusterSpec* spec) {
+  if (!d->IsObject(value, path)) return;
+  d->Unknown(value, path, {"at", "stockout", "for", "zoneDown", "zoneUp", "nodeDown", "nodeUp"});
+  CapacityChange change;
+  if (!value.contains("at")) d->errors.push_back(api::Required(path.Child("at"), ""));
+  else change.at = d->Time(value["at"], path.Child("at"));
+  using Kind = CapacityChange::Kind;
+  struct Form {
+    const char* key;
+    Kind kind;
+    const std::set<std::string>* names;
+    std::string CapacityChange::*target;
+    const char* unknown;
+  };
+  const Form forms[] = {{"stockout", Kind::kStockoutBegin, &known.pools, &CapacityChange::pool, "no node pool has this name"},
+                        {"zoneDown", Kind::kZoneDown, &known.zones, &CapacityChange::zone, "no node pool has this zone"},
+                        {"zoneUp", Kind::kZoneUp, &known.zones, &CapacityChange::zone, "no node pool has this zone"},
+                        {"nodeDown", Kind::kNodeDown, &known.nodes, &CapacityChange::node, "no node pool has a node of this name (<pool>-<index> below maxNodes)"},
+                        {"nodeUp", Kind::kNodeUp, &known.nodes, &CapacityChange::node, "no node pool has a node of this name (<pool>-<index> below maxNodes)"}};
+  int found = 0;
+  for (const Form& form : forms) {
+    if (!value.contains(form.key)) continue;
+    ++found;
+    change.kind = form.kind;
+    change.*form.target = d->String(value[form.key], path.Child(form.key));
+    if (!form.names->count(change.*form.target)) {
+      d->errors.push_back(api::Invalid(path.Child(form.key), value[form.key], form.unknown));
+    }
+  }
+  if (found != 1) {
+    d->errors.push_back(api::Invalid(path, nullptr, "must set exactly one of stockout, zoneDown, zoneUp, nodeDown, nodeUp"));
+    return;
+  }
+  spec->changes.push_back(change);
+  if (change.kind != Kind::kStockoutBegin) return;
+  if (!value.contains("for")) {
+    d->errors.push_back(api::Required(path.Child("for"), "a stockout needs its length"));
+    return;
+  }
+  CapacityChange end = change;
+  end.kind = Kind::kStockoutEnd;
+  end.at = change.at + d->Time(value["for"], path.Child("for"));
+  spec->changes.push_back(end);
+}
+
+Status InvalidFile(const std::string& file, const api::ErrorList& errors) {
+  std::string message;
+  std::vector<FieldCause> causes;
+  for (const api::FieldError& e : errors) {
+    message += (message.empty() ? "" : "\n") + file + ": " + e.Error();
+    causes.push_back({std::string(e.CauseType()), e.Body(), e.field});
+  }
+  return Status::Invalid(std::move(message), std::move(causes));
+}
+
+}  // namespace
+
+Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string& file) {
+  Result<Json> doc = api::LoadYaml(text);
+  if (!doc.ok()) return Status::BadRequest(file + ": " + std::string(doc.status().message()));
+  Decoder d;
+  ClusterSpec spec;
+  if (!d.IsObject(*doc, FieldPath())) return InvalidFile(file, d.errors);
+  d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "nodePools", "capacityChanges"});
+  if (doc->value("apiVersion", "") != kClusterConfigApiVersion) {
+    d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kClusterConfigApiVersion}));
+  }
+  if (doc->value("kind", "") != kClusterConfigKind) {
+    d.errors.push_back(api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kClusterConfigKind}));
+  }
+  const Json pools = doc->value("nodePools", Json());
+  if (!pools.is_array() || pools.empty()) {
+    d.errors.push_back(api::Required(FieldPath("nodePools"), "a cluster needs at least one node pool"));
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; pools.is_array() && i < pools.size(); ++i) {
+    spec.pools.push_back(internal::DecodePool(pools[i], FieldPath("nodePools").Index(i), &d));
+    if (!spec.pools.back().name.empty() && !names.insert(spec.pools.back().name).second) {
+      d.errors.push_back(api::FieldError(api::FieldErrorType::kDuplicate,
+                                         FieldPath("nodePools").Index(i).Child("name").String(),
+                                         spec.pools.back().name, ""));
+    }
+  }
+  const Json changes = doc->value("capacityChanges", Json::array());
+  Known known = KnownNames(spec);
+  for (std::size_t i = 0; changes.is_array() && i < changes.size(); ++i) {
+    DecodeChange(changes[i], FieldPath("capacityChanges").Index(i), known, &d, &spec);
+  }
+  if (!d.errors.empty()) return InvalidFile(file, d.errors);
+  std::stable_sort(spec.changes.begin(), spec.changes.end(),
+                   [](const CapacityChange& a, const CapacityChange& b) { return a.at < b.at; });
+  return spec;
+}
+
+Result<ClusterSpec> LoadClusterConfig(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound(path + ": cannot open the cluster file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseClusterConfig(text.str(), path);
+}
+
+Result<Duration> ParseGoDuration(std::string_view text) {
+  static const std::pair<std::string_view, double> kUnits[] = {
+      {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
+  auto invalid = [&] { return Status::BadRequest(fmt::format("invalid duration \"{}\" (use a Go duration such as 90s, 10m, 1h30m)", text)); };
+  if (text == "0") return Duration{};
+  if (text.empty()) return invalid();
+  double seconds = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t start = i;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+    if (i == start) return invalid();
+    double number = 0;
+    auto [end, error] = std::from_chars(text.data() + start, text.data() + i, number);
+    if (error != std::errc() || end != text.data() + i) return invalid();
+    std::size_t unit_start = i;
+    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') ++i;
+    std::string_view unit = text.substr(unit_start, i - unit_start);
+    bool matched = false;
+    for (const auto& [name, factor] : kUnits) {
+      if (unit == name) {
+        seconds += number * factor;
+        matched = true;
+      }
+    }
+    if (!matched) return invalid();
+  }
+  if (!std::isfinite(seconds) || seconds > 1e9) return invalid();
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds));
+}
+
+std::string FormatGoDuration(Duration d) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  if (ms == 0) return "0s";
+  if (ms % 1000 != 0) return fmt::format("{}ms", ms);
+  std::int64_t s = ms / 1000;
+  std::string out;
+  if (s >= 3600) out += fmt::format("{}h", s / 3600);
+  if (s % 3600 >= 60) out += fmt::format("{}m", s % 3600 / 60);
+  if (s % 60 || out.empty()) out += fmt::format("{}s", s % 60);
+  return out;
+}
+
+}  // namespace lws::cluster
