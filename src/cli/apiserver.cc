@@ -12,6 +12,7 @@
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "base/log.h"
+#include "cli/serve.h"
 #include "cluster/garbage_collector.h"
 #include "store/store.h"
 
@@ -74,100 +75,36 @@ class ControlLoop {
   Time last_bookmark_;
 };
 
-// Blocks SIGINT and SIGTERM in every thread (the transport's threads inherit the mask) so that
-// WaitForShutdownSignal receives them synchronously.
-sigset_t BlockShutdownSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  return set;
-}
-
-int WaitForShutdownSignal(const sigset_t& set) {
-  int signal = 0;
-  sigwait(&set, &signal);
-  return signal;
-}
-
-Status WriteFile(const std::string& path, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Status(Code::kInternal, "cannot write " + path);
-  return Status::Ok();
-}
-
 }  // namespace
-
-std::string LocalKubeconfig(const std::string& server, const std::string& token) {
-  api::Json user = api::Json::object();
-  if (!token.empty()) user["token"] = token;
-  api::Json config = {
-      {"apiVersion", "v1"},
-      {"kind", "Config"},
-      {"clusters", {{{"name", "lws"}, {"cluster", {{"server", server}}}}}},
-      {"users", {{{"name", "lws"}, {"user", user}}}},
-      {"contexts", {{{"name", "lws"}, {"context", {{"cluster", "lws"}, {"user", "lws"}, {"namespace", "default"}}}}}},
-      {"current-context", "lws"}};
-  return api::EmitYaml(config);
-}
 
 int RunApiServer(const ApiServerCommandOptions& options) {
   auto log = Logger("apiserver");
   sigset_t signals = BlockShutdownSignals();
   RealClock clock;
-  store::StoreOptions store_options;
-  store_options.clock = &clock;
-  store_options.seed = static_cast<std::uint64_t>(clock.Now().time_since_epoch().count());
-  store_options.data_dir = options.data_dir;
-  store_options.history_size = options.watch_history;
-  if (!options.data_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options.data_dir, ec);
-  }
-  Result<std::unique_ptr<store::Store>> store = store::Store::Open(store_options);
-  if (!store.ok()) {
-    std::cerr << "lws apiserver: cannot open the store: " << store.status().message() << "\n";
+  ServeOptions serve;
+  serve.port = options.port;
+  serve.bind = options.bind;
+  serve.data_dir = options.data_dir;
+  serve.token = options.token;
+  serve.threads = options.threads;
+  serve.watch_history = options.watch_history;
+  serve.kubeconfig_out = options.kubeconfig_out;
+  serve.tick_interval = kTickInterval;
+  std::unique_ptr<ControlLoop> loop;
+  serve.tick = [&loop] {
+    if (loop) loop->Tick();
+  };
+  Result<std::unique_ptr<Serving>> serving = Serving::Start("lws apiserver", &clock, serve);
+  if (!serving.ok()) {
+    std::cerr << serving.status().message() << "\n";
     return 1;
   }
-  apiserver::ApiServerOptions server_options;
-  server_options.store = store->get();
-  server_options.clock = &clock;
-  server_options.token = options.token;
-  Result<std::unique_ptr<apiserver::ApiServer>> server =
-      apiserver::ApiServer::Create(std::move(server_options));
-  if (!server.ok()) {
-    std::cerr << "lws apiserver: " << server.status().message() << "\n";
+  loop = std::make_unique<ControlLoop>((*serving)->store(), (*serving)->server(), &clock);
+  if (Status listening = (*serving)->Listen(); !listening.ok()) {
+    std::cerr << listening.message() << "\n";
     return 1;
   }
-  ControlLoop loop(store->get(), server->get(), &clock);
-  apiserver::HttpServerOptions http_options;
-  http_options.bind_address = options.bind;
-  http_options.port = options.port;
-  http_options.threads = options.threads;
-  http_options.tick_interval = kTickInterval;
-  http_options.tick = [&loop] { loop.Tick(); };
-  apiserver::ApiServer* api = server->get();
-  Result<std::unique_ptr<apiserver::HttpServer>> http = apiserver::HttpServer::Start(
-      http_options, [api](const apiserver::HttpRequest& request) { return api->Handle(request); });
-  if (!http.ok()) {
-    std::cerr << "lws apiserver: " << http.status().message() << "\n";
-    return 1;
-  }
-  std::string url = "http://" + (*http)->address();
-  api->set_server_address((*http)->address());
-  if (!options.kubeconfig_out.empty()) {
-    Status written = WriteFile(options.kubeconfig_out, LocalKubeconfig(url, options.token));
-    if (!written.ok()) {
-      std::cerr << "lws apiserver: " << written.message() << "\n";
-      return 1;
-    }
-  }
+  std::string url = (*serving)->url();
   std::cout << "lws apiserver: serving the Kubernetes API on " << url << " ("
             << (options.data_dir.empty() ? "in memory" : "data in " + options.data_dir) << ")\n"
             << "  kubectl --server " << url << (options.token.empty() ? "" : " --token <TOKEN>")
@@ -175,7 +112,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
             << std::flush;
   int signal = WaitForShutdownSignal(signals);
   log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
-  (*http)->Stop();
+  (*serving)->Stop();
   return 0;
 }
 

@@ -31,7 +31,4 @@ int RunApiServer(const ApiServerCommandOptions& options);
 
 void AddApiServerCommand(CLI::App& app, int* exit_code);
 
-// A kubeconfig (YAML) whose only cluster, user and context point at `server` ("http://...").
-std::string LocalKubeconfig(const std::string& server, const std::string& token);
-
 }  // namespace lws::cli

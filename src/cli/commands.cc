@@ -4,6 +4,7 @@
 
 #include "base/log.h"
 #include "cli/apiserver.h"
+#include "cli/up.h"
 #include "cli/validate.h"
 
 namespace lws::cli {
@@ -19,6 +20,7 @@ int Main(int argc, char** argv) {
   int exit_code = 0;
   AddValidateCommand(app, &exit_code);
   AddApiServerCommand(app, &exit_code);
+  AddUpCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

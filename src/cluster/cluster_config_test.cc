@@ -118,3 +118,16 @@ TEST(GoDuration, ParsesAndFormats) {
 
 }  // namespace
 }  // namespace lws::cluster
+
+namespace lws::cluster {
+namespace {
+
+TEST(ClusterConfig, ShippedExampleIsValid) {
+  Result<ClusterSpec> spec = LoadClusterConfig(LWS_TESTDATA_DIR "/../examples/cluster/gpu-cluster.yaml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->pools.size(), 2u);
+  EXPECT_EQ(spec->changes.size(), 4u);
+}
+
+}  // namespace
+}  // namespace lws::cluster

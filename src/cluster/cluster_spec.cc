@@ -32,6 +32,18 @@ std::string Distribution::ToString() const {
   return "";
 }
 
+std::string CapacityChange::ToString() const {
+  switch (kind) {
+    case Kind::kStockoutBegin: return "stockout of pool " + pool + " begins";
+    case Kind::kStockoutEnd: return "stockout of pool " + pool + " ends";
+    case Kind::kZoneDown: return "zone " + zone + " goes down";
+    case Kind::kZoneUp: return "zone " + zone + " comes back";
+    case Kind::kNodeDown: return "node " + node + " fails";
+    case Kind::kNodeUp: return "node " + node + " comes back";
+  }
+  return "";
+}
+
 const NodePoolSpec* ClusterSpec::FindPool(const std::string& name) const {
   for (const NodePoolSpec& pool : pools) {
     if (pool.name == name) return &pool;

@@ -79,6 +79,8 @@ struct CapacityChange {
   std::string pool;  // stockouts
   std::string zone;  // zone changes
   std::string node;  // node changes
+
+  std::string ToString() const;  // "stockout of pool gpu-b begins", "zone zone-a goes down"
 };
 
 struct ClusterSpec {

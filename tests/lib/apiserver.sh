@@ -1,6 +1,7 @@
 # Shared by the integration tests that need a running `lws apiserver` (sourced, not run).
 #   start_apiserver LWS_BIN DIR [extra args...]   starts it on a free port; sets APISERVER_PID,
 #                                                APISERVER_URL, KUBECONFIG (DIR/kubeconfig)
+#   start_up LWS_BIN DIR [extra args...]          the same for `lws up` (the whole local cluster)
 #   stop_apiserver [SIGNAL]                      stops it (default TERM) and waits
 #   check NAME COMMAND...                        runs COMMAND, prints ok/FAIL, counts failures
 #   eventually SECONDS COMMAND...                retries COMMAND until it succeeds or time is up
@@ -17,22 +18,26 @@ eventually() {
     sleep 0.2
   done
 }
-start_apiserver() {
-  local bin="$1" dir="$2"; shift 2
+# start_lws LWS_BIN DIR SUBCOMMAND READY_TEXT [args...]: starts `lws SUBCOMMAND --port 0` and waits
+# until its output says READY_TEXT.
+start_lws() {
+  local bin="$1" dir="$2" sub="$3" ready="$4"; shift 4
   export HOME="$dir/home"  # kubectl keeps its discovery cache here
   mkdir -p "$HOME"
-  "$bin" apiserver --port 0 --kubeconfig-out "$dir/kubeconfig" "$@" >"$dir/apiserver.out" 2>"$dir/apiserver.err" &
+  "$bin" "$sub" --port 0 --kubeconfig-out "$dir/kubeconfig" "$@" >"$dir/$sub.out" 2>"$dir/$sub.err" &
   APISERVER_PID=$!
   local deadline=$((SECONDS + 30))
-  until grep -q 'serving the Kubernetes API on' "$dir/apiserver.out" 2>/dev/null; do
+  until grep -q "$ready" "$dir/$sub.out" 2>/dev/null; do
     if ! kill -0 "$APISERVER_PID" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
-      echo "lws apiserver did not start:"; cat "$dir/apiserver.err"; return 1
+      echo "lws $sub did not start:"; cat "$dir/$sub.err"; return 1
     fi
     sleep 0.1
   done
-  APISERVER_URL=$(grep -o 'http://[0-9.:]*' "$dir/apiserver.out" | head -1)
+  APISERVER_URL=$(grep -o 'http://[0-9.:]*' "$dir/$sub.out" | head -1)
   export KUBECONFIG="$dir/kubeconfig"
 }
+start_apiserver() { start_lws "$1" "$2" apiserver 'serving the Kubernetes API on' "${@:3}"; }
+start_up() { start_lws "$1" "$2" up 'a local cluster on' "${@:3}"; }
 stop_apiserver() {
   local signal="${1:-TERM}"
   kill -"$signal" "$APISERVER_PID" 2>/dev/null

@@ -1,0 +1,106 @@
+#include "cli/serve.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "api/yaml.h"
+
+namespace lws::cli {
+
+Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, const Clock* clock,
+                                                ServeOptions options,
+                                                apiserver::AdmissionChain admission) {
+  std::unique_ptr<Serving> serving(new Serving());
+  serving->command_ = command;
+  store::StoreOptions store_options;
+  store_options.clock = clock;
+  store_options.seed = options.seed != 0 ? options.seed
+                                          : static_cast<std::uint64_t>(clock->Now().time_since_epoch().count());
+  store_options.data_dir = options.data_dir;
+  store_options.history_size = options.watch_history;
+  store_options.watch_queue_size = options.watch_queue;
+  if (!options.data_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.data_dir, ec);
+  }
+  Result<std::unique_ptr<store::Store>> store = store::Store::Open(store_options);
+  if (!store.ok()) return Status::Internal(command + ": cannot open the store: " + std::string(store.status().message()));
+  serving->store_ = std::move(*store);
+  apiserver::ApiServerOptions server_options;
+  server_options.store = serving->store_.get();
+  server_options.clock = clock;
+  server_options.token = options.token;
+  server_options.admission = std::move(admission);
+  Result<std::unique_ptr<apiserver::ApiServer>> server = apiserver::ApiServer::Create(std::move(server_options));
+  if (!server.ok()) return Status::Internal(command + ": " + std::string(server.status().message()));
+  serving->server_ = std::move(*server);
+  serving->options_ = std::move(options);
+  return serving;
+}
+
+Status Serving::Listen() {
+  apiserver::HttpServerOptions http_options;
+  http_options.bind_address = options_.bind;
+  http_options.port = options_.port;
+  http_options.threads = options_.threads;
+  http_options.tick_interval = options_.tick ? options_.tick_interval : std::chrono::milliseconds(0);
+  http_options.tick = options_.tick;
+  apiserver::ApiServer* api = server_.get();
+  Result<std::unique_ptr<apiserver::HttpServer>> http = apiserver::HttpServer::Start(
+      http_options, [api](const apiserver::HttpRequest& request) { return api->Handle(request); });
+  if (!http.ok()) return Status(http.status().code(), command_ + ": " + std::string(http.status().message()));
+  http_ = std::move(*http);
+  server_->set_server_address(http_->address());
+  if (!options_.kubeconfig_out.empty()) {
+    Status written = WriteFile(options_.kubeconfig_out, LocalKubeconfig(url(), options_.token));
+    if (!written.ok()) return Status(written.code(), command_ + ": " + std::string(written.message()));
+  }
+  return Status::Ok();
+}
+
+void Serving::Stop() {
+  if (http_) http_->Stop();
+}
+
+Serving::~Serving() { Stop(); }
+
+sigset_t BlockShutdownSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+int WaitForShutdownSignal(const sigset_t& set) {
+  int signal = 0;
+  sigwait(&set, &signal);
+  return signal;
+}
+
+Status WriteFile(const std::string& path, const std::string& text) {
+  std::error_code ec;
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return Status(Code::kInternal, "cannot write " + path);
+  return Status::Ok();
+}
+
+std::string LocalKubeconfig(const std::string& server, const std::string& token) {
+  api::Json user = api::Json::object();
+  if (!token.empty()) user["token"] = token;
+  api::Json config = {
+      {"apiVersion", "v1"},
+      {"kind", "Config"},
+      {"clusters", {{{"name", "lws"}, {"cluster", {{"server", server}}}}}},
+      {"users", {{{"name", "lws"}, {"user", user}}}},
+      {"contexts", {{{"name", "lws"}, {"context", {{"cluster", "lws"}, {"user", "lws"}, {"namespace", "default"}}}}}},
+      {"current-context", "lws"}};
+  return api::EmitYaml(config);
+}
+
+}  // namespace lws::cli

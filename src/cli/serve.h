@@ -1,0 +1,76 @@
+// File: cli/serve.h
+//
+// What `lws apiserver` and `lws up` share: a store (in memory or under --data-dir), the API
+// server over it, the HTTP transport in front of it, the kubeconfig file, and the shutdown
+// signals. Each command adds its own background work: `lws apiserver` only the garbage collector
+// and the completion of pod deletions, `lws up` the whole simulated cluster.
+#pragma once
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "apiserver/api_server.h"
+#include "apiserver/http_server.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "store/store.h"
+
+namespace lws::cli {
+
+struct ServeOptions {
+  std::uint16_t port = 6443;  // 0 picks a free port
+  std::string bind = "127.0.0.1";
+  std::string data_dir;  // "" keeps everything in memory
+  std::string token;
+  int threads = 2;
+  std::size_t watch_history = 10'000;
+  std::size_t watch_queue = 10'000;  // live events one watcher may lag behind
+  std::uint64_t seed = 0;            // uids and generated names; 0: from the clock
+  std::string kubeconfig_out;        // "" writes none
+  std::chrono::milliseconds tick_interval{250};
+  std::function<void()> tick;        // run on a transport thread every tick_interval
+};
+
+// The store, API server and transport of one serving process, torn down in reverse order.
+class Serving {
+ public:
+  // `command` prefixes error messages ("lws up"). The clock must outlive the result.
+  static Result<std::unique_ptr<Serving>> Start(const std::string& command, const Clock* clock,
+                                                ServeOptions options,
+                                                apiserver::AdmissionChain admission = {});
+  ~Serving();
+
+  store::Store* store() const { return store_.get(); }
+  apiserver::ApiServer* server() const { return server_.get(); }
+  std::string url() const { return "http://" + http_->address(); }
+  // Starts answering HTTP requests (call once the background work is ready).
+  Status Listen();
+  void Stop();
+
+ private:
+  Serving() = default;
+  ServeOptions options_;
+  std::string command_;
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<apiserver::ApiServer> server_;
+  std::unique_ptr<apiserver::HttpServer> http_;
+};
+
+// Blocks SIGINT and SIGTERM in this thread and every thread it starts afterwards, so that
+// WaitForShutdownSignal receives them. Call before starting any thread.
+sigset_t BlockShutdownSignals();
+// Waits for SIGINT or SIGTERM; returns which.
+int WaitForShutdownSignal(const sigset_t& set);
+
+// Writes `text` to `path`, creating parent directories.
+Status WriteFile(const std::string& path, const std::string& text);
+
+// A kubeconfig (YAML) whose only cluster, user and context point at `server` ("http://...").
+std::string LocalKubeconfig(const std::string& server, const std::string& token);
+
+}  // namespace lws::cli

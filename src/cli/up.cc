@@ -1,0 +1,143 @@
+// File: cli/up.cc
+#include "cli/up.h"
+
+#include <CLI/CLI.hpp>
+
+#include <future>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "api/quantity.h"
+#include "base/event_loop.h"
+#include "base/log.h"
+#include "cli/serve.h"
+#include "cluster/cluster_config.h"
+#include "cluster/local_cluster.h"
+
+namespace lws::cli {
+
+namespace {
+
+constexpr auto kBookmarkInterval = std::chrono::seconds(30);
+
+// Runs `work` on the loop's thread and waits for its Status: the cluster's components may only
+// be touched from there.
+Status RunOnLoop(EventLoop* loop, std::function<Status()> work) {
+  std::promise<Status> done;
+  loop->Post([&] { done.set_value(work()); });
+  return done.get_future().get();
+}
+
+std::int64_t TotalOf(const cluster::NodePoolSpec& pool, const std::string& resource, int nodes) {
+  auto it = pool.allocatable.find(resource);
+  if (it == pool.allocatable.end()) return 0;
+  Result<api::Quantity> q = api::Quantity::Parse(it->second);
+  return q.ok() ? q->Value() * nodes : 0;
+}
+
+// What the cluster is made of, as `lws up` prints it at start.
+std::string DescribeCluster(const cluster::ClusterSpec& spec) {
+  std::string out;
+  int nodes = 0;
+  std::int64_t gpus = 0;
+  for (const cluster::NodePoolSpec& pool : spec.pools) {
+    std::int64_t pool_gpus = TotalOf(pool, "nvidia.com/gpu", pool.initial_nodes) +
+                             TotalOf(pool, "google.com/tpu", pool.initial_nodes);
+    out += fmt::format("  pool {:<10} {} nodes (min {}, max {}), {} accelerators, zones [{}], startup {}\n",
+                       pool.name, pool.initial_nodes, pool.min_nodes, pool.max_nodes, pool_gpus,
+                       fmt::join(pool.zones, ", "), pool.startup.ToString());
+    nodes += pool.initial_nodes;
+    gpus += pool_gpus;
+  }
+  for (const cluster::CapacityChange& change : spec.changes) {
+    out += fmt::format("  at +{}: {}\n", cluster::FormatGoDuration(change.at), change.ToString());
+  }
+  return fmt::format("{} nodes, {} accelerators\n", nodes, gpus) + out;
+}
+
+Result<cluster::ClusterSpec> ClusterSpecFor(const UpOptions& options) {
+  if (options.config.empty()) return cluster::DefaultClusterSpec();
+  return cluster::LoadClusterConfig(options.config);
+}
+
+}  // namespace
+
+int RunUp(const UpOptions& options) {
+  auto log = Logger("up");
+  Result<cluster::ClusterSpec> spec = ClusterSpecFor(options);
+  if (!spec.ok()) {
+    std::cerr << "lws up: invalid cluster file\n" << spec.status().message() << "\n";
+    return 2;
+  }
+  sigset_t signals = BlockShutdownSignals();
+  RealEventLoop loop;
+  ServeOptions serve;
+  serve.port = options.port;
+  serve.data_dir = options.data_dir;
+  serve.token = options.token;
+  serve.threads = options.threads;
+  serve.seed = options.seed;
+  serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
+  serve.kubeconfig_out = options.kubeconfig_out;
+  Result<std::unique_ptr<Serving>> serving = Serving::Start("lws up", &loop.clock(), serve);
+  if (!serving.ok()) {
+    std::cerr << serving.status().message() << "\n";
+    return 1;
+  }
+  cluster::LocalClusterOptions cluster_options;
+  cluster_options.seed = options.seed;
+  cluster_options.kubelet = options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
+  cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec, cluster_options);
+  if (Status started = RunOnLoop(&loop, [&] { return cluster.Start(); }); !started.ok()) {
+    std::cerr << "lws up: cannot start the cluster: " << started.message() << "\n";
+    return 1;
+  }
+  store::Store* store = (*serving)->store();
+  std::function<void()> bookmarks = [&loop, store, &bookmarks] {
+    store->SendBookmarks();
+    loop.After(kBookmarkInterval, bookmarks);
+  };
+  loop.After(kBookmarkInterval, bookmarks);
+  if (Status listening = (*serving)->Listen(); !listening.ok()) {
+    std::cerr << listening.message() << "\n";
+    return 1;
+  }
+  std::cout << "lws up: a local cluster on " << (*serving)->url() << " ("
+            << (options.data_dir.empty() ? "in memory" : "data in " + options.data_dir) << ", kubelets "
+            << options.kubelet << ", seed " << options.seed << ")\n"
+            << DescribeCluster(*spec) << "Use it with:\n  export KUBECONFIG=" << options.kubeconfig_out
+            << "\n  kubectl get nodes\nCtrl-C stops the cluster.\n"
+            << std::flush;
+  int signal = WaitForShutdownSignal(signals);
+  log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  (*serving)->Stop();
+  (void)RunOnLoop(&loop, [&] {
+    cluster.Stop();
+    return Status::Ok();
+  });
+  loop.Stop();
+  return 0;
+}
+
+void AddUpCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<UpOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "up", "Run a local cluster (API server, GPU node pools, scheduler, kubelets, controllers)");
+  cmd->add_option("--port", options->port, "API server port (0: any free port)");
+  cmd->add_option("--config", options->config, "Cluster file (docs/cluster-config.md); default: 2 pools x 4 nodes x 8 GPUs")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--kubelet", options->kubelet,
+                  "auto: pods start on their own; manual: clients patch pod status (step-by-step tests)")
+      ->check(CLI::IsMember({"auto", "manual"}));
+  cmd->add_option("--data-dir", options->data_dir, "Keep the cluster in DIR and resume from it on the next start");
+  cmd->add_option("--kubeconfig-out", options->kubeconfig_out, "Where to write the kubeconfig")
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "Seed of the simulated randomness (startup times, crashes)")
+      ->capture_default_str();
+  cmd->add_option("--token", options->token, "Require `Authorization: Bearer TOKEN` on every API request");
+  cmd->add_option("--threads", options->threads, "HTTP I/O threads")->check(CLI::Range(1, 64));
+  cmd->callback([options, exit_code] { *exit_code = RunUp(*options); });
+}
+
+}  // namespace lws::cli

@@ -1,0 +1,34 @@
+// File: cli/up.h
+//
+// `lws up`: a whole local Kubernetes cluster in one process, for trying LeaderWorkerSet on a
+// laptop. The embedded API server (kubectl talks to it through the kubeconfig this writes), node
+// pools of simulated GPU nodes with an autoscaler, the scheduler, kubelets, the StatefulSet
+// controller and the garbage collector, all on the real clock (cluster/local_cluster.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace lws::cli {
+
+struct UpOptions {
+  std::uint16_t port = 6443;  // 0 picks a free port
+  std::string config;         // cluster file; "" uses the default cluster
+  std::string kubelet = "auto";  // "manual": API clients drive pod phase and readiness
+  std::string data_dir;       // "" keeps everything in memory; else resume from it
+  std::string kubeconfig_out = ".lws/kubeconfig";
+  std::uint64_t seed = 1;
+  std::string token;
+  int threads = 2;
+};
+
+// Runs until SIGINT or SIGTERM. Returns the process exit code.
+int RunUp(const UpOptions& options);
+
+void AddUpCommand(CLI::App& app, int* exit_code);
+
+}  // namespace lws::cli

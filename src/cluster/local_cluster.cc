@@ -1,0 +1,92 @@
+#include "cluster/local_cluster.h"
+
+#include "base/log.h"
+#include "cluster/garbage_collector.h"
+
+namespace lws::cluster {
+
+namespace {
+
+// Kinds whose deletion can leave dependents behind in this cluster.
+const client::Resource* const kOwners[] = {&client::kStatefulSets, &client::kPods,
+                                           &client::kControllerRevisions, &client::kServices,
+                                           &client::kPersistentVolumeClaims,
+                                           &client::kLeaderWorkerSets};
+
+bool MarkedForDeletion(const store::WatchEvent& event) {
+  if (event.type == store::EventType::kDeleted) return true;
+  const api::Json& meta = event.object->json["metadata"];
+  return meta.contains("deletionTimestamp");
+}
+
+}  // namespace
+
+LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
+                           ClusterSpec spec, LocalClusterOptions options)
+    : loop_(loop), server_(server), store_(store), spec_(std::move(spec)), options_(options),
+      pools_client_(server, store, "cluster-autoscaler"),
+      scheduler_client_(server, store, "default-scheduler"),
+      kubelet_client_(server, store, "kubelet"),
+      statefulset_client_(server, store, "statefulset-controller"),
+      gc_client_(server, store, "generic-garbage-collector") {
+  Rng root(options_.seed);
+  node_pools_ = std::make_unique<NodePools>(loop, &pools_client_, &spec_, root.Derive("node-pools"));
+  scheduler_ = std::make_unique<Scheduler>(loop, &scheduler_client_);
+  KubeletOptions kubelet_options;
+  kubelet_options.mode = options_.kubelet;
+  kubelets_ = std::make_unique<Kubelets>(loop, &kubelet_client_, &spec_, root.Derive("kubelets"),
+                                         kubelet_options);
+  statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
+}
+
+LocalCluster::~LocalCluster() { Stop(); }
+
+Status LocalCluster::Start() {
+  // Nodes first, so that the first scheduling pass sees them.
+  if (Status s = node_pools_->Start(); !s.ok()) return s;
+  if (Status s = kubelets_->Start(); !s.ok()) return s;
+  if (Status s = scheduler_->Start(); !s.ok()) return s;
+  if (Status s = statefulsets_->Start(); !s.ok()) return s;
+  return WatchForCollection();
+}
+
+void LocalCluster::Stop() {
+  gc_watches_.clear();
+  if (statefulsets_) statefulsets_->Stop();
+  if (scheduler_) scheduler_->Stop();
+  if (kubelets_) kubelets_->Stop();
+  if (node_pools_) node_pools_->Stop();
+}
+
+Status LocalCluster::WatchForCollection() {
+  for (const client::Resource* resource : kOwners) {
+    auto sub = gc_client_.Watch(loop_, *resource, "", [this](const store::WatchEvent& e) {
+      OnPossibleGarbage(e);
+    });
+    if (!sub.ok()) {
+      if (sub.status().code() == Code::kNotFound) continue;  // a CRD not installed (no LWS)
+      return sub.status();
+    }
+    gc_watches_.push_back(std::move(*sub));
+  }
+  return Status::Ok();
+}
+
+void LocalCluster::OnPossibleGarbage(const store::WatchEvent& event) {
+  if (gc_scheduled_ || !MarkedForDeletion(event)) return;
+  gc_scheduled_ = true;
+  loop_->Post([this] { CollectGarbage(); });
+}
+
+void LocalCluster::CollectGarbage() {
+  gc_scheduled_ = false;
+  ++gc_passes_;
+  auto served = server_->served();
+  GarbageCollector gc(store_, &served->registry);
+  Result<int> actions = gc.RunUntilStable(100);
+  if (!actions.ok()) {
+    Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
+  }
+}
+
+}  // namespace lws::cluster

@@ -1,0 +1,81 @@
+// File: cluster/local_cluster.h
+//
+// The simulated cluster behind the embedded API server: node pools with their autoscaler, the
+// scheduler, the kubelets, the StatefulSet controller and the garbage collector, each with its
+// own in-process client (so managedFields and events name the component, as on a real cluster),
+// all on one EventLoop. `lws up` runs it on the real clock; simulations and tests run it on a
+// VirtualLoop, where a run is a pure function of the cluster spec, the workload and the seed.
+//
+// Every component talks to the others only through the API (watches and writes), as the real
+// ones do: the scheduler never calls the kubelet, the autoscaler learns about unschedulable pods
+// from their PodScheduled condition.
+//
+// Threading: Start and Stop must run on the loop (from a task, or before a virtual loop runs);
+// the cluster's work then runs in the loop's tasks.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "apiserver/api_server.h"
+#include "base/event_loop.h"
+#include "client/local_client.h"
+#include "cluster/cluster_spec.h"
+#include "cluster/kubelet.h"
+#include "cluster/node_pools.h"
+#include "cluster/scheduler.h"
+#include "cluster/statefulset_controller.h"
+#include "store/store.h"
+
+namespace lws::cluster {
+
+struct LocalClusterOptions {
+  KubeletMode kubelet = KubeletMode::kAuto;
+  std::uint64_t seed = 1;  // the root of every component's random stream
+};
+
+class LocalCluster {
+ public:
+  LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store::Store* store, ClusterSpec spec,
+               LocalClusterOptions options);
+  ~LocalCluster();
+  LocalCluster(const LocalCluster&) = delete;
+  LocalCluster& operator=(const LocalCluster&) = delete;
+
+  Status Start();
+  void Stop();
+
+  const ClusterSpec& spec() const { return spec_; }
+  NodePools& node_pools() { return *node_pools_; }
+  Kubelets& kubelets() { return *kubelets_; }
+  Scheduler& scheduler() { return *scheduler_; }
+  StatefulSetController& statefulsets() { return *statefulsets_; }
+  std::uint64_t gc_passes() const { return gc_passes_; }
+
+ private:
+  // The garbage collector acts on deletions: a pass runs after any object of an owning kind is
+  // deleted or marked for deletion (several in one loop turn share one pass).
+  Status WatchForCollection();
+  void OnPossibleGarbage(const store::WatchEvent& event);
+  void CollectGarbage();
+
+  EventLoop* loop_;
+  apiserver::ApiServer* server_;
+  store::Store* store_;
+  ClusterSpec spec_;
+  LocalClusterOptions options_;
+  client::LocalClient pools_client_;
+  client::LocalClient scheduler_client_;
+  client::LocalClient kubelet_client_;
+  client::LocalClient statefulset_client_;
+  client::LocalClient gc_client_;
+  std::unique_ptr<NodePools> node_pools_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Kubelets> kubelets_;
+  std::unique_ptr<StatefulSetController> statefulsets_;
+  std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
+  bool gc_scheduled_ = false;
+  std::uint64_t gc_passes_ = 0;
+};
+
+}  // namespace lws::cluster
