@@ -21,9 +21,9 @@ struct Decoder {
 
   void Unknown(const Json& object, const FieldPath& path, const std::set<std::string>& known) {
     for (const auto& [key, value] : object.items()) {
-      if (!known.count(key)) errors.push_back(api::FieldError(api::FieldErrorType::kNotFound,
-                                                            path.Child(key).String(), nullptr,
-                                                            "unknown field"));
+      if (!known.count(key)) {
+        errors.push_back(api::Forbidden(path.Child(key), "unknown field (see docs/cluster-config.md)"));
+      }
     }
   }
   bool IsObject(const Json& value, const FieldPath& path) {

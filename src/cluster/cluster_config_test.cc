@@ -87,7 +87,7 @@ capacityChanges:
            "bad.yaml: nodePools[0].allocatable[nvidia.com/gpu]: Invalid value: \"eight\"",
            "bad.yaml: nodePools[0].allocatable[pods]: Required value",
            "bad.yaml: nodePools[0].startup.distribution: Unsupported value: \"normal\"",
-           "bad.yaml: nodePools[0].colour: Not found",
+           "bad.yaml: nodePools[0].colour: Forbidden: unknown field",
            "bad.yaml: capacityChanges[0].zoneDown: Invalid value: \"zone-z\": no node pool has this zone",
            "bad.yaml: capacityChanges[1].at: Invalid value: \"soon\": invalid duration",
            "bad.yaml: capacityChanges[1]: Invalid value: null: must set exactly one of"}) {

@@ -1,0 +1,108 @@
+// The simulated cluster end to end on virtual time: a StatefulSet's pods are created, scheduled,
+// started and replaced by the components together, and a run is a function of its seed.
+#include "cluster/local_cluster.h"
+
+#include <gtest/gtest.h>
+
+#include "cluster/cluster_testing.h"
+#include "cluster/trace.h"
+
+namespace lws::cluster {
+namespace {
+
+using testing::GpuPool;
+using testing::SimCluster;
+
+ClusterSpec TwoPools() {
+  ClusterSpec spec;
+  spec.pools.push_back(GpuPool("gpu-a", 2, 8, 3));
+  spec.pools.push_back(GpuPool("gpu-b", 2, 8, 2));
+  spec.pools[0].startup = {Distribution::Kind::kLogNormal, 20, 0.5};
+  spec.pools[1].startup = {Distribution::Kind::kUniform, 5, 40};
+  return spec;
+}
+
+// Runs a StatefulSet through creation and an image update; returns the trace hash.
+std::uint64_t RunScenario(std::uint64_t seed, std::uint64_t* changes = nullptr) {
+  SimCluster sim(TwoPools(), seed);
+  Trace trace(&sim.loop(), &sim.user,
+              {client::kNodes, client::kPods, client::kStatefulSets, client::kEvents,
+               client::kControllerRevisions});
+  EXPECT_TRUE(trace.Start().ok());
+  EXPECT_TRUE(sim.Start().ok());
+  EXPECT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 6, 4, "Parallel")).ok());
+  EXPECT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 6; }, std::chrono::minutes(10)));
+  api::Json patch = {{"spec", {{"template", {{"spec", {{"containers", {{{"name", "server"}, {"image", "vllm:2"}}}}}}}}}}};
+  EXPECT_TRUE(sim.user.Patch(client::kStatefulSets, "default", "web", apiserver::PatchType::kStrategic, patch).ok());
+  sim.loop().RunFor(std::chrono::minutes(20));
+  EXPECT_EQ(sim.ReadyPods("web"), 6);
+  if (changes) *changes = trace.changes();
+  return trace.hash();
+}
+
+TEST(LocalCluster, SameSeedSameTraceDifferentSeedDifferentTrace) {
+  std::uint64_t changes = 0;
+  std::uint64_t first = RunScenario(42, &changes);
+  EXPECT_GT(changes, 100u);  // the scenario did happen
+  EXPECT_EQ(RunScenario(42), first);
+  EXPECT_NE(RunScenario(43), first);
+}
+
+TEST(LocalCluster, OrderedReadyPodsStartOneAfterAnother) {
+  SimCluster sim(TwoPools());
+  ASSERT_TRUE(sim.Start().ok());
+  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 3, 8)).ok());
+  // Each 8-GPU pod takes a whole node; web-1 must not exist before web-0 is Ready.
+  std::vector<int> created_when_ready;
+  ASSERT_TRUE(sim.RunUntil([&] {
+    int pods = static_cast<int>(sim.Pods("web").size());
+    int ready = sim.ReadyPods("web");
+    EXPECT_LE(pods, ready + 1) << "OrderedReady created a pod before its predecessor was Ready";
+    return ready == 3;
+  }, std::chrono::minutes(10)));
+  std::set<std::string> nodes;
+  for (const store::ObjectPtr& pod : sim.Pods("web")) nodes.insert(pod->json["spec"].value("nodeName", ""));
+  EXPECT_EQ(nodes.size(), 3u);  // one node each
+  EXPECT_FALSE(nodes.count(""));
+}
+
+TEST(LocalCluster, PodsOfAFailedNodeAreReplacedElsewhere) {
+  SimCluster sim(TwoPools());
+  ASSERT_TRUE(sim.Start().ok());
+  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 2, 8, "Parallel")).ok());
+  ASSERT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 2; }, std::chrono::minutes(10)));
+  std::string failed = (*sim.user.Get(client::kPods, "default", "web-0"))->json["spec"]["nodeName"];
+  ASSERT_TRUE(SetNodeReady(sim.user, failed, false, sim.loop().Now()).ok());
+  ASSERT_TRUE(sim.RunUntil([&] {
+    auto pod = sim.user.Get(client::kPods, "default", "web-0");
+    return pod.ok() && (*pod)->json["spec"].value("nodeName", "") != failed && sim.ReadyPods("web") == 2;
+  }, std::chrono::minutes(10)));
+}
+
+TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
+  ClusterSpec spec;
+  spec.pools.push_back(GpuPool("gpu", 1, 8, 2));
+  SimCluster sim(spec);
+  ASSERT_TRUE(sim.Start().ok());
+  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 3, 8, "Parallel")).ok());
+  // The autoscaler adds the one node the pool may still have; the third pod stays Pending.
+  ASSERT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 2; }, std::chrono::minutes(10)));
+  sim.loop().RunFor(std::chrono::minutes(2));
+  auto pending = sim.user.Get(client::kPods, "default", "web-2").value();
+  EXPECT_FALSE(pending->json["spec"].contains("nodeName"));
+  bool unschedulable = false;
+  for (const api::Json& c : pending->json["status"].value("conditions", api::Json::array())) {
+    unschedulable |= c.value("type", "") == "PodScheduled" && c.value("reason", "") == "Unschedulable";
+  }
+  EXPECT_TRUE(unschedulable);
+  std::set<std::string> reasons;
+  for (const store::ObjectPtr& e : sim.user.List(client::kEvents).value().items) {
+    if (e->json["involvedObject"].value("name", "") == "web-2") reasons.insert(e->json.value("reason", ""));
+  }
+  EXPECT_TRUE(reasons.count("FailedScheduling"));
+  EXPECT_TRUE(reasons.count("NotTriggerScaleUp"));
+  EXPECT_EQ(sim.user.List(client::kNodes).value().items.size(), 2u);
+}
+
+}  // namespace
+}  // namespace lws::cluster
