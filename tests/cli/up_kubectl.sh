@@ -22,6 +22,9 @@ jp() { kubectl get "$1" -o jsonpath="$2" 2>/dev/null; }
 # Line number of the first line of the pod watch matching $1 after line ${2:-0} (0 if none).
 at() { awk -v re="$1" -v after="${2:-0}" 'NR > after && $0 ~ re { print NR; found = 1; exit } END { if (!found) print 0 }' "$tmp/watch"; }
 ready_count() { kubectl get pods -l app="$1" --no-headers 2>/dev/null | grep -c ' 1/1 *Running'; }
+# For `eventually`: re-evaluated on every try.
+jp_is() { [ "$(jp "$1" "$2")" = "$3" ]; }
+ready_is() { [ "$(ready_count "$1")" = "$2" ]; }
 nodes_ready() { [ "$(kubectl get nodes --no-headers 2>/dev/null | grep -c ' Ready ')" = "$1" ]; }
 
 check "up: banner names the cluster" grep -q '4 nodes, 32 accelerators' "$tmp/up.out"
@@ -63,7 +66,7 @@ k set image sts/rolling server=vllm/vllm-openai:v0.6.1
 check "rolling: image set" out_has 'statefulset.apps/rolling image updated'
 check "rolling: partitioned rollout completes" kubectl rollout status sts/rolling --timeout=90s
 for i in 2 3 4 5; do
-  check "rolling: rolling-$i updated" eventually 20 test "$(jp pod/rolling-$i '{.spec.containers[0].image}')" = vllm/vllm-openai:v0.6.1
+  check "rolling: rolling-$i updated" eventually 20 jp_is pod/rolling-$i '{.spec.containers[0].image}' vllm/vllm-openai:v0.6.1
 done
 for i in 0 1; do
   check "rolling: rolling-$i kept (partition 2)" test "$(jp pod/rolling-$i '{.spec.containers[0].image}')" = vllm/vllm-openai:v0.6.0
@@ -83,7 +86,7 @@ check "rolling: status updatedReplicas 4" test "$(jp sts/rolling '{.status.updat
 # NotTriggerScaleUp events.
 kubectl run huge --image=vllm/vllm-openai:v0.6.0 --restart=Never \
   --overrides='{"spec":{"containers":[{"name":"huge","image":"vllm/vllm-openai:v0.6.0","resources":{"limits":{"nvidia.com/gpu":"16"}}}]}}' >/dev/null 2>&1
-check "huge: Unschedulable" eventually 10 test "$(jp pod/huge '{.status.conditions[?(@.type=="PodScheduled")].reason}')" = Unschedulable
+check "huge: Unschedulable" eventually 10 jp_is pod/huge '{.status.conditions[?(@.type=="PodScheduled")].reason}' Unschedulable
 check "huge: still Pending" test "$(jp pod/huge '{.status.phase}')" = Pending
 k describe pod huge
 check "huge: describe shows FailedScheduling with the reason" out_has 'FailedScheduling .*0/4 nodes are available: 4 Insufficient nvidia.com/gpu'
@@ -107,7 +110,7 @@ kubectl patch node "$victim" --subresource=status --type=strategic \
 check "node failure: node NotReady" eventually 5 bash -c "kubectl get node $victim --no-headers | grep -q NotReady"
 check "node failure: ordered-0 moved to another node" eventually 60 bash -c \
   "n=\$(kubectl get pod ordered-0 -o jsonpath='{.spec.nodeName}' 2>/dev/null); [ -n \"\$n\" ] && [ \"\$n\" != $victim ]"
-check "node failure: ordered back to 3 Ready" eventually 60 test "$(ready_count ordered)" = 3
+check "node failure: ordered back to 3 Ready" eventually 60 ready_is ordered 3
 
 # Clean shutdown on SIGINT.
 kill -INT "$APISERVER_PID"
