@@ -151,20 +151,19 @@ TEST_F(StatefulSetControllerTest, StatusNeverGoesBackwardsDuringAnOrderedScaleUp
 
 TEST_F(StatefulSetControllerTest, VolumeClaimTemplatesMakeOnePvcPerPod) {
   Json set = WebSet(2, "Parallel");
-  set["spec"]["volumeClaimTemplates"] = Json::array(
-      {{{"metadata", {{"name", "data"}}},
-        {"spec",
-         {{"accessModes", {"ReadWriteOnce"}},
-          {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}}});
+  set["spec"]["volumeClaimTemplates"] = Json::parse(R"([{
+      "metadata": {"name": "data"},
+      "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+  }])");
   Create(set);
   Settle();
   Strings claims;
-  for (const store::ObjectPtr& pvc : user_.List(client::kPersistentVolumeClaims)->items) {
+  for (const store::ObjectPtr& pvc : List(client::kPersistentVolumeClaims)) {
     claims.push_back(store::MetaString(pvc->json, "name"));
     EXPECT_EQ(pvc->json["metadata"]["labels"]["app"], "web");
   }
   EXPECT_EQ(claims, (Strings{"data-web-0", "data-web-1"}));
-  const Json& volume = Pods()["web-1"]["spec"]["volumes"][0];
+  Json volume = Pods()["web-1"]["spec"]["volumes"][0];
   EXPECT_EQ(volume["name"], "data");
   EXPECT_EQ(volume["persistentVolumeClaim"]["claimName"], "data-web-1");
   Strings events = Events();
@@ -175,7 +174,7 @@ TEST_F(StatefulSetControllerTest, VolumeClaimTemplatesMakeOnePvcPerPod) {
   // A recreated pod finds its claim: no second claim, no event about it.
   DeletePod("web-0");
   Settle();
-  EXPECT_EQ(user_.List(client::kPersistentVolumeClaims)->items.size(), 2u);
+  EXPECT_EQ(List(client::kPersistentVolumeClaims).size(), 2u);
   EXPECT_EQ(PodNames(), (Strings{"web-0", "web-1"}));
 }
 
@@ -187,7 +186,7 @@ TEST_F(StatefulSetControllerTest, EventsOfCreationAndDeletion) {
   EXPECT_EQ(Events(), (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful",
                                "SuccessfulCreate: create Pod web-1 in StatefulSet web successful",
                                "SuccessfulDelete: delete Pod web-1 in StatefulSet web successful"}));
-  const Json event = user_.List(client::kEvents)->items[0]->json;
+  const Json event = List(client::kEvents)[0]->json;
   EXPECT_EQ(event["involvedObject"]["kind"], "StatefulSet");
   EXPECT_EQ(event["involvedObject"]["name"], "web");
   EXPECT_EQ(event["source"]["component"], "statefulset-controller");

@@ -75,10 +75,17 @@ class StatefulSetControllerTest : public ::testing::Test {
   Json Set() { return (*user_.Get(client::kStatefulSets, "default", "web"))->json; }
   Json Status() { return Set()["status"]; }
 
+  // Every object of `resource` (a copy of the list, so no temporary dangles in a range-for).
+  std::vector<store::ObjectPtr> List(const client::Resource& resource) {
+    Result<store::ListResult> list = user_.List(resource);
+    EXPECT_TRUE(list.ok()) << list.status().ToString();
+    return list.ok() ? list->items : std::vector<store::ObjectPtr>{};
+  }
+
   // The pods of "default" by name.
   std::map<std::string, Json> Pods() {
     std::map<std::string, Json> out;
-    for (const store::ObjectPtr& pod : user_.List(client::kPods)->items) {
+    for (const store::ObjectPtr& pod : List(client::kPods)) {
       out[store::MetaString(pod->json, "name")] = pod->json;
     }
     return out;
@@ -139,7 +146,7 @@ class StatefulSetControllerTest : public ::testing::Test {
   // "<reason>: <message>" of every Event, oldest first, with the count when above 1.
   Strings Events() {
     std::vector<std::pair<std::string, std::string>> by_time;
-    for (const store::ObjectPtr& e : user_.List(client::kEvents)->items) {
+    for (const store::ObjectPtr& e : List(client::kEvents)) {
       std::string line = e->json.value("reason", "") + ": " + e->json.value("message", "");
       if (e->json.value("count", 1) > 1) line += " (x" + std::to_string(e->json.value("count", 1)) + ")";
       by_time.emplace_back(store::MetaString(e->json, "name"), line);  // names grow with time

@@ -104,7 +104,7 @@ TEST_F(StatefulSetControllerTest, RevisionsAreOwnedByTheSet) {
   SetImage("nginx:2");
   Converge();
   Strings names;
-  for (const store::ObjectPtr& r : user_.List(client::kControllerRevisions)->items) {
+  for (const store::ObjectPtr& r : List(client::kControllerRevisions)) {
     names.push_back(store::MetaString(r->json, "name"));
     EXPECT_EQ(r->json["metadata"]["ownerReferences"][0]["uid"], Set()["metadata"]["uid"]);
   }
