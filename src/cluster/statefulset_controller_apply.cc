@@ -1,0 +1,176 @@
+// The writes of one StatefulSet plan (statefulset_controller.h), with the Events upstream's
+// StatefulPodControl records on the set (stateful_pod_control.go: recordPodEvent and
+// recordClaimEvent wording).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cluster/statefulset_controller.h"
+
+namespace lws::cluster {
+
+namespace {
+
+using api::Json;
+using Kind = StatefulSetActionKind;
+
+constexpr Duration kRaceRetry = std::chrono::milliseconds(100);
+constexpr Duration kFirstBackoff = std::chrono::seconds(1);
+constexpr Duration kMaxBackoff = std::chrono::minutes(5);
+
+// Someone else wrote first: plan again soon on fresh caches.
+bool IsRace(const Status& status) {
+  return status.code() == Code::kConflict || status.code() == Code::kAlreadyExists ||
+         status.code() == Code::kNotFound;
+}
+
+std::optional<Duration> Earliest(std::optional<Duration> a, std::optional<Duration> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
+// "create Pod web-0 in StatefulSet web successful" / "... failed error: <message>".
+std::string PodEventMessage(const std::string& verb, const std::string& pod,
+                            const std::string& set, const Status& status) {
+  if (status.ok()) return fmt::format("{} Pod {} in StatefulSet {} successful", verb, pod, set);
+  return fmt::format("{} Pod {} in StatefulSet {} failed error: {}", verb, pod, set,
+                     status.message());
+}
+
+// "SuccessfulCreate" / "FailedDelete", ...: upstream's "Successful"/"Failed" + Title(verb).
+std::string EventReason(const std::string& verb, const Status& status) {
+  std::string title = verb;
+  if (!title.empty()) title[0] = static_cast<char>(title[0] - 'a' + 'A');
+  return (status.ok() ? "Successful" : "Failed") + title;
+}
+
+// The pod a PVC action is made for: the next pod creation in the plan.
+std::string PodOfClaim(const StatefulSetPlan& plan, std::size_t index) {
+  for (std::size_t i = index + 1; i < plan.actions.size(); ++i) {
+    if (plan.actions[i].kind == Kind::kCreatePod) return plan.actions[i].name;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<Duration> StatefulSetController::Apply(const store::ObjectPtr& set_object,
+                                                     const api::StatefulSet& set,
+                                                     const StatefulSetPlan& plan,
+                                                     SetState& state) {
+  std::optional<Duration> retry;
+  for (std::size_t i = 0; i < plan.actions.size(); ++i) {
+    const StatefulSetAction& action = plan.actions[i];
+    if (action.kind == Kind::kRequeueAfter) {
+      retry = Earliest(retry, action.requeue_after);
+      continue;
+    }
+    Outcome outcome = ApplyOne(set_object, set, plan, i, state);
+    if (outcome.stop) return Earliest(retry, outcome.retry);
+  }
+  state.backoff = Duration(0);
+  return retry;
+}
+
+StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::ObjectPtr& set_object,
+                                                               const api::StatefulSet& set,
+                                                               const StatefulSetPlan& plan,
+                                                               std::size_t index,
+                                                               SetState& state) {
+  const StatefulSetAction& action = plan.actions[index];
+  const Json& set_json = set_object->json;
+  const std::string& set_name = set.metadata.name;
+  // Records the pod event upstream records for `verb` and turns the answer into an outcome.
+  auto pod_write = [&](const std::string& verb, const Result<Json>& answer) -> Outcome {
+    Status status = answer.ok() ? Status::Ok() : answer.status();
+    // Upstream sinks AlreadyExists on create without an event: the pod is someone's already.
+    if (!(verb == "create" && status.code() == Code::kAlreadyExists)) {
+      recorder_.Record(set_json, status.ok() ? "Normal" : "Warning", EventReason(verb, status),
+                       PodEventMessage(verb, action.name, set_name, status));
+    }
+    if (!answer.ok()) return Failed(status, state);
+    Expect(&state.want_pods_rv, *answer, state);
+    return {};
+  };
+
+  switch (action.kind) {
+    case Kind::kCreateRevision: {
+      Result<Json> answer = client_->Create(client::kControllerRevisions, api::Encode(*action.revision));
+      if (!answer.ok()) return Failed(answer.status(), state);
+      Expect(&state.want_revisions_rv, *answer, state);
+      return {};
+    }
+    case Kind::kCreatePvc:
+      return CreatePvc(set_json, action, PodOfClaim(plan, index));
+    case Kind::kCreatePod:
+      return pod_write("create", client_->Create(client::kPods, api::Encode(*action.pod)));
+    case Kind::kDeletePod: {
+      client::DeleteOptions options;
+      options.precondition_uid = action.uid;
+      return pod_write("delete", client_->Delete(client::kPods, set.metadata.namespace_,
+                                                 action.name, options));
+    }
+    case Kind::kUpdatePod:
+      return pod_write("update", client_->Update(client::kPods, api::Encode(*action.pod)));
+    case Kind::kUpdateStatus: {
+      Json updated = set_json;  // carries the cached resourceVersion: a stale set conflicts
+      updated["status"] = api::Encode(plan.status);
+      Result<Json> answer = client_->UpdateStatus(client::kStatefulSets, updated);
+      if (!answer.ok()) return Failed(answer.status(), state);
+      Expect(&state.want_sets_rv, *answer, state);
+      return {};
+    }
+    case Kind::kRequeueAfter:
+      break;  // handled by Apply
+  }
+  return {};
+}
+
+// Upstream createPersistentVolumeClaims: an existing claim is fine (no event); any other failure
+// fails the pod's creation too.
+StatefulSetController::Outcome StatefulSetController::CreatePvc(const Json& set_json,
+                                                                const StatefulSetAction& action,
+                                                                const std::string& pod_name) {
+  const std::string set_name = store::MetaString(set_json, "name");
+  Result<Json> answer = client_->Create(client::kPersistentVolumeClaims, api::Encode(*action.pvc));
+  if (answer.ok()) {
+    recorder_.Record(set_json, "Normal", "SuccessfulCreate",
+                     fmt::format("create Claim {} Pod {} in StatefulSet {} success", action.name,
+                                 pod_name, set_name));
+    return {};
+  }
+  if (answer.status().code() == Code::kAlreadyExists) return {};
+  const std::string& message = answer.status().message();
+  recorder_.Record(set_json, "Warning", "FailedCreate",
+                   fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: {}",
+                               action.name, pod_name, set_name, message));
+  Status pod_error(answer.status().code(),
+                   fmt::format("failed to create PVC {}: {}", action.name, message));
+  recorder_.Record(set_json, "Warning", "FailedCreate",
+                   PodEventMessage("create", pod_name, set_name, pod_error));
+  SetState& state = states_[store::NameOf(set_json)];
+  return Failed(answer.status(), state);
+}
+
+StatefulSetController::Outcome StatefulSetController::Failed(const Status& status,
+                                                             SetState& state) const {
+  if (IsRace(status)) return {.stop = true, .retry = kRaceRetry};
+  state.backoff = state.backoff == Duration(0) ? kFirstBackoff
+                                               : std::min<Duration>(state.backoff * 2, kMaxBackoff);
+  return {.stop = true, .retry = state.backoff};
+}
+
+void StatefulSetController::Expect(std::uint64_t* want, const Json& answer, SetState& state) {
+  std::string rv = store::MetaString(answer, "resourceVersion");
+  std::uint64_t value = 0;
+  for (char c : rv) {
+    if (c < '0' || c > '9') return;  // not ours to interpret: expect nothing
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (value == 0) return;
+  *want = std::max(*want, value);
+  state.expect_deadline = loop_->Now() + kExpectationTimeout;
+}
+
+}  // namespace lws::cluster
