@@ -20,6 +20,15 @@ namespace lws::cluster::scheduler_testing {
 
 using api::Json;
 
+// A pod of `gpus` GPUs (requests and limits) and 100m cpu that passes validation.
+inline api::Pod GpuPodSpec(const std::string& name, int gpus, api::StringMap labels = {}) {
+  api::Pod pod = MakePod(name, {{"cpu", Q("100m")}, {"nvidia.com/gpu", Q(std::to_string(gpus))}},
+                         std::move(labels));
+  pod.spec.containers[0].image = "vllm/vllm-openai";
+  pod.spec.containers[0].resources.limits = {{"nvidia.com/gpu", Q(std::to_string(gpus))}};
+  return pod;
+}
+
 class SchedulerE2eTest : public ::testing::Test {
  protected:
   void StartScheduler(SchedulerOptions options = {}) {
@@ -36,14 +45,6 @@ class SchedulerE2eTest : public ::testing::Test {
     Result<Json> created = admin_.Create(client::kNodes, api::Encode(node));
     ASSERT_TRUE(created.ok()) << created.status().ToString();
     ASSERT_EQ((*created)["status"]["allocatable"]["nvidia.com/gpu"], "8");  // status kept
-  }
-
-  static api::Pod GpuPodSpec(const std::string& name, int gpus, api::StringMap labels = {}) {
-    api::Pod pod = MakePod(name, {{"cpu", Q("100m")}, {"nvidia.com/gpu", Q(std::to_string(gpus))}},
-                           std::move(labels));
-    pod.spec.containers[0].image = "vllm/vllm-openai";
-    pod.spec.containers[0].resources.limits = {{"nvidia.com/gpu", Q(std::to_string(gpus))}};
-    return pod;
   }
 
   void CreatePod(const api::Pod& pod) {

@@ -69,8 +69,7 @@ TEST_F(SchedulerE2eTest, CordonedNodeTakesNothingUntilUncordoned) {
 
 // Whole-node pods of LWS groups with exclusive placement on rack: one group per rack.
 api::Pod GroupPod(const std::string& group, int index) {
-  api::Pod pod = SchedulerE2eTest::GpuPodSpec(group + "-" + std::to_string(index), 8,
-                                              {{kGroupKey, group}});
+  api::Pod pod = GpuPodSpec(group + "-" + std::to_string(index), 8, {{kGroupKey, group}});
   api::SetExclusiveAffinities(&pod, group, kRack, kGroupKey);
   return pod;
 }
@@ -80,14 +79,17 @@ TEST_F(SchedulerE2eTest, ExclusivePlacementGivesEachGroupItsOwnRack) {
   AddNode("n2", {{kRack, "r1"}});
   AddNode("n3", {{kRack, "r2"}});
   AddNode("n4", {{kRack, "r2"}});
-  // All in one batch: each placement must see the ones before it (assumed pods).
+  StartScheduler(SchedulerOptions{.unschedulable_retry = std::chrono::hours(1)});
+  Run();
+  // All in one batch, tried in creation order: each placement must see the ones before it
+  // (assumed pods), and c-0 comes while a rack is still half free.
   for (const char* group : {"a", "b", "c"}) {
     CreatePod(GroupPod(group, 0));
   }
   CreatePod(GroupPod("a", 1));
   CreatePod(GroupPod("b", 1));
-  StartScheduler(SchedulerOptions{.unschedulable_retry = std::chrono::hours(1)});
   Run();
+  EXPECT_EQ(scheduler_->attempts(), 5u);
 
   auto rack = [&](const std::string& pod) {
     std::string node = NodeOf(pod);
