@@ -11,8 +11,8 @@
 //   - does not fit: records a Warning "FailedScheduling" event with the core's message (the
 //     recorder folds repeats), sets the pod's PodScheduled condition to False with the core's
 //     reason ("Unschedulable") and message through the status subresource, as upstream's
-//     updatePod does (a strategic merge patch; lastTransitionTime kept while the status stays
-//     False; no write at all when status, reason and message are unchanged), and parks the pod.
+//     updatePod does (lastProbeTime null, lastTransitionTime kept while the status stays False;
+//     no write at all when status, reason and message are unchanged), and parks the pod.
 // Parked pods go back to the queue when a node appears or changes in a way that matters (labels,
 // spec, allocatable, condition statuses), when a bound pod is deleted or finishes (resources
 // free up), when the parked pod's own spec or labels change, and after `unschedulable_retry`

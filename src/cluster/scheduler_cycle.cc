@@ -27,13 +27,35 @@ std::string TruncateNote(const std::string& message) {
   return message.substr(0, kLimit - suffix.size()) + suffix;
 }
 
-const Json* FindPodScheduled(const Json& pod) {
+// The index of the PodScheduled condition in status.conditions, or -1.
+int FindPodScheduled(const Json& pod) {
   const Json& conditions = scheduler_json::Child(scheduler_json::Child(pod, "status"), "conditions");
-  if (!conditions.is_array()) return nullptr;
-  for (const Json& condition : conditions) {
-    if (api::StringMember(condition, "type") == "PodScheduled") return &condition;
+  if (!conditions.is_array()) return -1;
+  for (std::size_t i = 0; i < conditions.size(); ++i) {
+    if (api::StringMember(conditions[i], "type") == "PodScheduled") return static_cast<int>(i);
   }
-  return nullptr;
+  return -1;
+}
+
+// A JSON patch that puts `condition` in place of the PodScheduled condition at `index` (-1:
+// none yet). A JSON patch rather than upstream's strategic merge patch, because a null in a merge
+// patch deletes the key, and the stored condition must read `lastProbeTime: null` as a real
+// API server's does. The test op makes a stale index fail instead of overwriting another
+// condition.
+Json ConditionPatch(const Json& pod, int index, const Json& condition) {
+  if (index >= 0) {
+    const std::string path = "/status/conditions/" + std::to_string(index);
+    return Json::array({{{"op", "test"}, {"path", path + "/type"}, {"value", "PodScheduled"}},
+                        {{"op", "replace"}, {"path", path}, {"value", condition}}});
+  }
+  const Json& status = scheduler_json::Child(pod, "status");
+  if (!status.is_object()) {
+    return Json::array({{{"op", "add"}, {"path", "/status"}, {"value", {{"conditions", {condition}}}}}});
+  }
+  if (!scheduler_json::Child(status, "conditions").is_array()) {
+    return Json::array({{{"op", "add"}, {"path", "/status/conditions"}, {"value", {condition}}}});
+  }
+  return Json::array({{{"op", "add"}, {"path", "/status/conditions/-"}, {"value", condition}}});
 }
 
 std::uint64_t ResourceVersionOf(const Json& object) {
@@ -49,6 +71,9 @@ std::uint64_t ResourceVersionOf(const Json& object) {
 bool IsRace(const Status& status) {
   return status.code() == Code::kConflict || status.code() == Code::kNotFound;
 }
+
+// A condition patch also loses a race when its test op finds another condition at the index.
+bool IsPatchRace(const Status& status) { return IsRace(status) || status.code() == Code::kInvalid; }
 
 }  // namespace
 
@@ -115,7 +140,10 @@ void Scheduler::Park(const ObjectName& key, const ObjectPtr& pod, const std::str
 
 void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std::string& reason,
                                const std::string& message) {
-  const Json* existing = FindPodScheduled(pod->json);
+  const int index = FindPodScheduled(pod->json);
+  const Json* existing =
+      index >= 0 ? &pod->json.at("status").at("conditions").at(static_cast<std::size_t>(index))
+                 : nullptr;
   const bool was_false = existing != nullptr && api::StringMember(*existing, "status") == "False";
   if (was_false && api::StringMember(*existing, "reason") == reason &&
       api::StringMember(*existing, "message") == message) {
@@ -136,12 +164,12 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   Json condition = {{"type", "PodScheduled"},     {"status", "False"},
                     {"lastProbeTime", nullptr},   {"lastTransitionTime", transition},
                     {"reason", reason},           {"message", message}};
-  Json patch = {{"status", {{"conditions", Json::array({condition})}}}};
   const ObjectName key = store::NameOf(pod->json);
-  Result<Json> patched = client_->Patch(client::kPods, key.namespace_, key.name,
-                                        apiserver::PatchType::kStrategic, patch, "status");
+  Result<Json> patched =
+      client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
+                     ConditionPatch(pod->json, index, condition), "status");
   if (!patched.ok()) {
-    if (!IsRace(patched.status())) {
+    if (!IsPatchRace(patched.status())) {
       Logger("default-scheduler")->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_,
                                         key.name, patched.status().message());
     }

@@ -79,8 +79,10 @@ class SchedulerE2eTest : public ::testing::Test {
   // Events about pod `name` with `reason`.
   std::vector<Json> EventsFor(const std::string& name, const std::string& reason) {
     std::vector<Json> out;
-    for (const store::ObjectPtr& e : admin_.List(client::kEvents).value().items) {
-      if (e->json["involvedObject"].value("name", "") == name && e->json.value("reason", "") == reason) {
+    const store::ListResult events = admin_.List(client::kEvents).value();
+    for (const store::ObjectPtr& e : events.items) {
+      if (e->json.at("involvedObject").value("name", "") == name &&
+          e->json.value("reason", "") == reason) {
         out.push_back(e->json);
       }
     }
@@ -89,10 +91,12 @@ class SchedulerE2eTest : public ::testing::Test {
   // The GPUs requested by live pods bound to `node`.
   int GpusOn(const std::string& node) {
     int total = 0;
-    for (const store::ObjectPtr& p : admin_.List(client::kPods).value().items) {
-      if (p->json["spec"].value("nodeName", "") != node) continue;
-      for (const Json& c : p->json["spec"]["containers"]) {
-        total += std::stoi(c["resources"]["requests"].value("nvidia.com/gpu", "0"));
+    const store::ListResult pods = admin_.List(client::kPods).value();
+    for (const store::ObjectPtr& p : pods.items) {
+      const Json& spec = p->json.at("spec");
+      if (spec.value("nodeName", "") != node) continue;
+      for (const Json& c : spec.at("containers")) {
+        total += std::stoi(c.at("resources").at("requests").value("nvidia.com/gpu", "0"));
       }
     }
     return total;
