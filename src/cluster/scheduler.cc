@@ -1,0 +1,197 @@
+// The scheduler's informer handlers and queue (scheduler.h); the scheduling cycle itself is in
+// scheduler_cycle.cc.
+#include "cluster/scheduler.h"
+
+#include "base/log.h"
+#include "cluster/scheduler_json.h"
+
+namespace lws::cluster {
+
+using api::Json;
+using store::ObjectName;
+using store::ObjectPtr;
+
+namespace {
+
+// What of a node the filters read, beyond heartbeats: labels, spec (unschedulable, taints),
+// allocatable and each condition's status. A change elsewhere cannot make a parked pod fit.
+Json NodeSchedulingView(const Json& node) {
+  Json conditions = Json::array();
+  const Json& list = scheduler_json::Child(scheduler_json::Child(node, "status"), "conditions");
+  if (list.is_array()) {
+    for (const Json& c : list) {
+      conditions.push_back({api::StringMember(c, "type"), api::StringMember(c, "status")});
+    }
+  }
+  return {scheduler_json::Child(scheduler_json::Child(node, "metadata"), "labels"),
+          scheduler_json::Child(node, "spec"),
+          scheduler_json::Child(scheduler_json::Child(node, "status"), "allocatable"), conditions};
+}
+
+}  // namespace
+
+Scheduler::Scheduler(EventLoop* loop, const client::LocalClient* client, SchedulerOptions options)
+    : loop_(loop),
+      client_(client),
+      options_(std::move(options)),
+      recorder_(client, &loop->clock(), "default-scheduler"),
+      nodes_(loop, client, client::kNodes),
+      pods_(loop, client, client::kPods) {
+  nodes_.AddHandler([this](const ObjectPtr& old, const ObjectPtr& now) { OnNode(old, now); });
+  pods_.AddHandler([this](const ObjectPtr& old, const ObjectPtr& now) { OnPod(old, now); });
+}
+
+Scheduler::~Scheduler() { Stop(); }
+
+Status Scheduler::Start() {
+  // Nodes first: their initial list is delivered first, so the first pods see the whole cluster.
+  RETURN_IF_ERROR(nodes_.Start());
+  Status pods = pods_.Start();
+  if (!pods.ok()) {
+    nodes_.Stop();
+    return pods;
+  }
+  running_ = true;
+  return Status::Ok();
+}
+
+void Scheduler::Stop() {
+  running_ = false;
+  pods_.Stop();
+  nodes_.Stop();
+  if (batch_task_ != 0) loop_->Cancel(batch_task_);
+  if (retry_task_ != 0) loop_->Cancel(retry_task_);
+  batch_task_ = retry_task_ = 0;
+}
+
+void Scheduler::OnNode(const ObjectPtr& old, const ObjectPtr& now) {
+  if (!now) {
+    cache_.RemoveNode(store::MetaString(old->json, "name"));  // frees nothing anywhere else
+    return;
+  }
+  if (old && cache_.HasNode(store::MetaString(now->json, "name")) &&
+      NodeSchedulingView(old->json) == NodeSchedulingView(now->json)) {
+    return;  // a heartbeat
+  }
+  Result<api::Node> node = api::Decode<api::Node>(now->json);
+  if (!node.ok()) {
+    Logger("default-scheduler")->warn("cannot read node {}: {}", store::MetaString(now->json, "name"),
+                                      node.status().message());
+    return;
+  }
+  cache_.SetNode(std::move(*node));
+  RequeueParked();
+}
+
+bool Scheduler::WantsToSchedule(const Json& pod) const {
+  if (!scheduler_json::Child(scheduler_json::Child(pod, "metadata"), "deletionTimestamp").is_null()) {
+    return false;
+  }
+  if (scheduler_json::IsTerminal(pod)) return false;
+  std::string name = api::StringMember(scheduler_json::Child(pod, "spec"), "schedulerName");
+  if (name.empty()) name = "default-scheduler";  // the API server's default
+  return name == options_.scheduler_name;
+}
+
+void Scheduler::OnPod(const ObjectPtr& old, const ObjectPtr& now) {
+  if (!now) {
+    const ObjectName key = store::NameOf(old->json);
+    Forget(key);
+    if (cache_.RemovePod(key)) RequeueParked();
+    return;
+  }
+  const ObjectName key = store::NameOf(now->json);
+  if (!scheduler_json::NodeName(now->json).empty()) {
+    Forget(key);
+    OnBoundPod(key, now);
+    return;
+  }
+  const std::string uid = store::MetaString(now->json, "uid");
+  if (const SchedulerCache::CachedPod* cached = cache_.FindPod(key)) {
+    // Our binding of this very pod is on its way: an older, unbound state replayed.
+    if (cached->uid == uid) return;
+    if (cache_.RemovePod(key)) RequeueParked();  // a namesake replaced a pod we had missed go
+  }
+  if (!WantsToSchedule(now->json)) {
+    Forget(key);
+    return;
+  }
+  auto it = pending_.find(key);
+  if (it == pending_.end()) {
+    Enqueue(key);
+    return;
+  }
+  // A parked pod whose requirements changed may fit now; a status write (ours) changes nothing.
+  if (it->second.parked && old &&
+      (scheduler_json::Child(old->json, "spec") != scheduler_json::Child(now->json, "spec") ||
+       old->labels != now->labels)) {
+    Activate(key, it->second);
+    Kick();
+  }
+}
+
+void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
+  if (scheduler_json::IsTerminal(now->json)) {
+    if (cache_.RemovePod(key)) RequeueParked();  // a finished pod's containers are gone
+    return;
+  }
+  const SchedulerCache::CachedPod* cached = cache_.FindPod(key);
+  const std::string uid = store::MetaString(now->json, "uid");
+  if (cached && cached->uid == uid && cached->source &&
+      cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
+      cached->source->labels == now->labels &&
+      scheduler_json::Child(cached->source->json, "spec") == scheduler_json::Child(now->json, "spec")) {
+    cache_.RefreshSource(key, now);  // a status or metadata change: the same requests and labels
+    return;
+  }
+  Result<api::Pod> pod = api::Decode<api::Pod>(now->json);
+  if (!pod.ok()) {
+    Logger("default-scheduler")->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
+                                      pod.status().message());
+    return;
+  }
+  // An assumed pod now confirmed frees nothing; a changed one (requests resized, labels that
+  // an anti-affinity term no longer matches, a namesake) may leave room.
+  const bool changed = cached != nullptr && cached->source != nullptr;
+  cache_.SetPod(key, std::move(*pod), now);
+  if (changed) RequeueParked();
+}
+
+void Scheduler::Enqueue(const ObjectName& key) {
+  Pending& pending = pending_[key];
+  pending.arrival = next_arrival_++;
+  Activate(key, pending);
+  Kick();
+}
+
+void Scheduler::Activate(const ObjectName& key, Pending& pending) {
+  pending.parked = false;
+  active_[pending.arrival] = key;
+}
+
+void Scheduler::Forget(const ObjectName& key) {
+  auto it = pending_.find(key);
+  if (it == pending_.end()) return;
+  active_.erase(it->second.arrival);
+  pending_.erase(it);
+}
+
+void Scheduler::RequeueParked() {
+  bool any = false;
+  for (auto& [key, pending] : pending_) {
+    if (!pending.parked) continue;
+    Activate(key, pending);
+    any = true;
+  }
+  if (any) Kick();
+}
+
+void Scheduler::Kick() {
+  if (batch_task_ != 0 || !running_) return;
+  batch_task_ = loop_->Post([this] {
+    batch_task_ = 0;
+    RunBatch();
+  });
+}
+
+}  // namespace lws::cluster

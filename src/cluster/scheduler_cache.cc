@@ -1,0 +1,82 @@
+// The scheduler's node and pod cache (scheduler_cache.h).
+#include "cluster/scheduler_cache.h"
+
+#include <algorithm>
+
+namespace lws::cluster {
+
+void SchedulerCache::SetNode(api::Node node) {
+  const std::string name = node.metadata.name;
+  auto it = nodes_.find(name);
+  if (it != nodes_.end()) {
+    *it->second = std::move(node);  // the address NodeInfo points to stays the same
+    return;
+  }
+  auto owned = std::make_unique<api::Node>(std::move(node));
+  const api::Node* raw = owned.get();
+  nodes_.emplace(name, std::move(owned));
+  auto at = std::lower_bound(infos_.begin(), infos_.end(), name, [](const NodeInfo& info, const std::string& n) {
+    return info.node->metadata.name < n;
+  });
+  infos_.insert(at, NodeInfo{raw, {}});
+  Reindex();
+  // Pods seen bound to this node before the node itself.
+  for (const auto& [key, cached] : pods_) {
+    if (cached.pod->spec.node_name == name) Attach(cached.pod.get());
+  }
+}
+
+void SchedulerCache::RemoveNode(const std::string& name) {
+  auto it = index_.find(name);
+  if (it == index_.end()) return;
+  infos_.erase(infos_.begin() + static_cast<std::ptrdiff_t>(it->second));
+  Reindex();
+  nodes_.erase(name);
+}
+
+void SchedulerCache::SetPod(const store::ObjectName& key, api::Pod pod, store::ObjectPtr source) {
+  RemovePod(key);
+  CachedPod cached;
+  cached.uid = pod.metadata.uid;
+  cached.pod = std::make_unique<api::Pod>(std::move(pod));
+  cached.source = std::move(source);
+  Attach(cached.pod.get());
+  pods_.emplace(key, std::move(cached));
+}
+
+void SchedulerCache::RefreshSource(const store::ObjectName& key, store::ObjectPtr source) {
+  auto it = pods_.find(key);
+  if (it != pods_.end()) it->second.source = std::move(source);
+}
+
+bool SchedulerCache::RemovePod(const store::ObjectName& key) {
+  auto it = pods_.find(key);
+  if (it == pods_.end()) return false;
+  Detach(it->second.pod.get());
+  pods_.erase(it);
+  return true;
+}
+
+const SchedulerCache::CachedPod* SchedulerCache::FindPod(const store::ObjectName& key) const {
+  auto it = pods_.find(key);
+  return it == pods_.end() ? nullptr : &it->second;
+}
+
+void SchedulerCache::Attach(const api::Pod* pod) {
+  auto it = index_.find(pod->spec.node_name);
+  if (it != index_.end()) infos_[it->second].pods.push_back(pod);
+}
+
+void SchedulerCache::Detach(const api::Pod* pod) {
+  auto it = index_.find(pod->spec.node_name);
+  if (it == index_.end()) return;
+  std::vector<const api::Pod*>& pods = infos_[it->second].pods;
+  pods.erase(std::remove(pods.begin(), pods.end(), pod), pods.end());
+}
+
+void SchedulerCache::Reindex() {
+  index_.clear();
+  for (std::size_t i = 0; i < infos_.size(); ++i) index_[infos_[i].node->metadata.name] = i;
+}
+
+}  // namespace lws::cluster

@@ -1,0 +1,211 @@
+// The scheduling cycle (scheduler.h): pop a batch, decide with the pure core, bind or park.
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "base/log.h"
+#include "cluster/scheduler.h"
+#include "cluster/scheduler_json.h"
+
+namespace lws::cluster {
+
+using api::Json;
+using store::ObjectName;
+using store::ObjectPtr;
+
+namespace {
+
+// Pods per loop task, so the kubelets, controllers and watches interleave with a long queue.
+constexpr int kBatchSize = 256;
+
+// An Event's message is cut at 1 KiB with " ..." (upstream truncateMessage, NoteLengthLimit);
+// the condition keeps the whole message.
+std::string TruncateNote(const std::string& message) {
+  constexpr std::size_t kLimit = 1024;
+  if (message.size() <= kLimit) return message;
+  const std::string suffix = " ...";
+  return message.substr(0, kLimit - suffix.size()) + suffix;
+}
+
+// The index of the PodScheduled condition in status.conditions, or -1.
+int FindPodScheduled(const Json& pod) {
+  const Json& conditions = scheduler_json::Child(scheduler_json::Child(pod, "status"), "conditions");
+  if (!conditions.is_array()) return -1;
+  for (std::size_t i = 0; i < conditions.size(); ++i) {
+    if (api::StringMember(conditions[i], "type") == "PodScheduled") return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// A JSON patch that puts `condition` in place of the PodScheduled condition at `index` (-1:
+// none yet). A JSON patch rather than upstream's strategic merge patch, because a null in a merge
+// patch deletes the key, and the stored condition must read `lastProbeTime: null` as a real
+// API server's does. The test op makes a stale index fail instead of overwriting another
+// condition.
+Json ConditionPatch(const Json& pod, int index, const Json& condition) {
+  if (index >= 0) {
+    const std::string path = "/status/conditions/" + std::to_string(index);
+    return Json::array({{{"op", "test"}, {"path", path + "/type"}, {"value", "PodScheduled"}},
+                        {{"op", "replace"}, {"path", path}, {"value", condition}}});
+  }
+  const Json& status = scheduler_json::Child(pod, "status");
+  if (!status.is_object()) {
+    return Json::array({{{"op", "add"}, {"path", "/status"}, {"value", {{"conditions", {condition}}}}}});
+  }
+  if (!scheduler_json::Child(status, "conditions").is_array()) {
+    return Json::array({{{"op", "add"}, {"path", "/status/conditions"}, {"value", {condition}}}});
+  }
+  return Json::array({{{"op", "add"}, {"path", "/status/conditions/-"}, {"value", condition}}});
+}
+
+std::uint64_t ResourceVersionOf(const Json& object) {
+  const std::string rv = store::MetaString(object, "resourceVersion");
+  std::uint64_t value = 0;
+  for (char c : rv) {
+    if (c < '0' || c > '9') return 0;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return value;
+}
+
+bool IsRace(const Status& status) {
+  return status.code() == Code::kConflict || status.code() == Code::kNotFound;
+}
+
+// A condition patch also loses a race when its test op finds another condition at the index.
+bool IsPatchRace(const Status& status) { return IsRace(status) || status.code() == Code::kInvalid; }
+
+}  // namespace
+
+void Scheduler::RunBatch() {
+  for (int i = 0; i < kBatchSize && !active_.empty(); ++i) {
+    auto first = active_.begin();
+    const ObjectName key = first->second;
+    active_.erase(first);
+    ScheduleOne(key);
+  }
+  if (!active_.empty()) Kick();
+}
+
+void Scheduler::ScheduleOne(const ObjectName& key) {
+  auto it = pending_.find(key);
+  if (it == pending_.end()) return;
+  ObjectPtr current = pods_.Get(key.namespace_, key.name);
+  if (!current || !scheduler_json::NodeName(current->json).empty() ||
+      !WantsToSchedule(current->json) || cache_.FindPod(key) != nullptr) {
+    pending_.erase(it);  // gone, bound, or no longer ours: the informer says so
+    return;
+  }
+  Result<api::Pod> pod = api::Decode<api::Pod>(current->json);
+  if (!pod.ok()) {
+    Logger("default-scheduler")->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
+                                      pod.status().message());
+    pending_.erase(it);  // its next update brings it back
+    return;
+  }
+  ++attempts_;
+  ScheduleResult result = SchedulePod(*pod, cache_.nodes());
+  if (result.node_name.empty()) {
+    Park(key, current, result.condition_reason, result.message);
+    return;
+  }
+  Status bound = client_->Bind(key.namespace_, key.name, pod->metadata.uid, result.node_name);
+  if (!bound.ok()) {
+    if (IsRace(bound)) {
+      pending_.erase(it);  // bound by someone else, being deleted, or gone
+    } else {
+      Park(key, current, "SchedulerError", bound.message());
+    }
+    return;
+  }
+  pending_.erase(it);
+  // Assumed at once: the next pod of this batch must see the node's resources taken.
+  pod->spec.node_name = result.node_name;
+  cache_.SetPod(key, std::move(*pod), nullptr);
+  ++bindings_;
+  recorder_.Record(current->json, "Normal", "Scheduled",
+                   fmt::format("Successfully assigned {}/{} to {}", key.namespace_, key.name,
+                               result.node_name));
+}
+
+void Scheduler::Park(const ObjectName& key, const ObjectPtr& pod, const std::string& reason,
+                     const std::string& message) {
+  Pending& pending = pending_.at(key);
+  pending.parked = true;
+  pending.parked_at = loop_->Now();
+  recorder_.Record(pod->json, "Warning", "FailedScheduling", TruncateNote(message));
+  WriteCondition(pod, pending, reason, message);
+  ArmRetry();
+}
+
+void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std::string& reason,
+                               const std::string& message) {
+  const int index = FindPodScheduled(pod->json);
+  const Json* existing =
+      index >= 0 ? &pod->json.at("status").at("conditions").at(static_cast<std::size_t>(index))
+                 : nullptr;
+  const bool was_false = existing != nullptr && api::StringMember(*existing, "status") == "False";
+  if (was_false && api::StringMember(*existing, "reason") == reason &&
+      api::StringMember(*existing, "message") == message) {
+    return;
+  }
+  // The informer may not show our last write yet; it is the newer truth until it does.
+  const bool informer_stale = pending.written_rv != 0 && pod->resource_version < pending.written_rv;
+  if (informer_stale && pending.written_reason == reason && pending.written_message == message) {
+    return;
+  }
+  // lastTransitionTime moves only when the status does (upstream UpdatePodCondition).
+  std::string transition = FormatRfc3339(loop_->Now());
+  if (informer_stale) {
+    transition = pending.written_transition;
+  } else if (was_false && !api::StringMember(*existing, "lastTransitionTime").empty()) {
+    transition = api::StringMember(*existing, "lastTransitionTime");
+  }
+  Json condition = {{"type", "PodScheduled"},     {"status", "False"},
+                    {"lastProbeTime", nullptr},   {"lastTransitionTime", transition},
+                    {"reason", reason},           {"message", message}};
+  const ObjectName key = store::NameOf(pod->json);
+  Result<Json> patched =
+      client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
+                     ConditionPatch(pod->json, index, condition), "status");
+  if (!patched.ok()) {
+    if (!IsPatchRace(patched.status())) {
+      Logger("default-scheduler")->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_,
+                                        key.name, patched.status().message());
+    }
+    return;
+  }
+  ++condition_writes_;
+  pending.written_reason = reason;
+  pending.written_message = message;
+  pending.written_transition = transition;
+  pending.written_rv = ResourceVersionOf(*patched);
+}
+
+void Scheduler::ArmRetry() {
+  if (retry_task_ != 0 || !running_) return;
+  std::optional<Time> earliest;
+  for (const auto& [key, pending] : pending_) {
+    if (pending.parked && (!earliest || pending.parked_at < *earliest)) earliest = pending.parked_at;
+  }
+  if (!earliest) return;
+  retry_task_ = loop_->At(*earliest + options_.unschedulable_retry, [this] {
+    retry_task_ = 0;
+    OnRetry();
+  });
+}
+
+void Scheduler::OnRetry() {
+  const Time now = loop_->Now();
+  bool any = false;
+  for (auto& [key, pending] : pending_) {
+    if (pending.parked && pending.parked_at + options_.unschedulable_retry <= now) {
+      Activate(key, pending);
+      any = true;
+    }
+  }
+  if (any) Kick();
+  ArmRetry();
+}
+
+}  // namespace lws::cluster
