@@ -36,7 +36,8 @@ std::string HoldingNode(const store::ObjectPtr& pod) {
 }
 
 // True iff the scheduler wrote PodScheduled=False/Unschedulable and the pod is not bound or
-// going away.
+// going away. With no node at all the scheduler reports SchedulerError "no nodes available to
+// schedule pods" instead (scheduler_plan.h); that pod needs a node just as much.
 bool IsUnschedulable(const store::ObjectPtr& pod) {
   if (!pod || !HoldingNode(pod).empty()) return false;
   const Json& json = pod->json;
@@ -47,7 +48,10 @@ bool IsUnschedulable(const store::ObjectPtr& pod) {
   if (conditions == status->end() || !conditions->is_array()) return false;
   for (const Json& c : *conditions) {
     if (c.is_object() && c.value("type", "") == "PodScheduled") {
-      return c.value("status", "") == "False" && c.value("reason", "") == "Unschedulable";
+      const std::string reason = c.value("reason", "");
+      return c.value("status", "") == "False" &&
+             (reason == "Unschedulable" ||
+              (reason == "SchedulerError" && c.value("message", "") == "no nodes available to schedule pods"));
     }
   }
   return false;
@@ -159,9 +163,9 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
   }
   const store::ObjectName name = store::NameOf((now ? now : old)->json);
   if (IsUnschedulable(now)) {
-    unschedulable_.insert(name);
+    scale_up_due_ |= unschedulable_.insert(name).second;
   } else {
-    unschedulable_.erase(name);
+    scale_up_due_ |= unschedulable_.erase(name) > 0;
     if (!now) last_no_scale_up_.erase(name);
   }
   RequestPass();
@@ -169,7 +173,10 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
 
 void NodePools::OnNode(const store::ObjectPtr& old, const store::ObjectPtr& now) {
   if (!now) empty_since_.erase(store::MetaString(old->json, "name"));
-  if (!old || !now) RequestPass();
+  if (!old || !now) {
+    scale_up_due_ = true;
+    RequestPass();
+  }
 }
 
 void NodePools::RequestPass() {
@@ -177,19 +184,22 @@ void NodePools::RequestPass() {
   pass_posted_ = true;
   Schedule(loop_->Now(), [this] {
     pass_posted_ = false;
-    RunPass();
+    RunPass(/*periodic=*/false);
   });
 }
 
-void NodePools::RunPass() {
-  if (!unschedulable_.empty()) ScaleUp();
+void NodePools::RunPass(bool periodic) {
+  // A scale-up check reads every bound pod: it runs when the set of pending pods or of nodes
+  // changed, and every scan interval while pods wait, not on every pod update.
+  if (!unschedulable_.empty() && (periodic || scale_up_due_)) ScaleUp();
+  scale_up_due_ = false;
   ScaleDown();
   WriteStatus();
   if (!unschedulable_.empty() && !periodic_scheduled_) {
     periodic_scheduled_ = true;
     Schedule(loop_->Now() + kScanInterval, [this] {
       periodic_scheduled_ = false;
-      RunPass();
+      RunPass(/*periodic=*/true);
     });
   }
 }
@@ -287,6 +297,7 @@ void NodePools::Provisioned(const std::string& pool_name, int index) {
   }
   pool.provisioning.erase(index);
   ApplyReadiness(name);  // a node born into a zone that is down
+  scale_up_due_ = true;
   RequestPass();
 }
 
@@ -351,6 +362,7 @@ void NodePools::ApplyChange(const CapacityChange& change) {
     case Kind::kNodeDown: down_nodes_.insert(change.node); break;
     case Kind::kNodeUp: down_nodes_.erase(change.node); break;
   }
+  scale_up_due_ = true;
   if (change.kind != Kind::kStockoutBegin && change.kind != Kind::kStockoutEnd) {
     for (const auto& [name, object] : nodes_.objects()) {
       const bool affected = change.node.empty() ? NodeZone(object->json) == change.zone : name.name == change.node;

@@ -91,7 +91,7 @@ class NodePools {
   void Schedule(Time when, std::function<void()> task);
   // Coalesces change notifications into one pass per loop turn.
   void RequestPass();
-  void RunPass();
+  void RunPass(bool periodic);
   void ScaleUp();
   void ScaleDown();
   void Provisioned(const std::string& pool, int index);
@@ -121,6 +121,7 @@ class NodePools {
   std::uint64_t next_timer_ = 0;
   bool running_ = false;
   bool pass_posted_ = false;
+  bool scale_up_due_ = true;  // pending pods or nodes changed since the last scale-up check
   bool periodic_scheduled_ = false;
   std::string status_body_;  // the status last written, without its time line
   api::Json status_object_;  // the ConfigMap as last written (events are recorded on it)

@@ -70,13 +70,14 @@ class NodePoolsTest : public ::testing::Test {
   }
 
   // What the scheduler writes on a pod it cannot place.
-  void MarkUnschedulable(const std::string& pod) {
+  void MarkUnschedulable(const std::string& pod, const std::string& reason = "Unschedulable",
+                         const std::string& message = "0/1 nodes are available") {
     Json patch = {{"status",
                    {{"conditions",
                      {{{"type", "PodScheduled"},
                        {"status", "False"},
-                       {"reason", "Unschedulable"},
-                       {"message", "0/0 nodes are available"}}}}}}};
+                       {"reason", reason},
+                       {"message", message}}}}}}};
     Result<Json> patched =
         client_.Patch(client::kPods, "default", pod, apiserver::PatchType::kMerge, patch, "status");
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
@@ -248,6 +249,21 @@ TEST_F(NodePoolsTest, UnschedulablePodTriggersOneNodeAfterTheProvisioningDelay) 
   EXPECT_NE(StatusText().find("status: NoActivity"), std::string::npos) << StatusText();
 }
 
+TEST_F(NodePoolsTest, PodsTheSchedulerCouldNotPlaceForLackOfAnyNodeTriggerScaleUp) {
+  spec_.pools = {GpuPool("gpu-a", 0, 0, 3)};
+  StartPools();
+  CreatePod(GpuPod("no-nodes", 8));
+  MarkUnschedulable("no-nodes", "SchedulerError", "no nodes available to schedule pods");
+  CreatePod(GpuPod("other-error", 8));
+  MarkUnschedulable("other-error", "SchedulerError", "binding rejected");
+  CreatePod(GpuPod("not-marked", 8));
+  cp_.loop.RunFor(seconds(91));
+  EXPECT_EQ(NodeNames(), (std::vector<std::string>{"gpu-a-0"}));
+  std::vector<EventRow> triggered = Events("TriggeredScaleUp");
+  ASSERT_EQ(triggered.size(), 1u);
+  EXPECT_EQ(triggered[0].object, "no-nodes");
+}
+
 TEST_F(NodePoolsTest, PodsBeyondMaxSizeGetNotTriggerScaleUpAndTheStatusSaysWhy) {
   spec_.pools = {GpuPool("gpu-a", 0, 0, 2)};
   StartPools();
@@ -270,6 +286,15 @@ TEST_F(NodePoolsTest, PodsBeyondMaxSizeGetNotTriggerScaleUpAndTheStatusSaysWhy) 
   cp_.loop.RunFor(minutes(5));
   EXPECT_EQ(NodeNames(), (std::vector<std::string>{"gpu-a-0", "gpu-a-1"}));
   EXPECT_EQ(Events("TriggeredScaleUp").size(), 2u);
+
+  // p-2 keeps the periodic passes going; the status is rewritten only when it changes.
+  auto version = [&] {
+    auto cm = client_.Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
+    return cm.ok() ? store::MetaString((*cm)->json, "resourceVersion") : "";
+  };
+  const std::string before = version();
+  cp_.loop.RunFor(minutes(2));
+  EXPECT_EQ(version(), before);
 }
 
 TEST_F(NodePoolsTest, StockoutBlocksScaleUpUntilItEnds) {
