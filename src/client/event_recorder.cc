@@ -10,6 +10,7 @@ namespace lws::client {
 namespace {
 
 constexpr std::size_t kMaxFolded = 4096;  // forget the oldest keys beyond this (bounded memory)
+constexpr int kNameAttempts = 8;
 
 Json InvolvedObject(const Json& object) {
   Json ref = {{"kind", object.value("kind", "")}, {"apiVersion", object.value("apiVersion", "")}};
@@ -44,13 +45,11 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
   std::int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            clock_->Now().time_since_epoch()).count();
   if (nanos <= last_nanos_) nanos = last_nanos_ + 1;  // unique names at one instant
-  last_nanos_ = nanos;
-  std::string name = fmt::format("{}.{:x}", store::MetaString(object, "name"), nanos);
   Json source = {{"component", component_}};
   if (!host_.empty()) source["host"] = host_;
   Json event = {{"apiVersion", "v1"},
                 {"kind", "Event"},
-                {"metadata", {{"name", name}, {"namespace", ns}}},
+                {"metadata", {{"namespace", ns}}},
                 {"involvedObject", InvolvedObject(object)},
                 {"type", type},
                 {"reason", reason},
@@ -61,7 +60,16 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
                 {"lastTimestamp", now},
                 {"reportingComponent", component_},
                 {"reportingInstance", host_.empty() ? component_ : host_}};
-  Result<Json> created = client_->Create(kEvents, event);
+  // Other components name their events from the same clock: on a virtual clock they often
+  // record about the same object at the same instant, so a taken name moves one nanosecond on.
+  Result<Json> created = Status::AlreadyExists("");
+  std::string name;
+  for (int attempt = 0; attempt < kNameAttempts && created.status().code() == Code::kAlreadyExists; ++attempt) {
+    last_nanos_ = nanos + attempt;
+    name = fmt::format("{}.{:x}", store::MetaString(object, "name"), last_nanos_);
+    event["metadata"]["name"] = name;
+    created = client_->Create(kEvents, event);
+  }
   ++recorded_;
   if (!created.ok()) {
     Logger(component_)->warn("cannot record event {} on {}: {}", reason, name,

@@ -96,7 +96,8 @@ TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
   }
   EXPECT_TRUE(unschedulable);
   std::set<std::string> reasons;
-  for (const store::ObjectPtr& e : sim.user.List(client::kEvents).value().items) {
+  store::ListResult events = sim.user.List(client::kEvents).value();
+  for (const store::ObjectPtr& e : events.items) {
     if (e->json["involvedObject"].value("name", "") == "web-2") reasons.insert(e->json.value("reason", ""));
   }
   EXPECT_TRUE(reasons.count("FailedScheduling"));

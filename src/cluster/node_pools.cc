@@ -3,6 +3,8 @@
 // node_pool_status.cc.
 #include "cluster/node_pools.h"
 
+#include "cluster/kubelet.h"
+
 #include <algorithm>
 #include <deque>
 

@@ -22,7 +22,7 @@
 //     change-driven: no lastProbeTime/lastTransitionTime, and a non-upstream `message` under a
 //     group's scaleUp saying why pods wait on it ("max node group size reached").
 //   - Scripted capacity changes (ClusterSpec.changes, relative to Start): stockouts, and zones or
-//     single nodes going NotReady and back (SetNodeReady below). Failing the pods of a NotReady
+//     single nodes going NotReady and back (SetNodeReady, kubelet.h). Failing the pods of a NotReady
 //     node is the kubelets' job, not this one's.
 //
 // Runs on its EventLoop only: informer handlers and timers; every write goes through the
@@ -132,13 +132,5 @@ class NodePools {
 // domains are consecutive runs of indexes: rack <pool>-rack-<index / nodes_per_rack>. The
 // InternalIP is 10.<hash of the pool name>.<index / 250>.<index % 250 + 1>.
 api::Json NewNode(const NodePoolSpec& pool, int index, Time now);
-
-// Marks `node` NotReady the way the node lifecycle controller does when its kubelet stops
-// reporting (Ready False, reason NodeStatusUnknown, message "Kubelet stopped posting node
-// status.", taints node.kubernetes.io/unreachable NoSchedule and NoExecute with timeAdded), or
-// Ready again (Ready True, KubeletReady, the unreachable taints removed). Does nothing when the
-// node is already in that state. Retries conflicts; NotFound is returned.
-Status SetNodeReady(const client::LocalClient& client, const std::string& node, bool ready,
-                    Time now);
 
 }  // namespace lws::cluster
