@@ -150,6 +150,19 @@ TEST_F(SchedulerE2eTest, ANodeAddedLaterGetsTheParkedPod) {
   EXPECT_EQ(NodeOf("waiting"), "gpu-b");
 }
 
+TEST_F(SchedulerE2eTest, NoNodesAtAllIsASchedulerErrorUntilOneRegisters) {
+  CreateGpuPod("p", 1);
+  StartScheduler(NoPeriodicRetry());
+  Run();
+  Json condition = PodScheduled("p");
+  EXPECT_EQ(condition["status"], "False");
+  EXPECT_EQ(condition["reason"], "SchedulerError");  // upstream's ErrNoNodesAvailable
+  EXPECT_EQ(condition["message"], "no nodes available to schedule pods");
+  AddNode("gpu-a");
+  Run();
+  EXPECT_EQ(NodeOf("p"), "gpu-a");
+}
+
 TEST_F(SchedulerE2eTest, ANodeThatTurnsReadyGetsTheParkedPodButHeartbeatsDoNot) {
   AddNode("gpu-a");
   Json node = admin_.Get(client::kNodes, "", "gpu-a").value()->json;
