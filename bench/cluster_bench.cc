@@ -18,6 +18,7 @@ void PodsScheduledAndStarted(benchmark::State& state) {
   const int per_set = pods / sets;
   double virtual_seconds = 0;
   std::uint64_t tasks = 0;
+  std::uint64_t syncs = 0;
   for (auto _ : state) {
     state.PauseTiming();
     ClusterSpec spec;
@@ -42,12 +43,14 @@ void PodsScheduledAndStarted(benchmark::State& state) {
     if (!done) state.SkipWithError("pods did not all become Ready within an hour of virtual time");
     virtual_seconds = std::chrono::duration<double>(sim->loop().Now() - start).count();
     tasks = sim->loop().tasks_run();
+    syncs = sim->cluster->statefulsets().syncs();
     sim.reset();
     state.ResumeTiming();
   }
   state.counters["pods"] = sets * per_set;
   state.counters["virtual_s"] = virtual_seconds;
   state.counters["loop_tasks"] = static_cast<double>(tasks);
+  state.counters["set_syncs"] = static_cast<double>(syncs);
   state.counters["pods_per_s"] = benchmark::Counter(sets * per_set, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(PodsScheduledAndStarted)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -73,6 +73,10 @@ class StatefulSetController {
   // Expectations are dropped after this long: a watch restarted from a list may never deliver
   // the resourceVersion a write produced, and the set must not wait forever.
   static constexpr Duration kExpectationTimeout = std::chrono::seconds(30);
+  // A set syncs at most this often: changes that arrive meanwhile share the next sync, as they
+  // do in a real work queue while a sync is in flight. Without it a 1,000-pod set whose pods
+  // become Ready one by one would re-plan over all its pods for each of them.
+  static constexpr Duration kMinSyncInterval = std::chrono::milliseconds(200);
 
   // What a set waits for before its next sync, and its retry timer.
   struct SetState {
@@ -83,6 +87,12 @@ class StatefulSetController {
     TaskId retry_task = 0;
     Time retry_at{};
     Duration backoff{0};
+    std::optional<Time> last_sync;
+    // Decoded pods of the last sync, by name, with the stored version they were decoded from:
+    // a pod that did not change is not decoded again.
+    std::map<std::string, std::pair<store::ObjectPtr, api::Pod>> decoded_pods;
+    // Where each pod of the snapshot being planned came from, in the snapshot's order.
+    std::vector<std::pair<std::string, store::ObjectPtr>> pod_sources;
   };
 
   // One action's outcome: go on, or stop the sync and plan again after `retry` (nullopt: only
@@ -102,7 +112,9 @@ class StatefulSetController {
   void EnqueueAfter(const SetKey& key, Duration delay);
   void Sync(const SetKey& key);
   bool ExpectationsMet(const SetKey& key, SetState& state);
-  Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object) const;
+  Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object, SetState& state) const;
+  // Moves the planned snapshot's pods back into the set's decode cache.
+  void KeepDecodedPods(std::vector<api::Pod>* pods, SetState& state) const;
 
   // statefulset_controller_apply.cc: the writes of one plan.
   std::optional<Duration> Apply(const store::ObjectPtr& set_object, const api::StatefulSet& set,
