@@ -31,7 +31,7 @@ Distribution DecodeStartup(const Json& value, const FieldPath& path, Decoder* d)
     out = {Distribution::Kind::kFixed, seconds("value", 30), 0};
   } else if (kind == "uniform") {
     out = {Distribution::Kind::kUniform, seconds("min", 10), seconds("max", 40)};
-    if (out.b < out.a) d->errors.push_back(api::Invalid(path.Child("max"), value["max"], "must not be less than min"));
+    if (out.b < out.a) d->errors.push_back(api::Invalid(path.Child("max"), value.value("max", Json()), "must not be less than min"));
   } else if (kind == "lognormal") {
     out.a = seconds("median", 30);
     if (value.contains("sigma")) {
@@ -92,11 +92,11 @@ NodePoolSpec DecodePool(const Json& value, const FieldPath& path, Decoder* d) {
     for (std::size_t i = 0; taints.is_array() && i < taints.size(); ++i) {
       FieldPath at = path.Child("taints").Index(i);
       if (!d->IsObject(taints[i], at)) continue;
-      std::string effect = taints[i].value("effect", "");
+      std::string effect = api::StringMember(taints[i], "effect");
       if (effect != "NoSchedule" && effect != "PreferNoSchedule" && effect != "NoExecute") {
         d->errors.push_back(api::NotSupported(at.Child("effect"), effect, {"NoExecute", "NoSchedule", "PreferNoSchedule"}));
       }
-      if (taints[i].value("key", "").empty()) d->errors.push_back(api::Required(at.Child("key"), ""));
+      if (api::StringMember(taints[i], "key").empty()) d->errors.push_back(api::Required(at.Child("key"), ""));
       pool.taints.push_back(taints[i]);
     }
   }

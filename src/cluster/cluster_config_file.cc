@@ -98,10 +98,10 @@ Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string&
   ClusterSpec spec;
   if (!d.IsObject(*doc, FieldPath())) return InvalidFile(file, d.errors);
   d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "nodePools", "capacityChanges"});
-  if (doc->value("apiVersion", "") != kClusterConfigApiVersion) {
+  if (api::StringMember(*doc, "apiVersion") != kClusterConfigApiVersion) {
     d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kClusterConfigApiVersion}));
   }
-  if (doc->value("kind", "") != kClusterConfigKind) {
+  if (api::StringMember(*doc, "kind") != kClusterConfigKind) {
     d.errors.push_back(api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kClusterConfigKind}));
   }
   const Json pools = doc->value("nodePools", Json());

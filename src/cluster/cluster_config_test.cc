@@ -104,6 +104,25 @@ TEST(ClusterConfig, RejectsWrongKindAndBrokenYaml) {
   EXPECT_EQ(LoadClusterConfig("/nonexistent/c.yaml").status().code(), Code::kNotFound);
 }
 
+TEST(ClusterConfig, WrongTypesAreErrorsNotCrashes) {
+  // Found by cluster_config_fuzz: a non-string apiVersion, kind or taint field.
+  constexpr const char* kOdd = R"(
+apiVersion: [1]
+kind: {a: b}
+nodePools:
+- name: x
+  allocatable: {pods: "1"}
+  taints: [{key: [k], effect: 7}]
+  startup: {distribution: uniform, min: 50s}
+)";
+  Result<ClusterSpec> spec = ParseClusterConfig(kOdd, "odd.yaml");
+  ASSERT_FALSE(spec.ok());
+  const std::string message(spec.status().message());
+  EXPECT_NE(message.find("odd.yaml: apiVersion: Unsupported value"), std::string::npos) << message;
+  EXPECT_NE(message.find("odd.yaml: nodePools[0].taints[0].key: Required value"), std::string::npos) << message;
+  EXPECT_NE(message.find("odd.yaml: nodePools[0].startup.max: Invalid value: null"), std::string::npos) << message;
+}
+
 TEST(GoDuration, ParsesAndFormats) {
   EXPECT_EQ(*ParseGoDuration("90s"), std::chrono::seconds(90));
   EXPECT_EQ(*ParseGoDuration("1h30m"), std::chrono::minutes(90));
