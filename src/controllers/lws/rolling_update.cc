@@ -12,6 +12,11 @@ std::int32_t NonNegative(std::int32_t v) { return std::max<std::int32_t>(0, v); 
 
 }  // namespace
 
+std::int32_t UserPartition(const api::LeaderWorkerSet& lws) {
+  const auto& config = lws.spec.rollout_strategy.rolling_update_configuration;
+  return config ? config->partition.value_or(0) : 0;
+}
+
 Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws) {
   RolloutSettings settings;
   settings.replicas = lws.Replicas();
@@ -21,7 +26,7 @@ Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws) {
     settings.max_unavailable = 1;
     return settings;
   }
-  settings.partition = config->partition.value_or(0);
+  settings.partition = UserPartition(lws);
   ASSIGN_OR_RETURN(std::int64_t surge,
                    api::GetScaledValueFromIntOrPercent(config->max_surge, settings.replicas, true));
   ASSIGN_OR_RETURN(std::int64_t unavailable, api::GetScaledValueFromIntOrPercent(

@@ -36,6 +36,9 @@ struct RolloutSettings {
   std::int32_t max_unavailable = 0;  // percent rounded down
 };
 
+// spec.rolloutStrategy.rollingUpdateConfiguration.partition, 0 when unset.
+std::int32_t UserPartition(const api::LeaderWorkerSet& lws);
+
 // Fails (BadRequest) when maxSurge or maxUnavailable is a string that is not a percentage.
 Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws);
 

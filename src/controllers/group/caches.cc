@@ -1,0 +1,97 @@
+#include "controllers/group/caches.h"
+
+#include "client/resource.h"
+
+namespace lws::controllers {
+
+std::string IndexValue(const std::string& ns, const std::string& value) { return ns + "/" + value; }
+
+std::string LabelOf(const api::ObjectMeta& meta, const std::string& key) {
+  auto it = meta.labels.find(key);
+  return it == meta.labels.end() ? std::string() : it->second;
+}
+
+namespace {
+
+// "<ns>/<L>" for objects labelled with an LWS name.
+template <class T>
+std::vector<std::string> ByLwsName(const T& object) {
+  std::string name = LabelOf(object.metadata, api::kSetNameLabel);
+  if (name.empty()) return {};
+  return {IndexValue(object.metadata.namespace_, name)};
+}
+
+std::vector<std::string> LeadersByLws(const api::Pod& pod) {
+  if (LabelOf(pod.metadata, api::kWorkerIndexLabel) != "0") return {};
+  return ByLwsName(pod);
+}
+
+std::vector<std::string> ByGroup(const api::Pod& pod) {
+  std::string name = LabelOf(pod.metadata, api::kSetNameLabel);
+  auto group = pod.metadata.labels.find(api::kGroupIndexLabel);
+  if (name.empty() || group == pod.metadata.labels.end()) return {};
+  return {IndexValue(pod.metadata.namespace_, name + "/" + group->second)};
+}
+
+}  // namespace
+
+Caches::Caches(EventLoop* loop, const client::LocalClient* client)
+    : sets(loop, client, client::kLeaderWorkerSets),
+      statefulsets(loop, client, client::kStatefulSets),
+      pods(loop, client, client::kPods),
+      revisions(loop, client, client::kControllerRevisions),
+      services(loop, client, client::kServices),
+      nodes(loop, client, client::kNodes) {
+  statefulsets.AddIndex(kByLwsName, ByLwsName<api::StatefulSet>);
+  pods.AddIndex(kByLwsName, ByLwsName<api::Pod>);
+  pods.AddIndex(kLeadersByLws, LeadersByLws);
+  pods.AddIndex(kByGroup, ByGroup);
+  revisions.AddIndex(kByLwsName, ByLwsName<api::ControllerRevision>);
+}
+
+Status Caches::Start(std::function<void()> on_synced) {
+  gate = std::make_unique<runtime::StartGate>(
+      std::vector<runtime::SyncSource*>{&sets, &statefulsets, &pods, &revisions, &services, &nodes},
+      std::move(on_synced));
+  RETURN_IF_ERROR(sets.Start());
+  RETURN_IF_ERROR(statefulsets.Start());
+  RETURN_IF_ERROR(pods.Start());
+  RETURN_IF_ERROR(revisions.Start());
+  RETURN_IF_ERROR(services.Start());
+  return nodes.Start();
+}
+
+void Caches::Stop() {
+  sets.Stop();
+  statefulsets.Stop();
+  pods.Stop();
+  revisions.Stop();
+  services.Stop();
+  nodes.Stop();
+  gate.reset();
+}
+
+std::vector<const api::Pod*> Caches::Leaders(const std::string& ns, const std::string& name) const {
+  return pods.ByIndex(kLeadersByLws, IndexValue(ns, name));
+}
+
+std::vector<const api::StatefulSet*> Caches::StatefulSets(const std::string& ns,
+                                                          const std::string& name) const {
+  return statefulsets.ByIndex(kByLwsName, IndexValue(ns, name));
+}
+
+std::vector<api::ControllerRevision> Caches::Revisions(const std::string& ns,
+                                                       const std::string& name) const {
+  std::vector<api::ControllerRevision> out;
+  for (const api::ControllerRevision* r : revisions.ByIndex(kByLwsName, IndexValue(ns, name))) {
+    out.push_back(*r);
+  }
+  return out;
+}
+
+std::vector<const api::Pod*> Caches::GroupPods(const std::string& ns, const std::string& name,
+                                               const std::string& group_index) const {
+  return pods.ByIndex(kByGroup, IndexValue(ns, name + "/" + group_index));
+}
+
+}  // namespace lws::controllers

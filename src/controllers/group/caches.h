@@ -1,0 +1,68 @@
+// File: controllers/group/caches.h
+//
+// The informers the LWS controllers share, with the indexes their reconcilers look things up by.
+// Upstream's manager shares one cache between the LeaderWorkerSet and pod reconcilers; sharing it
+// here too keeps one decoded copy of every pod in memory, not one per controller.
+//
+// Indexes (values are "<namespace>/<value>"):
+//   kByLwsName     pods, StatefulSets, ControllerRevisions and Services labelled
+//                  leaderworkerset.sigs.k8s.io/name=<L>
+//   kLeadersByLws  leader pods (worker-index "0") of <L>
+//   kByGroup       pods of group "<L>/<group-index>"
+//
+// Threading: the loop's thread only. Handlers are added by the controllers before Start.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/apps.h"
+#include "api/core.h"
+#include "api/lws_types.h"
+#include "api/pod.h"
+#include "client/local_client.h"
+#include "runtime/start_gate.h"
+#include "runtime/typed_informer.h"
+
+namespace lws::controllers {
+
+inline const std::string kByLwsName = "lws-name";
+inline const std::string kLeadersByLws = "lws-leaders";
+inline const std::string kByGroup = "lws-group";
+
+struct Caches {
+  Caches(EventLoop* loop, const client::LocalClient* client);
+  Caches(const Caches&) = delete;
+  Caches& operator=(const Caches&) = delete;
+
+  // Starts every informer; `on_synced` runs once all have delivered their initial objects.
+  Status Start(std::function<void()> on_synced);
+  void Stop();
+  bool synced() const { return gate != nullptr && gate->open(); }
+
+  // Objects of LWS `name` in `ns` by index (sorted by name).
+  std::vector<const api::Pod*> Leaders(const std::string& ns, const std::string& name) const;
+  std::vector<const api::StatefulSet*> StatefulSets(const std::string& ns,
+                                                    const std::string& name) const;
+  std::vector<api::ControllerRevision> Revisions(const std::string& ns,
+                                                 const std::string& name) const;
+  std::vector<const api::Pod*> GroupPods(const std::string& ns, const std::string& name,
+                                         const std::string& group_index) const;
+
+  runtime::TypedInformer<api::LeaderWorkerSet> sets;
+  runtime::TypedInformer<api::StatefulSet> statefulsets;
+  runtime::TypedInformer<api::Pod> pods;
+  runtime::TypedInformer<api::ControllerRevision> revisions;
+  runtime::TypedInformer<api::Service> services;
+  runtime::TypedInformer<api::Node> nodes;
+  std::unique_ptr<runtime::StartGate> gate;
+};
+
+// "<ns>/<value>", the form of every index value above.
+std::string IndexValue(const std::string& ns, const std::string& value);
+
+// The value of label `key`, "" when absent.
+std::string LabelOf(const api::ObjectMeta& meta, const std::string& key);
+
+}  // namespace lws::controllers

@@ -1,0 +1,151 @@
+#include "controllers/group/group_controller.h"
+
+#include "api/revision.h"
+#include "base/log.h"
+#include "client/resource.h"
+#include "controllers/group/restart_policy.h"
+
+namespace lws::controllers {
+
+namespace {
+
+bool IsLwsPod(const api::Pod* pod) {
+  return pod != nullptr && !LabelOf(pod->metadata, api::kSetNameLabel).empty();
+}
+
+bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists; }
+
+}  // namespace
+
+GroupController::GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches)
+    : loop_(loop),
+      client_(client),
+      caches_(caches),
+      recorder_(client, &loop->clock(), "lws"),
+      queue_(loop, "pod", [this](const runtime::Key& key) { return Reconcile(key); }) {}
+
+void GroupController::Register() {
+  caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {
+    const api::Pod* pod = now != nullptr ? now : old;
+    if (!IsLwsPod(pod)) return;
+    if (now == nullptr) expectations_.Forget({pod->metadata.namespace_, pod->metadata.name});
+    queue_.Add({pod->metadata.namespace_, pod->metadata.name});
+  });
+  caches_->statefulsets.AddHandler([this](const api::StatefulSet* old, const api::StatefulSet* now) {
+    EnqueueController((now != nullptr ? now : old)->metadata);
+  });
+  caches_->services.AddHandler([this](const api::Service* old, const api::Service* now) {
+    EnqueueController((now != nullptr ? now : old)->metadata);
+  });
+}
+
+// Worker StatefulSets and per-group Services are controlled by their leader pod.
+void GroupController::EnqueueController(const api::ObjectMeta& meta) {
+  const api::OwnerReference* owner = meta.ControllerRef();
+  if (owner == nullptr || owner->kind != "Pod" || owner->api_version != "v1") return;
+  if (LabelOf(meta, api::kSetNameLabel).empty()) return;
+  queue_.Add({meta.namespace_, owner->name});
+}
+
+GroupSnapshot GroupController::Snapshot(const api::Pod& pod, const api::LeaderWorkerSet* lws,
+                                        std::vector<const api::Pod*>* group_pods) const {
+  const std::string& ns = pod.metadata.namespace_;
+  const std::string lws_name = LabelOf(pod.metadata, api::kSetNameLabel);
+  GroupSnapshot s;
+  s.lws = lws;
+  s.pod = &pod;
+  s.restart.lws = lws;
+  s.restart.pod = &pod;
+  *group_pods = caches_->GroupPods(ns, lws_name, LabelOf(pod.metadata, api::kGroupIndexLabel));
+  s.restart.group_pods = *group_pods;
+  if (IsLeaderPod(pod)) {
+    s.restart.leader = &pod;
+  } else if (auto leader = LeaderNameOfWorker(pod); leader.ok()) {
+    s.restart.leader = caches_->pods.Get(ns, *leader);
+  }
+  if (const api::OwnerReference* owner = pod.metadata.ControllerRef();
+      owner != nullptr && owner->kind == "StatefulSet") {
+    s.restart.owner_statefulset = caches_->statefulsets.Get(ns, owner->name);
+  }
+  s.worker_statefulset = caches_->statefulsets.Get(ns, pod.metadata.name);
+  s.group_service = caches_->services.Get(ns, pod.metadata.name);
+  if (!pod.spec.node_name.empty()) s.leader_node = caches_->nodes.Get("", pod.spec.node_name);
+  return s;
+}
+
+runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
+  const api::Pod* pod = caches_->pods.Get(key.namespace_, key.name);
+  if (pod == nullptr) return runtime::ReconcileResult::Done();
+  const Time now = loop_->clock().Now();
+  if (!expectations_.Satisfied(key, now)) {
+    // Our own deletion has not reached the cache yet; its event enqueues the pod again.
+    return runtime::ReconcileResult::After(expectations_.timeout());
+  }
+  const std::string lws_name = LabelOf(pod->metadata, api::kSetNameLabel);
+  const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, lws_name);
+  std::vector<const api::Pod*> group_pods;
+  GroupSnapshot snapshot = Snapshot(*pod, lws, &group_pods);
+  // The revision lookup needs the LWS (ownership); the plan handles a missing one.
+  std::vector<api::ControllerRevision> revisions;
+  if (lws != nullptr) {
+    revisions = caches_->Revisions(key.namespace_, lws_name);
+    snapshot.leader_revision =
+        api::FindRevision(revisions, *lws, LabelOf(pod->metadata, api::kRevisionLabel));
+  }
+  GroupPlan plan = PlanGroup(snapshot);
+  for (const GroupAction& action : plan.actions) {
+    Status applied = Apply(key, *lws, action);
+    if (!applied.ok()) return runtime::ReconcileResult::Error(applied);
+  }
+  if (!plan.error.ok()) return runtime::ReconcileResult::Error(plan.error);
+  if (plan.requeue_after_ms) {
+    return runtime::ReconcileResult::After(std::chrono::milliseconds(*plan.requeue_after_ms));
+  }
+  return runtime::ReconcileResult::Done();
+}
+
+Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                              const GroupAction& action) {
+  store::ObjectPtr stored_lws = caches_->sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
+  auto record = [&](const std::string& type, const std::string& reason, const std::string& note,
+                    const std::string& verb) {
+    if (stored_lws != nullptr && !reason.empty()) {
+      recorder_.Record(stored_lws->json, type, reason, note, verb);
+    }
+  };
+  switch (action.kind) {
+    case GroupActionKind::kDeleteLeaderForeground: {
+      client::DeleteOptions options;
+      options.propagation_policy = "Foreground";
+      auto deleted = client_->Delete(client::kPods, key.namespace_, action.target, options);
+      if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
+      if (deleted.ok()) {
+        expectations_.ExpectAnswer(key, &caches_->pods.informer(), *deleted, loop_->clock().Now());
+      }
+      record("Normal", action.reason, action.note, "Delete");
+      return Status::Ok();
+    }
+    case GroupActionKind::kCreateGroupService: {
+      auto created = client_->Create(client::kServices, action.object);
+      if (!created.ok() && !IsAlreadyExists(created.status())) return created.status();
+      return Status::Ok();
+    }
+    case GroupActionKind::kCreateWorkerStatefulSet: {
+      auto created = client_->Create(client::kStatefulSets, action.object);
+      if (created.ok()) {
+        record("Normal", action.reason, action.note, "Create");
+        return Status::Ok();
+      }
+      if (IsAlreadyExists(created.status())) return Status::Ok();
+      record("Warning", kReasonFailedCreate,
+             FailedCreateWorkerStatefulSetNote(key.name, created.status()), "Create");
+      return created.status();
+    }
+    case GroupActionKind::kWarning:
+      record("Warning", action.reason, action.note, "Create");
+      return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+}  // namespace lws::controllers

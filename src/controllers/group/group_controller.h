@@ -1,0 +1,60 @@
+// File: controllers/group/group_controller.h
+//
+// Upstream's pod reconciler (spec sections 10 and 13): the I/O half of group_plan.h. For every
+// pod labelled leaderworkerset.sigs.k8s.io/name it reads a GroupSnapshot from the shared caches,
+// plans, and applies the plan: creates the leader's worker StatefulSet and per-group Service,
+// deletes a leader in the foreground to recreate its group after a failure, and records the
+// events upstream records on the LeaderWorkerSet.
+//
+// Keys are pods (namespace, name). A pod event enqueues that pod; a StatefulSet or Service event
+// enqueues the pod that controls it (so a deleted worker StatefulSet is recreated at once, S31).
+//
+// A leader deleted to recreate its group is expected, by resourceVersion, in the pod cache before
+// the pod is planned again: a plan on the stale cache would delete it a second time and record a
+// second RecreateGroup event.
+//
+// Threading: the loop's thread only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "client/event_recorder.h"
+#include "client/local_client.h"
+#include "controllers/group/caches.h"
+#include "controllers/group/group_plan.h"
+#include "runtime/expectations.h"
+#include "runtime/work_queue.h"
+
+namespace lws::controllers {
+
+class GroupController {
+ public:
+  // `client` should use the field manager "lws" (upstream's manager name for every write).
+  GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches);
+  GroupController(const GroupController&) = delete;
+  GroupController& operator=(const GroupController&) = delete;
+
+  // Registers the handlers; call before caches->Start. The queue runs once the caches synced.
+  void Register();
+  void SetReady() { queue_.SetReady(true); }
+  void Stop() { queue_.Stop(); }
+
+  std::uint64_t reconciles() const { return queue_.runs(); }
+
+ private:
+  runtime::ReconcileResult Reconcile(const runtime::Key& key);
+  GroupSnapshot Snapshot(const api::Pod& pod, const api::LeaderWorkerSet* lws,
+                         std::vector<const api::Pod*>* group_pods) const;
+  Status Apply(const runtime::Key& key, const api::LeaderWorkerSet& lws, const GroupAction& action);
+  void EnqueueController(const api::ObjectMeta& meta);
+
+  EventLoop* loop_;
+  const client::LocalClient* client_;
+  Caches* caches_;
+  client::EventRecorder recorder_;
+  runtime::Expectations expectations_;
+  runtime::WorkQueue queue_;
+};
+
+}  // namespace lws::controllers

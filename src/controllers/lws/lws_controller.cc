@@ -1,0 +1,239 @@
+#include "controllers/lws/lws_controller.h"
+
+#include "api/codec.h"
+#include "base/log.h"
+#include "client/resource.h"
+#include "controllers/group/headless_service.h"
+#include "controllers/lws/leader_statefulset.h"
+#include "controllers/lws/lws_events.h"
+#include "controllers/lws/lws_status.h"
+#include "controllers/lws/revision_step.h"
+
+namespace lws::controllers {
+
+namespace {
+
+using runtime::ReconcileResult;
+
+// Upstream requeues a reconcile that finds its leader StatefulSet being deleted after 5 s.
+constexpr Duration kDeletingStatefulSetRetry = std::chrono::seconds(5);
+
+const api::OwnerReference* LwsOwner(const api::ObjectMeta& meta) {
+  const api::OwnerReference* owner = meta.ControllerRef();
+  if (owner == nullptr || owner->kind != api::kLwsKind) return nullptr;
+  return owner;
+}
+
+}  // namespace
+
+Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
+  LeaderSetState state;
+  state.replicas = sts.spec.replicas.value_or(1);
+  const auto& rolling = sts.spec.update_strategy.rolling_update;
+  state.partition = rolling ? rolling->partition.value_or(0) : 0;
+  std::string text;
+  auto it = sts.metadata.annotations.find(api::kReplicasAnnotation);
+  if (it != sts.metadata.annotations.end()) text = it->second;
+  ASSIGN_OR_RETURN(std::int64_t replicas, api::GoAtoi(text));
+  state.replicas_annotation = static_cast<std::int32_t>(replicas);
+  return state;
+}
+
+LwsController::LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches)
+    : loop_(loop),
+      client_(client),
+      caches_(caches),
+      recorder_(client, &loop->clock(), "lws"),
+      queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); }) {}
+
+void LwsController::Register() {
+  caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
+    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+    if (now == nullptr) expectations_.Forget({meta.namespace_, meta.name});
+    queue_.Add({meta.namespace_, meta.name});
+  });
+  caches_->statefulsets.AddHandler([this](const api::StatefulSet* old, const api::StatefulSet* now) {
+    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+    if (const api::OwnerReference* owner = LwsOwner(meta)) {
+      queue_.Add({meta.namespace_, owner->name});
+    }
+    EnqueueNamed(meta);
+  });
+  caches_->services.AddHandler([this](const api::Service* old, const api::Service* now) {
+    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+    if (const api::OwnerReference* owner = LwsOwner(meta)) {
+      queue_.Add({meta.namespace_, owner->name});
+    }
+  });
+  caches_->revisions.AddHandler(
+      [this](const api::ControllerRevision* old, const api::ControllerRevision* now) {
+        const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+        if (const api::OwnerReference* owner = LwsOwner(meta)) {
+          queue_.Add({meta.namespace_, owner->name});
+        }
+      });
+  caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {
+    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+    if (LabelOf(meta, api::kWorkerIndexLabel) == "0") EnqueueNamed(meta);
+  });
+}
+
+// Objects labelled with an LWS name concern that LWS (upstream's enqueueLWSRequests).
+void LwsController::EnqueueNamed(const api::ObjectMeta& meta) {
+  std::string name = LabelOf(meta, api::kSetNameLabel);
+  if (!name.empty()) queue_.Add({meta.namespace_, name});
+}
+
+ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
+  const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, key.name);
+  if (lws == nullptr || lws->metadata.IsDeleting()) {
+    expectations_.Forget(key);
+    return ReconcileResult::Done();
+  }
+  const Time now = loop_->clock().Now();
+  if (!expectations_.Satisfied(key, now)) {
+    // Our last writes have not reached the caches; their events enqueue the LWS again.
+    std::optional<Time> deadline = expectations_.Deadline(key);
+    return ReconcileResult::After(deadline ? *deadline - now : expectations_.timeout());
+  }
+  const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
+  if (sts != nullptr && sts->metadata.IsDeleting()) {
+    return ReconcileResult::After(kDeletingStatefulSetRetry);
+  }
+  auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts);
+  if (!revision_key.ok()) return ReconcileResult::Error(revision_key.status());
+  auto done = UpdateStatus(key, *lws, *revision_key);
+  if (!done.ok()) {
+    // Someone wrote the LWS after our cache saw it: plan again on the newer version.
+    if (done.status().code() == Code::kConflict) return ReconcileResult::After(Duration{0});
+    return ReconcileResult::Error(done.status());
+  }
+  if (*done) TruncateRevisions(*lws, *revision_key);
+  return ReconcileResult::Done();
+}
+
+Result<std::string> LwsController::ReconcileLeaderStatefulSet(const runtime::Key& key,
+                                                              const api::LeaderWorkerSet& lws,
+                                                              const api::StatefulSet* sts) {
+  RevisionStep step =
+      PlanRevision(lws, sts, caches_->Revisions(key.namespace_, key.name), &match_cache_);
+  if (step.create) RETURN_IF_ERROR(CreateRevision(key, *step.create, step.event_note));
+
+  ASSIGN_OR_RETURN(RolloutSettings settings, RolloutSettingsOf(lws));
+  std::optional<LeaderSetState> current;
+  std::vector<GroupState> states;
+  if (sts != nullptr) {
+    ASSIGN_OR_RETURN(current, LeaderSetStateOf(*sts));
+    states = GroupStates(lws, step.key, current->replicas,
+                         caches_->Leaders(key.namespace_, key.name),
+                         caches_->StatefulSets(key.namespace_, key.name));
+  }
+  RolloutDecision decision =
+      RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated);
+  if (decision.deleting) {
+    Event(lws, "Normal", "GroupsProgressing",
+          DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1), "Delete");
+  }
+  RETURN_IF_ERROR(ApplyLeaderStatefulSet(key, lws, sts, step.key, decision));
+  if (sts == nullptr) {
+    Event(lws, "Normal", "GroupsProgressing", CreatedLeaderStatefulSetNote(key.name), "Create");
+  } else if (!step.lws_updated && decision.partition != current->partition) {
+    Event(lws, "Normal", "GroupsUpdating", GroupsUpdatingNote(decision.partition, current->partition),
+          "Update");
+  }
+  RETURN_IF_ERROR(EnsureSharedService(lws));
+  return step.key;
+}
+
+Status LwsController::CreateRevision(const runtime::Key& key,
+                                     const api::ControllerRevision& revision,
+                                     const std::string& note) {
+  auto created = client_->Create(client::kControllerRevisions, api::Encode(revision));
+  if (!created.ok()) return created.status();
+  Expect(key, caches_->revisions.informer(), *created);
+  const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, key.name);
+  if (lws != nullptr) Event(*lws, "Normal", "CreatingRevision", note, "Create");
+  return Status::Ok();
+}
+
+Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
+                                             const api::LeaderWorkerSet& lws,
+                                             const api::StatefulSet* sts,
+                                             const std::string& revision_key,
+                                             const RolloutDecision& decision) {
+  api::Json body = LeaderStatefulSetApply(lws, revision_key, decision.partition, decision.replicas);
+  auto applied = client_->Patch(client::kStatefulSets, key.namespace_, key.name,
+                                apiserver::PatchType::kApply, body);
+  if (!applied.ok()) {
+    const std::string error = applied.status().message();
+    if (sts == nullptr) {
+      Event(lws, "Warning", "FailedCreate", FailedCreateLeaderNote(key.name, error), "Create");
+    } else {
+      Event(lws, "Warning", "FailedUpdate", FailedUpdateLeaderNote(key.name, error), "Update");
+    }
+    return applied.status();
+  }
+  Expect(key, caches_->statefulsets.informer(), *applied);
+  return Status::Ok();
+}
+
+Status LwsController::EnsureSharedService(const api::LeaderWorkerSet& lws) {
+  if (lws.UniquePerReplica()) return Status::Ok();
+  if (caches_->services.Get(lws.metadata.namespace_, lws.metadata.name) != nullptr) {
+    return Status::Ok();
+  }
+  auto created = client_->Create(client::kServices, api::Encode(SharedHeadlessService(lws)));
+  if (created.ok() || created.status().code() == Code::kAlreadyExists) return Status::Ok();
+  Event(lws, "Warning", "FailedCreate", FailedCreateServiceNote(created.status().message()),
+        "Create");
+  return created.status();
+}
+
+Result<bool> LwsController::UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                         const std::string& revision_key) {
+  const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
+  auto worker_set = [&](const std::string& name) {
+    return caches_->statefulsets.Get(key.namespace_, name);
+  };
+  ASSIGN_OR_RETURN(StatusPlan plan,
+                   PlanStatus(lws, revision_key, sts != nullptr ? sts->status.replicas : 0,
+                              caches_->Leaders(key.namespace_, key.name), worker_set,
+                              FormatRfc3339(loop_->clock().Now())));
+  if (plan.event) Event(lws, "Normal", plan.event->first, plan.event->second, "Update");
+  if (plan.changed) {
+    store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
+    api::Json object = stored->json;
+    object["status"] = api::Encode(plan.status);
+    auto written = client_->UpdateStatus(client::kLeaderWorkerSets, object);
+    if (!written.ok()) return written.status();
+    Expect(key, caches_->sets.informer(), *written);
+  }
+  return plan.update_done;
+}
+
+void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,
+                                      const std::string& revision_key) {
+  const std::string& ns = lws.metadata.namespace_;
+  for (const std::string& name :
+       RevisionsToTruncate(lws, caches_->Revisions(ns, lws.metadata.name), revision_key)) {
+    auto deleted = client_->Delete(client::kControllerRevisions, ns, name);
+    if (!deleted.ok() && deleted.status().code() != Code::kNotFound) {
+      Logger("lws")->warn("lws {}/{}: deleting old revision {}: {}", ns, lws.metadata.name, name,
+                          deleted.status().ToString());
+    }
+  }
+}
+
+void LwsController::Event(const api::LeaderWorkerSet& lws, const std::string& type,
+                          const std::string& reason, const std::string& note,
+                          const std::string& action) {
+  store::ObjectPtr stored = caches_->sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
+  if (stored != nullptr) recorder_.Record(stored->json, type, reason, note, action);
+}
+
+void LwsController::Expect(const runtime::Key& key, const client::Informer& informer,
+                           const api::Json& answer) {
+  expectations_.ExpectAnswer(key, &informer, answer, loop_->clock().Now());
+}
+
+}  // namespace lws::controllers

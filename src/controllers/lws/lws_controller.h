@@ -1,0 +1,86 @@
+// File: controllers/lws/lws_controller.h
+//
+// Upstream's LeaderWorkerSet reconciler (spec sections 5, 6, 8, 9, 11, 12): the I/O half of
+// revision_step.h, rolling_update.h, leader_statefulset.h and lws_status.h. One reconcile of an
+// LWS, in upstream's order:
+//   1. the LWS and its leader StatefulSet from the caches (a deleting set: retry in 5 s);
+//   2. the current revision, creating one for a new LWS, a missing key, or a template update;
+//   3. (partition, replicas) from the group states, and the "deleting surge replica" event;
+//   4. server-side apply of the leader StatefulSet (field manager "lws", forced);
+//   5. the shared headless Service (created if missing, never updated);
+//   6. the status and conditions (written only when changed; a Conflict retries at once);
+//   7. once the update is done, the old revisions are deleted.
+//
+// Triggers: the LWS itself, StatefulSets it controls or that carry its name label (the worker
+// StatefulSets), Services and ControllerRevisions it controls, and its leader pods. Upstream does
+// not watch leader pods and learns of their readiness through the leader StatefulSet's status;
+// watching them too costs a few extra reconciles and never waits on the StatefulSet controller.
+//
+// Stale caches: each write's resourceVersion is expected in the matching cache before the LWS is
+// planned again (runtime/expectations.h), so a second reconcile cannot create a second revision
+// for the same template or compute a partition from a leader StatefulSet it already changed.
+//
+// Threading: the loop's thread only.
+#pragma once
+
+#include <cstdint>
+
+#include "api/revision_cache.h"
+#include "client/event_recorder.h"
+#include "client/local_client.h"
+#include "controllers/group/caches.h"
+#include "controllers/lws/rolling_update.h"
+#include "runtime/expectations.h"
+#include "runtime/work_queue.h"
+
+namespace lws::controllers {
+
+class LwsController {
+ public:
+  // `client` should use the field manager "lws".
+  LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches);
+  LwsController(const LwsController&) = delete;
+  LwsController& operator=(const LwsController&) = delete;
+
+  // Registers the handlers; call before caches->Start. The queue runs once the caches synced.
+  void Register();
+  void SetReady() { queue_.SetReady(true); }
+  void Stop() { queue_.Stop(); }
+
+  std::uint64_t reconciles() const { return queue_.runs(); }
+
+ private:
+  runtime::ReconcileResult Reconcile(const runtime::Key& key);
+  // Steps 2-5; returns the revision key in use.
+  Result<std::string> ReconcileLeaderStatefulSet(const runtime::Key& key,
+                                                 const api::LeaderWorkerSet& lws,
+                                                 const api::StatefulSet* sts);
+  Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
+                        const std::string& note);
+  Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                const api::StatefulSet* sts, const std::string& revision_key,
+                                const RolloutDecision& decision);
+  Status EnsureSharedService(const api::LeaderWorkerSet& lws);
+  // Step 6; true when the update is done.
+  Result<bool> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                            const std::string& revision_key);
+  void TruncateRevisions(const api::LeaderWorkerSet& lws, const std::string& revision_key);
+  void Event(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& reason,
+             const std::string& note, const std::string& action);
+  void Expect(const runtime::Key& key, const client::Informer& informer, const api::Json& answer);
+  void EnqueueNamed(const api::ObjectMeta& meta);
+
+  EventLoop* loop_;
+  const client::LocalClient* client_;
+  Caches* caches_;
+  client::EventRecorder recorder_;
+  runtime::Expectations expectations_;
+  api::RevisionMatchCache match_cache_;
+  runtime::WorkQueue queue_;
+};
+
+// The leader StatefulSet's numbers as the rollout reads them (spec 11.1). Fails when the replicas
+// annotation does not parse, as upstream's strconv.Atoi does.
+Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts);
+
+}  // namespace lws::controllers

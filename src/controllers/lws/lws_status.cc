@@ -1,0 +1,206 @@
+#include "controllers/lws/lws_status.h"
+
+#include <charconv>
+
+#include "api/codec.h"
+#include "controllers/group/worker_statefulset.h"
+#include "controllers/lws/lws_events.h"
+
+namespace lws::controllers {
+
+namespace {
+
+std::string Label(const api::ObjectMeta& meta, const std::string& key) {
+  auto it = meta.labels.find(key);
+  return it == meta.labels.end() ? std::string() : it->second;
+}
+
+// strconv.Atoi of the group-index label; nullopt when it does not parse.
+std::optional<std::int32_t> GroupIndex(const api::ObjectMeta& meta) {
+  std::string text = Label(meta, api::kGroupIndexLabel);
+  std::int32_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// Upstream SortByIndex: slot i holds the last object whose index is i; out-of-range dropped.
+template <class T>
+std::vector<const T*> ByIndex(const std::vector<const T*>& objects, std::int32_t length) {
+  std::vector<const T*> slots(length, nullptr);
+  for (const T* object : objects) {
+    auto index = GroupIndex(object->metadata);
+    if (index && *index >= 0 && *index < length) slots[*index] = object;
+  }
+  return slots;
+}
+
+}  // namespace
+
+std::vector<GroupState> GroupStates(const api::LeaderWorkerSet& lws, const std::string& revision_key,
+                                    std::int32_t sts_replicas,
+                                    const std::vector<const api::Pod*>& leaders,
+                                    const std::vector<const api::StatefulSet*>& statefulsets) {
+  std::vector<GroupState> states(std::max<std::int32_t>(0, sts_replicas));
+  const bool no_workers = lws.Size() == 1;
+  auto pods = ByIndex(leaders, sts_replicas);
+  auto sets = ByIndex(statefulsets, sts_replicas);
+  for (std::int32_t i = 0; i < sts_replicas; ++i) {
+    const std::string name = lws.metadata.name + "-" + std::to_string(i);
+    if (pods[i] == nullptr || pods[i]->metadata.name != name) continue;
+    if (!no_workers && (sets[i] == nullptr || sets[i]->metadata.name != name)) continue;
+    bool ready = PodRunningAndReady(*pods[i]);
+    bool updated = Label(pods[i]->metadata, api::kRevisionLabel) == revision_key;
+    if (!no_workers) {
+      ready = ready && StatefulSetReady(*sets[i]);
+      updated = updated && Label(sets[i]->metadata, api::kRevisionLabel) == revision_key;
+    }
+    states[i] = GroupState{ready, updated};
+  }
+  return states;
+}
+
+bool ExclusiveConditionTypes(const std::string& a, const std::string& b) {
+  auto pair = [&](const std::string& x, const std::string& y) {
+    return (a == x && b == y) || (a == y && b == x);
+  };
+  return pair(api::kConditionAvailable, api::kConditionProgressing) ||
+         pair(api::kConditionAvailable, api::kConditionUpdateInProgress);
+}
+
+api::Condition MakeCondition(const std::string& type, std::int64_t generation,
+                             const std::string& now) {
+  api::Condition c;
+  c.type = type;
+  c.status = "True";
+  c.observed_generation = generation;
+  c.last_transition_time = now;
+  if (type == api::kConditionAvailable) {
+    c.reason = "AllGroupsReady";
+    c.message = "All replicas are ready";
+  } else if (type == api::kConditionUpdateInProgress) {
+    c.reason = "GroupsUpdating";
+    c.message = "Rolling Upgrade is in progress";
+  } else {
+    c.type = api::kConditionProgressing;
+    c.reason = "GroupsProgressing";
+    c.message = "Replicas are progressing";
+  }
+  return c;
+}
+
+bool SetCondition(std::vector<api::Condition>* conditions, const api::Condition& wanted,
+                  const std::string& now) {
+  bool found = false;
+  bool changed = false;
+  for (api::Condition& current : *conditions) {
+    if (current.type == wanted.type) {
+      found = true;
+      if (current.status != wanted.status ||
+          current.observed_generation != wanted.observed_generation) {
+        current = wanted;
+        changed = true;
+      }
+    } else if (ExclusiveConditionTypes(current.type, wanted.type) && wanted.status == "True" &&
+               current.status == "True") {
+      // Reason and message stay: upstream flips only the status.
+      current.status = "False";
+      current.last_transition_time = now;
+      current.observed_generation = wanted.observed_generation;
+      changed = true;
+    }
+  }
+  if (!found && wanted.status == "True") {
+    conditions->push_back(wanted);
+    changed = true;
+  }
+  return changed;
+}
+
+namespace {
+
+// The counts of spec 12 step 2, over the leader pods.
+struct Counts {
+  std::int32_t ready = 0;
+  std::int32_t updated = 0;
+  std::int32_t ready_non_burst = 0;
+  std::int32_t partitioned_current = 0;
+  std::int32_t partitioned_updated = 0;
+  std::int32_t partitioned_updated_and_ready = 0;
+};
+
+Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
+                     const std::vector<const api::Pod*>& leaders, const WorkerSetLookup& worker_set) {
+  Counts counts;
+  const bool no_workers = lws.Size() == 1;
+  const std::int32_t replicas = lws.Replicas();
+  const std::int32_t partition = UserPartition(lws);
+  for (const api::Pod* pod : leaders) {
+    auto index = GroupIndex(pod->metadata);
+    if (!index) {
+      return Status::BadRequest("strconv.Atoi: parsing \"" + Label(pod->metadata, api::kGroupIndexLabel) +
+                                "\": invalid syntax");
+    }
+    const api::StatefulSet* sts = no_workers ? nullptr : worker_set(pod->metadata.name);
+    if (!no_workers && sts == nullptr) continue;  // Q3: counted nowhere
+    const bool in_window = *index < replicas && *index >= partition;
+    if (in_window) ++counts.partitioned_current;
+    const bool ready = (no_workers || StatefulSetReady(*sts)) && PodRunningAndReady(*pod);
+    const bool updated = (no_workers || Label(sts->metadata, api::kRevisionLabel) == key) &&
+                         Label(pod->metadata, api::kRevisionLabel) == key;
+    if (ready) ++counts.ready;
+    if (updated) ++counts.updated;
+    if (updated && in_window) ++counts.partitioned_updated;
+    if (*index < replicas && ready) ++counts.ready_non_burst;
+    if (in_window && ready && updated) ++counts.partitioned_updated_and_ready;
+  }
+  return counts;
+}
+
+}  // namespace
+
+Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string& revision_key,
+                              std::int32_t sts_status_replicas,
+                              const std::vector<const api::Pod*>& leaders,
+                              const WorkerSetLookup& worker_set, const std::string& now) {
+  ASSIGN_OR_RETURN(Counts counts, Count(lws, revision_key, leaders, worker_set));
+  const std::int64_t generation = lws.metadata.generation;
+  const std::int32_t replicas = lws.Replicas();
+  StatusPlan plan;
+  plan.status = lws.status;
+  api::LeaderWorkerSetStatus& status = plan.status;
+  status.replicas = sts_status_replicas;
+  status.observed_generation = generation;
+  if (status.hpa_pod_selector.empty()) {
+    status.hpa_pod_selector = api::kSetNameLabel + "=" + lws.metadata.name + "," +
+                              api::kWorkerIndexLabel + "=0";
+  }
+  status.ready_replicas = counts.ready;
+  status.updated_replicas = counts.updated;
+
+  std::vector<std::string> asserted;
+  if (counts.partitioned_updated < counts.partitioned_current) {
+    asserted = {api::kConditionUpdateInProgress, api::kConditionProgressing};
+  } else if (counts.ready_non_burst == replicas &&
+             counts.partitioned_updated_and_ready == counts.partitioned_current) {
+    asserted = {api::kConditionAvailable};
+  } else {
+    asserted = {api::kConditionProgressing};
+  }
+  bool conditions_changed = false;
+  for (const std::string& type : asserted) {
+    conditions_changed |= SetCondition(&status.conditions, MakeCondition(type, generation, now), now);
+  }
+  for (api::Condition& c : status.conditions) c.observed_generation = generation;
+  if (conditions_changed) {
+    api::Condition first = MakeCondition(asserted.front(), generation, now);
+    plan.event = std::make_pair(first.reason,
+                                ConditionEventNote(first.message, counts.ready, replicas));
+  }
+  plan.changed = conditions_changed || api::Encode(status) != api::Encode(lws.status);
+  plan.update_done = UserPartition(lws) == 0 && counts.partitioned_updated_and_ready == replicas;
+  return plan;
+}
+
+}  // namespace lws::controllers

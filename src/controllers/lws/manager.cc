@@ -1,0 +1,34 @@
+#include "controllers/lws/manager.h"
+
+namespace lws::controllers {
+
+LwsManager::LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store)
+    : client_(server, store, std::string(kLwsFieldManager)),
+      caches_(std::make_unique<Caches>(loop, &client_)),
+      group_(std::make_unique<GroupController>(loop, &client_, caches_.get())),
+      lws_(std::make_unique<LwsController>(loop, &client_, caches_.get())) {}
+
+LwsManager::~LwsManager() { Stop(); }
+
+Status LwsManager::Start() {
+  if (started_) return Status::Ok();
+  group_->Register();
+  lws_->Register();
+  started_ = true;
+  // Neither controller may plan on a partial world (a group without its StatefulSet looks like
+  // one whose StatefulSet must be created): both wait for every cache.
+  return caches_->Start([this] {
+    group_->SetReady();
+    lws_->SetReady();
+  });
+}
+
+void LwsManager::Stop() {
+  if (!started_) return;
+  started_ = false;
+  lws_->Stop();
+  group_->Stop();
+  caches_->Stop();
+}
+
+}  // namespace lws::controllers

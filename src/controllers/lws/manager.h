@@ -1,0 +1,49 @@
+// File: controllers/lws/manager.h
+//
+// What upstream's controller manager runs, for one process: the LeaderWorkerSet controller and the
+// pod (group) controller over one shared set of caches and one in-process client with the field
+// manager "lws". `lws up` and the simulations start one next to the simulated cluster.
+//
+// A manager that is stopped and replaced by a new one models a controller restart: the new one
+// has empty caches and re-reads everything from the API (DESIGN.md 2.3, "controller restarts").
+//
+// Threading: Start and Stop run on the loop (from a task, or before a virtual loop runs).
+#pragma once
+
+#include <memory>
+
+#include "apiserver/api_server.h"
+#include "client/local_client.h"
+#include "controllers/group/caches.h"
+#include "controllers/group/group_controller.h"
+#include "controllers/lws/lws_controller.h"
+#include "store/store.h"
+
+namespace lws::controllers {
+
+inline constexpr std::string_view kLwsFieldManager = "lws";
+
+class LwsManager {
+ public:
+  // REQUIRES: loop, server and store outlive the manager.
+  LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store);
+  ~LwsManager();
+  LwsManager(const LwsManager&) = delete;
+  LwsManager& operator=(const LwsManager&) = delete;
+
+  Status Start();
+  void Stop();
+
+  const Caches& caches() const { return *caches_; }
+  std::uint64_t lws_reconciles() const { return lws_->reconciles(); }
+  std::uint64_t group_reconciles() const { return group_->reconciles(); }
+
+ private:
+  client::LocalClient client_;
+  std::unique_ptr<Caches> caches_;
+  std::unique_ptr<GroupController> group_;
+  std::unique_ptr<LwsController> lws_;
+  bool started_ = false;
+};
+
+}  // namespace lws::controllers
