@@ -1,0 +1,119 @@
+// File: scenario/lws_world.h
+//
+// Everything `lws up` runs, on a virtual clock: the embedded API server with the LWS webhooks in
+// its admission chain, the simulated cluster (node pools, scheduler, kubelets, StatefulSet
+// controller, garbage collector) and the LWS controllers, on one VirtualLoop. A run is a function
+// of the cluster spec, the workload and the seed (DESIGN.md 2.3). Tests drive it as users drive
+// `lws up`: through the API, with a "kubectl" client, and read what kubectl would read.
+//
+// With KubeletMode::kManual pods are bound but never started; MarkGroupReady plays the part of
+// the upstream integration tests' SetPodGroupToReady, through the pod status subresource.
+//
+// Threading: single-threaded; everything runs on the loop, which the caller advances.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/apps.h"
+#include "api/lws_types.h"
+#include "api/pod.h"
+#include "client/local_client.h"
+#include "client/local_testing.h"
+#include "cluster/cluster_spec.h"
+#include "cluster/kubelet.h"
+#include "cluster/local_cluster.h"
+#include "controllers/lws/manager.h"
+
+namespace lws::scenario {
+
+using api::Json;
+
+struct WorldOptions {
+  cluster::ClusterSpec cluster;
+  std::uint64_t seed = 1;
+  cluster::KubeletMode kubelet = cluster::KubeletMode::kAuto;
+  bool start_controller = true;
+};
+
+class LwsWorld {
+ public:
+  explicit LwsWorld(WorldOptions options);
+  ~LwsWorld();
+
+  // Starts the cluster and the controllers (as tasks on the loop) and runs the loop until idle
+  // enough for the nodes to exist.
+  Status Start();
+
+  sim::VirtualLoop& loop() { return control_plane_.loop; }
+  const client::LocalClient& user() const { return user_; }
+  store::Store* store() { return control_plane_.store.get(); }
+  cluster::LocalCluster& cluster() { return *cluster_; }
+  controllers::LwsManager* manager() { return manager_.get(); }
+
+  // The controller loses its caches and starts again from the API (a controller restart).
+  Status RestartController();
+  void StopController();
+  Status StartController();
+
+  // Runs the loop in steps of `step` until `done()` holds or `limit` of virtual time passed.
+  bool RunUntil(const std::function<bool()>& done, Duration limit,
+                Duration step = std::chrono::milliseconds(100));
+  void RunFor(Duration d) { loop().RunFor(d); }
+
+  // ---- Reads, as kubectl get would return them (nullopt when absent) ----
+  std::optional<api::LeaderWorkerSet> Lws(const std::string& name) const;
+  std::optional<api::StatefulSet> StatefulSet(const std::string& name) const;
+  std::optional<api::Pod> Pod(const std::string& name) const;
+  // Objects of namespace default whose labels include `labels`, sorted by name.
+  std::vector<api::Pod> Pods(const api::StringMap& labels) const;
+  std::vector<api::StatefulSet> StatefulSets(const api::StringMap& labels) const;
+  std::vector<Json> List(const client::Resource& resource, const api::StringMap& labels = {}) const;
+  // Events of namespace default whose reason is `reason` (all when ""), oldest first.
+  std::vector<api::Event> Events(const std::string& reason = "") const;
+
+  // ---- Writes, as the user ----
+  Result<Json> Create(const client::Resource& resource, const Json& object) const;
+  Result<Json> MergePatch(const client::Resource& resource, const std::string& name,
+                          const Json& patch, const std::string& subresource = "") const;
+  Result<Json> Delete(const client::Resource& resource, const std::string& name) const;
+
+  // kManual: marks every pod of group `group` of LWS `lws` Running and Ready (status subresource).
+  Status MarkGroupReady(const std::string& lws, int group) const;
+  Status MarkPodReady(const std::string& pod, bool ready = true) const;
+
+ private:
+  WorldOptions options_;
+  client::testing::ControlPlane control_plane_;
+  client::LocalClient user_;
+  std::unique_ptr<cluster::LocalCluster> cluster_;
+  std::unique_ptr<controllers::LwsManager> manager_;
+};
+
+// ---- Builders --------------------------------------------------------------------------------
+
+// One pool of `nodes` nodes with `gpus` GPUs each, pods Ready `startup_seconds` after binding.
+cluster::ClusterSpec GpuCluster(int nodes, int gpus, int startup_seconds = 5);
+
+struct LwsShape {
+  std::string name = "test-sample";
+  int replicas = 2;
+  int size = 2;
+  Json max_unavailable = 1;  // int or "25%"
+  Json max_surge = 0;
+  int partition = 0;
+  int gpus = 1;  // nvidia.com/gpu per pod (0: none)
+  std::string image = "vllm/vllm-openai:v0.6.0";
+  std::string restart_policy = "RecreateGroupOnPodRestart";
+  std::string startup_policy = "LeaderCreated";
+  std::string subdomain_policy = "Shared";
+  int sub_group_size = 0;  // 0: no subGroupPolicy
+};
+
+// The upstream integration tests' default LWS (lws-scenarios.md section 0), shaped by `shape`.
+Json LwsObject(const LwsShape& shape);
+
+}  // namespace lws::scenario

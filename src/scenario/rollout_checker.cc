@@ -1,0 +1,205 @@
+#include "scenario/rollout_checker.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "api/lws_types.h"
+#include "client/resource.h"
+
+namespace lws::scenario {
+
+namespace {
+
+using api::Json;
+
+std::string Label(const Json& object, const std::string& key) {
+  const Json& labels = object["metadata"].value("labels", Json::object());
+  auto it = labels.find(key);
+  return it != labels.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool Deleting(const Json& object) { return object["metadata"].contains("deletionTimestamp"); }
+
+bool PodReady(const Json& pod) {
+  const Json& status = pod.value("status", Json::object());
+  if (status.value("phase", "") != "Running") return false;
+  for (const Json& c : status.value("conditions", Json::array())) {
+    if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
+  }
+  return false;
+}
+
+bool WorkersReady(const Json& sts) {
+  const Json& spec = sts.value("spec", Json::object());
+  const Json& status = sts.value("status", Json::object());
+  return spec.value("replicas", 1) == status.value("availableReplicas", 0) &&
+         status.value("currentRevision", "") == status.value("updateRevision", "");
+}
+
+std::string ConditionStatus(const Json& lws, const std::string& type) {
+  for (const Json& c : lws.value("status", Json::object()).value("conditions", Json::array())) {
+    if (c.value("type", "") == type) return c.value("status", "");
+  }
+  return "";
+}
+
+int GroupIndex(const Json& object) {
+  std::string text = Label(object, api::kGroupIndexLabel);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoi(text);
+}
+
+}  // namespace
+
+RolloutChecker::RolloutChecker(const client::LocalClient* client, std::string lws_name,
+                               RolloutLimits limits)
+    : client_(client), name_(std::move(lws_name)), limits_(limits) {}
+
+void RolloutChecker::SpecChanged(const RolloutLimits& limits) {
+  limits_ = limits;
+  rise_allowed_ = true;
+}
+
+RolloutChecker::View RolloutChecker::Read() const {
+  View view;
+  if (auto lws = client_->Get(client::kLeaderWorkerSets, "default", name_); lws.ok() && *lws) {
+    view.lws = (*lws)->json;
+  }
+  if (auto sts = client_->Get(client::kStatefulSets, "default", name_); sts.ok() && *sts) {
+    view.sts = (*sts)->json;
+  }
+  store::ListOptions options;
+  options.namespace_ = "default";
+  options.label_selector = api::Selector::FromSet({{api::kSetNameLabel, name_}});
+  auto pods = client_->List(client::kPods, options);
+  auto sets = client_->List(client::kStatefulSets, options);
+  auto revisions = client_->List(client::kControllerRevisions, options);
+  if (revisions.ok()) view.revisions = static_cast<std::int64_t>(revisions->items.size());
+  auto group = [&](int index) -> Group& {
+    if (static_cast<int>(view.groups.size()) <= index) view.groups.resize(index + 1);
+    return view.groups[index];
+  };
+  const std::string leader_prefix = name_ + "-";
+  std::map<int, bool> workers_ready;  // by group index, for groups with a worker StatefulSet
+  if (sets.ok()) {
+    for (const store::ObjectPtr& s : sets->items) {
+      int index = GroupIndex(s->json);
+      if (index < 0 || s->json["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
+        continue;  // the leader StatefulSet, or a stranger
+      }
+      group(index).revisions.push_back(Label(s->json, api::kRevisionLabel));
+      workers_ready[index] = WorkersReady(s->json);
+    }
+  }
+  const int size = view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
+  if (pods.ok()) {
+    for (const store::ObjectPtr& p : pods->items) {
+      int index = GroupIndex(p->json);
+      if (index < 0) continue;
+      Group& g = group(index);
+      const bool deleting = Deleting(p->json);
+      if (Label(p->json, api::kWorkerIndexLabel) == "0") {
+        g.exists = true;
+        g.deleting = deleting;
+        g.ready = PodReady(p->json) && !deleting &&
+                  (size == 1 || (workers_ready.count(index) && workers_ready[index]));
+        g.revisions.push_back(Label(p->json, api::kRevisionLabel));
+      } else if (!deleting) {
+        g.revisions.push_back(Label(p->json, api::kRevisionLabel));
+      }
+    }
+  }
+  if (!view.lws.is_null()) {
+    view.available = ConditionStatus(view.lws, "Available") == "True";
+    view.update_in_progress = ConditionStatus(view.lws, "UpdateInProgress") == "True";
+  }
+  return view;
+}
+
+void RolloutChecker::Violation(const std::string& what) {
+  if (violations_.size() < 20) violations_.push_back(what);
+}
+
+void RolloutChecker::Check() {
+  const std::uint64_t rv = client_->store()->CurrentResourceVersion();
+  if (rv == seen_rv_) return;
+  seen_rv_ = rv;
+  View view = Read();
+  if (view.lws.is_null()) return;
+  if (view.available) was_available_ = true;
+  if (!view.sts.is_null()) {
+    const int replicas = view.sts["spec"].value("replicas", 1);
+    most_groups_ = std::max(most_groups_, replicas);
+    const int limit = limits_.replicas + std::min(limits_.max_surge, limits_.replicas);
+    if (replicas > limit) {
+      Violation(fmt::format("rv {}: leader StatefulSet replicas {} > replicas + maxSurge = {}", rv,
+                            replicas, limit));
+    }
+    const Json& rolling = view.sts["spec"].value("updateStrategy", Json::object())
+                              .value("rollingUpdate", Json::object());
+    const std::int64_t partition = rolling.value("partition", 0);
+    if (last_partition_ >= 0 && partition > last_partition_ && !rise_allowed_) {
+      Violation(fmt::format("rv {}: partition rose from {} to {} without a spec change", rv,
+                            last_partition_, partition));
+    }
+    if (last_partition_ >= 0 && partition > last_partition_) rise_allowed_ = false;
+    last_partition_ = partition;
+  }
+  int ready = 0;
+  for (std::size_t i = 0; i < view.groups.size(); ++i) {
+    const Group& g = view.groups[i];
+    if (!g.ready) continue;
+    ++ready;
+    for (const std::string& r : g.revisions) {
+      if (r != g.revisions.front()) {
+        Violation(fmt::format("rv {}: ready group {} mixes revisions {} and {}", rv, i,
+                              g.revisions.front(), r));
+        break;
+      }
+    }
+  }
+  if (rolling_ && was_available_ && !faults_) {
+    min_ready_ = std::min(min_ready_, ready);
+    if (ready < limits_.replicas - limits_.max_unavailable) {
+      Violation(fmt::format("rv {}: {} ready groups < replicas {} - maxUnavailable {}", rv, ready,
+                            limits_.replicas, limits_.max_unavailable));
+    }
+  }
+}
+
+bool RolloutChecker::Converged(std::string* why) {
+  View view = Read();
+  auto fail = [&](std::string reason) {
+    *why = std::move(reason);
+    return false;
+  };
+  if (view.lws.is_null() || view.sts.is_null()) return fail("no LWS or leader StatefulSet");
+  const Json& config = view.lws["spec"]["rolloutStrategy"].value("rollingUpdateConfiguration",
+                                                                 Json::object());
+  const int want_partition = config.value("partition", 0);
+  const int replicas = view.lws["spec"].value("replicas", 1);
+  const int partition = view.sts["spec"].value("updateStrategy", Json::object())
+                            .value("rollingUpdate", Json::object())
+                            .value("partition", 0);
+  if (partition != want_partition) return fail(fmt::format("partition {} != {}", partition, want_partition));
+  if (view.sts["spec"].value("replicas", 1) != replicas) return fail("leader StatefulSet replicas != spec.replicas");
+  if (!view.available) return fail("not Available");
+  if (view.update_in_progress) return fail("UpdateInProgress");
+  const std::string key = Label(view.sts, api::kRevisionLabel);
+  for (int i = want_partition; i < replicas; ++i) {
+    if (i >= static_cast<int>(view.groups.size()) || !view.groups[i].ready) {
+      return fail(fmt::format("group {} not ready", i));
+    }
+    for (const std::string& r : view.groups[i].revisions) {
+      if (r != key) return fail(fmt::format("group {} not updated", i));
+    }
+  }
+  if (want_partition == 0 && view.revisions != 1) {
+    return fail(fmt::format("{} revisions kept", view.revisions));
+  }
+  rolling_ = false;
+  return true;
+}
+
+}  // namespace lws::scenario

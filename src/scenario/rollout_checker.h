@@ -1,0 +1,90 @@
+// File: scenario/rollout_checker.h
+//
+// The safety properties of an LWS rollout, checked against what the API stores, after every
+// change (issue 5, "Simulation sweep"):
+//   1. the leader StatefulSet never asks for more than replicas + maxSurge (capped at replicas)
+//      groups;
+//   2. without faults, once the LWS was Available, ready groups never fall below
+//      replicas - maxUnavailable while a rollout is in progress;
+//   3. a ready group never mixes revisions (leader pod, worker StatefulSet and worker pods carry
+//      one template-revision-hash);
+//   4. the leader StatefulSet's partition never rises unless the spec changed since it was last
+//      seen (a new template, or the user raising the partition);
+// and the liveness property, once faults stop: Converged() (partition = spec partition,
+// replicas = spec.replicas, every group in the window updated and ready, Available=True, old
+// revisions deleted when the partition is 0).
+//
+// A group is ready as upstream defines it (leader Running and Ready, worker StatefulSet with
+// every replica available) and, stricter than upstream, its leader is not being deleted: a
+// terminating leader serves no traffic.
+//
+// It reads JSON (not typed objects): it runs after every loop task that changed the store, and
+// decoding every pod each time would dominate a sweep.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "api/codec.h"
+#include "client/local_client.h"
+
+namespace lws::scenario {
+
+struct RolloutLimits {
+  int replicas = 0;
+  int max_surge = 0;        // scaled and capped
+  int max_unavailable = 0;  // scaled
+};
+
+class RolloutChecker {
+ public:
+  RolloutChecker(const client::LocalClient* client, std::string lws_name, RolloutLimits limits);
+
+  // Looks at the store if it changed since the last call; records violations.
+  void Check();
+  // The test changed the LWS spec: the partition may rise once.
+  void SpecChanged(const RolloutLimits& limits);
+  // Faults on: property 2 is not checked (groups fail on purpose).
+  void SetFaults(bool on) { faults_ = on; }
+  // A rollout is in progress from a template change until Converged().
+  void RolloutStarted() { rolling_ = true; }
+
+  bool Converged(std::string* why);
+  const std::vector<std::string>& violations() const { return violations_; }
+  int min_ready_during_rollout() const { return min_ready_; }
+  int most_groups() const { return most_groups_; }
+
+ private:
+  struct Group {
+    bool exists = false;
+    bool ready = false;
+    bool deleting = false;
+    std::vector<std::string> revisions;  // of the leader, worker sts and live worker pods
+  };
+  struct View {
+    api::Json lws;
+    api::Json sts;  // null when absent
+    std::vector<Group> groups;  // by index, up to the highest seen
+    std::int64_t revisions = 0;
+    bool available = false;
+    bool update_in_progress = false;
+  };
+  View Read() const;
+  void Violation(const std::string& what);
+
+  const client::LocalClient* client_;
+  std::string name_;
+  RolloutLimits limits_;
+  std::uint64_t seen_rv_ = 0;
+  bool faults_ = false;
+  bool rolling_ = false;
+  bool was_available_ = false;
+  bool rise_allowed_ = true;
+  std::int64_t last_partition_ = -1;
+  int min_ready_ = 1 << 30;
+  int most_groups_ = 0;
+  std::vector<std::string> violations_;
+};
+
+}  // namespace lws::scenario
