@@ -1,0 +1,114 @@
+#include "controllers/group/group_plan.h"
+
+#include <utility>
+
+#include "api/revision.h"
+#include "controllers/group/headless_service.h"
+#include "controllers/group/worker_statefulset.h"
+
+namespace lws::controllers {
+namespace {
+
+constexpr std::int64_t kMissingRevisionRequeueMs = 1000;
+
+// Steps 1 and 3: the label check and the restart policy. True when the plan is complete.
+bool PlanLabelsAndRestart(const GroupSnapshot& s, GroupPlan& plan) {
+  const api::ObjectMeta& meta = s.pod->metadata;
+  if (meta.Label(api::kSetNameLabel).empty()) {
+    plan.error = Status::Internal("leaderworkerset.sigs.k8s.io/name label is unexpected missing");
+    return true;
+  }
+  if (meta.labels.count(api::kWorkerIndexLabel) == 0) {
+    plan.error =
+        Status::Internal("leaderworkerset.sigs.k8s.io/worker-index label is unexpected missing");
+    return true;
+  }
+  if (s.lws == nullptr) return true;
+  Result<RestartDecision> decision = DecideRestart(s.restart);
+  if (!decision.ok()) {
+    plan.error = decision.status();
+    return true;
+  }
+  switch (decision->verdict) {
+    case RestartVerdict::kNone:
+      return false;
+    case RestartVerdict::kLeaderAlreadyDeleting:
+      return true;
+    case RestartVerdict::kDeleteLeader: {
+      const api::Pod* leader = IsLeaderPod(*s.pod) ? s.pod : s.restart.leader;
+      plan.actions.push_back({GroupActionKind::kDeleteLeaderForeground, kReasonRecreateGroup,
+                              decision->event_note, api::Json(), leader->metadata.name});
+      return true;
+    }
+  }
+  return false;
+}
+
+api::Json WithoutStatus(api::Json object) {
+  object.erase("status");
+  return object;
+}
+
+// Step 11: the worker StatefulSet for the leader, or why not (error, or nullopt to wait).
+Result<std::optional<api::StatefulSet>> WorkerStatefulSetFor(const GroupSnapshot& s) {
+  const api::LeaderWorkerSet& lws = *s.lws;
+  const api::Pod& leader = *s.pod;
+  ASSIGN_OR_RETURN(api::LeaderWorkerSet revision_lws,
+                   api::ApplyRevision(lws, *s.leader_revision));
+  api::StatefulSet sts = BuildWorkerStatefulSet(lws, revision_lws, leader);
+  auto exclusive = lws.metadata.annotations.find(api::kExclusiveKeyAnnotation);
+  if (exclusive == lws.metadata.annotations.end()) return std::optional(std::move(sts));
+  if (leader.spec.node_name.empty()) return std::optional<api::StatefulSet>();
+  if (s.leader_node == nullptr) return NodeNotFound(leader.spec.node_name);
+  RETURN_IF_ERROR(AddExclusiveNodeSelector(&sts, exclusive->second, *s.leader_node));
+  return std::optional(std::move(sts));
+}
+
+}  // namespace
+
+std::string MistakeAnnotationNote(const api::Pod& leader) {
+  return "leader pod " + leader.metadata.namespace_ + "/" + leader.metadata.name +
+         " contains mistake annotation '" + api::kLeaderPodNameAnnotation +
+         "': requires Kubernetes \u2265v1.27 or v1.26 with StatefulSetStartOrdinal feature";
+}
+
+Status NodeNotFound(const std::string& node_name) {
+  return Status::NotFound("getting node \"" + node_name + "\": nodes \"" + node_name +
+                          "\" not found");
+}
+
+GroupPlan PlanGroup(const GroupSnapshot& s) {
+  GroupPlan plan;
+  if (PlanLabelsAndRestart(s, plan)) return plan;
+  const api::LeaderWorkerSet& lws = *s.lws;
+  const api::Pod& pod = *s.pod;
+  if (!IsLeaderPod(pod)) return plan;
+  if (!pod.metadata.Annotation(api::kLeaderPodNameAnnotation).empty()) {
+    plan.actions.push_back({GroupActionKind::kWarning, kReasonFailedCreate,
+                            MistakeAnnotationNote(pod), api::Json(), ""});
+    return plan;
+  }
+  if (pod.metadata.IsDeleting()) return plan;
+  if (lws.UniquePerReplica() && s.group_service == nullptr) {
+    plan.actions.push_back({GroupActionKind::kCreateGroupService, "", "",
+                            WithoutStatus(api::Encode(GroupHeadlessService(lws, pod))), ""});
+  }
+  if (lws.Size() == 1) return plan;
+  if (lws.spec.startup_policy == api::kLeaderReadyStartupPolicy && !PodReady(pod)) return plan;
+  if (s.leader_revision == nullptr) {
+    plan.requeue_after_ms = kMissingRevisionRequeueMs;
+    return plan;
+  }
+  Result<std::optional<api::StatefulSet>> sts = WorkerStatefulSetFor(s);
+  if (!sts.ok()) {
+    plan.error = sts.status();
+    return plan;
+  }
+  if (!sts->has_value() || s.worker_statefulset != nullptr) return plan;
+  plan.actions.push_back({GroupActionKind::kCreateWorkerStatefulSet, kReasonGroupsProgressing,
+                          CreatedWorkerStatefulSetNote(pod.metadata.name),
+                          WithoutStatus(api::Encode(**sts)), ""});
+  return plan;
+}
+
+}  // namespace lws::controllers
