@@ -1,0 +1,58 @@
+// File: controllers/lws/revision_step.cc
+#include "controllers/lws/revision_step.h"
+
+#include "api/revision.h"
+#include "controllers/lws/lws_events.h"
+
+namespace lws::controllers {
+
+bool RevisionStep::operator==(const RevisionStep& other) const {
+  if (key != other.key || lws_updated != other.lws_updated || event_note != other.event_note ||
+      create.has_value() != other.create.has_value()) {
+    return false;
+  }
+  return !create || api::Encode(*create) == api::Encode(*other.create);
+}
+
+RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSet* leader_sts,
+                          const std::vector<api::ControllerRevision>& revisions,
+                          api::RevisionMatchCache* cache) {
+  const std::string sts_key =
+      leader_sts != nullptr ? leader_sts->metadata.Label(api::kRevisionLabel) : "";
+  const std::int64_t next_number =
+      api::NextRevisionNumber(api::OwnedRevisions(revisions, lws));
+
+  // Step 3: the revision the leader sts runs, or one made from the live LWS.
+  RevisionStep step;
+  const api::ControllerRevision* current = api::FindRevision(revisions, lws, sts_key);
+  if (current == nullptr) {
+    step.create = api::NewRevision(lws, next_number, sts_key);
+    step.key = api::RevisionKey(*step.create);
+    step.event_note =
+        sts_key.empty() ? NewLwsRevisionNote(step.key) : MissingRevisionNote(step.key);
+    // Made from the live template, so step 4 cannot find an update over it.
+    return step;
+  }
+  step.key = sts_key;
+
+  // Step 4: a template change since the current revision starts a new rollout. `current` was
+  // found through the sts's key, so the sts exists here.
+  if (!api::IsTemplateUpdate(lws, *current, cache)) return step;
+  step.create = api::NewRevision(lws, next_number);
+  step.key = api::RevisionKey(*step.create);
+  step.lws_updated = true;
+  step.event_note = UpdatedRevisionNote(step.key);
+  return step;
+}
+
+std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
+                                             const std::vector<api::ControllerRevision>& revisions,
+                                             const std::string& current_key) {
+  std::vector<std::string> names;
+  for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {
+    if (api::RevisionKey(*revision) != current_key) names.push_back(revision->metadata.name);
+  }
+  return names;
+}
+
+}  // namespace lws::controllers
