@@ -28,14 +28,11 @@
 
 #include "api/lws_types.h"
 #include "base/status.h"
+#include "controllers/group/event_reasons.h"
 #include "controllers/group/restart_policy.h"
 
 namespace lws::controllers {
 
-// Event reasons of the pod controller (spec section 20).
-inline const std::string kReasonRecreateGroup = "RecreateGroup";
-inline const std::string kReasonGroupsProgressing = "GroupsProgressing";
-inline const std::string kReasonFailedCreate = "FailedCreate";
 
 struct GroupSnapshot {
   const api::LeaderWorkerSet* lws = nullptr;  // null: LWS NotFound -> empty plan

@@ -47,8 +47,4 @@ api::Service GroupHeadlessService(const api::LeaderWorkerSet& lws, const api::Po
                          ControllerRefTo("v1", "Pod", leader.metadata.name, leader.metadata.uid));
 }
 
-std::string FailedCreateServiceNote(const Status& error) {
-  return "Failed to create headless service for error: " + error.message();
-}
-
 }  // namespace lws::controllers

@@ -36,7 +36,4 @@ api::Service SharedHeadlessService(const api::LeaderWorkerSet& lws);
 // pods of its group, owned by the leader pod (so it goes away with the group).
 api::Service GroupHeadlessService(const api::LeaderWorkerSet& lws, const api::Pod& leader);
 
-// Note of the Warning FailedCreate event when creating a headless Service fails.
-std::string FailedCreateServiceNote(const Status& error);
-
 }  // namespace lws::controllers

@@ -59,10 +59,6 @@ TEST(HeadlessServiceTest, EncodesAsAHeadlessService) {
   EXPECT_EQ(json["metadata"]["ownerReferences"][0]["blockOwnerDeletion"], true);
 }
 
-TEST(HeadlessServiceTest, FailedCreateNoteCarriesTheError) {
-  EXPECT_EQ(FailedCreateServiceNote(Status::Internal("boom")),
-            "Failed to create headless service for error: boom");
-}
 
 }  // namespace
 }  // namespace lws::controllers

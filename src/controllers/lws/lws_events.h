@@ -10,14 +10,9 @@
 #include <string>
 #include <string_view>
 
-namespace lws::controllers {
+#include "controllers/group/event_reasons.h"
 
-// Event reasons of the LWS reconciler (upstream constants of leaderworkerset_controller.go).
-inline constexpr std::string_view kReasonCreatingRevision = "CreatingRevision";
-inline constexpr std::string_view kReasonGroupsProgressing = "GroupsProgressing";
-inline constexpr std::string_view kReasonGroupsUpdating = "GroupsUpdating";
-inline constexpr std::string_view kReasonFailedCreate = "FailedCreate";
-inline constexpr std::string_view kReasonFailedUpdate = "FailedUpdate";
+namespace lws::controllers {
 
 // ---- CreatingRevision (spec 6 steps 3 and 4) ----------------------------------------------------
 
