@@ -28,11 +28,11 @@ EventRecorder::EventRecorder(const LocalClient* client, const Clock* clock, std:
     : client_(client), clock_(clock), component_(std::move(component)), host_(std::move(host)) {}
 
 void EventRecorder::Record(const Json& object, const std::string& type, const std::string& reason,
-                           const std::string& message) {
+                           const std::string& message, const std::string& action) {
   std::string ns = store::MetaString(object, "namespace");
   if (ns.empty()) ns = "default";  // events about cluster-scoped objects (nodes) live there
   std::string now = FormatRfc3339(clock_->Now());
-  Key key{store::MetaString(object, "uid"), type, reason, message};
+  Key key{store::MetaString(object, "uid"), type, reason, message, action};
   auto it = folded_.find(key);
   if (it != folded_.end()) {
     ++it->second.count;
@@ -60,6 +60,7 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
                 {"lastTimestamp", now},
                 {"reportingComponent", component_},
                 {"reportingInstance", host_.empty() ? component_ : host_}};
+  if (!action.empty()) event["action"] = action;
   // Other components name their events from the same clock: on a virtual clock they often
   // record about the same object at the same instant, so a taken name moves one nanosecond on.
   Result<Json> created = Status::AlreadyExists("");

@@ -29,9 +29,11 @@ class EventRecorder {
                 std::string host = "");
 
   // `object` is the involved object as stored (kind, apiVersion, metadata). `type` is "Normal"
-  // or "Warning". Failures are logged, never returned: an event is best effort, as upstream.
+  // or "Warning". `action` is what the component did or failed to do ("Create", "Delete"), as
+  // events.k8s.io/v1 readers see it; core/v1 readers (kubectl describe) show reason and message.
+  // Failures are logged, never returned: an event is best effort, as upstream.
   void Record(const Json& object, const std::string& type, const std::string& reason,
-              const std::string& message);
+              const std::string& message, const std::string& action = "");
 
   std::uint64_t recorded() const { return recorded_; }
 
@@ -40,7 +42,8 @@ class EventRecorder {
     std::string event_name;
     std::int64_t count = 0;
   };
-  using Key = std::tuple<std::string, std::string, std::string, std::string>;  // uid, type, reason, message
+  // uid, type, reason, message, action
+  using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
 
   const LocalClient* client_;
   const Clock* clock_;

@@ -1,5 +1,7 @@
 #include "client/local_client.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "client/event_recorder.h"
@@ -98,6 +100,30 @@ TEST(EventRecorder, FoldsRepeatsIntoOneEventWithACount) {
   EXPECT_EQ(failed["count"], 2);
   EXPECT_EQ(failed["involvedObject"]["name"], "a");
   EXPECT_NE(failed["firstTimestamp"], failed["lastTimestamp"]);
+}
+
+TEST(EventRecorder, ActionIsRecordedAndSeparatesFolding) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("lws-controller");
+  Json pod = client.Create(kPods, Pod("a")).value();
+  EventRecorder recorder(&client, &cp.loop.clock(), "lws-controller");
+  recorder.Record(pod, "Normal", "GroupsProgressing", "Creating group 0", "Create");
+  recorder.Record(pod, "Normal", "GroupsProgressing", "Creating group 0", "Update");
+  recorder.Record(pod, "Normal", "Plain", "no action");
+  auto events = client.List(kEvents).value();
+  ASSERT_EQ(events.items.size(), 3u);
+  std::map<std::string, Json> by_action;
+  for (const auto& item : events.items) {
+    by_action[item->json.value("action", "<none>")] = item->json;
+  }
+  ASSERT_EQ(by_action.count("Create"), 1u);
+  ASSERT_EQ(by_action.count("Update"), 1u);
+  ASSERT_EQ(by_action.count("<none>"), 1u);
+  EXPECT_EQ(by_action["Create"]["reason"], "GroupsProgressing");
+  EXPECT_EQ(by_action["Create"]["message"], "Creating group 0");
+  EXPECT_EQ(by_action["Create"]["reportingComponent"], "lws-controller");
+  EXPECT_EQ(by_action["Create"]["reportingInstance"], "lws-controller");
+  EXPECT_EQ(by_action["<none>"]["reason"], "Plain");
 }
 
 }  // namespace
