@@ -4,6 +4,7 @@
 #include "base/log.h"
 #include "client/resource.h"
 #include "controllers/group/restart_policy.h"
+#include "controllers/group/worker_statefulset.h"
 
 namespace lws::controllers {
 
