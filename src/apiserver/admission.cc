@@ -4,15 +4,32 @@
 namespace lws::apiserver {
 
 Status AdmissionChain::Run(AdmissionRequest& request) const {
+  RETURN_IF_ERROR(RunMutating(request));
+  return RunValidating(request);
+}
+
+Status AdmissionChain::RunMutating(AdmissionRequest& request) const {
   for (const auto& plugin : plugins_) {
     if (!plugin->Handles(*request.resource, request.subresource)) continue;
     RETURN_IF_ERROR(plugin->Mutate(request));
   }
+  return Status::Ok();
+}
+
+Status AdmissionChain::RunValidating(const AdmissionRequest& request) const {
   for (const auto& plugin : plugins_) {
     if (!plugin->Handles(*request.resource, request.subresource)) continue;
     RETURN_IF_ERROR(plugin->Validate(request));
   }
   return Status::Ok();
+}
+
+bool AdmissionChain::Handles(const api::ResourceInfo& resource,
+                             std::string_view subresource) const {
+  for (const auto& plugin : plugins_) {
+    if (plugin->Handles(resource, subresource)) return true;
+  }
+  return false;
 }
 
 }  // namespace lws::apiserver

@@ -1,9 +1,10 @@
 // File: apiserver/admission.h
 //
-// The in-process admission chain of the embedded API server: after the server has decoded,
-// defaulted and schema-checked an object and before it stores it, every mutating plugin that
-// handles the resource may change the object, then every validating plugin may reject it, in
-// registration order, exactly as kube-apiserver runs mutating then validating webhooks. The LWS
+// The in-process admission chain of the embedded API server. As kube-apiserver runs webhooks,
+// every mutating plugin that handles the resource may change the object once the server has
+// decoded, pruned and defaulted it; the server then defaults the result again and validates it
+// (CRD schema or built-in rules); then every validating plugin may reject it. Plugins run in
+// registration order. The LWS
 // webhooks (defaulting, validation, pod mutation) plug in here without the server knowing them.
 //
 // A plugin's rejection is returned to the client as it is: a plugin returns the Status upstream's
@@ -53,6 +54,11 @@ class AdmissionChain {
   // Runs every handling plugin's Mutate, then every handling plugin's Validate; stops at the
   // first error.
   Status Run(AdmissionRequest& request) const;
+  // The two phases alone: the server validates the object itself between them (spec 3.3).
+  Status RunMutating(AdmissionRequest& request) const;
+  Status RunValidating(const AdmissionRequest& request) const;
+  // True iff some plugin handles `resource` at `subresource`.
+  bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const;
   bool empty() const { return plugins_.empty(); }
 
  private:

@@ -10,14 +10,17 @@
 
 namespace lws::apiserver {
 
-Status RequestHandler::PrepareBuiltin(Json* object, const Json* old, std::string_view subresource,
-                                      api::ErrorList* errors) {
+void RequestHandler::DefaultBuiltin(Json* object, const Json* old) const {
   if (old != nullptr) api::ApplyBuiltinUpdateCarryOver(*info_, *old, object);
   api::ApplyBuiltinDefaults(*info_, object);
+}
+
+api::ErrorList RequestHandler::ValidateBuiltin(const Json& object, const Json* old,
+                                               std::string_view subresource) const {
   // A /status write changes nothing the object validation looks at (the store keeps everything
   // but .status), and status fields have no rules here.
-  if (subresource != "status") *errors = api::ValidateBuiltin(*info_, *object, old);
-  return Status::Ok();
+  if (subresource == "status") return {};
+  return api::ValidateBuiltin(*info_, object, old);
 }
 
 Json RequestHandler::InitialStatus(const Json& object) const {

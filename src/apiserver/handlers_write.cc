@@ -1,9 +1,10 @@
 // File: apiserver/handlers_write.cc
 //
 // POST, PUT, DELETE and deletecollection, and the object pipeline every write shares:
-// decode the body, check it against the URL, default and validate (CRD schema or built-in
-// rules), report unknown fields per fieldValidation, run the admission chain, record
-// managedFields, then store (or, with dryRun=All, only pretend to).
+// decode the body, check it against the URL, prune (reporting unknown fields per
+// fieldValidation) and default, run the mutating admission plugins, default again, validate
+// (CRD schema or built-in rules), run the validating admission plugins, record managedFields,
+// then store (or, with dryRun=All, only pretend to). This is kube-apiserver's order (spec 3.3).
 #include "api/meta.h"
 #include "api/intstr.h"
 #include "api/yaml.h"
@@ -94,11 +95,13 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
 Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
                                        std::string_view subresource) {
   ASSIGN_OR_RETURN(FieldValidation mode, FieldValidationMode());
-  std::string name = store::MetaString(*object, "name");
-  api::ErrorList errors;
-  auto schema = served_->schemas.find(info_->GroupResource());
-  if (schema != served_->schemas.end()) {
-    std::vector<std::string> unknown = schema->second->Prune(object);
+  auto found = served_->schemas.find(info_->GroupResource());
+  const api::StructuralSchema* schema =
+      found == served_->schemas.end() ? nullptr : found->second.get();
+
+  // Decoding: what every object gets before any webhook sees it.
+  if (schema != nullptr) {
+    std::vector<std::string> unknown = schema->Prune(object);
     if (!unknown.empty() && mode == FieldValidation::kStrict) {
       std::string message = info_->kind + " in version " + api::GoQuote(info_->version) +
                             " cannot be handled as a " + info_->kind + ": strict decoding error: ";
@@ -110,25 +113,47 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
     if (mode == FieldValidation::kWarn) {
       for (const auto& path : unknown) warnings_.push_back("unknown field " + api::GoQuote(path));
     }
-    schema->second->ApplyDefaults(object);
-    errors = ValidateCustomMetadata(*object, info_->namespaced);
-    api::ErrorList schema_errors = schema->second->Validate(*object);
-    errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
+    schema->ApplyDefaults(object);
   } else {
-    RETURN_IF_ERROR(PrepareBuiltin(object, old, subresource, &errors));
+    DefaultBuiltin(object, old);
   }
-  if (!errors.empty()) return api::InvalidStatus(store::QualifiedKind(*info_), name, errors);
 
   AdmissionRequest admission;
   admission.operation = old == nullptr ? AdmissionOperation::kCreate : AdmissionOperation::kUpdate;
   admission.resource = info_;
   admission.subresource = std::string(subresource);
   admission.namespace_ = target_.namespace_;
-  admission.name = name;
+  admission.name = store::MetaString(*object, "name");
   admission.object = object;
   admission.old_object = old;
   admission.dry_run = DryRun();
-  return server_->options_.admission.Run(admission);
+  const AdmissionChain& chain = server_->options_.admission;
+  const bool admitted = chain.Handles(*info_, subresource);
+  if (admitted) {
+    // Mutating webhooks run before the server validates (spec 3.3): the LWS webhook's defaults
+    // can make an object valid, e.g. `networkConfig: {}` gets its required subdomainPolicy.
+    RETURN_IF_ERROR(chain.RunMutating(admission));
+    // kube-apiserver decodes a webhook's patched object again: pruned (silently) and defaulted.
+    if (schema != nullptr) {
+      (void)schema->Prune(object);
+      schema->ApplyDefaults(object);
+    } else {
+      DefaultBuiltin(object, nullptr);
+    }
+  }
+
+  api::ErrorList errors;
+  if (schema != nullptr) {
+    errors = ValidateCustomMetadata(*object, info_->namespaced);
+    api::ErrorList schema_errors = schema->Validate(*object);
+    errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
+  } else {
+    errors = ValidateBuiltin(*object, old, subresource);
+  }
+  if (!errors.empty()) {
+    return api::InvalidStatus(store::QualifiedKind(*info_), admission.name, errors);
+  }
+  return admitted ? chain.RunValidating(admission) : Status::Ok();
 }
 
 FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) const {

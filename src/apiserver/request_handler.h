@@ -76,9 +76,9 @@ class RequestHandler {
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched
   // apiVersion/kind/namespace/name).
   Result<Json> DecodeObjectBody(bool require_name_match);
-  // Defaults, validates and admits `object` for storing (`old` null on create): prune/default/
-  // validate against the CRD schema or built-in defaults and validation, unknown fields per
-  // fieldValidation, then the admission chain.
+  // Defaults, validates and admits `object` for storing (`old` null on create): prune (unknown
+  // fields per fieldValidation) and default, mutating admission, default again, validate against
+  // the CRD schema or the built-in rules, then validating admission.
   Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource);
   // Records the write in managedFields (non-apply writes).
   Json WithManagedFields(const Json* old, Json updated, std::string_view subresource);
@@ -98,8 +98,10 @@ class RequestHandler {
   Result<store::ObjectPtr> EstablishCrd(const store::ObjectPtr& crd);
 
   // builtin_strategy.cc: defaults and validation of built-in kinds, and their initial status.
-  Status PrepareBuiltin(Json* object, const Json* old, std::string_view subresource,
-                        api::ErrorList* errors);
+  // DefaultBuiltin carries over from `old` (null on create) what an update may omit.
+  void DefaultBuiltin(Json* object, const Json* old) const;
+  api::ErrorList ValidateBuiltin(const Json& object, const Json* old,
+                                 std::string_view subresource) const;
   Json InitialStatus(const Json& object) const;
 
   // Responses.

@@ -89,6 +89,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   serve.threads = options.threads;
   serve.watch_history = options.watch_history;
   serve.kubeconfig_out = options.kubeconfig_out;
+  serve.webhooks = options.webhooks;
   serve.tick_interval = kTickInterval;
   std::unique_ptr<ControlLoop> loop;
   serve.tick = [&loop] {
@@ -133,6 +134,9 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--kubeconfig-out", options->kubeconfig_out,
                   "Write a kubeconfig for this server to FILE");
+  cmd->add_flag("!--no-webhooks", options->webhooks,
+                "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
+                "labels and env)");
   cmd->callback([options, exit_code] { *exit_code = RunApiServer(*options); });
 }
 

@@ -24,6 +24,7 @@ struct ApiServerCommandOptions {
   int threads = 2;
   std::string kubeconfig_out;  // write a kubeconfig for this server here
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
+  bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
 };
 
 // Serves until SIGINT or SIGTERM. Returns the process exit code.

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "api/yaml.h"
+#include "controllers/admission/lws_webhooks.h"
 
 namespace lws::cli {
 
@@ -30,6 +31,7 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.store = serving->store_.get();
   server_options.clock = clock;
   server_options.token = options.token;
+  if (options.webhooks) controllers::InstallLwsWebhooks(&admission);
   server_options.admission = std::move(admission);
   Result<std::unique_ptr<apiserver::ApiServer>> server = apiserver::ApiServer::Create(std::move(server_options));
   if (!server.ok()) return Status::Internal(command + ": " + std::string(server.status().message()));

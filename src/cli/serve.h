@@ -34,12 +34,14 @@ struct ServeOptions {
   std::string kubeconfig_out;        // "" writes none
   std::chrono::milliseconds tick_interval{250};
   std::function<void()> tick;        // run on a transport thread every tick_interval
+  bool webhooks = true;              // the LWS webhooks in the admission chain (spec 3.3, 14)
 };
 
 // The store, API server and transport of one serving process, torn down in reverse order.
 class Serving {
  public:
-  // `command` prefixes error messages ("lws up"). The clock must outlive the result.
+  // `command` prefixes error messages ("lws up"). The clock must outlive the result. With
+  // options.webhooks the LWS webhooks are added to `admission` after its own plugins.
   static Result<std::unique_ptr<Serving>> Start(const std::string& command, const Clock* clock,
                                                 ServeOptions options,
                                                 apiserver::AdmissionChain admission = {});

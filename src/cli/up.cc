@@ -80,6 +80,7 @@ int RunUp(const UpOptions& options) {
   serve.seed = options.seed;
   serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
   serve.kubeconfig_out = options.kubeconfig_out;
+  serve.webhooks = options.webhooks;
   Result<std::unique_ptr<Serving>> serving = Serving::Start("lws up", &loop.clock(), serve);
   if (!serving.ok()) {
     std::cerr << serving.status().message() << "\n";
@@ -137,6 +138,9 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--token", options->token, "Require `Authorization: Bearer TOKEN` on every API request");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads")->check(CLI::Range(1, 64));
+  cmd->add_flag("!--no-webhooks", options->webhooks,
+                "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
+                "labels and env)");
   cmd->callback([options, exit_code] { *exit_code = RunUp(*options); });
 }
 

@@ -24,6 +24,7 @@ struct UpOptions {
   std::uint64_t seed = 1;
   std::string token;
   int threads = 2;
+  bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit code.

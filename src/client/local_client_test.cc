@@ -40,6 +40,29 @@ TEST(LocalClient, CreateGoesThroughDefaultsAndValidation) {
   EXPECT_EQ(again.status().code(), Code::kAlreadyExists);
 }
 
+// A ControlPlane given an admission chain runs it on every write of its clients.
+class DenyPodsNamed final : public apiserver::AdmissionPlugin {
+ public:
+  std::string_view Name() const override { return "deny"; }
+  bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
+    return resource.resource == "pods" && subresource.empty();
+  }
+  Status Validate(const apiserver::AdmissionRequest& request) override {
+    if (request.name != "denied") return Status::Ok();
+    return Status(Code::kForbidden, "admission webhook \"deny\" denied the request: no");
+  }
+};
+
+TEST(LocalClient, ControlPlaneRunsItsAdmissionChain) {
+  apiserver::AdmissionChain chain;
+  chain.Add(std::make_shared<DenyPodsNamed>());
+  testing::ControlPlane cp(7, false, std::move(chain));
+  LocalClient client = cp.Client("test-controller");
+  EXPECT_TRUE(client.Create(kPods, Pod("allowed")).ok());
+  Result<Json> denied = client.Create(kPods, Pod("denied"));
+  EXPECT_EQ(denied.status().code(), Code::kForbidden);
+}
+
 TEST(LocalClient, BindPatchDelete) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("default-scheduler");

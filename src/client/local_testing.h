@@ -15,7 +15,10 @@
 namespace lws::client::testing {
 
 struct ControlPlane {
-  explicit ControlPlane(std::uint64_t seed = 7, bool install_lws_crd = false) {
+  // `admission` is the API server's admission chain, e.g. with the LWS webhooks
+  // (controllers::InstallLwsWebhooks) for tests of components whose pods they mutate.
+  explicit ControlPlane(std::uint64_t seed = 7, bool install_lws_crd = false,
+                        apiserver::AdmissionChain admission = {}) {
     store::StoreOptions store_options;
     store_options.clock = &loop.clock();
     store_options.seed = seed;
@@ -25,6 +28,7 @@ struct ControlPlane {
     options.store = store.get();
     options.clock = &loop.clock();
     options.install_lws_crd = install_lws_crd;
+    options.admission = std::move(admission);
     server = apiserver::ApiServer::Create(std::move(options)).value();
   }
   LocalClient Client(std::string manager) { return LocalClient(server.get(), store.get(), manager); }

@@ -1,0 +1,167 @@
+// File: controllers/admission/lws_webhooks.cc
+#include "controllers/admission/lws_webhooks.h"
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "api/codec.h"
+#include "api/lws_defaults.h"
+#include "api/lws_types.h"
+#include "api/lws_validation.h"
+#include "api/pod.h"
+
+namespace lws::controllers {
+namespace {
+
+using apiserver::AdmissionOperation;
+using apiserver::AdmissionRequest;
+
+constexpr std::string_view kValidateLws = "vleaderworkerset.kb.io";
+constexpr std::string_view kMutatePod = "mpod.kb.io";
+constexpr std::string_view kValidatePod = "vpod.kb.io";
+
+// kube-apiserver's wrapping of a webhook's rejection: the webhook's code, its message prefixed.
+Status Denied(std::string_view webhook, const Status& answer) {
+  std::string message = "admission webhook \"" + std::string(webhook) + "\" denied the request";
+  message += answer.message().empty() ? " without explanation" : ": " + answer.message();
+  return Status(answer.code(), std::move(message));
+}
+
+// field.ErrorList.ToAggregate(): errors with the same message are reported once.
+api::ErrorList WithoutRepeats(const api::ErrorList& errors) {
+  api::ErrorList out;
+  std::set<std::string> seen;
+  for (const api::FieldError& e : errors) {
+    if (seen.insert(e.Error()).second) out.push_back(e);
+  }
+  return out;
+}
+
+// What controller-runtime answers when the validator returns a field.ErrorList: admission.Denied
+// with the aggregate's message, i.e. 403 Forbidden without causes.
+Status DeniedByFieldErrors(std::string_view webhook, const api::ErrorList& errors) {
+  return Denied(webhook, Status(Code::kForbidden, api::AggregateMessage(WithoutRepeats(errors))));
+}
+
+// A body the webhook cannot decode into its Go type: controller-runtime answers 400.
+Status Undecodable(std::string_view webhook, const api::ErrorList& errors) {
+  return Denied(webhook, Status(Code::kBadRequest, api::AggregateMessage(errors)));
+}
+
+bool CreateOrUpdate(const AdmissionRequest& request) {
+  return request.operation == AdmissionOperation::kCreate ||
+         request.operation == AdmissionOperation::kUpdate;
+}
+
+class LwsWebhook final : public apiserver::AdmissionPlugin {
+ public:
+  std::string_view Name() const override { return "LeaderWorkerSetWebhook"; }
+
+  bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
+    return subresource.empty() && resource.group == api::kLwsGroup &&
+           resource.version == api::kLwsVersion && resource.resource == "leaderworkersets";
+  }
+
+  Status Mutate(AdmissionRequest& request) override {
+    if (!CreateOrUpdate(request)) return Status::Ok();
+    api::LeaderWorkerSet lws;
+    // An object of the wrong shape is left to the server's schema check, which names the field
+    // in its own words (a real webhook would fail to unmarshal it with a Go json message).
+    if (!api::DecodeInto(*request.object, &lws).empty()) return Status::Ok();
+    api::DefaultLeaderWorkerSet(&lws);
+    *request.object = api::Encode(lws);
+    return Status::Ok();
+  }
+
+  Status Validate(const AdmissionRequest& request) override {
+    if (!CreateOrUpdate(request)) return Status::Ok();
+    api::LeaderWorkerSet lws;
+    api::ErrorList decode_errors = api::DecodeInto(*request.object, &lws);
+    if (!decode_errors.empty()) return Undecodable(kValidateLws, decode_errors);
+    api::ErrorList errors;
+    if (request.old_object == nullptr) {
+      errors = api::ValidateLeaderWorkerSet(lws);
+    } else {
+      api::LeaderWorkerSet old;
+      decode_errors = api::DecodeInto(*request.old_object, &old);
+      if (!decode_errors.empty()) return Undecodable(kValidateLws, decode_errors);
+      errors = api::ValidateLeaderWorkerSetUpdate(lws, old);
+    }
+    if (errors.empty()) return Status::Ok();
+    return DeniedByFieldErrors(kValidateLws, errors);
+  }
+};
+
+// The webhooks' objectSelector: the label leaderworkerset.sigs.k8s.io/name exists.
+bool HasSetNameLabel(const api::Json* pod) {
+  if (pod == nullptr) return false;
+  auto metadata = pod->find("metadata");
+  if (metadata == pod->end() || !metadata->is_object()) return false;
+  auto labels = metadata->find("labels");
+  return labels != metadata->end() && labels->is_object() && labels->contains(api::kSetNameLabel);
+}
+
+class PodWebhook final : public apiserver::AdmissionPlugin {
+ public:
+  explicit PodWebhook(api::PodMutationOptions options) : options_(options) {}
+
+  std::string_view Name() const override { return "PodWebhook"; }
+
+  bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
+    return subresource.empty() && resource.group.empty() && resource.version == "v1" &&
+           resource.resource == "pods";
+  }
+
+  Status Mutate(AdmissionRequest& request) override {
+    if (request.operation != AdmissionOperation::kCreate || !HasSetNameLabel(request.object)) {
+      return Status::Ok();
+    }
+    api::Pod pod;
+    api::ErrorList decode_errors = api::DecodeInto(*request.object, &pod);
+    if (!decode_errors.empty()) return Undecodable(kMutatePod, decode_errors);
+    // The API server names the pod's namespace from the URL; the webhook reads it from the pod.
+    if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = request.namespace_;
+    if (Status mutated = api::MutateLwsPod(&pod, options_); !mutated.ok()) {
+      return Denied(kMutatePod, mutated);
+    }
+    *request.object = api::Encode(pod);
+    return Status::Ok();
+  }
+
+  Status Validate(const AdmissionRequest& request) override {
+    if (!CreateOrUpdate(request)) return Status::Ok();
+    // On update the selector matches when either the old or the new object has the label.
+    if (!HasSetNameLabel(request.object) && !HasSetNameLabel(request.old_object)) {
+      return Status::Ok();
+    }
+    api::Pod pod;
+    api::ErrorList decode_errors = api::DecodeInto(*request.object, &pod);
+    if (!decode_errors.empty()) return Undecodable(kValidatePod, decode_errors);
+    if (Status admitted = api::ValidateLwsPod(pod); !admitted.ok()) {
+      return Denied(kValidatePod, admitted);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  api::PodMutationOptions options_;
+};
+
+}  // namespace
+
+std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin() {
+  return std::make_shared<LwsWebhook>();
+}
+
+std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options) {
+  return std::make_shared<PodWebhook>(options);
+}
+
+void InstallLwsWebhooks(apiserver::AdmissionChain* chain,
+                        const api::PodMutationOptions& pod_options) {
+  chain->Add(LwsWebhookPlugin());
+  chain->Add(PodWebhookPlugin(pod_options));
+}
+
+}  // namespace lws::controllers

@@ -1,0 +1,41 @@
+// File: controllers/admission/lws_webhooks.h
+//
+// The LWS webhooks (spec 3.3, 3.4, 14, 21.6) as admission plugins of the embedded API server,
+// so that a LeaderWorkerSet or a pod written by anyone (kubectl, the embedded StatefulSet
+// controller) is treated as on a cluster with the LWS webhook server installed:
+//
+//   mleaderworkerset.kb.io  leaderworkersets CREATE/UPDATE   webhook defaults (lws_defaults.h)
+//   vleaderworkerset.kb.io  leaderworkersets CREATE/UPDATE   rules V1-V20 (lws_validation.h),
+//                                                            on update against the stored object
+//   mpod.kb.io              pods CREATE, name label present  labels, env, affinities (pod_mutation.h)
+//   vpod.kb.io              pods CREATE/UPDATE, name label   admits everything
+//
+// The webhook configurations name the main resources only, so writes to leaderworkersets/status,
+// leaderworkersets/scale and pods/status never reach these plugins.
+//
+// A denial is answered as kube-apiserver answers a controller-runtime webhook that returns a
+// plain error (LWS returns `field.ErrorList.ToAggregate()`, not an API status): the webhook's
+// code (403 Forbidden for a denial; 500 for a recovered panic), no causes, and the message
+// `admission webhook "<name>" denied the request: <aggregate of the field errors>`. Errors the
+// server's own schema check finds (enums, minimum, required) stay 422 Invalid with causes: the
+// server validates between the mutating and validating plugins.
+#pragma once
+
+#include <memory>
+
+#include "api/pod_mutation.h"
+#include "apiserver/admission.h"
+
+namespace lws::controllers {
+
+// mleaderworkerset.kb.io and vleaderworkerset.kb.io.
+std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin();
+
+// mpod.kb.io and vpod.kb.io.
+std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options = {});
+
+// Adds both plugins to `chain`, LWS first.
+void InstallLwsWebhooks(apiserver::AdmissionChain* chain,
+                        const api::PodMutationOptions& pod_options = {});
+
+}  // namespace lws::controllers
