@@ -101,13 +101,18 @@ TEST_F(Lifecycle, RollingUpdateReplacesEveryGroupAndTruncatesRevisions) {  // S1
       },
       300s));
   EXPECT_EQ(most, 4);  // one surge group
-  auto after = world.Pods({{api::kSetNameLabel, "test-sample"}});
-  ASSERT_EQ(after.size(), 6u);
+  std::vector<api::Pod> after;
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        after = world.Pods({{api::kSetNameLabel, "test-sample"}});
+        return after.size() == 6u;  // the surge group's pods are gone
+      },
+      60s));
   for (const auto& pod : after) {
     for (const auto& old : before) EXPECT_NE(pod.metadata.uid, old.metadata.uid) << pod.metadata.name;
   }
   world.RunFor(5s);
-  EXPECT_EQ(world.List(client::kControllerRevisions).size(), 1u);
+  EXPECT_EQ(world.LwsRevisions("test-sample").size(), 1u);
   auto lws = world.Lws("test-sample");
   EXPECT_EQ(lws->status.updated_replicas, 3);
 }

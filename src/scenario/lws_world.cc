@@ -101,6 +101,16 @@ std::vector<Json> LwsWorld::List(const client::Resource& resource,
   return out;
 }
 
+std::vector<Json> LwsWorld::LwsRevisions(const std::string& name) const {
+  std::vector<Json> out;
+  for (const Json& r : List(client::kControllerRevisions, {{api::kSetNameLabel, name}})) {
+    for (const Json& owner : r["metadata"].value("ownerReferences", Json::array())) {
+      if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false)) out.push_back(r);
+    }
+  }
+  return out;
+}
+
 std::vector<api::Pod> LwsWorld::Pods(const api::StringMap& labels) const {
   std::vector<api::Pod> out;
   for (const Json& json : List(client::kPods, labels)) {

@@ -72,6 +72,8 @@ class LwsWorld {
   std::vector<api::Pod> Pods(const api::StringMap& labels) const;
   std::vector<api::StatefulSet> StatefulSets(const api::StringMap& labels) const;
   std::vector<Json> List(const client::Resource& resource, const api::StringMap& labels = {}) const;
+  // The ControllerRevisions LWS `name` controls (not its StatefulSets' revisions).
+  std::vector<Json> LwsRevisions(const std::string& name) const;
   // Events of namespace default whose reason is `reason` (all when ""), oldest first.
   std::vector<api::Event> Events(const std::string& reason = "") const;
 

@@ -184,7 +184,7 @@ TEST_F(Stepwise, ExampleE_UserPartition) {
   Reach({3, 6, 5, 3, false, true});
   Step(3, {2, 6, 5, 4, false, true});
   Step(2, {2, 6, 6, 4, true, false});
-  EXPECT_EQ(world.List(client::kControllerRevisions).size(), 2u);  // kept while partition > 0
+  EXPECT_EQ(world.LwsRevisions(shape_.name).size(), 2u);  // kept while partition > 0
 }
 
 TEST_F(Stepwise, ExampleF_ScaleUpDuringARollout) {

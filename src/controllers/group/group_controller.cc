@@ -18,11 +18,12 @@ bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists;
 
 }  // namespace
 
-GroupController::GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches)
+GroupController::GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+                                 client::EventRecorder* recorder)
     : loop_(loop),
       client_(client),
       caches_(caches),
-      recorder_(client, &loop->clock(), "lws"),
+      recorder_(recorder),
       queue_(loop, "pod", [this](const runtime::Key& key) { return Reconcile(key); }) {}
 
 void GroupController::Register() {
@@ -111,7 +112,7 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
   auto record = [&](const std::string& type, const std::string& reason, const std::string& note,
                     const std::string& verb) {
     if (stored_lws != nullptr && !reason.empty()) {
-      recorder_.Record(stored_lws->json, type, reason, note, verb);
+      recorder_->Record(stored_lws->json, type, reason, note, verb);
     }
   };
   switch (action.kind) {

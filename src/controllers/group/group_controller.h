@@ -31,7 +31,10 @@ namespace lws::controllers {
 class GroupController {
  public:
   // `client` should use the field manager "lws" (upstream's manager name for every write).
-  GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches);
+  // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
+  // get distinct names.
+  GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+                   client::EventRecorder* recorder);
   GroupController(const GroupController&) = delete;
   GroupController& operator=(const GroupController&) = delete;
 
@@ -52,7 +55,7 @@ class GroupController {
   EventLoop* loop_;
   const client::LocalClient* client_;
   Caches* caches_;
-  client::EventRecorder recorder_;
+  client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
   runtime::WorkQueue queue_;
 };

@@ -39,11 +39,12 @@ Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
   return state;
 }
 
-LwsController::LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches)
+LwsController::LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+                             client::EventRecorder* recorder)
     : loop_(loop),
       client_(client),
       caches_(caches),
-      recorder_(client, &loop->clock(), "lws"),
+      recorder_(recorder),
       queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); }) {}
 
 void LwsController::Register() {
@@ -228,7 +229,7 @@ void LwsController::Event(const api::LeaderWorkerSet& lws, const std::string& ty
                           const std::string& reason, const std::string& note,
                           const std::string& action) {
   store::ObjectPtr stored = caches_->sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
-  if (stored != nullptr) recorder_.Record(stored->json, type, reason, note, action);
+  if (stored != nullptr) recorder_->Record(stored->json, type, reason, note, action);
 }
 
 void LwsController::Expect(const runtime::Key& key, const client::Informer& informer,

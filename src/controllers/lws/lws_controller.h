@@ -38,7 +38,10 @@ namespace lws::controllers {
 class LwsController {
  public:
   // `client` should use the field manager "lws".
-  LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches);
+  // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
+  // get distinct names.
+  LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+                 client::EventRecorder* recorder);
   LwsController(const LwsController&) = delete;
   LwsController& operator=(const LwsController&) = delete;
 
@@ -73,7 +76,7 @@ class LwsController {
   EventLoop* loop_;
   const client::LocalClient* client_;
   Caches* caches_;
-  client::EventRecorder recorder_;
+  client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
   api::RevisionMatchCache match_cache_;
   runtime::WorkQueue queue_;

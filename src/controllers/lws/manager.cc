@@ -4,9 +4,10 @@ namespace lws::controllers {
 
 LwsManager::LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store)
     : client_(server, store, std::string(kLwsFieldManager)),
+      recorder_(&client_, &loop->clock(), std::string(kLwsFieldManager)),
       caches_(std::make_unique<Caches>(loop, &client_)),
-      group_(std::make_unique<GroupController>(loop, &client_, caches_.get())),
-      lws_(std::make_unique<LwsController>(loop, &client_, caches_.get())) {}
+      group_(std::make_unique<GroupController>(loop, &client_, caches_.get(), &recorder_)),
+      lws_(std::make_unique<LwsController>(loop, &client_, caches_.get(), &recorder_)) {}
 
 LwsManager::~LwsManager() { Stop(); }
 

@@ -40,6 +40,7 @@ class LwsManager {
 
  private:
   client::LocalClient client_;
+  client::EventRecorder recorder_;
   std::unique_ptr<Caches> caches_;
   std::unique_ptr<GroupController> group_;
   std::unique_ptr<LwsController> lws_;
