@@ -10,7 +10,7 @@ namespace lws::client {
 namespace {
 
 constexpr std::size_t kMaxFolded = 4096;  // forget the oldest keys beyond this (bounded memory)
-constexpr int kNameAttempts = 8;
+constexpr int kNameAttempts = 256;
 
 Json InvolvedObject(const Json& object) {
   Json ref = {{"kind", object.value("kind", "")}, {"apiVersion", object.value("apiVersion", "")}};

@@ -75,7 +75,16 @@ RolloutChecker::View RolloutChecker::Read() const {
   auto pods = client_->List(client::kPods, options);
   auto sets = client_->List(client::kStatefulSets, options);
   auto revisions = client_->List(client::kControllerRevisions, options);
-  if (revisions.ok()) view.revisions = static_cast<std::int64_t>(revisions->items.size());
+  if (revisions.ok()) {
+    // Only the LWS's own: its StatefulSets' revisions carry its name label too.
+    for (const store::ObjectPtr& r : revisions->items) {
+      for (const Json& owner : r->json["metadata"].value("ownerReferences", Json::array())) {
+        if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false)) {
+          ++view.revisions;
+        }
+      }
+    }
+  }
   auto group = [&](int index) -> Group& {
     if (static_cast<int>(view.groups.size()) <= index) view.groups.resize(index + 1);
     return view.groups[index];
