@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 #include "client/resource.h"
 #include "scenario/lws_world.h"
 
@@ -202,6 +205,45 @@ TEST_F(Stepwise, ExampleF_ScaleUpDuringARollout) {
   Step(5, {3, 6, 5, 3, false, true});
   Step(3, {2, 6, 5, 4, false, true});
   Step(2, {2, 6, 6, 4, true, false});
+}
+
+// A controller restart mid-rollout (caches lost, state re-read from the API) restarts no group,
+// creates no revision, and the rollout then completes with each group replaced exactly once.
+TEST_F(Stepwise, ControllerRestartMidRolloutRestartsNoGroup) {
+  LwsShape shape;
+  shape.replicas = 4;
+  shape.max_surge = 2;
+  Start(shape);
+  ChangeTemplate();
+  Reach({3, 6, 3, 3, false, true});
+  auto uids = [&] {
+    std::map<std::string, std::string> out;
+    for (const auto& p : world.Pods({{api::kSetNameLabel, shape_.name}})) out[p.metadata.name] = p.metadata.uid;
+    return out;
+  };
+  const auto before = uids();
+  ASSERT_TRUE(world.RestartController().ok());
+  world.RunFor(5s);
+  Reach({3, 6, 3, 3, false, true});
+  EXPECT_EQ(uids(), before);
+  EXPECT_EQ(world.LwsRevisions(shape_.name).size(), 2u);
+  std::map<std::string, std::set<std::string>> seen;
+  auto note = [&] {
+    for (const auto& [name, uid] : uids()) seen[name].insert(uid);
+  };
+  for (int g : {5, 4, 3, 2, 1, 0}) {
+    ReadyGroup(g);
+    world.RunFor(2s);
+    note();
+  }
+  Reach({0, 4, 4, 4, true, false});
+  for (const auto& [name, set] : seen) {
+    if (name.rfind("test-sample-4", 0) == 0 || name.rfind("test-sample-5", 0) == 0) continue;
+    std::set<std::string> all = set;
+    if (before.count(name)) all.insert(before.at(name));
+    EXPECT_LE(all.size(), 2u) << name << " was replaced more than once";
+  }
+  EXPECT_TRUE(world.Events("RecreateGroup").empty());
 }
 
 }  // namespace
