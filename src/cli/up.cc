@@ -14,6 +14,7 @@
 #include "cli/serve.h"
 #include "cluster/cluster_config.h"
 #include "cluster/local_cluster.h"
+#include "controllers/lws/manager.h"
 
 namespace lws::cli {
 
@@ -90,7 +91,14 @@ int RunUp(const UpOptions& options) {
   cluster_options.seed = options.seed;
   cluster_options.kubelet = options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
   cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec, cluster_options);
-  if (Status started = RunOnLoop(&loop, [&] { return cluster.Start(); }); !started.ok()) {
+  // The LWS controllers run next to the simulated kube-controller-manager, as upstream's
+  // manager runs next to a real one.
+  controllers::LwsManager lws_controllers(&loop, (*serving)->server(), (*serving)->store());
+  auto start = [&] {
+    RETURN_IF_ERROR(cluster.Start());
+    return lws_controllers.Start();
+  };
+  if (Status started = RunOnLoop(&loop, start); !started.ok()) {
     std::cerr << "lws up: cannot start the cluster: " << started.message() << "\n";
     return 1;
   }
@@ -114,6 +122,7 @@ int RunUp(const UpOptions& options) {
   log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
   (*serving)->Stop();
   (void)RunOnLoop(&loop, [&] {
+    lws_controllers.Stop();
     cluster.Stop();
     return Status::Ok();
   });
