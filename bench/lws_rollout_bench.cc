@@ -84,7 +84,7 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
   state.counters["writes_per_group"] = writes_per_group;
   state.counters["cache_bytes_per_pod"] = cache_bytes_per_pod;
 }
-BENCHMARK(LwsCreatedAndRolledOut)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(LwsCreatedAndRolledOut)->Arg(10)->Arg(100)->Arg(300)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace lws::scenario

@@ -24,6 +24,16 @@ const api::OwnerReference* LwsOwner(const api::ObjectMeta& meta) {
   return owner;
 }
 
+// An LWS reconciles at most every 100 ms: during a rollout of a large set every pod's readiness
+// changes a worker StatefulSet's status, and each reconcile reads every group, so without it the
+// work grows with groups x pods. Changes arriving meanwhile share the next reconcile, as they do in
+// controller-runtime's queue while a reconcile is in flight.
+runtime::WorkQueueOptions QueueOptions() {
+  runtime::WorkQueueOptions options;
+  options.min_interval = std::chrono::milliseconds(100);
+  return options;
+}
+
 }  // namespace
 
 Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
@@ -45,7 +55,8 @@ LwsController::LwsController(EventLoop* loop, const client::LocalClient* client,
       client_(client),
       caches_(caches),
       recorder_(recorder),
-      queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); }) {}
+      queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); },
+             QueueOptions()) {}
 
 void LwsController::Register() {
   caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
