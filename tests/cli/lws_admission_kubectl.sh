@@ -69,7 +69,7 @@ check "invalid name: DNS-1035 message" err_has \
 lws_yaml enum "  startupPolicy: invalidValue" >"$tmp/enum.yaml"
 k apply -f "$tmp/enum.yaml"
 check "schema: 422 Invalid" err_has \
-  'The LeaderWorkerSet "enum" is invalid: spec\.startupPolicy: Unsupported value: "invalidValue": supported values: "LeaderReady", "LeaderCreated"'
+  'The LeaderWorkerSet "enum" is invalid: spec\.startupPolicy: Unsupported value: "invalidValue": supported values: "LeaderCreated", "LeaderReady"'
 
 # --dry-run=server: defaulted and validated, not stored.
 lws_yaml dry "" >"$tmp/dry.yaml"
@@ -116,8 +116,10 @@ check "pod: missing size annotation refused" err_has \
   '^Error from server \(Forbidden\): error when creating ".*pod2\.yaml": admission webhook "mpod\.kb\.io" denied the request: size annotation is unexpectedly missing for pod demo-2$'
 
 # --no-webhooks: the same invalid LWS is stored with the schema's defaults only.
+# (A fresh directory: start_apiserver waits for the banner in DIR/apiserver.out.)
 stop_apiserver
-start_apiserver "$lws" "$tmp" --no-webhooks || exit 1
+mkdir -p "$tmp/plain"
+start_apiserver "$lws" "$tmp/plain" --no-webhooks || exit 1
 k apply -f "$tmp/bad.yaml"
 check "no webhooks: invalid LWS created" out_has '^leaderworkerset\.leaderworkerset\.x-k8s\.io/bad created$'
 check "no webhooks: no networkConfig default" test -z "$(jp lws/bad '{.spec.networkConfig}')"
