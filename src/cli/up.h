@@ -24,9 +24,13 @@ struct UpOptions {
   std::uint64_t seed = 1;
   std::string token;
   int threads = 2;
+  // Run the demo rollout of cli/demo.h once the cluster is up, then stop (unless keep_running).
+  // Without `config` it uses the built-in examples/cluster/demo-cluster.yaml.
+  bool demo = false;
+  bool keep_running = false;
 };
 
-// Runs until SIGINT or SIGTERM. Returns the process exit code.
+// Runs until SIGINT or SIGTERM, or until the demo ends. Returns the process exit code.
 int RunUp(const UpOptions& options);
 
 void AddUpCommand(CLI::App& app, int* exit_code);
