@@ -169,6 +169,16 @@ bool IsAvailable(const RolloutView& view) {
   return view.observed_generation >= view.generation && view.HasCondition("Available");
 }
 
+// Why the LWS is not Available yet: usually groups still starting; no status at all means no
+// controller is running.
+std::string NotAvailableReason(const RolloutView& view) {
+  if (view.observed_generation < view.generation) {
+    return fmt::format("the controller has not observed generation {} (status is at {})", view.generation,
+                       view.observed_generation);
+  }
+  return fmt::format("{} of {} groups ready", view.ReadyGroups(), view.replicas);
+}
+
 std::string Hints(const DemoOptions& options, const std::string& name) {
   std::string intro = options.keep_running
                           ? "The cluster keeps running (Ctrl-C stops it). Look around with:\n"
@@ -221,7 +231,7 @@ int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream&
   out << "== waiting until leaderworkerset " << name << " is Available "
       << "(old/new: the group's revision, surge: an extra group; + ready, ~ starting, x terminating, - no pod yet)\n";
   Poller::Outcome available = poller.Until(IsAvailable, options.available_timeout, nullptr);
-  std::string why = "the LeaderWorkerSet is not Available";
+  std::string why = NotAvailableReason(poller.last());
   if (int code = Report(available, poller, "not Available", options.available_timeout, why, out); code != kDemoDone) {
     return code;
   }

@@ -145,10 +145,12 @@ TEST(RunDemo, CreatesTheLwsAndGivesUpWhenItNeverBecomesAvailable) {
   std::string out = run.out.str();
   EXPECT_NE(out.find("leaderworkerset.leaderworkerset.x-k8s.io/demo created\n"), std::string::npos) << out;
   // Nothing changed while waiting: the view was printed once.
-  EXPECT_NE(out.find("  +0.0s  no leader sts | 0 -  1 -  2 -  3 - | ready 0/4 updated 0 | no conditions\n"),
+  EXPECT_NE(out.find("  +0.0s  no leader sts | 0 -  1 -  2 -  3 - | ready 0/4 updated 0 | no conditions | "
+                     "generation 1 not observed yet\n"),
             std::string::npos) << out;
   EXPECT_EQ(out.find("+0.1s"), std::string::npos) << out;
-  EXPECT_NE(out.find("lws up --demo: not Available after 2.0s: the LeaderWorkerSet is not Available\n"),
+  EXPECT_NE(out.find("lws up --demo: not Available after 2.0s: the controller has not observed generation 1 (status is "
+                     "at 0)\n"),
             std::string::npos) << out;
   // Created through the API's write path, as the demo's field manager, with the manifest's spec.
   Json lws = run.Lws();
