@@ -1,8 +1,8 @@
 #include "cli/demo.h"
 
-#include <initializer_list>
-
 #include <fmt/format.h>
+
+#include <initializer_list>
 
 #include "api/yaml.h"
 #include "cli/demo_view.h"
@@ -13,8 +13,6 @@ namespace {
 
 using api::Json;
 
-constexpr char kFieldManager[] = "lws-demo";
-
 template <class T>
 Result<T> DecodeStored(const store::ObjectPtr& object) {
   return api::Decode<T>(object->json);
@@ -23,8 +21,7 @@ Result<T> DecodeStored(const store::ObjectPtr& object) {
 // One snapshot of everything the view needs, straight from the store. A missing leader
 // StatefulSet is normal (the controller has not created it yet); a missing LWS is an error
 // (someone deleted it with kubectl).
-Result<RolloutObjects> ReadObjects(const client::LocalClient& client, const std::string& ns,
-                                   const std::string& name) {
+Result<RolloutObjects> ReadObjects(const client::LocalClient& client, const std::string& ns, const std::string& name) {
   RolloutObjects objects;
   ASSIGN_OR_RETURN(store::ObjectPtr lws, client.Get(client::kLeaderWorkerSets, ns, name));
   ASSIGN_OR_RETURN(objects.lws, DecodeStored<api::LeaderWorkerSet>(lws));
@@ -105,8 +102,7 @@ class Poller {
 };
 
 // Creates the demo LWS. One left by an earlier run (`lws up --data-dir`) is reused as it is.
-Status CreateDemo(const client::LocalClient& client, const Json& manifest, const std::string& name,
-                  std::ostream& out) {
+Status CreateDemo(const client::LocalClient& client, const Json& manifest, const std::string& name, std::ostream& out) {
   Result<Json> created = client.Create(client::kLeaderWorkerSets, manifest);
   if (created.ok()) {
     out << "leaderworkerset.leaderworkerset.x-k8s.io/" << name << " created\n";
@@ -159,8 +155,8 @@ Result<std::string> ChangeImage(const client::LocalClient& client, const Json& m
   ASSIGN_OR_RETURN(store::ObjectPtr live, client.Get(client::kLeaderWorkerSets, ns, name));
   std::string image = options.new_image;
   if (FirstImage(live->json) == image) image = FirstImage(manifest);
-  Result<Json> patched = client.Patch(client::kLeaderWorkerSets, ns, name, apiserver::PatchType::kMerge,
-                                      ImagePatch(live->json, image));
+  Result<Json> patched =
+      client.Patch(client::kLeaderWorkerSets, ns, name, apiserver::PatchType::kMerge, ImagePatch(live->json, image));
   if (!patched.ok()) return patched.status();
   return image;
 }
@@ -230,12 +226,14 @@ int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream&
 
   out << "== waiting until leaderworkerset " << name << " is Available "
       << "(old/new: the group's revision, surge: an extra group; + ready, ~ starting, x terminating, - no pod yet)\n";
+  Time created_at = clock.Now();
   Poller::Outcome available = poller.Until(IsAvailable, options.available_timeout, nullptr);
   std::string why = NotAvailableReason(poller.last());
   if (int code = Report(available, poller, "not Available", options.available_timeout, why, out); code != kDemoDone) {
     return code;
   }
   const std::string old_revision = poller.last().revision;
+  out << "== Available after " << FormatElapsed(clock.Now() - created_at) << "\n";
 
   Result<std::string> image = ChangeImage(client, *manifest, ns, name, options);
   if (!image.ok()) {

@@ -25,7 +25,7 @@ namespace lws::cli {
 
 // Exit codes of RunDemo.
 inline constexpr int kDemoDone = 0;
-inline constexpr int kDemoFailed = 1;       // an API error or a timeout
+inline constexpr int kDemoFailed = 1;         // an API error or a timeout
 inline constexpr int kDemoInterrupted = 130;  // Ctrl-C, as a shell reports SIGINT
 
 struct DemoOptions {
@@ -42,9 +42,9 @@ struct DemoOptions {
 };
 
 // Runs the demo to its end. Progress and the summary go to `out`; returns kDemoDone,
-// kDemoFailed (with the reason on `out`) or kDemoInterrupted. `clock` must be the cluster's.
-int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream& out,
-            const DemoOptions& options);
+// kDemoFailed (with the reason on `out`) or kDemoInterrupted. `clock` must be the cluster's;
+// `client` writes as its field manager (`lws up` names it "lws-demo").
+int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream& out, const DemoOptions& options);
 
 // The demo's LeaderWorkerSet, byte for byte examples/lws/demo.yaml.
 std::string_view DemoManifest();

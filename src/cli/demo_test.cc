@@ -52,17 +52,26 @@ class FakeController {
     for (int i = 0; i < 4; ++i) {
       std::string name = "demo-" + std::to_string(i);
       Json pod = Apply(kPods, LeaderPod(name, i, hash));
-      Patch(kPods, name, {{"status", {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
-      Json owner = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"name", name}, {"uid", pod["metadata"]["uid"]}, {"controller", true}};
+      Patch(kPods, name,
+            {{"status", {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
+      Json owner = {
+          {"apiVersion", "v1"}, {"kind", "Pod"}, {"name", name}, {"uid", pod["metadata"]["uid"]}, {"controller", true}};
       Apply(kStatefulSets, StatefulSet(name, hash, 3, {{api::kGroupIndexLabel, std::to_string(i)}}, owner));
       Patch(kStatefulSets, name, {{"status", {{"replicas", 3}, {"readyReplicas", 3}, {"availableReplicas", 3}}}});
     }
-    Json available = {{"type", "Available"}, {"status", "True"}, {"reason", "AllGroupsReady"},
-                      {"message", "All replicas are ready"}, {"lastTransitionTime", "2024-01-01T00:00:00Z"}};
-    client_.Patch(kLeaderWorkerSets, "default", "demo", PatchType::kMerge,
-                  {{"status", {{"conditions", {available}}, {"observedGeneration", generation}, {"readyReplicas", 4},
-                               {"updatedReplicas", 4}}}},
-                  "status")
+    Json available = {{"type", "Available"},
+                      {"status", "True"},
+                      {"reason", "AllGroupsReady"},
+                      {"message", "All replicas are ready"},
+                      {"lastTransitionTime", "2024-01-01T00:00:00Z"}};
+    client_
+        .Patch(kLeaderWorkerSets, "default", "demo", PatchType::kMerge,
+               {{"status",
+                 {{"conditions", {available}},
+                  {"observedGeneration", generation},
+                  {"readyReplicas", 4},
+                  {"updatedReplicas", 4}}}},
+               "status")
         .value();
     converged_ = generation;
   }
@@ -78,15 +87,23 @@ class FakeController {
     Json meta = {{"name", name}, {"namespace", "default"}, {"labels", labels}};
     if (!owner.is_null()) meta["ownerReferences"] = {owner};
     Json pod_spec = {{"containers", {{{"name", "c"}, {"image", "vllm"}}}}};
-    return {{"apiVersion", "apps/v1"}, {"kind", "StatefulSet"}, {"metadata", meta},
-            {"spec", {{"replicas", replicas}, {"serviceName", "demo"}, {"selector", {{"matchLabels", selector}}},
-                      {"template", {{"metadata", {{"labels", labels}}}, {"spec", pod_spec}}}}}};
+    return {{"apiVersion", "apps/v1"},
+            {"kind", "StatefulSet"},
+            {"metadata", meta},
+            {"spec",
+             {{"replicas", replicas},
+              {"serviceName", "demo"},
+              {"selector", {{"matchLabels", selector}}},
+              {"template", {{"metadata", {{"labels", labels}}}, {"spec", pod_spec}}}}}};
   }
 
   static Json LeaderPod(const std::string& name, int index, const std::string& hash) {
-    Json labels = {{api::kSetNameLabel, "demo"}, {api::kWorkerIndexLabel, "0"},
-                   {api::kGroupIndexLabel, std::to_string(index)}, {api::kRevisionLabel, hash}};
-    return {{"apiVersion", "v1"}, {"kind", "Pod"},
+    Json labels = {{api::kSetNameLabel, "demo"},
+                   {api::kWorkerIndexLabel, "0"},
+                   {api::kGroupIndexLabel, std::to_string(index)},
+                   {api::kRevisionLabel, hash}};
+    return {{"apiVersion", "v1"},
+            {"kind", "Pod"},
             {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", labels}}},
             {"spec", {{"containers", {{{"name", "c"}, {"image", "vllm"}}}}}}};
   }
@@ -147,11 +164,13 @@ TEST(RunDemo, CreatesTheLwsAndGivesUpWhenItNeverBecomesAvailable) {
   // Nothing changed while waiting: the view was printed once.
   EXPECT_NE(out.find("  +0.0s  no leader sts | 0 -  1 -  2 -  3 - | ready 0/4 updated 0 | no conditions | "
                      "generation 1 not observed yet\n"),
-            std::string::npos) << out;
+            std::string::npos)
+      << out;
   EXPECT_EQ(out.find("+0.1s"), std::string::npos) << out;
   EXPECT_NE(out.find("lws up --demo: not Available after 2.0s: the controller has not observed generation 1 (status is "
                      "at 0)\n"),
-            std::string::npos) << out;
+            std::string::npos)
+      << out;
   // Created through the API's write path, as the demo's field manager, with the manifest's spec.
   Json lws = run.Lws();
   EXPECT_EQ(lws["metadata"]["managedFields"][0]["manager"], "lws-demo");
@@ -168,9 +187,10 @@ TEST(RunDemo, RollsOutTheNewImageAndSummarises) {
   EXPECT_EQ(lws["metadata"]["generation"], 2);
   EXPECT_EQ(DemoRun::Image(lws, "leaderTemplate"), "vllm/vllm-openai:v0.6.1");
   EXPECT_EQ(DemoRun::Image(lws, "workerTemplate"), "vllm/vllm-openai:v0.6.1");
-  EXPECT_NE(out.find("== rolling out vllm/vllm-openai:v0.6.1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n"), std::string::npos) << out;
   EXPECT_NE(out.find("sts partition 0 replicas 4 | 0 new+  1 new+  2 new+  3 new+ | ready 4/4 updated 4 | Available\n"),
-            std::string::npos) << out;
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("rollout complete in 0.1s\n  fewest ready groups: 4 of 4"), std::string::npos) << out;
   EXPECT_NE(out.find("export KUBECONFIG=/tmp/kubeconfig\n"), std::string::npos) << out;
 

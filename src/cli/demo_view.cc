@@ -1,9 +1,9 @@
 #include "cli/demo_view.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-
-#include <fmt/format.h>
 
 #include "api/intstr.h"
 
@@ -99,14 +99,13 @@ bool RolloutView::HasCondition(const std::string& type) const {
 }
 
 int RolloutView::ReadyGroups() const {
-  return static_cast<int>(std::count_if(groups.begin(), groups.end(),
-                                        [](const GroupView& g) { return g.state == GroupState::kReady; }));
+  return static_cast<int>(
+      std::count_if(groups.begin(), groups.end(), [](const GroupView& g) { return g.state == GroupState::kReady; }));
 }
 
 int RolloutView::SurgeGroups() const {
-  return static_cast<int>(std::count_if(groups.begin(), groups.end(), [](const GroupView& g) {
-    return g.surge && g.state != GroupState::kMissing;
-  }));
+  return static_cast<int>(std::count_if(groups.begin(), groups.end(),
+                                        [](const GroupView& g) { return g.surge && g.state != GroupState::kMissing; }));
 }
 
 RolloutView BuildRolloutView(const RolloutObjects& objects) {
@@ -139,12 +138,12 @@ RolloutView BuildRolloutView(const RolloutObjects& objects) {
 }
 
 std::string Render(const RolloutView& view) {
-  std::string sts = view.sts_found
-                        ? fmt::format("sts partition {} replicas {}", view.sts_partition, view.sts_replicas)
-                        : std::string("no leader sts");
+  std::string sts = view.sts_found ? fmt::format("sts partition {} replicas {}", view.sts_partition, view.sts_replicas)
+                                   : std::string("no leader sts");
   std::vector<std::string> groups;
   for (const GroupView& group : view.groups) groups.push_back(RenderGroup(group));
-  std::string conditions = view.true_conditions.empty() ? "no conditions" : fmt::format("{}", fmt::join(view.true_conditions, " "));
+  std::string conditions =
+      view.true_conditions.empty() ? "no conditions" : fmt::format("{}", fmt::join(view.true_conditions, " "));
   std::string line = fmt::format("{} | {} | ready {}/{} updated {} | {}", sts, fmt::join(groups, "  "),
                                  view.ready_replicas, view.replicas, view.updated_replicas, conditions);
   // Until the controller has seen the latest spec, the status describes the previous one.

@@ -45,7 +45,7 @@ struct RolloutView {
   std::int32_t partition = 0;        // LWS rollingUpdateConfiguration.partition
   std::int64_t generation = 0;       // LWS metadata.generation
   std::int64_t observed_generation = 0;
-  std::int32_t ready_replicas = 0;   // LWS status (includes surge groups)
+  std::int32_t ready_replicas = 0;  // LWS status (includes surge groups)
   std::int32_t updated_replicas = 0;
   std::vector<std::string> true_conditions;  // types of the LWS conditions with status True
 

@@ -30,7 +30,10 @@ api::LeaderWorkerSet Lws(std::vector<std::string> true_conditions, int ready = 4
           {{"type", "RollingUpdate"},
            {"rollingUpdateConfiguration", {{"partition", 0}, {"maxUnavailable", 1}, {"maxSurge", 1}}}}}}},
        {"status",
-        {{"conditions", conditions}, {"readyReplicas", ready}, {"updatedReplicas", updated}, {"observedGeneration", 2}}}});
+        {{"conditions", conditions},
+         {"readyReplicas", ready},
+         {"updatedReplicas", updated},
+         {"observedGeneration", 2}}}});
 }
 
 api::StatefulSet LeaderSet(int replicas, int partition, const std::string& hash = kNew) {
@@ -93,8 +96,10 @@ TEST(RolloutView, RendersTheRolloutLine) {
 
 TEST(RolloutView, MissingPodsAndLeaderSet) {
   // The StatefulSet wants 5 groups; pods 2 and 4 do not exist yet.
-  RolloutView view = BuildRolloutView(Objects(Lws({"Progressing"}), LeaderSet(5, 4), {{0, kOld}, {1, kOld}, {3, kOld}}));
-  EXPECT_EQ(Render(view), "sts partition 4 replicas 5 | 0 old+  1 old+  2 -  3 old+  4 surge- | ready 4/4 updated 0 | Progressing");
+  RolloutView view =
+      BuildRolloutView(Objects(Lws({"Progressing"}), LeaderSet(5, 4), {{0, kOld}, {1, kOld}, {3, kOld}}));
+  EXPECT_EQ(Render(view),
+            "sts partition 4 replicas 5 | 0 old+  1 old+  2 -  3 old+  4 surge- | ready 4/4 updated 0 | Progressing");
   EXPECT_EQ(view.SurgeGroups(), 0);
 
   // Before the controller made its StatefulSet the revision of a pod is unknown.
@@ -129,11 +134,13 @@ TEST(RolloutView, AGroupIsReadyOnlyWithItsLeaderAndAllItsWorkers) {
 }
 
 TEST(RolloutView, UnobservedGenerationIsShownAndBlocksCompletion) {
-  RolloutObjects objects = Objects(Lws({"Available"}), LeaderSet(4, 0, kOld), {{0, kOld}, {1, kOld}, {2, kOld}, {3, kOld}});
+  RolloutObjects objects =
+      Objects(Lws({"Available"}), LeaderSet(4, 0, kOld), {{0, kOld}, {1, kOld}, {2, kOld}, {3, kOld}});
   objects.lws.metadata.generation = 3;
   RolloutView view = BuildRolloutView(objects);
-  EXPECT_EQ(Render(view), "sts partition 0 replicas 4 | 0 new+  1 new+  2 new+  3 new+ | ready 4/4 updated 0 | "
-                          "Available | generation 3 not observed yet");
+  EXPECT_EQ(Render(view),
+            "sts partition 0 replicas 4 | 0 new+  1 new+  2 new+  3 new+ | ready 4/4 updated 0 | "
+            "Available | generation 3 not observed yet");
   EXPECT_FALSE(RolloutComplete(view, kOld));
   EXPECT_EQ(RolloutBlocker(view, kOld), "the controller has not observed generation 3 (status is at 2)");
 }
@@ -154,12 +161,16 @@ TEST(RolloutComplete, EveryConditionMatters) {
        "the leader StatefulSet's partition is 1, not 0"},
       {"surge replica", Objects(Lws({"Available"}), LeaderSet(5, 0), all_new),
        "the leader StatefulSet has 5 replicas, not 4"},
-      {"surge pod terminating", Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}, {4, kNew, true, true}}),
+      {"surge pod terminating",
+       Objects(Lws({"Available"}), LeaderSet(4, 0),
+               {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}, {4, kNew, true, true}}),
        "surge group 4 still exists"},
       {"an old group", Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kOld}, {1, kNew}, {2, kNew}, {3, kNew}}),
        "group 0 is not updated"},
-      {"workers of group 2 missing", Objects(Lws({"Available"}), LeaderSet(4, 0), all_new, {2}), "group 2 is not ready"},
-      {"not Available", Objects(Lws({"Progressing"}), LeaderSet(4, 0), all_new), "the LeaderWorkerSet is not Available"},
+      {"workers of group 2 missing", Objects(Lws({"Available"}), LeaderSet(4, 0), all_new, {2}),
+       "group 2 is not ready"},
+      {"not Available", Objects(Lws({"Progressing"}), LeaderSet(4, 0), all_new),
+       "the LeaderWorkerSet is not Available"},
       {"UpdateInProgress", Objects(Lws({"Available", "UpdateInProgress"}), LeaderSet(4, 0), all_new),
        "UpdateInProgress is still True"},
   };
@@ -175,11 +186,14 @@ TEST(RolloutStats, FewestReadyAndMostSurge) {
   RolloutStats stats(start);
   EXPECT_EQ(stats.MinReadyGroups(), -1);
   auto lws = Lws({"Progressing", "UpdateInProgress"});
-  stats.Observe(BuildRolloutView(Objects(lws, LeaderSet(5, 3), {{0, kOld}, {1, kOld}, {2, kOld}, {3, kNew, false}, {4, kNew, false}})),
+  stats.Observe(BuildRolloutView(Objects(lws, LeaderSet(5, 3),
+                                         {{0, kOld}, {1, kOld}, {2, kOld}, {3, kNew, false}, {4, kNew, false}})),
                 start + std::chrono::seconds(1));
-  stats.Observe(BuildRolloutView(Objects(lws, LeaderSet(5, 2), {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew}, {4, kNew}})),
-                start + std::chrono::seconds(5));
-  RolloutView last = BuildRolloutView(Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}}));
+  stats.Observe(
+      BuildRolloutView(Objects(lws, LeaderSet(5, 2), {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew}, {4, kNew}})),
+      start + std::chrono::seconds(5));
+  RolloutView last =
+      BuildRolloutView(Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}}));
   stats.Observe(last, start + std::chrono::milliseconds(42'300));
   EXPECT_EQ(stats.MinReadyGroups(), 3);
   EXPECT_EQ(stats.MaxSurgeGroups(), 1);
@@ -190,8 +204,9 @@ TEST(RolloutStats, FewestReadyAndMostSurge) {
             "  most surge groups:   1 (maxSurge 1)\n");
 
   // Two groups down at once breaks the maxUnavailable promise, and the summary says so.
-  stats.Observe(BuildRolloutView(Objects(lws, LeaderSet(4, 2), {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew, false}})),
-                start + std::chrono::seconds(50));
+  stats.Observe(
+      BuildRolloutView(Objects(lws, LeaderSet(4, 2), {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew, false}})),
+      start + std::chrono::seconds(50));
   EXPECT_EQ(stats.MinReadyGroups(), 2);
   EXPECT_NE(stats.Summary(last).find("2 of 4 (FELL BELOW the floor"), std::string::npos);
 }
