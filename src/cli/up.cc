@@ -11,7 +11,9 @@
 #include "api/quantity.h"
 #include "base/event_loop.h"
 #include "base/log.h"
+#include "cli/demo.h"
 #include "cli/serve.h"
+#include "client/local_client.h"
 #include "cluster/cluster_config.h"
 #include "cluster/local_cluster.h"
 #include "controllers/lws/manager.h"
@@ -58,8 +60,29 @@ std::string DescribeCluster(const cluster::ClusterSpec& spec) {
 }
 
 Result<cluster::ClusterSpec> ClusterSpecFor(const UpOptions& options) {
+  if (options.config.empty() && options.demo) {
+    return cluster::ParseClusterConfig(DemoClusterConfig(), "examples/cluster/demo-cluster.yaml (built in)");
+  }
   if (options.config.empty()) return cluster::DefaultClusterSpec();
   return cluster::LoadClusterConfig(options.config);
+}
+
+// Sleeps up to `d` unless SIGINT or SIGTERM arrives first (they are blocked in every thread,
+// so they wait in the process's queue until someone asks). Returns false when one arrived.
+bool SleepUnlessSignalled(const sigset_t& signals, Duration d) {
+  auto seconds = std::chrono::duration_cast<std::chrono::seconds>(d);
+  timespec timeout{static_cast<time_t>(seconds.count()), static_cast<long>((d - seconds).count())};
+  return sigtimedwait(&signals, nullptr, &timeout) < 0;  // EAGAIN: the time passed
+}
+
+// The demo runs here, on the main thread, as a client of the cluster that runs on the loop.
+int RunDemoOnCluster(const UpOptions& options, Serving& serving, const Clock& clock, const sigset_t& signals) {
+  client::LocalClient client(serving.server(), serving.store(), "lws-demo");
+  DemoOptions demo;
+  demo.kubeconfig = options.kubeconfig_out;
+  demo.keep_running = options.keep_running;
+  demo.wait = [&signals](Duration d) { return SleepUnlessSignalled(signals, d); };
+  return RunDemo(client, clock, std::cout, demo);
 }
 
 }  // namespace
@@ -118,8 +141,12 @@ int RunUp(const UpOptions& options) {
             << DescribeCluster(*spec) << "Use it with:\n  export KUBECONFIG=" << options.kubeconfig_out
             << "\n  kubectl get nodes\nCtrl-C stops the cluster.\n"
             << std::flush;
-  int signal = WaitForShutdownSignal(signals);
-  log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  int exit_code = 0;
+  if (options.demo) exit_code = RunDemoOnCluster(options, **serving, loop.clock(), signals);
+  if (!options.demo || (exit_code == kDemoDone && options.keep_running)) {
+    int signal = WaitForShutdownSignal(signals);
+    log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  }
   (*serving)->Stop();
   (void)RunOnLoop(&loop, [&] {
     lws_controllers.Stop();
@@ -127,7 +154,7 @@ int RunUp(const UpOptions& options) {
     return Status::Ok();
   });
   loop.Stop();
-  return 0;
+  return exit_code;
 }
 
 void AddUpCommand(CLI::App& app, int* exit_code) {
@@ -150,6 +177,11 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");
+  cmd->add_flag("--demo", options->demo,
+                "Create the LeaderWorkerSet of examples/lws/demo.yaml, wait until it is Available, roll out a new "
+                "image and show it live, then stop (default cluster: examples/cluster/demo-cluster.yaml)");
+  cmd->add_flag("--keep-running", options->keep_running, "With --demo: keep the cluster running after the rollout")
+      ->needs("--demo");
   cmd->callback([options, exit_code] { *exit_code = RunUp(*options); });
 }
 

@@ -25,9 +25,13 @@ struct UpOptions {
   std::string token;
   int threads = 2;
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
+  // Run the demo rollout of cli/demo.h once the cluster is up, then stop (unless keep_running).
+  // Without `config` it uses the built-in examples/cluster/demo-cluster.yaml.
+  bool demo = false;
+  bool keep_running = false;
 };
 
-// Runs until SIGINT or SIGTERM. Returns the process exit code.
+// Runs until SIGINT or SIGTERM, or until the demo ends. Returns the process exit code.
 int RunUp(const UpOptions& options);
 
 void AddUpCommand(CLI::App& app, int* exit_code);

@@ -19,6 +19,10 @@ check "examples print five objects" test "$(grep -c '^kind: LeaderWorkerSet' "$t
 check "defaults applied" grep -q 'restartPolicy: RecreateGroupOnPodRestart' "$tmp/out"
 check "namespace defaulted" grep -q 'namespace: default' "$tmp/out"
 
+"$lws" validate "$root/examples/lws/demo.yaml" >"$tmp/out" 2>"$tmp/err"
+check "the demo's LWS (lws up --demo) validates" test $? -eq 0
+check "the demo's LWS is named demo" grep -qx '  name: demo' "$tmp/out"
+
 "$lws" validate "$root"/testdata/lws/samples/*.yaml >"$tmp/out" 2>"$tmp/err"
 check "upstream samples validate" test $? -eq 0
 check "configuration sample skipped" grep -q 'skipping Configuration/configuration-sample (not a LeaderWorkerSet)' "$tmp/err"
