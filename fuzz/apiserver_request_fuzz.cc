@@ -1,7 +1,7 @@
 // File: fuzz/apiserver_request_fuzz.cc
 //
 // Any request at all through ApiServer::Handle (routing, query parsing, body decoding, every
-// verb, patches, apply, scale, binding, watches): it must answer with a Status, never crash,
+// verb, patches, apply, scale, binding, watches, the LWS webhooks): it must answer with a Status, never crash,
 // and leave the store consistent. Input: "METHOD\nTARGET\nCONTENT-TYPE\nACCEPT\nBODY".
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "apiserver/api_server.h"
 #include "base/clock.h"
+#include "controllers/admission/lws_webhooks.h"
 #include "store/store.h"
 
 namespace {
@@ -32,6 +33,9 @@ struct Server {
     lws::apiserver::ApiServerOptions server_options;
     server_options.store = store.get();
     server_options.clock = &clock;
+    // With the LWS webhooks, as `lws up` and `lws apiserver` serve: LWS and pod writes also go
+    // through the mutating and validating plugins.
+    lws::controllers::InstallLwsWebhooks(&server_options.admission);
     api = ApiServer::Create(std::move(server_options)).value();
     uses = 0;
   }
