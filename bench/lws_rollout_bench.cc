@@ -58,8 +58,7 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     };
     if (!world->RunUntil(available, 2h, 1s)) state.SkipWithError("never Available");
     const std::uint64_t rv_before = world->store()->CurrentResourceVersion();
-    api::Json patch = {{"spec", {{"leaderWorkerTemplate", {{"workerTemplate", {{"spec", {{"containers",
-        api::Json::array({{{"name", "worker"}, {"image", "vllm/vllm-openai:v0.6.1"}}})}}}}}}}}}};
+    api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
     if (!world->MergePatch(client::kLeaderWorkerSets, "bench", patch).ok()) state.SkipWithError("patch");
     // The template changed: the rollout is done once the controller saw it and finished it.
     if (!world->RunUntil([&] { return RolloutDone(*world, groups); }, 4h, 1s)) {

@@ -87,8 +87,7 @@ TEST_F(Lifecycle, RollingUpdateReplacesEveryGroupAndTruncatesRevisions) {  // S1
   CreateLws(shape);
   ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
   auto before = world.Pods({{api::kSetNameLabel, "test-sample"}});
-  Json patch = {{"spec", {{"leaderWorkerTemplate", {{"workerTemplate", {{"spec", {{"containers",
-      Json::array({{{"name", "worker"}, {"image", "vllm/vllm-openai:v0.6.1"}}})}}}}}}}}}};
+  api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
   ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", patch).ok());
   ASSERT_TRUE(world.RunUntil([&] { return Condition("test-sample", "UpdateInProgress") == "True"; }, 30s));
   int most = 0;

@@ -184,6 +184,13 @@ cluster::ClusterSpec GpuCluster(int nodes, int gpus, int startup_seconds) {
   return spec;
 }
 
+Json WorkerImagePatch(const std::string& image) {
+  Json container = {{"name", "worker"}, {"image", image}};
+  return {{"spec",
+           {{"leaderWorkerTemplate",
+             {{"workerTemplate", {{"spec", {{"containers", Json::array({container})}}}}}}}}}};
+}
+
 Json LwsObject(const LwsShape& s) {
   auto container = [&](const std::string& name) {
     Json c = {{"name", name}, {"image", s.image}};

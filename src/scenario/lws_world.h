@@ -115,6 +115,10 @@ struct LwsShape {
   int sub_group_size = 0;  // 0: no subGroupPolicy
 };
 
+// A merge patch that sets the worker template's container "worker" to `image`: a template change,
+// hence a new revision and a rolling update.
+Json WorkerImagePatch(const std::string& image = "vllm/vllm-openai:v0.6.1");
+
 // The upstream integration tests' default LWS (lws-scenarios.md section 0), shaped by `shape`.
 Json LwsObject(const LwsShape& shape);
 

@@ -93,8 +93,7 @@ class Stepwise : public ::testing::Test {
   }
 
   void ChangeTemplate(const std::string& image = "vllm/vllm-openai:v0.6.1") {
-    api::Json patch = {{"spec", {{"leaderWorkerTemplate", {{"workerTemplate", {{"spec", {{"containers",
-        api::Json::array({{{"name", "worker"}, {"image", image}}})}}}}}}}}}};
+    api::Json patch = WorkerImagePatch(image);
     ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, shape_.name, patch).ok());
   }
 

@@ -95,8 +95,7 @@ class SweepRun {
     if (!created.ok()) return "create: " + created.status().ToString();
     if (!RunChecked(kConvergenceBound)) return "never converged after create: " + why_;
     checker_.RolloutStarted();
-    api::Json patch = {{"spec", {{"leaderWorkerTemplate", {{"workerTemplate", {{"spec", {{"containers",
-        api::Json::array({{{"name", "worker"}, {"image", "vllm/vllm-openai:v0.6.1"}}})}}}}}}}}}};
+    api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
     checker_.SpecChanged(case_.limits);
     if (auto p = world_.MergePatch(client::kLeaderWorkerSets, case_.shape.name, patch); !p.ok()) {
       return "template change: " + p.status().ToString();
