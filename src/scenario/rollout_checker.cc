@@ -192,10 +192,28 @@ bool RolloutChecker::Converged(std::string* why) {
                             .value("rollingUpdate", Json::object())
                             .value("partition", 0);
   if (partition != want_partition) return fail(fmt::format("partition {} != {}", partition, want_partition));
-  if (view.sts["spec"].value("replicas", 1) != replicas) return fail("leader StatefulSet replicas != spec.replicas");
   if (!view.available) return fail("not Available");
   if (view.update_in_progress) return fail("UpdateInProgress");
   const std::string key = Label(view.sts, api::kRevisionLabel);
+  // Groups below the partition stay old, and upstream counts them as unready when it sizes the
+  // surge (spec 11.7, Q18): with a partition and maxSurge, surge groups stay until the partition
+  // is lowered. Without a partition this is spec.replicas.
+  int unready = 0;
+  for (int i = 0; i < replicas; ++i) {
+    bool done = i < static_cast<int>(view.groups.size()) && view.groups[i].ready;
+    if (done) {
+      for (const std::string& r : view.groups[i].revisions) done = done && r == key;
+    }
+    if (!done) ++unready;
+  }
+  const int surge = std::min(limits_.max_surge, replicas);
+  const int want_replicas = unready <= surge ? replicas + std::max(0, unready - limits_.max_unavailable)
+                                             : replicas + surge;
+  const int sts_replicas = view.sts["spec"].value("replicas", 1);
+  if (sts_replicas != want_replicas) {
+    return fail(fmt::format("leader StatefulSet replicas {} != {} ({} groups below the partition unready)",
+                            sts_replicas, want_replicas, unready));
+  }
   for (int i = want_partition; i < replicas; ++i) {
     if (i >= static_cast<int>(view.groups.size()) || !view.groups[i].ready) {
       return fail(fmt::format("group {} not ready", i));

@@ -10,9 +10,10 @@
 //      one template-revision-hash);
 //   4. the leader StatefulSet's partition never rises unless the spec changed since it was last
 //      seen (a new template, or the user raising the partition);
-// and the liveness property, once faults stop: Converged() (partition = spec partition,
-// replicas = spec.replicas, every group in the window updated and ready, Available=True, old
-// revisions deleted when the partition is 0).
+// and the liveness property, once faults stop: Converged() (partition = spec partition, every
+// group in the window updated and ready, Available=True, old revisions deleted when the
+// partition is 0, and replicas = spec.replicas, except that with a partition and maxSurge the
+// surge upstream sizes from the old groups below the partition stays: spec 11.7, Q18).
 //
 // A group is ready as upstream defines it (leader Running and Ready, worker StatefulSet with
 // every replica available) and, stricter than upstream, its leader is not being deleted: a
