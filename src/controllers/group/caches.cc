@@ -21,6 +21,15 @@ std::vector<std::string> ByLwsName(const T& object) {
   return {IndexValue(object.metadata.namespace_, name)};
 }
 
+// Only revisions an LWS may own: the StatefulSet controller's revisions of every worker
+// StatefulSet carry the LWS name label too (the template's labels propagate), and indexing them
+// would make every revision lookup copy O(groups) objects that api::OwnedRevisions then drops.
+std::vector<std::string> LwsRevisionsByLwsName(const api::ControllerRevision& revision) {
+  const api::OwnerReference* controller = revision.metadata.ControllerRef();
+  if (controller != nullptr && controller->kind != api::kLwsKind) return {};
+  return ByLwsName(revision);
+}
+
 std::vector<std::string> LeadersByLws(const api::Pod& pod) {
   if (LabelOf(pod.metadata, api::kWorkerIndexLabel) != "0") return {};
   return ByLwsName(pod);
@@ -46,7 +55,7 @@ Caches::Caches(EventLoop* loop, const client::LocalClient* client)
   pods.AddIndex(kByLwsName, ByLwsName<api::Pod>);
   pods.AddIndex(kLeadersByLws, LeadersByLws);
   pods.AddIndex(kByGroup, ByGroup);
-  revisions.AddIndex(kByLwsName, ByLwsName<api::ControllerRevision>);
+  revisions.AddIndex(kByLwsName, LwsRevisionsByLwsName);
 }
 
 Status Caches::Start(std::function<void()> on_synced) {

@@ -5,7 +5,7 @@
 // here too keeps one decoded copy of every pod in memory, not one per controller.
 //
 // Indexes (values are "<namespace>/<value>"):
-//   kByLwsName     pods, StatefulSets, ControllerRevisions and Services labelled
+//   kByLwsName     pods, StatefulSets and LWS-owned ControllerRevisions labelled
 //                  leaderworkerset.sigs.k8s.io/name=<L>
 //   kLeadersByLws  leader pods (worker-index "0") of <L>
 //   kByGroup       pods of group "<L>/<group-index>"
