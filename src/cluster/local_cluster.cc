@@ -1,5 +1,7 @@
 #include "cluster/local_cluster.h"
 
+#include <algorithm>
+
 #include "base/log.h"
 #include "cluster/garbage_collector.h"
 
@@ -75,12 +77,15 @@ Status LocalCluster::WatchForCollection() {
 void LocalCluster::OnPossibleGarbage(const store::WatchEvent& event) {
   if (gc_scheduled_ || !MarkedForDeletion(event)) return;
   gc_scheduled_ = true;
-  loop_->Post([this] { CollectGarbage(); });
+  const Time now = loop_->Now();
+  const Time when = last_gc_ ? std::max(now, *last_gc_ + kGcMinInterval) : now;
+  loop_->At(when, [this] { CollectGarbage(); });
 }
 
 void LocalCluster::CollectGarbage() {
   gc_scheduled_ = false;
   ++gc_passes_;
+  last_gc_ = loop_->Now();
   auto served = server_->served();
   GarbageCollector gc(store_, &served->registry);
   Result<int> actions = gc.RunUntilStable(100);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "apiserver/api_server.h"
@@ -76,6 +77,10 @@ class LocalCluster {
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;
+  std::optional<Time> last_gc_;  // when the last pass ran
+  // A pass lists every object, so during a rollout that deletes pods all the time passes are
+  // spaced at least this far apart; a lone deletion is still collected at once.
+  static constexpr Duration kGcMinInterval = std::chrono::milliseconds(500);
 };
 
 }  // namespace lws::cluster

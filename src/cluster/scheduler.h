@@ -106,6 +106,7 @@ class Scheduler {
   client::Informer nodes_;
   client::Informer pods_;
   SchedulerCache cache_;
+  std::size_t next_start_ = 0;  // where the next attempt's node search begins (NodeSearch)
 
   std::map<store::ObjectName, Pending> pending_;
   std::map<std::uint64_t, store::ObjectName> active_;  // by arrival

@@ -85,11 +85,17 @@ InterPodAffinity::InterPodAffinity(const api::Pod& pod, const std::vector<NodeIn
   const std::vector<Term> affinity = RequiredTerms(pod, /*anti=*/false);
   const std::vector<Term> anti_affinity = RequiredTerms(pod, /*anti=*/true);
   for (const NodeInfo& info : nodes) {
-    for (const api::Pod* existing : info.pods) {
-      // The placed pod's own anti-affinity, applied to the incoming pod.
+    // The placed pods' own anti-affinity, applied to the incoming pod. A cache keeps the few
+    // pods that have any, so this is not a pass over every pod of the cluster.
+    const std::vector<const api::Pod*>& with_anti =
+        info.totals ? info.totals->anti_affinity_pods : info.pods;
+    for (const api::Pod* existing : with_anti) {
       for (const Term& t : RequiredTerms(*existing, /*anti=*/true)) {
         if (TermMatches(t, pod)) CountDomain(existing_anti_affinity_counts_, *info.node, t.topology_key);
       }
+    }
+    if (affinity.empty() && anti_affinity.empty()) continue;
+    for (const api::Pod* existing : info.pods) {
       // upstream counts a placed pod for affinity only when it matches all the terms.
       if (MatchesAll(affinity, *existing)) {
         for (const Term& t : affinity) CountDomain(affinity_counts_, *info.node, t.topology_key);

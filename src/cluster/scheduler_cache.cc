@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "cluster/scheduler_filters.h"
+
 namespace lws::cluster {
 
 void SchedulerCache::SetNode(api::Node node) {
@@ -10,6 +12,8 @@ void SchedulerCache::SetNode(api::Node node) {
   auto it = nodes_.find(name);
   if (it != nodes_.end()) {
     *it->second = std::move(node);  // the address NodeInfo points to stays the same
+    NodeInfo& info = infos_[index_.at(name)];
+    info.totals->allocatable = scheduler::EmptyTotals(*info.node).allocatable;
     return;
   }
   auto owned = std::make_unique<api::Node>(std::move(node));
@@ -18,7 +22,7 @@ void SchedulerCache::SetNode(api::Node node) {
   auto at = std::lower_bound(infos_.begin(), infos_.end(), name, [](const NodeInfo& info, const std::string& n) {
     return info.node->metadata.name < n;
   });
-  infos_.insert(at, NodeInfo{raw, {}});
+  infos_.insert(at, NodeInfo{raw, {}, scheduler::EmptyTotals(*raw)});
   Reindex();
   // Pods seen bound to this node before the node itself.
   for (const auto& [key, cached] : pods_) {
@@ -64,14 +68,20 @@ const SchedulerCache::CachedPod* SchedulerCache::FindPod(const store::ObjectName
 
 void SchedulerCache::Attach(const api::Pod* pod) {
   auto it = index_.find(pod->spec.node_name);
-  if (it != index_.end()) infos_[it->second].pods.push_back(pod);
+  if (it == index_.end()) return;
+  NodeInfo& info = infos_[it->second];
+  info.pods.push_back(pod);
+  scheduler::CountPod(*info.totals, pod, 1);
 }
 
 void SchedulerCache::Detach(const api::Pod* pod) {
   auto it = index_.find(pod->spec.node_name);
   if (it == index_.end()) return;
-  std::vector<const api::Pod*>& pods = infos_[it->second].pods;
-  pods.erase(std::remove(pods.begin(), pods.end(), pod), pods.end());
+  NodeInfo& info = infos_[it->second];
+  auto at = std::find(info.pods.begin(), info.pods.end(), pod);
+  if (at == info.pods.end()) return;
+  info.pods.erase(at);
+  scheduler::CountPod(*info.totals, pod, -1);
 }
 
 void SchedulerCache::Reindex() {

@@ -11,6 +11,9 @@
 // A pod bound to a node the cache does not know (yet, or any more) is kept and counted once the
 // node appears.
 //
+// Each NodeInfo carries its NodeTotals (requests summed, the pods with anti-affinity), updated as
+// pods come and go, so the filters and the score of one attempt cost O(nodes), not O(pods).
+//
 // Pointers in nodes() stay valid until the next call that changes the cache.
 #pragma once
 

@@ -104,7 +104,8 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
     return;
   }
   ++attempts_;
-  ScheduleResult result = SchedulePod(*pod, cache_.nodes());
+  ScheduleResult result = SchedulePod(*pod, cache_.nodes(), NodeSearch{true, next_start_});
+  next_start_ = result.next_start;
   if (result.node_name.empty()) {
     Park(key, current, result.condition_reason, result.message);
     return;

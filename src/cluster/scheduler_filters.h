@@ -35,7 +35,7 @@ struct FilterStatus {
 };
 
 // Resource amounts in the scheduler's units: millicores for cpu, Value() for everything else.
-using ResourceAmounts = std::map<std::string, std::int64_t>;
+using cluster::ResourceAmounts;
 
 // True iff the scheduler accounts for `name`: cpu, memory, ephemeral-storage, extended
 // resources (domain-prefixed outside kubernetes.io, e.g. nvidia.com/gpu), hugepages-* and
@@ -75,5 +75,12 @@ class InterPodAffinity {
 std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& node);
 // The pod's cpu/memory/gpu requests with upstream's non-zero defaults for cpu and memory.
 ResourceAmounts NonZeroRequests(const api::Pod& pod);
+
+// Totals of a node with no pods.
+NodeTotals EmptyTotals(const api::Node& node);
+// Adds (`sign` 1) or removes (`sign` -1) `pod` from `totals`.
+void CountPod(NodeTotals& totals, const api::Pod* pod, int sign);
+// `*info.totals` when set, else the totals computed from its node and pods into `scratch`.
+const NodeTotals& TotalsOf(const NodeInfo& info, std::optional<NodeTotals>& scratch);
 
 }  // namespace lws::cluster::scheduler

@@ -52,7 +52,17 @@ FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info,
 
 }  // namespace
 
-ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes) {
+std::size_t NumFeasibleNodesToFind(std::size_t node_count) {
+  constexpr std::size_t kMinFeasibleNodes = 100;
+  constexpr std::size_t kMinPercentage = 5;
+  if (node_count < kMinFeasibleNodes) return node_count;
+  const std::size_t drop = node_count / 125;
+  const std::size_t percentage = drop >= 50 - kMinPercentage ? kMinPercentage : 50 - drop;
+  return std::max(kMinFeasibleNodes, node_count * percentage / 100);
+}
+
+ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes,
+                           NodeSearch search) {
   ScheduleResult result;
   if (nodes.empty()) {
     result.message = std::string(kNoNodes);
@@ -63,12 +73,19 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
   const scheduler::ResourceAmounts nonzero = scheduler::NonZeroRequests(pod);
   const scheduler::InterPodAffinity inter_pod(pod, nodes);
 
+  const std::size_t count = nodes.size();
+  const std::size_t start = search.sample ? search.start % count : 0;
+  const std::size_t wanted = search.sample ? NumFeasibleNodesToFind(count) : count;
+  std::size_t feasible = 0;
+  std::size_t processed = 0;
   std::int64_t best_score = -1;
   std::map<std::string, int> preemption;  // the preemption dry run's per-node verdicts
-  for (const NodeInfo& info : nodes) {
+  for (; processed < count && feasible < wanted; ++processed) {
+    const NodeInfo& info = nodes[(start + processed) % count];
     FilterStatus status = RunFilters(pod, info, request, inter_pod);
     const std::string& name = info.node->metadata.name;
     if (status.Passed()) {
+      ++feasible;
       const std::int64_t score = scheduler::LeastAllocatedScore(nonzero, info);
       if (score > best_score || (score == best_score && name < result.node_name)) {
         best_score = score;
@@ -81,6 +98,7 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
     // victims to evict.
     ++preemption[std::string(status.resolvable ? kNoVictims : kPreemptionNotHelpful)];
   }
+  result.next_start = (start + processed) % count;
   if (!result.node_name.empty()) {
     result.reasons.clear();
     return result;

@@ -26,8 +26,8 @@
 // formula over cpu, memory and nvidia.com/gpu (each weight 1, skipped where the node has none of
 // it; cpu and memory requests default to 100m and 200Mi per container as upstream's
 // NonZeroRequested), so pods spread the way the default profile spreads them; ties go to the
-// node name that sorts first. The result does not depend on the order of `nodes` or of the pods
-// in them.
+// node name that sorts first. With a full search (the default NodeSearch) the result does not
+// depend on the order of `nodes` or of the pods in them.
 //
 // Left out: preemption (all pods are taken to have equal priority, so the preemption part of the
 // message says what upstream says when it finds no victims), volumes, host ports, topology
@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,10 +48,28 @@
 namespace lws::cluster {
 
 // One node of the snapshot with every pod bound to it.
+// Resource name -> amount in the scheduler's units (cpu in millicores, the rest in units).
+using ResourceAmounts = std::map<std::string, std::int64_t>;
+
+// The sums the resource filter and score need, kept by a cache that owns its pods so that a
+// scheduling attempt does not re-add every bound pod's requests on every node (which made
+// scheduling quadratic in the pods of the cluster).
+struct NodeTotals {
+  ResourceAmounts allocatable;  // the node's allocatable, accounted resources only
+  ResourceAmounts requested;    // sum of the pods' effective requests
+  ResourceAmounts nonzero;      // sum of the pods' requests with upstream's non-zero defaults
+  // The pods with required pod anti-affinity: the only placed pods that can reject an incoming
+  // pod without affinity terms of its own (upstream's HavePodsWithRequiredAntiAffinityList).
+  std::vector<const api::Pod*> anti_affinity_pods;
+};
+
 struct NodeInfo {
   const api::Node* node = nullptr;
   // Pods whose spec.nodeName is this node, terminating ones included.
   std::vector<const api::Pod*> pods;
+  // When set, equal to what the functions of scheduler_filters.h would compute from `node` and
+  // `pods`; when unset they compute it.
+  std::optional<NodeTotals> totals;
 };
 
 struct ScheduleResult {
@@ -62,6 +81,8 @@ struct ScheduleResult {
   std::string condition_reason;
   // Filter reason -> number of nodes that gave it.
   std::map<std::string, int> reasons;
+  // Where the next attempt's node search starts (NodeSearch).
+  std::size_t next_start = 0;
 
   bool operator==(const ScheduleResult&) const = default;
 };
@@ -72,7 +93,21 @@ struct ScheduleResult {
 // incoming pod, 5 Preemption is not helpful for scheduling..". The doubled final period is
 // upstream's: the preemption text ends with one and the outer message appends another.
 // REQUIRES: every NodeInfo::node is non-null; node names are unique; pod.spec.nodeName is empty.
-ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes);
+// How much of the cluster one attempt examines. kube-scheduler stops filtering once it has found
+// NumFeasibleNodesToFind(nodes) feasible nodes (percentageOfNodesToScore, adaptive by default)
+// and starts the next attempt where this one stopped, so large clusters are not filtered and
+// scored in full for every pod. Clusters under 100 nodes are always examined in full.
+struct NodeSearch {
+  bool sample = false;     // false: every node (as the autoscaler's simulation does)
+  std::size_t start = 0;   // index into `nodes` where the search begins
+};
+
+// upstream numFeasibleNodesToFind with the adaptive percentage (50 - nodes/125, at least 5%, at
+// least 100 nodes).
+std::size_t NumFeasibleNodesToFind(std::size_t node_count);
+
+ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes,
+                           NodeSearch search = {});
 
 // The pod's effective requests, as upstream resourcehelper.PodRequests: the sum over containers,
 // raised to the largest init container (sidecars, i.e. init containers with restartPolicy

@@ -108,14 +108,11 @@ FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& info
   if (static_cast<std::int64_t>(info.pods.size()) + 1 > allowed_pods) {
     status.reasons.emplace_back(kReasonTooManyPods);
   }
-  ResourceAmounts requested;
-  for (const api::Pod* pod : info.pods) {
-    for (const auto& [name, amount] : ToAmounts(PodRequests(*pod))) requested[name] += amount;
-  }
-  const ResourceAmounts allocatable = ToAmounts(allocatable_list);
+  std::optional<NodeTotals> scratch;
+  const NodeTotals& totals = TotalsOf(info, scratch);
   for (const auto& [name, amount] : request) {
     if (amount <= 0) continue;
-    if (amount > Amount(allocatable, name) - Amount(requested, name)) {
+    if (amount > Amount(totals.allocatable, name) - Amount(totals.requested, name)) {
       status.reasons.push_back("Insufficient " + name);
     }
   }
@@ -135,20 +132,47 @@ ResourceAmounts NonZeroRequests(const api::Pod& pod) {
 }
 
 std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& info) {
+  std::optional<NodeTotals> scratch;
+  const NodeTotals& totals = TotalsOf(info, scratch);
   ResourceAmounts requested = nonzero_request;
-  for (const api::Pod* pod : info.pods) {
-    for (const auto& [name, amount] : NonZeroRequests(*pod)) requested[name] += amount;
-  }
-  const ResourceAmounts allocatable = ToAmounts(info.node->status.allocatable);
+  for (const auto& [name, amount] : totals.nonzero) requested[name] += amount;
   std::int64_t score_sum = 0;
   std::int64_t weight_sum = 0;
   for (const auto& [name, amount] : requested) {
-    const std::int64_t capacity = Amount(allocatable, name);
+    const std::int64_t capacity = Amount(totals.allocatable, name);
     if (capacity == 0) continue;  // upstream skips resources the node does not have
     score_sum += LeastRequested(amount, capacity);
     ++weight_sum;
   }
   return weight_sum == 0 ? 0 : score_sum / weight_sum;
+}
+
+NodeTotals EmptyTotals(const api::Node& node) {
+  NodeTotals totals;
+  totals.allocatable = ToAmounts(node.status.allocatable);
+  return totals;
+}
+
+void CountPod(NodeTotals& totals, const api::Pod* pod, int sign) {
+  for (const auto& [name, amount] : ToAmounts(PodRequests(*pod))) {
+    totals.requested[name] += sign * amount;
+  }
+  for (const auto& [name, amount] : NonZeroRequests(*pod)) totals.nonzero[name] += sign * amount;
+  const auto& affinity = pod->spec.affinity;
+  if (!affinity || !affinity->pod_anti_affinity) return;
+  std::vector<const api::Pod*>& anti = totals.anti_affinity_pods;
+  if (sign > 0) {
+    anti.push_back(pod);
+  } else {
+    anti.erase(std::remove(anti.begin(), anti.end(), pod), anti.end());
+  }
+}
+
+const NodeTotals& TotalsOf(const NodeInfo& info, std::optional<NodeTotals>& scratch) {
+  if (info.totals) return *info.totals;
+  NodeTotals& totals = scratch.emplace(EmptyTotals(*info.node));
+  for (const api::Pod* pod : info.pods) CountPod(totals, pod, 1);
+  return totals;
 }
 
 }  // namespace scheduler
