@@ -6,17 +6,12 @@ namespace lws::controllers {
 
 std::string IndexValue(const std::string& ns, const std::string& value) { return ns + "/" + value; }
 
-std::string LabelOf(const api::ObjectMeta& meta, const std::string& key) {
-  auto it = meta.labels.find(key);
-  return it == meta.labels.end() ? std::string() : it->second;
-}
-
 namespace {
 
 // "<ns>/<L>" for objects labelled with an LWS name.
 template <class T>
 std::vector<std::string> ByLwsName(const T& object) {
-  std::string name = LabelOf(object.metadata, api::kSetNameLabel);
+  std::string name = object.metadata.Label(api::kSetNameLabel);
   if (name.empty()) return {};
   return {IndexValue(object.metadata.namespace_, name)};
 }
@@ -31,12 +26,12 @@ std::vector<std::string> LwsRevisionsByLwsName(const api::ControllerRevision& re
 }
 
 std::vector<std::string> LeadersByLws(const api::Pod& pod) {
-  if (LabelOf(pod.metadata, api::kWorkerIndexLabel) != "0") return {};
+  if (pod.metadata.Label(api::kWorkerIndexLabel) != "0") return {};
   return ByLwsName(pod);
 }
 
 std::vector<std::string> ByGroup(const api::Pod& pod) {
-  std::string name = LabelOf(pod.metadata, api::kSetNameLabel);
+  std::string name = pod.metadata.Label(api::kSetNameLabel);
   auto group = pod.metadata.labels.find(api::kGroupIndexLabel);
   if (name.empty() || group == pod.metadata.labels.end()) return {};
   return {IndexValue(pod.metadata.namespace_, name + "/" + group->second)};

@@ -62,7 +62,4 @@ struct Caches {
 // "<ns>/<value>", the form of every index value above.
 std::string IndexValue(const std::string& ns, const std::string& value);
 
-// The value of label `key`, "" when absent.
-std::string LabelOf(const api::ObjectMeta& meta, const std::string& key);
-
 }  // namespace lws::controllers

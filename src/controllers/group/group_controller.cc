@@ -11,7 +11,7 @@ namespace lws::controllers {
 namespace {
 
 bool IsLwsPod(const api::Pod* pod) {
-  return pod != nullptr && !LabelOf(pod->metadata, api::kSetNameLabel).empty();
+  return pod != nullptr && !pod->metadata.Label(api::kSetNameLabel).empty();
 }
 
 bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists; }
@@ -45,20 +45,20 @@ void GroupController::Register() {
 void GroupController::EnqueueController(const api::ObjectMeta& meta) {
   const api::OwnerReference* owner = meta.ControllerRef();
   if (owner == nullptr || owner->kind != "Pod" || owner->api_version != "v1") return;
-  if (LabelOf(meta, api::kSetNameLabel).empty()) return;
+  if (meta.Label(api::kSetNameLabel).empty()) return;
   queue_.Add({meta.namespace_, owner->name});
 }
 
 GroupSnapshot GroupController::Snapshot(const api::Pod& pod, const api::LeaderWorkerSet* lws,
                                         std::vector<const api::Pod*>* group_pods) const {
   const std::string& ns = pod.metadata.namespace_;
-  const std::string lws_name = LabelOf(pod.metadata, api::kSetNameLabel);
+  const std::string lws_name = pod.metadata.Label(api::kSetNameLabel);
   GroupSnapshot s;
   s.lws = lws;
   s.pod = &pod;
   s.restart.lws = lws;
   s.restart.pod = &pod;
-  *group_pods = caches_->GroupPods(ns, lws_name, LabelOf(pod.metadata, api::kGroupIndexLabel));
+  *group_pods = caches_->GroupPods(ns, lws_name, pod.metadata.Label(api::kGroupIndexLabel));
   s.restart.group_pods = *group_pods;
   if (IsLeaderPod(pod)) {
     s.restart.leader = &pod;
@@ -83,7 +83,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     // Our own deletion has not reached the cache yet; its event enqueues the pod again.
     return runtime::ReconcileResult::After(expectations_.timeout());
   }
-  const std::string lws_name = LabelOf(pod->metadata, api::kSetNameLabel);
+  const std::string lws_name = pod->metadata.Label(api::kSetNameLabel);
   const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, lws_name);
   std::vector<const api::Pod*> group_pods;
   GroupSnapshot snapshot = Snapshot(*pod, lws, &group_pods);
@@ -92,7 +92,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
   if (lws != nullptr) {
     revisions = caches_->Revisions(key.namespace_, lws_name);
     snapshot.leader_revision =
-        api::FindRevision(revisions, *lws, LabelOf(pod->metadata, api::kRevisionLabel));
+        api::FindRevision(revisions, *lws, pod->metadata.Label(api::kRevisionLabel));
   }
   GroupPlan plan = PlanGroup(snapshot);
   for (const GroupAction& action : plan.actions) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/intstr.h"
+#include "controllers/group/worker_statefulset.h"
 
 namespace lws::controllers {
 
@@ -75,35 +76,6 @@ Json LeaderPodTemplate(const api::LeaderWorkerSet& lws, const std::string& revis
   return out;
 }
 
-// Private copy of the reduced claim templates of spec 8 (the worker sts builder in
-// controllers/group has its own; the two are to be folded). Each claim keeps its name, gets the
-// LWS namespace, and only accessModes, storageClassName, volumeMode and resources
-// requests/limits; apiVersion/kind are set as client-go's PersistentVolumeClaim(name, ns) does.
-Json ReducedClaimTemplatesJson(const api::LeaderWorkerSet& lws) {
-  Json claims = Json::array();
-  for (const api::PersistentVolumeClaim& claim :
-       lws.spec.leader_worker_template.volume_claim_templates) {
-    Json spec = Json::object();
-    if (!claim.spec.access_modes.empty()) spec["accessModes"] = claim.spec.access_modes;
-    if (claim.spec.storage_class_name) spec["storageClassName"] = *claim.spec.storage_class_name;
-    if (claim.spec.volume_mode) spec["volumeMode"] = *claim.spec.volume_mode;
-    const api::VolumeResourceRequirements& resources = claim.spec.resources;
-    if (!resources.requests.empty() || !resources.limits.empty()) {
-      api::VolumeResourceRequirements reduced;
-      reduced.requests = resources.requests;
-      reduced.limits = resources.limits;
-      spec["resources"] = api::Encode(reduced);
-    }
-    claims.push_back(Json{
-        {"apiVersion", "v1"},
-        {"kind", "PersistentVolumeClaim"},
-        {"metadata", {{"name", claim.metadata.name}, {"namespace", lws.metadata.namespace_}}},
-        {"spec", std::move(spec)},
-    });
-  }
-  return claims;
-}
-
 Json ControllerOwnerReference(const api::LeaderWorkerSet& lws) {
   return Json{{"apiVersion", api::kLwsApiVersion}, {"kind", api::kLwsKind},
               {"name", lws.metadata.name},         {"uid", lws.metadata.uid},
@@ -158,7 +130,11 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
          {{"partition", partition},
           {"maxUnavailable", LeaderStatefulSetMaxUnavailable(lws)}}}}},
   };
-  Json claims = ReducedClaimTemplatesJson(lws);
+  // The same reduced claims the worker StatefulSets carry (spec 17).
+  Json claims = Json::array();
+  for (const api::PersistentVolumeClaim& claim : ReducedClaimTemplates(lws)) {
+    claims.push_back(api::Encode(claim));
+  }
   if (!claims.empty()) spec["volumeClaimTemplates"] = std::move(claims);
   if (const auto& retention =
           lws.spec.leader_worker_template.persistent_volume_claim_retention_policy) {

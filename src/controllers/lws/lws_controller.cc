@@ -86,13 +86,13 @@ void LwsController::Register() {
       });
   caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {
     const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-    if (LabelOf(meta, api::kWorkerIndexLabel) == "0") EnqueueNamed(meta);
+    if (meta.Label(api::kWorkerIndexLabel) == "0") EnqueueNamed(meta);
   });
 }
 
 // Objects labelled with an LWS name concern that LWS (upstream's enqueueLWSRequests).
 void LwsController::EnqueueNamed(const api::ObjectMeta& meta) {
-  std::string name = LabelOf(meta, api::kSetNameLabel);
+  std::string name = meta.Label(api::kSetNameLabel);
   if (!name.empty()) queue_.Add({meta.namespace_, name});
 }
 

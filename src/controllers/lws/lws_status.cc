@@ -10,14 +10,9 @@ namespace lws::controllers {
 
 namespace {
 
-std::string Label(const api::ObjectMeta& meta, const std::string& key) {
-  auto it = meta.labels.find(key);
-  return it == meta.labels.end() ? std::string() : it->second;
-}
-
 // strconv.Atoi of the group-index label; nullopt when it does not parse.
 std::optional<std::int32_t> GroupIndex(const api::ObjectMeta& meta) {
-  std::string text = Label(meta, api::kGroupIndexLabel);
+  std::string text = meta.Label(api::kGroupIndexLabel);
   std::int32_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -51,10 +46,10 @@ std::vector<GroupState> GroupStates(const api::LeaderWorkerSet& lws, const std::
     if (pods[i] == nullptr || pods[i]->metadata.name != name) continue;
     if (!no_workers && (sets[i] == nullptr || sets[i]->metadata.name != name)) continue;
     bool ready = PodRunningAndReady(*pods[i]);
-    bool updated = Label(pods[i]->metadata, api::kRevisionLabel) == revision_key;
+    bool updated = pods[i]->metadata.Label(api::kRevisionLabel) == revision_key;
     if (!no_workers) {
       ready = ready && StatefulSetReady(*sets[i]);
-      updated = updated && Label(sets[i]->metadata, api::kRevisionLabel) == revision_key;
+      updated = updated && sets[i]->metadata.Label(api::kRevisionLabel) == revision_key;
     }
     states[i] = GroupState{ready, updated};
   }
@@ -139,7 +134,7 @@ Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
   for (const api::Pod* pod : leaders) {
     auto index = GroupIndex(pod->metadata);
     if (!index) {
-      return Status::BadRequest("strconv.Atoi: parsing \"" + Label(pod->metadata, api::kGroupIndexLabel) +
+      return Status::BadRequest("strconv.Atoi: parsing \"" + pod->metadata.Label(api::kGroupIndexLabel) +
                                 "\": invalid syntax");
     }
     const api::StatefulSet* sts = no_workers ? nullptr : worker_set(pod->metadata.name);
@@ -147,8 +142,8 @@ Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
     const bool in_window = *index < replicas && *index >= partition;
     if (in_window) ++counts.partitioned_current;
     const bool ready = (no_workers || StatefulSetReady(*sts)) && PodRunningAndReady(*pod);
-    const bool updated = (no_workers || Label(sts->metadata, api::kRevisionLabel) == key) &&
-                         Label(pod->metadata, api::kRevisionLabel) == key;
+    const bool updated = (no_workers || sts->metadata.Label(api::kRevisionLabel) == key) &&
+                         pod->metadata.Label(api::kRevisionLabel) == key;
     if (ready) ++counts.ready;
     if (updated) ++counts.updated;
     if (updated && in_window) ++counts.partitioned_updated;
