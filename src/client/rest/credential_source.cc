@@ -16,7 +16,9 @@ std::string TrimSpace(const std::string& s) {
 Result<std::string> ReadTokenFile(const std::string& path) {
   ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   std::string token = TrimSpace(text);
-  if (token.empty()) return Status(Code::kUnauthorized, "read empty token from file \"" + path + "\"");
+  if (token.empty()) {
+    return Status(Code::kUnauthorized, "read empty token from file \"" + path + "\"");
+  }
   return token;
 }
 
@@ -86,7 +88,9 @@ Result<RequestCredentials> CredentialSource::ExecCredentials(Time now) {
     Result<ExecCredential> run = options_.exec_runner
                                      ? options_.exec_runner(*credentials_.exec, cluster_)
                                      : RunExecPlugin(*credentials_.exec, cluster_, options_.exec);
-    if (!run.ok()) return Status(run.status().code(), "getting credentials: " + run.status().message());
+    if (!run.ok()) {
+      return Status(run.status().code(), "getting credentials: " + run.status().message());
+    }
     exec_cache_ = std::move(run).value();
   }
   RequestCredentials out;

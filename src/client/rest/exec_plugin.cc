@@ -18,7 +18,9 @@ Status PluginError(std::string message) { return {Code::kUnauthorized, std::move
 Result<std::string> StatusString(const Json& status, const char* key) {
   auto it = status.find(key);
   if (it == status.end() || it->is_null()) return std::string();
-  if (!it->is_string()) return PluginError(std::string("exec plugin returned a non-string status.") + key);
+  if (!it->is_string()) {
+    return PluginError(std::string("exec plugin returned a non-string status.") + key);
+  }
   return it->get<std::string>();
 }
 
@@ -40,10 +42,16 @@ Result<Json> ParseJson(std::string_view output) {
   }
 }
 
+// A string member of an object, "" when absent or of another type.
+std::string StringMember(const Json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 Status CheckTypeMeta(const Json& doc, const ExecConfig& exec) {
   if (!doc.is_object()) return PluginError("decoding stdout: not a JSON object");
-  std::string api_version = doc.value("apiVersion", Json()).is_string() ? doc["apiVersion"].get<std::string>() : "";
-  std::string kind = doc.value("kind", Json()).is_string() ? doc["kind"].get<std::string>() : "";
+  std::string api_version = StringMember(doc, "apiVersion");
+  std::string kind = StringMember(doc, "kind");
   if (api_version != exec.api_version) {
     return PluginError("exec plugin is configured to use API version " + exec.api_version +
                        ", plugin returned version " + (api_version.empty() ? "\"\"" : api_version));
@@ -87,7 +95,9 @@ Status ValidateExecConfig(const ExecConfig& exec) {
     return Status::BadRequest("exec plugin: invalid apiVersion \"" + exec.api_version + "\"");
   }
   for (const ExecEnvVar& var : exec.env) {
-    if (var.name.empty()) return Status::BadRequest("exec plugin: env variable name must be specified");
+    if (var.name.empty()) {
+      return Status::BadRequest("exec plugin: env variable name must be specified");
+    }
   }
   const std::string& mode = exec.interactive_mode;
   if (mode.empty() && exec.api_version == kExecApiV1) {

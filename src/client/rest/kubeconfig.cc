@@ -198,7 +198,8 @@ Status CheckKind(const FieldReader& r, const Json& root) {
   RETURN_IF_ERROR(r.String(root, "kind", FieldPath(), kind));
   // client-go decodes with v1/Config as the default, so both may be left out.
   if (!api_version.empty() && api_version != "v1") {
-    return r.Error(FieldPath("apiVersion"), "unsupported value \"" + api_version + "\", want \"v1\"");
+    return r.Error(FieldPath("apiVersion"),
+                   "unsupported value \"" + api_version + "\", want \"v1\"");
   }
   if (!kind.empty() && kind != "Config") {
     return r.Error(FieldPath("kind"), "unsupported value \"" + kind + "\", want \"Config\"");

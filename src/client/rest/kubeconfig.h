@@ -9,7 +9,8 @@
 // decoded bytes here.
 //
 // Every error names the file and the field path:
-//   "kubeconfig /x/config: users[1].user.client-certificate-data: illegal base64 data at input byte 4"
+//   "kubeconfig /x/config: users[1].user.client-certificate-data: illegal base64 data at
+//    input byte 4"
 //
 // Parsing checks only shape; which combinations make sense (one auth method per user, a CA file
 // and insecure-skip-tls-verify together, ...) is checked when a context is resolved into a

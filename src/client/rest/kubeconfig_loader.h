@@ -33,7 +33,8 @@ struct LoadOptions {
 std::vector<std::string> KubeconfigPrecedence(const LoadOptions& options, const Environment& env);
 
 // The merged kubeconfig of the existing files of KubeconfigPrecedence. NotFound when no file
-// exists (the caller may then fall back to in-cluster); an unreadable or malformed file is an error.
+// exists (the caller may then fall back to in-cluster); an unreadable or malformed file is an
+// error.
 Result<Kubeconfig> LoadMergedKubeconfig(const LoadOptions& options, const Environment& env);
 
 // The RestConfig of `context` (current-context when empty).

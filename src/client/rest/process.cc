@@ -77,7 +77,8 @@ bool ReadUntilClosed(int out_fd, int err_fd, SteadyClock::time_point deadline,
                      ProcessResult& result) {
   std::array<pollfd, 2> fds{pollfd{out_fd, POLLIN, 0}, pollfd{err_fd, POLLIN, 0}};
   while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0) return false;
     int ready = ::poll(fds.data(), fds.size(), static_cast<int>(left.count()));
     if (ready < 0 && errno == EINTR) continue;
