@@ -11,7 +11,9 @@
 #     stored objects are what the manifests say (replicas, scope, webhook paths and selectors);
 #   - the cert-manager component renders (CA injection annotation, internal certificates off,
 #     the Secret as the certificate volume) and its non-cert-manager objects dry-run cleanly;
-#   - the Helm chart rendered into another namespace dry-runs cleanly there.
+#   - the Helm chart rendered into another namespace dry-runs cleanly there (before the real
+#     apply: re-applying the webhook configurations with a strategic merge patch made
+#     `lws apiserver` answer "This request caused apiserver to panic" when this was written).
 # Any failing kubectl call prints kubectl's own output.
 # Usage: deploy_dry_run.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
@@ -78,6 +80,17 @@ if have != want:
 EOF
 fi
 
+# The Helm chart with its default values, installed into another namespace.
+if have_python_yaml; then
+  check "helm chart renders" /usr/bin/python3 "$root/scripts/gen-helm-chart.py" render \
+    "$deploy/helm/lws" lws-helm "$tmp/helm"
+  # (`kubectl create namespace` sends protobuf, which this server does not read.)
+  check "helm namespace" sh -c "printf 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: lws-helm\n' | \
+    kubectl apply -f - >/dev/null"
+  check "helm chart dry-runs in lws-helm" kube apply --dry-run=server -R -f "$tmp/helm"
+  check "helm objects in lws-helm" out_has '^deployment\.apps/lws-controller-manager created \(server dry run\)$'
+fi
+
 # For real, through kustomize, then read back what was stored.
 check "apply -k deploy/" kube apply --server-side --force-conflicts -k "$deploy"
 check "deployment stored" test "$(jp deploy/lws-controller-manager -n lws-system -o jsonpath='{.spec.replicas} {.spec.template.spec.securityContext.runAsUser} {.spec.template.spec.containers[0].command}')" \
@@ -133,15 +146,6 @@ yaml.safe_dump_all(core, open(sys.argv[2], "w"))
 sys.exit(1 if errors else 0)
 EOF
   check "cert-manager variant dry-runs" kube apply --dry-run=server -f "$tmp/cm-core.yaml"
-fi
-
-# The Helm chart with its default values, installed into another namespace.
-if have_python_yaml; then
-  check "helm chart renders" /usr/bin/python3 "$root/scripts/gen-helm-chart.py" render \
-    "$deploy/helm/lws" lws-helm "$tmp/helm"
-  check "helm namespace" kube create namespace lws-helm
-  check "helm chart dry-runs in lws-helm" kube apply --dry-run=server -R -f "$tmp/helm"
-  check "helm objects in lws-helm" out_has '^deployment\.apps/lws-controller-manager created \(server dry run\)$'
 fi
 
 [ "$failures" -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
