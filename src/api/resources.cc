@@ -24,6 +24,8 @@ ResourceInfo Builtin(std::string group, std::string resource, std::string singul
   return r;
 }
 
+// Beyond the list in resources.h: apps/v1 deployments and the RBAC and admission-registration
+// kinds, so that the operator's manifests (deploy/) apply here as on a real cluster.
 std::vector<ResourceInfo> BuiltinResources() {
   std::vector<ResourceInfo> all;
 
@@ -86,6 +88,32 @@ std::vector<ResourceInfo> BuiltinResources() {
   all.push_back(sts);
 
   all.push_back(Builtin("apps", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}));
+
+  // Served so the operator's manifests (deploy/) apply here as on a real cluster; nothing runs
+  // them (no Deployment controller), the objects are stored as given after the metadata checks.
+  ResourceInfo deployments = Builtin("apps", "deployments", "deployment", "Deployment", true, {"deploy"});
+  deployments.categories = {"all"};
+  deployments.has_status = true;
+  deployments.tracks_generation = true;
+  deployments.scale = ScaleInfo{".spec.replicas", ".status.replicas", ""};
+  all.push_back(deployments);
+
+  // RBAC: no short names, no categories; the cluster-wide kinds are cluster-scoped.
+  const std::string rbac = "rbac.authorization.k8s.io";
+  all.push_back(Builtin(rbac, "clusterroles", "clusterrole", "ClusterRole", false, {}));
+  all.push_back(Builtin(rbac, "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}));
+  all.push_back(Builtin(rbac, "roles", "role", "Role", true, {}));
+  all.push_back(Builtin(rbac, "rolebindings", "rolebinding", "RoleBinding", true, {}));
+
+  // Admission webhook registrations: cluster-scoped, in kube-apiserver's "api-extensions" category.
+  for (auto [resource, singular, kind] :
+       {std::tuple{"mutatingwebhookconfigurations", "mutatingwebhookconfiguration", "MutatingWebhookConfiguration"},
+        std::tuple{"validatingwebhookconfigurations", "validatingwebhookconfiguration",
+                   "ValidatingWebhookConfiguration"}}) {
+    ResourceInfo webhooks = Builtin("admissionregistration.k8s.io", resource, singular, kind, false, {});
+    webhooks.categories = {"api-extensions"};
+    all.push_back(webhooks);
+  }
   all.push_back(Builtin("coordination.k8s.io", "leases", "lease", "Lease", true, {}));
 
   ResourceInfo events_v1 = Builtin("events.k8s.io", "events", "event", "Event", true, {"ev"});

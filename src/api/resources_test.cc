@@ -29,6 +29,41 @@ TEST(ResourceRegistryTest, BuiltinsHaveTheFactsKubectlNeeds) {
   EXPECT_EQ(registry.FindByKind("coordination.k8s.io/v1", "Lease")->resource, "leases");
 }
 
+// The kinds of the operator's manifests (deploy/), with kube-apiserver's scope, short names
+// and categories.
+TEST(ResourceRegistryTest, OperatorManifestKinds) {
+  auto registry = ResourceRegistry::WithBuiltins();
+  struct Want {
+    std::string api_version, kind, resource;
+    bool namespaced;
+    std::vector<std::string> short_names, categories;
+  };
+  const std::vector<Want> want = {
+      {"apps/v1", "Deployment", "deployments", true, {"deploy"}, {"all"}},
+      {"rbac.authorization.k8s.io/v1", "ClusterRole", "clusterroles", false, {}, {}},
+      {"rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "clusterrolebindings", false, {}, {}},
+      {"rbac.authorization.k8s.io/v1", "Role", "roles", true, {}, {}},
+      {"rbac.authorization.k8s.io/v1", "RoleBinding", "rolebindings", true, {}, {}},
+      {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration",
+       "mutatingwebhookconfigurations", false, {}, {"api-extensions"}},
+      {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration",
+       "validatingwebhookconfigurations", false, {}, {"api-extensions"}},
+  };
+  for (const Want& w : want) {
+    const ResourceInfo* r = registry.FindByKind(w.api_version, w.kind);
+    ASSERT_NE(r, nullptr) << w.kind;
+    EXPECT_EQ(r->resource, w.resource);
+    EXPECT_EQ(r->list_kind, w.kind + "List");
+    EXPECT_EQ(r->namespaced, w.namespaced) << w.kind;
+    EXPECT_EQ(r->short_names, w.short_names) << w.kind;
+    EXPECT_EQ(r->categories, w.categories) << w.kind;
+  }
+  const ResourceInfo* deployments = registry.Find("apps", "v1", "deployments");
+  EXPECT_TRUE(deployments->has_status);
+  EXPECT_TRUE(deployments->tracks_generation);
+  EXPECT_TRUE(deployments->scale.has_value());
+}
+
 TEST(ResourceRegistryTest, LeaderWorkerSetFromTheUpstreamCrd) {
   auto registry = ResourceRegistry::WithBuiltins();
   ASSERT_TRUE(registry.AddCustomResource(LwsCrd()).ok());

@@ -21,8 +21,9 @@ const std::vector<std::string> kSubresourceVerbs = {"get", "patch", "update"};
 
 // Built-in groups in the order the real API server lists them (its group priorities); groups
 // not named here (custom resources) follow by name.
-constexpr std::array<std::string_view, 4> kBuiltinGroupOrder = {
-    "apps", "events.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"};
+constexpr std::array<std::string_view, 6> kBuiltinGroupOrder = {
+    "apps", "events.k8s.io", "rbac.authorization.k8s.io", "admissionregistration.k8s.io",
+    "apiextensions.k8s.io", "coordination.k8s.io"};
 
 // A subresource as discovery lists it: "<resource>/<name>" answering with group/version/kind.
 struct Subresource {

@@ -199,6 +199,39 @@ std::map<std::string, Printer> BuildPrinters() {
            "ServiceAccount are allowed to use."),
        AgeCol()},
       ServiceAccountRow};
+  printers["apps/deployments"] = {
+      {NameCol(), Col("Ready", "Number of the pod with ready state"),
+       Col("Up-to-date",
+           "Total number of non-terminated pods targeted by this deployment that have the desired "
+           "template spec."),
+       Col("Available",
+           "Total number of available pods (ready for at least minReadySeconds) targeted by this "
+           "deployment."),
+       AgeCol(), Col("Containers", kContainersDescription, 1), Col("Images", kImagesDescription, 1),
+       Col("Selector", "Label selector for pods.", 1)},
+      DeploymentRow};
+  // Roles and ClusterRoles have no printer upstream: the default Name / Created At table.
+  auto bindings = [&](const char* kind, const char* role_ref) {
+    std::string k(kind);
+    return Printer{{NameCol(), Col("Role", role_ref), AgeCol(), Col("Users", "Users in the " + k, 1),
+                    Col("Groups", "Groups in the " + k, 1),
+                    Col("ServiceAccounts", "ServiceAccounts in the " + k, 1)},
+                   RoleBindingRow};
+  };
+  printers["rbac.authorization.k8s.io/rolebindings"] = bindings(
+      "roleBinding",
+      "RoleRef can reference a Role in the current namespace or a ClusterRole in the global "
+      "namespace.");
+  printers["rbac.authorization.k8s.io/clusterrolebindings"] = bindings(
+      "clusterRoleBinding", "RoleRef can only reference a ClusterRole in the global namespace.");
+  const Printer webhooks = {
+      {NameCol(),
+       Col("Webhooks", "Webhooks indicates the number of webhooks registered in this configuration",
+           0, "integer"),
+       AgeCol()},
+      WebhookConfigurationRow};
+  printers["admissionregistration.k8s.io/mutatingwebhookconfigurations"] = webhooks;
+  printers["admissionregistration.k8s.io/validatingwebhookconfigurations"] = webhooks;
   return printers;
 }
 

@@ -70,6 +70,9 @@ Row ConfigMapRow(const Json& cm, Time now);
 Row SecretRow(const Json& secret, Time now);
 Row ServiceAccountRow(const Json& sa, Time now);
 Row PersistentVolumeClaimRow(const Json& pvc, Time now);
+Row DeploymentRow(const Json& deploy, Time now);
+Row RoleBindingRow(const Json& binding, Time now);  // RoleBinding and ClusterRoleBinding
+Row WebhookConfigurationRow(const Json& config, Time now);  // Mutating and Validating
 
 // JSON readers: the value at `path` below `object` when every step is an object member.
 const Json* At(const Json& object, std::initializer_list<std::string_view> path);

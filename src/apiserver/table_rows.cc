@@ -5,6 +5,8 @@
 #include <cctype>
 #include <set>
 
+#include "api/codec.h"
+#include "api/selector.h"
 #include "apiserver/table_printers.h"
 
 namespace lws::apiserver::table_internal {
@@ -298,6 +300,44 @@ Row PersistentVolumeClaimRow(const Json& pvc, Time now) {
   return Cells({NameOf(pvc), phase, volume, capacity, access_modes, storage_class,
                 attributes_class.empty() ? "<unset>" : attributes_class, AgeOf(pvc, now),
                 volume_mode.empty() ? "<unset>" : volume_mode});
+}
+
+Row DeploymentRow(const Json& deploy, Time now) {
+  const Json* replicas = At(deploy, {"spec", "replicas"});
+  std::int64_t desired =  // defaulted to 1 by the server
+      replicas != nullptr && replicas->is_number() ? IntAt(deploy, {"spec", "replicas"}) : 1;
+  auto [names, images] = ContainerCells(ArrayAt(deploy, {"spec", "template", "spec", "containers"}));
+  // metav1.LabelSelectorAsSelector(spec.selector).String(); an undecodable selector prints "".
+  std::string selector;
+  api::LabelSelector typed;
+  if (const Json* s = At(deploy, {"spec", "selector"}); s != nullptr && api::DecodeInto(*s, &typed).empty()) {
+    Result<api::Selector> parsed = api::Selector::FromLabelSelector(&typed);
+    if (parsed.ok()) selector = parsed->String();
+  }
+  return Cells({NameOf(deploy),
+                std::to_string(IntAt(deploy, {"status", "readyReplicas"})) + "/" + std::to_string(desired),
+                IntAt(deploy, {"status", "updatedReplicas"}), IntAt(deploy, {"status", "availableReplicas"}),
+                AgeOf(deploy, now), names, images, selector});
+}
+
+// printRoleBinding / printClusterRoleBinding: the role as Kind/name, then (wide) the subjects
+// by kind; service accounts as namespace:name.
+Row RoleBindingRow(const Json& binding, Time now) {
+  std::vector<std::string> users, groups, service_accounts;
+  for (const Json& subject : ArrayAt(binding, {"subjects"})) {
+    std::string kind = StringAt(subject, {"kind"});
+    std::string name = StringAt(subject, {"name"});
+    if (kind == "User") users.push_back(name);
+    if (kind == "Group") groups.push_back(name);
+    if (kind == "ServiceAccount") service_accounts.push_back(StringAt(subject, {"namespace"}) + ":" + name);
+  }
+  return Cells({NameOf(binding),
+                StringAt(binding, {"roleRef", "kind"}) + "/" + StringAt(binding, {"roleRef", "name"}),
+                AgeOf(binding, now), Join(users, ", "), Join(groups, ", "), Join(service_accounts, ", ")});
+}
+
+Row WebhookConfigurationRow(const Json& config, Time now) {
+  return Cells({NameOf(config), Count(config, "webhooks"), AgeOf(config, now)});
 }
 
 }  // namespace lws::apiserver::table_internal

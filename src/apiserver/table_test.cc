@@ -200,6 +200,14 @@ TEST_F(TableTest, EveryBuiltinResourceHasItsColumns) {
        {"Name", "Status", "Volume", "Capacity", "Access Modes", "StorageClass",
         "VolumeAttributesClass", "Age", "VolumeMode"}},
       {"customresourcedefinitions", {"Name", "Created At"}},
+      {"deployments",
+       {"Name", "Ready", "Up-to-date", "Available", "Age", "Containers", "Images", "Selector"}},
+      {"clusterroles", {"Name", "Created At"}},
+      {"roles", {"Name", "Created At"}},
+      {"clusterrolebindings", {"Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"}},
+      {"rolebindings", {"Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"}},
+      {"mutatingwebhookconfigurations", {"Name", "Webhooks", "Age"}},
+      {"validatingwebhookconfigurations", {"Name", "Webhooks", "Age"}},
       {"leaderworkersets", {"Name", "Ready", "Desired", "Up-to-date", "Age"}},
   };
   for (const api::ResourceInfo* r : registry_.All()) {
@@ -351,6 +359,29 @@ TEST_F(TableTest, EventCells) {
   EXPECT_EQ(TableForObject(R("events.k8s.io", "events"), v1, options_)["rows"][0]["cells"],
             Json::parse(R"(["60s","Normal","GroupsProgressing","leaderworkerset/l1","","lws, lws-0",
                 "Created group 0","60s",1,"e3"])"));
+}
+
+TEST_F(TableTest, OperatorManifestKinds) {
+  Json deploy = Json::parse(R"({"metadata":{"name":"lws-controller-manager"},"spec":{"replicas":2,
+      "selector":{"matchLabels":{"control-plane":"controller-manager"},
+                  "matchExpressions":[{"key":"tier","operator":"In","values":["b","a"]}]},
+      "template":{"spec":{"containers":[{"name":"manager","image":"lws-cpp:latest"}]}}},
+      "status":{"readyReplicas":1,"updatedReplicas":2}})");
+  EXPECT_EQ(TableForObject(R("apps", "deployments"), deploy, options_)["rows"][0]["cells"],
+            Json::parse(R"j(["lws-controller-manager","1/2",2,0,"<unknown>","manager","lws-cpp:latest",
+                "control-plane=controller-manager,tier in (a,b)"])j"));
+  Json binding = Json::parse(R"({"metadata":{"name":"b"},
+      "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"lws-manager-role"},
+      "subjects":[{"kind":"ServiceAccount","name":"lws-controller-manager","namespace":"lws-system"},
+                  {"kind":"User","name":"alice"},{"kind":"User","name":"bob"},{"kind":"Group","name":"ops"}]})");
+  EXPECT_EQ(TableForObject(R("rbac.authorization.k8s.io", "clusterrolebindings"), binding, options_)
+                ["rows"][0]["cells"],
+            Json::parse(R"(["b","ClusterRole/lws-manager-role","<unknown>","alice, bob","ops",
+                "lws-system:lws-controller-manager"])"));
+  Json webhooks = Json::parse(R"({"metadata":{"name":"w"},"webhooks":[{"name":"a"},{"name":"b"}]})");
+  EXPECT_EQ(TableForObject(R("admissionregistration.k8s.io", "validatingwebhookconfigurations"), webhooks,
+                           options_)["rows"][0]["cells"],
+            Json::parse(R"(["w",2,"<unknown>"])"));
 }
 
 TEST_F(TableTest, SmallerBuiltins) {
