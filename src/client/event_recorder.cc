@@ -23,7 +23,7 @@ Json InvolvedObject(const Json& object) {
 
 }  // namespace
 
-EventRecorder::EventRecorder(const LocalClient* client, const Clock* clock, std::string component,
+EventRecorder::EventRecorder(const Client* client, const Clock* clock, std::string component,
                              std::string host)
     : client_(client), clock_(clock), component_(std::move(component)), host_(std::move(host)) {}
 

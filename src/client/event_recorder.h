@@ -17,7 +17,7 @@
 #include <tuple>
 
 #include "base/clock.h"
-#include "client/local_client.h"
+#include "client/client.h"
 
 namespace lws::client {
 
@@ -25,7 +25,7 @@ class EventRecorder {
  public:
   // `component` is the source (e.g. "default-scheduler", "kubelet"); `host` the node a kubelet
   // reports from ("" for control-plane components).
-  EventRecorder(const LocalClient* client, const Clock* clock, std::string component,
+  EventRecorder(const Client* client, const Clock* clock, std::string component,
                 std::string host = "");
 
   // `object` is the involved object as stored (kind, apiVersion, metadata). `type` is "Normal"
@@ -45,7 +45,7 @@ class EventRecorder {
   // uid, type, reason, message, action
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
 
-  const LocalClient* client_;
+  const Client* client_;
   const Clock* clock_;
   std::string component_;
   std::string host_;

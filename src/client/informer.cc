@@ -2,7 +2,7 @@
 
 namespace lws::client {
 
-Informer::Informer(EventLoop* loop, const LocalClient* client, Resource resource, std::string ns)
+Informer::Informer(EventLoop* loop, const Client* client, Resource resource, std::string ns)
     : loop_(loop), client_(client), resource_(std::move(resource)), ns_(std::move(ns)) {}
 
 Status Informer::Start() {

@@ -1,6 +1,6 @@
 // File: client/informer.h
 //
-// The latest state of every object of one resource, kept by a LocalClient watch, with change
+// The latest state of every object of one resource, kept by a client watch, with change
 // handlers: what client-go calls a shared informer, reduced to what the simulated cluster's
 // controllers need. The cache holds the store's immutable shared objects, so it costs one map
 // entry per object and never copies JSON.
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "client/local_client.h"
+#include "client/client.h"
 
 namespace lws::client {
 
@@ -26,7 +26,7 @@ class Informer {
  public:
   using Handler = std::function<void(const store::ObjectPtr& old, const store::ObjectPtr& now)>;
 
-  Informer(EventLoop* loop, const LocalClient* client, Resource resource, std::string ns = "");
+  Informer(EventLoop* loop, const Client* client, Resource resource, std::string ns = "");
   Informer(const Informer&) = delete;
   Informer& operator=(const Informer&) = delete;
 
@@ -47,7 +47,7 @@ class Informer {
   void OnEvent(const store::WatchEvent& event);
 
   EventLoop* loop_;
-  const LocalClient* client_;
+  const Client* client_;
   Resource resource_;
   std::string ns_;
   std::vector<Handler> handlers_;

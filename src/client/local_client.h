@@ -28,6 +28,7 @@
 #include "apiserver/patch.h"
 #include "base/event_loop.h"
 #include "base/result.h"
+#include "client/client.h"
 #include "client/resource.h"
 #include "store/store.h"
 
@@ -35,24 +36,7 @@ namespace lws::client {
 
 using api::Json;
 
-struct DeleteOptions {
-  std::optional<std::int64_t> grace_period_seconds;  // nullopt: the object's own
-  std::string propagation_policy;                    // "", "Background", "Foreground", "Orphan"
-  std::string precondition_uid;                      // "" : none
-  std::string precondition_resource_version;         // "" : none
-};
-
-// A live watch; destroying it (or Stop) ends the subscription. Handlers already posted to the
-// loop still run, but see no events after Stop.
-class Subscription {
- public:
-  virtual ~Subscription() = default;
-  virtual void Stop() = 0;
-};
-
-using WatchHandler = std::function<void(const store::WatchEvent&)>;
-
-class LocalClient {
+class LocalClient final : public Client {
  public:
   // `field_manager` names this client in managedFields and as the events' reporting component
   // ("statefulset-controller", "default-scheduler", "kubelet").
@@ -62,31 +46,33 @@ class LocalClient {
   // POST / PUT / PUT status / PATCH / DELETE through the API pipeline. Each returns the object
   // the server answered with (a DELETE's answer may be a Status document), or the server's
   // error as a Status with its code, message and field causes.
-  Result<Json> Create(const Resource& resource, const Json& object) const;
-  Result<Json> Update(const Resource& resource, const Json& object) const;
-  Result<Json> UpdateStatus(const Resource& resource, const Json& object) const;
+  Result<Json> Create(const Resource& resource, const Json& object) const override;
+  Result<Json> Update(const Resource& resource, const Json& object) const override;
+  Result<Json> UpdateStatus(const Resource& resource, const Json& object) const override;
   Result<Json> Patch(const Resource& resource, const std::string& ns, const std::string& name,
                      apiserver::PatchType type, const Json& patch,
-                     const std::string& subresource = "") const;
+                     const std::string& subresource = "") const override;
   Result<Json> Delete(const Resource& resource, const std::string& ns, const std::string& name,
-                      const DeleteOptions& options = {}) const;
+                      const DeleteOptions& options = {}) const override;
   // POST pods/<name>/binding: assigns the pod to `node` (409 when already bound).
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
-              const std::string& node) const;
+              const std::string& node) const override;
 
   // Reads straight from the store (no copies).
   Result<store::ObjectPtr> Get(const Resource& resource, const std::string& ns,
-                               const std::string& name) const;
-  Result<store::ListResult> List(const Resource& resource, const store::ListOptions& options = {}) const;
+                               const std::string& name) const override;
+  Result<store::ListResult> List(const Resource& resource,
+                                 const store::ListOptions& options = {}) const override;
 
   // Every object of `resource` in `ns` ("" all) as a synthetic ADDED, then every change, each
   // delivered to `handler` on `loop`. A watch that ends (the store's queue overflowed, 429) is
   // restarted from a fresh list, so the handler sees ADDED again for objects that still exist
   // and must treat ADDED of a known object as an update.
   Result<std::unique_ptr<Subscription>> Watch(EventLoop* loop, const Resource& resource,
-                                              const std::string& ns, WatchHandler handler) const;
+                                              const std::string& ns,
+                                              WatchHandler handler) const override;
 
-  const std::string& field_manager() const { return field_manager_; }
+  const std::string& field_manager() const override { return field_manager_; }
   store::Store* store() const { return store_; }
   apiserver::ApiServer* server() const { return server_; }
 
@@ -98,8 +84,5 @@ class LocalClient {
   store::Store* store_;
   std::string field_manager_;
 };
-
-// The Status an API error answer carries (its reason, message and causes).
-Status StatusFromAnswer(int http_code, const Json& body);
 
 }  // namespace lws::client

@@ -3,7 +3,7 @@
 
 namespace lws::runtime {
 
-Status InitialList::Capture(const client::LocalClient& client, const client::Resource& resource,
+Status InitialList::Capture(const client::Client& client, const client::Resource& resource,
                             const std::string& ns) {
   store::ListOptions options;
   options.namespace_ = resource.namespaced ? ns : "";

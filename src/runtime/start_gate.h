@@ -30,7 +30,7 @@
 
 #include "base/status.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/client.h"
 
 namespace lws::runtime {
 
@@ -40,7 +40,7 @@ class InitialList {
   // Lists `resource` in `ns` ("" every namespace) now. Call right after the informer's Start,
   // before the loop delivers anything: the list then counts no object the watch's initial
   // snapshot lacks, except those created in between, which the watch delivers next.
-  Status Capture(const client::LocalClient& client, const client::Resource& resource,
+  Status Capture(const client::Client& client, const client::Resource& resource,
                  const std::string& ns);
   // True once `informer` has delivered the captured list; latches (a later relist or deletions
   // cannot make it false again). False before Capture.

@@ -41,7 +41,7 @@
 #include "base/event_loop.h"
 #include "base/log.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/client.h"
 #include "client/resource.h"
 #include "runtime/start_gate.h"
 #include "runtime/work_queue.h"
@@ -55,7 +55,7 @@ class TypedInformer final : public SyncSource {
   using IndexFunc = std::function<std::vector<std::string>(const T&)>;
 
   // REQUIRES: loop and client outlive the informer.
-  TypedInformer(EventLoop* loop, const client::LocalClient* client, client::Resource resource,
+  TypedInformer(EventLoop* loop, const client::Client* client, client::Resource resource,
                 std::string ns = "")
       : loop_(loop),
         client_(client),
@@ -223,7 +223,7 @@ class TypedInformer final : public SyncSource {
   }
 
   EventLoop* const loop_;
-  const client::LocalClient* const client_;
+  const client::Client* const client_;
   const client::Resource resource_;
   const std::string ns_;
   client::Informer informer_;

@@ -39,7 +39,7 @@ std::vector<std::string> ByGroup(const api::Pod& pod) {
 
 }  // namespace
 
-Caches::Caches(EventLoop* loop, const client::LocalClient* client)
+Caches::Caches(EventLoop* loop, const client::Client* client)
     : sets(loop, client, client::kLeaderWorkerSets),
       statefulsets(loop, client, client::kStatefulSets),
       pods(loop, client, client::kPods),

@@ -21,7 +21,7 @@
 #include "api/core.h"
 #include "api/lws_types.h"
 #include "api/pod.h"
-#include "client/local_client.h"
+#include "client/client.h"
 #include "runtime/start_gate.h"
 #include "runtime/typed_informer.h"
 
@@ -32,7 +32,7 @@ inline const std::string kLeadersByLws = "lws-leaders";
 inline const std::string kByGroup = "lws-group";
 
 struct Caches {
-  Caches(EventLoop* loop, const client::LocalClient* client);
+  Caches(EventLoop* loop, const client::Client* client);
   Caches(const Caches&) = delete;
   Caches& operator=(const Caches&) = delete;
 

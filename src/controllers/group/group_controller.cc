@@ -18,7 +18,7 @@ bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists;
 
 }  // namespace
 
-GroupController::GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+GroupController::GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
                                  client::EventRecorder* recorder)
     : loop_(loop),
       client_(client),

@@ -20,7 +20,7 @@
 #include <memory>
 
 #include "client/event_recorder.h"
-#include "client/local_client.h"
+#include "client/client.h"
 #include "controllers/group/caches.h"
 #include "controllers/group/group_plan.h"
 #include "runtime/expectations.h"
@@ -33,7 +33,7 @@ class GroupController {
   // `client` should use the field manager "lws" (upstream's manager name for every write).
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
   // get distinct names.
-  GroupController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+  GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
                    client::EventRecorder* recorder);
   GroupController(const GroupController&) = delete;
   GroupController& operator=(const GroupController&) = delete;
@@ -53,7 +53,7 @@ class GroupController {
   void EnqueueController(const api::ObjectMeta& meta);
 
   EventLoop* loop_;
-  const client::LocalClient* client_;
+  const client::Client* client_;
   Caches* caches_;
   client::EventRecorder* recorder_;
   runtime::Expectations expectations_;

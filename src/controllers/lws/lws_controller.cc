@@ -49,7 +49,7 @@ Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
   return state;
 }
 
-LwsController::LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+LwsController::LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
                              client::EventRecorder* recorder)
     : loop_(loop),
       client_(client),

@@ -27,7 +27,7 @@
 
 #include "api/revision_cache.h"
 #include "client/event_recorder.h"
-#include "client/local_client.h"
+#include "client/client.h"
 #include "controllers/group/caches.h"
 #include "controllers/lws/rolling_update.h"
 #include "runtime/expectations.h"
@@ -40,7 +40,7 @@ class LwsController {
   // `client` should use the field manager "lws".
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
   // get distinct names.
-  LwsController(EventLoop* loop, const client::LocalClient* client, Caches* caches,
+  LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
                  client::EventRecorder* recorder);
   LwsController(const LwsController&) = delete;
   LwsController& operator=(const LwsController&) = delete;
@@ -74,7 +74,7 @@ class LwsController {
   void EnqueueNamed(const api::ObjectMeta& meta);
 
   EventLoop* loop_;
-  const client::LocalClient* client_;
+  const client::Client* client_;
   Caches* caches_;
   client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
