@@ -57,6 +57,7 @@ struct BuiltinSchemas {
   PatchSchema service_spec, service;
   PatchSchema node_spec, node_status, node;
   PatchSchema namespace_kind, persistent_volume_claim, service_account;
+  PatchSchema webhook_configuration;  // Mutating- and ValidatingWebhookConfiguration
   PatchSchema meta_only;
   std::map<std::string, const PatchSchema*, std::less<>> by_kind;
 
@@ -124,6 +125,10 @@ struct BuiltinSchemas {
     // core/v1 ServiceAccount: secrets merge by name; imagePullSecrets carries no tags here.
     service_account.Set("metadata", Struct(object_meta)).Set("secrets", MergeBy("name"));
 
+    // admissionregistration.k8s.io/v1: webhooks merge by name (kubectl apply sends
+    // $setElementOrder/webhooks); RBAC kinds carry no tags and need no entry.
+    webhook_configuration.Set("metadata", Struct(object_meta)).Set("webhooks", MergeBy("name"));
+
     by_kind = {{"Pod", &pod},
                {"StatefulSet", &stateful_set},
                {"Deployment", &deployment},
@@ -131,7 +136,9 @@ struct BuiltinSchemas {
                {"Node", &node},
                {"Namespace", &namespace_kind},
                {"PersistentVolumeClaim", &persistent_volume_claim},
-               {"ServiceAccount", &service_account}};
+               {"ServiceAccount", &service_account},
+               {"MutatingWebhookConfiguration", &webhook_configuration},
+               {"ValidatingWebhookConfiguration", &webhook_configuration}};
   }
 };
 

@@ -40,6 +40,8 @@ TEST(MergeKeysTest, TagsOfServedKinds) {
       {"StatefulSet", "spec.template.spec.containers.env", PatchStrategy::kMerge, "name"},
       {"StatefulSet", "spec.template.metadata.finalizers", PatchStrategy::kMerge, ""},
       {"StatefulSet", "status.conditions", PatchStrategy::kMerge, "type"},
+      {"MutatingWebhookConfiguration", "webhooks", PatchStrategy::kMerge, "name"},
+      {"ValidatingWebhookConfiguration", "webhooks", PatchStrategy::kMerge, "name"},
       {"Deployment", "spec.strategy", PatchStrategy::kNone, "", true},
       {"Service", "spec.ports", PatchStrategy::kMerge, "port"},
       {"Service", "status.conditions", PatchStrategy::kMerge, "type"},

@@ -11,9 +11,10 @@
 #     stored objects are what the manifests say (replicas, scope, webhook paths and selectors);
 #   - the cert-manager component renders (CA injection annotation, internal certificates off,
 #     the Secret as the certificate volume) and its non-cert-manager objects dry-run cleanly;
-#   - the Helm chart rendered into another namespace dry-runs cleanly there (before the real
-#     apply: re-applying the webhook configurations with a strategic merge patch made
-#     `lws apiserver` answer "This request caused apiserver to panic" when this was written).
+#   - the Helm chart rendered into another namespace dry-runs cleanly there;
+#   - a client-side re-apply of changed webhook configurations (a strategic merge patch with
+#     $setElementOrder/webhooks) merges the webhooks by name (it once made the server answer
+#     "This request caused apiserver to panic": the merge key was missing).
 # Any failing kubectl call prints kubectl's own output.
 # Usage: deploy_dry_run.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
@@ -147,6 +148,14 @@ sys.exit(1 if errors else 0)
 EOF
   check "cert-manager variant dry-runs" kube apply --dry-run=server -f "$tmp/cm-core.yaml"
 fi
+
+# Client-side apply twice: the second apply is a strategic merge patch over the webhooks list.
+sed 's/failurePolicy: Fail/failurePolicy: Ignore/' "$deploy/local/webhooks.yaml" >"$tmp/local-ignore.yaml"
+check "client-side apply of deploy/local" kube apply -f "$deploy/local/webhooks.yaml"
+check "client-side re-apply merges webhooks by name" kube apply -f "$tmp/local-ignore.yaml"
+check "re-applied policy stored" test \
+  "$(jp mutatingwebhookconfiguration lws-mutating-webhook-configuration -o jsonpath='{range .webhooks[*]}{.name}={.failurePolicy};{end}')" \
+  = 'mleaderworkerset.kb.io=Ignore;mpod.kb.io=Ignore;'
 
 [ "$failures" -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
 exit $(( failures > 0 ))
