@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "api/go_duration.h"
 #include "api/yaml.h"
 #include "cluster/cluster_config_internal.h"
 
@@ -137,34 +138,13 @@ Result<ClusterSpec> LoadClusterConfig(const std::string& path) {
 }
 
 Result<Duration> ParseGoDuration(std::string_view text) {
-  static const std::pair<std::string_view, double> kUnits[] = {
-      {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
-  auto invalid = [&] { return Status::BadRequest(fmt::format("invalid duration \"{}\" (use a Go duration such as 90s, 10m, 1h30m)", text)); };
-  if (text == "0") return Duration{};
-  if (text.empty()) return invalid();
-  double seconds = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t start = i;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-    if (i == start) return invalid();
-    double number = 0;
-    auto [end, error] = std::from_chars(text.data() + start, text.data() + i, number);
-    if (error != std::errc() || end != text.data() + i) return invalid();
-    std::size_t unit_start = i;
-    while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') ++i;
-    std::string_view unit = text.substr(unit_start, i - unit_start);
-    bool matched = false;
-    for (const auto& [name, factor] : kUnits) {
-      if (unit == name) {
-        seconds += number * factor;
-        matched = true;
-      }
-    }
-    if (!matched) return invalid();
+  // Go's grammar (api/go_duration.h); a cluster file has no use for negative or absurd spans.
+  Result<Duration> parsed = api::ParseGoDuration(text);
+  if (!parsed.ok() || *parsed < Duration::zero() || *parsed > std::chrono::hours(24 * 365 * 30)) {
+    return Status::BadRequest(fmt::format(
+        "invalid duration \"{}\" (use a Go duration such as 90s, 10m, 1h30m)", text));
   }
-  if (!std::isfinite(seconds) || seconds > 1e9) return invalid();
-  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds));
+  return parsed;
 }
 
 std::string FormatGoDuration(Duration d) {

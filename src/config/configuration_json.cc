@@ -2,7 +2,7 @@
 // can be logged at start-up and so that DecodeConfiguration(EmitYaml(ConfigurationToJson(c)))
 // gives c back (the fuzz target checks this round trip).
 #include "config/configuration.h"
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 namespace lws::config {
 namespace {
@@ -20,7 +20,7 @@ void PutOptional(Json& object, const char* key, const std::optional<T>& value) {
 }
 
 void PutDuration(Json& object, const char* key, Duration value) {
-  if (value != Duration::zero()) object[key] = FormatGoDuration(value);
+  if (value != Duration::zero()) object[key] = api::FormatGoDuration(value);
 }
 
 Json LeaderElectionToJson(const LeaderElectionConfig& le) {

@@ -8,7 +8,7 @@
 #include "api/name_validation.h"
 #include "api/object_meta_validation.h"
 #include "config/configuration.h"
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 #include "config/tls_options.h"
 
 namespace lws::config {
@@ -70,7 +70,7 @@ void ValidateLeaderElection(const Configuration& c, ErrorList* errors) {
   const LeaderElectionConfig& le = *c.leader_election;
   FieldPath path("leaderElection");
   auto invalid = [&](const char* field, Duration value, const char* detail) {
-    errors->push_back(api::Invalid(path.Child(field), FormatGoDuration(value), detail));
+    errors->push_back(api::Invalid(path.Child(field), api::FormatGoDuration(value), detail));
   };
   if (le.lease_duration <= Duration::zero()) invalid("leaseDuration", le.lease_duration, "leaseDuration must be greater than zero");
   if (le.renew_deadline <= Duration::zero()) invalid("renewDeadline", le.renew_deadline, "renewDeadline must be greater than zero");

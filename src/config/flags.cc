@@ -1,6 +1,6 @@
 #include "config/flags.h"
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 namespace lws::config {
 namespace {
@@ -45,7 +45,7 @@ Configuration Overlay(Configuration config, const ExplicitFlags& flags) {
 }
 
 Result<Duration> ParseDurationFlag(std::string_view flag, std::string_view value) {
-  Result<Duration> d = ParseGoDuration(value);
+  Result<Duration> d = api::ParseGoDuration(value);
   if (d.ok()) return d;
   // Go's flag package words a bad value this way: invalid value "x" for flag -name: parse error.
   return Status::BadRequest("invalid value " + api::GoQuote(value) + " for flag --" + std::string(flag) +

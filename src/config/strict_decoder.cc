@@ -4,7 +4,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 namespace lws::config::internal {
 
@@ -99,7 +99,7 @@ void StructScope::GoDuration(std::string_view key, Duration* out) {
     return problems_->Fail(PathOf(key) + ": json: cannot unmarshal " + std::string(JsonKind(*v)) +
                            " into Go value of type string");
   }
-  Result<Duration> parsed = ParseGoDuration(v->get_ref<const std::string&>());
+  Result<Duration> parsed = api::ParseGoDuration(v->get_ref<const std::string&>());
   if (!parsed.ok()) return problems_->Fail(PathOf(key) + ": " + parsed.status().message());
   *out = *parsed;
 }

@@ -1,5 +1,7 @@
 #include "client/rest/retry_policy.h"
 
+#include "api/go_duration.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -20,30 +22,6 @@ std::string DescribeOutcome(const AttemptOutcome& outcome) {
   std::string_view reason = StatusReasonForCode(outcome.http_code);
   if (!reason.empty()) text += " " + std::string(reason);
   return text;
-}
-
-// `value` as a decimal number with `digits` fraction digits, trailing zeros (and a bare point)
-// dropped, as Go's fmtFrac does.
-std::string WithFraction(std::uint64_t whole, std::uint64_t frac, int digits) {
-  std::string text = std::to_string(whole);
-  if (frac == 0) return text;
-  std::string f = std::to_string(frac);
-  f.insert(0, static_cast<std::size_t>(digits) - f.size(), '0');
-  while (!f.empty() && f.back() == '0') f.pop_back();
-  return text + "." + f;
-}
-
-std::string FormatPositive(std::uint64_t ns) {
-  if (ns < 1'000) return std::to_string(ns) + "ns";
-  if (ns < 1'000'000) return WithFraction(ns / 1'000, ns % 1'000, 3) + "µs";
-  if (ns < 1'000'000'000) return WithFraction(ns / 1'000'000, ns % 1'000'000, 6) + "ms";
-  std::uint64_t seconds = ns / 1'000'000'000;
-  std::string text = WithFraction(seconds % 60, ns % 1'000'000'000, 9) + "s";
-  std::uint64_t minutes = seconds / 60;
-  if (minutes == 0) return text;
-  text = std::to_string(minutes % 60) + "m" + text;
-  std::uint64_t hours = minutes / 60;
-  return hours == 0 ? text : std::to_string(hours) + "h" + text;
 }
 
 }  // namespace
@@ -124,15 +102,10 @@ RetryDecision RetryPolicy::Decide(const RetryRequest& request, const AttemptOutc
   } else {
     delay = Backoff(attempt);
   }
-  std::string message = "retrying " + what + " in " + FormatDelay(delay) + " (attempt " +
+  std::string message = "retrying " + what + " in " + api::FormatGoDuration(delay) + " (attempt " +
                         std::to_string(attempt + 1) + " of " + std::to_string(options_.max_attempts) + ")";
   return {true, delay, std::move(message)};
 }
 
-std::string FormatDelay(Duration d) {
-  if (d == Duration::zero()) return "0s";
-  if (d < Duration::zero()) return "-" + FormatPositive(static_cast<std::uint64_t>(-(d.count() + 1)) + 1);
-  return FormatPositive(static_cast<std::uint64_t>(d.count()));
-}
 
 }  // namespace lws::rest

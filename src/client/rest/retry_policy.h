@@ -103,7 +103,4 @@ class RetryPolicy {
   Rng rng_;
 };
 
-// Go's time.Duration.String() for the log line: "2s", "1.5s", "750ms", "1m30s", "0s".
-std::string FormatDelay(Duration d);
-
 }  // namespace lws::rest

@@ -108,17 +108,6 @@ TEST(RetryAfterTest, ParsesAsAtoi) {
   }
 }
 
-TEST(FormatDelayTest, PrintsLikeGo) {
-  EXPECT_EQ(FormatDelay(Duration::zero()), "0s");
-  EXPECT_EQ(FormatDelay(seconds(2)), "2s");
-  EXPECT_EQ(FormatDelay(milliseconds(1500)), "1.5s");
-  EXPECT_EQ(FormatDelay(milliseconds(750)), "750ms");
-  EXPECT_EQ(FormatDelay(Duration(1'500)), "1.5µs");
-  EXPECT_EQ(FormatDelay(Duration(12)), "12ns");
-  EXPECT_EQ(FormatDelay(seconds(90)), "1m30s");
-  EXPECT_EQ(FormatDelay(std::chrono::hours(2)), "2h0m0s");
-  EXPECT_EQ(FormatDelay(-milliseconds(250)), "-250ms");
-}
 
 // Without Retry-After the delay of attempt n lies in [d, min(cap, d * (1 + jitter))] where
 // d = min(cap, base * 2^(n-1)).

@@ -1,4 +1,4 @@
-// File: config/go_duration.h
+// File: api/go_duration.h
 //
 // Go's time.ParseDuration, which metav1.Duration uses to read "15s", "1m30s" or "1.5h" from a
 // configuration file. The full grammar is accepted (optional sign, several number+unit terms,
@@ -14,7 +14,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 
-namespace lws::config {
+namespace lws::api {
 
 // BadRequest with Go's message on failure; values beyond int64 nanoseconds are invalid as in Go.
 Result<Duration> ParseGoDuration(std::string_view text);
@@ -23,4 +23,4 @@ Result<Duration> ParseGoDuration(std::string_view text);
 // it back exactly.
 std::string FormatGoDuration(Duration d);
 
-}  // namespace lws::config
+}  // namespace lws::api

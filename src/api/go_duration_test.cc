@@ -1,9 +1,9 @@
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-namespace lws::config {
+namespace lws::api {
 namespace {
 
 using namespace std::chrono_literals;
@@ -69,4 +69,4 @@ RC_GTEST_PROP(GoDurationProperty, FormatThenParseIsIdentity, (std::int64_t nanos
 }
 
 }  // namespace
-}  // namespace lws::config
+}  // namespace lws::api

@@ -1,11 +1,11 @@
-#include "config/go_duration.h"
+#include "api/go_duration.h"
 
 #include <cstdint>
 #include <optional>
 
 #include "api/field.h"
 
-namespace lws::config {
+namespace lws::api {
 namespace {
 
 constexpr std::uint64_t kMaxNanos = std::uint64_t{1} << 63;  // |int64 min|
@@ -147,4 +147,4 @@ Result<Duration> ParseGoDuration(std::string_view text) {
   return Duration(static_cast<std::int64_t>(total));
 }
 
-}  // namespace lws::config
+}  // namespace lws::api
