@@ -7,6 +7,10 @@
 // becomes one chunk, and whatever accumulates while a chunk is being written goes out as the next
 // one. While a stream is open a second coroutine reads from the socket, because that read
 // completing is the only sign that the client went away.
+//
+// The connection is a template over its stream, a TCP stream for HTTP or an SSL stream over one
+// for HTTPS; whatever concerns the socket itself (timeouts, close, shutdown, cancel) goes to the
+// lowest layer, the TCP stream, in both.
 #include "apiserver/http_connection.h"
 
 #include <unistd.h>
@@ -18,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <boost/asio/as_tuple.hpp>
@@ -31,6 +36,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/chunk_encode.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -38,6 +44,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 
 #include "apiserver/http_server_util.h"
 #include "base/log.h"
@@ -49,6 +56,8 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 constexpr auto kNoThrow = net::as_tuple(net::use_awaitable);
 // A client that pipelines requests behind a watch gets this much buffered; beyond it the
@@ -58,15 +67,14 @@ constexpr std::size_t kReadChunkBytes = 4096;
 // After an error answer, how long the client may keep sending before the socket closes.
 constexpr std::chrono::seconds kLingerTime{2};
 
-class Connection;
-
 // The wake-up handed to a ResponseStream. The stream may keep it (and call it) after the
 // connection and even the io_context are gone, so it posts only while armed; the connection
 // disarms it, on its strand, when the stream ends. Disarming also drops the strand: a strand
 // executor must not outlive its io_context (its destructor unlinks itself from the service).
+template <class Owner>
 class Waker {
  public:
-  Waker(net::any_io_executor strand, std::weak_ptr<Connection> connection)
+  Waker(net::any_io_executor strand, std::weak_ptr<Owner> connection)
       : strand_(std::move(strand)), connection_(std::move(connection)) {}
   void Wake();
   void Disarm() {
@@ -77,28 +85,30 @@ class Waker {
  private:
   std::mutex mu_;
   net::any_io_executor strand_;  // empty once disarmed
-  std::weak_ptr<Connection> connection_;
+  std::weak_ptr<Owner> connection_;
 };
 
-class Connection : public ConnectionHandle, public std::enable_shared_from_this<Connection> {
+template <class AsyncStream>
+class Connection : public ConnectionHandle, public std::enable_shared_from_this<Connection<AsyncStream>> {
  public:
-  Connection(tcp::socket socket, std::shared_ptr<ServerContext> context)
-      : stream_(std::move(socket)),
+  Connection(AsyncStream stream, std::shared_ptr<ServerContext> context)
+      : stream_(std::move(stream)),
         context_(std::move(context)),
         signal_(stream_.get_executor()),
         deadline_(stream_.get_executor()) {}
 
   net::any_io_executor executor() { return stream_.get_executor(); }
   void set_id(uint64_t id) { id_ = id; }
+  const std::shared_ptr<ServerContext>& context() const { return context_; }
 
   static net::awaitable<void> Run(std::shared_ptr<Connection> self);
 
   void Shutdown() override {
-    net::post(executor(), [self = shared_from_this()] {
+    net::post(executor(), [self = this->shared_from_this()] {
       self->stopping_ = true;
       self->deadline_.cancel();
       self->Notify();
-      self->stream_.close();
+      self->Socket().close();
     });
   }
 
@@ -115,7 +125,7 @@ class Connection : public ConnectionHandle, public std::enable_shared_from_this<
     StreamSession(Connection& c, std::shared_ptr<ResponseStream> s)
         : connection(c),
           stream(std::move(s)),
-          waker(std::make_shared<Waker>(c.executor(), c.weak_from_this())) {}
+          waker(std::make_shared<Waker<Connection>>(c.executor(), c.weak_from_this())) {}
     ~StreamSession() {
       if (!finished) CancelStream(*stream, connection.context_->log());
       Finish();
@@ -132,11 +142,14 @@ class Connection : public ConnectionHandle, public std::enable_shared_from_this<
     }
     Connection& connection;
     std::shared_ptr<ResponseStream> stream;
-    std::shared_ptr<Waker> waker;
+    std::shared_ptr<Waker<Connection>> waker;
     bool finished = false;  // Next returned false or Cancel was called: no Cancel due
     bool released = false;
   };
 
+  // The TCP layer under the stream.
+  beast::tcp_stream& Socket() { return beast::get_lowest_layer(stream_); }
+  net::awaitable<bool> Handshake();
   net::awaitable<bool> ServeOne();
   net::awaitable<bool> ReadFailed(beast::error_code ec);
   HttpResponse CallHandler(const HttpRequest& request);
@@ -157,7 +170,7 @@ class Connection : public ConnectionHandle, public std::enable_shared_from_this<
     context_->log().debug("connection {}: {}: {}", remote_, what, ec.message());
   }
 
-  beast::tcp_stream stream_;
+  AsyncStream stream_;
   beast::flat_buffer buffer_;
   std::shared_ptr<ServerContext> context_;
   uint64_t id_ = 0;
@@ -175,7 +188,8 @@ class Connection : public ConnectionHandle, public std::enable_shared_from_this<
   bool watch_done_ = true;
 };
 
-void Waker::Wake() {
+template <class Owner>
+void Waker<Owner>::Wake() {
   std::lock_guard lock(mu_);
   if (!strand_) return;
   net::post(strand_, [connection = connection_] {
@@ -183,27 +197,47 @@ void Waker::Wake() {
   });
 }
 
-net::awaitable<void> Connection::Run(std::shared_ptr<Connection> self) {
+template <class AsyncStream>
+net::awaitable<void> Connection<AsyncStream>::Run(std::shared_ptr<Connection> self) {
   beast::error_code ec;
-  const tcp::endpoint remote = self->stream_.socket().remote_endpoint(ec);
+  const tcp::endpoint remote = self->Socket().socket().remote_endpoint(ec);
   self->remote_ = FormatEndpoint(remote.address().to_string(), remote.port());
   try {
-    while (!self->stopping_ && co_await self->ServeOne()) {
+    if (co_await self->Handshake()) {
+      while (!self->stopping_ && co_await self->ServeOne()) {
+      }
     }
   } catch (const std::exception& e) {
     self->context_->log().debug("connection {}: {}", self->remote_, e.what());
   }
-  self->stream_.close();
+  self->Socket().close();
   self->context_->Remove(self->id_);
 }
 
-net::awaitable<bool> Connection::ServeOne() {
+// The TLS handshake, bounded like a request by the idle timeout; nothing to do over plain TCP.
+// A client that fails it (plain HTTP, or a CA that does not trust us) is only logged: there is
+// no channel to answer it on.
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::Handshake() {
+  if constexpr (std::is_same_v<AsyncStream, TlsStream>) {
+    Socket().expires_after(context_->options().idle_timeout);
+    auto [ec] = co_await stream_.async_handshake(net::ssl::stream_base::server, kNoThrow);
+    if (ec) {
+      LogError("TLS handshake", ec);
+      co_return false;
+    }
+  }
+  co_return true;
+}
+
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::ServeOne() {
   const HttpServerOptions& options = context_->options();
   http::request_parser<http::string_body> parser;
   parser.body_limit(static_cast<std::uint64_t>(options.max_body_bytes));
   parser.header_limit(static_cast<std::uint32_t>(
       std::min<std::size_t>(options.max_header_bytes, std::numeric_limits<std::uint32_t>::max())));
-  stream_.expires_after(options.idle_timeout);
+  Socket().expires_after(options.idle_timeout);
   auto [ec, unused] = co_await http::async_read_header(stream_, buffer_, parser, kNoThrow);
   if (!ec && beast::iequals(parser.get()[http::field::expect], "100-continue")) {
     http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
@@ -231,7 +265,8 @@ net::awaitable<bool> Connection::ServeOne() {
   co_return co_await Respond(std::move(response), request.method == "HEAD", keep_alive, version);
 }
 
-net::awaitable<bool> Connection::ReadFailed(beast::error_code ec) {
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::ReadFailed(beast::error_code ec) {
   if (stopping_ || ec == http::error::end_of_stream) co_return false;
   if (ec == http::error::body_limit) {
     co_return co_await Refuse(BodyTooLargeResponse(context_->options().max_body_bytes));
@@ -247,7 +282,8 @@ net::awaitable<bool> Connection::ReadFailed(beast::error_code ec) {
   co_return false;
 }
 
-HttpResponse Connection::CallHandler(const HttpRequest& request) {
+template <class AsyncStream>
+HttpResponse Connection<AsyncStream>::CallHandler(const HttpRequest& request) {
   std::string what;
   try {
     return context_->Handle(request);
@@ -260,7 +296,8 @@ HttpResponse Connection::CallHandler(const HttpRequest& request) {
   return InternalErrorResponse(what);
 }
 
-net::awaitable<bool> Connection::Respond(HttpResponse response, bool head, bool keep_alive,
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::Respond(HttpResponse response, bool head, bool keep_alive,
                                          unsigned version) {
   if (!ValidStatusCode(response.status)) response = InvalidStatusResponse(response.status);
   http::response<http::string_body> message;
@@ -274,7 +311,7 @@ net::awaitable<bool> Connection::Respond(HttpResponse response, bool head, bool 
     message.content_length(response.body.size());
     if (!head) message.body() = std::move(response.body);
   }
-  stream_.expires_after(context_->options().idle_timeout);
+  Socket().expires_after(context_->options().idle_timeout);
   auto [ec, unused] = co_await http::async_write(stream_, message, kNoThrow);
   if (ec) {
     LogError("write", ec);
@@ -286,11 +323,12 @@ net::awaitable<bool> Connection::Respond(HttpResponse response, bool head, bool 
 // Answers a request the transport rejected and closes the connection. The client may still be
 // sending (a body over the limit): reading on for a moment after the answer keeps the kernel
 // from resetting the connection before the client has read it.
-net::awaitable<bool> Connection::Refuse(HttpResponse response) {
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::Refuse(HttpResponse response) {
   if (!co_await Respond(std::move(response), false, false, 11)) co_return false;
   beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-  stream_.expires_after(kLingerTime);
+  Socket().socket().shutdown(tcp::socket::shutdown_send, ec);
+  Socket().expires_after(kLingerTime);
   char discard[kReadChunkBytes];
   while (!ec && !stopping_) {
     std::tie(ec, std::ignore) = co_await stream_.async_read_some(net::buffer(discard), kNoThrow);
@@ -298,7 +336,8 @@ net::awaitable<bool> Connection::Refuse(HttpResponse response) {
   co_return false;
 }
 
-net::awaitable<bool> Connection::Stream(HttpResponse response, bool keep_alive, unsigned version) {
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::Stream(HttpResponse response, bool keep_alive, unsigned version) {
   if (!context_->TryOpenStream()) {
     CancelStream(*response.stream, context_->log());
     co_return co_await Respond(TooManyStreamsResponse(context_->options().max_streams), false,
@@ -315,7 +354,7 @@ net::awaitable<bool> Connection::Stream(HttpResponse response, bool keep_alive, 
   }
   head.keep_alive(keep_alive && chunked);
   head.chunked(chunked);
-  stream_.expires_never();
+  Socket().expires_never();
   http::response_serializer<http::empty_body> serializer(head);
   auto [ec, unused] = co_await http::async_write_header(stream_, serializer, kNoThrow);
   if (ec) {
@@ -326,21 +365,22 @@ net::awaitable<bool> Connection::Stream(HttpResponse response, bool keep_alive, 
   ++stream_generation_;
   wake_pending_ = true;  // Next once at start
   timed_out_ = peer_gone_ = watch_stop_ = watch_done_ = false;
-  net::co_spawn(executor(), WatchPeer(shared_from_this()), net::detached);
+  net::co_spawn(executor(), WatchPeer(this->shared_from_this()), net::detached);
   session.stream->Start([waker = session.waker] { waker->Wake(); });
   if (response.stream_timeout) StartDeadline(*response.stream_timeout);
 
   const bool ok = co_await Drain(session, chunked);
   watch_stop_ = true;
   beast::error_code ignored;
-  stream_.socket().cancel(ignored);
+  Socket().socket().cancel(ignored);
   while (!watch_done_) co_await WaitSignal();
   co_return ok && !Interrupted() && keep_alive && chunked;
 }
 
 // Calls Next whenever woken and writes what it returns until the stream finishes, times out,
 // the client leaves or the server stops. Returns whether the stream ended cleanly.
-net::awaitable<bool> Connection::Drain(StreamSession& session, bool chunked) {
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::Drain(StreamSession& session, bool chunked) {
   std::string out;
   bool more = true;
   while (more) {
@@ -365,7 +405,8 @@ net::awaitable<bool> Connection::Drain(StreamSession& session, bool chunked) {
   co_return !ec;
 }
 
-net::awaitable<bool> Connection::WriteBody(const std::string& data, bool chunked) {
+template <class AsyncStream>
+net::awaitable<bool> Connection<AsyncStream>::WriteBody(const std::string& data, bool chunked) {
   beast::error_code ec;
   if (chunked) {
     std::tie(ec, std::ignore) =
@@ -379,7 +420,8 @@ net::awaitable<bool> Connection::WriteBody(const std::string& data, bool chunked
 
 // Reads while a stream is open: the read completing with an error means the client is gone.
 // Bytes that do arrive (a pipelined request) stay in buffer_ for the next ServeOne.
-net::awaitable<void> Connection::WatchPeer(std::shared_ptr<Connection> self) {
+template <class AsyncStream>
+net::awaitable<void> Connection<AsyncStream>::WatchPeer(std::shared_ptr<Connection> self) {
   while (!self->watch_stop_ && self->buffer_.size() < kMaxPipelinedBytes) {
     auto [ec, n] =
         co_await self->stream_.async_read_some(self->buffer_.prepare(kReadChunkBytes), kNoThrow);
@@ -396,10 +438,11 @@ net::awaitable<void> Connection::WatchPeer(std::shared_ptr<Connection> self) {
   self->Notify();
 }
 
-void Connection::StartDeadline(std::chrono::milliseconds timeout) {
+template <class AsyncStream>
+void Connection<AsyncStream>::StartDeadline(std::chrono::milliseconds timeout) {
   deadline_.expires_after(timeout);
   deadline_.async_wait(
-      [weak = weak_from_this(), generation = stream_generation_](const beast::error_code& ec) {
+      [weak = this->weak_from_this(), generation = stream_generation_](const beast::error_code& ec) {
         auto self = weak.lock();
         if (ec || !self || self->stream_generation_ != generation) return;
         self->timed_out_ = true;
@@ -407,10 +450,18 @@ void Connection::StartDeadline(std::chrono::milliseconds timeout) {
       });
 }
 
+template <class AsyncStream>
+void Spawn(std::shared_ptr<Connection<AsyncStream>> connection) {
+  const std::optional<uint64_t> id = connection->context()->Add(connection);
+  if (!id) return;  // stopping: the socket closes with the connection
+  connection->set_id(*id);
+  net::co_spawn(connection->executor(), Connection<AsyncStream>::Run(connection), net::detached);
+}
+
 }  // namespace
 
 void ServeConnection(net::io_context& io, int native_socket, bool ipv6,
-                     std::shared_ptr<ServerContext> context) {
+                     std::shared_ptr<ServerContext> context, net::ssl::context* tls) {
   tcp::socket socket(net::make_strand(io));
   beast::error_code ec;
   socket.assign(ipv6 ? tcp::v6() : tcp::v4(), native_socket, ec);
@@ -419,11 +470,11 @@ void ServeConnection(net::io_context& io, int native_socket, bool ipv6,
     context->log().debug("connection: {}", ec.message());
     return;
   }
-  auto connection = std::make_shared<Connection>(std::move(socket), context);
-  const std::optional<uint64_t> id = context->Add(connection);
-  if (!id) return;  // stopping: the socket closes with the connection
-  connection->set_id(*id);
-  net::co_spawn(connection->executor(), Connection::Run(connection), net::detached);
+  if (tls != nullptr) {
+    Spawn(std::make_shared<Connection<TlsStream>>(TlsStream(std::move(socket), *tls), context));
+  } else {
+    Spawn(std::make_shared<Connection<PlainStream>>(PlainStream(std::move(socket)), context));
+  }
 }
 
 }  // namespace lws::apiserver::internal

@@ -7,7 +7,7 @@
 // down) is the ServerContext.
 //
 // Nothing here names a Beast or Asio type (io_context is only forward-declared), so that Beast
-// is compiled in the transport's two translation units alone; the socket crosses over as its
+// is compiled in the transport's translation units alone; the socket crosses over as its
 // native handle.
 #pragma once
 
@@ -21,9 +21,13 @@
 
 #include "apiserver/http.h"
 #include "apiserver/http_server.h"
+#include "base/result.h"
 
 namespace boost::asio {
 class io_context;
+namespace ssl {
+class context;
+}  // namespace ssl
 }  // namespace boost::asio
 
 namespace spdlog {
@@ -71,8 +75,11 @@ class ServerContext {
 };
 
 // Serves the connected socket `native_socket` (IPv6 when `ipv6`), which it now owns, on a new
-// strand of `io`.
+// strand of `io`: over TLS with `tls` (which must outlive every connection), else plain.
 void ServeConnection(boost::asio::io_context& io, int native_socket, bool ipv6,
-                     std::shared_ptr<ServerContext> context);
+                     std::shared_ptr<ServerContext> context, boost::asio::ssl::context* tls);
+
+// The SSL context for HttpServerOptions::tls (http_server_tls.cc).
+Result<std::shared_ptr<boost::asio::ssl::context>> MakeTlsContext(const HttpTlsOptions& tls);
 
 }  // namespace lws::apiserver::internal

@@ -20,6 +20,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -85,6 +86,9 @@ struct HttpServer::Impl {
   void ArmTick();
 
   std::shared_ptr<internal::ServerContext> context;
+  // Declared before `io`: the connections' SSL streams, destroyed with the io_context at the
+  // latest, are made from it.
+  std::shared_ptr<net::ssl::context> tls;  // null: plain HTTP
   net::io_context io;
   net::executor_work_guard<net::io_context::executor_type> work;
   // The listening socket and the tick share one strand; Stop posts their end onto it.
@@ -138,7 +142,7 @@ void HttpServer::Impl::Accept() {
     if (release_error) {
       context->log().debug("accept: {}", release_error.message());
     } else {
-      internal::ServeConnection(io, native, ipv6, context);
+      internal::ServeConnection(io, native, ipv6, context, tls.get());
     }
     Accept();
   });
@@ -162,6 +166,9 @@ void HttpServer::Impl::ArmTick() {
 Result<std::unique_ptr<HttpServer>> HttpServer::Start(HttpServerOptions options,
                                                       HttpHandler handler) {
   auto impl = std::make_unique<Impl>(std::move(options), std::move(handler));
+  if (impl->options().tls) {
+    ASSIGN_OR_RETURN(impl->tls, internal::MakeTlsContext(*impl->options().tls));
+  }
   RETURN_IF_ERROR(impl->Listen());
   net::post(impl->strand, [impl = impl.get()] {
     impl->Accept();
@@ -171,7 +178,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::Start(HttpServerOptions options,
   for (int i = 0; i < threads; ++i) {
     impl->threads.emplace_back([io = &impl->io] { io->run(); });
   }
-  impl->context->log().debug("serving HTTP on {}",
+  impl->context->log().debug("serving {} on {}", impl->tls ? "HTTPS" : "HTTP",
                              internal::FormatEndpoint(impl->options().bind_address, impl->port));
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }

@@ -15,6 +15,9 @@
 //   ... client connects to server->address() ...
 //   server->Stop();  // or let it go out of scope
 //
+// With HttpServerOptions::tls the same server speaks HTTPS instead (TLS 1.2 or later, HTTP/1.1
+// only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the handshake.
+//
 // Beast and Asio stay in the .cc files (pimpl): including this header costs nothing.
 #pragma once
 
@@ -23,12 +26,19 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "apiserver/http.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
+
+// PEM text (tls_certificates.h makes or checks it).
+struct HttpTlsOptions {
+  std::string cert_chain_pem;  // the serving certificate first, then any intermediates
+  std::string key_pem;
+};
 
 struct HttpServerOptions {
   std::string bind_address = "127.0.0.1";
@@ -42,12 +52,14 @@ struct HttpServerOptions {
   std::size_t max_streams = 1000;  // concurrently open ResponseStreams; beyond it -> 429
   std::chrono::milliseconds tick_interval{0};  // > 0: call `tick` this often on an I/O thread
   std::function<void()> tick;                  // e.g. the store's watch bookmarks
+  std::optional<HttpTlsOptions> tls;           // set: HTTPS; unset: plain HTTP
 };
 
 class HttpServer {
  public:
   // Binds, listens and starts the I/O threads. A bind or listen failure is a Status naming the
-  // address and the operating system's error text.
+  // address and the operating system's error text; a certificate or key that cannot be loaded
+  // is a Status with OpenSSL's reason.
   static Result<std::unique_ptr<HttpServer>> Start(HttpServerOptions options, HttpHandler handler);
 
   HttpServer(const HttpServer&) = delete;

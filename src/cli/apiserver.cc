@@ -75,6 +75,15 @@ class ControlLoop {
   Time last_bookmark_;
 };
 
+// How kubectl reaches this server: over HTTPS only through the kubeconfig, which carries the CA.
+std::string ConnectHint(const ApiServerCommandOptions& options, const std::string& url) {
+  if (options.tls.enabled()) {
+    return options.kubeconfig_out.empty() ? "--server " + url + " --certificate-authority <CA FILE>"
+                                          : "--kubeconfig " + options.kubeconfig_out;
+  }
+  return "--server " + url + (options.token.empty() ? "" : " --token <TOKEN>");
+}
+
 }  // namespace
 
 int RunApiServer(const ApiServerCommandOptions& options) {
@@ -90,6 +99,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   serve.watch_history = options.watch_history;
   serve.kubeconfig_out = options.kubeconfig_out;
   serve.webhooks = options.webhooks;
+  serve.tls = options.tls;
   serve.tick_interval = kTickInterval;
   std::unique_ptr<ControlLoop> loop;
   serve.tick = [&loop] {
@@ -108,8 +118,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   std::string url = (*serving)->url();
   std::cout << "lws apiserver: serving the Kubernetes API on " << url << " ("
             << (options.data_dir.empty() ? "in memory" : "data in " + options.data_dir) << ")\n"
-            << "  kubectl --server " << url << (options.token.empty() ? "" : " --token <TOKEN>")
-            << " get namespaces\n"
+            << "  kubectl " << ConnectHint(options, url) << " get namespaces\n"
             << std::flush;
   int signal = WaitForShutdownSignal(signals);
   log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
@@ -120,7 +129,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
 void AddApiServerCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<ApiServerCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "apiserver", "Serve the embedded Kubernetes API server alone (kubectl-compatible, HTTP)");
+      "apiserver", "Serve the embedded Kubernetes API server alone (kubectl-compatible, HTTP or HTTPS)");
   cmd->add_option("--port", options->port, "Port to listen on (0: any free port)");
   cmd->add_option("--bind", options->bind, "Address to listen on");
   cmd->add_option("--data-dir", options->data_dir,
@@ -137,6 +146,7 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");
+  AddTlsFlags(cmd, &options->tls);
   cmd->callback([options, exit_code] { *exit_code = RunApiServer(*options); });
 }
 

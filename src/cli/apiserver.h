@@ -3,12 +3,15 @@
 // `lws apiserver [--port N] [--bind ADDR] [--data-dir DIR] [--token TOKEN]`: the embedded
 // Kubernetes API server alone (no scheduler, kubelets or controllers besides the garbage
 // collector), for kubectl, client libraries and tests. Plain HTTP on 127.0.0.1 unless told
-// otherwise; with --data-dir every acknowledged write survives a crash; with --token every
-// request but /version and the health checks needs `Authorization: Bearer TOKEN`.
+// otherwise (HTTPS with --tls-cert/--tls-key or --tls-self-signed, cli/tls_flags.h); with
+// --data-dir every acknowledged write survives a crash; with --token every request but
+// /version and the health checks needs `Authorization: Bearer TOKEN`.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "cli/tls_flags.h"
 
 namespace CLI {
 class App;
@@ -25,6 +28,7 @@ struct ApiServerCommandOptions {
   std::string kubeconfig_out;  // write a kubeconfig for this server here
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
+  TlsFlags tls;          // HTTPS (cli/tls_flags.h); none set: plain HTTP
 };
 
 // Serves until SIGINT or SIGTERM. Returns the process exit code.

@@ -12,12 +12,15 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "base/clock.h"
+#include "apiserver/tls_certificates.h"
 #include "base/result.h"
+#include "cli/tls_flags.h"
 #include "store/store.h"
 
 namespace lws::cli {
@@ -35,6 +38,7 @@ struct ServeOptions {
   std::chrono::milliseconds tick_interval{250};
   std::function<void()> tick;        // run on a transport thread every tick_interval
   bool webhooks = true;              // the LWS webhooks in the admission chain (spec 3.3, 14)
+  TlsFlags tls;                      // none set: plain HTTP
 };
 
 // The store, API server and transport of one serving process, torn down in reverse order.
@@ -49,7 +53,7 @@ class Serving {
 
   store::Store* store() const { return store_.get(); }
   apiserver::ApiServer* server() const { return server_.get(); }
-  std::string url() const { return "http://" + http_->address(); }
+  std::string url() const { return (tls_ ? "https://" : "http://") + http_->address(); }
   // Starts answering HTTP requests (call once the background work is ready).
   Status Listen();
   void Stop();
@@ -58,6 +62,7 @@ class Serving {
   Serving() = default;
   ServeOptions options_;
   std::string command_;
+  std::optional<apiserver::TlsIdentity> tls_;  // resolved in Start, so bad flags fail early
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> server_;
   std::unique_ptr<apiserver::HttpServer> http_;
@@ -72,7 +77,9 @@ int WaitForShutdownSignal(const sigset_t& set);
 // Writes `text` to `path`, creating parent directories.
 Status WriteFile(const std::string& path, const std::string& text);
 
-// A kubeconfig (YAML) whose only cluster, user and context point at `server` ("http://...").
-std::string LocalKubeconfig(const std::string& server, const std::string& token);
+// A kubeconfig (YAML) whose only cluster, user and context point at `server` ("http://..." or
+// "https://..."); a non-empty `ca_pem` becomes the cluster's certificate-authority-data.
+std::string LocalKubeconfig(const std::string& server, const std::string& token,
+                            const std::string& ca_pem = "");
 
 }  // namespace lws::cli

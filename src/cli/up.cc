@@ -105,6 +105,7 @@ int RunUp(const UpOptions& options) {
   serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
   serve.kubeconfig_out = options.kubeconfig_out;
   serve.webhooks = options.webhooks;
+  serve.tls = options.tls;
   Result<std::unique_ptr<Serving>> serving = Serving::Start("lws up", &loop.clock(), serve);
   if (!serving.ok()) {
     std::cerr << serving.status().message() << "\n";
@@ -182,6 +183,7 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
                 "image and show it live, then stop (default cluster: examples/cluster/demo-cluster.yaml)");
   cmd->add_flag("--keep-running", options->keep_running, "With --demo: keep the cluster running after the rollout")
       ->needs("--demo");
+  AddTlsFlags(cmd, &options->tls);
   cmd->callback([options, exit_code] { *exit_code = RunUp(*options); });
 }
 

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/tls_flags.h"
+
 namespace CLI {
 class App;
 }
@@ -25,6 +27,7 @@ struct UpOptions {
   std::string token;
   int threads = 2;
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
+  TlsFlags tls;          // HTTPS (cli/tls_flags.h); none set: plain HTTP
   // Run the demo rollout of cli/demo.h once the cluster is up, then stop (unless keep_running).
   // Without `config` it uses the built-in examples/cluster/demo-cluster.yaml.
   bool demo = false;

@@ -33,7 +33,7 @@ start_lws() {
     fi
     sleep 0.1
   done
-  APISERVER_URL=$(grep -o 'http://[0-9.:]*' "$dir/$sub.out" | head -1)
+  APISERVER_URL=$(grep -oE 'https?://[0-9.:]*' "$dir/$sub.out" | head -1)
   export KUBECONFIG="$dir/kubeconfig"
 }
 start_apiserver() { start_lws "$1" "$2" apiserver 'serving the Kubernetes API on' "${@:3}"; }

@@ -1,0 +1,79 @@
+// File: apiserver/tls_certificate_files.cc
+//
+// LoadOrCreateSelfSigned: the self-signed identity kept across restarts in a directory. The CA's
+// key is never written (tls_certificates.h says why), so an identity that no longer verifies
+// (expired, or the requested names changed) is replaced as a whole, CA included; the server
+// writes its kubeconfig after this, so the file it hands out always trusts the CA in use.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "apiserver/tls_certificates.h"
+
+namespace lws::apiserver {
+namespace {
+
+constexpr const char* kCaFile = "ca.crt";
+constexpr const char* kCertFile = "tls.crt";
+constexpr const char* kKeyFile = "tls.key";
+
+std::optional<std::string> ReadWhole(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Writes through a temporary file and a rename, so a crash never leaves half a key behind.
+Status WriteWhole(const std::filesystem::path& path, const std::string& text, bool secret) {
+  const std::filesystem::path temporary = path.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (secret) ::chmod(temporary.c_str(), S_IRUSR | S_IWUSR);
+    out << text;
+    out.close();
+    if (!out) return Status::Internal("cannot write " + temporary.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) return Status::Internal("cannot write " + path.string() + ": " + ec.message());
+  return Status::Ok();
+}
+
+// The identity stored in `dir`, when it is complete and good for every requested name.
+std::optional<TlsIdentity> LoadValid(const std::filesystem::path& dir,
+                                     const SelfSignedRequest& request, Time now) {
+  std::optional<std::string> ca = ReadWhole(dir / kCaFile);
+  std::optional<std::string> cert = ReadWhole(dir / kCertFile);
+  std::optional<std::string> key = ReadWhole(dir / kKeyFile);
+  if (!ca || !cert || !key || !CheckKeyMatches(*cert, *key).ok()) return std::nullopt;
+  std::vector<std::string> hosts = request.dns_names;
+  hosts.insert(hosts.end(), request.ip_addresses.begin(), request.ip_addresses.end());
+  for (const std::string& host : hosts) {
+    if (!VerifyServingCertificate(*cert, *ca, host, now).ok()) return std::nullopt;
+  }
+  return TlsIdentity{std::move(*ca), std::move(*cert), std::move(*key)};
+}
+
+}  // namespace
+
+Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir,
+                                           const SelfSignedRequest& request, Time now) {
+  const std::filesystem::path base(dir);
+  if (std::optional<TlsIdentity> stored = LoadValid(base, request, now)) return *stored;
+  ASSIGN_OR_RETURN(TlsIdentity identity, CreateSelfSigned(request, now));
+  std::error_code ec;
+  std::filesystem::create_directories(base, ec);
+  if (ec) return Status::Internal("cannot create " + dir + ": " + ec.message());
+  // The key goes first: a crash after it leaves a pair that fails to match and is replaced.
+  RETURN_IF_ERROR(WriteWhole(base / kKeyFile, identity.key_pem, true));
+  RETURN_IF_ERROR(WriteWhole(base / kCertFile, identity.cert_pem, false));
+  RETURN_IF_ERROR(WriteWhole(base / kCaFile, identity.ca_pem, false));
+  return identity;
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,72 @@
+// File: cli/tls_flags.cc
+#include "cli/tls_flags.h"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace lws::cli {
+namespace {
+
+Result<std::string> ReadPemFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::BadRequest("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Result<apiserver::TlsIdentity> LoadOperatorPair(const TlsFlags& flags) {
+  apiserver::TlsIdentity identity;
+  ASSIGN_OR_RETURN(identity.cert_pem, ReadPemFile(flags.cert_file));
+  ASSIGN_OR_RETURN(identity.key_pem, ReadPemFile(flags.key_file));
+  // Checked here so that a wrong pair is reported with both file names at start, not as a TLS
+  // alert on every client's first request.
+  if (Status match = apiserver::CheckKeyMatches(identity.cert_pem, identity.key_pem); !match.ok()) {
+    return Status::BadRequest("--tls-cert " + flags.cert_file + " and --tls-key " +
+                              flags.key_file + ": " + std::string(match.message()));
+  }
+  ASSIGN_OR_RETURN(identity.ca_pem, apiserver::LastCertificate(identity.cert_pem));
+  return identity;
+}
+
+}  // namespace
+
+void AddTlsFlags(CLI::App* cmd, TlsFlags* flags) {
+  CLI::Option* cert = cmd->add_option("--tls-cert", flags->cert_file,
+                                      "Serve HTTPS with this PEM certificate (chain, leaf first)")
+                          ->check(CLI::ExistingFile);
+  CLI::Option* key = cmd->add_option("--tls-key", flags->key_file,
+                                     "The PEM private key of --tls-cert")
+                         ->check(CLI::ExistingFile);
+  cert->needs(key);
+  key->needs(cert);
+  cmd->add_flag("--tls-self-signed", flags->self_signed,
+                "Serve HTTPS with a self-signed CA and certificate made at start (kept in "
+                "DATA_DIR/tls with --data-dir); the kubeconfig trusts that CA")
+      ->excludes(cert)
+      ->excludes(key);
+}
+
+Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
+                                                         const std::string& data_dir, Time now) {
+  if (flags.self_signed && !flags.cert_file.empty()) {
+    return Status::BadRequest("--tls-self-signed cannot be combined with --tls-cert");
+  }
+  if (flags.cert_file.empty() != flags.key_file.empty()) {
+    return Status::BadRequest("--tls-cert and --tls-key must be given together");
+  }
+  if (!flags.enabled()) return std::optional<apiserver::TlsIdentity>();
+  Result<apiserver::TlsIdentity> identity =
+      !flags.cert_file.empty() ? LoadOperatorPair(flags)
+      : data_dir.empty()
+          ? apiserver::CreateSelfSigned({}, now)
+          : apiserver::LoadOrCreateSelfSigned((std::filesystem::path(data_dir) / "tls").string(),
+                                              {}, now);
+  if (!identity.ok()) return identity.status();
+  return std::optional(std::move(*identity));
+}
+
+}  // namespace lws::cli

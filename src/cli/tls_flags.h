@@ -1,0 +1,43 @@
+// File: cli/tls_flags.h
+//
+// The HTTPS flags `lws apiserver` and `lws up` share, and what they turn into: the TLS identity
+// the transport serves with plus the CA a kubeconfig should trust. Two ways in, never both:
+//   --tls-cert FILE --tls-key FILE   the operator's PEM pair; the kubeconfig trusts the last
+//                                    certificate of FILE (the pair's own issuer when FILE holds
+//                                    a chain, the certificate itself when it is self-signed)
+//   --tls-self-signed                a CA and a serving certificate for localhost, 127.0.0.1
+//                                    and ::1 made at start, kept in DATA_DIR/tls and reused
+//                                    while valid, so a kubeconfig written once keeps working
+// Neither: plain HTTP, as before.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "apiserver/tls_certificates.h"
+#include "base/clock.h"
+#include "base/result.h"
+
+namespace CLI {
+class App;
+}
+
+namespace lws::cli {
+
+struct TlsFlags {
+  std::string cert_file;
+  std::string key_file;
+  bool self_signed = false;
+
+  bool enabled() const { return self_signed || !cert_file.empty(); }
+};
+
+// Adds --tls-cert, --tls-key and --tls-self-signed to `cmd`, with their exclusions.
+void AddTlsFlags(CLI::App* cmd, TlsFlags* flags);
+
+// The identity to serve with, nullopt for plain HTTP. `data_dir` ("" for none) keeps the
+// self-signed files; `now` dates new certificates and checks stored ones.
+Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
+                                                         const std::string& data_dir, Time now);
+
+}  // namespace lws::cli
