@@ -7,9 +7,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+begin_kubectl_test
 mkdir -p "$tmp/data"
 start_apiserver "$lws" "$tmp" --data-dir "$tmp/data" || exit 1
 /usr/bin/python3 "$root/tests/python/durability_writer.py" "$APISERVER_URL" "$tmp/acks" &

@@ -8,9 +8,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+begin_kubectl_test
 data="$tmp/data"
 start_apiserver "$lws" "$tmp" --tls-self-signed --data-dir "$data" || exit 1
 k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err"; }

@@ -6,9 +6,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+begin_kubectl_test
 export HOME="$tmp/home"  # a fresh discovery cache
 mkdir -p "$HOME"
 data="$root/testdata/kubectl"

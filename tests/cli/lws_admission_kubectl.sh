@@ -10,9 +10,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+begin_kubectl_test
 start_apiserver "$lws" "$tmp" || exit 1
 k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err"; }
 out_has() { grep -qE "$1" "$tmp/out"; }

@@ -9,9 +9,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+begin_kubectl_test
 start_up "$lws" "$tmp" --config "$root/testdata/up/cluster.yaml" --kubelet manual || exit 1
 
 jp() { kubectl get "$1" -o jsonpath="$2" 2>/dev/null; }

@@ -52,3 +52,11 @@ require_kubectl() {
     exit 77
   fi
 }
+
+# The common start of a kubectl test script: kubectl is there (else the script is skipped), and
+# $tmp is a fresh directory removed on exit together with the server the script starts.
+begin_kubectl_test() {
+  require_kubectl
+  tmp=$(mktemp -d)
+  trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+}
