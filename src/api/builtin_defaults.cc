@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "api/base64.h"
 #include "api/builtin_internal.h"
 #include "api/builtin_json.h"
 
@@ -206,30 +207,6 @@ void ApplyBuiltinUpdateCarryOver(const ResourceInfo& info, const Json& old, Json
     const Json* stored = Member(*old_spec, key);
     if (empty(Member(spec, key)) && !empty(stored)) (*spec)[key] = *stored;
   }
-}
-
-std::string Base64Encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned n = (static_cast<unsigned char>(bytes[i]) << 16) |
-                       (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                       static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out += kAlphabet[(n >> shift) & 63];
-  }
-  const std::size_t left = bytes.size() - i;
-  if (left > 0) {
-    unsigned n = static_cast<unsigned char>(bytes[i]) << 16;
-    if (left == 2) n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += left == 2 ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
 }
 
 std::string GoStringMap(const Json& map) {

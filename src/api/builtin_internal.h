@@ -25,9 +25,6 @@ void ApplyClaimSpecDefaults(Json* claim_spec);
 // do not parse are left for the decoder to reject.
 void CanonicalizeQuantities(Json* resource_list);
 
-// Standard base64 (RFC 4648 with padding), as Go encodes []byte in JSON.
-std::string Base64Encode(std::string_view bytes);
-
 // Go's %#v of a map[string]string: map[string]string{"a":"b", "c":"d"} (keys sorted).
 std::string GoStringMap(const Json& map);
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "api/base64.h"
 #include "api/yaml_scalar.h"
 
 namespace lws::api {
@@ -62,15 +63,6 @@ Result<Json> NumberForJson(double v, const YAML::Mark& n) {
   return Json(v);
 }
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 // !!binary: standard base64 (line breaks allowed); bytes that are not UTF-8 become U+FFFD, as
 // Go's json.Marshal writes them.
 Result<Json> DecodeBinary(const std::string& text, const YAML::Mark& n) {
@@ -84,7 +76,7 @@ Result<Json> DecodeBinary(const std::string& text, const YAML::Mark& n) {
       ++pad;
       continue;
     }
-    int v = Base64Value(c);
+    int v = Base64Sextet(c);
     if (v < 0 || pad > 0) return MarkError(n, "!!binary value contains invalid base64 data");
     bits = (bits << 6) | static_cast<unsigned>(v);
     nbits += 6;

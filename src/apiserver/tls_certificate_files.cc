@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "apiserver/tls_certificates.h"
+#include "base/file.h"
 
 namespace lws::apiserver {
 namespace {
@@ -19,14 +19,6 @@ namespace {
 constexpr const char* kCaFile = "ca.crt";
 constexpr const char* kCertFile = "tls.crt";
 constexpr const char* kKeyFile = "tls.key";
-
-std::optional<std::string> ReadWhole(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Writes through a temporary file and a rename, so a crash never leaves half a key behind.
 Status WriteWhole(const std::filesystem::path& path, const std::string& text, bool secret) {
@@ -47,10 +39,10 @@ Status WriteWhole(const std::filesystem::path& path, const std::string& text, bo
 // The identity stored in `dir`, when it is complete and good for every requested name.
 std::optional<TlsIdentity> LoadValid(const std::filesystem::path& dir,
                                      const SelfSignedRequest& request, Time now) {
-  std::optional<std::string> ca = ReadWhole(dir / kCaFile);
-  std::optional<std::string> cert = ReadWhole(dir / kCertFile);
-  std::optional<std::string> key = ReadWhole(dir / kKeyFile);
-  if (!ca || !cert || !key || !CheckKeyMatches(*cert, *key).ok()) return std::nullopt;
+  Result<std::string> ca = ReadFile((dir / kCaFile).string());
+  Result<std::string> cert = ReadFile((dir / kCertFile).string());
+  Result<std::string> key = ReadFile((dir / kKeyFile).string());
+  if (!ca.ok() || !cert.ok() || !key.ok() || !CheckKeyMatches(*cert, *key).ok()) return std::nullopt;
   std::vector<std::string> hosts = request.dns_names;
   hosts.insert(hosts.end(), request.ip_addresses.begin(), request.ip_addresses.end());
   for (const std::string& host : hosts) {

@@ -1,10 +1,9 @@
 #include "cli/serve.h"
 
-#include <openssl/evp.h>
-
 #include <filesystem>
 #include <fstream>
 
+#include "api/base64.h"
 #include "api/yaml.h"
 #include "controllers/admission/lws_webhooks.h"
 
@@ -98,20 +97,6 @@ Status WriteFile(const std::string& path, const std::string& text) {
   return Status::Ok();
 }
 
-namespace {
-
-// Standard base64 with padding, as kubeconfig's *-data fields carry bytes.
-std::string Base64(const std::string& bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()),
-                                static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
-}  // namespace
-
 std::string LocalKubeconfig(const std::string& server, const std::string& token,
                             const std::string& ca_pem) {
   api::Json user = api::Json::object();
@@ -121,7 +106,7 @@ std::string LocalKubeconfig(const std::string& server, const std::string& token,
   // server, which checks nothing but a --token, ignores it.
   if (token.empty() && server.starts_with("https://")) user["username"] = "lws";
   api::Json cluster = {{"server", server}};
-  if (!ca_pem.empty()) cluster["certificate-authority-data"] = Base64(ca_pem);
+  if (!ca_pem.empty()) cluster["certificate-authority-data"] = api::Base64Encode(ca_pem);
   api::Json config = {
       {"apiVersion", "v1"},
       {"kind", "Config"},

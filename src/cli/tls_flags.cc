@@ -4,24 +4,16 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "base/file.h"
 
 namespace lws::cli {
 namespace {
 
-Result<std::string> ReadPemFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::BadRequest("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 Result<apiserver::TlsIdentity> LoadOperatorPair(const TlsFlags& flags) {
   apiserver::TlsIdentity identity;
-  ASSIGN_OR_RETURN(identity.cert_pem, ReadPemFile(flags.cert_file));
-  ASSIGN_OR_RETURN(identity.key_pem, ReadPemFile(flags.key_file));
+  ASSIGN_OR_RETURN(identity.cert_pem, ReadFile(flags.cert_file));
+  ASSIGN_OR_RETURN(identity.key_pem, ReadFile(flags.key_file));
   // Checked here so that a wrong pair is reported with both file names at start, not as a TLS
   // alert on every client's first request.
   if (Status match = apiserver::CheckKeyMatches(identity.cert_pem, identity.key_pem); !match.ok()) {

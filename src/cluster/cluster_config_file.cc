@@ -2,13 +2,12 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "api/go_duration.h"
 #include "api/yaml.h"
+#include "base/file.h"
 #include "cluster/cluster_config_internal.h"
 
 namespace lws::cluster {
@@ -130,11 +129,9 @@ Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string&
 }
 
 Result<ClusterSpec> LoadClusterConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::NotFound(path + ": cannot open the cluster file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseClusterConfig(text.str(), path);
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return Status(text.status().code(), "the cluster file: " + text.status().message());
+  return ParseClusterConfig(*text, path);
 }
 
 Result<Duration> ParseGoDuration(std::string_view text) {

@@ -1,5 +1,7 @@
 #include "client/rest/credential_source.h"
 
+#include "api/base64.h"
+#include "base/file.h"
 #include "base/log.h"
 #include "client/rest/rest_util.h"
 
@@ -30,7 +32,7 @@ ExecClusterInfo ClusterInfoFor(const RestConfig& config) {
 }
 
 std::string BasicAuthorization(const std::string& username, const std::string& password) {
-  return "Basic " + Base64Encode(username + ":" + password);
+  return "Basic " + api::Base64Encode(username + ":" + password);
 }
 
 CredentialSource::CredentialSource(Credentials credentials, ExecClusterInfo cluster,

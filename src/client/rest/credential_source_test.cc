@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/file.h"
 #include "client/rest/rest_testing.h"
 #include "client/rest/rest_util.h"
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/base64.h"
 #include "client/rest/process.h"
 #include "client/rest/rest_util.h"
 
@@ -68,7 +69,7 @@ Json ClusterJson(const ExecClusterInfo& c) {
   if (!c.tls_server_name.empty()) j["tls-server-name"] = c.tls_server_name;
   if (c.insecure_skip_tls_verify) j["insecure-skip-tls-verify"] = true;
   if (!c.certificate_authority_data.empty()) {
-    j["certificate-authority-data"] = Base64Encode(c.certificate_authority_data);
+    j["certificate-authority-data"] = api::Base64Encode(c.certificate_authority_data);
   }
   if (!c.proxy_url.empty()) j["proxy-url"] = c.proxy_url;
   return j;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "api/base64.h"
+#include "base/file.h"
 #include "client/rest/rest_testing.h"
 #include "client/rest/rest_util.h"
 
@@ -154,7 +156,7 @@ TEST_F(RunExecPluginTest, PassesArgsEnvAndExecInfo) {
   EXPECT_EQ(sent["kind"], "ExecCredential");
   EXPECT_EQ(sent["spec"]["interactive"], false);
   EXPECT_EQ(sent["spec"]["cluster"]["server"], "https://api.example:6443");
-  EXPECT_EQ(sent["spec"]["cluster"]["certificate-authority-data"], Base64Encode("CA-PEM"));
+  EXPECT_EQ(sent["spec"]["cluster"]["certificate-authority-data"], api::Base64Encode("CA-PEM"));
 }
 
 TEST_F(RunExecPluginTest, V1Beta1WithCertificateAndExpiry) {

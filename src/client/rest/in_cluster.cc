@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "base/file.h"
 #include "client/rest/rest_util.h"
 
 extern char** environ;

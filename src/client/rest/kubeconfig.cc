@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "api/base64.h"
+#include "base/file.h"
 #include "api/yaml.h"
 #include "client/rest/rest_util.h"
 
@@ -60,7 +62,7 @@ class FieldReader {
                 std::string& out) const {
     std::string encoded;
     RETURN_IF_ERROR(String(obj, key, parent, encoded));
-    Result<std::string> decoded = Base64Decode(encoded);
+    Result<std::string> decoded = api::Base64Decode(encoded);
     if (!decoded.ok()) return Error(parent.Child(key), decoded.status().message());
     out = std::move(decoded).value();
     return Status::Ok();

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/file.h"
 #include "client/rest/exec_plugin.h"
 #include "client/rest/in_cluster.h"
 #include "client/rest/rest_util.h"

@@ -112,7 +112,9 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   if (sts != nullptr && sts->metadata.IsDeleting()) {
     return ReconcileResult::After(kDeletingStatefulSetRetry);
   }
-  auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts);
+  const std::vector<api::ControllerRevision> revisions =
+      caches_->Revisions(key.namespace_, key.name);
+  auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts, revisions);
   if (!revision_key.ok()) return ReconcileResult::Error(revision_key.status());
   auto done = UpdateStatus(key, *lws, *revision_key);
   if (!done.ok()) {
@@ -120,15 +122,14 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
     if (done.status().code() == Code::kConflict) return ReconcileResult::After(Duration{0});
     return ReconcileResult::Error(done.status());
   }
-  if (*done) TruncateRevisions(*lws, *revision_key);
+  if (*done) TruncateRevisions(*lws, revisions, *revision_key);
   return ReconcileResult::Done();
 }
 
-Result<std::string> LwsController::ReconcileLeaderStatefulSet(const runtime::Key& key,
-                                                              const api::LeaderWorkerSet& lws,
-                                                              const api::StatefulSet* sts) {
-  RevisionStep step =
-      PlanRevision(lws, sts, caches_->Revisions(key.namespace_, key.name), &match_cache_);
+Result<std::string> LwsController::ReconcileLeaderStatefulSet(
+    const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
+    const std::vector<api::ControllerRevision>& revisions) {
+  RevisionStep step = PlanRevision(lws, sts, revisions, &match_cache_);
   if (step.create) RETURN_IF_ERROR(CreateRevision(key, *step.create, step.event_note));
 
   ASSIGN_OR_RETURN(RolloutSettings settings, RolloutSettingsOf(lws));
@@ -224,10 +225,10 @@ Result<bool> LwsController::UpdateStatus(const runtime::Key& key, const api::Lea
 }
 
 void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,
+                                      const std::vector<api::ControllerRevision>& revisions,
                                       const std::string& revision_key) {
   const std::string& ns = lws.metadata.namespace_;
-  for (const std::string& name :
-       RevisionsToTruncate(lws, caches_->Revisions(ns, lws.metadata.name), revision_key)) {
+  for (const std::string& name : RevisionsToTruncate(lws, revisions, revision_key)) {
     auto deleted = client_->Delete(client::kControllerRevisions, ns, name);
     if (!deleted.ok() && deleted.status().code() != Code::kNotFound) {
       Logger("lws")->warn("lws {}/{}: deleting old revision {}: {}", ns, lws.metadata.name, name,

@@ -55,9 +55,9 @@ class LwsController {
  private:
   runtime::ReconcileResult Reconcile(const runtime::Key& key);
   // Steps 2-5; returns the revision key in use.
-  Result<std::string> ReconcileLeaderStatefulSet(const runtime::Key& key,
-                                                 const api::LeaderWorkerSet& lws,
-                                                 const api::StatefulSet* sts);
+  Result<std::string> ReconcileLeaderStatefulSet(
+      const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
+      const std::vector<api::ControllerRevision>& revisions);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
   Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
@@ -67,7 +67,11 @@ class LwsController {
   // Step 6; true when the update is done.
   Result<bool> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
                             const std::string& revision_key);
-  void TruncateRevisions(const api::LeaderWorkerSet& lws, const std::string& revision_key);
+  // `revisions` as read at the start of the reconcile: a revision it created since is the
+  // current one, which truncation keeps anyway.
+  void TruncateRevisions(const api::LeaderWorkerSet& lws,
+                         const std::vector<api::ControllerRevision>& revisions,
+                         const std::string& revision_key);
   void Event(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& reason,
              const std::string& note, const std::string& action);
   void Expect(const runtime::Key& key, const client::Informer& informer, const api::Json& answer);

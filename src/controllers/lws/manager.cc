@@ -3,11 +3,20 @@
 namespace lws::controllers {
 
 LwsManager::LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store)
-    : client_(server, store, std::string(kLwsFieldManager)),
-      recorder_(&client_, &loop->clock(), std::string(kLwsFieldManager)),
-      caches_(std::make_unique<Caches>(loop, &client_)),
-      group_(std::make_unique<GroupController>(loop, &client_, caches_.get(), &recorder_)),
-      lws_(std::make_unique<LwsController>(loop, &client_, caches_.get(), &recorder_)) {}
+    : LwsManager(loop, std::make_unique<client::LocalClient>(server, store,
+                                                             std::string(kLwsFieldManager))) {}
+
+LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local)
+    : LwsManager(loop, local.get()) {
+  local_client_ = std::move(local);
+}
+
+LwsManager::LwsManager(EventLoop* loop, const client::Client* client)
+    : client_(client),
+      recorder_(client_, &loop->clock(), std::string(kLwsFieldManager)),
+      caches_(std::make_unique<Caches>(loop, client_)),
+      group_(std::make_unique<GroupController>(loop, client_, caches_.get(), &recorder_)),
+      lws_(std::make_unique<LwsController>(loop, client_, caches_.get(), &recorder_)) {}
 
 LwsManager::~LwsManager() { Stop(); }
 

@@ -1,8 +1,9 @@
 // File: controllers/lws/manager.h
 //
 // What upstream's controller manager runs, for one process: the LeaderWorkerSet controller and the
-// pod (group) controller over one shared set of caches and one in-process client with the field
-// manager "lws". `lws up` and the simulations start one next to the simulated cluster.
+// pod (group) controller over one shared set of caches and one client with the field manager
+// "lws". `lws up` and the simulations start one next to the simulated cluster with an in-process
+// client; `lws controller` gives it the REST client of a real (or our local) API server.
 //
 // A manager that is stopped and replaced by a new one models a controller restart: the new one
 // has empty caches and re-reads everything from the API (DESIGN.md 2.3, "controller restarts").
@@ -25,8 +26,12 @@ inline constexpr std::string_view kLwsFieldManager = "lws";
 
 class LwsManager {
  public:
+  // In-process: a LocalClient over `server` and `store`.
   // REQUIRES: loop, server and store outlive the manager.
   LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store);
+  // Over any client (the REST client of `lws controller`); its field manager should be "lws".
+  // REQUIRES: loop and client outlive the manager.
+  LwsManager(EventLoop* loop, const client::Client* client);
   ~LwsManager();
   LwsManager(const LwsManager&) = delete;
   LwsManager& operator=(const LwsManager&) = delete;
@@ -39,7 +44,10 @@ class LwsManager {
   std::uint64_t group_reconciles() const { return group_->reconciles(); }
 
  private:
-  client::LocalClient client_;
+  LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local);
+
+  std::unique_ptr<client::LocalClient> local_client_;  // set by the in-process constructor
+  const client::Client* client_;
   client::EventRecorder recorder_;
   std::unique_ptr<Caches> caches_;
   std::unique_ptr<GroupController> group_;
