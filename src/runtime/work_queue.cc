@@ -36,6 +36,7 @@ void WorkQueue::Add(const Key& key) {
     if (loop_->Now() < earliest) return AddAfter(key, earliest - loop_->Now());
   }
   state.queued = true;
+  if (options_.observer != nullptr) options_.observer->Added(key, loop_->Now());
   if (!ready_) {
     held_.push_back(key);
     return;
@@ -119,8 +120,13 @@ void WorkQueue::Run(const Key& key) {
   it->second.last_run = loop_->Now();
   if (options_.min_interval > Duration::zero()) recent_.emplace_back(loop_->Now(), key);
   ++runs_;
+  WorkQueueObserver* const observer = options_.observer;
+  const Time started = observer != nullptr ? loop_->Now() : Time{};
+  if (observer != nullptr) observer->Started(key, started);
   std::weak_ptr<char> alive = alive_;
   ReconcileResult result = reconciler_(key);
+  // The observer outlives the queue, so it hears the outcome even of a run that stopped it.
+  if (observer != nullptr) observer->Finished(key, result, started, loop_->Now());
   if (alive.expired()) return;  // the reconciler stopped (or destroyed) the queue
   // std::map keeps references valid, and nothing erases a running key's state.
   Finish(key, states_[key], result);
@@ -130,9 +136,13 @@ void WorkQueue::Finish(const Key& key, KeyState& state, const ReconcileResult& r
   state.running = false;
   if (result.status.ok()) {
     state.failures = 0;  // Forget: the next failure starts from base_delay again
-    if (result.requeue_after) AddAfter(key, *result.requeue_after);
+    if (result.requeue_after) {
+      if (options_.observer != nullptr) options_.observer->Requeued(key, *result.requeue_after);
+      AddAfter(key, *result.requeue_after);
+    }
   } else {
     Duration delay = NextBackoff(key);
+    if (options_.observer != nullptr) options_.observer->Requeued(key, delay);
     ++state.failures;
     ++failures_;
     Logger(name_)->warn("{}: reconcile failed (retry in {} ms): {}", KeyString(key),

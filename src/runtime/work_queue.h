@@ -23,6 +23,10 @@
 // one run at the end of the interval (the StatefulSet controller's 1,000-pod lesson: re-planning
 // a large group per pod event costs more than the work itself).
 //
+// Observer. WorkQueueOptions::observer, when set, hears every add, run and outcome with the
+// loop's time (the operator's Prometheus metrics implement it, operator/controller_metrics.h);
+// without one the queue does no extra work, not even a clock read.
+//
 // Determinism: runs are loop tasks, so they follow the loop's (time, sequence) order; keys due at
 // the same instant run in the order they were added. The queue reads time only from the loop.
 //
@@ -59,10 +63,27 @@ struct ReconcileResult {
   static ReconcileResult Error(Status s) { return {std::move(s), std::nullopt}; }
 };
 
+// What a queue reports to whoever measures it, as client-go's workqueue metrics and
+// controller-runtime's reconcile metrics see it. Called on the loop, one call at a time;
+// `now` is the loop's time.
+class WorkQueueObserver {
+ public:
+  virtual ~WorkQueueObserver() = default;
+  // The key became pending (an Add not folded into a run already pending): adds and depth.
+  virtual void Added(const Key& key, Time now) = 0;
+  // Its reconcile starts: depth drops, the time since Added is the queue latency.
+  virtual void Started(const Key& key, Time now) = 0;
+  // Its reconcile returned `result`; `now - started` is the work duration.
+  virtual void Finished(const Key& key, const ReconcileResult& result, Time started, Time now) = 0;
+  // A failed or requeue-after run is scheduled again after `delay`: a retry.
+  virtual void Requeued(const Key& key, Duration delay) = 0;
+};
+
 struct WorkQueueOptions {
   Duration base_delay = std::chrono::milliseconds(5);  // controller-runtime's defaults
   Duration max_delay = std::chrono::seconds(1000);
   Duration min_interval{0};  // a key runs at most this often (changes meanwhile share one run)
+  WorkQueueObserver* observer = nullptr;  // not owned; must outlive the queue
 };
 
 class WorkQueue {

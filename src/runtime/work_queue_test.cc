@@ -230,5 +230,58 @@ TEST(WorkQueue, MinIntervalMakesChangesShareOneRun) {
   EXPECT_EQ(rec.Times().back(), milliseconds(1150));
 }
 
+// Writes every observer call as a line, with virtual milliseconds since the start.
+struct ObserverLog final : WorkQueueObserver {
+  explicit ObserverLog(Time start) : start(start) {}
+  long long Ms(Time t) const { return std::chrono::duration_cast<milliseconds>(t - start).count(); }
+  void Added(const Key& key, Time now) override { lines.push_back("add " + key.name + " " + std::to_string(Ms(now))); }
+  void Started(const Key& key, Time now) override {
+    lines.push_back("start " + key.name + " " + std::to_string(Ms(now)));
+  }
+  void Finished(const Key& key, const ReconcileResult& result, Time started, Time now) override {
+    lines.push_back("finish " + key.name + " " + (result.status.ok() ? "ok" : "error") + " " +
+                    std::to_string(Ms(now) - Ms(started)));
+  }
+  void Requeued(const Key& key, Duration delay) override {
+    lines.push_back("requeue " + key.name + " " +
+                    std::to_string(std::chrono::duration_cast<milliseconds>(delay).count()));
+  }
+  Time start;
+  std::vector<std::string> lines;
+};
+
+TEST(WorkQueue, ObserverHearsAddsRunsAndRetries) {
+  sim::VirtualLoop loop;
+  Recorder rec(&loop);
+  ObserverLog log(loop.Now());
+  WorkQueueOptions options;
+  options.observer = &log;
+  WorkQueue queue(&loop, "test", rec.Fn(), options);
+  rec.script = {ReconcileResult::Error(Status::Internal("x")), ReconcileResult::After(seconds(1))};
+  queue.Add(K("a"));
+  queue.Add(K("a"));  // folded into the pending run: no second add
+  loop.RunFor(milliseconds(10));
+  queue.SetReady(true);  // held until now: the queue latency includes the wait at the gate
+  loop.RunFor(seconds(2));
+  EXPECT_EQ(log.lines, (std::vector<std::string>{
+                           "add a 0", "start a 10", "finish a error 0", "requeue a 5",
+                           "add a 15", "start a 15", "finish a ok 0", "requeue a 1000",
+                           "add a 1015", "start a 1015", "finish a ok 0"}));
+}
+
+TEST(WorkQueue, ObserverHearsTheOutcomeOfARunThatStopsTheQueue) {
+  sim::VirtualLoop loop;
+  Recorder rec(&loop);
+  ObserverLog log(loop.Now());
+  WorkQueueOptions options;
+  options.observer = &log;
+  WorkQueue queue(&loop, "test", rec.Fn(), options);
+  queue.SetReady(true);
+  rec.on_run = [&](const Key&) { queue.Stop(); };
+  queue.Add(K("a"));
+  loop.RunUntilIdle();
+  EXPECT_EQ(log.lines, (std::vector<std::string>{"add a 0", "start a 0", "finish a ok 0"}));
+}
+
 }  // namespace
 }  // namespace lws::runtime
