@@ -32,9 +32,9 @@ class GroupController {
  public:
   // `client` should use the field manager "lws" (upstream's manager name for every write).
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
-  // get distinct names.
+  // get distinct names. `observer` (optional) hears the work queue (the operator's metrics).
   GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
-                   client::EventRecorder* recorder);
+                  client::EventRecorder* recorder, runtime::WorkQueueObserver* observer = nullptr);
   GroupController(const GroupController&) = delete;
   GroupController& operator=(const GroupController&) = delete;
 

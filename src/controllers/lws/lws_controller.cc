@@ -28,8 +28,9 @@ const api::OwnerReference* LwsOwner(const api::ObjectMeta& meta) {
 // changes a worker StatefulSet's status, and each reconcile reads every group, so without it the
 // work grows with groups x pods. Changes arriving meanwhile share the next reconcile, as they do in
 // controller-runtime's queue while a reconcile is in flight.
-runtime::WorkQueueOptions QueueOptions() {
+runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueObserver* observer) {
   runtime::WorkQueueOptions options;
+  options.observer = observer;
   options.min_interval = std::chrono::milliseconds(100);
   return options;
 }
@@ -50,13 +51,14 @@ Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
 }
 
 LwsController::LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
-                             client::EventRecorder* recorder)
+                             client::EventRecorder* recorder,
+                             runtime::WorkQueueObserver* observer)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
       queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); },
-             QueueOptions()) {}
+             QueueOptions(observer)) {}
 
 void LwsController::Register() {
   caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {

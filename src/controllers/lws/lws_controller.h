@@ -39,9 +39,9 @@ class LwsController {
  public:
   // `client` should use the field manager "lws".
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
-  // get distinct names.
+  // get distinct names. `observer` (optional) hears the work queue (the operator's metrics).
   LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
-                 client::EventRecorder* recorder);
+                client::EventRecorder* recorder, runtime::WorkQueueObserver* observer = nullptr);
   LwsController(const LwsController&) = delete;
   LwsController& operator=(const LwsController&) = delete;
 

@@ -11,12 +11,14 @@ LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> loc
   local_client_ = std::move(local);
 }
 
-LwsManager::LwsManager(EventLoop* loop, const client::Client* client)
+LwsManager::LwsManager(EventLoop* loop, const client::Client* client, LwsManagerOptions options)
     : client_(client),
       recorder_(client_, &loop->clock(), std::string(kLwsFieldManager)),
       caches_(std::make_unique<Caches>(loop, client_)),
-      group_(std::make_unique<GroupController>(loop, client_, caches_.get(), &recorder_)),
-      lws_(std::make_unique<LwsController>(loop, client_, caches_.get(), &recorder_)) {}
+      group_(std::make_unique<GroupController>(loop, client_, caches_.get(), &recorder_,
+                                               options.group_queue_observer)),
+      lws_(std::make_unique<LwsController>(loop, client_, caches_.get(), &recorder_,
+                                           options.lws_queue_observer)) {}
 
 LwsManager::~LwsManager() { Stop(); }
 

@@ -24,6 +24,12 @@ namespace lws::controllers {
 
 inline constexpr std::string_view kLwsFieldManager = "lws";
 
+// What the operator adds to a manager: observers of the two work queues (its metrics).
+struct LwsManagerOptions {
+  runtime::WorkQueueObserver* lws_queue_observer = nullptr;    // not owned
+  runtime::WorkQueueObserver* group_queue_observer = nullptr;  // not owned
+};
+
 class LwsManager {
  public:
   // In-process: a LocalClient over `server` and `store`.
@@ -31,7 +37,7 @@ class LwsManager {
   LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store);
   // Over any client (the REST client of `lws controller`); its field manager should be "lws".
   // REQUIRES: loop and client outlive the manager.
-  LwsManager(EventLoop* loop, const client::Client* client);
+  LwsManager(EventLoop* loop, const client::Client* client, LwsManagerOptions options = {});
   ~LwsManager();
   LwsManager(const LwsManager&) = delete;
   LwsManager& operator=(const LwsManager&) = delete;
