@@ -37,14 +37,15 @@ Status ReadString(const Json& object, const char* key, std::string_view go_struc
   return Status::Ok();
 }
 
-// metav1.GroupVersionKind / GroupVersionResource at request.<key>.
-Status ReadGroupVersion(const Json& request, const char* key, const char* go_struct,
+// metav1.GroupVersionKind / GroupVersionResource at request.<key>. Go names the innermost
+// struct without its package, and the field's type with it.
+Status ReadGroupVersion(const Json& request, const char* key, const std::string& go_struct,
                         const char* last_field, std::string* group, std::string* version,
                         std::string* last) {
   auto it = request.find(key);
   if (it == request.end() || it->is_null()) return Status::Ok();
   const std::string path = std::string("request.") + key;
-  if (!it->is_object()) return TypeError(*it, "AdmissionRequest", path, go_struct);
+  if (!it->is_object()) return TypeError(*it, "AdmissionRequest", path, "v1." + go_struct);
   RETURN_IF_ERROR(ReadString(*it, "group", go_struct, path + ".group", "string", group));
   RETURN_IF_ERROR(ReadString(*it, "version", go_struct, path + ".version", "string", version));
   return ReadString(*it, last_field, go_struct, path + "." + last_field, "string", last);
@@ -59,9 +60,9 @@ std::optional<Json> ReadRaw(const Json& request, const char* key) {
 Status ReadRequest(const Json& json, AdmissionReviewRequest* request) {
   constexpr std::string_view kStruct = "AdmissionRequest";
   RETURN_IF_ERROR(ReadString(json, "uid", kStruct, "request.uid", "types.UID", &request->uid));
-  RETURN_IF_ERROR(ReadGroupVersion(json, "kind", "v1.GroupVersionKind", "kind",
+  RETURN_IF_ERROR(ReadGroupVersion(json, "kind", "GroupVersionKind", "kind",
                                    &request->kind_group, &request->kind_version, &request->kind));
-  RETURN_IF_ERROR(ReadGroupVersion(json, "resource", "v1.GroupVersionResource", "resource",
+  RETURN_IF_ERROR(ReadGroupVersion(json, "resource", "GroupVersionResource", "resource",
                                    &request->resource_group, &request->resource_version,
                                    &request->resource));
   RETURN_IF_ERROR(ReadString(json, "subResource", kStruct, "request.subResource", "string",
