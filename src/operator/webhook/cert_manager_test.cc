@@ -74,7 +74,8 @@ class CertManagerTest : public ::testing::Test {
   }
   std::uint64_t SecretVersion() { return client_.Get(kSecrets, kNs, kSecret).value()->resource_version; }
   std::string File(const std::string& replica, const std::string& name) {
-    return rest::ReadFile((base_dir_ / replica / name).string()).value_or("");
+    Result<std::string> text = rest::ReadFile((base_dir_ / replica / name).string());
+    return text.ok() ? *text : "";
   }
   std::vector<std::string> Bundles() {
     std::vector<std::string> bundles;

@@ -90,6 +90,14 @@ std::string ValidationReview() {
 
 class WebhookServerTest : public ::testing::Test {
  protected:
+  // Runs `f` on the loop's thread, as the server's methods require, and waits for it.
+  template <typename F>
+  auto OnLoop(F f) {
+    std::packaged_task<decltype(f())()> task(std::move(f));
+    auto done = task.get_future();
+    loop_.Post([&task] { task(); });
+    return done.get();
+  }
   void SetUp() override {
     dir_ = std::filesystem::path(::testing::TempDir()) /
            ("webhook-server-" +
@@ -130,14 +138,6 @@ class WebhookServerTest : public ::testing::Test {
     auto started = WebhookServer::Start(&loop_, std::move(options), LwsWebhookEndpoints());
     ASSERT_TRUE(started.ok()) << started.status().message();
     server_ = std::move(*started);
-  }
-  // Runs `f` on the loop's thread, as the server's methods require, and waits for it.
-  template <typename F>
-  auto OnLoop(F f) {
-    std::packaged_task<decltype(f())()> task(std::move(f));
-    auto done = task.get_future();
-    loop_.Post([&task] { task(); });
-    return done.get();
   }
 
   RealEventLoop loop_;
