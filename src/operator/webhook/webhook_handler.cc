@@ -40,6 +40,27 @@ apiserver::AdmissionRequest PluginRequest(const AdmissionReviewRequest& review,
   return request;
 }
 
+// nlohmann's diff appends to an array with the path ".../-"; controller-runtime's jsonpatch
+// names the index. Rewrites those paths with the index each element lands at, replaying the
+// patch on a copy of the original to know the array's length at that point.
+Json WithExplicitIndices(const Json& original, Json patch) {
+  Json working = original;
+  try {
+    for (Json& operation : patch) {
+      const std::string path = operation.value("path", "");
+      if (operation.value("op", "") == "add" && path.ends_with("/-")) {
+        const std::string parent = path.substr(0, path.size() - 2);
+        const Json& array = working.at(Json::json_pointer(parent));
+        operation["path"] = parent + "/" + std::to_string(array.size());
+      }
+      working.patch_inplace(Json::array({operation}));
+    }
+  } catch (const Json::exception&) {
+    // Cannot happen for a patch diff made from `original`; the "-" form is valid RFC 6902 too.
+  }
+  return patch;
+}
+
 // defaulter_custom.go: DELETE passes; otherwise decode, default, answer the difference.
 AdmissionResponse Mutate(apiserver::AdmissionPlugin& plugin, const AdmissionReviewRequest& review) {
   const std::optional<AdmissionOperation> operation = ParseOperation(review.operation);
@@ -54,7 +75,7 @@ AdmissionResponse Mutate(apiserver::AdmissionPlugin& plugin, const AdmissionRevi
   if (Status status = plugin.Mutate(request); !status.ok()) return Rejection(status);
   AdmissionResponse response = Allowed();
   Json patch = Json::diff(*review.object, mutated);
-  if (!patch.empty()) response.patch = std::move(patch);
+  if (!patch.empty()) response.patch = WithExplicitIndices(*review.object, std::move(patch));
   return response;
 }
 

@@ -162,12 +162,19 @@ TEST_F(WebhookHandlerTest, PodMutationPatchReproducesTheInProcessMutation) {
   auto plugin = controllers::PodWebhookPlugin();
   for (const std::string worker_index : {"0", "2"}) {
     SCOPED_TRACE(worker_index);
-    const Json pod = LwsPod(worker_index);
+    Json pod = LwsPod(worker_index);
+    // The LWS variables go first: the diff replaces KEEP and appends three entries.
+    pod["spec"]["containers"][0]["env"] = {{{"name", "KEEP"}, {"value", "1"}}};
     const Json answer = Send(kMutatePod, Review("CREATE", &pod));
     EXPECT_EQ(answer["response"]["allowed"], true);
     const Json want = InProcess(*plugin, pod);
     EXPECT_NE(want, pod);
     EXPECT_EQ(Patched(pod, answer), want) << Json::diff(want, Patched(pod, answer)).dump();
+    // Appended elements are named by index, as controller-runtime's jsonpatch names them.
+    const std::string patch =
+        rest::Base64Decode(answer["response"]["patch"].get<std::string>()).value();
+    EXPECT_EQ(patch.find("/-\""), std::string::npos) << patch;
+    EXPECT_NE(patch.find("\"/spec/containers/0/env/3\""), std::string::npos) << patch;
   }
 }
 
