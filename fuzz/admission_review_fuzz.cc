@@ -58,6 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   request.body = std::string(body);
   const lws::apiserver::HttpResponse response = webhook::ServeWebhook(endpoints->front(), request);
   if (response.status != 200) Fail("an HTTP status other than 200", body);
-  if (Json::parse(response.body, nullptr, false).is_discarded()) Fail("an HTTP answer not JSON", body);
+  if (Json::parse(response.body, nullptr, false).is_discarded()) {
+    Fail("an HTTP answer not JSON", body);
+  }
   return 0;
 }

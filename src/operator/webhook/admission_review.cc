@@ -130,8 +130,9 @@ std::string MarshalPatch(const Json& patch) {
 }  // namespace
 
 Result<AdmissionReview> DecodeAdmissionReview(std::string_view body) {
-  ASSIGN_OR_RETURN(Json json, apiserver::DecodeJsonBody(std::string(body),
-                                                        "couldn't get version/kind; json parse error"));
+  ASSIGN_OR_RETURN(Json json,
+                   apiserver::DecodeJsonBody(std::string(body),
+                                             "couldn't get version/kind; json parse error"));
   if (!json.is_object()) return NotAnObject(json);
   AdmissionReview review;
   constexpr std::string_view kStruct = "AdmissionReview";

@@ -11,7 +11,8 @@
 // A body that is not a JSON object, an apiVersion with two slashes, or a known field of the wrong
 // JSON type is BadRequest with Go's wording where it is cheap to match:
 //   couldn't get version/kind; json parse error: <parser's message>
-//   json: cannot unmarshal number into Go struct field AdmissionRequest.request.uid of type types.UID
+//   json: cannot unmarshal number into Go struct field AdmissionRequest.request.uid of type
+//   types.UID
 //
 // Encoding writes Go's bytes for the response (field order, omitempty, HTML-safe escaping, the
 // trailing newline of json.Encoder), so that a test can compare with what the Go operator sends:
