@@ -85,10 +85,19 @@ struct HttpServer::Impl {
   void Accept();
   void ArmTick();
 
+  // The SSL context new connections get (SetTls replaces it).
+  net::ssl::context* CurrentTls() {
+    std::lock_guard lock(tls_mu);
+    return tls.get();
+  }
+
   std::shared_ptr<internal::ServerContext> context;
   // Declared before `io`: the connections' SSL streams, destroyed with the io_context at the
-  // latest, are made from it.
-  std::shared_ptr<net::ssl::context> tls;  // null: plain HTTP
+  // latest, are made from them. Replaced contexts are kept until then too, since connections
+  // accepted under one may still be open.
+  std::mutex tls_mu;
+  std::shared_ptr<net::ssl::context> tls;  // null: plain HTTP; guarded by tls_mu
+  std::vector<std::shared_ptr<net::ssl::context>> replaced_tls;  // guarded by tls_mu
   net::io_context io;
   net::executor_work_guard<net::io_context::executor_type> work;
   // The listening socket and the tick share one strand; Stop posts their end onto it.
@@ -142,7 +151,7 @@ void HttpServer::Impl::Accept() {
     if (release_error) {
       context->log().debug("accept: {}", release_error.message());
     } else {
-      internal::ServeConnection(io, native, ipv6, context, tls.get());
+      internal::ServeConnection(io, native, ipv6, context, CurrentTls());
     }
     Accept();
   });
@@ -191,6 +200,17 @@ uint16_t HttpServer::port() const { return impl_->port; }
 
 std::string HttpServer::address() const {
   return internal::FormatEndpoint(impl_->options().bind_address, impl_->port);
+}
+
+Status HttpServer::SetTls(const HttpTlsOptions& tls) {
+  if (impl_->CurrentTls() == nullptr) {
+    return Status::BadRequest("TLS: the server on " + address() + " speaks plain HTTP");
+  }
+  ASSIGN_OR_RETURN(std::shared_ptr<net::ssl::context> context, internal::MakeTlsContext(tls));
+  std::lock_guard lock(impl_->tls_mu);
+  impl_->replaced_tls.push_back(std::move(impl_->tls));
+  impl_->tls = std::move(context);
+  return Status::Ok();
 }
 
 void HttpServer::Stop() {

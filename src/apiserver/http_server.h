@@ -16,7 +16,9 @@
 //   server->Stop();  // or let it go out of scope
 //
 // With HttpServerOptions::tls the same server speaks HTTPS instead (TLS 1.2 or later, HTTP/1.1
-// only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the handshake.
+// only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the handshake. SetTls swaps
+// the certificate for connections accepted from then on (a rotated webhook certificate), while
+// open connections keep the one they started with.
 //
 // Beast and Asio stay in the .cc files (pimpl): including this header costs nothing.
 #pragma once
@@ -68,6 +70,10 @@ class HttpServer {
 
   uint16_t port() const;
   std::string address() const;  // "127.0.0.1:PORT" ("[::1]:PORT" for IPv6)
+
+  // Serves `tls` to every connection accepted after it returns. BadRequest when the certificate
+  // or key cannot be loaded (the old one stays), or when the server speaks plain HTTP.
+  Status SetTls(const HttpTlsOptions& tls);
 
   // Stops accepting, cancels every open stream, closes every connection and joins the I/O
   // threads. Idempotent. Must not be called from a handler or a tick (it would join itself).

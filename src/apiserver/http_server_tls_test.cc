@@ -221,6 +221,38 @@ TEST_F(HttpsServerTest, PlainHttpClientGetsNoHttpAnswer) {
   EXPECT_TRUE(ec) << "a plain request was answered: " << response.result_int();
 }
 
+// A rotated certificate (the operator's webhook server) serves new connections; an open one
+// keeps the session it has; a pair that does not load leaves the current one in place.
+TEST_F(HttpsServerTest, SetTlsSwapsTheCertificateForNewConnections) {
+  Result<TlsIdentity> rotated = CreateSelfSigned({}, RealClock().Now());
+  ASSERT_TRUE(rotated.ok());
+  TlsClient open(server_->port(), identity_.ca_pem);
+  ASSERT_FALSE(open.Handshake());
+  Status refused = server_->SetTls({rotated->cert_pem, identity_.key_pem});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_THAT(refused.message(), HasSubstr("TLS"));
+  TlsClient still_old(server_->port(), identity_.ca_pem);
+  ASSERT_FALSE(still_old.Handshake());
+
+  ASSERT_TRUE(server_->SetTls({rotated->cert_pem, rotated->key_pem}).ok());
+  TlsClient fresh(server_->port(), rotated->ca_pem);
+  ASSERT_FALSE(fresh.Handshake());
+  EXPECT_EQ(fresh.Get("/new").body(), "secure /new");
+  TlsClient stale(server_->port(), identity_.ca_pem);
+  EXPECT_TRUE(stale.Handshake());
+  EXPECT_EQ(open.Get("/open").body(), "secure /open");
+}
+
+TEST(HttpsServerStartTest, SetTlsOnPlainHttpIsRefused) {
+  auto started = HttpServer::Start({}, [](const HttpRequest&) { return HttpResponse{}; });
+  ASSERT_TRUE(started.ok());
+  Result<TlsIdentity> identity = CreateSelfSigned({}, RealClock().Now());
+  ASSERT_TRUE(identity.ok());
+  Status refused = (*started)->SetTls({identity->cert_pem, identity->key_pem});
+  EXPECT_EQ(refused.code(), Code::kBadRequest);
+  EXPECT_THAT(refused.message(), HasSubstr("plain HTTP"));
+}
+
 TEST(HttpsServerStartTest, RefusesAKeyOfAnotherCertificateOrNoPem) {
   Result<TlsIdentity> a = CreateSelfSigned({}, RealClock().Now());
   Result<TlsIdentity> b = CreateSelfSigned({}, RealClock().Now());

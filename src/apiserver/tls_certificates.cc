@@ -13,6 +13,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -86,11 +87,16 @@ Result<std::string> ToPem(X509* certificate) {
   return std::string(data, static_cast<std::size_t>(size));
 }
 
-Result<std::string> ToPem(EVP_PKEY* key) {
+// PKCS#8 ("PRIVATE KEY"), or with `traditional` the key type's own form ("RSA PRIVATE KEY").
+Result<std::string> ToPem(EVP_PKEY* key, bool traditional = false) {
   BioPtr bio(BIO_new(BIO_s_mem()));
-  if (!bio || PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1) {
-    return OpenSslError("cannot encode a private key");
-  }
+  const int written =
+      !bio ? 0
+      : traditional
+          ? PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr,
+                                                 nullptr)
+          : PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
+  if (written != 1) return OpenSslError("cannot encode a private key");
   char* data = nullptr;
   const long size = BIO_get_mem_data(bio.get(), &data);
   return std::string(data, static_cast<std::size_t>(size));
@@ -101,6 +107,9 @@ struct CertificateSpec {
   std::string common_name;
   bool ca = false;
   std::string subject_alt_names;  // OpenSSL's "DNS:a,IP:b" form; empty for none
+  std::string organization;       // "" for none
+  // cert-controller's CA key usage (digitalSignature, keyEncipherment, certSign) instead of ours.
+  bool cert_controller_ca = false;
 };
 
 Status AddExtension(X509* certificate, X509V3_CTX* ctx, int nid, const std::string& value) {
@@ -119,7 +128,9 @@ Status AddExtensions(X509* certificate, X509* issuer, const CertificateSpec& spe
   std::vector<std::pair<int, std::string>> extensions;
   if (spec.ca) {
     extensions = {{NID_basic_constraints, "critical,CA:TRUE"},
-                  {NID_key_usage, "critical,digitalSignature,keyCertSign,cRLSign"},
+                  {NID_key_usage, spec.cert_controller_ca
+                                      ? "critical,digitalSignature,keyEncipherment,keyCertSign"
+                                      : "critical,digitalSignature,keyCertSign,cRLSign"},
                   {NID_subject_key_identifier, "hash"}};
   } else {
     extensions = {{NID_basic_constraints, "critical,CA:FALSE"},
@@ -158,6 +169,11 @@ Result<X509Ptr> Issue(const CertificateSpec& spec, EVP_PKEY* key, X509* issuer,
   RETURN_IF_ERROR(SetRandomSerial(certificate.get()));
   X509_NAME* subject = X509_get_subject_name(certificate.get());
   const auto* cn = reinterpret_cast<const unsigned char*>(spec.common_name.c_str());
+  const auto* organization = reinterpret_cast<const unsigned char*>(spec.organization.c_str());
+  if (!spec.organization.empty() &&
+      X509_NAME_add_entry_by_txt(subject, "O", MBSTRING_ASC, organization, -1, -1, 0) != 1) {
+    return OpenSslError("cannot name the organization " + spec.organization);
+  }
   if (X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC, cn, -1, -1, 0) != 1 ||
       X509_set_issuer_name(certificate.get(),
                            issuer != nullptr ? X509_get_subject_name(issuer) : subject) != 1 ||
@@ -179,11 +195,23 @@ Result<KeyPtr> NewKey() {
   return key;
 }
 
-std::string AltNames(const SelfSignedRequest& request) {
+// cert-controller's keys are RSA 2048.
+Result<KeyPtr> NewRsaKey() {
+  KeyPtr key(EVP_RSA_gen(2048));
+  if (!key) return OpenSslError("cannot generate an RSA 2048 key");
+  return key;
+}
+
+std::string AltNames(const std::vector<std::string>& dns_names,
+                     const std::vector<std::string>& ip_addresses) {
   std::string names;
-  for (const std::string& dns : request.dns_names) names += (names.empty() ? "DNS:" : ",DNS:") + dns;
-  for (const std::string& ip : request.ip_addresses) names += (names.empty() ? "IP:" : ",IP:") + ip;
+  for (const std::string& dns : dns_names) names += (names.empty() ? "DNS:" : ",DNS:") + dns;
+  for (const std::string& ip : ip_addresses) names += (names.empty() ? "IP:" : ",IP:") + ip;
   return names;
+}
+
+std::string AltNames(const SelfSignedRequest& request) {
+  return AltNames(request.dns_names, request.ip_addresses);
 }
 
 std::string GeneralNameText(const GENERAL_NAME* name) {
@@ -222,6 +250,37 @@ Result<TlsIdentity> CreateSelfSigned(const SelfSignedRequest& request, Time now)
   ASSIGN_OR_RETURN(identity.ca_pem, ToPem(ca.get()));
   ASSIGN_OR_RETURN(identity.cert_pem, ToPem(serving.get()));
   ASSIGN_OR_RETURN(identity.key_pem, ToPem(serving_key.get()));
+  return identity;
+}
+
+Result<CertificateAuthority> CreateCertificateAuthority(const CertificateAuthorityRequest& request,
+                                                        Time now) {
+  ASSIGN_OR_RETURN(KeyPtr key, NewRsaKey());
+  CertificateSpec spec{request.common_name, true, AltNames({request.common_name}, {})};
+  spec.organization = request.organization;
+  spec.cert_controller_ca = true;
+  ASSIGN_OR_RETURN(X509Ptr ca, Issue(spec, key.get(), nullptr, key.get(), now, request.validity));
+  CertificateAuthority authority;
+  ASSIGN_OR_RETURN(authority.cert_pem, ToPem(ca.get()));
+  ASSIGN_OR_RETURN(authority.key_pem, ToPem(key.get(), /*traditional=*/true));
+  return authority;
+}
+
+Result<TlsIdentity> IssueServingCertificate(const CertificateAuthority& ca,
+                                            const ServingCertificateRequest& request, Time now) {
+  if (request.dns_names.empty()) return Status::BadRequest("a serving certificate needs a name");
+  RETURN_IF_ERROR(CheckKeyMatches(ca.cert_pem, ca.key_pem));
+  ASSIGN_OR_RETURN(std::vector<X509Ptr> issuer, ParseCertificates(ca.cert_pem));
+  ASSIGN_OR_RETURN(KeyPtr issuer_key, ParsePrivateKey(ca.key_pem));
+  ASSIGN_OR_RETURN(KeyPtr key, NewRsaKey());
+  const CertificateSpec spec{request.dns_names.front(), false,
+                             AltNames(request.dns_names, request.ip_addresses)};
+  ASSIGN_OR_RETURN(X509Ptr serving, Issue(spec, key.get(), issuer.front().get(), issuer_key.get(),
+                                          now, request.validity));
+  TlsIdentity identity;
+  identity.ca_pem = ca.cert_pem;
+  ASSIGN_OR_RETURN(identity.cert_pem, ToPem(serving.get()));
+  ASSIGN_OR_RETURN(identity.key_pem, ToPem(key.get(), /*traditional=*/true));
   return identity;
 }
 

@@ -59,6 +59,37 @@ Result<std::vector<std::string>> SubjectAltNames(std::string_view cert_pem);
 // operator brings a certificate but names no CA.
 Result<std::string> LastCertificate(std::string_view cert_pem);
 
+// A certificate authority that keeps its key, so that it can issue again: the operator's
+// self-managed webhook certificates (operator/webhook/cert_manager.h), stored in a Secret as
+// open-policy-agent/cert-controller stores them for the Go operator.
+struct CertificateAuthority {
+  std::string cert_pem;
+  std::string key_pem;  // PKCS#1 "RSA PRIVATE KEY"
+};
+
+struct CertificateAuthorityRequest {
+  std::string common_name;   // also the CA's one DNS name, as cert-controller issues it
+  std::string organization;  // "" for none
+  std::chrono::hours validity{24 * 365 * 10};
+};
+
+struct ServingCertificateRequest {
+  std::vector<std::string> dns_names;  // the first is also the subject's common name
+  std::vector<std::string> ip_addresses;
+  std::chrono::hours validity{24 * 365};
+};
+
+// cert-controller's key material, so that a Go operator reading the same Secret (a rollback, or
+// a mixed rollout) accepts what this one wrote: RSA 2048 keys in PKCS#1 PEM, a CA carrying its
+// own name as DNS name, certificates valid from an hour before `now`.
+Result<CertificateAuthority> CreateCertificateAuthority(const CertificateAuthorityRequest& request,
+                                                        Time now);
+
+// A serving certificate (server auth) for the request's names, signed by `ca`; ca_pem in the
+// answer is ca.cert_pem. Fails when the CA's certificate or key does not parse or match.
+Result<TlsIdentity> IssueServingCertificate(const CertificateAuthority& ca,
+                                            const ServingCertificateRequest& request, Time now);
+
 // The self-signed identity kept in `dir` (ca.crt, tls.crt, tls.key): reused when all three
 // parse, match, and verify for every requested name at `now`, so kubeconfigs written earlier
 // stay valid; otherwise created anew and written there (the key readable by the owner only).

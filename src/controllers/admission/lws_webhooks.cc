@@ -17,12 +17,17 @@ namespace {
 using apiserver::AdmissionOperation;
 using apiserver::AdmissionRequest;
 
+using Wording = DenialWording;
+
+constexpr std::string_view kMutateLws = "mleaderworkerset.kb.io";
 constexpr std::string_view kValidateLws = "vleaderworkerset.kb.io";
 constexpr std::string_view kMutatePod = "mpod.kb.io";
 constexpr std::string_view kValidatePod = "vpod.kb.io";
 
 // kube-apiserver's wrapping of a webhook's rejection: the webhook's code, its message prefixed.
-Status Denied(std::string_view webhook, const Status& answer) {
+// The webhook itself answers without the prefix.
+Status Denied(Wording wording, std::string_view webhook, const Status& answer) {
+  if (wording == Wording::kWebhook) return answer;
   std::string message = "admission webhook \"" + std::string(webhook) + "\" denied the request";
   message += answer.message().empty() ? " without explanation" : ": " + answer.message();
   return Status(answer.code(), std::move(message));
@@ -40,13 +45,15 @@ api::ErrorList WithoutRepeats(const api::ErrorList& errors) {
 
 // What controller-runtime answers when the validator returns a field.ErrorList: admission.Denied
 // with the aggregate's message, i.e. 403 Forbidden without causes.
-Status DeniedByFieldErrors(std::string_view webhook, const api::ErrorList& errors) {
-  return Denied(webhook, Status(Code::kForbidden, api::AggregateMessage(WithoutRepeats(errors))));
+Status DeniedByFieldErrors(Wording wording, std::string_view webhook,
+                           const api::ErrorList& errors) {
+  return Denied(wording, webhook,
+                Status(Code::kForbidden, api::AggregateMessage(WithoutRepeats(errors))));
 }
 
 // A body the webhook cannot decode into its Go type: controller-runtime answers 400.
-Status Undecodable(std::string_view webhook, const api::ErrorList& errors) {
-  return Denied(webhook, Status(Code::kBadRequest, api::AggregateMessage(errors)));
+Status Undecodable(Wording wording, std::string_view webhook, const api::ErrorList& errors) {
+  return Denied(wording, webhook, Status(Code::kBadRequest, api::AggregateMessage(errors)));
 }
 
 bool CreateOrUpdate(const AdmissionRequest& request) {
@@ -56,6 +63,8 @@ bool CreateOrUpdate(const AdmissionRequest& request) {
 
 class LwsWebhook final : public apiserver::AdmissionPlugin {
  public:
+  explicit LwsWebhook(Wording wording) : wording_(wording) {}
+
   std::string_view Name() const override { return "LeaderWorkerSetWebhook"; }
 
   bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
@@ -66,9 +75,13 @@ class LwsWebhook final : public apiserver::AdmissionPlugin {
   Status Mutate(AdmissionRequest& request) override {
     if (!CreateOrUpdate(request)) return Status::Ok();
     api::LeaderWorkerSet lws;
-    // An object of the wrong shape is left to the server's schema check, which names the field
-    // in its own words (a real webhook would fail to unmarshal it with a Go json message).
-    if (!api::DecodeInto(*request.object, &lws).empty()) return Status::Ok();
+    // In-process, an object of the wrong shape is left to the server's schema check, which names
+    // the field in its own words; the webhook server answers 400 as controller-runtime does.
+    api::ErrorList decode_errors = api::DecodeInto(*request.object, &lws);
+    if (!decode_errors.empty()) {
+      if (wording_ == Wording::kApiServer) return Status::Ok();
+      return Undecodable(wording_, kMutateLws, decode_errors);
+    }
     api::DefaultLeaderWorkerSet(&lws);
     *request.object = api::Encode(lws);
     return Status::Ok();
@@ -78,19 +91,22 @@ class LwsWebhook final : public apiserver::AdmissionPlugin {
     if (!CreateOrUpdate(request)) return Status::Ok();
     api::LeaderWorkerSet lws;
     api::ErrorList decode_errors = api::DecodeInto(*request.object, &lws);
-    if (!decode_errors.empty()) return Undecodable(kValidateLws, decode_errors);
+    if (!decode_errors.empty()) return Undecodable(wording_, kValidateLws, decode_errors);
     api::ErrorList errors;
     if (request.old_object == nullptr) {
       errors = api::ValidateLeaderWorkerSet(lws);
     } else {
       api::LeaderWorkerSet old;
       decode_errors = api::DecodeInto(*request.old_object, &old);
-      if (!decode_errors.empty()) return Undecodable(kValidateLws, decode_errors);
+      if (!decode_errors.empty()) return Undecodable(wording_, kValidateLws, decode_errors);
       errors = api::ValidateLeaderWorkerSetUpdate(lws, old);
     }
     if (errors.empty()) return Status::Ok();
-    return DeniedByFieldErrors(kValidateLws, errors);
+    return DeniedByFieldErrors(wording_, kValidateLws, errors);
   }
+
+ private:
+  Wording wording_;
 };
 
 // The webhooks' objectSelector: the label leaderworkerset.sigs.k8s.io/name exists.
@@ -104,7 +120,8 @@ bool HasSetNameLabel(const api::Json* pod) {
 
 class PodWebhook final : public apiserver::AdmissionPlugin {
  public:
-  explicit PodWebhook(api::PodMutationOptions options) : options_(options) {}
+  PodWebhook(api::PodMutationOptions options, Wording wording)
+      : options_(options), wording_(wording) {}
 
   std::string_view Name() const override { return "PodWebhook"; }
 
@@ -119,11 +136,11 @@ class PodWebhook final : public apiserver::AdmissionPlugin {
     }
     api::Pod pod;
     api::ErrorList decode_errors = api::DecodeInto(*request.object, &pod);
-    if (!decode_errors.empty()) return Undecodable(kMutatePod, decode_errors);
+    if (!decode_errors.empty()) return Undecodable(wording_, kMutatePod, decode_errors);
     // The API server names the pod's namespace from the URL; the webhook reads it from the pod.
     if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = request.namespace_;
     if (Status mutated = api::MutateLwsPod(&pod, options_); !mutated.ok()) {
-      return Denied(kMutatePod, mutated);
+      return Denied(wording_, kMutatePod, mutated);
     }
     *request.object = api::Encode(pod);
     return Status::Ok();
@@ -137,25 +154,27 @@ class PodWebhook final : public apiserver::AdmissionPlugin {
     }
     api::Pod pod;
     api::ErrorList decode_errors = api::DecodeInto(*request.object, &pod);
-    if (!decode_errors.empty()) return Undecodable(kValidatePod, decode_errors);
+    if (!decode_errors.empty()) return Undecodable(wording_, kValidatePod, decode_errors);
     if (Status admitted = api::ValidateLwsPod(pod); !admitted.ok()) {
-      return Denied(kValidatePod, admitted);
+      return Denied(wording_, kValidatePod, admitted);
     }
     return Status::Ok();
   }
 
  private:
   api::PodMutationOptions options_;
+  Wording wording_;
 };
 
 }  // namespace
 
-std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin() {
-  return std::make_shared<LwsWebhook>();
+std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin(DenialWording wording) {
+  return std::make_shared<LwsWebhook>(wording);
 }
 
-std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options) {
-  return std::make_shared<PodWebhook>(options);
+std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options,
+                                                             DenialWording wording) {
+  return std::make_shared<PodWebhook>(options, wording);
 }
 
 void InstallLwsWebhooks(apiserver::AdmissionChain* chain,

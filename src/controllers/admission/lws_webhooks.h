@@ -19,6 +19,12 @@
 // `admission webhook "<name>" denied the request: <aggregate of the field errors>`. Errors the
 // server's own schema check finds (enums, minimum, required) stay 422 Invalid with causes: the
 // server validates between the mutating and validating plugins.
+//
+// The operator's webhook server (operator/webhook) runs the same plugins with
+// DenialWording::kWebhook: a denial is then the webhook's own answer, without the prefix that
+// kube-apiserver adds, and an object the webhook cannot decode is a 400 from the mutating webhook
+// too (controller-runtime's defaulter decodes before defaulting; in-process, the server's schema
+// check words that error instead).
 #pragma once
 
 #include <memory>
@@ -28,11 +34,17 @@
 
 namespace lws::controllers {
 
+// Who words a rejection: kube-apiserver, showing a webhook's denial to its client (in-process
+// admission), or the webhook itself, answering kube-apiserver (the operator's webhook server).
+enum class DenialWording { kApiServer, kWebhook };
+
 // mleaderworkerset.kb.io and vleaderworkerset.kb.io.
-std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin();
+std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin(
+    DenialWording wording = DenialWording::kApiServer);
 
 // mpod.kb.io and vpod.kb.io.
-std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options = {});
+std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(
+    api::PodMutationOptions options = {}, DenialWording wording = DenialWording::kApiServer);
 
 // Adds both plugins to `chain`, LWS first.
 void InstallLwsWebhooks(apiserver::AdmissionChain* chain,
