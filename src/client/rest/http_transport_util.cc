@@ -1,0 +1,54 @@
+// File: client/rest/http_transport_util.cc
+//
+// The parts of http_transport.h that need no socket: cancellation, error classes, names.
+#include <cctype>
+
+#include "client/rest/http_transport.h"
+
+namespace lws::rest {
+
+void CancelToken::Cancel() {
+  std::lock_guard lock(mu_);
+  if (cancelled_) return;
+  cancelled_ = true;
+  // Under the lock: ClearAbort waits for it, so whatever `abort_` touches is still alive.
+  if (abort_) abort_();
+  cv_.notify_all();
+}
+
+bool CancelToken::cancelled() const {
+  std::lock_guard lock(mu_);
+  return cancelled_;
+}
+
+bool CancelToken::WaitFor(Duration duration) {
+  std::unique_lock lock(mu_);
+  return !cv_.wait_for(lock, duration, [this] { return cancelled_; });
+}
+
+bool CancelToken::SetAbort(std::function<void()> abort) {
+  std::lock_guard lock(mu_);
+  if (cancelled_) return false;
+  abort_ = std::move(abort);
+  return true;
+}
+
+void CancelToken::ClearAbort() {
+  std::lock_guard lock(mu_);
+  abort_ = nullptr;
+}
+
+bool IsTransientTransportError(const Status& status) {
+  return status.code() == Code::kServiceUnavailable || status.code() == Code::kTimeout;
+}
+
+std::string GoMethodName(std::string_view method) {
+  std::string out;
+  for (std::size_t i = 0; i < method.size(); ++i) {
+    const auto c = static_cast<unsigned char>(method[i]);
+    out.push_back(static_cast<char>(i == 0 ? std::toupper(c) : std::tolower(c)));
+  }
+  return out;
+}
+
+}  // namespace lws::rest
