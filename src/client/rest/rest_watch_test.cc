@@ -206,7 +206,8 @@ TEST_F(RestWatchTest, GoneAfterAnOutageRelistsAndDeletesWhatVanished) {
     return names;
   });
   std::set<std::string> stored;
-  for (const auto& object : client->List(client::kPods).value().items) {
+  store::ListResult listed = client->List(client::kPods).value();
+  for (const auto& object : listed.items) {
     stored.insert(object->json["metadata"]["name"].get<std::string>());
   }
   EXPECT_EQ(cached, stored);

@@ -59,7 +59,7 @@ RC_GTEST_PROP(JsonObjectSplitterProperty, ReadBoundariesDoNotMatter, ()) {
   std::string body;
   std::vector<std::string> want;
   for (const std::string& value : values) {
-    std::string object = "{\"v\":" + api::Json(value).dump() + ",\"n\":[{}]}";
+    std::string object = "{\"v\":" + api::Json(value).dump(-1, ' ', false, api::Json::error_handler_t::replace) + ",\"n\":[{}]}";
     want.push_back(object);
     body += object + (value.size() % 2 ? "\n" : "");
   }
