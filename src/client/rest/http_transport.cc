@@ -8,11 +8,7 @@
 // still points into the cancelled call's frame.
 #include "client/rest/http_transport.h"
 
-#include <poll.h>
-
-#include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <limits>
 
 #include <boost/asio/connect.hpp>
@@ -36,15 +32,11 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 using ErrorCode = boost::system::error_code;
+using internal::IsQuiet;
+using internal::LowercaseFirst;
 
 constexpr std::size_t kHeaderLimit = 1 << 20;
 constexpr std::size_t kMaxErrorBody = 4 << 20;  // a non-2xx answer to a stream, kept whole
-
-// "Connection refused" -> "connection refused", as Go's syscall errors read.
-std::string Lowercased(std::string text) {
-  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
-  return text;
-}
 
 bool IsEof(const ErrorCode& ec) {
   return ec == net::error::eof || ec == http::error::end_of_stream ||
@@ -57,13 +49,10 @@ Status IoError(std::string_view step, const ErrorCode& ec) {
     return Status(Code::kTimeout, std::string(step) + ": i/o timeout");
   }
   if (IsEof(ec)) return Status(Code::kServiceUnavailable, "EOF");
-  return Status(Code::kServiceUnavailable, std::string(step) + ": " + Lowercased(ec.message()));
+  return Status(Code::kServiceUnavailable, std::string(step) + ": " + LowercaseFirst(ec.message()));
 }
 
-const Status& Canceled() {
-  static const Status canceled(Code::kServiceUnavailable, "request canceled");
-  return canceled;
-}
+Status Canceled() { return Status(Code::kServiceUnavailable, "request canceled"); }
 
 // One keep-alive connection: a socket (with TLS on top, or not) and the context that runs it.
 class Connection {
@@ -91,20 +80,16 @@ class Connection {
     io_.restart();
     if (!(cancel && cancel->cancelled())) io_.run();
     if (!done) {
-      broken_ = true;
+      canceled_ = true;
       return net::error::operation_aborted;
     }
     return result;
   }
 
-  // Calls `f` with the stream requests and answers travel on.
-  template <class F>
-  void Visit(F&& f) {
-    if (tls_) {
-      f(*tls_);
-    } else {
-      f(*plain_);
-    }
+  // Runs `op(stream, handler)` on the stream requests and answers travel on.
+  template <class Op>
+  ErrorCode Io(Op op, CancelToken* cancel) {
+    return Run([&](auto handler) { tls_ ? op(*tls_, handler) : op(*plain_, handler); }, cancel);
   }
 
   Status Dial(const ServerUrl& url, const TransportOptions& options, CancelToken* cancel);
@@ -120,7 +105,8 @@ class Connection {
 
   net::io_context& io() { return io_; }
   beast::flat_buffer& buffer() { return buffer_; }
-  bool broken() const { return broken_; }
+  bool broken() const { return broken_ || canceled_; }
+  bool canceled() const { return canceled_; }
   void set_broken() { broken_ = true; }
 
  private:
@@ -129,8 +115,15 @@ class Connection {
   std::unique_ptr<beast::tcp_stream> plain_;
   beast::flat_buffer buffer_;
   std::chrono::steady_clock::time_point idle_since_;
-  bool broken_ = false;
+  bool broken_ = false;    // not to be reused: failed, or the body was left unread
+  bool canceled_ = false;  // an operation was left pending: never run the context again
 };
+
+// The Status of a failed step; the connection is not reused after it.
+Status Failed(Connection& connection, std::string_view step, const ErrorCode& ec) {
+  connection.set_broken();
+  return connection.canceled() ? Canceled() : IoError(step, ec);
+}
 
 Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
                         CancelToken* cancel) {
@@ -139,14 +132,14 @@ Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
   tcp::resolver::results_type endpoints = resolver.resolve(url.host, url.port, ec);
   if (ec) {
     return Status(Code::kServiceUnavailable,
-                  "dial tcp: lookup " + url.host + ": " + Lowercased(ec.message()));
+                  "dial tcp: lookup " + url.host + ": " + LowercaseFirst(ec.message()));
   }
   const std::string where = "dial tcp " + url.authority;
   Lowest().expires_after(options.connect_timeout);
   ec = Run([&](auto handler) { Lowest().async_connect(endpoints, handler); }, cancel);
-  if (broken_) return Canceled();
+  if (canceled_) return Canceled();
   if (ec == beast::error::timeout) return Status(Code::kTimeout, where + ": i/o timeout");
-  if (ec) return Status(Code::kServiceUnavailable, where + ": connect: " + Lowercased(ec.message()));
+  if (ec) return Status(Code::kServiceUnavailable, where + ": connect: " + LowercaseFirst(ec.message()));
   Lowest().socket().set_option(tcp::no_delay(true), ec);
   if (!tls_) return Status::Ok();
 
@@ -156,9 +149,9 @@ Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
   }
   Lowest().expires_after(options.connect_timeout);
   ec = Run([&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); }, cancel);
-  if (broken_) return Canceled();
+  if (canceled_) return Canceled();
   if (!ec) return Status::Ok();
-  const std::string reason = DescribeHandshakeFailure(tls_->native_handle(), Lowercased(ec.message()));
+  const std::string reason = DescribeHandshakeFailure(tls_->native_handle(), LowercaseFirst(ec.message()));
   // A certificate that does not verify, or a server that speaks no TLS, stays that way.
   const bool lasting = SSL_get_verify_result(tls_->native_handle()) != X509_V_OK ||
                        ec.category() == net::error::get_ssl_category();
@@ -170,11 +163,7 @@ Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
 bool Connection::Reusable(Duration idle_timeout) const {
   if (broken_ || buffer_.size() != 0) return false;
   if (std::chrono::steady_clock::now() - idle_since_ > idle_timeout) return false;
-  pollfd fd{};
-  fd.fd = const_cast<Connection*>(this)->Lowest().socket().native_handle();
-  fd.events = POLLIN;
-  // Readable while idle means closed (EOF, a TLS close_notify) or garbage: drop it either way.
-  return ::poll(&fd, 1, 0) == 0;
+  return IsQuiet(const_cast<Connection*>(this)->Lowest().socket().native_handle());
 }
 
 http::request<http::string_body> BuildRequest(const HttpCall& call, const ServerUrl& url) {
@@ -266,12 +255,8 @@ Status HttpTransport::Impl::Write(Connection& connection, const HttpCall& call,
                                   CancelToken* cancel) {
   http::request<http::string_body> request = BuildRequest(call, url);
   if (options.request_timeout.count() > 0) connection.Lowest().expires_after(options.request_timeout);
-  ErrorCode ec = connection.Run(
-      [&](auto handler) { connection.Visit([&](auto& stream) { http::async_write(stream, request, handler); }); },
-      cancel);
-  if (connection.broken()) return Canceled();
-  if (ec) connection.set_broken();
-  return ec ? IoError("write", ec) : Status::Ok();
+  ErrorCode ec = connection.Io([&](auto& s, auto h) { http::async_write(s, request, h); }, cancel);
+  return ec ? Failed(connection, "write", ec) : Status::Ok();
 }
 
 Status HttpTransport::Impl::ReadWhole(Connection& connection, CancelToken* cancel,
@@ -279,16 +264,9 @@ Status HttpTransport::Impl::ReadWhole(Connection& connection, CancelToken* cance
   http::response_parser<http::string_body> parser;
   parser.header_limit(kHeaderLimit);
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-  ErrorCode ec = connection.Run(
-      [&](auto handler) {
-        connection.Visit([&](auto& stream) { http::async_read(stream, connection.buffer(), parser, handler); });
-      },
-      cancel);
-  if (connection.broken()) return Canceled();
-  if (ec) {
-    connection.set_broken();
-    return IoError("read", ec);
-  }
+  ErrorCode ec =
+      connection.Io([&](auto& s, auto h) { http::async_read(s, connection.buffer(), parser, h); }, cancel);
+  if (ec) return Failed(connection, "read", ec);
   auto& response = parser.get();
   answer->status = static_cast<int>(response.result_int());
   CopyHeaders(response, answer);
@@ -305,16 +283,9 @@ Status HttpTransport::Impl::ReadStream(Connection& connection, CancelToken* canc
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
   connection.Lowest().expires_after(options.request_timeout.count() > 0 ? options.request_timeout
                                                                         : options.stream_idle_timeout);
-  ErrorCode ec = connection.Run(
-      [&](auto handler) {
-        connection.Visit([&](auto& s) { http::async_read_header(s, connection.buffer(), parser, handler); });
-      },
-      cancel);
-  if (connection.broken()) return Canceled();
-  if (ec) {
-    connection.set_broken();
-    return IoError("read", ec);
-  }
+  ErrorCode ec = connection.Io(
+      [&](auto& s, auto h) { http::async_read_header(s, connection.buffer(), parser, h); }, cancel);
+  if (ec) return Failed(connection, "read", ec);
   answer->status = static_cast<int>(parser.get().result_int());
   CopyHeaders(parser.get(), answer);
   const bool success = answer->status >= 200 && answer->status < 300;
@@ -324,12 +295,9 @@ Status HttpTransport::Impl::ReadStream(Connection& connection, CancelToken* canc
     parser.get().body().data = chunk;
     parser.get().body().size = sizeof chunk;
     connection.Lowest().expires_after(options.stream_idle_timeout);
-    ec = connection.Run(
-        [&](auto handler) {
-          connection.Visit([&](auto& s) { http::async_read_some(s, connection.buffer(), parser, handler); });
-        },
-        cancel);
-    if (connection.broken()) return Canceled();
+    ec = connection.Io(
+        [&](auto& s, auto h) { http::async_read_some(s, connection.buffer(), parser, h); }, cancel);
+    if (connection.canceled()) return Canceled();
     if (ec == http::error::need_buffer) ec = {};
     const std::string_view bytes(chunk, sizeof chunk - parser.get().body().size);
     if (success) {
@@ -343,25 +311,10 @@ Status HttpTransport::Impl::ReadStream(Connection& connection, CancelToken* canc
     } else if (answer->body.size() < kMaxErrorBody) {
       answer->body.append(bytes);
     }
-    if (ec) {
-      connection.set_broken();
-      return IoError("read", ec);
-    }
+    if (ec) return Failed(connection, "read", ec);
   }
   *keep_alive = parser.get().keep_alive();
   return Status::Ok();
-}
-
-std::string HttpAnswer::Header(std::string_view name) const {
-  for (const auto& [key, value] : headers) {
-    if (key.size() == name.size() &&
-        std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return value;
-    }
-  }
-  return "";
 }
 
 Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(TransportOptions options) {
@@ -439,20 +392,6 @@ Result<HttpAnswer> HttpTransport::Stream(const HttpCall& call,
   impl_->Release(std::move(connection), status.ok() && keep_alive);
   if (!status.ok()) return impl_->Fail(call, status);
   return answer;
-}
-
-Result<HttpAnswer> SendRequest(const std::string& url, const TlsConfig& tls, HttpCall call,
-                               Duration timeout) {
-  ASSIGN_OR_RETURN(AbsoluteUrl parsed, SplitAbsoluteUrl(url));
-  TransportOptions options;
-  options.server = parsed.origin;
-  options.tls = tls;
-  options.connect_timeout = timeout;
-  options.request_timeout = timeout;
-  options.max_idle_connections = 0;
-  ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> transport, HttpTransport::Create(std::move(options)));
-  call.target = parsed.target;
-  return transport->RoundTrip(call);
 }
 
 }  // namespace lws::rest

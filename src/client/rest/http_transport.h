@@ -101,6 +101,14 @@ bool IsTransientTransportError(const Status& status);
 // "Get", "Post", "Patch": the method as Go's net/http errors spell it.
 std::string GoMethodName(std::string_view method);
 
+namespace internal {
+// "Connection refused" -> "connection refused", as Go's syscall errors read.
+std::string LowercaseFirst(std::string text);
+// True when nothing can be read from the idle socket `fd`: readable while idle means the server
+// closed it (EOF, a TLS close_notify) or sent something unasked; such a connection is dropped.
+bool IsQuiet(int fd);
+}  // namespace internal
+
 // Takes one JSON object of a streamed body; false: stop reading.
 using ObjectCallback = std::function<bool(std::string_view)>;
 

@@ -20,6 +20,9 @@ namespace {
 using store::EventType;
 using store::WatchEvent;
 
+// A stream that ends sooner than this without an event was not a watch timing out.
+constexpr auto kBriefStream = std::chrono::seconds(1);
+
 store::ObjectName KeyOf(const Json& object, bool namespaced) {
   store::ObjectName key = store::NameOf(object);
   if (!namespaced) key.namespace_.clear();
@@ -56,7 +59,8 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
   }
 
  private:
-  enum class Outcome { kEnded, kFailed, kGone };
+  // kSilent: the server ended the stream without sending anything (not even a bookmark).
+  enum class Outcome { kEnded, kSilent, kFailed, kGone };
 
   std::string What() const {
     std::string what = "watch of " + resource_.resource;
@@ -69,7 +73,9 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
       std::string failure;
       Outcome outcome = WatchOnce(&failure);
       if (stopped_) return;
-      if (outcome == Outcome::kFailed && !Backoff(failure, "resuming from resourceVersion " + std::to_string(rv_))) {
+      const bool failed = outcome == Outcome::kFailed || outcome == Outcome::kSilent;
+      if (failed && !Backoff(failure, "resuming from resourceVersion " + std::to_string(rv_),
+                             /*quiet=*/outcome == Outcome::kSilent)) {
         return;
       }
       if (outcome != Outcome::kGone) continue;
@@ -109,7 +115,9 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
       Accept(std::move(*event));
       return true;
     };
+    const auto opened = std::chrono::steady_clock::now();
     Result<HttpAnswer> answer = client_->Stream(request, on_object, &cancel_);
+    const bool brief = std::chrono::steady_clock::now() - opened < kBriefStream;
     if (!answer.ok()) {
       error = answer.status();
     } else if (answer->status == 410) {
@@ -123,11 +131,15 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
       *failure = "stream failed: " + error.message();
       return Outcome::kFailed;
     }
-    if (received) return Outcome::kEnded;
-    // Ended without a word: a server (or proxy) that closes watches at once must not make this
-    // loop spin, so this waits like a failure, quietly.
-    *failure = "stream ended without events";
-    return Outcome::kFailed;
+    // Ended without a word. A quiet resource's watch that timed out resumes at once; one that
+    // ended at once (a proxy closing watches) must not make this loop spin: it waits as after a
+    // failure, quietly.
+    if (received || !brief) {
+      failures_ = 0;
+      return Outcome::kEnded;
+    }
+    *failure = "stream ended at once without events";
+    return Outcome::kSilent;
   }
 
   // Keeps track of one event from the stream and queues it for the handler (bookmarks only
@@ -182,15 +194,17 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
     }
   }
 
-  // Logs `failure`, then waits out the backoff; false when stopped meanwhile.
-  bool Backoff(const std::string& failure, const std::string& then) {
+  // Logs `failure` (at debug level when `quiet`), then waits out the backoff; false when
+  // stopped meanwhile.
+  bool Backoff(const std::string& failure, const std::string& then, bool quiet = false) {
     const Duration base = client_->options().watch_backoff_base;
     const Duration cap = client_->options().watch_backoff_cap;
     Duration delay = base;
     for (int i = 0; i < failures_ && delay < cap; ++i) delay *= 2;
     delay = std::min(delay, cap);
     ++failures_;
-    Logger("rest")->warn("{}: {}; {} in {}", What(), failure, then, api::FormatGoDuration(delay));
+    Logger("rest")->log(quiet ? spdlog::level::debug : spdlog::level::warn, "{}: {}; {} in {}", What(),
+                        failure, then, api::FormatGoDuration(delay));
     return cancel_.WaitFor(delay);
   }
 
