@@ -11,6 +11,14 @@ namespace {
 std::string Namespace(const Json& object) { return store::MetaString(object, "namespace"); }
 std::string Name(const Json& object) { return store::MetaString(object, "name"); }
 
+// object[key] when it is a string, else "": answers from a remote server are untrusted, and
+// Json::value would throw on a field of another type.
+std::string StringField(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 }  // namespace
 
 Status StatusFromAnswer(int http_code, const Json& body) {
@@ -23,7 +31,7 @@ Status StatusFromAnswer(int http_code, const Json& body) {
     const Json* details = body.contains("details") ? &body["details"] : nullptr;
     if (details && details->contains("causes") && (*details)["causes"].is_array()) {
       for (const Json& c : (*details)["causes"]) {
-        causes.push_back({c.value("reason", ""), c.value("message", ""), c.value("field", "")});
+        causes.push_back({StringField(c, "reason"), StringField(c, "message"), StringField(c, "field")});
       }
     }
   }

@@ -180,8 +180,13 @@ void WebhookRequestMetrics::Finish(int http_code) {
   if (finished_) return;
   finished_ = true;
   metrics_->webhook_requests_in_flight->Add({webhook_}, -1);
-  metrics_->webhook_requests_total->Inc({webhook_, std::to_string(http_code)});
-  metrics_->webhook_latency_seconds->Observe({webhook_}, Seconds(clock_->Now() - start_));
+  RecordWebhookRequest(*metrics_, webhook_, http_code, clock_->Now() - start_);
+}
+
+void RecordWebhookRequest(const OperatorMetrics& metrics, const std::string& webhook,
+                          int http_code, Duration latency) {
+  metrics.webhook_requests_total->Inc({webhook, std::to_string(http_code)});
+  metrics.webhook_latency_seconds->Observe({webhook}, Seconds(latency));
 }
 
 }  // namespace lws::op

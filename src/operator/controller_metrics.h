@@ -125,4 +125,9 @@ class WebhookRequestMetrics {
   bool finished_ = false;
 };
 
+// A finished admission request, for a server that reports after the fact (the webhook server's
+// observer): counted by HTTP code, its latency observed; no in-flight accounting.
+void RecordWebhookRequest(const OperatorMetrics& metrics, const std::string& webhook,
+                          int http_code, Duration latency);
+
 }  // namespace lws::op
