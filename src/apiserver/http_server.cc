@@ -124,6 +124,10 @@ Status HttpServer::Impl::Listen() {
   };
   if (acceptor.open(endpoint.protocol(), ec); ec) return failed("open a socket for");
   if (acceptor.set_option(net::socket_base::reuse_address(true), ec); ec) return failed("set up");
+  if (options().reuse_port) {
+    using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+    if (acceptor.set_option(ReusePort(true), ec); ec) return failed("set SO_REUSEPORT on");
+  }
   if (acceptor.bind(endpoint, ec); ec) return failed("bind");
   if (acceptor.listen(net::socket_base::max_listen_connections, ec); ec) return failed("listen on");
   const tcp::endpoint bound = acceptor.local_endpoint(ec);

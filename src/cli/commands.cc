@@ -4,6 +4,7 @@
 
 #include "base/log.h"
 #include "cli/apiserver.h"
+#include "cli/controller.h"
 #include "cli/up.h"
 #include "cli/validate.h"
 
@@ -21,6 +22,7 @@ int Main(int argc, char** argv) {
   AddValidateCommand(app, &exit_code);
   AddApiServerCommand(app, &exit_code);
   AddUpCommand(app, &exit_code);
+  AddControllerCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

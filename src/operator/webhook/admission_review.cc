@@ -5,7 +5,7 @@
 
 #include "api/go_json.h"
 #include "apiserver/request_body.h"
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -174,7 +174,7 @@ std::string EncodeAdmissionReview(const AdmissionResponse& response, std::string
   }
   if (response.patch) {
     AppendField(&out, "patch");
-    api::AppendGoJsonString(rest::Base64Encode(MarshalPatch(*response.patch)), &out);
+    api::AppendGoJsonString(api::Base64Encode(MarshalPatch(*response.patch)), &out);
     AppendField(&out, "patchType");
     out += "\"JSONPatch\"";
   }

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -134,7 +134,7 @@ TEST(EncodeAdmissionReviewTest, PatchIsBase64OfGoJsonWithPatchType) {
   const Json answer = Json::parse(EncodeAdmissionReview(response, kAdmissionV1, "AdmissionReview"));
   EXPECT_EQ(answer["response"]["patchType"], "JSONPatch");
   EXPECT_EQ(answer["response"]["warnings"], Json::array({"careful"}));
-  Result<std::string> patch = rest::Base64Decode(answer["response"]["patch"].get<std::string>());
+  Result<std::string> patch = api::Base64Decode(answer["response"]["patch"].get<std::string>());
   ASSERT_TRUE(patch.ok());
   // Keys sorted as Go marshals maps; a nil value is omitted (omitempty on an interface).
   EXPECT_EQ(*patch,

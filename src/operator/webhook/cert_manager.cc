@@ -10,7 +10,8 @@
 #include <utility>
 
 #include "base/log.h"
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
+#include "base/file.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -30,7 +31,7 @@ spdlog::logger& Log() {
 // file; the key is readable by the owner only. Unchanged files are left alone. True iff written.
 Result<bool> WriteIfChanged(const std::filesystem::path& path, const std::string& text,
                             bool secret) {
-  if (Result<std::string> current = rest::ReadFile(path.string());
+  if (Result<std::string> current = ReadFile(path.string());
       current.ok() && *current == text) {
     return false;
   }
@@ -177,7 +178,7 @@ Status CertManager::WriteFiles(const CertificateMaterial& material) {
 }
 
 Status CertManager::InjectCaBundles(const std::string& ca_cert_pem) {
-  const std::string bundle = rest::Base64Encode(ca_cert_pem);
+  const std::string bundle = api::Base64Encode(ca_cert_pem);
   Status last_error;
   auto inject = [&](const client::Resource& resource, const std::string& name) {
     Result<store::ObjectPtr> stored = client_->Get(resource, "", name);

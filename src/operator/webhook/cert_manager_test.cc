@@ -10,7 +10,8 @@
 
 #include "apiserver/tls_certificates.h"
 #include "client/local_testing.h"
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
+#include "base/file.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -74,7 +75,7 @@ class CertManagerTest : public ::testing::Test {
   }
   std::uint64_t SecretVersion() { return client_.Get(kSecrets, kNs, kSecret).value()->resource_version; }
   std::string File(const std::string& replica, const std::string& name) {
-    Result<std::string> text = rest::ReadFile((base_dir_ / replica / name).string());
+    Result<std::string> text = ReadFile((base_dir_ / replica / name).string());
     return text.ok() ? *text : "";
   }
   std::vector<std::string> Bundles() {
@@ -91,7 +92,7 @@ class CertManagerTest : public ::testing::Test {
   // Every webhook trusts `material`'s CA, and the files are `material`'s.
   void ExpectServed(const CertificateMaterial& material, const std::string& replica) {
     for (const std::string& bundle : Bundles()) {
-      EXPECT_EQ(bundle, rest::Base64Encode(material.ca_cert));
+      EXPECT_EQ(bundle, api::Base64Encode(material.ca_cert));
     }
     EXPECT_EQ(File(replica, "tls.crt"), material.serving_cert);
     EXPECT_EQ(File(replica, "tls.key"), material.serving_key);
@@ -215,7 +216,7 @@ TEST_F(CertManagerTest, ABrokenSecretIsReissued) {
   ASSERT_TRUE(manager.Start().ok());
   plane_.loop.RunFor(1s);
   Json secret = client_.Get(kSecrets, kNs, kSecret).value()->json;
-  secret["data"]["tls.key"] = rest::Base64Encode("not a key");
+  secret["data"]["tls.key"] = api::Base64Encode("not a key");
   ASSERT_TRUE(client_.Update(kSecrets, secret).ok());
   plane_.loop.RunFor(1s);
   const CertificateMaterial repaired = SecretMaterial();

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "apiserver/tls_certificates.h"
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -14,17 +14,17 @@ std::string DataEntry(const Json& secret, std::string_view key) {
   if (data == secret.end() || !data->is_object()) return "";
   auto entry = data->find(std::string(key));
   if (entry == data->end() || !entry->is_string()) return "";
-  Result<std::string> decoded = rest::Base64Decode(entry->get<std::string>());
+  Result<std::string> decoded = api::Base64Decode(entry->get<std::string>());
   return decoded.ok() ? *decoded : "";
 }
 
 void SetData(Json* secret, const CertificateMaterial& material) {
   Json& data = (*secret)["data"];
   if (!data.is_object()) data = Json::object();
-  data[std::string(kCaCertKey)] = rest::Base64Encode(material.ca_cert);
-  data[std::string(kCaKeyKey)] = rest::Base64Encode(material.ca_key);
-  data[std::string(kServingCertKey)] = rest::Base64Encode(material.serving_cert);
-  data[std::string(kServingKeyKey)] = rest::Base64Encode(material.serving_key);
+  data[std::string(kCaCertKey)] = api::Base64Encode(material.ca_cert);
+  data[std::string(kCaKeyKey)] = api::Base64Encode(material.ca_key);
+  data[std::string(kServingCertKey)] = api::Base64Encode(material.serving_cert);
+  data[std::string(kServingKeyKey)] = api::Base64Encode(material.serving_key);
 }
 
 bool ValidAuthority(const CertificateMaterial& material, const CertificateNames& names,

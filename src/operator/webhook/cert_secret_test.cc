@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "apiserver/tls_certificates.h"
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -71,7 +71,7 @@ TEST_F(CertSecretTest, SecretDataRoundTrips) {
   Json secret = NewCertificateSecret("lws-system", "lws-webhook-server-cert", *fresh_);
   EXPECT_EQ(secret["type"], "Opaque");
   EXPECT_EQ(secret["metadata"]["namespace"], "lws-system");
-  EXPECT_EQ(secret["data"]["tls.crt"], rest::Base64Encode(fresh_->serving_cert));
+  EXPECT_EQ(secret["data"]["tls.crt"], api::Base64Encode(fresh_->serving_cert));
   EXPECT_EQ(MaterialFromSecret(secret), *fresh_);
   secret["data"]["other"] = "eA==";
   const Json rewritten = SecretWithMaterial(secret, CertificateMaterial{"a", "b", "c", "d"});

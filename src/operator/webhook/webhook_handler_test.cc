@@ -8,7 +8,7 @@
 
 #include "api/lws_testing.h"
 #include "apiserver/patch.h"
-#include "client/rest/rest_util.h"
+#include "api/base64.h"
 #include "controllers/admission/lws_webhooks.h"
 
 namespace lws::operator_webhook {
@@ -56,7 +56,7 @@ class WebhookHandlerTest : public ::testing::Test {
     if (!answer["response"].contains("patch")) return object;
     EXPECT_EQ(answer["response"]["patchType"], "JSONPatch");
     const std::string patch =
-        rest::Base64Decode(answer["response"]["patch"].get<std::string>()).value();
+        api::Base64Decode(answer["response"]["patch"].get<std::string>()).value();
     return apiserver::ApplyJsonPatch(object, Json::parse(patch)).value();
   }
   // What the in-process plugin (kube-apiserver wording) makes of `object` at CREATE.
@@ -172,7 +172,7 @@ TEST_F(WebhookHandlerTest, PodMutationPatchReproducesTheInProcessMutation) {
     EXPECT_EQ(Patched(pod, answer), want) << Json::diff(want, Patched(pod, answer)).dump();
     // Appended elements are named by index, as controller-runtime's jsonpatch names them.
     const std::string patch =
-        rest::Base64Decode(answer["response"]["patch"].get<std::string>()).value();
+        api::Base64Decode(answer["response"]["patch"].get<std::string>()).value();
     EXPECT_EQ(patch.find("/-\""), std::string::npos) << patch;
     EXPECT_NE(patch.find("\"/spec/containers/0/env/3\""), std::string::npos) << patch;
   }

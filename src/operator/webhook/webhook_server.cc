@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "base/log.h"
-#include "client/rest/rest_util.h"
+#include "base/file.h"
 
 namespace lws::operator_webhook {
 
@@ -42,6 +42,9 @@ Result<std::unique_ptr<WebhookServer>> WebhookServer::Start(
   http.bind_address = server->options_.host.empty() ? "0.0.0.0" : server->options_.host;
   http.port = server->options_.port;
   http.threads = server->options_.threads;
+  // Replicas on one host (a workstation running deploy/local/) share the port, as pods share a
+  // Service: whichever is alive answers.
+  http.reuse_port = true;
   // Room above controller-runtime's limit, so that the handler answers its own 413 review.
   http.max_body_bytes = kMaxReviewBytes + 1024 * 1024;
   http.tls = server->serving_;
@@ -61,8 +64,8 @@ WebhookServer::~WebhookServer() { Stop(); }
 Result<apiserver::HttpTlsOptions> WebhookServer::ReadCertificates() const {
   const std::filesystem::path dir(options_.cert_dir);
   apiserver::HttpTlsOptions tls;
-  ASSIGN_OR_RETURN(tls.cert_chain_pem, rest::ReadFile((dir / options_.cert_name).string()));
-  ASSIGN_OR_RETURN(tls.key_pem, rest::ReadFile((dir / options_.key_name).string()));
+  ASSIGN_OR_RETURN(tls.cert_chain_pem, ReadFile((dir / options_.cert_name).string()));
+  ASSIGN_OR_RETURN(tls.key_pem, ReadFile((dir / options_.key_name).string()));
   return tls;
 }
 
