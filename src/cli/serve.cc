@@ -38,6 +38,10 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.token = options.token;
   if (options.webhooks) controllers::InstallLwsWebhooks(&admission);
   server_options.admission = std::move(admission);
+  // TODO(lead): issue 6, when the client/rest HTTPS transport lands: default
+  // options.webhook_caller to it (POST the review to endpoint.url, trusting endpoint.ca_bundle_pem
+  // or the system roots, giving up after the timeout; errors read like Go's net/http ones).
+  server_options.webhook_caller = options.webhook_caller;
   Result<std::unique_ptr<apiserver::ApiServer>> server = apiserver::ApiServer::Create(std::move(server_options));
   if (!server.ok()) return Status::Internal(command + ": " + std::string(server.status().message()));
   serving->server_ = std::move(*server);
