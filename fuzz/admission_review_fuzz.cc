@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "apiserver/patch.h"
-#include "api/base64.h"
+#include "client/rest/rest_util.h"
 #include "operator/webhook/webhook_handler.h"
 
 namespace {

@@ -69,7 +69,8 @@ Result<std::string> Base64Decode(std::string_view text) {
       quantum = {};
     }
   }
-  if (filled != 0) return Illegal(padding > 0 ? last : text.size());
+  // Go reports a truncated quantum at its start (CorruptInputError(si - j)).
+  if (filled != 0) return Illegal(padding > 0 ? last : text.size() - filled);
   return out;
 }
 

@@ -23,7 +23,7 @@ TEST(Base64DecodeTest, Table) {
       {"QUJD", "ABC", ""},
       {"QUJD\nREVG\r\n", "ABCDEF", ""},  // line breaks are skipped, as Go does
       {"QUJD$$$", "", "illegal base64 data at input byte 4"},
-      {"QU", "", "illegal base64 data at input byte 2"},        // truncated quantum
+      {"QU", "", "illegal base64 data at input byte 0"},        // truncated: at its start
       {"Q===", "", "illegal base64 data at input byte 1"},      // too much padding
       {"QQ==QUJD", "", "illegal base64 data at input byte 4"},  // data after padding
       {"QQ=A", "", "illegal base64 data at input byte 3"},

@@ -116,6 +116,19 @@ std::vector<ResourceInfo> BuiltinResources() {
   }
   all.push_back(Builtin("coordination.k8s.io", "leases", "lease", "Lease", true, {}));
 
+  // The reviews a metrics endpoint delegates authentication and authorization to (the operator's
+  // --metrics-bind-address filter): create-only, answered and never stored.
+  for (auto [group, resource, singular, kind] :
+       {std::tuple{"authentication.k8s.io", "tokenreviews", "tokenreview", "TokenReview"},
+        std::tuple{"authorization.k8s.io", "subjectaccessreviews", "subjectaccessreview",
+                   "SubjectAccessReview"},
+        std::tuple{"authorization.k8s.io", "selfsubjectaccessreviews", "selfsubjectaccessreview",
+                   "SelfSubjectAccessReview"}}) {
+    ResourceInfo review = Builtin(group, resource, singular, kind, false, {});
+    review.create_only = true;
+    all.push_back(review);
+  }
+
   ResourceInfo events_v1 = Builtin("events.k8s.io", "events", "event", "Event", true, {"ev"});
   events_v1.field_labels = {{"regarding.kind", ".regarding.kind"},
                             {"regarding.namespace", ".regarding.namespace"},

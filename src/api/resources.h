@@ -49,6 +49,7 @@ struct ResourceInfo {
   bool tracks_generation = false;        // metadata.generation is maintained
   bool custom = false;                   // served from a CRD (unstructured, merge patch only)
   bool graceful_delete = false;          // pods: deletionTimestamp = now + grace period
+  bool create_only = false;  // TokenReview, SubjectAccessReview: POST answers, nothing stored
   // Field selector labels beyond metadata.name / metadata.namespace, with their JSON paths:
   // {"spec.nodeName", ".spec.nodeName"}.
   std::vector<std::pair<std::string, std::string>> field_labels;

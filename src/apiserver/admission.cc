@@ -3,6 +3,15 @@
 
 namespace lws::apiserver {
 
+std::string_view OperationName(AdmissionOperation operation) {
+  switch (operation) {
+    case AdmissionOperation::kCreate: return "CREATE";
+    case AdmissionOperation::kUpdate: return "UPDATE";
+    case AdmissionOperation::kDelete: return "DELETE";
+  }
+  return "";
+}
+
 Status AdmissionChain::Run(AdmissionRequest& request) const {
   RETURN_IF_ERROR(RunMutating(request));
   return RunValidating(request);

@@ -25,6 +25,9 @@ namespace lws::apiserver {
 
 enum class AdmissionOperation { kCreate, kUpdate, kDelete };
 
+// "CREATE", "UPDATE", "DELETE": the operation as admission.Attributes and webhook rules name it.
+std::string_view OperationName(AdmissionOperation operation);
+
 struct AdmissionRequest {
   AdmissionOperation operation = AdmissionOperation::kCreate;
   const api::ResourceInfo* resource = nullptr;
@@ -34,6 +37,8 @@ struct AdmissionRequest {
   api::Json* object = nullptr;            // the object to store; null on delete
   const api::Json* old_object = nullptr;  // the stored object; null on create
   bool dry_run = false;
+  std::string field_manager;                 // ?fieldManager= as sent; "" when absent
+  std::vector<std::string>* warnings = nullptr;  // where a plugin adds warnings for the client
 };
 
 class AdmissionPlugin {

@@ -52,6 +52,9 @@ ApiServer::ApiServer(ApiServerOptions options)
 
 Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
   LWS_ASSERT(options.store != nullptr && options.clock != nullptr, "ApiServerOptions needs a store and a clock");
+  store::Store* store = options.store;
+  WebhookCaller caller = std::move(options.webhook_caller);
+  options.admission.Add(NewWebhookAdmission({store, std::move(caller)}));
   std::unique_ptr<ApiServer> server(new ApiServer(std::move(options)));
   ASSIGN_OR_RETURN(server->served_, BuildServed(api::ResourceRegistry::WithBuiltins()));
   RETURN_IF_ERROR(server->LoadStoredCrds());

@@ -9,6 +9,9 @@
 // one immutable snapshot of the registry (copy on write), so a request never sees half a change
 // and a ResourceInfo it holds stays valid for as long as it runs or streams.
 //
+// Writes pass the admission chain: the in-process plugins of the options, then the webhooks that
+// Mutating/ValidatingWebhookConfiguration objects register (webhook_admission.h).
+//
 // At start the server seeds what every cluster has (namespaces default, kube-system,
 // kube-public, kube-node-lease) and, unless told not to, installs the upstream LeaderWorkerSet
 // CRD, so a LeaderWorkerSet behaves as after `kubectl apply -f` of that CRD. With a persistent
@@ -26,6 +29,7 @@
 #include "apiserver/apply_schema.h"
 #include "apiserver/http.h"
 #include "apiserver/openapi.h"
+#include "apiserver/webhook_admission.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "store/store.h"
@@ -40,7 +44,12 @@ struct ApiServerOptions {
   // host:port clients reach the server at (GET /api serverAddressByClientCIDRs).
   std::string server_address = "127.0.0.1:6443";
   bool install_lws_crd = true;
+  // In-process plugins (the LWS webhooks of controllers/admission). The server appends the
+  // dynamic admission webhooks (webhook_admission.h) after them, always.
   AdmissionChain admission;
+  // Posts AdmissionReviews to the registered webhooks; null: every call fails (failurePolicy
+  // decides).
+  WebhookCaller webhook_caller;
 };
 
 // What the server serves at one moment: the registry, plus what is derived from it once.

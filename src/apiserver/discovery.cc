@@ -14,16 +14,23 @@ namespace {
 using api::ResourceInfo;
 using api::ResourceRegistry;
 
-// Every served resource supports the full verb set; kubectl hides resources without verbs.
+// Every stored resource supports the full verb set (kubectl hides resources without verbs);
+// the reviews only create.
 const std::vector<std::string> kResourceVerbs = {"create", "delete", "deletecollection", "get",
                                                  "list",   "patch",  "update",           "watch"};
 const std::vector<std::string> kSubresourceVerbs = {"get", "patch", "update"};
+const std::vector<std::string> kCreateOnlyVerbs = {"create"};
+
+const std::vector<std::string>& VerbsOf(const ResourceInfo& r) {
+  return r.create_only ? kCreateOnlyVerbs : kResourceVerbs;
+}
 
 // Built-in groups in the order the real API server lists them (its group priorities); groups
 // not named here (custom resources) follow by name.
-constexpr std::array<std::string_view, 6> kBuiltinGroupOrder = {
-    "apps", "events.k8s.io", "rbac.authorization.k8s.io", "admissionregistration.k8s.io",
-    "apiextensions.k8s.io", "coordination.k8s.io"};
+constexpr std::array<std::string_view, 8> kBuiltinGroupOrder = {
+    "apps", "events.k8s.io", "authentication.k8s.io", "authorization.k8s.io",
+    "rbac.authorization.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io",
+    "coordination.k8s.io"};
 
 // A subresource as discovery lists it: "<resource>/<name>" answering with group/version/kind.
 struct Subresource {
@@ -85,7 +92,7 @@ Json ApiResource(const ResourceInfo& r) {
               {"singularName", r.singular},
               {"namespaced", r.namespaced},
               {"kind", r.kind},
-              {"verbs", kResourceVerbs}};
+              {"verbs", VerbsOf(r)}};
   if (!r.short_names.empty()) out["shortNames"] = r.short_names;
   if (!r.categories.empty()) out["categories"] = r.categories;
   return out;
@@ -114,7 +121,7 @@ Json DiscoveryResource(const ResourceInfo& r) {
               {"responseKind", ResponseKind(r.group, r.version, r.kind)},
               {"scope", r.namespaced ? "Namespaced" : "Cluster"},
               {"singularResource", r.singular},
-              {"verbs", kResourceVerbs}};
+              {"verbs", VerbsOf(r)}};
   if (!r.short_names.empty()) out["shortNames"] = r.short_names;
   if (!r.categories.empty()) out["categories"] = r.categories;
   Json subresources = Json::array();

@@ -5,6 +5,8 @@
 // fieldValidation) and default, run the mutating admission plugins, default again, validate
 // (CRD schema or built-in rules), run the validating admission plugins, record managedFields,
 // then store (or, with dryRun=All, only pretend to). This is kube-apiserver's order (spec 3.3).
+// A DELETE (and each object of a deletecollection) passes both admission phases with the stored
+// object as the old one and nothing to mutate.
 #include "api/meta.h"
 #include "api/intstr.h"
 #include "api/yaml.h"
@@ -127,6 +129,8 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
   admission.object = object;
   admission.old_object = old;
   admission.dry_run = DryRun();
+  admission.field_manager = target_.query.Get("fieldManager");
+  admission.warnings = &warnings_;
   const AdmissionChain& chain = server_->options_.admission;
   const bool admitted = chain.Handles(*info_, subresource);
   if (admitted) {
@@ -154,6 +158,21 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
     return api::InvalidStatus(store::QualifiedKind(*info_), admission.name, errors);
   }
   return admitted ? chain.RunValidating(admission) : Status::Ok();
+}
+
+Status RequestHandler::AdmitDelete(const Json& current, bool dry_run) {
+  const AdmissionChain& chain = server_->options_.admission;
+  if (!chain.Handles(*info_, "")) return Status::Ok();
+  AdmissionRequest admission;
+  admission.operation = AdmissionOperation::kDelete;
+  admission.resource = info_;
+  admission.namespace_ = store::MetaString(current, "namespace");
+  admission.name = store::MetaString(current, "name");
+  admission.old_object = &current;
+  admission.dry_run = dry_run;
+  admission.warnings = &warnings_;
+  RETURN_IF_ERROR(chain.RunMutating(admission));
+  return chain.RunValidating(admission);
 }
 
 FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) const {
@@ -226,6 +245,7 @@ Result<HttpResponse> RequestHandler::Delete() {
   ASSIGN_OR_RETURN(store::DeleteOptions options, store::ParseDeleteOptions(body));
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    store_->Get(*info_, target_.namespace_, target_.name));
+  RETURN_IF_ERROR(AdmitDelete(current->json, options.dry_run));
   if (!options.dry_run) RETURN_IF_ERROR(BeforeDelete(current->json));
   ASSIGN_OR_RETURN(store::DeleteResult result,
                    store_->Delete(*info_, target_.namespace_, target_.name, options));
@@ -249,6 +269,7 @@ Result<HttpResponse> RequestHandler::DeleteCollection() {
   RETURN_IF_ERROR(store::ValidateDeleteOptions(options));
   Json items = Json::array();
   for (const store::ObjectPtr& item : list.items) {
+    RETURN_IF_ERROR(AdmitDelete(item->json, options.dry_run));
     Result<store::DeleteResult> result =
         store_->Delete(*info_, store::MetaString(item->json, "namespace"),
                        store::MetaString(item->json, "name"), options);

@@ -22,6 +22,8 @@ TEST_F(OpenApiTest, RootListsEveryGroupVersionWithItsHash) {
   for (const auto& d : docs) paths.push_back(d.path);
   EXPECT_EQ(paths,
             (std::vector<std::string>{"api/v1", "apis/apps/v1", "apis/events.k8s.io/v1",
+                                      "apis/authentication.k8s.io/v1",
+                                      "apis/authorization.k8s.io/v1",
                                       "apis/rbac.authorization.k8s.io/v1",
                                       "apis/admissionregistration.k8s.io/v1",
                                       "apis/apiextensions.k8s.io/v1", "apis/coordination.k8s.io/v1",

@@ -64,6 +64,10 @@ HttpResponse RequestHandler::RunResource() {
 
 Result<HttpResponse> RequestHandler::RunVerb() {
   const std::string& m = http_.method;
+  if (info_->create_only) {
+    if (m == "POST" && target_.name.empty()) return Review();
+    return MethodNotAllowedError();
+  }
   if (target_.name.empty()) {
     if (m == "GET") return target_.query.GetBool("watch") ? Watch() : List();
     if (m == "POST") return Create();

@@ -9,6 +9,7 @@
 //   handlers_patch.cc       PATCH: merge, JSON, strategic, server-side apply
 //   handlers_subresource.cc /scale, pods/binding
 //   handlers_crd.cc         CustomResourceDefinition side effects, namespace lifecycle
+//   handlers_review.cc      TokenReview and (Self)SubjectAccessReview (create-only)
 #pragma once
 
 #include <memory>
@@ -64,6 +65,9 @@ class RequestHandler {
   Result<HttpResponse> Delete();
   Result<HttpResponse> DeleteCollection();
 
+  // handlers_review.cc
+  Result<HttpResponse> Review();
+
   // handlers_patch.cc
   Result<HttpResponse> Patch(std::string_view subresource);
   Result<Json> PatchedObject(const Json& live, const std::string& content_type, bool* created);
@@ -80,6 +84,8 @@ class RequestHandler {
   // fields per fieldValidation) and default, mutating admission, default again, validate against
   // the CRD schema or the built-in rules, then validating admission.
   Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource);
+  // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).
+  Status AdmitDelete(const Json& current, bool dry_run);
   // Records the write in managedFields (non-apply writes).
   Json WithManagedFields(const Json* old, Json updated, std::string_view subresource);
   FieldManagerScope ManagerScope(std::string_view subresource) const;

@@ -5,6 +5,7 @@
 
 #include "api/base64.h"
 #include "api/yaml.h"
+#include "cli/webhook_caller.h"
 #include "controllers/admission/lws_webhooks.h"
 
 namespace lws::cli {
@@ -37,6 +38,10 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.token = options.token;
   if (options.webhooks) controllers::InstallLwsWebhooks(&admission);
   server_options.admission = std::move(admission);
+  // Webhooks registered by configuration objects are called over HTTPS unless a test injects
+  // its own transport.
+  server_options.webhook_caller =
+      options.webhook_caller ? options.webhook_caller : HttpsWebhookCaller();
   Result<std::unique_ptr<apiserver::ApiServer>> server = apiserver::ApiServer::Create(std::move(server_options));
   if (!server.ok()) return Status::Internal(command + ": " + std::string(server.status().message()));
   serving->server_ = std::move(*server);

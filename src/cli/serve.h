@@ -38,6 +38,11 @@ struct ServeOptions {
   std::chrono::milliseconds tick_interval{250};
   std::function<void()> tick;        // run on a transport thread every tick_interval
   bool webhooks = true;              // the LWS webhooks in the admission chain (spec 3.3, 14)
+  // Posts AdmissionReviews to the webhooks registered by Mutating/ValidatingWebhookConfiguration
+  // objects (apiserver/webhook_admission.h), which the server always consults. Null until the
+  // client/rest HTTPS transport provides one (see Serving::Start): every call then fails and
+  // the webhook's failurePolicy decides.
+  apiserver::WebhookCaller webhook_caller;
   TlsFlags tls;                      // none set: plain HTTP
 };
 

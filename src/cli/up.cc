@@ -104,7 +104,7 @@ int RunUp(const UpOptions& options) {
   serve.seed = options.seed;
   serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
   serve.kubeconfig_out = options.kubeconfig_out;
-  serve.webhooks = options.webhooks;
+  serve.webhooks = options.webhooks && options.controller;
   serve.tls = options.tls;
   Result<std::unique_ptr<Serving>> serving = Serving::Start("lws up", &loop.clock(), serve);
   if (!serving.ok()) {
@@ -116,11 +116,15 @@ int RunUp(const UpOptions& options) {
   cluster_options.kubelet = options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
   cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec, cluster_options);
   // The LWS controllers run next to the simulated kube-controller-manager, as upstream's
-  // manager runs next to a real one.
-  controllers::LwsManager lws_controllers(&loop, (*serving)->server(), (*serving)->store());
+  // manager runs next to a real one (unless an operator outside is to do their work).
+  std::unique_ptr<controllers::LwsManager> lws_controllers;
+  if (options.controller) {
+    lws_controllers = std::make_unique<controllers::LwsManager>(&loop, (*serving)->server(),
+                                                                (*serving)->store());
+  }
   auto start = [&] {
     RETURN_IF_ERROR(cluster.Start());
-    return lws_controllers.Start();
+    return lws_controllers ? lws_controllers->Start() : Status::Ok();
   };
   if (Status started = RunOnLoop(&loop, start); !started.ok()) {
     std::cerr << "lws up: cannot start the cluster: " << started.message() << "\n";
@@ -140,8 +144,13 @@ int RunUp(const UpOptions& options) {
             << (options.data_dir.empty() ? "in memory" : "data in " + options.data_dir) << ", kubelets "
             << options.kubelet << ", seed " << options.seed << ")\n"
             << DescribeCluster(*spec) << "Use it with:\n  export KUBECONFIG=" << options.kubeconfig_out
-            << "\n  kubectl get nodes\nCtrl-C stops the cluster.\n"
-            << std::flush;
+            << "\n  kubectl get nodes\n";
+  if (!options.controller) {
+    std::cout << "No LWS controller or webhooks in process: register the operator's webhooks\n"
+              << "  kubectl apply -f deploy/local/\nand run it\n  lws controller --kubeconfig "
+              << options.kubeconfig_out << "\n";
+  }
+  std::cout << "Ctrl-C stops the cluster.\n" << std::flush;
   int exit_code = 0;
   if (options.demo) exit_code = RunDemoOnCluster(options, **serving, loop.clock(), signals);
   if (!options.demo || (exit_code == kDemoDone && options.keep_running)) {
@@ -150,7 +159,7 @@ int RunUp(const UpOptions& options) {
   }
   (*serving)->Stop();
   (void)RunOnLoop(&loop, [&] {
-    lws_controllers.Stop();
+    if (lws_controllers) lws_controllers->Stop();
     cluster.Stop();
     return Status::Ok();
   });
@@ -178,9 +187,15 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");
-  cmd->add_flag("--demo", options->demo,
+  CLI::Option* no_controller = cmd->add_flag(
+      "!--no-controller", options->controller,
+      "Run the cluster without the in-process LWS controllers and webhooks, for an operator "
+      "(`lws controller`) whose webhooks deploy/local/ registers; writes still call every "
+      "registered admission webhook");
+  CLI::Option* demo = cmd->add_flag("--demo", options->demo,
                 "Create the LeaderWorkerSet of examples/lws/demo.yaml, wait until it is Available, roll out a new "
                 "image and show it live, then stop (default cluster: examples/cluster/demo-cluster.yaml)");
+  demo->excludes(no_controller);
   cmd->add_flag("--keep-running", options->keep_running, "With --demo: keep the cluster running after the rollout")
       ->needs("--demo");
   AddTlsFlags(cmd, &options->tls);

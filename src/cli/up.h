@@ -3,7 +3,8 @@
 // `lws up`: a whole local Kubernetes cluster in one process, for trying LeaderWorkerSet on a
 // laptop. The embedded API server (kubectl talks to it through the kubeconfig this writes), node
 // pools of simulated GPU nodes with an autoscaler, the scheduler, kubelets, the StatefulSet
-// controller and the garbage collector, all on the real clock (cluster/local_cluster.h).
+// controller and the garbage collector, all on the real clock (cluster/local_cluster.h), and the
+// LWS controllers and webhooks in process unless --no-controller.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,10 @@ struct UpOptions {
   std::string token;
   int threads = 2;
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
+  // The in-process LWS controllers and webhooks. --no-controller leaves both to an operator run
+  // against this cluster (`lws controller`, with deploy/local/ registering its webhooks), so it
+  // is exercised as deployed.
+  bool controller = true;
   TlsFlags tls;          // HTTPS (cli/tls_flags.h); none set: plain HTTP
   // Run the demo rollout of cli/demo.h once the cluster is up, then stop (unless keep_running).
   // Without `config` it uses the built-in examples/cluster/demo-cluster.yaml.

@@ -1,0 +1,262 @@
+// File: apiserver/webhook_admission.cc
+#include "apiserver/webhook_admission.h"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+
+#include "apiserver/admission_review.h"
+#include "apiserver/patch.h"
+#include "base/log.h"
+
+namespace lws::apiserver {
+namespace {
+
+const api::ResourceInfo& BuiltinResource(const std::string& group, const std::string& resource) {
+  static const api::ResourceRegistry registry = api::ResourceRegistry::WithBuiltins();
+  const api::ResourceInfo* info = registry.Find(group, "v1", resource);
+  LWS_ASSERT(info != nullptr, "built-in resource " + resource + " missing");
+  return *info;
+}
+
+// The parsed webhooks of one configuration kind, re-parsed only when a stored configuration
+// changed (their names and resourceVersions are the cache key).
+class WebhookSource {
+ public:
+  WebhookSource(store::Store* store, WebhookType type)
+      : store_(store),
+        type_(type),
+        resource_(BuiltinResource("admissionregistration.k8s.io",
+                                  type == WebhookType::kMutating
+                                      ? "mutatingwebhookconfigurations"
+                                      : "validatingwebhookconfigurations")) {}
+
+  std::shared_ptr<const std::vector<Webhook>> Load() const {
+    Result<store::ListResult> list = store_->List(resource_, store::ListOptions{});
+    if (!list.ok()) return std::make_shared<const std::vector<Webhook>>();
+    std::vector<std::string> key;
+    for (const store::ObjectPtr& item : list->items) {
+      key.push_back(store::MetaString(item->json, "name") + "@" +
+                    store::MetaString(item->json, "resourceVersion"));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (hooks_ == nullptr || key != key_) {
+      auto hooks = std::make_shared<std::vector<Webhook>>();
+      // The store lists by name: upstream also orders configurations by name.
+      for (const store::ObjectPtr& item : list->items) {
+        std::vector<Webhook> parsed = ParseWebhookConfiguration(item->json, type_);
+        hooks->insert(hooks->end(), parsed.begin(), parsed.end());
+      }
+      hooks_ = std::move(hooks);
+      key_ = std::move(key);
+    }
+    return hooks_;
+  }
+
+ private:
+  store::Store* store_;
+  WebhookType type_;
+  const api::ResourceInfo& resource_;
+  mutable std::mutex mu_;
+  mutable std::vector<std::string> key_;
+  mutable std::shared_ptr<const std::vector<Webhook>> hooks_;
+};
+
+class WebhookAdmission final : public AdmissionPlugin {
+ public:
+  explicit WebhookAdmission(WebhookAdmissionOptions options)
+      : options_(std::move(options)),
+        mutating_(options_.store, WebhookType::kMutating),
+        validating_(options_.store, WebhookType::kValidating) {}
+
+  std::string_view Name() const override { return "AdmissionWebhooks"; }
+
+  bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
+    if (IsExemptFromWebhooks(resource.group, resource.kind)) return false;
+    for (const WebhookSource* source : {&mutating_, &validating_}) {
+      for (const Webhook& hook : *source->Load()) {
+        if (WebhookMayHandle(hook, resource.group, resource.version, resource.resource,
+                             subresource)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  Status Mutate(AdmissionRequest& request) override {
+    std::shared_ptr<const std::vector<Webhook>> hooks = mutating_.Load();
+    std::optional<api::StringMap> namespace_labels;
+    for (const Webhook& hook : *hooks) {
+      ASSIGN_OR_RETURN(bool call, Selects(hook, request, &namespace_labels));
+      if (!call) continue;
+      ASSIGN_OR_RETURN(std::optional<WebhookVerdict> verdict, Call(hook, request));
+      if (!verdict.has_value()) continue;  // failed open
+      RETURN_IF_ERROR(ApplyVerdict(hook, *verdict, request));
+    }
+    return Status::Ok();
+  }
+
+  Status Validate(const AdmissionRequest& request) override {
+    std::shared_ptr<const std::vector<Webhook>> hooks = validating_.Load();
+    std::optional<api::StringMap> namespace_labels;
+    Status first = Status::Ok();
+    for (const Webhook& hook : *hooks) {
+      Status outcome = ValidateWith(hook, request, &namespace_labels);
+      if (!outcome.ok() && first.ok()) first = std::move(outcome);
+    }
+    return first;
+  }
+
+ private:
+  static WebhookMatchRequest MatchRequestOf(const AdmissionRequest& request) {
+    WebhookMatchRequest match;
+    match.operation = std::string(OperationName(request.operation));
+    match.group = request.resource->group;
+    match.version = request.resource->version;
+    match.resource = request.resource->resource;
+    match.subresource = request.subresource;
+    match.kind = request.resource->kind;
+    match.namespace_ = request.namespace_;
+    match.object = request.object;
+    match.old_object = request.old_object;
+    return match;
+  }
+
+  // Whether `hook` selects `request`, reading the Namespace's labels once when a selector needs
+  // them. A missing namespace is its 404, as upstream answers.
+  Result<bool> Selects(const Webhook& hook, const AdmissionRequest& request,
+                       std::optional<api::StringMap>* namespace_labels) const {
+    WebhookMatchRequest match = MatchRequestOf(request);
+    if (NeedsNamespaceLabels(hook, match) && !namespace_labels->has_value()) {
+      ASSIGN_OR_RETURN(store::ObjectPtr ns,
+                       options_.store->Get(BuiltinResource("", "namespaces"), "", match.namespace_));
+      *namespace_labels = ObjectLabels(&ns->json);
+    }
+    return ShouldCallWebhook(hook, match,
+                             namespace_labels->has_value() ? &**namespace_labels : nullptr);
+  }
+
+  std::string NewUid() {
+    std::uint64_t n = ++uid_counter_;
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "00000000-0000-4000-8000-%012llx",
+                  static_cast<unsigned long long>(n & 0xffffffffffffULL));
+    return buffer;
+  }
+
+  ReviewRequest ReviewRequestOf(const AdmissionRequest& request) {
+    ReviewRequest review;
+    review.uid = NewUid();
+    review.operation = std::string(OperationName(request.operation));
+    review.group = request.resource->group;
+    review.version = request.resource->version;
+    review.resource = request.resource->resource;
+    review.subresource = request.subresource;
+    review.kind = request.resource->kind;
+    review.name = request.name;
+    review.namespace_ = request.namespace_;
+    review.object = request.object;
+    review.old_object = request.old_object;
+    review.dry_run = request.dry_run;
+    review.field_manager = request.field_manager;
+    return review;
+  }
+
+  // Posts the review and checks the answer. A failure is a call failure (failurePolicy
+  // decides) unless it is the dry-run refusal.
+  Result<WebhookVerdict> Exchange(const Webhook& hook, const ReviewRequest& review) {
+    if (hook.endpoint.url.empty()) {
+      return Status::Internal("could not get REST client: the webhook's clientConfig names no "
+                              "url or service, or its caBundle is not base64");
+    }
+    if (!options_.caller) {
+      return Status::Internal("failed to call webhook: no webhook transport in this server");
+    }
+    Result<Json> answer =
+        options_.caller(hook.endpoint, BuildAdmissionReview(review), hook.timeout);
+    if (!answer.ok()) {
+      return Status::Internal("failed to call webhook: " + answer.status().message());
+    }
+    ASSIGN_OR_RETURN(WebhookVerdict verdict, ReadAdmissionReview(*answer, review.uid, hook.type));
+    if (!verdict.patch.is_null() && verdict.patch_type != "JSONPatch") {
+      return Status::Internal("unsupported patch type " + api::GoQuote(verdict.patch_type));
+    }
+    return verdict;
+  }
+
+  // The checked answer of `hook`, nullopt when the call failed and the webhook fails open.
+  Result<std::optional<WebhookVerdict>> Call(const Webhook& hook,
+                                             const AdmissionRequest& request) {
+    if (request.dry_run && !SideEffectsAllowDryRun(hook.side_effects)) {
+      if (!hook.side_effects.empty()) return WebhookDryRunUnsupported(hook.name);
+    }
+    Result<WebhookVerdict> verdict =
+        request.dry_run && hook.side_effects.empty()
+            ? Result<WebhookVerdict>(Status::Internal("Webhook SideEffects is nil"))
+            : Exchange(hook, ReviewRequestOf(request));
+    if (verdict.ok()) {
+      if (request.warnings != nullptr) {
+        request.warnings->insert(request.warnings->end(), verdict->warnings.begin(),
+                                 verdict->warnings.end());
+      }
+      return std::optional<WebhookVerdict>(std::move(*verdict));
+    }
+    if (!hook.fail_open) {
+      Logger("apiserver")->warn("Failed calling webhook, failing closed {}: {}", hook.name,
+                                verdict.status().message());
+      return WebhookCallFailed(hook.name, verdict.status().message());
+    }
+    Logger("apiserver")->warn("Failed calling webhook, failing open {}: {}", hook.name,
+                              verdict.status().message());
+    return std::optional<WebhookVerdict>();
+  }
+
+  // Rejects on a denial; applies a mutating webhook's JSON patch to the request's object.
+  static Status ApplyVerdict(const Webhook& hook, const WebhookVerdict& verdict,
+                             AdmissionRequest& request) {
+    if (!verdict.allowed) return WebhookDenied(hook.name, verdict.status);
+    if (verdict.patch.is_null() || verdict.patch.empty()) return Status::Ok();
+    if (request.object == nullptr) {
+      return Status::Internal("Internal error occurred: admission webhook " +
+                              api::GoQuote(hook.name) +
+                              " attempted to modify the object, which is not supported for "
+                              "this operation");
+    }
+    Result<Json> patched = internal::ApplyJsonPatchDetailed(*request.object, verdict.patch);
+    if (!patched.ok()) {
+      return Status::Internal("Internal error occurred: " + patched.status().message());
+    }
+    if (!patched->is_object()) {
+      return Status::Internal("Internal error occurred: admission webhook " +
+                              api::GoQuote(hook.name) + " patched the object into a " +
+                              std::string(patched->type_name()));
+    }
+    *request.object = std::move(*patched);
+    return Status::Ok();
+  }
+
+  Status ValidateWith(const Webhook& hook, const AdmissionRequest& request,
+                      std::optional<api::StringMap>* namespace_labels) {
+    ASSIGN_OR_RETURN(bool call, Selects(hook, request, namespace_labels));
+    if (!call) return Status::Ok();
+    ASSIGN_OR_RETURN(std::optional<WebhookVerdict> verdict, Call(hook, request));
+    if (!verdict.has_value() || verdict->allowed) return Status::Ok();
+    return WebhookDenied(hook.name, verdict->status);
+  }
+
+  WebhookAdmissionOptions options_;
+  WebhookSource mutating_;
+  WebhookSource validating_;
+  std::atomic<std::uint64_t> uid_counter_{0};
+};
+
+}  // namespace
+
+std::shared_ptr<AdmissionPlugin> NewWebhookAdmission(WebhookAdmissionOptions options) {
+  LWS_ASSERT(options.store != nullptr, "webhook admission needs the store");
+  return std::make_shared<WebhookAdmission>(std::move(options));
+}
+
+}  // namespace lws::apiserver

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Issue 6 end to end: the operator installed as deploy/ describes it, against the local cluster
+# with no controller of its own (`lws up --no-controller`) over HTTPS, with the real kubectl.
+#   - deploy/ is applied with kubectl (kustomize), then deploy/local/ points the webhook
+#     configurations at https://127.0.0.1:9443; the Deployment is not run: two `lws controller`
+#     processes are started here with its arguments (the ConfigMap's config file) and a
+#     service-account-style kubeconfig (bearer token, cluster CA);
+#   - one of them takes the Lease; both serve the webhooks (SO_REUSEPORT on 9443 plays the
+#     Service in front of two pods) and inject the CA into the webhook configurations;
+#   - the webhooks reject an invalid LeaderWorkerSet with upstream's message;
+#   - the upstream sample becomes Available; a rolling update starts; the leader is killed with
+#     SIGKILL in the middle of it; the standby takes the Lease over and the rollout completes;
+#   - no group is recreated more than the rollout requires: every group gets exactly one new
+#     leader pod (its update), none more.
+# Usage: operator_e2e.sh LWS_BINARY REPO_ROOT
+set -uo pipefail
+lws="$1"
+root="$2"
+source "$root/tests/lib/apiserver.sh"
+begin_kubectl_test
+trap 'kill -KILL ${controller_pids[*]:-} 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
+token="e2e-service-account-token"
+start_up "$lws" "$tmp" --no-controller --tls-self-signed --data-dir "$tmp/data" --token "$token" \
+  --config "$root/testdata/up/cluster.yaml" || exit 1
+admin_kubeconfig="$KUBECONFIG"
+k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err"; return 1; }; }
+jp() { kubectl get "$@" 2>/dev/null; }
+
+# The install, as an administrator does it.
+check "deploy/ applies" k apply --server-side -k "$root/deploy"
+check "deploy/local/ applies" k apply --server-side --force-conflicts -f "$root/deploy/local"
+
+# The Deployment's arguments and config file, and a kubeconfig as a pod's service account has.
+kubectl get configmap -n lws-system lws-manager-config \
+  -o jsonpath='{.data.controller_manager_config\.yaml}' >"$tmp/config.yaml"
+mapfile -t args < <(kubectl get deployment -n lws-system lws-controller-manager \
+  -o jsonpath='{range .spec.template.spec.containers[0].args[*]}{@}{"\n"}{end}')
+check "the Deployment runs 'lws controller --config=...'" test "${args[0]:-}" = controller
+args=("${args[@]/#--config=*/--config=$tmp/config.yaml}")
+server=$(sed -n 's/^ *server: //p' "$admin_kubeconfig" | head -1)
+ca_data=$(sed -n 's/^ *certificate-authority-data: //p' "$admin_kubeconfig" | head -1)
+cat >"$tmp/sa.kubeconfig" <<YAML
+apiVersion: v1
+kind: Config
+clusters:
+- name: in-cluster
+  cluster: {server: "$server", certificate-authority-data: "$ca_data"}
+users:
+- name: lws-controller-manager
+  user: {token: "$token"}
+contexts:
+- name: in-cluster
+  context: {cluster: in-cluster, user: lws-controller-manager, namespace: lws-system}
+current-context: in-cluster
+YAML
+
+# Two replicas. Short lease timings keep the takeover quick; everything else is the manifests'.
+controller_pids=()
+start_controller() {
+  local name="$1" metrics="$2" health="$3"
+  mkdir -p "$tmp/$name"
+  sed "s|certDir: .*|certDir: $tmp/$name/certs|" "$tmp/config.yaml" >"$tmp/$name/config.yaml"
+  "$lws" "${args[@]/#--config=*/--config=$tmp/$name/config.yaml}" \
+    --kubeconfig "$tmp/sa.kubeconfig" --namespace lws-system --identity "$name" \
+    --webhook-cert-san 127.0.0.1 --metrics-bind-address "127.0.0.1:$metrics" \
+    --health-probe-bind-address "127.0.0.1:$health" \
+    --leader-elect-lease-duration 4s --leader-elect-renew-deadline 3s --leader-elect-retry-period 1s \
+    >"$tmp/$name/out" 2>"$tmp/$name/err" &
+  controller_pids+=($!)
+}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+start_controller a "$(free_port)" "$(free_port)"
+start_controller b "$(free_port)" "$(free_port)"
+holder() { jp lease -n lws-system b8b2488c.x-k8s.io -o jsonpath='{.spec.holderIdentity}'; }
+check "a replica takes the Lease" eventually 30 test -n "$(holder)"
+leader=$(holder)
+check "the leader is one of the two" test "$leader" = a -o "$leader" = b
+ready() { grep -q "serving 4 webhooks on" "$tmp/$1/err" "$tmp/$1/out" 2>/dev/null; }
+check "replica a serves webhooks" eventually 30 ready a
+check "replica b serves webhooks" eventually 30 ready b
+cabundle() { jp validatingwebhookconfiguration lws-validating-webhook-configuration -o jsonpath='{.webhooks[0].clientConfig.caBundle}'; }
+check "the CA is injected into the webhook configurations" eventually 30 test -n "$(cabundle)"
+
+# The validating webhook, called over TLS by the API server, refuses an invalid LWS.
+cat >"$tmp/bad.yaml" <<'YAML'
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata:
+  name: bad
+spec:
+  replicas: 2
+  rolloutStrategy:
+    rollingUpdateConfiguration:
+      maxUnavailable: 25%
+      maxSurge: 0
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.6.0
+YAML
+kubectl apply -f "$tmp/bad.yaml" >"$tmp/out" 2>"$tmp/err"
+check "an invalid LWS is refused with upstream's message" grep -qE \
+  'admission webhook "vleaderworkerset\.kb\.io" denied the request: spec\.rolloutStrategy\.rollingUpdateConfiguration\.maxUnavailable: Invalid value: intstr\.IntOrString\{Type:1, IntVal:0, StrVal:"25%"\}: must not be 0 when `maxSurge` is 0' "$tmp/err"
+
+# The upstream sample becomes Available through the operator (defaults from its mutating webhook).
+sample="$root/testdata/lws/samples/config_samples_leaderworkerset_v1_leaderworkerset.yaml"
+check "the upstream sample applies" k apply -f "$sample"
+lws=leaderworkerset-sample
+available() { test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="Available")].status}')" = True; }
+check "the sample becomes Available" eventually 120 available
+check "the pod webhook mutated the pods" test -n "$(jp pod $lws-0 -o jsonpath='{.spec.containers[0].env[?(@.name=="LWS_LEADER_ADDRESS")].value}')"
+
+# Every leader pod seen from now on, by name and uid; the ones before the update are set aside.
+jp pods -l leaderworkerset.sigs.k8s.io/worker-index=0 \
+  -o jsonpath='{range .items[*]}{.metadata.uid}{"\n"}{end}' >"$tmp/leader-uids-before"
+kubectl get pods -l leaderworkerset.sigs.k8s.io/worker-index=0 --watch-only \
+  -o jsonpath='{.metadata.name} {.metadata.uid}{"\n"}' >"$tmp/leader-pods" 2>/dev/null &
+watch_pid=$!
+sleep 1
+check "a rolling update starts" k patch lws $lws --type=json \
+  -p '[{"op":"replace","path":"/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0/image","value":"nginxinc/nginx-unprivileged:1.28"}]'
+updating() { test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="UpdateInProgress")].status}')" = True; }
+check "the update is in progress" eventually 30 updating
+leader=$(holder)
+if [ "$leader" = a ]; then kill -KILL "${controller_pids[0]}"; standby=b; else kill -KILL "${controller_pids[1]}"; standby=a; fi
+echo "     killed the leader $leader with SIGKILL mid-rollout"
+check "the standby takes the Lease over" eventually 30 test "$(holder)" = "$standby"
+done_updating() {
+  available && test "$(jp lws $lws -o jsonpath='{.status.updatedReplicas}/{.status.readyReplicas}')" = 3/3 &&
+    test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="UpdateInProgress")].status}')" = False
+}
+check "the rollout completes under the new leader" eventually 180 done_updating
+check "every group runs the new image" test "$(jp pods -l leaderworkerset.sigs.k8s.io/name=$lws -o jsonpath='{.items[*].spec.containers[0].image}' | tr ' ' '\n' | sort -u)" = nginxinc/nginx-unprivileged:1.28
+kill "$watch_pid" 2>/dev/null
+# A pod appears in the watch once per change: keep the new uids, one line per (name, uid).
+sort -u "$tmp/leader-pods" | awk 'NF == 2' | grep -v -F -f "$tmp/leader-uids-before" >"$tmp/new-leaders"
+created=$(awk '{print $1}' "$tmp/new-leaders" | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')
+check "each group's leader pod was recreated exactly once ($created)" \
+  test "$(awk '{print $1}' "$tmp/new-leaders" | sort | uniq -c | awk '$1 == 1' | wc -l)" = 3 -a \
+       "$(wc -l <"$tmp/new-leaders")" = 3
+
+# SIGTERM: the standby-turned-leader stops cleanly and releases the Lease.
+if [ "$standby" = a ]; then pid=${controller_pids[0]}; else pid=${controller_pids[1]}; fi
+kill -TERM "$pid"
+wait "$pid"
+check "SIGTERM exits 0" test $? = 0
+check "the Lease is released on SIGTERM" test -z "$(holder)"
+
+if [ "$failures" -gt 0 ]; then
+  for n in a b; do echo "--- controller $n"; tail -30 "$tmp/$n/err"; done
+fi
+exit $((failures > 0))
