@@ -23,7 +23,8 @@ using lws::apiserver::WebhookType;
 constexpr std::string_view kDefaultConfiguration = R"({"metadata":{"name":"c"},"webhooks":[
   {"name":"w","clientConfig":{"url":"https://127.0.0.1:9443/w"},"sideEffects":"None",
    "objectSelector":{"matchExpressions":[{"key":"app","operator":"Exists"}]},
-   "rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["pods"]}]}]})";
+   "rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],
+             "resources":["pods"]}]}]})";
 
 void CheckAnswer(const Json& answer) {
   for (WebhookType type : {WebhookType::kMutating, WebhookType::kValidating}) {

@@ -108,7 +108,9 @@ Json BuildAdmissionReview(const ReviewRequest& r) {
   }
   if (!r.name.empty()) request["name"] = r.name;
   if (!r.namespace_.empty()) request["namespace"] = r.namespace_;
-  return {{"kind", kReviewKind}, {"apiVersion", kReviewApiVersion}, {"request", std::move(request)}};
+  return {{"kind", kReviewKind},
+          {"apiVersion", kReviewApiVersion},
+          {"request", std::move(request)}};
 }
 
 Result<WebhookVerdict> ReadAdmissionReview(const Json& review, std::string_view uid,
@@ -130,8 +132,9 @@ Result<WebhookVerdict> ReadAdmissionReview(const Json& review, std::string_view 
   }
   if (api::StringMember(review, "apiVersion") != kReviewApiVersion ||
       api::StringMember(review, "kind") != kReviewKind) {
-    return InvalidResponse("expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got " +
-                           GvkString(review));
+    return InvalidResponse(
+        "expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got " +
+        GvkString(review));
   }
   RETURN_IF_ERROR(CheckPatchFields(*response, type));
   WebhookVerdict verdict;
@@ -183,7 +186,8 @@ Status WebhookDenied(std::string_view webhook, const Json& status) {
 }
 
 Status WebhookCallFailed(std::string_view webhook, std::string_view reason) {
-  std::string error = "failed calling webhook " + api::GoQuote(webhook) + ": " + std::string(reason);
+  std::string error =
+      "failed calling webhook " + api::GoQuote(webhook) + ": " + std::string(reason);
   return Status(Code::kInternal, "Internal error occurred: " + error, {FieldCause{"", error, ""}});
 }
 

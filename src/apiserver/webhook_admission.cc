@@ -130,8 +130,8 @@ class WebhookAdmission final : public AdmissionPlugin {
                        std::optional<api::StringMap>* namespace_labels) const {
     WebhookMatchRequest match = MatchRequestOf(request);
     if (NeedsNamespaceLabels(hook, match) && !namespace_labels->has_value()) {
-      ASSIGN_OR_RETURN(store::ObjectPtr ns,
-                       options_.store->Get(BuiltinResource("", "namespaces"), "", match.namespace_));
+      const api::ResourceInfo& namespaces = BuiltinResource("", "namespaces");
+      ASSIGN_OR_RETURN(store::ObjectPtr ns, options_.store->Get(namespaces, "", match.namespace_));
       *namespace_labels = ObjectLabels(&ns->json);
     }
     return ShouldCallWebhook(hook, match,

@@ -101,7 +101,8 @@ webhooks:
 )");
   EXPECT_EQ(custom.endpoint.url, "https://svc.team.svc:8443");
   EXPECT_EQ(custom.endpoint.ca_bundle_pem, "ca-pem");
-  Webhook bad_ca = OneWebhook("webhooks: [{name: a, clientConfig: {url: 'https://x', caBundle: '!!'}}]");
+  Webhook bad_ca =
+      OneWebhook("webhooks: [{name: a, clientConfig: {url: 'https://x', caBundle: '!!'}}]");
   EXPECT_EQ(bad_ca.endpoint.url, "") << "an unusable caBundle makes every call fail";
 }
 
