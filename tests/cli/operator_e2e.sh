@@ -34,8 +34,9 @@ check "deploy/local/ applies" k apply --server-side --force-conflicts -f "$root/
 kubectl get configmap -n lws-system lws-manager-config \
   -o jsonpath='{.data.controller_manager_config\.yaml}' >"$tmp/config.yaml"
 mapfile -t args < <(kubectl get deployment -n lws-system lws-controller-manager \
-  -o jsonpath='{range .spec.template.spec.containers[0].args[*]}{@}{"\n"}{end}')
-check "the Deployment runs 'lws controller --config=...'" test "${args[0]:-}" = controller
+  -o jsonpath='{range .spec.template.spec.containers[0].command[*]}{@}{"\n"}{end}')
+check "the Deployment runs 'lws controller --config=...'" test "${args[1]:-}" = controller
+args=("${args[@]:1}")  # the image's /usr/local/bin/lws is the binary under test here
 args=("${args[@]/#--config=*/--config=$tmp/config.yaml}")
 server=$(sed -n 's/^ *server: //p' "$admin_kubeconfig" | head -1)
 ca_data=$(sed -n 's/^ *certificate-authority-data: //p' "$admin_kubeconfig" | head -1)
@@ -72,14 +73,19 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 start_controller a "$(free_port)" "$(free_port)"
 start_controller b "$(free_port)" "$(free_port)"
 holder() { jp lease -n lws-system b8b2488c.x-k8s.io -o jsonpath='{.spec.holderIdentity}'; }
-check "a replica takes the Lease" eventually 30 test -n "$(holder)"
+has_holder() { test -n "$(holder)"; }
+if ! check "a replica takes the Lease" eventually 30 has_holder; then
+  for n in a b; do echo "--- controller $n"; tail -30 "$tmp/$n/err"; done
+  exit 1
+fi
 leader=$(holder)
 check "the leader is one of the two" test "$leader" = a -o "$leader" = b
 ready() { grep -q "serving 4 webhooks on" "$tmp/$1/err" "$tmp/$1/out" 2>/dev/null; }
 check "replica a serves webhooks" eventually 30 ready a
 check "replica b serves webhooks" eventually 30 ready b
 cabundle() { jp validatingwebhookconfiguration lws-validating-webhook-configuration -o jsonpath='{.webhooks[0].clientConfig.caBundle}'; }
-check "the CA is injected into the webhook configurations" eventually 30 test -n "$(cabundle)"
+has_cabundle() { test -n "$(cabundle)"; }
+check "the CA is injected into the webhook configurations" eventually 30 has_cabundle
 
 # The validating webhook, called over TLS by the API server, refuses an invalid LWS.
 cat >"$tmp/bad.yaml" <<'YAML'
@@ -125,9 +131,11 @@ check "a rolling update starts" k patch lws $lws --type=json \
 updating() { test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="UpdateInProgress")].status}')" = True; }
 check "the update is in progress" eventually 30 updating
 leader=$(holder)
-if [ "$leader" = a ]; then kill -KILL "${controller_pids[0]}"; standby=b; else kill -KILL "${controller_pids[1]}"; standby=a; fi
+if [ "$leader" = a ]; then victim=${controller_pids[0]}; standby=b; else victim=${controller_pids[1]}; standby=a; fi
+{ kill -KILL "$victim"; wait "$victim"; } 2>/dev/null
 echo "     killed the leader $leader with SIGKILL mid-rollout"
-check "the standby takes the Lease over" eventually 30 test "$(holder)" = "$standby"
+holder_is() { test "$(holder)" = "$1"; }
+check "the standby takes the Lease over" eventually 30 holder_is "$standby"
 done_updating() {
   available && test "$(jp lws $lws -o jsonpath='{.status.updatedReplicas}/{.status.readyReplicas}')" = 3/3 &&
     test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="UpdateInProgress")].status}')" = False
