@@ -20,22 +20,6 @@ constexpr const char* kCaFile = "ca.crt";
 constexpr const char* kCertFile = "tls.crt";
 constexpr const char* kKeyFile = "tls.key";
 
-// Writes through a temporary file and a rename, so a crash never leaves half a key behind.
-Status WriteWhole(const std::filesystem::path& path, const std::string& text, bool secret) {
-  const std::filesystem::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (secret) ::chmod(temporary.c_str(), S_IRUSR | S_IWUSR);
-    out << text;
-    out.close();
-    if (!out) return Status::Internal("cannot write " + temporary.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) return Status::Internal("cannot write " + path.string() + ": " + ec.message());
-  return Status::Ok();
-}
-
 // The identity stored in `dir`, when it is complete and good for every requested name.
 std::optional<TlsIdentity> LoadValid(const std::filesystem::path& dir,
                                      const SelfSignedRequest& request, Time now) {
@@ -62,9 +46,9 @@ Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir,
   std::filesystem::create_directories(base, ec);
   if (ec) return Status::Internal("cannot create " + dir + ": " + ec.message());
   // The key goes first: a crash after it leaves a pair that fails to match and is replaced.
-  RETURN_IF_ERROR(WriteWhole(base / kKeyFile, identity.key_pem, true));
-  RETURN_IF_ERROR(WriteWhole(base / kCertFile, identity.cert_pem, false));
-  RETURN_IF_ERROR(WriteWhole(base / kCaFile, identity.ca_pem, false));
+  RETURN_IF_ERROR(WriteFileAtomically((base / kKeyFile).string(), identity.key_pem, true));
+  RETURN_IF_ERROR(WriteFileAtomically((base / kCertFile).string(), identity.cert_pem, false));
+  RETURN_IF_ERROR(WriteFileAtomically((base / kCaFile).string(), identity.ca_pem, false));
   return identity;
 }
 

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -21,6 +22,21 @@ Result<std::string> ReadFile(const std::string& path) {
   buffer << in.rdbuf();
   if (in.bad()) return Status::Internal("read " + path + ": I/O error");
   return buffer.str();
+}
+
+Status WriteFileAtomically(const std::string& path, const std::string& text, bool owner_only) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (owner_only) ::chmod(temporary.c_str(), S_IRUSR | S_IWUSR);
+    out << text;
+    out.close();
+    if (!out) return Status::Internal("cannot write " + temporary);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    return Status::Internal("cannot write " + path + ": " + std::strerror(errno));
+  }
+  return Status::Ok();
 }
 
 bool FileExists(const std::string& path) {

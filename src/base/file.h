@@ -20,4 +20,9 @@ Result<std::string> ReadFile(const std::string& path);
 
 bool FileExists(const std::string& path);
 
+// Writes `text` to a temporary file next to `path` and renames it over `path`, so a reader (or
+// a crash) never sees half a file; with `owner_only` the file is mode 0600 from the start (keys).
+// Internal "cannot write <file>: <reason>" on failure.
+Status WriteFileAtomically(const std::string& path, const std::string& text, bool owner_only);
+
 }  // namespace lws

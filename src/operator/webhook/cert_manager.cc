@@ -35,17 +35,7 @@ Result<bool> WriteIfChanged(const std::filesystem::path& path, const std::string
       current.ok() && *current == text) {
     return false;
   }
-  const std::filesystem::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (secret) ::chmod(temporary.c_str(), S_IRUSR | S_IWUSR);
-    out << text;
-    out.close();
-    if (!out) return Status::Internal("cannot write " + temporary.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) return Status::Internal("cannot write " + path.string() + ": " + ec.message());
+  RETURN_IF_ERROR(WriteFileAtomically(path.string(), text, secret));
   return true;
 }
 
