@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# Paths relative to the checkout and no working directory in the hash: two checkouts (a clone,
+# a worktree, CI's clean checkout) share ccache's objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 cmake --preset default
 cmake --build --preset default
 ctest --preset default -j2

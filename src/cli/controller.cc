@@ -11,6 +11,7 @@
 #include <future>
 #include <iostream>
 
+#include "api/field.h"
 #include "base/event_loop.h"
 #include "base/file.h"
 #include "base/log.h"
@@ -62,6 +63,12 @@ std::string OperatorNamespace(const ControllerCommandOptions& options) {
   return config::OperatorNamespace(*file);
 }
 
+// The server's gitVersion for the start-up log; "?" when /version is not the JSON we expect.
+std::string ServerVersion(const std::string& body) {
+  const std::string version = api::StringMember(api::Json::parse(body, nullptr, false), "gitVersion");
+  return version.empty() ? "?" : version;
+}
+
 Result<std::unique_ptr<rest::RestClient>> Connect(const ControllerCommandOptions& options,
                                                   const config::Configuration& configuration) {
   rest::LoadOptions load;
@@ -85,7 +92,7 @@ Result<std::unique_ptr<rest::RestClient>> Connect(const ControllerCommandOptions
     return Status(Code::kServiceUnavailable, "GET /version answered " + std::to_string(version.status));
   }
   Logger("controller")->info("connected to {} ({}), server {}", client->config().server, source,
-                             api::Json::parse(version.body, nullptr, false).value("gitVersion", "?"));
+                             ServerVersion(version.body));
   return client;
 }
 

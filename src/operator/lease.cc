@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "api/field.h"
+
 namespace lws::op {
 namespace {
 
@@ -40,8 +42,9 @@ Status ReadTime(const Json& spec, const char* field, const std::string& lease,
 std::string LeaseName(const Json& lease) {
   const Json* meta = lease.is_object() && lease.contains("metadata") ? &lease["metadata"] : nullptr;
   if (meta == nullptr || !meta->is_object()) return "\"\"";
-  std::string ns = meta->value("namespace", "");
-  std::string name = meta->value("name", "");
+  // A malformed Lease must not throw while its name is only wanted for a message.
+  std::string ns = api::StringMember(*meta, "namespace");
+  std::string name = api::StringMember(*meta, "name");
   return "\"" + (ns.empty() ? name : ns + "/" + name) + "\"";
 }
 

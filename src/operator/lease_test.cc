@@ -68,6 +68,18 @@ TEST(LeaseRecordTest, MistypedFieldsNameTheFieldAndTheLease) {
   }
 }
 
+// Found by operator_answers_fuzz: a metadata.name that is not a string threw from the message
+// helper instead of the Lease being read (or refused) normally.
+TEST(LeaseRecordTest, MalformedMetadataDoesNotThrow) {
+  Json lease = {{"metadata", {{"namespace", 3}, {"name", {{"a", "b"}}}}},
+                {"spec", {{"holderIdentity", 7}}}};
+  Result<LeaderElectionRecord> record = RecordFromLease(lease);
+  ASSERT_FALSE(record.ok());
+  EXPECT_THAT(record.status().message(), HasSubstr("Lease \"\": spec.holderIdentity"));
+  lease["spec"] = {{"holderIdentity", "a"}};
+  ASSERT_TRUE(RecordFromLease(lease).ok());
+}
+
 TEST(LeaseRecordTest, IdentityIsHostnameAndUuidV4) {
   Rng rng(42);
   std::string identity = LeaderIdentity("lws-controller-manager-7d9f", &rng);
