@@ -30,18 +30,11 @@
 namespace lws::apiserver {
 
 // One admission as the server describes it to a webhook.
-struct ReviewRequest {
+// What the webhook was matched on (operation, group/version/resource/subresource, kind — the
+// kind's group is the resource's — namespace, objects), plus what only the review carries.
+struct ReviewRequest : WebhookMatchRequest {
   std::string uid;
-  std::string operation;  // "CREATE", "UPDATE", "DELETE"
-  std::string group;      // of the resource (and of the kind)
-  std::string version;
-  std::string resource;
-  std::string subresource;
-  std::string kind;
   std::string name;
-  std::string namespace_;
-  const Json* object = nullptr;      // null on delete
-  const Json* old_object = nullptr;  // null on create
   bool dry_run = false;
   std::string field_manager;  // the request's ?fieldManager=, "" when not given
 };

@@ -40,15 +40,7 @@ using KeyPtr = std::unique_ptr<EVP_PKEY, OpenSslFree>;
 using BioPtr = std::unique_ptr<BIO, OpenSslFree>;
 using NamesPtr = std::unique_ptr<GENERAL_NAMES, OpenSslFree>;
 
-Status OpenSslError(std::string_view what) {
-  std::string message(what);
-  while (unsigned long code = ERR_get_error()) {
-    char text[256];
-    ERR_error_string_n(code, text, sizeof text);
-    message += std::string(": ") + text;
-  }
-  return Status::Internal(std::move(message));
-}
+Status OpenSslError(std::string_view what) { return Status::Internal(OpenSslErrorMessage(what)); }
 
 Result<std::vector<X509Ptr>> ParseCertificates(std::string_view pem) {
   BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
@@ -342,6 +334,16 @@ Result<std::vector<std::string>> SubjectAltNames(std::string_view cert_pem) {
 Result<std::string> LastCertificate(std::string_view cert_pem) {
   ASSIGN_OR_RETURN(std::vector<X509Ptr> certificates, ParseCertificates(cert_pem));
   return ToPem(certificates.back().get());
+}
+
+std::string OpenSslErrorMessage(std::string_view what) {
+  std::string message(what);
+  while (unsigned long code = ERR_get_error()) {
+    char text[256];
+    ERR_error_string_n(code, text, sizeof text);
+    message += std::string(": ") + text;
+  }
+  return message;
 }
 
 }  // namespace lws::apiserver

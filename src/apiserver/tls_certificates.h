@@ -37,6 +37,10 @@ struct SelfSignedRequest {
   std::chrono::hours validity{24 * 365};
 };
 
+// `what`, then every reason on OpenSSL's error queue, which it empties: the message of every
+// OpenSSL failure here and in the REST client's TLS (each wraps it in its own status code).
+std::string OpenSslErrorMessage(std::string_view what);
+
 // A new EC P-256 CA and a serving certificate it signed for the request's names, valid from an
 // hour before `now` (clients with a clock slightly behind still accept it).
 Result<TlsIdentity> CreateSelfSigned(const SelfSignedRequest& request, Time now);

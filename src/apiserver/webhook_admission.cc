@@ -148,17 +148,9 @@ class WebhookAdmission final : public AdmissionPlugin {
 
   ReviewRequest ReviewRequestOf(const AdmissionRequest& request) {
     ReviewRequest review;
+    static_cast<WebhookMatchRequest&>(review) = MatchRequestOf(request);
     review.uid = NewUid();
-    review.operation = std::string(OperationName(request.operation));
-    review.group = request.resource->group;
-    review.version = request.resource->version;
-    review.resource = request.resource->resource;
-    review.subresource = request.subresource;
-    review.kind = request.resource->kind;
     review.name = request.name;
-    review.namespace_ = request.namespace_;
-    review.object = request.object;
-    review.old_object = request.old_object;
     review.dry_run = request.dry_run;
     review.field_manager = request.field_manager;
     return review;

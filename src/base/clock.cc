@@ -5,6 +5,8 @@
 
 namespace lws {
 
+MonotonicTime MonotonicNow() { return std::chrono::steady_clock::now(); }
+
 Time RealClock::Now() const {
   return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
 }

@@ -22,6 +22,12 @@ class Clock {
   virtual Time Now() const = 0;
 };
 
+// Monotonic time, for intervals of real I/O only (how long a pooled connection sat idle, how long
+// a watch stream lasted): it never jumps when the wall clock is set. Simulated components
+// measure with their Clock instead.
+using MonotonicTime = std::chrono::steady_clock::time_point;
+MonotonicTime MonotonicNow();
+
 // Wall clock. Single instance per process is enough; it has no state.
 class RealClock final : public Clock {
  public:

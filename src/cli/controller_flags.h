@@ -39,6 +39,11 @@ struct ControllerCommandOptions {
   std::string operator_namespace;
   // --identity: the leader election identity (default <hostname>_<uuid>).
   std::string identity;
+  // --concurrent-lws-syncs / --concurrent-group-syncs: reconcile workers of the LeaderWorkerSet
+  // and pod (group) controllers. One key is never reconciled twice at once; different keys
+  // overlap their API calls (runtime/work_queue.h).
+  int lws_workers = 2;
+  int group_workers = 4;
 };
 
 // Registers the flags on `command`; the callbacks fill `options` as they are parsed. A duration

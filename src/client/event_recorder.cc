@@ -29,6 +29,7 @@ EventRecorder::EventRecorder(const Client* client, const Clock* clock, std::stri
 
 void EventRecorder::Record(const Json& object, const std::string& type, const std::string& reason,
                            const std::string& message, const std::string& action) {
+  std::lock_guard<std::mutex> lock(mu_);
   std::string ns = store::MetaString(object, "namespace");
   if (ns.empty()) ns = "default";  // events about cluster-scoped objects (nodes) live there
   std::string now = FormatRfc3339(clock_->Now());

@@ -9,10 +9,12 @@
 // Names are `<object name>.<hex of the time in nanoseconds>` (upstream's form) from the loop's
 // clock, so a simulation run records the same names every time.
 //
-// Threading: one recorder per component, used from that component's loop only.
+// Threading: one recorder per component; Record may be called from several threads (the
+// operator's reconcile workers): one mutex, held across the write so that folding stays exact.
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <tuple>
 
@@ -35,7 +37,10 @@ class EventRecorder {
   void Record(const Json& object, const std::string& type, const std::string& reason,
               const std::string& message, const std::string& action = "");
 
-  std::uint64_t recorded() const { return recorded_; }
+  std::uint64_t recorded() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return recorded_;
+  }
 
  private:
   struct Folded {
@@ -49,6 +54,7 @@ class EventRecorder {
   const Clock* clock_;
   std::string component_;
   std::string host_;
+  mutable std::mutex mu_;
   std::map<Key, Folded> folded_;
   std::uint64_t recorded_ = 0;
   std::int64_t last_nanos_ = 0;

@@ -19,6 +19,11 @@ void Informer::Stop() {
 }
 
 void Informer::OnEvent(const store::WatchEvent& event) {
+  Deliver(event);
+  handled_rv_.store(last_rv_, std::memory_order_release);
+}
+
+void Informer::Deliver(const store::WatchEvent& event) {
   store::ObjectName key = store::NameOf(event.object->json);
   if (!resource_.namespaced) key.namespace_.clear();
   last_rv_ = event.object->resource_version;

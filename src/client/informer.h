@@ -12,6 +12,7 @@
 // Threading: loop only (Start may be called from anywhere before the loop runs).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,9 +43,16 @@ class Informer {
   std::vector<store::ObjectPtr> Select(const std::string& ns, const api::StringMap& labels) const;
   // The resourceVersion of the last event handled (0 before the first).
   std::uint64_t last_resource_version() const { return last_rv_; }
+  // The resourceVersion of the last event every handler has returned from: what a reader off
+  // the loop (a reconcile worker, runtime/expectations.h) may rely on finding in the caches
+  // that handlers maintain. Equal to last_resource_version() between events.
+  std::uint64_t handled_resource_version() const {
+    return handled_rv_.load(std::memory_order_acquire);
+  }
 
  private:
   void OnEvent(const store::WatchEvent& event);
+  void Deliver(const store::WatchEvent& event);
 
   EventLoop* loop_;
   const Client* client_;
@@ -54,6 +62,7 @@ class Informer {
   std::map<store::ObjectName, store::ObjectPtr> objects_;
   std::unique_ptr<Subscription> subscription_;
   std::uint64_t last_rv_ = 0;
+  std::atomic<std::uint64_t> handled_rv_{0};
 };
 
 }  // namespace lws::client

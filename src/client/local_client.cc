@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "client/request_bodies.h"
 #include "store/object.h"
 
 namespace lws::client {
@@ -86,23 +87,13 @@ Result<Json> LocalClient::Patch(const Resource& resource, const std::string& ns,
 
 Result<Json> LocalClient::Delete(const Resource& resource, const std::string& ns,
                                  const std::string& name, const DeleteOptions& options) const {
-  Json body = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
-  if (options.grace_period_seconds) body["gracePeriodSeconds"] = *options.grace_period_seconds;
-  if (!options.propagation_policy.empty()) body["propagationPolicy"] = options.propagation_policy;
-  if (!options.precondition_uid.empty()) body["preconditions"]["uid"] = options.precondition_uid;
-  if (!options.precondition_resource_version.empty()) {
-    body["preconditions"]["resourceVersion"] = options.precondition_resource_version;
-  }
+  const Json body = DeleteOptionsBody(options);
   return Send("DELETE", resource.Path(ns, name), &body);
 }
 
 Status LocalClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                          const std::string& node) const {
-  Json binding = {{"apiVersion", "v1"},
-                  {"kind", "Binding"},
-                  {"metadata", {{"name", pod}, {"namespace", ns}}},
-                  {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}}};
-  if (!pod_uid.empty()) binding["metadata"]["uid"] = pod_uid;
+  const Json binding = BindingBody(ns, pod, pod_uid, node);
   Result<Json> answer = Send("POST", kPods.Path(ns, pod, "binding"), &binding);
   return answer.ok() ? Status::Ok() : answer.status();
 }

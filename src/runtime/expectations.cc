@@ -24,6 +24,7 @@ Expectations::Expectations(Duration timeout) : timeout_(timeout) {}
 void Expectations::Expect(const Key& key, const client::Informer* informer, std::uint64_t rv,
                           Time now) {
   if (informer == nullptr || rv == 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<Expectation>& list = expected_[key];
   Time deadline = now + timeout_;
   for (Expectation& e : list) {
@@ -42,11 +43,12 @@ void Expectations::ExpectAnswer(const Key& key, const client::Informer* informer
 }
 
 bool Expectations::Satisfied(const Key& key, Time now) {
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = expected_.find(key);
   if (it == expected_.end()) return true;
   std::vector<Expectation>& list = it->second;
   std::erase_if(list, [&](const Expectation& e) {
-    if (e.informer->last_resource_version() >= e.rv) return true;
+    if (e.informer->handled_resource_version() >= e.rv) return true;
     if (now < e.deadline) return false;
     Logger("runtime")->warn(
         "{}: resourceVersion {} not observed within {} s; reconciling anyway", KeyString(key),
@@ -59,6 +61,7 @@ bool Expectations::Satisfied(const Key& key, Time now) {
 }
 
 std::optional<Time> Expectations::Deadline(const Key& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = expected_.find(key);
   if (it == expected_.end() || it->second.empty()) return std::nullopt;
   Time earliest = it->second.front().deadline;
@@ -66,6 +69,9 @@ std::optional<Time> Expectations::Deadline(const Key& key) const {
   return earliest;
 }
 
-void Expectations::Forget(const Key& key) { expected_.erase(key); }
+void Expectations::Forget(const Key& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  expected_.erase(key);
+}
 
 }  // namespace lws::runtime

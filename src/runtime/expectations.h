@@ -16,12 +16,14 @@
 // not wait forever. A reconciler that finds its key unsatisfied should requeue it for Deadline()
 // as a safety net; normally the informer event that meets the expectation re-adds the key.
 //
-// Threading: loop only. Deterministic: keys in a std::map, expectations in insertion order.
+// Threading: any thread (reconcile workers record and check, the loop's handlers forget), one
+// mutex. Deterministic: keys in a std::map, expectations in insertion order.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -53,7 +55,10 @@ class Expectations {
   void Forget(const Key& key);
 
   // Number of keys with expectations, for tests and debugging.
-  std::size_t size() const { return expected_.size(); }
+  std::size_t size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return expected_.size();
+  }
   Duration timeout() const { return timeout_; }
 
  private:
@@ -64,6 +69,7 @@ class Expectations {
   };
 
   const Duration timeout_;
+  mutable std::mutex mu_;
   std::map<Key, std::vector<Expectation>> expected_;
 };
 

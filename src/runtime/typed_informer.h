@@ -25,7 +25,9 @@
 // synced() is InitialList's rule (runtime/start_gate.h); a TypedInformer is a SyncSource, so a
 // StartGate can wait for several of them.
 //
-// Threading: loop only (AddIndex, AddHandler and Start may be called before the loop runs).
+// Threading: loop only (AddIndex, AddHandler and Start may be called before the loop runs),
+// except after ShareWith: then Get, GetStored, ByIndex, List and size may be called from
+// reconcile workers too, inside a ConcurrentReads::Reader (runtime/concurrent_reads.h).
 #pragma once
 
 #include <algorithm>
@@ -33,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +46,7 @@
 #include "client/informer.h"
 #include "client/client.h"
 #include "client/resource.h"
+#include "runtime/concurrent_reads.h"
 #include "runtime/start_gate.h"
 #include "runtime/work_queue.h"
 
@@ -77,6 +81,9 @@ class TypedInformer final : public SyncSource {
   }
   // REQUIRES: before Start. Handlers see the initial objects as additions.
   void AddHandler(Handler handler) { handlers_.push_back(std::move(handler)); }
+  // Lets reconcile workers read this cache while the loop changes it. REQUIRES: before Start;
+  // `reads` outlives the informer.
+  void ShareWith(ConcurrentReads* reads) { reads_ = reads; }
 
   // Starts the watch and lists (for synced()). Objects arrive in later loop tasks.
   Status Start() {
@@ -105,11 +112,13 @@ class TypedInformer final : public SyncSource {
 
   // null when absent (or undecodable). `ns` is ignored for cluster-scoped resources.
   const T* Get(const std::string& ns, const std::string& name) const {
+    auto lock = ReadLock();
     auto it = entries_.find(KeyFor(ns, name));
     return it == entries_.end() ? nullptr : it->second.object.get();
   }
   // The stored JSON the typed object was decoded from; null when absent (or undecodable).
   store::ObjectPtr GetStored(const std::string& ns, const std::string& name) const {
+    auto lock = ReadLock();
     auto it = entries_.find(KeyFor(ns, name));
     return it == entries_.end() ? nullptr : it->second.stored;
   }
@@ -117,6 +126,7 @@ class TypedInformer final : public SyncSource {
   // index or value.
   std::vector<const T*> ByIndex(const std::string& index, const std::string& value) const {
     std::vector<const T*> out;
+    auto lock = ReadLock();
     auto idx = indexes_.find(index);
     if (idx == indexes_.end()) return out;
     auto keys = idx->second.find(value);
@@ -128,11 +138,15 @@ class TypedInformer final : public SyncSource {
   // Every (decodable) object, sorted by (namespace, name).
   std::vector<const T*> List() const {
     std::vector<const T*> out;
+    auto lock = ReadLock();
     out.reserve(entries_.size());
     for (const auto& [key, entry] : entries_) out.push_back(entry.object.get());
     return out;
   }
-  std::size_t size() const { return entries_.size(); }
+  std::size_t size() const {
+    auto lock = ReadLock();
+    return entries_.size();
+  }
 
   // For Expectations and last_resource_version().
   const client::Informer& informer() const { return informer_; }
@@ -151,6 +165,12 @@ class TypedInformer final : public SyncSource {
     std::vector<std::vector<std::string>> index_values;  // per index_funcs_ entry
   };
 
+  // Shared lock on the containers when workers read them; no lock otherwise.
+  std::shared_lock<std::shared_mutex> ReadLock() const {
+    return reads_ != nullptr ? std::shared_lock<std::shared_mutex>(reads_->containers())
+                             : std::shared_lock<std::shared_mutex>();
+  }
+
   store::ObjectName KeyFor(const std::string& ns, const std::string& name) const {
     return {resource_.namespaced ? ns : "", name};
   }
@@ -161,24 +181,30 @@ class TypedInformer final : public SyncSource {
     std::unique_ptr<const T> decoded;
     if (now_stored) decoded = DecodeOrLog(key, now_stored->json);
 
-    // The previous typed version lives until the handlers return.
+    // The previous typed version lives until the handlers return (and, with workers, until
+    // no reconcile that may have read it is running).
     std::unique_ptr<const T> previous;
-    if (auto it = entries_.find(key); it != entries_.end()) {
-      Unindex(key, it->second);
-      previous = std::move(it->second.object);
-      entries_.erase(it);
-    }
     const T* now = decoded.get();
-    if (decoded) {
-      Entry entry{now_stored, std::move(decoded), {}};
-      Index(key, entry);
-      entries_.emplace(key, std::move(entry));
+    {
+      std::unique_lock<std::shared_mutex> lock;
+      if (reads_ != nullptr) lock = std::unique_lock<std::shared_mutex>(reads_->containers());
+      if (auto it = entries_.find(key); it != entries_.end()) {
+        Unindex(key, it->second);
+        previous = std::move(it->second.object);
+        entries_.erase(it);
+      }
+      if (decoded) {
+        Entry entry{now_stored, std::move(decoded), {}};
+        Index(key, entry);
+        entries_.emplace(key, std::move(entry));
+      }
     }
     bool was_synced = synced();
     initial_.Check(informer_);
     if (previous || now) {
       for (const Handler& handler : handlers_) handler(previous.get(), now);
     }
+    if (previous && reads_ != nullptr) reads_->Retire(std::shared_ptr<const T>(std::move(previous)));
     if (!was_synced) CheckSynced();
   }
 
@@ -226,6 +252,7 @@ class TypedInformer final : public SyncSource {
   const client::Client* const client_;
   const client::Resource resource_;
   const std::string ns_;
+  ConcurrentReads* reads_ = nullptr;  // set by ShareWith: workers read this cache
   client::Informer informer_;
   std::vector<Handler> handlers_;
   std::vector<std::pair<std::string, IndexFunc>> index_funcs_;

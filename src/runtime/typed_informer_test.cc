@@ -183,5 +183,30 @@ TEST_F(TypedInformerTest, EmptyInitialListSyncsOnTheLoop) {
   EXPECT_TRUE(pods.synced());
 }
 
+// With workers, a version replaced or deleted by the loop stays readable by a reconcile that
+// started before (ASan would report the read otherwise) and is freed when that reconcile ends.
+TEST_F(TypedInformerTest, SharedCacheKeepsReplacedVersionsForRunningReaders) {
+  ConcurrentReads reads;
+  pods.ShareWith(&reads);
+  ASSERT_TRUE(pods.Start().ok());
+  Write(Pod("a", "0"));
+  cp.loop.RunUntilIdle();
+  const api::Pod* before = nullptr;
+  {
+    ConcurrentReads::Reader reconcile(&reads);
+    before = pods.Get("default", "a");
+    ASSERT_NE(before, nullptr);
+    Relabel("a", "1");
+    cp.loop.RunUntilIdle();
+    Remove("a");
+    cp.loop.RunUntilIdle();
+    EXPECT_EQ(pods.Get("default", "a"), nullptr);  // later reads see the change
+    EXPECT_EQ(before->metadata.Label(api::kGroupIndexLabel), "0");  // still alive
+    EXPECT_EQ(reads.retired(), 2u);
+  }
+  EXPECT_EQ(reads.retired(), 0u);
+  EXPECT_EQ(seen, (std::vector<std::string>{"add:a", "update:a:0->1", "delete:a"}));
+}
+
 }  // namespace
 }  // namespace lws::runtime

@@ -18,7 +18,9 @@ WorkQueue::WorkQueue(EventLoop* loop, std::string name, Reconciler reconciler,
       name_(std::move(name)),
       reconciler_(std::move(reconciler)),
       options_(options),
-      alive_(std::make_shared<char>(0)) {}
+      alive_(std::make_shared<char>(0)) {
+  if (options_.workers > 0) pool_ = std::make_unique<WorkerPool>(options_.workers, name_);
+}
 
 WorkQueue::~WorkQueue() { Stop(); }
 
@@ -83,6 +85,7 @@ void WorkQueue::Stop() {
   held_.clear();
   recent_.clear();
   alive_.reset();
+  if (pool_ != nullptr) pool_->Stop();  // the reconciles running finish; their results are dropped
 }
 
 Duration WorkQueue::NextBackoff(const Key& key) const {
@@ -123,6 +126,7 @@ void WorkQueue::Run(const Key& key) {
   WorkQueueObserver* const observer = options_.observer;
   const Time started = observer != nullptr ? loop_->Now() : Time{};
   if (observer != nullptr) observer->Started(key, started);
+  if (pool_ != nullptr) return Dispatch(key, started);
   std::weak_ptr<char> alive = alive_;
   ReconcileResult result = reconciler_(key);
   // The observer outlives the queue, so it hears the outcome even of a run that stopped it.
@@ -130,6 +134,26 @@ void WorkQueue::Run(const Key& key) {
   if (alive.expired()) return;  // the reconciler stopped (or destroyed) the queue
   // std::map keeps references valid, and nothing erases a running key's state.
   Finish(key, states_[key], result);
+}
+
+void WorkQueue::Dispatch(const Key& key, Time started) {
+  std::weak_ptr<char> alive = alive_;
+  pool_->Submit([this, alive, key, started] {
+    ReconcileResult result;
+    {
+      std::optional<ConcurrentReads::Reader> reader;
+      if (options_.reads != nullptr) reader.emplace(options_.reads);
+      result = reconciler_(key);
+    }
+    // The loop and the observer outlive the queue; the queue itself may be gone by then.
+    EventLoop* loop = loop_;
+    WorkQueueObserver* observer = options_.observer;
+    loop->Post([this, alive, loop, observer, key, result = std::move(result), started] {
+      if (observer != nullptr) observer->Finished(key, result, started, loop->Now());
+      if (alive.expired()) return;
+      Finish(key, states_[key], result);
+    });
+  });
 }
 
 void WorkQueue::Finish(const Key& key, KeyState& state, const ReconcileResult& result) {

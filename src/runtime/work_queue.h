@@ -30,7 +30,17 @@
 // Determinism: runs are loop tasks, so they follow the loop's (time, sequence) order; keys due at
 // the same instant run in the order they were added. The queue reads time only from the loop.
 //
-// Threading: loop only (constructor and SetReady may be called before the loop runs).
+// Workers. By default a reconcile runs as a loop task, one at a time: what simulations and
+// `lws up` need (one thread, DESIGN.md 2.3). With WorkQueueOptions::workers = N (the operator,
+// on a RealEventLoop), reconciles run on N threads of a WorkerPool while the bookkeeping above
+// stays on the loop: a key is handed to a worker only when it is not running, an Add meanwhile
+// marks it dirty, and the worker posts the result back to the loop. So one key is never
+// reconciled twice at once (client-go's "processing" set), different keys overlap their API
+// calls, and a reconcile reads the caches through WorkQueueOptions::reads
+// (runtime/concurrent_reads.h), which it holds a Reader of while it runs.
+//
+// Threading: loop only (constructor and SetReady may be called before the loop runs). With
+// workers, Stop must not be called from a reconcile: it waits for the running ones to finish.
 #pragma once
 
 #include <chrono>
@@ -43,7 +53,9 @@
 #include <string>
 
 #include "base/event_loop.h"
+#include "base/worker_pool.h"
 #include "base/status.h"
+#include "runtime/concurrent_reads.h"
 #include "store/object.h"
 
 namespace lws::runtime {
@@ -84,6 +96,8 @@ struct WorkQueueOptions {
   Duration max_delay = std::chrono::seconds(1000);
   Duration min_interval{0};  // a key runs at most this often (changes meanwhile share one run)
   WorkQueueObserver* observer = nullptr;  // not owned; must outlive the queue
+  std::size_t workers = 0;  // 0: reconciles run on the loop; N: on N threads (see above)
+  ConcurrentReads* reads = nullptr;  // with workers: what reconciles read under; not owned
 };
 
 class WorkQueue {
@@ -130,6 +144,8 @@ class WorkQueue {
 
   void Post(const Key& key);
   void Run(const Key& key);
+  // Runs the reconcile on a worker; its result comes back to the loop.
+  void Dispatch(const Key& key, Time started);
   void Finish(const Key& key, KeyState& state, const ReconcileResult& result);
   // Drops the key's state when nothing about it needs remembering.
   void MaybeForget(const Key& key);
@@ -148,6 +164,7 @@ class WorkQueue {
   bool stopped_ = false;
   // Posted tasks hold a weak pointer: they do nothing once the queue is stopped or destroyed.
   std::shared_ptr<char> alive_;
+  std::unique_ptr<WorkerPool> pool_;  // with workers only
   std::uint64_t runs_ = 0;
   std::uint64_t failures_ = 0;
 };

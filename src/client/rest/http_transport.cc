@@ -96,7 +96,7 @@ class Connection {
   // Whether an idle connection can carry another request: the server has not closed it (nor
   // sent anything unasked), and it has not sat idle too long.
   bool Reusable(Duration idle_timeout) const;
-  void MarkIdle() { idle_since_ = std::chrono::steady_clock::now(); }
+  void MarkIdle() { idle_since_ = MonotonicNow(); }
   void Close() {
     ErrorCode ignored;
     Lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -114,7 +114,7 @@ class Connection {
   std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_;
   std::unique_ptr<beast::tcp_stream> plain_;
   beast::flat_buffer buffer_;
-  std::chrono::steady_clock::time_point idle_since_;
+  MonotonicTime idle_since_;
   bool broken_ = false;    // not to be reused: failed, or the body was left unread
   bool canceled_ = false;  // an operation was left pending: never run the context again
 };
@@ -162,7 +162,7 @@ Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
 
 bool Connection::Reusable(Duration idle_timeout) const {
   if (broken_ || buffer_.size() != 0) return false;
-  if (std::chrono::steady_clock::now() - idle_since_ > idle_timeout) return false;
+  if (MonotonicNow() - idle_since_ > idle_timeout) return false;
   return IsQuiet(const_cast<Connection*>(this)->Lowest().socket().native_handle());
 }
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "base/log.h"
+#include "client/request_bodies.h"
 #include "client/rest/http_url.h"
 #include "client/rest/rest_decode.h"
 #include "client/rest/rest_watch.h"
@@ -202,25 +203,13 @@ Result<Json> RestClient::Patch(const client::Resource& resource, const std::stri
 
 Result<Json> RestClient::Delete(const client::Resource& resource, const std::string& ns,
                                 const std::string& name, const client::DeleteOptions& options) const {
-  Json delete_options = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
-  if (options.grace_period_seconds) delete_options["gracePeriodSeconds"] = *options.grace_period_seconds;
-  if (!options.propagation_policy.empty()) delete_options["propagationPolicy"] = options.propagation_policy;
-  if (!options.precondition_uid.empty()) delete_options["preconditions"]["uid"] = options.precondition_uid;
-  if (!options.precondition_resource_version.empty()) {
-    delete_options["preconditions"]["resourceVersion"] = options.precondition_resource_version;
-  }
-  const std::string body = delete_options.dump();
+  const std::string body = client::DeleteOptionsBody(options).dump();
   return SendJson({"DELETE", resource.Path(ns, name), "", &body});
 }
 
 Status RestClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                         const std::string& node) const {
-  Json binding = {{"apiVersion", "v1"},
-                  {"kind", "Binding"},
-                  {"metadata", {{"name", pod}, {"namespace", ns}}},
-                  {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}}};
-  if (!pod_uid.empty()) binding["metadata"]["uid"] = pod_uid;
-  const std::string body = binding.dump();
+  const std::string body = client::BindingBody(ns, pod, pod_uid, node).dump();
   Result<Json> answer = SendJson({"POST", client::kPods.Path(ns, pod, "binding"), WriteQuery(), &body});
   return answer.ok() ? Status::Ok() : answer.status();
 }

@@ -115,9 +115,9 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
       Accept(std::move(*event));
       return true;
     };
-    const auto opened = std::chrono::steady_clock::now();
+    const auto opened = MonotonicNow();
     Result<HttpAnswer> answer = client_->Stream(request, on_object, &cancel_);
-    const bool brief = std::chrono::steady_clock::now() - opened < kBriefStream;
+    const bool brief = MonotonicNow() - opened < kBriefStream;
     if (!answer.ok()) {
       error = answer.status();
     } else if (answer->status == 410) {

@@ -10,6 +10,8 @@
 #include <memory>
 #include <string_view>
 
+#include "apiserver/tls_certificates.h"
+
 namespace lws::rest {
 namespace {
 
@@ -25,15 +27,8 @@ using KeyPtr = std::unique_ptr<EVP_PKEY, OpenSslFree>;
 // ALPN's wire form: a length byte, then the protocol name.
 constexpr unsigned char kHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
 
-// `what`, then every reason on OpenSSL's error queue (which it empties).
 Status OpenSslError(std::string_view what) {
-  std::string message(what);
-  while (unsigned long code = ERR_get_error()) {
-    char text[256];
-    ERR_error_string_n(code, text, sizeof text);
-    message += std::string(": ") + text;
-  }
-  return Status::BadRequest(std::move(message));
+  return Status::BadRequest(apiserver::OpenSslErrorMessage(what));
 }
 
 BioPtr MemoryBio(const std::string& pem) {

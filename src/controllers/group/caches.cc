@@ -53,6 +53,16 @@ Caches::Caches(EventLoop* loop, const client::Client* client)
   revisions.AddIndex(kByLwsName, LwsRevisionsByLwsName);
 }
 
+runtime::ConcurrentReads* Caches::ShareWithWorkers() {
+  sets.ShareWith(&reads);
+  statefulsets.ShareWith(&reads);
+  pods.ShareWith(&reads);
+  revisions.ShareWith(&reads);
+  services.ShareWith(&reads);
+  nodes.ShareWith(&reads);
+  return &reads;
+}
+
 Status Caches::Start(std::function<void()> on_synced) {
   gate = std::make_unique<runtime::StartGate>(
       std::vector<runtime::SyncSource*>{&sets, &statefulsets, &pods, &revisions, &services, &nodes},

@@ -10,7 +10,8 @@
 //   kLeadersByLws  leader pods (worker-index "0") of <L>
 //   kByGroup       pods of group "<L>/<group-index>"
 //
-// Threading: the loop's thread only. Handlers are added by the controllers before Start.
+// Threading: the loop's thread only, unless ShareWithWorkers was called: then reconcile workers
+// read them too (runtime/concurrent_reads.h). Handlers are added by the controllers before Start.
 #pragma once
 
 #include <memory>
@@ -22,6 +23,7 @@
 #include "api/lws_types.h"
 #include "api/pod.h"
 #include "client/client.h"
+#include "runtime/concurrent_reads.h"
 #include "runtime/start_gate.h"
 #include "runtime/typed_informer.h"
 
@@ -40,6 +42,9 @@ struct Caches {
   Status Start(std::function<void()> on_synced);
   void Stop();
   bool synced() const { return gate != nullptr && gate->open(); }
+  // Lets reconcile workers read every cache while the loop updates them; returns what their
+  // reconciles hold a Reader of. REQUIRES: before Start.
+  runtime::ConcurrentReads* ShareWithWorkers();
 
   // Objects of LWS `name` in `ns` by index (sorted by name).
   std::vector<const api::Pod*> Leaders(const std::string& ns, const std::string& name) const;
@@ -50,6 +55,8 @@ struct Caches {
   std::vector<const api::Pod*> GroupPods(const std::string& ns, const std::string& name,
                                          const std::string& group_index) const;
 
+  // First: it outlives the informers that retire objects into it.
+  runtime::ConcurrentReads reads;  // used after ShareWithWorkers only
   runtime::TypedInformer<api::LeaderWorkerSet> sets;
   runtime::TypedInformer<api::StatefulSet> statefulsets;
   runtime::TypedInformer<api::Pod> pods;

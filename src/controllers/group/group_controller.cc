@@ -16,23 +16,17 @@ bool IsLwsPod(const api::Pod* pod) {
 
 bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists; }
 
-runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueObserver* observer) {
-  runtime::WorkQueueOptions options;
-  options.observer = observer;
-  return options;
-}
-
 }  // namespace
 
 GroupController::GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
                                  client::EventRecorder* recorder,
-                                 runtime::WorkQueueObserver* observer)
+                                 runtime::WorkQueueOptions queue)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
       queue_(loop, "pod", [this](const runtime::Key& key) { return Reconcile(key); },
-             QueueOptions(observer)) {}
+             queue) {}
 
 void GroupController::Register() {
   caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {

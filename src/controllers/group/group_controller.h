@@ -32,9 +32,10 @@ class GroupController {
  public:
   // `client` should use the field manager "lws" (upstream's manager name for every write).
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
-  // get distinct names. `observer` (optional) hears the work queue (the operator's metrics).
+  // get distinct names. `queue` carries the operator's settings for the work queue: an observer
+  // (its metrics), workers and the caches' ConcurrentReads (runtime/work_queue.h).
   GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
-                  client::EventRecorder* recorder, runtime::WorkQueueObserver* observer = nullptr);
+                  client::EventRecorder* recorder, runtime::WorkQueueOptions queue = {});
   GroupController(const GroupController&) = delete;
   GroupController& operator=(const GroupController&) = delete;
 

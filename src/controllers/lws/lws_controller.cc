@@ -28,9 +28,7 @@ const api::OwnerReference* LwsOwner(const api::ObjectMeta& meta) {
 // changes a worker StatefulSet's status, and each reconcile reads every group, so without it the
 // work grows with groups x pods. Changes arriving meanwhile share the next reconcile, as they do in
 // controller-runtime's queue while a reconcile is in flight.
-runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueObserver* observer) {
-  runtime::WorkQueueOptions options;
-  options.observer = observer;
+runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueOptions options) {
   options.min_interval = std::chrono::milliseconds(100);
   return options;
 }
@@ -52,13 +50,13 @@ Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
 
 LwsController::LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
                              client::EventRecorder* recorder,
-                             runtime::WorkQueueObserver* observer)
+                             runtime::WorkQueueOptions queue)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
       queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); },
-             QueueOptions(observer)) {}
+             QueueOptions(queue)) {}
 
 void LwsController::Register() {
   caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
@@ -131,7 +129,11 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
 Result<std::string> LwsController::ReconcileLeaderStatefulSet(
     const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
     const std::vector<api::ControllerRevision>& revisions) {
-  RevisionStep step = PlanRevision(lws, sts, revisions, &match_cache_);
+  RevisionStep step;
+  {
+    std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
+    step = PlanRevision(lws, sts, revisions, &match_cache_);
+  }
   if (step.create) RETURN_IF_ERROR(CreateRevision(key, *step.create, step.event_note));
 
   ASSIGN_OR_RETURN(RolloutSettings settings, RolloutSettingsOf(lws));

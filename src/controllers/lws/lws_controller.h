@@ -20,10 +20,12 @@
 // planned again (runtime/expectations.h), so a second reconcile cannot create a second revision
 // for the same template or compute a partition from a leader StatefulSet it already changed.
 //
-// Threading: the loop's thread only.
+// Threading: handlers on the loop; reconciles on the loop, or on the queue's workers (then
+// several LWS at once, never one LWS twice: runtime/work_queue.h).
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 
 #include "api/revision_cache.h"
 #include "client/event_recorder.h"
@@ -39,9 +41,10 @@ class LwsController {
  public:
   // `client` should use the field manager "lws".
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
-  // get distinct names. `observer` (optional) hears the work queue (the operator's metrics).
+  // get distinct names. `queue` carries the operator's settings for the work queue: an observer
+  // (its metrics), workers and the caches' ConcurrentReads (runtime/work_queue.h).
   LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
-                client::EventRecorder* recorder, runtime::WorkQueueObserver* observer = nullptr);
+                client::EventRecorder* recorder, runtime::WorkQueueOptions queue = {});
   LwsController(const LwsController&) = delete;
   LwsController& operator=(const LwsController&) = delete;
 
@@ -82,6 +85,7 @@ class LwsController {
   Caches* caches_;
   client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
+  std::mutex match_cache_mu_;
   api::RevisionMatchCache match_cache_;
   runtime::WorkQueue queue_;
 };

@@ -11,14 +11,29 @@ LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> loc
   local_client_ = std::move(local);
 }
 
+namespace {
+
+runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueObserver* observer, std::size_t workers,
+                                       Caches* caches) {
+  runtime::WorkQueueOptions options;
+  options.observer = observer;
+  options.workers = workers;
+  if (workers > 0) options.reads = caches->ShareWithWorkers();
+  return options;
+}
+
+}  // namespace
+
 LwsManager::LwsManager(EventLoop* loop, const client::Client* client, LwsManagerOptions options)
     : client_(client),
       recorder_(client_, &loop->clock(), std::string(kLwsFieldManager)),
       caches_(std::make_unique<Caches>(loop, client_)),
-      group_(std::make_unique<GroupController>(loop, client_, caches_.get(), &recorder_,
-                                               options.group_queue_observer)),
-      lws_(std::make_unique<LwsController>(loop, client_, caches_.get(), &recorder_,
-                                           options.lws_queue_observer)) {}
+      group_(std::make_unique<GroupController>(
+          loop, client_, caches_.get(), &recorder_,
+          QueueOptions(options.group_queue_observer, options.group_workers, caches_.get()))),
+      lws_(std::make_unique<LwsController>(
+          loop, client_, caches_.get(), &recorder_,
+          QueueOptions(options.lws_queue_observer, options.lws_workers, caches_.get()))) {}
 
 LwsManager::~LwsManager() { Stop(); }
 

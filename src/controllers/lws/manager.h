@@ -24,10 +24,14 @@ namespace lws::controllers {
 
 inline constexpr std::string_view kLwsFieldManager = "lws";
 
-// What the operator adds to a manager: observers of the two work queues (its metrics).
+// What the operator adds to a manager: observers of the two work queues (its metrics), and
+// reconcile workers. Workers need a thread-safe client (the REST client) and a RealEventLoop;
+// 0 runs the controller's reconciles on the loop, one at a time (simulations, `lws up`).
 struct LwsManagerOptions {
   runtime::WorkQueueObserver* lws_queue_observer = nullptr;    // not owned
   runtime::WorkQueueObserver* group_queue_observer = nullptr;  // not owned
+  std::size_t lws_workers = 0;    // LeaderWorkerSets reconciled at once
+  std::size_t group_workers = 0;  // groups (leader pods) reconciled at once
 };
 
 class LwsManager {

@@ -1,0 +1,23 @@
+// File: client/request_bodies.h
+//
+// The JSON bodies of the requests whose shape the API fixes rather than the caller's object: a
+// DELETE's DeleteOptions and a pod's Binding. Both clients send the same bodies (the local one
+// hands them to the API server in-process, the REST one over HTTP), so they are built here once.
+#pragma once
+
+#include <string>
+
+#include "api/codec.h"
+#include "client/client.h"
+
+namespace lws::client {
+
+// meta.k8s.io DeleteOptions (apiVersion v1): only the options that are set.
+api::Json DeleteOptionsBody(const DeleteOptions& options);
+
+// The v1 Binding of pod `ns/pod` to `node`; `pod_uid` (when not empty) makes the binding fail
+// if the pod was replaced by another of the same name.
+api::Json BindingBody(const std::string& ns, const std::string& pod, const std::string& pod_uid,
+                      const std::string& node);
+
+}  // namespace lws::client
