@@ -2,9 +2,16 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <mutex>
+
 namespace lws {
 
 std::shared_ptr<spdlog::logger> Logger(const std::string& component) {
+  if (auto existing = spdlog::get(component)) return existing;
+  // Two threads asking for a new component at once must not both register it (spdlog throws on
+  // the second): creation is serialised, and the loser finds the winner's logger.
+  static std::mutex creating;
+  std::lock_guard<std::mutex> lock(creating);
   if (auto existing = spdlog::get(component)) return existing;
   auto logger = spdlog::stderr_color_mt(component);
   logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [%n] %v");
