@@ -149,6 +149,10 @@ void HttpServer::Impl::Accept() {
       });
       return;
     }
+    // Answers are written in several small pieces (TLS records, header then body); with Nagle
+    // on, the last piece waits for the client's delayed ACK, about 40 ms on Linux.
+    boost::system::error_code nodelay_error;
+    socket.set_option(tcp::no_delay(true), nodelay_error);
     // The socket changes hands as its descriptor: http_connection.h names no Asio type.
     boost::system::error_code release_error;
     const int native = socket.release(release_error);

@@ -1,15 +1,18 @@
 // File: cli/webhook_caller.cc
 #include "cli/webhook_caller.h"
 
+#include <memory>
 #include <string>
 
-#include "client/rest/http_transport.h"
+#include "client/rest/request_pool.h"
 
 namespace lws::cli {
 
 apiserver::WebhookCaller HttpsWebhookCaller() {
-  return [](const apiserver::WebhookEndpoint& endpoint, const api::Json& review,
-            Duration timeout) -> Result<api::Json> {
+  // Kept-alive connections per webhook, shared by every copy of the caller.
+  auto pool = std::make_shared<rest::RequestPool>();
+  return [pool](const apiserver::WebhookEndpoint& endpoint, const api::Json& review,
+                Duration timeout) -> Result<api::Json> {
     rest::TlsConfig tls;
     tls.ca_pem = endpoint.ca_bundle_pem;  // empty: the system roots, as kube-apiserver
     rest::HttpCall call;
@@ -17,7 +20,7 @@ apiserver::WebhookCaller HttpsWebhookCaller() {
     call.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}};
     call.body = review.dump();
     ASSIGN_OR_RETURN(rest::HttpAnswer answer,
-                     rest::SendRequest(endpoint.url, tls, std::move(call), timeout));
+                     pool->Send(endpoint.url, tls, std::move(call), timeout));
     if (answer.status != 200) {
       // client-go's words for an unexpected status on a webhook call.
       return Status::Internal("an error on the server (\"" + answer.body.substr(0, 256) +

@@ -129,10 +129,10 @@ class TypedInformer final : public SyncSource {
     auto lock = ReadLock();
     auto idx = indexes_.find(index);
     if (idx == indexes_.end()) return out;
-    auto keys = idx->second.find(value);
-    if (keys == idx->second.end()) return out;
-    out.reserve(keys->second.size());
-    for (const store::ObjectName& key : keys->second) out.push_back(entries_.at(key).object.get());
+    auto filed = idx->second.find(value);
+    if (filed == idx->second.end()) return out;
+    out.reserve(filed->second.size());
+    for (const auto& [key, object] : filed->second) out.push_back(object);
     return out;
   }
   // Every (decodable) object, sorted by (namespace, name).
@@ -223,7 +223,7 @@ class TypedInformer final : public SyncSource {
       std::sort(values.begin(), values.end());
       values.erase(std::unique(values.begin(), values.end()), values.end());
       auto& index = indexes_[name];
-      for (const std::string& value : values) index[value].insert(key);
+      for (const std::string& value : values) index[value].emplace(key, entry.object.get());
       entry.index_values.push_back(std::move(values));
     }
   }
@@ -256,8 +256,10 @@ class TypedInformer final : public SyncSource {
   client::Informer informer_;
   std::vector<Handler> handlers_;
   std::vector<std::pair<std::string, IndexFunc>> index_funcs_;
-  // index name -> value -> keys; std::set keeps ByIndex in (namespace, name) order.
-  std::map<std::string, std::map<std::string, std::set<store::ObjectName>>> indexes_;
+  // index name -> value -> key -> object; the keys' order is ByIndex's (namespace, name) order,
+  // and the object pointers spare a lookup in entries_ per key (a status pass over 10,000 groups
+  // reads every leader pod through an index).
+  std::map<std::string, std::map<std::string, std::map<store::ObjectName, const T*>>> indexes_;
   std::map<store::ObjectName, Entry> entries_;
   InitialList initial_;
   std::vector<std::function<void()>> on_synced_;

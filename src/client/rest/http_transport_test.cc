@@ -2,9 +2,11 @@
 // with small handlers: keep-alive reuse from several threads, streamed bodies cut anywhere,
 // cancellation from another thread, error messages, and the one-shot HTTPS SendRequest.
 #include "client/rest/http_transport.h"
+#include "client/rest/request_pool.h"
 
 #include <atomic>
 #include <future>
+#include <set>
 #include <thread>
 
 #include <gmock/gmock.h>
@@ -219,6 +221,33 @@ TEST(SendRequestTest, OneHttpsPostWithACaBundle) {
   ASSERT_TRUE(answer.ok()) << answer.status().ToString();
   EXPECT_EQ(answer->body, "POST /validate?timeout=10s {\"kind\":\"AdmissionReview\"}");
   EXPECT_EQ(SendRequest("https://", tls, call).status().code(), Code::kBadRequest);
+}
+
+// The pool keeps one connection per webhook alive: every call arrives from the same client port
+// (a new connection each time would show a new one), and other TLS settings get their own.
+TEST(RequestPoolTest, ReusesOneConnectionPerWebhook) {
+  Server server([](const apiserver::HttpRequest& request) {
+    apiserver::HttpResponse response;
+    response.body = request.remote;
+    return response;
+  }, /*tls=*/true);
+  TlsConfig tls;
+  tls.ca_pem = server.identity().ca_pem;
+  HttpCall call{"POST", "", {{"Content-Type", "application/json"}}, "{}"};
+  RequestPool pool;
+  std::set<std::string> remotes;
+  for (int i = 0; i < 3; ++i) {
+    Result<HttpAnswer> answer = pool.Send(server.url(true) + "/validate", tls, call, 5s);
+    ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+    remotes.insert(answer->body);
+  }
+  EXPECT_EQ(remotes.size(), 1u);
+  EXPECT_EQ(pool.transports(), 1u);
+  TlsConfig insecure;
+  insecure.insecure = true;
+  ASSERT_TRUE(pool.Send(server.url(true) + "/mutate", insecure, call, 5s).ok());
+  EXPECT_EQ(pool.transports(), 2u);
+  EXPECT_EQ(pool.Send("https://", tls, call, 5s).status().code(), Code::kBadRequest);
 }
 
 TEST(HttpUrlTest, ServerUrls) {

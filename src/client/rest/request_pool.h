@@ -1,0 +1,47 @@
+// File: client/rest/request_pool.h
+//
+// Requests to absolute URLs, as SendRequest (http_transport.h) sends them, but over kept-alive
+// connections: one HttpTransport per (origin, TLS settings, timeout). The API server calls an
+// admission webhook for every pod it creates; a TCP and TLS handshake per call cost several
+// milliseconds each and, on `lws up`'s one loop, capped pod creation at a few dozen per second.
+// kube-apiserver keeps its webhook connections alive too.
+//
+// Threading: Send may be called from any thread at once (the transports are thread-safe; the
+// map is guarded).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "client/rest/http_transport.h"
+
+namespace lws::rest {
+
+class RequestPool {
+ public:
+  // At most this many distinct transports are kept; past it the pool starts over (webhook
+  // configurations change rarely, so this only bounds what stale entries can cost).
+  static constexpr std::size_t kMaxTransports = 64;
+
+  // One request to `url` within `timeout` (dial included on a new connection); the answer
+  // whatever its status. Errors as HttpTransport's. `call.target` is ignored.
+  Result<HttpAnswer> Send(const std::string& url, const TlsConfig& tls, HttpCall call,
+                          Duration timeout);
+
+  std::size_t transports() const;
+
+ private:
+  using Key = std::tuple<std::string, std::string, std::string, std::string, bool, std::string,
+                         Duration::rep>;
+  Result<std::shared_ptr<HttpTransport>> TransportFor(const std::string& origin, const TlsConfig& tls,
+                                      Duration timeout);
+
+  mutable std::mutex mu_;
+  // Shared: a call in flight keeps its transport alive when the pool starts over.
+  std::map<Key, std::shared_ptr<HttpTransport>> transports_;
+};
+
+}  // namespace lws::rest
