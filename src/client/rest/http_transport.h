@@ -1,8 +1,7 @@
 // File: client/rest/http_transport.h
 //
-// HTTP/1.1 to one server, over TCP or TLS: the bytes under RestClient, and on its own the way to
-// send one HTTPS request with a given CA bundle (SendRequest: the API server calling an
-// admission webhook).
+// HTTP/1.1 to one server, over TCP or TLS: the bytes under RestClient and under RequestPool
+// (request_pool.h: the API server calling admission webhooks).
 //
 // HttpTransport keeps a small pool of keep-alive connections. Any number of threads may call
 // RoundTrip and Stream at once; each call takes an idle connection (or dials a new one) for
@@ -143,10 +142,5 @@ class HttpTransport {
   std::unique_ptr<Impl> impl_;
 };
 
-// One request to the absolute `url` ("https://webhook.ns.svc:443/validate?timeout=10s") with
-// its own TLS settings, on a connection of its own, within `timeout` (dial included). The
-// answer whatever its status; errors as HttpTransport's. `call.target` is ignored.
-Result<HttpAnswer> SendRequest(const std::string& url, const TlsConfig& tls, HttpCall call,
-                               Duration timeout = std::chrono::seconds(10));
 
 }  // namespace lws::rest

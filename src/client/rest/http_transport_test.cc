@@ -1,6 +1,6 @@
 // Tests of HttpTransport over real loopback sockets, against the API server's own HTTP transport
 // with small handlers: keep-alive reuse from several threads, streamed bodies cut anywhere,
-// cancellation from another thread, error messages, and the one-shot HTTPS SendRequest.
+// cancellation from another thread, error messages, and RequestPool's HTTPS calls.
 #include "client/rest/http_transport.h"
 #include "client/rest/request_pool.h"
 
@@ -212,15 +212,16 @@ TEST(HttpTransportTest, HttpsVerifiesTheServer) {
   EXPECT_FALSE(plain.ok() && plain->status == 200);
 }
 
-TEST(SendRequestTest, OneHttpsPostWithACaBundle) {
+TEST(RequestPoolTest, OneHttpsPostWithACaBundle) {
   Server server(Echo, /*tls=*/true);
   TlsConfig tls;
   tls.ca_pem = server.identity().ca_pem;
   HttpCall call{"POST", "", {{"Content-Type", "application/json"}}, "{\"kind\":\"AdmissionReview\"}"};
-  Result<HttpAnswer> answer = SendRequest(server.url(true) + "/validate?timeout=10s", tls, call, 5s);
+  RequestPool pool;
+  Result<HttpAnswer> answer = pool.Send(server.url(true) + "/validate?timeout=10s", tls, call, 5s);
   ASSERT_TRUE(answer.ok()) << answer.status().ToString();
   EXPECT_EQ(answer->body, "POST /validate?timeout=10s {\"kind\":\"AdmissionReview\"}");
-  EXPECT_EQ(SendRequest("https://", tls, call).status().code(), Code::kBadRequest);
+  EXPECT_EQ(pool.Send("https://", tls, call, 10s).status().code(), Code::kBadRequest);
 }
 
 // The pool keeps one connection per webhook alive: every call arrives from the same client port

@@ -1,14 +1,13 @@
 // File: client/rest/http_transport_util.cc
 //
 // The parts of http_transport.h that need no socket of their own: cancellation, error classes,
-// names, header lookup, and the one-shot SendRequest on top of HttpTransport.
+// names and header lookup.
 #include <poll.h>
 
 #include <algorithm>
 #include <cctype>
 
 #include "client/rest/http_transport.h"
-#include "client/rest/http_url.h"
 
 namespace lws::rest {
 
@@ -82,20 +81,6 @@ std::string HttpAnswer::Header(std::string_view name) const {
     }
   }
   return "";
-}
-
-Result<HttpAnswer> SendRequest(const std::string& url, const TlsConfig& tls, HttpCall call,
-                               Duration timeout) {
-  ASSIGN_OR_RETURN(AbsoluteUrl parsed, SplitAbsoluteUrl(url));
-  TransportOptions options;
-  options.server = parsed.origin;
-  options.tls = tls;
-  options.connect_timeout = timeout;
-  options.request_timeout = timeout;
-  options.max_idle_connections = 0;
-  ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> transport, HttpTransport::Create(std::move(options)));
-  call.target = parsed.target;
-  return transport->RoundTrip(call);
 }
 
 }  // namespace lws::rest

@@ -21,8 +21,7 @@ std::size_t RequestPool::transports() const {
 Result<std::shared_ptr<HttpTransport>> RequestPool::TransportFor(const std::string& origin,
                                                                  const TlsConfig& tls,
                                                                  Duration timeout) {
-  Key key{origin,       tls.ca_pem,     tls.client_cert_pem, tls.client_key_pem,
-          tls.insecure, tls.server_name, timeout.count()};
+  Key key{origin, tls, timeout.count()};
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = transports_.find(key); it != transports_.end()) return it->second;
   TransportOptions options;

@@ -1,7 +1,8 @@
 // File: client/rest/request_pool.h
 //
-// Requests to absolute URLs, as SendRequest (http_transport.h) sends them, but over kept-alive
-// connections: one HttpTransport per (origin, TLS settings, timeout). The API server calls an
+// Requests to absolute URLs ("https://webhook.ns.svc:443/validate?timeout=10s"), each with its
+// own TLS settings, over kept-alive connections: one HttpTransport per (origin, TLS settings,
+// timeout). The API server calls an
 // admission webhook for every pod it creates; a TCP and TLS handshake per call cost several
 // milliseconds each and, on `lws up`'s one loop, capped pod creation at a few dozen per second.
 // kube-apiserver keeps its webhook connections alive too.
@@ -34,8 +35,7 @@ class RequestPool {
   std::size_t transports() const;
 
  private:
-  using Key = std::tuple<std::string, std::string, std::string, std::string, bool, std::string,
-                         Duration::rep>;
+  using Key = std::tuple<std::string, TlsConfig, Duration::rep>;  // origin, TLS, timeout
   Result<std::shared_ptr<HttpTransport>> TransportFor(const std::string& origin, const TlsConfig& tls,
                                       Duration timeout);
 

@@ -11,6 +11,7 @@
 // (kubeconfig_loader.h, in_cluster.h) is a function of its inputs and tests need no real env.
 #pragma once
 
+#include <compare>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,6 +29,7 @@ struct TlsConfig {
   std::string client_key_pem;
   bool insecure = false;        // insecure-skip-tls-verify: no server certificate check
   std::string server_name;      // SNI and verification name when it differs from the host
+  auto operator<=>(const TlsConfig&) const = default;  // RequestPool keys on it
   bool operator==(const TlsConfig&) const = default;
 };
 
