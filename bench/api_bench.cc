@@ -13,6 +13,7 @@
 #include "api/pod.h"
 #include "api/yaml.h"
 #include "typical_pod.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::api {
 namespace {
@@ -27,7 +28,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 const std::string& FixturePodText() {
-  static const std::string text = ReadFile(std::string(LWS_TESTDATA_DIR) + "/k8s-api/core.v1.Pod.json");
+  static const std::string text = ReadFile(TestdataDir() + "/k8s-api/core.v1.Pod.json");
   return text;
 }
 
@@ -73,7 +74,7 @@ BENCHMARK(BM_RoundTripPodTypical);
 
 const Json& VllmExample() {
   static const Json doc =
-      LoadYaml(ReadFile(std::string(LWS_EXAMPLES_DIR) + "/vllm-multinode-gpu.yaml")).value();
+      LoadYaml(ReadFile(TestdataDir() + "/../examples/vllm-multinode-gpu.yaml")).value();
   return doc;
 }
 

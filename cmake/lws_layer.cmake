@@ -1,6 +1,17 @@
 # One static library per layer (DESIGN.md section 2). A layer links only the layers below it, so
 # a wrong include fails to link. Sources are globbed so that adding a file needs no CMake edit;
 # files ending in _test.cc go to the layer's test binary instead of the library.
+# The one translation unit that knows the source path (src/testdata/testdata_dir.h): tests and
+# benchmarks link it, so their own objects do not depend on where the checkout lives.
+function(lws_testdata_library)
+  if(TARGET lws_testdata)
+    return()
+  endif()
+  add_library(lws_testdata STATIC ${PROJECT_SOURCE_DIR}/src/testdata/testdata_dir.cc)
+  target_include_directories(lws_testdata PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_compile_definitions(lws_testdata PRIVATE LWS_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
+endfunction()
+
 function(lws_layer name)
   cmake_parse_arguments(ARG "" "EXCLUDE" "DEPS;TEST_DEPS;EXTRA_SOURCES" ${ARGN})
   file(GLOB _all CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
@@ -28,11 +39,10 @@ function(lws_layer name)
     target_link_libraries(lws_${name} INTERFACE ${ARG_DEPS})
   endif()
   if(LWS_BUILD_TESTS AND _test_sources AND NOT LWS_BUILD_FUZZ)
+    lws_testdata_library()
     add_executable(${name}_test ${_test_sources})
-    target_link_libraries(${name}_test PRIVATE lws_${name} ${ARG_TEST_DEPS}
+    target_link_libraries(${name}_test PRIVATE lws_${name} ${ARG_TEST_DEPS} lws_testdata
                           GTest::gtest GTest::gmock GTest::gtest_main rapidcheck rapidcheck_gtest)
-    target_compile_definitions(${name}_test PRIVATE
-                               LWS_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/testdata")
     include(GoogleTest)
     gtest_discover_tests(${name}_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
   endif()

@@ -13,6 +13,7 @@
 
 #include "api/field.h"
 #include "api/resources.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::api::testing {
 
@@ -25,7 +26,7 @@ inline const ResourceInfo& Builtin(const std::string& group, const std::string& 
 }
 
 inline Json LoadTestdata(const std::string& relative) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/" + relative);
+  std::ifstream in(TestdataDir() + "/" + relative);
   if (!in.good()) throw std::runtime_error("missing testdata " + relative);
   std::stringstream ss;
   ss << in.rdbuf();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "api/yaml.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::api {
 namespace {
@@ -47,7 +48,7 @@ TEST(LwsCrdTest, OpenApiSchemaIsTheV1Schema) {
 }
 
 TEST(LwsCrdTest, EmbeddedJsonMatchesTheYamlSource) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/../deploy/crd/leaderworkerset.x-k8s.io_leaderworkersets.yaml");
+  std::ifstream in(TestdataDir() + "/../deploy/crd/leaderworkerset.x-k8s.io_leaderworkersets.yaml");
   ASSERT_TRUE(in.good());
   std::stringstream ss;
   ss << in.rdbuf();

@@ -8,12 +8,13 @@
 
 #include "api/lws_types.h"
 #include "api/misc.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::api {
 namespace {
 
 Json LoadFixture(const std::string& name) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/k8s-api/" + name);
+  std::ifstream in(TestdataDir() + "/k8s-api/" + name);
   EXPECT_TRUE(in.good()) << name;
   std::stringstream ss;
   ss << in.rdbuf();

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "testdata/testdata_dir.h"
+
 namespace lws::api {
 namespace {
 
@@ -230,7 +232,7 @@ void ExpectRoundTrip(const Json& j) {
 
 TEST(YamlRoundTripTest, ApiFixtures) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(LWS_TESTDATA_DIR) + "/k8s-api")) {
+  for (const auto& entry : std::filesystem::directory_iterator(TestdataDir() + "/k8s-api")) {
     if (entry.path().extension() != ".json") continue;
     ++count;
     Json j = Json::parse(ReadFile(entry.path()));
@@ -243,7 +245,7 @@ TEST(YamlRoundTripTest, ApiFixtures) {
 
 TEST(YamlRoundTripTest, LwsSamples) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(LWS_TESTDATA_DIR) + "/lws/samples")) {
+  for (const auto& entry : std::filesystem::directory_iterator(TestdataDir() + "/lws/samples")) {
     auto docs = LoadYamlDocuments(ReadFile(entry.path()));
     ASSERT_TRUE(docs.ok()) << entry.path() << ": " << docs.status().ToString();
     for (const auto& d : *docs) {

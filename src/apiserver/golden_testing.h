@@ -14,11 +14,12 @@
 #include <string>
 
 #include "api/field.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::apiserver::testing {
 
 inline std::string GoldenPath(const std::string& name) {
-  return std::string(LWS_TESTDATA_DIR) + "/apiserver/" + name;
+  return TestdataDir() + "/apiserver/" + name;
 }
 
 inline api::Json ReadJsonFile(const std::string& path) {
@@ -42,7 +43,7 @@ inline void ExpectGolden(const std::string& name, const api::Json& actual) {
 
 // A fixture object from testdata/k8s-api.
 inline api::Json Fixture(const std::string& name) {
-  return ReadJsonFile(std::string(LWS_TESTDATA_DIR) + "/k8s-api/" + name);
+  return ReadJsonFile(TestdataDir() + "/k8s-api/" + name);
 }
 
 }  // namespace lws::apiserver::testing

@@ -8,6 +8,7 @@
 
 #include "api/yaml.h"
 #include "apiserver/strategic_merge.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::apiserver {
 namespace {
@@ -38,7 +39,7 @@ struct MergeItemSchema {
 };
 
 Json LoadCases() {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/patch/strategic_merge_upstream.yaml");
+  std::ifstream in(TestdataDir() + "/patch/strategic_merge_upstream.yaml");
   std::stringstream text;
   text << in.rdbuf();
   auto cases = api::LoadYaml(text.str());

@@ -10,6 +10,7 @@
 #include "api/yaml.h"
 #include "apiserver/admission_review.h"
 #include "apiserver/api_server_testing.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::apiserver::testing {
 namespace {
@@ -187,7 +188,7 @@ TEST_F(WebhookAdmissionTest, InvalidAnswerIsCallFailure) {
 }
 
 TEST_F(WebhookAdmissionTest, DeployLocalObjectSelectorOnPods) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/../deploy/local/webhooks.yaml");
+  std::ifstream in(TestdataDir() + "/../deploy/local/webhooks.yaml");
   std::stringstream text;
   text << in.rdbuf();
   std::vector<api::YamlDocument> docs = api::LoadYamlDocuments(text.str()).value();

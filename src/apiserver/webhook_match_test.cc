@@ -11,12 +11,13 @@
 
 #include "api/yaml.h"
 #include "apiserver/admission_review.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::apiserver {
 namespace {
 
 std::string ReadRepoFile(const std::string& relative) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/../" + relative);
+  std::ifstream in(TestdataDir() + "/../" + relative);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

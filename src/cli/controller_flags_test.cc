@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "testdata/testdata_dir.h"
+
 namespace lws::cli {
 namespace {
 
@@ -26,7 +28,7 @@ Result<ControllerCommandOptions> Parse(std::vector<std::string> args) {
 }
 
 std::string TestData(const std::string& name) {
-  return std::string(LWS_TESTDATA_DIR) + "/config/" + name;
+  return TestdataDir() + "/config/" + name;
 }
 
 TEST(ControllerFlagsTest, OnlyGivenFlagsAreRecorded) {

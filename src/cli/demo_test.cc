@@ -9,6 +9,7 @@
 #include "api/yaml.h"
 #include "client/local_testing.h"
 #include "cluster/cluster_config.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::cli {
 namespace {
@@ -20,7 +21,7 @@ using client::kStatefulSets;
 using PatchType = apiserver::PatchType;
 
 std::string ReadRepoFile(const std::string& path) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/../" + path);
+  std::ifstream in(TestdataDir() + "/../" + path);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

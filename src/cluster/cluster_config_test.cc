@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "testdata/testdata_dir.h"
+
 namespace lws::cluster {
 namespace {
 
@@ -142,7 +144,7 @@ namespace lws::cluster {
 namespace {
 
 TEST(ClusterConfig, ShippedExampleIsValid) {
-  Result<ClusterSpec> spec = LoadClusterConfig(LWS_TESTDATA_DIR "/../examples/cluster/gpu-cluster.yaml");
+  Result<ClusterSpec> spec = LoadClusterConfig(TestdataDir() + "/../examples/cluster/gpu-cluster.yaml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   EXPECT_EQ(spec->pools.size(), 2u);
   EXPECT_EQ(spec->changes.size(), 4u);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "api/yaml.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::config {
 namespace {
@@ -14,7 +15,7 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 std::string ReadTestdata(const std::string& name) {
-  std::ifstream in(std::string(LWS_TESTDATA_DIR) + "/config/" + name);
+  std::ifstream in(TestdataDir() + "/config/" + name);
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();

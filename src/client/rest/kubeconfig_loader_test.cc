@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "client/rest/rest_testing.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::rest {
 namespace {
@@ -34,7 +35,7 @@ TEST(ResolveContextTest, TokenFileAndCaFile) {
   Result<RestConfig> c = LoadSample("token-file.yaml");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->tls.ca_pem, kCaPem);
-  EXPECT_EQ(c->credentials.token_file, std::string(LWS_TESTDATA_DIR) + "/kubeconfig/pki/token");
+  EXPECT_EQ(c->credentials.token_file, TestdataDir() + "/kubeconfig/pki/token");
   EXPECT_EQ(c->default_namespace, "default");
 }
 
@@ -176,7 +177,7 @@ TEST(PrecedenceTest, KubeconfigListMergesAndSkipsMissingFiles) {
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_EQ(b->server, "https://only-b.example");
   EXPECT_EQ(b->tls.ca_pem, kCaPem);
-  EXPECT_EQ(b->credentials.token_file, std::string(LWS_TESTDATA_DIR) + "/kubeconfig/pki/token");
+  EXPECT_EQ(b->credentials.token_file, TestdataDir() + "/kubeconfig/pki/token");
   EXPECT_EQ(b->default_namespace, "b-ns");
 }
 

@@ -4,6 +4,7 @@
 
 #include "client/rest/rest_testing.h"
 #include "client/rest/rest_util.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::rest {
 namespace {
@@ -34,7 +35,7 @@ TEST(KubeconfigTest, TokenSample) {
 
 TEST(KubeconfigTest, RelativePathsResolveAgainstTheFileDirectory) {
   Kubeconfig k = LoadSample("client-cert-file.yaml");
-  const std::string dir = std::string(LWS_TESTDATA_DIR) + "/kubeconfig";
+  const std::string dir = TestdataDir() + "/kubeconfig";
   EXPECT_EQ(k.clusters.at("c").certificate_authority, dir + "/./pki/ca.crt");
   EXPECT_EQ(k.users.at("u").client_certificate, dir + "/pki/client.crt");
   EXPECT_EQ(k.users.at("u").client_key, dir + "/./pki/client.key");
@@ -76,7 +77,7 @@ TEST(KubeconfigTest, ExecV1Beta1CommandWithDirectoryIsResolved) {
   const KubeUser& u = k.users.at("gke-user");
   ASSERT_TRUE(u.exec.has_value());
   EXPECT_EQ(u.exec->api_version, "client.authentication.k8s.io/v1beta1");
-  EXPECT_EQ(u.exec->command, std::string(LWS_TESTDATA_DIR) + "/kubeconfig/bin/gke-gcloud-auth-plugin");
+  EXPECT_EQ(u.exec->command, TestdataDir() + "/kubeconfig/bin/gke-gcloud-auth-plugin");
   EXPECT_FALSE(u.exec->provide_cluster_info);
   EXPECT_EQ(u.exec->interactive_mode, "");
 }

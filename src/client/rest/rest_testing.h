@@ -11,10 +11,12 @@
 #include <fstream>
 #include <string>
 
+#include "testdata/testdata_dir.h"
+
 namespace lws::rest::testing {
 
 inline std::string TestdataPath(const std::string& name) {
-  return std::string(LWS_TESTDATA_DIR) + "/kubeconfig/" + name;
+  return TestdataDir() + "/kubeconfig/" + name;
 }
 
 class TempDir {
