@@ -296,7 +296,7 @@ Result<ApplyResult> Apply(const Json& live_object, const Json& config_in,
   managed[id] = mine;
   Json object = Prune(Merge(live, scoped, scope.schema), managed, last, scope.schema);
 
-  Comparison diff = Compare(live, object, scope.schema).Excluding(ignored);
+  Comparison diff = Compare(live, object, scope.schema, &ignored);
   RETURN_IF_ERROR(CheckConflicts(FindConflicts(managed, id, diff.modified.Union(diff.added)),
                                  live, options));
   SettleOwnership(id, diff, &managed);

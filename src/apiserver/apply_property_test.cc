@@ -133,5 +133,37 @@ RC_GTEST_PROP(ApplyProperty, WithoutForceEitherConflictOrNoOtherOwnerChanged, ()
   RC_ASSERT(forced->object == r->object);
 }
 
+// A random part of the paths `value` sets, plus, at random, whole top-level fields.
+FieldSet GenSkip(const Json& value) {
+  FieldSet skip;
+  for (const Path& path : ToFieldSet(value, testing::StatefulSetSchema()).Paths()) {
+    if (*rc::gen::inRange(0, 4) == 0) skip.Insert(path);
+  }
+  for (const std::string& top : Subset<std::string>({"metadata", "spec", "status"})) {
+    skip.Insert({PathElement::Field(top)});
+  }
+  return skip;
+}
+
+RC_GTEST_PROP(ApplyProperty, CompareWithSkipEqualsCompareThenExcluding, ()) {
+  Json before = GenLive();
+  Json after = *rc::gen::arbitrary<bool>() ? GenConfig() : before;
+  if (*rc::gen::arbitrary<bool>()) after["spec"]["replicas"] = *rc::gen::inRange(0, 3);
+  FieldSet skip = GenSkip(*rc::gen::arbitrary<bool>() ? before : after);
+  Comparison walked = Compare(before, after, testing::StatefulSetSchema(), &skip);
+  Comparison excluded = Compare(before, after, testing::StatefulSetSchema()).Excluding(skip);
+  RC_ASSERT(walked.added == excluded.added);
+  RC_ASSERT(walked.removed == excluded.removed);
+  RC_ASSERT(walked.modified == excluded.modified);
+}
+
+RC_GTEST_PROP(ApplyProperty, SharesAPathIffDifferenceChangesTheSet, ()) {
+  FieldSet a = GenSkip(GenLive());
+  FieldSet b = GenSkip(GenConfig());
+  RC_ASSERT(a.SharesAPath(b) == !(a.Difference(b) == a));
+  RC_ASSERT(a.SharesAPath(b) == b.SharesAPath(a));
+  RC_ASSERT(a.empty() || a.SharesAPath(a));
+}
+
 }  // namespace
 }  // namespace lws::apiserver

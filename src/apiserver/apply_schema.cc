@@ -100,7 +100,8 @@ bool TooDeep(const Json& value, std::size_t depth) {
 }
 
 void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allow_duplicates,
-                  SchemaPath* schema_path, Path* path, std::vector<ShapeError>* errors) {
+                  const FieldSet* skip, SchemaPath* schema_path, Path* path,
+                  std::vector<ShapeError>* errors) {
   if (path->size() >= kMaxFieldDepth && (value.is_object() || value.is_array())) {
     errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
     return;
@@ -113,9 +114,12 @@ void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allo
       return;
     }
     for (const auto& [key, child] : value.items()) {
+      PathElement pe = PathElement::Field(key);
+      const FieldSet* below = nullptr;
+      if (SkipsElement(skip, pe, &below)) continue;
       schema_path->push_back(key);
-      path->push_back(PathElement::Field(key));
-      ValidateNode(child, provider, allow_duplicates, schema_path, path, errors);
+      path->push_back(std::move(pe));
+      ValidateNode(child, provider, allow_duplicates, below, schema_path, path, errors);
       path->pop_back();
       schema_path->pop_back();
     }
@@ -139,9 +143,10 @@ void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allo
     if (!seen.insert(*pe).second && !allow_duplicates) {
       errors->push_back({*path, "duplicate entries for key " + pe->String()});
     }
-    if (list.type != ListType::kMap) continue;
+    const FieldSet* below = nullptr;
+    if (list.type != ListType::kMap || SkipsElement(skip, *pe, &below)) continue;
     path->push_back(*pe);
-    ValidateNode(value[i], provider, allow_duplicates, schema_path, path, errors);
+    ValidateNode(value[i], provider, allow_duplicates, below, schema_path, path, errors);
     path->pop_back();
   }
 }
@@ -234,11 +239,11 @@ std::string ShapeErrorsText(const std::vector<ShapeError>& errors) {
 }
 
 std::vector<ShapeError> ValidateShape(const Json& value, const ListTypeProvider& provider,
-                                      bool allow_duplicates) {
+                                      bool allow_duplicates, const FieldSet* skip) {
   std::vector<ShapeError> errors;
   SchemaPath schema_path;
   Path path;
-  ValidateNode(value, provider, allow_duplicates, &schema_path, &path, &errors);
+  ValidateNode(value, provider, allow_duplicates, skip, &schema_path, &path, &errors);
   return errors;
 }
 

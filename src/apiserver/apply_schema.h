@@ -86,8 +86,9 @@ std::string ShapeErrorsText(const std::vector<ShapeError>& errors);
 
 // Checks every associative list in `value`: each item must yield a path element, and (unless
 // `allow_duplicates`, which live objects need) no two items may share one. Also rejects nesting
-// deeper than kMaxFieldDepth.
+// deeper than kMaxFieldDepth. Fields that are members of `skip` are not looked at, as if `value`
+// did not have them (metadata.managedFields, for a write's before and after).
 std::vector<ShapeError> ValidateShape(const Json& value, const ListTypeProvider& provider,
-                                      bool allow_duplicates);
+                                      bool allow_duplicates, const FieldSet* skip = nullptr);
 
 }  // namespace lws::apiserver

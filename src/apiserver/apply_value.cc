@@ -103,7 +103,11 @@ class Walker {
     out->Insert(path_);
   }
 
-  void CompareNode(const Json* a, const Json* b, Comparison* out) {
+  // `skip`: the part of Compare's skip set below the current path (nullptr: none).
+  void CompareNode(const Json* a, const Json* b, const FieldSet* skip, Comparison* out) {
+    // Equal values differ nowhere below; one equality test is far cheaper than the walk, and
+    // most of an object is unchanged by a typical write.
+    if (a != nullptr && b != nullptr && *a == *b) return;
     ListSchema list;
     switch (ShapeOf(a, b, &list)) {
       case Shape::kLeaf:
@@ -115,8 +119,8 @@ class Walker {
           out->modified.Insert(path_);
         }
         return;
-      case Shape::kMap: CompareMaps(a, b, out); break;
-      case Shape::kList: CompareLists(a, b, list, out); break;
+      case Shape::kMap: CompareMaps(a, b, skip, out); break;
+      case Shape::kList: CompareLists(a, b, list, skip, out); break;
     }
     if (path_.empty()) return;
     if (a == nullptr) out->added.Insert(path_);
@@ -188,7 +192,7 @@ class Walker {
   }
 
  private:
-  void CompareMaps(const Json* a, const Json* b, Comparison* out) {
+  void CompareMaps(const Json* a, const Json* b, const FieldSet* skip, Comparison* out) {
     std::set<std::string> keys;
     for (const Json* side : {a, b}) {
       if (side == nullptr || !side->is_object()) continue;
@@ -196,23 +200,29 @@ class Walker {
     }
     for (const std::string& key : keys) {
       Descend(key);
-      CompareNode(Find(a, key), Find(b, key), out);
+      const FieldSet* below = nullptr;
+      if (!SkipsElement(skip, path_.back(), &below)) {
+        CompareNode(Find(a, key), Find(b, key), below, out);
+      }
       Ascend();
     }
   }
 
-  void CompareLists(const Json* a, const Json* b, const ListSchema& list, Comparison* out) {
+  void CompareLists(const Json* a, const Json* b, const ListSchema& list, const FieldSet* skip,
+                    Comparison* out) {
     IndexedItems before = Index(a, list), after = Index(b, list);
+    const FieldSet* below = nullptr;
     for (const auto& [pe, item] : before.first) {
+      if (SkipsElement(skip, pe, &below)) continue;
       auto it = after.first.find(pe);
       path_.push_back(pe);
-      CompareNode(item, it == after.first.end() ? nullptr : it->second, out);
+      CompareNode(item, it == after.first.end() ? nullptr : it->second, below, out);
       path_.pop_back();
     }
     for (const auto& [pe, item] : after.first) {
-      if (before.first.count(pe) > 0) continue;
+      if (before.first.count(pe) > 0 || SkipsElement(skip, pe, &below)) continue;
       path_.push_back(pe);
-      CompareNode(nullptr, item, out);
+      CompareNode(nullptr, item, below, out);
       path_.pop_back();
     }
   }
@@ -301,9 +311,10 @@ FieldSet ToFieldSet(const Json& value, const ListTypeProvider& provider) {
   return out;
 }
 
-Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider) {
+Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider,
+                   const FieldSet* skip) {
   Comparison out;
-  Walker(provider).CompareNode(&before, &after, &out);
+  Walker(provider).CompareNode(&before, &after, skip, &out);
   return out;
 }
 

@@ -37,8 +37,11 @@ struct Comparison {
 };
 
 // Changes from `before` to `after` (typed.Compare). A non-leaf node that appears or disappears
-// is itself added or removed, besides every path below it.
-Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider);
+// is itself added or removed, besides every path below it. With `skip`, the walk never enters
+// the paths that are members of `skip`: the result equals Compare(...).Excluding(*skip), at the
+// cost of the parts that are compared (a status write compares .status alone).
+Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider,
+                   const FieldSet* skip = nullptr);
 
 // `config` merged into `live` (typed.Merge): config wins on leaves; objects keep live-only keys;
 // associative lists keep live-only items, merge shared ones, and order the result so that

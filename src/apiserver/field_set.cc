@@ -62,6 +62,19 @@ FieldSet FieldSet::Intersection(const FieldSet& other) const {
   return out;
 }
 
+bool FieldSet::SharesAPath(const FieldSet& other) const {
+  const FieldSet& small = size_hint() <= other.size_hint() ? *this : other;
+  const FieldSet& large = &small == this ? other : *this;
+  for (const PathElement& pe : small.members_) {
+    if (large.HasMember(pe)) return true;
+  }
+  for (const auto& [pe, child] : small.children_) {
+    const FieldSet* theirs = large.Child(pe);
+    if (theirs != nullptr && child.SharesAPath(*theirs)) return true;
+  }
+  return false;
+}
+
 FieldSet FieldSet::Difference(const FieldSet& other) const {
   FieldSet out;
   for (const PathElement& pe : members_) {
@@ -184,6 +197,14 @@ Result<FieldSet> FieldSet::FromFieldsV1(const Json& fields) {
   bool root_is_member = false;
   RETURN_IF_ERROR(ReadNode(fields, 0, &out, &root_is_member));
   return out;
+}
+
+bool SkipsElement(const FieldSet* skip, const PathElement& pe, const FieldSet** below) {
+  *below = nullptr;
+  if (skip == nullptr) return false;
+  if (skip->HasMember(pe)) return true;
+  *below = skip->Child(pe);
+  return false;
 }
 
 }  // namespace lws::apiserver

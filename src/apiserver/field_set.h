@@ -93,6 +93,9 @@ class FieldSet {
   // The set of paths below `pe` (with `pe` removed), or nullptr.
   const FieldSet* Child(const PathElement& pe) const;
 
+  // Whether some path is in both sets, i.e. Difference(other) would change this set. Walks only
+  // where both sets go, so it is cheap for a small `other`.
+  bool SharesAPath(const FieldSet& other) const;
   FieldSet Union(const FieldSet& other) const;
   FieldSet Intersection(const FieldSet& other) const;
   // Paths in this set that are not in `other` (a member of `other` removes only that path).
@@ -119,6 +122,8 @@ class FieldSet {
   }
 
  private:
+  // Entries at the top node: which of two sets to iterate when looking up the other.
+  std::size_t size_hint() const { return members_.size() + children_.size(); }
   void InsertAt(const Path& path, std::size_t i);
   void CollectPaths(Path* prefix, std::vector<Path>* out) const;
   static Status ReadNode(const Json& node, std::size_t depth, FieldSet* into, bool* is_member);
@@ -126,5 +131,9 @@ class FieldSet {
   std::set<PathElement> members_;
   std::map<PathElement, FieldSet> children_;
 };
+
+// One step of a walk that leaves out the paths that are members of `skip`: true when element
+// `pe` is left out; otherwise `*below` is the part of `skip` under `pe` (nullptr: none).
+bool SkipsElement(const FieldSet* skip, const PathElement& pe, const FieldSet** below);
 
 }  // namespace lws::apiserver

@@ -93,8 +93,8 @@ const FieldSet& StrippedFields();
 
 // `managed` after `scope.manager` (as an Update entry) changed `before` into `after`: the fields
 // it added or modified become its own and leave every other entry, removed fields leave every
-// entry, and its entry's time becomes `scope.now` when it took any field. REQUIRES: both values
-// without managedFields and passing ValidateShape with duplicates allowed.
+// entry, and its entry's time becomes `scope.now` when it took any field. metadata.managedFields
+// of either value are left out. REQUIRES: both values pass ValidateShape with duplicates allowed.
 ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
                               const FieldManagerScope& scope);
 
