@@ -30,7 +30,8 @@ Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
   if (type == PatchType::kApply && target_.query.Get("fieldManager").empty()) {
     return FieldManagerRequired();
   }
-  ASSIGN_OR_RETURN(Json patch, ParsePatchBody(type, http_.body));
+  ASSIGN_OR_RETURN(Json patch,
+                   BodyJson([type](const std::string& body) { return ParsePatchBody(type, body); }));
   bool status_only = subresource == "status";
   for (int attempt = 1;; ++attempt) {
     Result<store::ObjectPtr> current = store_->Get(*info_, target_.namespace_, target_.name);

@@ -86,12 +86,16 @@ Result<HttpResponse> RequestHandler::Scale() {
 
   Json wanted;
   if (method == "PUT") {
-    ASSIGN_OR_RETURN(Json body, DecodeJsonBody(http_.body, "error decoding Scale"));
+    ASSIGN_OR_RETURN(Json body, BodyJson([](const std::string& bytes) {
+      return DecodeJsonBody(bytes, "error decoding Scale");
+    }));
     if (!body.is_object()) return Status::BadRequest("the request body is not a Scale object");
     wanted = std::move(body);
   } else {
     std::string content_type = http_.headers.Get("Content-Type");
-    ASSIGN_OR_RETURN(Json patch, DecodeJsonBody(http_.body, "error decoding patch"));
+    ASSIGN_OR_RETURN(Json patch, BodyJson([](const std::string& bytes) {
+      return DecodeJsonBody(bytes, "error decoding patch");
+    }));
     if (content_type.rfind("application/merge-patch+json", 0) == 0) {
       ASSIGN_OR_RETURN(wanted, ApplyMergePatch(scale, patch));
     } else if (content_type.rfind("application/json-patch+json", 0) == 0) {
@@ -124,7 +128,9 @@ Result<HttpResponse> RequestHandler::Scale() {
 }
 
 Result<HttpResponse> RequestHandler::Binding() {
-  ASSIGN_OR_RETURN(Json binding, DecodeJsonBody(http_.body, "error decoding Binding"));
+  ASSIGN_OR_RETURN(Json binding, BodyJson([](const std::string& bytes) {
+      return DecodeJsonBody(bytes, "error decoding Binding");
+    }));
   if (!binding.is_object()) return Status::BadRequest("the request body is not a Binding object");
   std::string node = api::StringMember(binding.value("target", Json::object()), "name");
   if (node.empty()) {

@@ -50,8 +50,16 @@ api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
 
 }  // namespace
 
+Result<Json> RequestHandler::BodyJson(
+    const std::function<Result<Json>(const std::string&)>& decode) const {
+  if (http_.parsed_body != nullptr) return *http_.parsed_body;
+  return decode(http_.body);
+}
+
 Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
-  ASSIGN_OR_RETURN(Json object, ParseBody(http_.headers.Get("Content-Type"), http_.body));
+  const std::string content_type = http_.headers.Get("Content-Type");
+  ASSIGN_OR_RETURN(Json object,
+                   BodyJson([&](const std::string& body) { return ParseBody(content_type, body); }));
   if (!object.is_object()) {
     return Status::BadRequest("couldn't get version/kind; json parse error: json: cannot "
                               "unmarshal " + std::string(object.type_name()) +
@@ -224,8 +232,11 @@ Result<HttpResponse> RequestHandler::Update(bool status_only) {
 
 Result<HttpResponse> RequestHandler::Delete() {
   Json body;
-  if (!http_.body.empty()) {
-    ASSIGN_OR_RETURN(body, ParseBody(http_.headers.Get("Content-Type"), http_.body));
+  if (!http_.body.empty() || http_.parsed_body != nullptr) {
+    const std::string content_type = http_.headers.Get("Content-Type");
+    ASSIGN_OR_RETURN(body, BodyJson([&](const std::string& bytes) {
+                       return ParseBody(content_type, bytes);
+                     }));
   }
   // Query parameters fill what the body leaves out (kubectl sends a body; curl users do not).
   if (body.is_null() || body.is_object()) {

@@ -19,6 +19,12 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+namespace lws::store {
+struct StoredObject;
+}  // namespace lws::store
+
 namespace lws::apiserver {
 
 // Header fields in arrival order. Names compare case-insensitively (Get).
@@ -37,6 +43,10 @@ struct HttpRequest {
   HttpHeaders headers;
   std::string body;
   std::string remote;  // "127.0.0.1:53412", for logs
+  // In-process callers (client/local) pass their JSON body as the value itself and leave `body`
+  // empty: serialising it only for the handler to parse it again was a large part of each
+  // simulated write. Not owned; it outlives the Handle call.
+  const nlohmann::json* parsed_body = nullptr;
 };
 
 // The body of a streamed (chunked) response: a watch. The transport calls Start once, then Next
@@ -58,6 +68,9 @@ struct HttpResponse {
   int status = 200;
   HttpHeaders headers;  // Content-Type and Warning among them; Content-Length is the transport's
   std::string body;     // ignored when `stream` is set
+  // When `body` is a stored object's bytes: that object, so an in-process caller copies its value
+  // instead of parsing `body`.
+  std::shared_ptr<const store::StoredObject> object;
   std::shared_ptr<ResponseStream> stream;
   // For a stream: end it cleanly after this long (the watch's timeoutSeconds).
   std::optional<std::chrono::milliseconds> stream_timeout;

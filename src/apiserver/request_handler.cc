@@ -108,6 +108,7 @@ HttpResponse RequestHandler::ObjectResponse(int code, const store::ObjectPtr& ob
   response.status = code;
   response.headers.Add("Content-Type", "application/json");
   response.body = *object->bytes;
+  response.object = object;
   return response;
 }
 

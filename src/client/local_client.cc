@@ -54,9 +54,10 @@ Result<Json> LocalClient::Send(const std::string& method, const std::string& tar
   if (!server_->token().empty()) request.headers.Add("Authorization", "Bearer " + server_->token());
   if (body) {
     request.headers.Add("Content-Type", content_type);
-    request.body = body->dump();
+    request.parsed_body = body;
   }
   apiserver::HttpResponse response = server_->Handle(request);
+  if (response.status < 300 && response.object) return response.object->json;
   Json answer = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   if (response.status >= 300) return StatusFromAnswer(response.status, answer);
   if (answer.is_discarded()) {
