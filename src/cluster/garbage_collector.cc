@@ -2,6 +2,7 @@
 #include "cluster/garbage_collector.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace lws::cluster {
@@ -60,9 +61,13 @@ GarbageCollector::GarbageCollector(store::Store* store, const api::ResourceRegis
 Result<GcSnapshot> GarbageCollector::Snapshot() const {
   GcSnapshot snapshot;
   snapshot.resource_version = store_->CurrentResourceVersion();
-  std::set<std::string> listed;  // group resources: a CRD may serve several versions
+  // One version per group resource (a CRD may serve several), listed in group resource order:
+  // each list is in (namespace, name) order, so the snapshot comes out in the plan's order.
+  std::map<std::string, const api::ResourceInfo*> resources;
   for (const api::ResourceInfo* info : registry_->All()) {
-    if (!listed.insert(info->GroupResource()).second) continue;
+    resources.try_emplace(info->GroupResource(), info);
+  }
+  for (const auto& [group_resource, info] : resources) {
     ASSIGN_OR_RETURN(store::ListResult list, store_->List(*info, store::ListOptions{}));
     for (store::ObjectPtr& item : list.items) {
       snapshot.objects.push_back(GcObject{info, std::move(item)});

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 namespace lws::cluster {
 
@@ -24,6 +26,7 @@ struct OwnerRef {
 // One snapshot object with what the rules read from it.
 struct Node {
   const GcObject* entry = nullptr;
+  const std::string* group_resource = nullptr;  // entry->resource's, computed once per resource
   std::string namespace_;
   std::string name;
   std::string uid;
@@ -45,19 +48,24 @@ std::string GroupOf(const std::string& api_version) {
   return slash == std::string::npos ? "" : api_version.substr(0, slash);
 }
 
-// metadata.<key> when it is an array, else an empty array.
-const Json& MetaArray(const Json& object, const char* key) {
-  static const Json kEmpty = Json::array();
+// The object's metadata, or an empty object.
+const Json& MetadataOf(const Json& object) {
+  static const Json kEmpty = Json::object();
   auto meta = object.find("metadata");
-  if (meta == object.end() || !meta->is_object()) return kEmpty;
-  auto it = meta->find(key);
-  return it != meta->end() && it->is_array() ? *it : kEmpty;
+  return meta != object.end() && meta->is_object() ? *meta : kEmpty;
 }
 
-// The well-formed ownerReferences of `object` (those with a string uid), in their order.
-std::vector<OwnerRef> OwnerRefsOf(const Json& object) {
+// metadata.<key> when it is an array, else an empty array.
+const Json& MetaArray(const Json& meta, const char* key) {
+  static const Json kEmpty = Json::array();
+  auto it = meta.find(key);
+  return it != meta.end() && it->is_array() ? *it : kEmpty;
+}
+
+// The well-formed ownerReferences in `meta` (those with a string uid), in their order.
+std::vector<OwnerRef> OwnerRefsOf(const Json& meta) {
   std::vector<OwnerRef> out;
-  for (const Json& ref : MetaArray(object, "ownerReferences")) {
+  for (const Json& ref : MetaArray(meta, "ownerReferences")) {
     if (!ref.is_object() || !ref.contains("uid") || !ref["uid"].is_string()) continue;
     auto block = ref.find("blockOwnerDeletion");
     out.push_back(OwnerRef{ref["uid"].get<std::string>(),
@@ -68,35 +76,48 @@ std::vector<OwnerRef> OwnerRefsOf(const Json& object) {
   return out;
 }
 
-Node MakeNode(const GcObject& entry, std::uint64_t snapshot_rv) {
-  const Json& json = entry.object->json;
+// metadata.<key> when it is a string, else "".
+std::string MetaField(const Json& meta, const char* key) {
+  auto it = meta.find(key);
+  return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uint64_t snapshot_rv) {
+  const Json& meta = MetadataOf(entry.object->json);
   Node node;
   node.entry = &entry;
+  node.group_resource = group_resource;
   node.settled = entry.object->resource_version <= snapshot_rv;
-  node.namespace_ = store::MetaString(json, "namespace");
-  node.name = store::MetaString(json, "name");
-  node.uid = store::MetaString(json, "uid");
-  node.deleting = !store::MetaString(json, "deletionTimestamp").empty();
-  for (const Json& f : MetaArray(json, "finalizers")) {
+  node.namespace_ = MetaField(meta, "namespace");
+  node.name = MetaField(meta, "name");
+  node.uid = MetaField(meta, "uid");
+  node.deleting = !MetaField(meta, "deletionTimestamp").empty();
+  for (const Json& f : MetaArray(meta, "finalizers")) {
     if (!f.is_string()) continue;
     node.has_orphan |= f.get<std::string>() == kOrphanFinalizer;
     node.has_foreground |= f.get<std::string>() == kForegroundFinalizer;
   }
-  node.refs = OwnerRefsOf(json);
+  node.refs = OwnerRefsOf(meta);
   return node;
 }
 
-// The snapshot as nodes sorted by (group resource, namespace, name).
+// The snapshot as nodes sorted by (group resource, namespace, name). Each resource's name is
+// built once: building it inside the comparison allocated twice per comparison.
 std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
+  std::map<const api::ResourceInfo*, std::string> group_resources;
   std::vector<Node> nodes;
   nodes.reserve(snapshot.objects.size());
   for (const GcObject& entry : snapshot.objects) {
-    nodes.push_back(MakeNode(entry, snapshot.resource_version));
+    auto [it, added] = group_resources.try_emplace(entry.resource);
+    if (added) it->second = entry.resource->GroupResource();
+    nodes.push_back(MakeNode(entry, &it->second, snapshot.resource_version));
   }
-  std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) {
-    return std::forward_as_tuple(a.entry->resource->GroupResource(), a.namespace_, a.name) <
-           std::forward_as_tuple(b.entry->resource->GroupResource(), b.namespace_, b.name);
-  });
+  auto key = [](const Node& n) { return std::tie(*n.group_resource, n.namespace_, n.name); };
+  auto before = [&key](const Node& a, const Node& b) { return key(a) < key(b); };
+  // The store lists each resource in (namespace, name) order, so the snapshot is often sorted.
+  if (!std::is_sorted(nodes.begin(), nodes.end(), before)) {
+    std::sort(nodes.begin(), nodes.end(), before);
+  }
   return nodes;
 }
 
@@ -110,7 +131,9 @@ bool Resolves(const OwnerRef& ref, const Node& dependent, const Node& owner) {
 
 // Fills every node's `owners` and the owners' dependent counts.
 void ResolveOwners(std::vector<Node>& nodes) {
-  std::map<std::string, int> by_uid;
+  // Lookups only, so the hash order never shows; the views point into `nodes`, which stays put.
+  std::unordered_map<std::string_view, int> by_uid;
+  by_uid.reserve(nodes.size());
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) by_uid.emplace(nodes[i].uid, i);
   for (Node& node : nodes) {
     for (const OwnerRef& ref : node.refs) {
