@@ -76,8 +76,21 @@ Result<GcSnapshot> GarbageCollector::Snapshot() const {
   return snapshot;
 }
 
+void GarbageCollector::AttachMeta(GcSnapshot* snapshot) {
+  decltype(metas_) kept;
+  kept.reserve(snapshot->objects.size());
+  for (GcObject& entry : snapshot->objects) {
+    auto it = metas_.find(entry.object.get());
+    entry.meta = it != metas_.end() ? it->second.second
+                                    : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json));
+    kept.emplace(entry.object.get(), std::make_pair(entry.object, entry.meta));
+  }
+  metas_ = std::move(kept);
+}
+
 Result<int> GarbageCollector::RunOnce() {
   ASSIGN_OR_RETURN(GcSnapshot snapshot, Snapshot());
+  AttachMeta(&snapshot);
   return ApplyPlan(PlanGarbageCollection(snapshot));
 }
 

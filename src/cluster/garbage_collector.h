@@ -15,15 +15,21 @@
 // next pass plans again from fresh data. Passes collect one level of an ownership tree each;
 // RunUntilStable repeats them until nothing is left to do.
 //
-// Cost: every pass reads every object, O(objects) time and a snapshot of shared pointers (the
-// stored JSON is not copied). That is acceptable for the local clusters this serves (thousands of
-// objects, passes triggered by the caller); upstream keeps an incremental graph fed by watches,
-// which is what to build if a pass ever shows up in profiles.
+// Cost: every pass lists every object, O(objects) time and a snapshot of shared pointers (the
+// stored JSON is not copied). What the rules read from each object (GcMeta) is kept from one
+// pass to the next by stored version, so only objects written since the last pass are read
+// again: at 300 LWS groups (~15,000 objects, mostly events) that took GC from 14% to a few
+// percent of a rollout. Upstream keeps an incremental graph fed by watches, which is the next
+// step if passes show up in profiles again.
 //
 // Scheduling: the collector owns no thread, timer or clock. The caller (an event loop on the
 // real clock, or the simulator) decides when to run a pass. Threading: the store is thread-safe
 // and the collector holds no lock of its own; one collector must not run two passes at once.
 #pragma once
+
+#include <memory>
+#include <unordered_map>
+#include <utility>
 
 #include "api/resources.h"
 #include "base/result.h"
@@ -53,6 +59,9 @@ class GarbageCollector {
   Result<int> ApplyPlan(const std::vector<GcAction>& actions);
 
  private:
+  // Sets every object's `meta`, from the previous pass where the stored version is the same;
+  // then keeps the metas of this snapshot only.
+  void AttachMeta(GcSnapshot* snapshot);
   // Returns true iff `action` changed the store.
   Result<bool> Apply(const GcAction& action);
   Result<bool> ApplyDelete(const GcAction& action);
@@ -60,6 +69,10 @@ class GarbageCollector {
 
   store::Store* const store_;
   const api::ResourceRegistry* const registry_;
+  // By stored version; the ObjectPtr keeps the version, and so its address, alive. Lookups only.
+  std::unordered_map<const store::StoredObject*,
+                     std::pair<store::ObjectPtr, std::shared_ptr<const GcMeta>>>
+      metas_;
 };
 
 }  // namespace lws::cluster

@@ -223,5 +223,20 @@ TEST_F(GarbageCollectorTest, StaleRemovalOfAGoneObjectIsNotAnError) {
   EXPECT_EQ(*gc.ApplyPlan(plan), 0);
 }
 
+// One collector across passes keeps what it read from each stored version; a new version of the
+// same object (here its reference turned dangling) must be read again.
+TEST_F(GarbageCollectorTest, APassReadsObjectsWrittenSinceTheLastPass) {
+  ObjectPtr owner = MustCreate(StatefulSets(), StatefulSet("s"));
+  MustCreate(Pods(), OwnedBy(Pod("p"), StatefulSets(), owner));
+  GarbageCollector gc = Gc();
+  ASSERT_EQ(*gc.RunOnce(), 0);
+  Json pod = Current(Pods(), "p");
+  pod["metadata"]["ownerReferences"][0]["uid"] = "gone";
+  ASSERT_TRUE(store_->Update(Pods(), pod).ok());
+  EXPECT_EQ(*gc.RunOnce(), 1);
+  EXPECT_FALSE(Exists(Pods(), "p"));
+  EXPECT_EQ(*gc.RunOnce(), 0);
+}
+
 }  // namespace
 }  // namespace lws::cluster

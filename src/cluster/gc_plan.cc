@@ -15,32 +15,18 @@ namespace {
 
 using api::Json;
 
-struct OwnerRef {
-  std::string uid;
-  std::string group;  // from apiVersion: "apps/v1" -> "apps", "v1" -> ""
-  std::string kind;
-  std::string name;
-  bool blocks = false;  // blockOwnerDeletion: true
-};
-
 // One snapshot object with what the rules read from it.
 struct Node {
   const GcObject* entry = nullptr;
   const std::string* group_resource = nullptr;  // entry->resource's, computed once per resource
-  std::string namespace_;
-  std::string name;
-  std::string uid;
-  bool deleting = false;
-  bool settled = true;          // written before the snapshot began: may be judged
-  bool has_orphan = false;      // finalizer `orphan`
-  bool has_foreground = false;  // finalizer `foregroundDeletion`
-  std::vector<OwnerRef> refs;
+  std::shared_ptr<const GcMeta> meta;
+  bool settled = true;      // written before the snapshot began: may be judged
   std::vector<int> owners;  // per ref: index of the resolved owner, -1 when absent
   int dependent_count = 0;  // references that resolve to this node
   int blocking_count = 0;   // ... with blockOwnerDeletion: true
 
-  bool WaitsForDependents() const { return deleting && has_foreground; }
-  bool Orphans() const { return deleting && has_orphan; }
+  bool WaitsForDependents() const { return meta->deleting && meta->has_foreground; }
+  bool Orphans() const { return meta->deleting && meta->has_orphan; }
 };
 
 std::string GroupOf(const std::string& api_version) {
@@ -62,20 +48,6 @@ const Json& MetaArray(const Json& meta, const char* key) {
   return it != meta.end() && it->is_array() ? *it : kEmpty;
 }
 
-// The well-formed ownerReferences in `meta` (those with a string uid), in their order.
-std::vector<OwnerRef> OwnerRefsOf(const Json& meta) {
-  std::vector<OwnerRef> out;
-  for (const Json& ref : MetaArray(meta, "ownerReferences")) {
-    if (!ref.is_object() || !ref.contains("uid") || !ref["uid"].is_string()) continue;
-    auto block = ref.find("blockOwnerDeletion");
-    out.push_back(OwnerRef{ref["uid"].get<std::string>(),
-                           GroupOf(api::StringMember(ref, "apiVersion")),
-                           api::StringMember(ref, "kind"), api::StringMember(ref, "name"),
-                           block != ref.end() && block->is_boolean() && block->get<bool>()});
-  }
-  return out;
-}
-
 // metadata.<key> when it is a string, else "".
 std::string MetaField(const Json& meta, const char* key) {
   auto it = meta.find(key);
@@ -83,21 +55,11 @@ std::string MetaField(const Json& meta, const char* key) {
 }
 
 Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uint64_t snapshot_rv) {
-  const Json& meta = MetadataOf(entry.object->json);
   Node node;
   node.entry = &entry;
   node.group_resource = group_resource;
+  node.meta = entry.meta ? entry.meta : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json));
   node.settled = entry.object->resource_version <= snapshot_rv;
-  node.namespace_ = MetaField(meta, "namespace");
-  node.name = MetaField(meta, "name");
-  node.uid = MetaField(meta, "uid");
-  node.deleting = !MetaField(meta, "deletionTimestamp").empty();
-  for (const Json& f : MetaArray(meta, "finalizers")) {
-    if (!f.is_string()) continue;
-    node.has_orphan |= f.get<std::string>() == kOrphanFinalizer;
-    node.has_foreground |= f.get<std::string>() == kForegroundFinalizer;
-  }
-  node.refs = OwnerRefsOf(meta);
   return node;
 }
 
@@ -112,7 +74,9 @@ std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
     if (added) it->second = entry.resource->GroupResource();
     nodes.push_back(MakeNode(entry, &it->second, snapshot.resource_version));
   }
-  auto key = [](const Node& n) { return std::tie(*n.group_resource, n.namespace_, n.name); };
+  auto key = [](const Node& n) {
+    return std::tie(*n.group_resource, n.meta->namespace_, n.meta->name);
+  };
   auto before = [&key](const Node& a, const Node& b) { return key(a) < key(b); };
   // The store lists each resource in (namespace, name) order, so the snapshot is often sorted.
   if (!std::is_sorted(nodes.begin(), nodes.end(), before)) {
@@ -122,11 +86,14 @@ std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
 }
 
 // True iff `owner` is the object `ref` of `dependent` names, within the scope rule.
-bool Resolves(const OwnerRef& ref, const Node& dependent, const Node& owner) {
+bool Resolves(const GcOwnerRef& ref, const Node& dependent, const Node& owner) {
   const api::ResourceInfo& info = *owner.entry->resource;
-  if (ref.name != owner.name || ref.kind != info.kind || ref.group != info.group) return false;
+  if (ref.name != owner.meta->name || ref.kind != info.kind || ref.group != info.group) {
+    return false;
+  }
   if (!info.namespaced) return true;
-  return dependent.entry->resource->namespaced && dependent.namespace_ == owner.namespace_;
+  return dependent.entry->resource->namespaced &&
+         dependent.meta->namespace_ == owner.meta->namespace_;
 }
 
 // Fills every node's `owners` and the owners' dependent counts.
@@ -134,9 +101,9 @@ void ResolveOwners(std::vector<Node>& nodes) {
   // Lookups only, so the hash order never shows; the views point into `nodes`, which stays put.
   std::unordered_map<std::string_view, int> by_uid;
   by_uid.reserve(nodes.size());
-  for (int i = 0; i < static_cast<int>(nodes.size()); ++i) by_uid.emplace(nodes[i].uid, i);
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i) by_uid.emplace(nodes[i].meta->uid, i);
   for (Node& node : nodes) {
-    for (const OwnerRef& ref : node.refs) {
+    for (const GcOwnerRef& ref : node.meta->refs) {
       auto it = by_uid.find(ref.uid);
       const int owner = it != by_uid.end() && Resolves(ref, node, nodes[it->second]) ? it->second : -1;
       node.owners.push_back(owner);
@@ -151,29 +118,30 @@ GcAction ActionOn(const Node& node, GcActionKind kind) {
   GcAction action;
   action.kind = kind;
   action.resource = node.entry->resource;
-  action.namespace_ = node.namespace_;
-  action.name = node.name;
-  action.uid = node.uid;
+  action.namespace_ = node.meta->namespace_;
+  action.name = node.meta->name;
+  action.uid = node.meta->uid;
   return action;
 }
 
 // Rule 5: the policy an object's own finalizers ask for.
 std::string OwnPolicy(const Node& node) {
-  if (node.has_orphan) return "Orphan";
-  if (node.has_foreground) return "Foreground";
+  if (node.meta->has_orphan) return "Orphan";
+  if (node.meta->has_foreground) return "Foreground";
   return "Background";
 }
 
 // Rules 1-5 for one object.
 void PlanDependent(const Node& node, const std::vector<Node>& nodes, std::vector<GcAction>* out) {
-  if (node.refs.empty() || !node.settled) return;
+  const std::vector<GcOwnerRef>& refs = node.meta->refs;
+  if (refs.empty() || !node.settled) return;
   std::set<std::string> remove;   // rule 1 always; rule 3 adds dangling and waiting references
   std::set<std::string> dangling;
   std::set<std::string> waiting;
   bool solid = false;
-  for (std::size_t i = 0; i < node.refs.size(); ++i) {
+  for (std::size_t i = 0; i < refs.size(); ++i) {
     const int owner = node.owners[i];
-    const std::string& uid = node.refs[i].uid;
+    const std::string& uid = refs[i].uid;
     if (owner >= 0 && nodes[owner].Orphans()) {
       remove.insert(uid);
       solid = true;
@@ -185,7 +153,7 @@ void PlanDependent(const Node& node, const std::vector<Node>& nodes, std::vector
       solid = true;
     }
   }
-  if (!node.deleting && solid) {
+  if (!node.meta->deleting && solid) {
     remove.insert(dangling.begin(), dangling.end());
     remove.insert(waiting.begin(), waiting.end());
   }
@@ -194,9 +162,9 @@ void PlanDependent(const Node& node, const std::vector<Node>& nodes, std::vector
     action.owner_uids.assign(remove.begin(), remove.end());
     out->push_back(std::move(action));
   }
-  if (node.deleting || solid) return;
+  if (node.meta->deleting || solid) return;
   GcAction action = ActionOn(node, GcActionKind::kDelete);
-  action.resource_version = store::MetaString(node.entry->object->json, "resourceVersion");
+  action.resource_version = node.meta->resource_version;
   action.propagation_policy =
       !waiting.empty() && node.dependent_count > 0 ? "Foreground" : OwnPolicy(node);
   out->push_back(std::move(action));
@@ -226,6 +194,30 @@ std::string_view KindName(GcActionKind kind) {
 }
 
 }  // namespace
+
+GcMeta ExtractGcMeta(const Json& object) {
+  const Json& meta = MetadataOf(object);
+  GcMeta out;
+  out.namespace_ = MetaField(meta, "namespace");
+  out.name = MetaField(meta, "name");
+  out.uid = MetaField(meta, "uid");
+  out.resource_version = MetaField(meta, "resourceVersion");
+  out.deleting = !MetaField(meta, "deletionTimestamp").empty();
+  for (const Json& f : MetaArray(meta, "finalizers")) {
+    if (!f.is_string()) continue;
+    out.has_orphan |= f.get<std::string>() == kOrphanFinalizer;
+    out.has_foreground |= f.get<std::string>() == kForegroundFinalizer;
+  }
+  for (const Json& ref : MetaArray(meta, "ownerReferences")) {
+    if (!ref.is_object() || !ref.contains("uid") || !ref["uid"].is_string()) continue;
+    auto block = ref.find("blockOwnerDeletion");
+    out.refs.push_back(GcOwnerRef{ref["uid"].get<std::string>(),
+                                  GroupOf(api::StringMember(ref, "apiVersion")),
+                                  api::StringMember(ref, "kind"), api::StringMember(ref, "name"),
+                                  block != ref.end() && block->is_boolean() && block->get<bool>()});
+  }
+  return out;
+}
 
 std::string ToString(const GcAction& action) {
   std::string out(KindName(action.kind));

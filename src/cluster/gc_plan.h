@@ -55,6 +55,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,11 +67,35 @@ namespace lws::cluster {
 inline constexpr std::string_view kOrphanFinalizer = "orphan";
 inline constexpr std::string_view kForegroundFinalizer = "foregroundDeletion";
 
+// One ownerReference as the rules read it.
+struct GcOwnerRef {
+  std::string uid;
+  std::string group;  // from apiVersion: "apps/v1" -> "apps", "v1" -> ""
+  std::string kind;
+  std::string name;
+  bool blocks = false;  // blockOwnerDeletion: true
+};
+
+// What the rules read from one object's metadata. Reading it from the JSON is most of a pass,
+// and a stored version never changes, so GarbageCollector keeps it from one pass to the next.
+struct GcMeta {
+  std::string namespace_;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  bool deleting = false;        // has a deletionTimestamp
+  bool has_orphan = false;      // finalizer `orphan`
+  bool has_foreground = false;  // finalizer `foregroundDeletion`
+  std::vector<GcOwnerRef> refs;  // the well-formed ones (string uid), in order
+};
+GcMeta ExtractGcMeta(const api::Json& object);
+
 // One object of the snapshot. `resource` is the ResourceInfo it was listed with (one per group
 // resource); the stored version is shared with the store, so a snapshot copies no JSON.
 struct GcObject {
   const api::ResourceInfo* resource = nullptr;  // never null
   store::ObjectPtr object;                      // never null
+  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(object->json); null: the plan extracts it
 };
 
 struct GcSnapshot {
