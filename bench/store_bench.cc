@@ -106,7 +106,7 @@ void BM_CreateInMemory(benchmark::State& state) {
     benchmark::DoNotOptimize(created);
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["json_bytes"] = static_cast<double>((*store->Get(Pods(), "default", "vllm-0"))->bytes->size());
+  state.counters["json_bytes"] = static_cast<double>((*store->Get(Pods(), "default", "vllm-0"))->bytes().size());
 }
 BENCHMARK(BM_CreateInMemory);
 
@@ -179,7 +179,7 @@ void BM_List10kPods(benchmark::State& state) {
     body = R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[)";
     for (std::size_t i = 0; i < list->items.size(); ++i) {
       if (i > 0) body += ',';
-      body += *list->items[i]->bytes;
+      body += list->items[i]->bytes();
     }
     body += "]}";
     benchmark::DoNotOptimize(body);

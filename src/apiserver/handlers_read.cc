@@ -53,13 +53,13 @@ std::string ListJson(const api::ResourceInfo& info, const store::ListResult& lis
   if (!list.continue_token.empty()) metadata["continue"] = list.continue_token;
   if (list.remaining_item_count) metadata["remainingItemCount"] = *list.remaining_item_count;
   std::size_t size = 128;
-  for (const auto& item : list.items) size += item->bytes->size() + 1;
+  for (const auto& item : list.items) size += item->bytes().size() + 1;
   std::string out;
   out.reserve(size);
   out += "{\"apiVersion\":" + Json(info.ApiVersion()).dump() + ",\"items\":[";
   for (std::size_t i = 0; i < list.items.size(); ++i) {
     if (i > 0) out += ',';
-    out += *list.items[i]->bytes;
+    out += list.items[i]->bytes();
   }
   out += "],\"kind\":" + Json(info.list_kind).dump() + ",\"metadata\":" + metadata.dump() + "}";
   return out;

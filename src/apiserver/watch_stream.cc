@@ -40,7 +40,7 @@ void WatchStream::AppendEvent(const store::WatchEvent& event, std::string* out) 
   out->append("{\"type\":\"");
   out->append(type);
   out->append("\",\"object\":");
-  out->append(*event.object->bytes);
+  out->append(event.object->bytes());
   out->append("}\n");
 }
 

@@ -39,7 +39,7 @@ void Trace::Record(const client::Resource& resource, const store::WatchEvent& ev
   Mix(std::to_string(nanos));
   Mix(resource.resource);
   Mix(type);
-  Mix(*event.object->bytes);
+  Mix(event.object->bytes());
   ++changes_;
   if (!keep_lines_) return;
   const api::Json& meta = event.object->json["metadata"];

@@ -165,7 +165,7 @@ TEST_F(ListTest, ResultsShareTheStoredBytes) {
   auto list = *store_->List(Pods(), {});
   ObjectPtr got = *store_->Get(Pods(), "a", "c");
   EXPECT_EQ(list.items.front(), got);
-  EXPECT_EQ(list.items.front()->bytes.get(), got->bytes.get());
+  EXPECT_EQ(&list.items.front()->bytes(), &got->bytes());
 }
 
 }  // namespace

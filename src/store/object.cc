@@ -20,6 +20,15 @@ api::StringMap LabelsOf(const Json& object) {
   return labels;
 }
 
+const std::string& StoredObject::bytes() const {
+  std::call_once(bytes_once_, [this] { bytes_ = Serialize(json); });
+  return bytes_;
+}
+
+void StoredObject::SetBytes(std::string text) {
+  std::call_once(bytes_once_, [this, &text] { bytes_ = std::move(text); });
+}
+
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
   auto stored = std::make_shared<StoredObject>();
   Json& meta = json["metadata"];
@@ -30,7 +39,6 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
     meta["resourceVersion"] = std::to_string(rv);
   }
   stored->labels = LabelsOf(json);
-  stored->bytes = std::make_shared<const std::string>(Serialize(json));
   stored->json = std::move(json);
   stored->resource_version = rv;
   return stored;

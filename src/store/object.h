@@ -6,12 +6,15 @@
 //
 // A StoredObject is immutable once built and is shared (ObjectPtr) between the object map, the
 // watch history, every watcher's queue and every GET/LIST result (DESIGN.md section 6: serialise
-// each version once). Its `bytes` are `json` serialised once, compact with sorted keys, and
-// include metadata.resourceVersion; readers send them as they are.
+// each version once). Its bytes() are `json` serialised once, compact with sorted keys, and
+// include metadata.resourceVersion; readers send them as they are. They are made on first use:
+// in simulation most versions are never sent over HTTP, and serialising every one of them was a
+// few percent of a simulated rollout.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -26,10 +29,19 @@ namespace lws::store {
 using api::Json;
 
 struct StoredObject {
-  Json json;                                 // the object; metadata.resourceVersion included
-  std::shared_ptr<const std::string> bytes;  // `json` serialised once
-  std::uint64_t resource_version = 0;        // 0 for dry-run results that were never stored
-  api::StringMap labels;                     // metadata.labels, kept for selector matching
+  Json json;                           // the object; metadata.resourceVersion included
+  std::uint64_t resource_version = 0;  // 0 for dry-run results that were never stored
+  api::StringMap labels;               // metadata.labels, kept for selector matching
+
+  // `json` serialised (Serialize), made once on first use; safe from any thread.
+  const std::string& bytes() const;
+  // Gives the version the bytes it was read from (the database), so they are not made again.
+  // REQUIRES: bytes() was not called yet and `text` is what Serialize(json) gives.
+  void SetBytes(std::string text);
+
+ private:
+  mutable std::once_flag bytes_once_;
+  mutable std::string bytes_;
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 

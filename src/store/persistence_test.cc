@@ -78,7 +78,7 @@ TEST_F(PersistenceTest, EverythingComesBackAfterReopenIncludingTheCounter) {
   EXPECT_EQ(store_->CurrentResourceVersion(), 5u);
   ObjectPtr back = *store_->Get(Pods(), "default", "p1");
   EXPECT_EQ(back->json, p1_updated->json);
-  EXPECT_EQ(*back->bytes, *p1_updated->bytes);
+  EXPECT_EQ(back->bytes(), p1_updated->bytes());
   EXPECT_EQ(back->labels, p1_updated->labels);
   EXPECT_TRUE(store_->Get(testing::Nodes(), "", "n1").ok());
   EXPECT_FALSE(store_->Get(ConfigMaps(), "default", "c1").ok());

@@ -86,8 +86,8 @@ Status Store::Load() {
     if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
       auto stored = std::make_shared<StoredObject>();
       stored->labels = LabelsOf(json);
-      stored->bytes = std::make_shared<const std::string>(text);
       stored->json = std::move(json);
+      stored->SetBytes(std::string(text));
       stored->resource_version = rv;
       object = std::move(stored);
     } else {
@@ -253,7 +253,7 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
                                    Json json, ObjectPtr prev, Notifications* notes) {
   const std::uint64_t rv = rv_ + 1;
   ObjectPtr object = MakeStoredObject(std::move(json), rv);
-  if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, *object->bytes));
+  if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
   rv_ = rv;
   objects_[group_resource][name] = object;
   EventType type = prev ? EventType::kModified : EventType::kAdded;

@@ -125,9 +125,9 @@ TEST_F(WatchTest, EventsShareTheStoredBytes) {
   for (const auto& w : watchers) {
     auto events = Drain(w);
     ASSERT_EQ(events.size(), 1u);
-    EXPECT_EQ(events[0].object->bytes.get(), got->bytes.get());
+    EXPECT_EQ(&events[0].object->bytes(), &got->bytes());
   }
-  EXPECT_EQ(created->bytes.get(), got->bytes.get());
+  EXPECT_EQ(&created->bytes(), &got->bytes());
 }
 
 TEST_F(WatchTest, DeletedEventCarriesTheDeletionsResourceVersion) {
