@@ -116,7 +116,7 @@ Json Prune(const Json& merged, const ManagedFieldSets& managed, const FieldSet& 
            const ListTypeProvider& schema) {
   if (last.empty()) return merged;
   FieldSet owned;
-  for (const auto& [id, entry] : managed) owned = owned.Union(entry.fields);
+  for (const auto& [id, entry] : managed) owned.Add(entry.fields);
   owned = owned.WithFieldsAsMembers();
   FieldSet last_all = last.WithFieldsAsMembers();
   FieldSet merged_set = ToFieldSet(merged, schema).WithFieldsAsMembers();

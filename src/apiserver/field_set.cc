@@ -36,16 +36,13 @@ const FieldSet* FieldSet::Child(const PathElement& pe) const {
 
 FieldSet FieldSet::Union(const FieldSet& other) const {
   FieldSet out = *this;
-  out.members_.insert(other.members_.begin(), other.members_.end());
-  for (const auto& [pe, child] : other.children_) {
-    auto it = out.children_.find(pe);
-    if (it == out.children_.end()) {
-      out.children_.emplace(pe, child);
-    } else {
-      it->second = it->second.Union(child);
-    }
-  }
+  out.Add(other);
   return out;
+}
+
+void FieldSet::Add(const FieldSet& other) {
+  members_.insert(other.members_.begin(), other.members_.end());
+  for (const auto& [pe, child] : other.children_) children_[pe].Add(child);
 }
 
 FieldSet FieldSet::Intersection(const FieldSet& other) const {
@@ -180,12 +177,16 @@ Status FieldSet::ReadNode(const Json& node, std::size_t depth, FieldSet* into,
     bool child_is_member = false;
     RETURN_IF_ERROR(ReadNode(value, depth + 1, &grandchildren, &child_is_member));
     if (child_is_member) into->members_.insert(*pe);
+    any_child = any_child || child_is_member || !grandchildren.empty();
     if (!grandchildren.empty()) {
       // Two spellings of one key (e.g. reordered key fields) land on the same element.
       FieldSet& slot = into->children_[*pe];
-      slot = slot.Union(grandchildren);
+      if (slot.empty()) {
+        slot = std::move(grandchildren);
+      } else {
+        slot.Add(grandchildren);
+      }
     }
-    any_child = any_child || child_is_member || !grandchildren.empty();
   }
   if (!any_child) *is_member = true;
   return Status::Ok();

@@ -97,6 +97,8 @@ class FieldSet {
   // where both sets go, so it is cheap for a small `other`.
   bool SharesAPath(const FieldSet& other) const;
   FieldSet Union(const FieldSet& other) const;
+  // Union in place: copies only what `other` adds.
+  void Add(const FieldSet& other);
   FieldSet Intersection(const FieldSet& other) const;
   // Paths in this set that are not in `other` (a member of `other` removes only that path).
   FieldSet Difference(const FieldSet& other) const;

@@ -226,7 +226,7 @@ ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFiel
     slot->second.time = FormatRfc3339(scope.now);
     slot->second.api_version = scope.api_version;
   }
-  slot->second.fields = slot->second.fields.Union(taken);
+  slot->second.fields.Add(taken);
   return managed;
 }
 
