@@ -34,7 +34,7 @@ class ControlLoop {
     std::uint64_t rv = store_->CurrentResourceVersion();
     if (rv != collected_rv_) {
       auto served = server_->served();
-      cluster::GarbageCollector gc(store_, &served->registry);
+      cluster::GarbageCollector gc(store_, &served->registry, &gc_meta_);
       Result<int> actions = gc.RunUntilStable(100);
       if (!actions.ok()) {
         Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
@@ -72,6 +72,7 @@ class ControlLoop {
   apiserver::ApiServer* server_;
   const Clock* clock_;
   std::uint64_t collected_rv_ = 0;
+  cluster::GcMetaCache gc_meta_;  // kept across passes: each reads only what changed
   Time last_bookmark_;
 };
 

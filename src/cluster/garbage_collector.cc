@@ -55,8 +55,9 @@ bool Edit(const GcAction& action, Json& object) {
 
 }  // namespace
 
-GarbageCollector::GarbageCollector(store::Store* store, const api::ResourceRegistry* registry)
-    : store_(store), registry_(registry) {}
+GarbageCollector::GarbageCollector(store::Store* store, const api::ResourceRegistry* registry,
+                                   GcMetaCache* cache)
+    : store_(store), registry_(registry), cache_(cache != nullptr ? cache : &own_cache_) {}
 
 Result<GcSnapshot> GarbageCollector::Snapshot() const {
   GcSnapshot snapshot;
@@ -76,7 +77,7 @@ Result<GcSnapshot> GarbageCollector::Snapshot() const {
   return snapshot;
 }
 
-void GarbageCollector::AttachMeta(GcSnapshot* snapshot) {
+void GcMetaCache::Attach(GcSnapshot* snapshot) {
   decltype(metas_) kept;
   kept.reserve(snapshot->objects.size());
   for (GcObject& entry : snapshot->objects) {
@@ -90,7 +91,7 @@ void GarbageCollector::AttachMeta(GcSnapshot* snapshot) {
 
 Result<int> GarbageCollector::RunOnce() {
   ASSIGN_OR_RETURN(GcSnapshot snapshot, Snapshot());
-  AttachMeta(&snapshot);
+  cache_->Attach(&snapshot);
   return ApplyPlan(PlanGarbageCollection(snapshot));
 }
 

@@ -38,12 +38,29 @@
 
 namespace lws::cluster {
 
+// What the collector read from each stored version (GcMeta), kept across passes and across
+// collectors: callers build a collector per pass, because the registry can change under them.
+class GcMetaCache {
+ public:
+  // Sets every object's `meta`, from the cache where the stored version is the same; then keeps
+  // the metas of this snapshot only (older versions are let go).
+  void Attach(GcSnapshot* snapshot);
+
+ private:
+  // By stored version; the ObjectPtr keeps the version, and so its address, alive. Lookups only.
+  std::unordered_map<const store::StoredObject*,
+                     std::pair<store::ObjectPtr, std::shared_ptr<const GcMeta>>>
+      metas_;
+};
+
 class GarbageCollector {
  public:
   // The registry is a pointer because custom resources come and go at run time: each pass reads
   // its current resources. REQUIRES: `store` and `registry` outlive the collector, and nobody
   // changes the registry during a pass.
-  GarbageCollector(store::Store* store, const api::ResourceRegistry* registry);
+  // `cache`: kept by the caller from one collector to the next (nullptr: this collector's own).
+  GarbageCollector(store::Store* store, const api::ResourceRegistry* registry,
+                   GcMetaCache* cache = nullptr);
 
   // One pass. Returns the number of actions that changed the store; the first error other than
   // NotFound or Conflict, after attempting every action.
@@ -59,9 +76,6 @@ class GarbageCollector {
   Result<int> ApplyPlan(const std::vector<GcAction>& actions);
 
  private:
-  // Sets every object's `meta`, from the previous pass where the stored version is the same;
-  // then keeps the metas of this snapshot only.
-  void AttachMeta(GcSnapshot* snapshot);
   // Returns true iff `action` changed the store.
   Result<bool> Apply(const GcAction& action);
   Result<bool> ApplyDelete(const GcAction& action);
@@ -69,10 +83,8 @@ class GarbageCollector {
 
   store::Store* const store_;
   const api::ResourceRegistry* const registry_;
-  // By stored version; the ObjectPtr keeps the version, and so its address, alive. Lookups only.
-  std::unordered_map<const store::StoredObject*,
-                     std::pair<store::ObjectPtr, std::shared_ptr<const GcMeta>>>
-      metas_;
+  GcMetaCache own_cache_;
+  GcMetaCache* const cache_;
 };
 
 }  // namespace lws::cluster

@@ -77,7 +77,7 @@ struct GcOwnerRef {
 };
 
 // What the rules read from one object's metadata. Reading it from the JSON is most of a pass,
-// and a stored version never changes, so GarbageCollector keeps it from one pass to the next.
+// and a stored version never changes, so GcMetaCache (garbage_collector.h) keeps it across passes.
 struct GcMeta {
   std::string namespace_;
   std::string name;
@@ -95,7 +95,7 @@ GcMeta ExtractGcMeta(const api::Json& object);
 struct GcObject {
   const api::ResourceInfo* resource = nullptr;  // never null
   store::ObjectPtr object;                      // never null
-  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(object->json); null: the plan extracts it
+  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(json); null: the plan reads it
 };
 
 struct GcSnapshot {

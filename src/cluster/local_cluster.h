@@ -22,6 +22,7 @@
 #include "base/event_loop.h"
 #include "client/local_client.h"
 #include "cluster/cluster_spec.h"
+#include "cluster/garbage_collector.h"
 #include "cluster/kubelet.h"
 #include "cluster/node_pools.h"
 #include "cluster/scheduler.h"
@@ -78,6 +79,7 @@ class LocalCluster {
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;
   std::optional<Time> last_gc_;  // when the last pass ran
+  GcMetaCache gc_meta_;          // what passes read from each stored version, kept across them
   // A pass lists every object, so during a rollout that deletes pods all the time passes are
   // spaced at least this far apart; a lone deletion is still collected at once.
   static constexpr Duration kGcMinInterval = std::chrono::milliseconds(500);
