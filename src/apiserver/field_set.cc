@@ -59,17 +59,14 @@ FieldSet FieldSet::Intersection(const FieldSet& other) const {
   return out;
 }
 
-bool FieldSet::SharesAPath(const FieldSet& other) const {
-  const FieldSet& small = size_hint() <= other.size_hint() ? *this : other;
-  const FieldSet& large = &small == this ? other : *this;
-  for (const PathElement& pe : small.members_) {
-    if (large.HasMember(pe)) return true;
+void FieldSet::Subtract(const FieldSet& other) {
+  for (const PathElement& pe : other.members_) members_.erase(pe);
+  for (const auto& [pe, theirs] : other.children_) {
+    auto it = children_.find(pe);
+    if (it == children_.end()) continue;
+    it->second.Subtract(theirs);
+    if (it->second.empty()) children_.erase(it);
   }
-  for (const auto& [pe, child] : small.children_) {
-    const FieldSet* theirs = large.Child(pe);
-    if (theirs != nullptr && child.SharesAPath(*theirs)) return true;
-  }
-  return false;
 }
 
 FieldSet FieldSet::Difference(const FieldSet& other) const {

@@ -93,15 +93,14 @@ class FieldSet {
   // The set of paths below `pe` (with `pe` removed), or nullptr.
   const FieldSet* Child(const PathElement& pe) const;
 
-  // Whether some path is in both sets, i.e. Difference(other) would change this set. Walks only
-  // where both sets go, so it is cheap for a small `other`.
-  bool SharesAPath(const FieldSet& other) const;
   FieldSet Union(const FieldSet& other) const;
   // Union in place: copies only what `other` adds.
   void Add(const FieldSet& other);
   FieldSet Intersection(const FieldSet& other) const;
   // Paths in this set that are not in `other` (a member of `other` removes only that path).
   FieldSet Difference(const FieldSet& other) const;
+  // Difference in place: walks only where `other` goes.
+  void Subtract(const FieldSet& other);
   // Like Difference, but a member of `other` also removes every path below it.
   FieldSet RecursiveDifference(const FieldSet& other) const;
   // Adds, as a member, every field-name element that has children (EnsureNamedFieldsAreMembers;
@@ -124,8 +123,6 @@ class FieldSet {
   }
 
  private:
-  // Entries at the top node: which of two sets to iterate when looking up the other.
-  std::size_t size_hint() const { return members_.size() + children_.size(); }
   void InsertAt(const Path& path, std::size_t i);
   void CollectPaths(Path* prefix, std::vector<Path>* out) const;
   static Status ReadNode(const Json& node, std::size_t depth, FieldSet* into, bool* is_member);

@@ -207,16 +207,17 @@ Comparison TrackedChanges(const Json& before, const Json& after, const FieldMana
 ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
                               const FieldManagerScope& scope) {
   Comparison diff = TrackedChanges(before, after, scope);
-  FieldSet changed = diff.modified.Union(diff.added);
+  FieldSet changed = std::move(diff.modified);
+  changed.Add(diff.added);
   for (auto it = managed.begin(); it != managed.end();) {
-    FieldSet& fields = it->second.fields;
-    // Most entries own nothing the write touched; copying them through Difference was most of
-    // the cost of recording a write.
-    if (fields.SharesAPath(changed)) fields = fields.Difference(changed);
-    if (fields.SharesAPath(diff.removed)) fields = fields.Difference(diff.removed);
-    it = fields.empty() ? managed.erase(it) : std::next(it);
+    // In place: copying every entry through Difference was most of the cost of recording a write.
+    it->second.fields.Subtract(changed);
+    it->second.fields.Subtract(diff.removed);
+    it = it->second.fields.empty() ? managed.erase(it) : std::next(it);
   }
-  FieldSet taken = changed.Difference(diff.removed).Difference(StrippedFields());
+  FieldSet taken = std::move(changed);
+  taken.Subtract(diff.removed);
+  taken.Subtract(StrippedFields());
   if (taken.empty()) return managed;
   ManagedFieldsEntry mine{scope.manager, std::string(kOperationUpdate), scope.api_version,
                           FormatRfc3339(scope.now), scope.subresource, {}};
