@@ -149,5 +149,21 @@ TEST(EventRecorder, ActionIsRecordedAndSeparatesFolding) {
   EXPECT_EQ(by_action["<none>"]["reason"], "Plain");
 }
 
+// A restarted controller records at the instant its predecessor stopped, after the old recorder
+// took hundreds of names there: the new one must still find a free name.
+TEST(EventRecorder, SecondRecorderAtTheSameInstantFindsAFreeName) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("lws-controller");
+  Json pod = client.Create(kPods, Pod("a")).value();
+  EventRecorder before(&client, &cp.loop.clock(), "lws-controller");
+  for (int i = 0; i < 600; ++i) {
+    before.Record(pod, "Normal", "GroupsProgressing", "Creating group " + std::to_string(i));
+  }
+  EventRecorder after(&client, &cp.loop.clock(), "lws-controller");
+  after.Record(pod, "Normal", "GroupsProgressing", "after the restart");
+  auto events = client.List(kEvents).value();
+  EXPECT_EQ(events.items.size(), 601u);
+}
+
 }  // namespace
 }  // namespace lws::client
