@@ -47,6 +47,9 @@ struct HttpRequest {
   // empty: serialising it only for the handler to parse it again was a large part of each
   // simulated write. Not owned; it outlives the Handle call.
   const nlohmann::json* parsed_body = nullptr;
+  // The caller runs in this process and reads an object answer from HttpResponse::object, so
+  // such answers leave `body` empty and the stored version is not serialised for nobody.
+  bool in_process = false;
 };
 
 // The body of a streamed (chunked) response: a watch. The transport calls Start once, then Next
@@ -68,8 +71,8 @@ struct HttpResponse {
   int status = 200;
   HttpHeaders headers;  // Content-Type and Warning among them; Content-Length is the transport's
   std::string body;     // ignored when `stream` is set
-  // When `body` is a stored object's bytes: that object, so an in-process caller copies its value
-  // instead of parsing `body`.
+  // When the answer is a stored object: that object, so an in-process caller copies its value
+  // instead of parsing `body` (which is then its bytes, or empty for an in-process request).
   std::shared_ptr<const store::StoredObject> object;
   std::shared_ptr<ResponseStream> stream;
   // For a stream: end it cleanly after this long (the watch's timeoutSeconds).

@@ -107,7 +107,7 @@ HttpResponse RequestHandler::ObjectResponse(int code, const store::ObjectPtr& ob
   HttpResponse response;
   response.status = code;
   response.headers.Add("Content-Type", "application/json");
-  response.body = object->bytes();
+  if (!http_.in_process) response.body = object->bytes();
   response.object = object;
   return response;
 }

@@ -49,6 +49,7 @@ Result<Json> LocalClient::Send(const std::string& method, const std::string& tar
   request.method = method;
   request.target = target;
   request.remote = "in-process:" + field_manager_;
+  request.in_process = true;
   request.headers.Add("User-Agent", field_manager_ + "/v1.32.0 (lws-cpp in-process)");
   request.headers.Add("Accept", "application/json");
   if (!server_->token().empty()) request.headers.Add("Authorization", "Bearer " + server_->token());
