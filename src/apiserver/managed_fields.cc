@@ -194,11 +194,21 @@ const FieldSet& StrippedFields() {
 
 namespace {
 
+// {metadata.managedFields}: what every walk over a write's before and after leaves out.
+const FieldSet& ManagedFieldsPath() {
+  static const FieldSet kPath = [] {
+    FieldSet set;
+    set.Insert({PathElement::Field("metadata"), PathElement::Field("managedFields")});
+    return set;
+  }();
+  return kPath;
+}
+
 // The changes a write makes, leaving out the ignored fields (rule 2) and metadata.managedFields,
 // which the walk does not enter at all.
 Comparison TrackedChanges(const Json& before, const Json& after, const FieldManagerScope& scope) {
   FieldSet skip = IgnoredFields(scope, {&before, &after});
-  skip.Insert({PathElement::Field("metadata"), PathElement::Field("managedFields")});
+  skip.Add(ManagedFieldsPath());
   return Compare(before, after, scope.schema, &skip);
 }
 
@@ -238,12 +248,10 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
   // `old` keeps its managedFields: every walk below leaves them out instead of copying `old`.
   static const Json kEmpty = Json::object();
   const Json& before = old.is_object() ? old : kEmpty;
-  FieldSet managed_fields;
-  managed_fields.Insert({PathElement::Field("metadata"), PathElement::Field("managedFields")});
-  if (!ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &managed_fields).empty() ||
-      !ValidateShape(updated, scope.schema, /*allow_duplicates=*/true).empty()) {
-    return updated;
-  }
+  const bool shapes_valid =
+      ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath()).empty() &&
+      ValidateShape(updated, scope.schema, /*allow_duplicates=*/true).empty();
+  if (!shapes_valid) return updated;
   managed = RecordUpdate(before, updated, std::move(managed), scope);
   SetManagedFields(&updated, managed);
   return updated;

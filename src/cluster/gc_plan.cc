@@ -48,12 +48,6 @@ const Json& MetaArray(const Json& meta, const char* key) {
   return it != meta.end() && it->is_array() ? *it : kEmpty;
 }
 
-// metadata.<key> when it is a string, else "".
-std::string MetaField(const Json& meta, const char* key) {
-  auto it = meta.find(key);
-  return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uint64_t snapshot_rv) {
   Node node;
   node.entry = &entry;
@@ -198,11 +192,11 @@ std::string_view KindName(GcActionKind kind) {
 GcMeta ExtractGcMeta(const Json& object) {
   const Json& meta = MetadataOf(object);
   GcMeta out;
-  out.namespace_ = MetaField(meta, "namespace");
-  out.name = MetaField(meta, "name");
-  out.uid = MetaField(meta, "uid");
-  out.resource_version = MetaField(meta, "resourceVersion");
-  out.deleting = !MetaField(meta, "deletionTimestamp").empty();
+  out.namespace_ = api::StringMember(meta, "namespace");
+  out.name = api::StringMember(meta, "name");
+  out.uid = api::StringMember(meta, "uid");
+  out.resource_version = api::StringMember(meta, "resourceVersion");
+  out.deleting = !api::StringMember(meta, "deletionTimestamp").empty();
   for (const Json& f : MetaArray(meta, "finalizers")) {
     if (!f.is_string()) continue;
     out.has_orphan |= f.get<std::string>() == kOrphanFinalizer;
