@@ -14,7 +14,7 @@ Json Shown(const Json& in) {
 }
 
 template <class Int>
-void DecodeInt(const Json& in, Int& out, const FieldPath& path, ErrorList& errs, const char* type) {
+void DecodeInt(const Json& in, Int& out, const Where& where, ErrorList& errs, const char* type) {
   if (in.is_number_integer() || in.is_number_unsigned()) {
     if (in.is_number_unsigned()) {
       auto u = in.get<std::uint64_t>();
@@ -29,13 +29,23 @@ void DecodeInt(const Json& in, Int& out, const FieldPath& path, ErrorList& errs,
         return;
       }
     }
-    errs.push_back(TypeInvalid(path, in, std::string("value out of range for ") + type));
+    errs.push_back(TypeInvalid(where.Path(), in, std::string("value out of range for ") + type));
     return;
   }
-  errs.push_back(TypeInvalid(path, Shown(in), std::string("expected ") + type));
+  errs.push_back(TypeInvalid(where.Path(), Shown(in), std::string("expected ") + type));
 }
 
 }  // namespace
+
+FieldPath Where::Path() const {
+  switch (step_) {
+    case Step::kRoot: return *root_;
+    case Step::kChild: return parent_->Path().Child(name_);
+    case Step::kIndex: return parent_->Path().Index(index_);
+    case Step::kKey: return parent_->Path().Key(name_);
+  }
+  return *root_;
+}
 
 bool IsZeroJson(const Json& in) {
   switch (in.type()) {
@@ -51,41 +61,41 @@ bool IsZeroJson(const Json& in) {
   }
 }
 
-void DecodeValue(const Json& in, std::string& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, std::string& out, const Where& where, ErrorList& errs) {
   if (!in.is_string()) {
-    errs.push_back(TypeInvalid(path, Shown(in), "expected string"));
+    errs.push_back(TypeInvalid(where.Path(), Shown(in), "expected string"));
     return;
   }
   out = in.get<std::string>();
 }
 
-void DecodeValue(const Json& in, std::int32_t& out, const FieldPath& path, ErrorList& errs) {
-  DecodeInt(in, out, path, errs, "int32");
+void DecodeValue(const Json& in, std::int32_t& out, const Where& where, ErrorList& errs) {
+  DecodeInt(in, out, where, errs, "int32");
 }
 
-void DecodeValue(const Json& in, std::int64_t& out, const FieldPath& path, ErrorList& errs) {
-  DecodeInt(in, out, path, errs, "int64");
+void DecodeValue(const Json& in, std::int64_t& out, const Where& where, ErrorList& errs) {
+  DecodeInt(in, out, where, errs, "int64");
 }
 
-void DecodeValue(const Json& in, bool& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, bool& out, const Where& where, ErrorList& errs) {
   if (!in.is_boolean()) {
-    errs.push_back(TypeInvalid(path, Shown(in), "expected boolean"));
+    errs.push_back(TypeInvalid(where.Path(), Shown(in), "expected boolean"));
     return;
   }
   out = in.get<bool>();
 }
 
-void DecodeValue(const Json& in, double& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, double& out, const Where& where, ErrorList& errs) {
   if (!in.is_number()) {
-    errs.push_back(TypeInvalid(path, Shown(in), "expected number"));
+    errs.push_back(TypeInvalid(where.Path(), Shown(in), "expected number"));
     return;
   }
   out = in.get<double>();
 }
 
-void DecodeValue(const Json& in, Json& out, const FieldPath&, ErrorList&) { out = in; }
+void DecodeValue(const Json& in, Json& out, const Where&, ErrorList&) { out = in; }
 
-void DecodeValue(const Json& in, Quantity& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, Quantity& out, const Where& where, ErrorList& errs) {
   // Like resource.Quantity.UnmarshalJSON: a string or a bare number.
   std::string text;
   if (in.is_string()) {
@@ -93,25 +103,25 @@ void DecodeValue(const Json& in, Quantity& out, const FieldPath& path, ErrorList
   } else if (in.is_number()) {
     text = in.dump();
   } else {
-    errs.push_back(TypeInvalid(path, Shown(in), "expected a quantity string or number"));
+    errs.push_back(TypeInvalid(where.Path(), Shown(in), "expected a quantity string or number"));
     return;
   }
   auto parsed = Quantity::Parse(text);
   if (!parsed.ok()) {
-    errs.push_back(Invalid(path, in, parsed.status().message()));
+    errs.push_back(Invalid(where.Path(), in, parsed.status().message()));
     return;
   }
   out = *parsed;
 }
 
-void DecodeValue(const Json& in, IntOrString& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, IntOrString& out, const Where& where, ErrorList& errs) {
   if (in.is_string()) {
     out = IntOrString::FromString(in.get<std::string>());
     return;
   }
   std::int32_t v = 0;
   std::size_t before = errs.size();
-  DecodeInt(in, v, path, errs, "int32 or string");
+  DecodeInt(in, v, where, errs, "int32 or string");
   if (errs.size() == before) out = IntOrString::FromInt(v);
 }
 

@@ -52,16 +52,53 @@ concept Modeled = requires(T& t) {
 
 namespace codec {
 
+// ---- Where a decoded value sits --------------------------------------------------------------
+
+struct DecodeOptions {
+  // Leave metadata.managedFields out of ObjectMeta::rest, as client-go's
+  // TransformStripManagedFields does for informer caches: nothing a controller plans with reads
+  // them, and they are most of a pod's metadata. Encoding such an object writes no
+  // managedFields, which the API server takes as "keep the live ones".
+  bool drop_managed_fields = false;
+};
+
+// The walk builds one of these on the stack per level and makes a FieldPath of it only for an
+// error: building a path string for every field visited was a third of the cost of decoding a pod.
+// REQUIRES: the parent, the root path, the options and the key text outlive the Where (they do
+// for a Where passed down the recursion).
+class Where {
+ public:
+  Where(const FieldPath& root, const DecodeOptions& options) : root_(&root), options_(&options) {}
+  Where Child(std::string_view name) const { return Where(this, Step::kChild, name, 0); }
+  Where Index(std::size_t i) const { return Where(this, Step::kIndex, {}, i); }
+  Where Key(std::string_view key) const { return Where(this, Step::kKey, key, 0); }
+  FieldPath Path() const;
+  const DecodeOptions& options() const { return *options_; }
+
+ private:
+  enum class Step { kRoot, kChild, kIndex, kKey };
+  Where(const Where* parent, Step step, std::string_view name, std::size_t index)
+      : parent_(parent), step_(step), name_(name), index_(index), root_(parent->root_),
+        options_(parent->options_) {}
+
+  const Where* parent_ = nullptr;
+  Step step_ = Step::kRoot;
+  std::string_view name_;
+  std::size_t index_ = 0;
+  const FieldPath* root_;
+  const DecodeOptions* options_;
+};
+
 // ---- Scalars and library types ---------------------------------------------------------------
 
-void DecodeValue(const Json& in, std::string& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, std::int32_t& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, std::int64_t& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, bool& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, double& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, Json& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, Quantity& out, const FieldPath& path, ErrorList& errs);
-void DecodeValue(const Json& in, IntOrString& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, std::string& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, std::int32_t& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, std::int64_t& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, bool& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, double& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, Json& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, Quantity& out, const Where& where, ErrorList& errs);
+void DecodeValue(const Json& in, IntOrString& out, const Where& where, ErrorList& errs);
 
 inline Json EncodeValue(const std::string& v) { return v; }
 inline Json EncodeValue(std::int32_t v) { return v; }
@@ -87,13 +124,13 @@ bool IsZeroJson(const Json& in);
 // ---- Containers (declarations first so that they can nest in any order) ------------------------
 
 template <class T>
-void DecodeValue(const Json& in, std::vector<T>& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, std::vector<T>& out, const Where& where, ErrorList& errs);
 template <class T>
-void DecodeValue(const Json& in, std::map<std::string, T>& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, std::map<std::string, T>& out, const Where& where, ErrorList& errs);
 template <class T>
-void DecodeValue(const Json& in, std::optional<T>& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, std::optional<T>& out, const Where& where, ErrorList& errs);
 template <Modeled T>
-void DecodeValue(const Json& in, T& out, const FieldPath& path, ErrorList& errs);
+void DecodeValue(const Json& in, T& out, const Where& where, ErrorList& errs);
 
 template <class T>
 Json EncodeValue(const std::vector<T>& v);
@@ -128,14 +165,14 @@ const std::vector<std::string_view>& KnownKeys() {
 
 struct DecodeVisitor {
   const Json& in;
-  const FieldPath& path;
+  const Where& where;
   ErrorList& errs;
 
   template <class M>
   void operator()(std::string_view key, M& member, Emit = kOmitEmpty) {
     auto it = in.find(key);
     if (it == in.end() || it->is_null()) return;
-    DecodeValue(*it, member, path.Child(key), errs);
+    DecodeValue(*it, member, where.Child(key), errs);
   }
 };
 
@@ -189,55 +226,60 @@ struct EncodeVisitor {
 // ---- Container and struct definitions -------------------------------------------------------
 
 template <class T>
-void DecodeValue(const Json& in, std::vector<T>& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, std::vector<T>& out, const Where& where, ErrorList& errs) {
   out.clear();
   if (!in.is_array()) {
-    errs.push_back(TypeInvalid(path, in.type_name(), "expected array"));
+    errs.push_back(TypeInvalid(where.Path(), in.type_name(), "expected array"));
     return;
   }
   out.resize(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
     if (in[i].is_null()) continue;
-    DecodeValue(in[i], out[i], path.Index(i), errs);
+    DecodeValue(in[i], out[i], where.Index(i), errs);
   }
 }
 
 template <class T>
-void DecodeValue(const Json& in, std::map<std::string, T>& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, std::map<std::string, T>& out, const Where& where, ErrorList& errs) {
   out.clear();
   if (!in.is_object()) {
-    errs.push_back(TypeInvalid(path, in.type_name(), "expected object"));
+    errs.push_back(TypeInvalid(where.Path(), in.type_name(), "expected object"));
     return;
   }
   for (auto it = in.begin(); it != in.end(); ++it) {
     if (it->is_null()) continue;
-    DecodeValue(*it, out[it.key()], path.Key(it.key()), errs);
+    DecodeValue(*it, out[it.key()], where.Key(it.key()), errs);
   }
 }
 
 template <class T>
-void DecodeValue(const Json& in, std::optional<T>& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, std::optional<T>& out, const Where& where, ErrorList& errs) {
   out.emplace();
-  DecodeValue(in, *out, path, errs);
+  DecodeValue(in, *out, where, errs);
 }
 
 template <Modeled T>
-void DecodeValue(const Json& in, T& out, const FieldPath& path, ErrorList& errs) {
+void DecodeValue(const Json& in, T& out, const Where& where, ErrorList& errs) {
   out = T{};
   if (!in.is_object()) {
-    errs.push_back(TypeInvalid(path, in.type_name(), "expected object"));
+    errs.push_back(TypeInvalid(where.Path(), in.type_name(), "expected object"));
     return;
   }
   // Copy only what `rest` keeps (rules 1 and 2): unmodeled keys, and modeled keys whose value is
   // null or zero. Copying the whole input and erasing would copy every subtree once per level.
   const auto& known = KnownKeys<T>();
+  bool drop_managed_fields = false;
+  if constexpr (requires { T::kCarriesManagedFields; }) {
+    drop_managed_fields = where.options().drop_managed_fields;
+  }
   out.rest = Json::object();
   auto& rest = out.rest.template get_ref<Json::object_t&>();
   for (auto it = in.begin(); it != in.end(); ++it) {
+    if (drop_managed_fields && it.key() == "managedFields") continue;
     const bool modeled = std::find(known.begin(), known.end(), it.key()) != known.end();
     if (!modeled || IsZeroJson(*it)) rest.emplace_hint(rest.end(), it.key(), *it);
   }
-  DecodeVisitor visitor{in, path, errs};
+  DecodeVisitor visitor{in, where, errs};
   T::Fields(out, visitor);
 }
 
@@ -272,10 +314,11 @@ Status DecodeErrorStatus(const ErrorList& errs);
 // Status whose causes name each field, e.g. "spec.replicas: Invalid value: \"string\": expected
 // integer".
 template <Modeled T>
-Result<T> Decode(const Json& in, const FieldPath& root = FieldPath()) {
+Result<T> Decode(const Json& in, const FieldPath& root = FieldPath(),
+                 const codec::DecodeOptions& options = {}) {
   T out;
   ErrorList errs;
-  codec::DecodeValue(in, out, root, errs);
+  codec::DecodeValue(in, out, codec::Where(root, options), errs);
   if (!errs.empty()) return DecodeErrorStatus(errs);
   return out;
 }
@@ -284,7 +327,7 @@ Result<T> Decode(const Json& in, const FieldPath& root = FieldPath()) {
 template <Modeled T>
 ErrorList DecodeInto(const Json& in, T* out, const FieldPath& root = FieldPath()) {
   ErrorList errs;
-  codec::DecodeValue(in, *out, root, errs);
+  codec::DecodeValue(in, *out, codec::Where(root, {}), errs);
   return errs;
 }
 

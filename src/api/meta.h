@@ -51,6 +51,8 @@ struct ObjectMeta {
   std::vector<OwnerReference> owner_references;
   std::vector<std::string> finalizers;
   Json rest;  // selfLink, managedFields, ...
+  // managedFields live in `rest`; codec::DecodeOptions::drop_managed_fields leaves them out.
+  static constexpr bool kCarriesManagedFields = true;
   template <class S, class V>
   static void Fields(S& s, V& v) {
     v("name", s.name);

@@ -168,6 +168,33 @@ TEST(RoundTripTest, TypeErrorsNameTheField) {
   EXPECT_EQ(bad.status().causes()[1].field, "spec.template.spec.containers[0].name");
 }
 
+TEST(RoundTripTest, TypeErrorsInMapsAndDeepListsNameTheField) {
+  auto bad = Decode<Pod>(Json::parse(R"({"metadata":{"labels":{"app":3}},
+      "spec":{"containers":[{"name":"a"},{"name":"b","env":[{"name":"X"},{"name":[]}]}]}})"));
+  ASSERT_FALSE(bad.ok());
+  ASSERT_EQ(bad.status().causes().size(), 2u);
+  EXPECT_EQ(bad.status().causes()[0].field, "metadata.labels[app]");
+  EXPECT_EQ(bad.status().causes()[1].field, "spec.containers[1].env[1].name");
+  // A root path given by the caller prefixes every cause.
+  auto nested = Decode<Pod>(Json::parse(R"({"spec":{"nodeName":1}})"), FieldPath("items[2]"));
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.status().causes()[0].field, "items[2].spec.nodeName");
+}
+
+TEST(RoundTripTest, DropManagedFieldsLeavesOutOnlyTheMetadataEntries) {
+  const Json input = Json::parse(R"({"apiVersion":"v1","kind":"Pod",
+      "metadata":{"name":"p","selfLink":"/x","managedFields":[{"manager":"kubectl"}]},
+      "spec":{"containers":[{"name":"c","managedFields":"kept: not metadata"}]}})");
+  auto kept = Decode<Pod>(input);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(Encode(*kept), input);  // by default the round trip keeps them
+  auto dropped = Decode<Pod>(input, FieldPath(), {.drop_managed_fields = true});
+  ASSERT_TRUE(dropped.ok());
+  Json expected = input;
+  expected["metadata"].erase("managedFields");
+  EXPECT_EQ(Encode(*dropped), expected);
+}
+
 TEST(RoundTripTest, LeaderWorkerSetKeepsUnknownFields) {
   const Json input = Json::parse(R"({"apiVersion":"leaderworkerset.x-k8s.io/v1",
       "kind":"LeaderWorkerSet","metadata":{"name":"vllm"},

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cluster/node_pool_plan.h"
+#include "store/decoded_view.h"
 
 namespace lws::cluster {
 namespace {
@@ -207,9 +208,10 @@ void NodePools::RunPass(bool periodic) {
 }
 
 void NodePools::ScaleUp() {
-  // Typed copies of what the plan reads: every node, the pods bound to them, the pending pods.
+  // Typed copies of what the plan reads: every node, the pods bound to them, the pending pods
+  // (the stored versions' shared views).
   std::deque<api::Node> nodes;
-  std::deque<api::Pod> pods;
+  std::vector<std::shared_ptr<const api::Pod>> pods;
   std::map<std::string, std::size_t> node_slot;
   ScaleUpInput input;
   input.now = loop_->Now();
@@ -223,9 +225,9 @@ void NodePools::ScaleUp() {
     const bool pending = unschedulable_.contains(name);
     auto slot = node_slot.find(HoldingNode(object));
     if (!pending && slot == node_slot.end()) continue;
-    Result<api::Pod> pod = api::Decode<api::Pod>(object->json);
+    Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*object);
     if (!pod.ok()) continue;
-    const api::Pod* typed = &pods.emplace_back(std::move(*pod));
+    const api::Pod* typed = pods.emplace_back(std::move(*pod)).get();
     if (pending) {
       input.pending.push_back(typed);
     } else {

@@ -4,6 +4,7 @@
 
 #include "base/log.h"
 #include "cluster/scheduler_json.h"
+#include "store/decoded_view.h"
 
 namespace lws::cluster {
 
@@ -144,7 +145,7 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
     cache_.RefreshSource(key, now);  // a status or metadata change: the same requests and labels
     return;
   }
-  Result<api::Pod> pod = api::Decode<api::Pod>(now->json);
+  Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*now);
   if (!pod.ok()) {
     Logger("default-scheduler")->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
                                       pod.status().message());

@@ -38,11 +38,12 @@ void SchedulerCache::RemoveNode(const std::string& name) {
   nodes_.erase(name);
 }
 
-void SchedulerCache::SetPod(const store::ObjectName& key, api::Pod pod, store::ObjectPtr source) {
+void SchedulerCache::SetPod(const store::ObjectName& key, std::shared_ptr<const api::Pod> pod,
+                            store::ObjectPtr source) {
   RemovePod(key);
   CachedPod cached;
-  cached.uid = pod.metadata.uid;
-  cached.pod = std::make_unique<api::Pod>(std::move(pod));
+  cached.uid = pod->metadata.uid;
+  cached.pod = std::move(pod);
   cached.source = std::move(source);
   Attach(cached.pod.get());
   pods_.emplace(key, std::move(cached));

@@ -32,7 +32,7 @@ namespace lws::cluster {
 class SchedulerCache {
  public:
   struct CachedPod {
-    std::unique_ptr<api::Pod> pod;  // spec.nodeName set
+    std::shared_ptr<const api::Pod> pod;  // spec.nodeName set
     std::string uid;
     // The informer's version the pod was decoded from; null while the pod is only assumed.
     store::ObjectPtr source;
@@ -45,7 +45,8 @@ class SchedulerCache {
 
   // Records `pod` as holding resources on the node its spec.nodeName names, replacing any
   // earlier entry for `key`. `source` is null for a pod this scheduler has just bound.
-  void SetPod(const store::ObjectName& key, api::Pod pod, store::ObjectPtr source);
+  void SetPod(const store::ObjectName& key, std::shared_ptr<const api::Pod> pod,
+              store::ObjectPtr source);
   // Keeps the decoded pod but remembers a newer informer version of it (nothing the scheduler
   // reads changed).
   void RefreshSource(const store::ObjectName& key, store::ObjectPtr source);

@@ -6,6 +6,7 @@
 #include "base/log.h"
 #include "cluster/scheduler.h"
 #include "cluster/scheduler_json.h"
+#include "store/decoded_view.h"
 
 namespace lws::cluster {
 
@@ -96,21 +97,22 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
     pending_.erase(it);  // gone, bound, or no longer ours: the informer says so
     return;
   }
-  Result<api::Pod> pod = api::Decode<api::Pod>(current->json);
-  if (!pod.ok()) {
+  Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*current);
+  if (!view.ok()) {
     Logger("default-scheduler")->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
-                                      pod.status().message());
+                                      view.status().message());
     pending_.erase(it);  // its next update brings it back
     return;
   }
+  const api::Pod& pod = **view;
   ++attempts_;
-  ScheduleResult result = SchedulePod(*pod, cache_.nodes(), NodeSearch{true, next_start_});
+  ScheduleResult result = SchedulePod(pod, cache_.nodes(), NodeSearch{true, next_start_});
   next_start_ = result.next_start;
   if (result.node_name.empty()) {
     Park(key, current, result.condition_reason, result.message);
     return;
   }
-  Status bound = client_->Bind(key.namespace_, key.name, pod->metadata.uid, result.node_name);
+  Status bound = client_->Bind(key.namespace_, key.name, pod.metadata.uid, result.node_name);
   if (!bound.ok()) {
     if (IsRace(bound)) {
       pending_.erase(it);  // bound by someone else, being deleted, or gone
@@ -121,8 +123,9 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
   }
   pending_.erase(it);
   // Assumed at once: the next pod of this batch must see the node's resources taken.
-  pod->spec.node_name = result.node_name;
-  cache_.SetPod(key, std::move(*pod), nullptr);
+  auto assumed = std::make_shared<api::Pod>(pod);
+  assumed->spec.node_name = result.node_name;
+  cache_.SetPod(key, std::move(assumed), nullptr);
   ++bindings_;
   recorder_.Record(current->json, "Normal", "Scheduled",
                    fmt::format("Successfully assigned {}/{} to {}", key.namespace_, key.name,

@@ -73,7 +73,7 @@ RC_GTEST_PROP(SchedulerCacheTotals, EqualRecomputedTotals, ()) {
     api::Pod pod = MakePod(name, {{"cpu", Q(std::to_string(*rc::gen::inRange(0, 3)))},
                                   {"nvidia.com/gpu", Q(std::to_string(*rc::gen::inRange(0, 2)))}});
     pod.spec.node_name = "node-" + std::to_string(*rc::gen::inRange(0, node_count + 1));
-    cache.SetPod(key, std::move(pod), nullptr);  // node-<count> is unknown: held, not counted
+    cache.SetPod(key, std::make_shared<const api::Pod>(std::move(pod)), nullptr);  // node-<count> is unknown: held, not counted
   }
   for (const NodeInfo& info : cache.nodes()) {
     RC_ASSERT(info.totals.has_value());

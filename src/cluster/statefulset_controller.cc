@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "base/log.h"
+#include "store/decoded_view.h"
 
 namespace lws::cluster {
 
@@ -197,7 +198,8 @@ void StatefulSetController::Sync(const SetKey& key) {
   Result<StatefulSetSnapshot> snapshot = Snapshot(set_object, state);
   Result<StatefulSetPlan> plan =
       snapshot.ok() ? PlanStatefulSet(*snapshot) : Result<StatefulSetPlan>(snapshot.status());
-  if (snapshot.ok()) KeepDecodedPods(&snapshot->pods, state);
+  // Holding the views keeps them alive, so the next sync decodes only the pods that changed.
+  if (snapshot.ok()) state.pods_held = snapshot->pods;
   if (!plan.ok()) {
     // Only a malformed set or revision gets here; a later change to it enqueues it again.
     log->warn("{}: cannot plan: {}", KeyString(key), plan.status().message());
@@ -205,14 +207,6 @@ void StatefulSetController::Sync(const SetKey& key) {
   }
   std::optional<Duration> retry = Apply(set_object, snapshot->set, *plan, state);
   if (retry) EnqueueAfter(key, *retry);
-}
-
-void StatefulSetController::KeepDecodedPods(std::vector<api::Pod>* pods, SetState& state) const {
-  for (std::size_t i = 0; i < pods->size() && i < state.pod_sources.size(); ++i) {
-    auto& [name, object] = state.pod_sources[i];
-    state.decoded_pods.emplace(name, std::make_pair(object, std::move((*pods)[i])));
-  }
-  state.pod_sources.clear();
 }
 
 Result<StatefulSetSnapshot> StatefulSetController::Snapshot(const store::ObjectPtr& set_object,
@@ -243,28 +237,21 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(const store::ObjectP
       out.push_back(std::move(*decoded));
     }
   };
-  // Pods: reuse the decoding of every pod that did not change since the last sync. The decoded
-  // pods move into the snapshot and back (KeepDecodedPods): a copy of a 1,000-pod set per sync
-  // costs more than the plan.
-  std::map<std::string, std::pair<store::ObjectPtr, api::Pod>> cache = std::move(state.decoded_pods);
-  state.decoded_pods.clear();
-  state.pod_sources.clear();
+  // Pods: the stored versions' shared decoded views. A pod that did not change since the last
+  // sync is the view this set still holds (SetState::pods_held), or one another in-process
+  // reader holds; only a new version is decoded.
   if (auto it = pods_by_set_.find(key); it != pods_by_set_.end()) {
     for (const std::string& name : it->second) {
       store::ObjectPtr object = pods_.Get(key.namespace_, name);
       if (!object) continue;
       std::optional<StatefulSetOwner> owner = ControllingStatefulSet(object->json);
       if (!owner || owner->uid != uid) continue;
-      auto cached = cache.find(name);
-      if (cached != cache.end() && cached->second.first == object) {
-        snap.pods.push_back(std::move(cached->second.second));
-      } else if (auto pod = api::Decode<api::Pod>(object->json); pod.ok()) {
-        snap.pods.push_back(std::move(*pod));
-      } else {
+      Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*object);
+      if (!pod.ok()) {
         log->warn("{}: skipping undecodable {}: {}", KeyString(key), name, pod.status().message());
         continue;
       }
-      state.pod_sources.emplace_back(name, object);
+      snap.pods.push_back(std::move(*pod));
     }
   }
   owned(revisions_by_set_, revisions_, snap.revisions);

@@ -88,11 +88,8 @@ class StatefulSetController {
     Time retry_at{};
     Duration backoff{0};
     std::optional<Time> last_sync;
-    // Decoded pods of the last sync, by name, with the stored version they were decoded from:
-    // a pod that did not change is not decoded again.
-    std::map<std::string, std::pair<store::ObjectPtr, api::Pod>> decoded_pods;
-    // Where each pod of the snapshot being planned came from, in the snapshot's order.
-    std::vector<std::pair<std::string, store::ObjectPtr>> pod_sources;
+    // The last snapshot's pod views: held, so a pod that did not change is not decoded again.
+    std::vector<std::shared_ptr<const api::Pod>> pods_held;
   };
 
   // One action's outcome: go on, or stop the sync and plan again after `retry` (nullopt: only
@@ -114,7 +111,6 @@ class StatefulSetController {
   bool ExpectationsMet(const SetKey& key, SetState& state);
   Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object, SetState& state) const;
   // Moves the planned snapshot's pods back into the set's decode cache.
-  void KeepDecodedPods(std::vector<api::Pod>* pods, SetState& state) const;
 
   // statefulset_controller_apply.cc: the writes of one plan.
   std::optional<Duration> Apply(const store::ObjectPtr& set_object, const api::StatefulSet& set,

@@ -235,7 +235,8 @@ std::optional<Duration> RequeueAfter(const StatefulSetSnapshot& snap) {
   std::int32_t min_ready = snap.set.spec.min_ready_seconds;
   if (min_ready <= 0) return std::nullopt;
   std::optional<Duration> shortest;
-  for (const api::Pod& pod : snap.pods) {
+  for (const auto& shared : snap.pods) {
+    const api::Pod& pod = *shared;
     if (!pod.IsRunningAndReady() || IsPodAvailable(pod, min_ready, snap.now)) continue;
     const api::PodCondition* ready = pod.status.FindCondition("Ready");
     Result<Time> since = ParseRfc3339(ready == nullptr ? "" : ready->last_transition_time);
@@ -267,7 +268,8 @@ Result<StatefulSetPlan> PlanStatefulSet(const StatefulSetSnapshot& snapshot) {
   std::vector<const api::Pod*> slots(std::max(replicas, 0), nullptr);
   std::vector<std::pair<int, const api::Pod*>> condemned_by_ordinal;
   std::vector<const api::Pod*> members;
-  for (const api::Pod& pod : snapshot.pods) {
+  for (const auto& shared : snapshot.pods) {
+    const api::Pod& pod = *shared;
     int ordinal = StatefulSetPodOrdinal(set, pod.metadata.name);
     if (ordinal < 0) continue;
     members.push_back(&pod);

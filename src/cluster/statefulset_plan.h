@@ -46,6 +46,7 @@
 // (the next pass sees them); status conditions and events.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,7 +64,8 @@ inline constexpr std::string_view kControllerRevisionHashLabel = "controller-rev
 
 struct StatefulSetSnapshot {
   api::StatefulSet set;
-  std::vector<api::Pod> pods;                    // the pods the set controls, any order
+  // The pods the set controls, any order: the informer's shared decoded views.
+  std::vector<std::shared_ptr<const api::Pod>> pods;
   std::vector<api::PersistentVolumeClaim> pvcs;  // PVCs of the set's namespace (by name)
   std::vector<api::ControllerRevision> revisions;  // the revisions the set controls
   Time now;

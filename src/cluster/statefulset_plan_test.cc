@@ -45,6 +45,8 @@ class Cluster {
 
   // Plans, applies, and returns the pod and PVC writes as "create web-0", "delete web-3", ...
   Strings Step() {
+    snap_.pods.clear();
+    for (const api::Pod& pod : pods_) snap_.pods.push_back(std::make_shared<const api::Pod>(pod));
     Result<StatefulSetPlan> plan = PlanStatefulSet(snap_);
     EXPECT_TRUE(plan.ok()) << plan.status().ToString();
     if (!plan.ok()) return {};
@@ -60,7 +62,7 @@ class Cluster {
       Strings writes = Step();
       FinishDeletions();
       bool pending = false;
-      for (auto& pod : snap_.pods) {
+      for (auto& pod : pods_) {
         if (!pod.IsRunningAndReady()) {
           MakeReady(pod.metadata.name);
           pending = true;
@@ -72,9 +74,9 @@ class Cluster {
   }
 
   api::Pod* Find(const std::string& name) {
-    auto it = std::find_if(snap_.pods.begin(), snap_.pods.end(),
+    auto it = std::find_if(pods_.begin(), pods_.end(),
                            [&](const api::Pod& p) { return p.metadata.name == name; });
-    return it == snap_.pods.end() ? nullptr : &*it;
+    return it == pods_.end() ? nullptr : &*it;
   }
   void MakeReady(const std::string& name) {
     api::Pod* pod = Find(name);
@@ -88,10 +90,10 @@ class Cluster {
   }
   void SetPhase(const std::string& name, const std::string& phase) { Find(name)->status.phase = phase; }
   void Remove(const std::string& name) {
-    std::erase_if(snap_.pods, [&](const api::Pod& p) { return p.metadata.name == name; });
+    std::erase_if(pods_, [&](const api::Pod& p) { return p.metadata.name == name; });
   }
   void FinishDeletions() {
-    std::erase_if(snap_.pods, [](const api::Pod& p) { return p.metadata.IsDeleting(); });
+    std::erase_if(pods_, [](const api::Pod& p) { return p.metadata.IsDeleting(); });
   }
   void Advance(Duration d) { snap_.now += d; }
   void AddRevision(api::ControllerRevision r) { snap_.revisions.push_back(std::move(r)); }
@@ -119,7 +121,7 @@ class Cluster {
         api::Pod pod = *a.pod;
         pod.metadata.uid = "u-" + a.name;
         pod.status.phase = "Pending";
-        snap_.pods.push_back(std::move(pod));
+        pods_.push_back(std::move(pod));
         writes.push_back("create " + a.name);
         break;
       }
@@ -141,6 +143,7 @@ class Cluster {
   }
 
   StatefulSetSnapshot snap_;
+  std::vector<api::Pod> pods_;  // what the kubelet moves change; the snapshot shares copies
   StatefulSetPlan last_;
 };
 

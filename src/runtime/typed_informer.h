@@ -9,6 +9,11 @@
 // watch event arrives, and kept until the next version replaces it: an object that did not
 // change is the same `const T*` on every read.
 //
+// The decoded object is the stored version's shared view (store/decoded_view.h): the other
+// in-process readers of that version (the simulated cluster's controllers) get the same object
+// instead of decoding it again, unless DecodePrivately was called. Like every view, it carries no
+// metadata.managedFields (client-go's TransformStripManagedFields).
+//
 // Undecodable objects. A stored object that does not decode as T (a field of the wrong type
 // written by some other client) is logged and treated as absent: Get, List and the indexes do
 // not see it, and handlers see it deleted if it decoded before. The next version that decodes
@@ -49,6 +54,7 @@
 #include "runtime/concurrent_reads.h"
 #include "runtime/start_gate.h"
 #include "runtime/work_queue.h"
+#include "store/decoded_view.h"
 
 namespace lws::runtime {
 
@@ -84,6 +90,11 @@ class TypedInformer final : public SyncSource {
   // Lets reconcile workers read this cache while the loop changes it. REQUIRES: before Start;
   // `reads` outlives the informer.
   void ShareWith(ConcurrentReads* reads) { reads_ = reads; }
+  // Decodes each version for this cache alone instead of sharing the stored version's decoded
+  // view (store/decoded_view.h) with other in-process readers: what a controller over the REST
+  // client gets anyway, and what a measurement of this cache's memory needs. REQUIRES: before
+  // Start.
+  void DecodePrivately() { share_views_ = false; }
 
   // Starts the watch and lists (for synced()). Objects arrive in later loop tasks.
   Status Start() {
@@ -161,7 +172,7 @@ class TypedInformer final : public SyncSource {
  private:
   struct Entry {
     store::ObjectPtr stored;
-    std::unique_ptr<const T> object;
+    std::shared_ptr<const T> object;  // the stored version's decoded view
     std::vector<std::vector<std::string>> index_values;  // per index_funcs_ entry
   };
 
@@ -178,12 +189,12 @@ class TypedInformer final : public SyncSource {
   void OnEvent(const store::ObjectPtr& old_stored, const store::ObjectPtr& now_stored) {
     store::ObjectName key = store::NameOf((now_stored ? now_stored : old_stored)->json);
     if (!resource_.namespaced) key.namespace_.clear();
-    std::unique_ptr<const T> decoded;
-    if (now_stored) decoded = DecodeOrLog(key, now_stored->json);
+    std::shared_ptr<const T> decoded;
+    if (now_stored) decoded = DecodeOrLog(key, *now_stored);
 
     // The previous typed version lives until the handlers return (and, with workers, until
     // no reconcile that may have read it is running).
-    std::unique_ptr<const T> previous;
+    std::shared_ptr<const T> previous;
     const T* now = decoded.get();
     {
       std::unique_lock<std::shared_mutex> lock;
@@ -204,13 +215,15 @@ class TypedInformer final : public SyncSource {
     if (previous || now) {
       for (const Handler& handler : handlers_) handler(previous.get(), now);
     }
-    if (previous && reads_ != nullptr) reads_->Retire(std::shared_ptr<const T>(std::move(previous)));
+    if (previous && reads_ != nullptr) reads_->Retire(std::move(previous));
     if (!was_synced) CheckSynced();
   }
 
-  std::unique_ptr<const T> DecodeOrLog(const store::ObjectName& key, const api::Json& json) const {
-    Result<T> decoded = api::Decode<T>(json);
-    if (decoded.ok()) return std::make_unique<const T>(std::move(*decoded));
+  std::shared_ptr<const T> DecodeOrLog(const store::ObjectName& key,
+                                       const store::StoredObject& stored) const {
+    Result<std::shared_ptr<const T>> decoded =
+        share_views_ ? store::DecodedView<T>(stored) : store::DecodePrivateView<T>(stored);
+    if (decoded.ok()) return std::move(*decoded);
     Logger("runtime")->warn("{} {}: cannot decode, treated as absent: {}", resource_.resource,
                             KeyString(key), decoded.status().message());
     return nullptr;
@@ -253,6 +266,7 @@ class TypedInformer final : public SyncSource {
   const client::Resource resource_;
   const std::string ns_;
   ConcurrentReads* reads_ = nullptr;  // set by ShareWith: workers read this cache
+  bool share_views_ = true;
   client::Informer informer_;
   std::vector<Handler> handlers_;
   std::vector<std::pair<std::string, IndexFunc>> index_funcs_;

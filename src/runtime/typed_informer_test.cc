@@ -98,6 +98,26 @@ TEST_F(TypedInformerTest, DecodesEachVersionOnce) {
   EXPECT_EQ(Names(pods.List()), (std::vector<std::string>{"default/a", "default/b"}));
 }
 
+TEST_F(TypedInformerTest, InformersShareTheStoredVersionsViewUnlessPrivate) {
+  TypedInformer<api::Pod> second{&cp.loop, &client, client::kPods};
+  TypedInformer<api::Pod> own{&cp.loop, &client, client::kPods};
+  own.DecodePrivately();
+  Write(Pod("a", "0"));
+  ASSERT_TRUE(pods.Start().ok());
+  ASSERT_TRUE(second.Start().ok());
+  ASSERT_TRUE(own.Start().ok());
+  cp.loop.RunUntilIdle();
+  const api::Pod* a = pods.Get("default", "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(second.Get("default", "a"), a);  // one decoding for both
+  ASSERT_NE(own.Get("default", "a"), nullptr);
+  EXPECT_NE(own.Get("default", "a"), a);
+  // The stored version has managedFields (the API server wrote them); the views do not.
+  EXPECT_TRUE(pods.GetStored("default", "a")->json["metadata"].contains("managedFields"));
+  EXPECT_FALSE(a->metadata.rest.contains("managedFields"));
+  EXPECT_FALSE(own.Get("default", "a")->metadata.rest.contains("managedFields"));
+}
+
 TEST_F(TypedInformerTest, HandlersSeeOldAndNow) {
   ASSERT_TRUE(pods.Start().ok());
   Write(Pod("a", "0"));

@@ -55,9 +55,9 @@ Status LwsWorld::Start() {
   return Status::Ok();
 }
 
-Status LwsWorld::StartController() {
+Status LwsWorld::StartController(controllers::LwsManagerOptions options) {
   manager_ = std::make_unique<controllers::LwsManager>(&loop(), control_plane_.server.get(),
-                                                       control_plane_.store.get());
+                                                       control_plane_.store.get(), options);
   return manager_->Start();
 }
 

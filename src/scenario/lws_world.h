@@ -57,7 +57,7 @@ class LwsWorld {
   // The controller loses its caches and starts again from the API (a controller restart).
   Status RestartController();
   void StopController();
-  Status StartController();
+  Status StartController(controllers::LwsManagerOptions options = {});
 
   // Runs the loop in steps of `step` until `done()` holds or `limit` of virtual time passed.
   bool RunUntil(const std::function<bool()>& done, Duration limit,

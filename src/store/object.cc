@@ -29,6 +29,25 @@ void StoredObject::SetBytes(std::string text) {
   std::call_once(bytes_once_, [this, &text] { bytes_ = std::move(text); });
 }
 
+std::shared_ptr<const void> StoredObject::FindView(std::type_index type) const {
+  std::lock_guard<std::mutex> lock(views_mu_);
+  for (const auto& [view_type, view] : views_) {
+    if (view_type == type) return view.lock();
+  }
+  return nullptr;
+}
+
+void StoredObject::KeepView(std::type_index type, const std::shared_ptr<const void>& view) const {
+  std::lock_guard<std::mutex> lock(views_mu_);
+  for (auto& [view_type, kept] : views_) {
+    if (view_type == type) {
+      kept = view;
+      return;
+    }
+  }
+  views_.emplace_back(type, view);
+}
+
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
   auto stored = std::make_shared<StoredObject>();
   Json& meta = json["metadata"];

@@ -17,6 +17,9 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <utility>
+#include <vector>
 
 #include "api/field.h"
 #include "api/field_selector.h"
@@ -39,9 +42,17 @@ struct StoredObject {
   // REQUIRES: bytes() was not called yet and `text` is what Serialize(json) gives.
   void SetBytes(std::string text);
 
+  // The views of this version decoded as api types (store/decoded_view.h), held weakly: a view
+  // lives while some reader keeps it, and the history's old versions do not pin theirs. Safe
+  // from any thread.
+  std::shared_ptr<const void> FindView(std::type_index type) const;
+  void KeepView(std::type_index type, const std::shared_ptr<const void>& view) const;
+
  private:
   mutable std::once_flag bytes_once_;
   mutable std::string bytes_;
+  mutable std::mutex views_mu_;
+  mutable std::vector<std::pair<std::type_index, std::weak_ptr<const void>>> views_;
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 

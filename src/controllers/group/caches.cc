@@ -39,7 +39,7 @@ std::vector<std::string> ByGroup(const api::Pod& pod) {
 
 }  // namespace
 
-Caches::Caches(EventLoop* loop, const client::Client* client)
+Caches::Caches(EventLoop* loop, const client::Client* client, bool decode_privately)
     : sets(loop, client, client::kLeaderWorkerSets),
       statefulsets(loop, client, client::kStatefulSets),
       pods(loop, client, client::kPods),
@@ -51,6 +51,14 @@ Caches::Caches(EventLoop* loop, const client::Client* client)
   pods.AddIndex(kLeadersByLws, LeadersByLws);
   pods.AddIndex(kByGroup, ByGroup);
   revisions.AddIndex(kByLwsName, LwsRevisionsByLwsName);
+  if (decode_privately) {
+    sets.DecodePrivately();
+    statefulsets.DecodePrivately();
+    pods.DecodePrivately();
+    revisions.DecodePrivately();
+    services.DecodePrivately();
+    nodes.DecodePrivately();
+  }
 }
 
 runtime::ConcurrentReads* Caches::ShareWithWorkers() {

@@ -34,7 +34,8 @@ inline const std::string kLeadersByLws = "lws-leaders";
 inline const std::string kByGroup = "lws-group";
 
 struct Caches {
-  Caches(EventLoop* loop, const client::Client* client);
+  // `decode_privately`: see runtime::TypedInformer::DecodePrivately.
+  Caches(EventLoop* loop, const client::Client* client, bool decode_privately = false);
   Caches(const Caches&) = delete;
   Caches& operator=(const Caches&) = delete;
 

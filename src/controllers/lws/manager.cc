@@ -2,12 +2,15 @@
 
 namespace lws::controllers {
 
-LwsManager::LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store)
-    : LwsManager(loop, std::make_unique<client::LocalClient>(server, store,
-                                                             std::string(kLwsFieldManager))) {}
+LwsManager::LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
+                       LwsManagerOptions options)
+    : LwsManager(loop,
+                 std::make_unique<client::LocalClient>(server, store, std::string(kLwsFieldManager)),
+                 options) {}
 
-LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local)
-    : LwsManager(loop, local.get()) {
+LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local,
+                       LwsManagerOptions options)
+    : LwsManager(loop, local.get(), options) {
   local_client_ = std::move(local);
 }
 
@@ -27,7 +30,7 @@ runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueObserver* observer, std
 LwsManager::LwsManager(EventLoop* loop, const client::Client* client, LwsManagerOptions options)
     : client_(client),
       recorder_(client_, &loop->clock(), std::string(kLwsFieldManager)),
-      caches_(std::make_unique<Caches>(loop, client_)),
+      caches_(std::make_unique<Caches>(loop, client_, options.decode_privately)),
       group_(std::make_unique<GroupController>(
           loop, client_, caches_.get(), &recorder_,
           QueueOptions(options.group_queue_observer, options.group_workers, caches_.get()))),

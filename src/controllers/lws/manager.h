@@ -32,13 +32,19 @@ struct LwsManagerOptions {
   runtime::WorkQueueObserver* group_queue_observer = nullptr;  // not owned
   std::size_t lws_workers = 0;    // LeaderWorkerSets reconciled at once
   std::size_t group_workers = 0;  // groups (leader pods) reconciled at once
+  // In-process, the caches share the stored versions' decoded views with the simulated
+  // cluster's controllers (store/decoded_view.h). This makes them decode everything for
+  // themselves, as over the REST client: the benchmark sets it to measure what the caches
+  // would hold on a real cluster.
+  bool decode_privately = false;
 };
 
 class LwsManager {
  public:
   // In-process: a LocalClient over `server` and `store`.
   // REQUIRES: loop, server and store outlive the manager.
-  LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store);
+  LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
+             LwsManagerOptions options = {});
   // Over any client (the REST client of `lws controller`); its field manager should be "lws".
   // REQUIRES: loop and client outlive the manager.
   LwsManager(EventLoop* loop, const client::Client* client, LwsManagerOptions options = {});
@@ -54,7 +60,8 @@ class LwsManager {
   std::uint64_t group_reconciles() const { return group_->reconciles(); }
 
  private:
-  LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local);
+  LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local,
+             LwsManagerOptions options);
 
   std::unique_ptr<client::LocalClient> local_client_;  // set by the in-process constructor
   const client::Client* client_;
