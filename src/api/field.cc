@@ -79,6 +79,13 @@ std::string StringMember(const Json& object, std::string_view key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+const Json& ChildOrNull(const Json& object, std::string_view key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
 std::string GoStringSlice(const std::vector<std::string>& values, EmptySlice empty) {
   if (values.empty() && empty == EmptySlice::kNil) return "[]string(nil)";
   std::string out = "[]string{";

@@ -88,6 +88,8 @@ Status InvalidStatus(std::string_view qualified_kind, std::string_view name, con
 // The string member `key` of a JSON object; "" when `object` is not an object or the member is
 // missing or not a string. For reading loosely typed documents (CRDs, managedFields).
 std::string StringMember(const Json& object, std::string_view key);
+// object[key] without copying; a null value when `object` is not an object or has no such key.
+const Json& ChildOrNull(const Json& object, std::string_view key);
 
 // Go's %q quoting of a string (used in messages that embed user values).
 std::string GoQuote(std::string_view s);

@@ -119,5 +119,31 @@ TEST_F(ApiServerTest, BindingAssignsANode) {
   EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 409);
 }
 
+TEST_F(ApiServerTest, BindingIsOneWriteThatLeavesManagedFieldsAlone) {
+  ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
+  Json before = Get(std::string(kPods) + "/p").body;
+  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"},
+                  {"metadata", {{"name", "p"}, {"annotations", {{"placed-by", "test"}}}}},
+                  {"target", {{"kind", "Node"}, {"name", "n1"}}}};
+  ASSERT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
+  Json after = Get(std::string(kPods) + "/p").body;
+  // The node, the annotation and the condition arrive in one new resourceVersion, as upstream's
+  // single GuaranteedUpdate makes them.
+  EXPECT_EQ(std::stoll(after["metadata"]["resourceVersion"].get<std::string>()),
+            std::stoll(before["metadata"]["resourceVersion"].get<std::string>()) + 1);
+  EXPECT_EQ(after["spec"]["nodeName"], "n1");
+  EXPECT_EQ(after["metadata"]["annotations"]["placed-by"], "test");
+  ASSERT_EQ(after["status"]["conditions"].size(), 1u);
+  EXPECT_EQ(after["status"]["conditions"][0]["type"], "PodScheduled");
+  EXPECT_EQ(after["status"]["conditions"][0]["status"], "True");
+  EXPECT_TRUE(after["status"]["conditions"][0]["lastProbeTime"].is_null());
+  EXPECT_EQ(after["metadata"]["managedFields"], before["metadata"]["managedFields"]);
+  // A dry run binds nothing.
+  ASSERT_EQ(Post(kPods, PodJson("q")).code, 201);
+  binding["metadata"]["name"] = "q";
+  EXPECT_EQ(Post(std::string(kPods) + "/q/binding?dryRun=All", binding).code, 201);
+  EXPECT_FALSE(Get(std::string(kPods) + "/q").body["spec"].contains("nodeName"));
+}
+
 }  // namespace
 }  // namespace lws::apiserver::testing

@@ -127,6 +127,28 @@ Result<HttpResponse> RequestHandler::Scale() {
   return JsonResponse(200, ScaleOf(*info_, stored->json));
 }
 
+namespace {
+
+// podutil.UpdatePodCondition with PodScheduled=True: added, or replaced with the transition
+// time kept when it was True already.
+void SetPodScheduled(Json* pod, const std::string& now) {
+  Json& conditions = (*pod)["status"]["conditions"];
+  if (!conditions.is_array()) conditions = Json::array();
+  Json scheduled = {{"type", "PodScheduled"}, {"status", "True"},
+                    {"lastProbeTime", nullptr}, {"lastTransitionTime", now}};
+  for (Json& condition : conditions) {
+    if (api::StringMember(condition, "type") != "PodScheduled") continue;
+    if (api::StringMember(condition, "status") == "True" && condition.contains("lastTransitionTime")) {
+      scheduled["lastTransitionTime"] = condition["lastTransitionTime"];
+    }
+    condition = std::move(scheduled);
+    return;
+  }
+  conditions.push_back(std::move(scheduled));
+}
+
+}  // namespace
+
 Result<HttpResponse> RequestHandler::Binding() {
   ASSIGN_OR_RETURN(Json binding, BodyJson([](const std::string& bytes) {
       return DecodeJsonBody(bytes, "error decoding Binding");
@@ -140,36 +162,31 @@ Result<HttpResponse> RequestHandler::Binding() {
   }
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    store_->Get(*info_, target_.namespace_, target_.name));
-  Json pod = current->json;
-  std::string assigned = api::StringMember(pod.value("spec", Json::object()), "nodeName");
+  std::string assigned = api::StringMember(api::ChildOrNull(current->json, "spec"), "nodeName");
   if (!assigned.empty()) {
     return ConflictError(*info_, target_.name,
                          "pod " + target_.name + " is already assigned to node " +
                              api::GoQuote(assigned));
   }
-  if (!pod.value("metadata", Json::object()).value("deletionTimestamp", Json()).is_null()) {
+  if (!api::ChildOrNull(api::ChildOrNull(current->json, "metadata"), "deletionTimestamp").is_null()) {
     return ConflictError(*info_, target_.name, "pod " + target_.name + " is being deleted, cannot be assigned to a host");
   }
+  // One write, as the binding registry's GuaranteedUpdate makes it: the node, the binding's
+  // annotations and the PodScheduled condition. Like upstream's, it bypasses the pod strategy
+  // and the field manager, so managedFields stay as they were.
+  Json pod = current->json;
   pod["spec"]["nodeName"] = node;
-  pod = WithManagedFields(&current->json, std::move(pod), "binding");
-  store::UpdateOptions options;
-  options.dry_run = DryRun();
-  ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, pod, options));
-  // The PodScheduled condition, as the binding registry sets it.
-  Json with_condition = bound->json;
-  Json& conditions = with_condition["status"]["conditions"];
-  if (!conditions.is_array()) conditions = Json::array();
-  Json scheduled = {{"type", "PodScheduled"}, {"status", "True"},
-                    {"lastProbeTime", nullptr}, {"lastTransitionTime", FormatRfc3339(now_)}};
-  bool replaced = false;
-  for (Json& condition : conditions) {
-    if (api::StringMember(condition, "type") == "PodScheduled") {
-      condition = scheduled;
-      replaced = true;
+  const Json& annotations = api::ChildOrNull(api::ChildOrNull(binding, "metadata"), "annotations");
+  if (annotations.is_object()) {
+    for (const auto& [key, value] : annotations.items()) {
+      if (value.is_string()) pod["metadata"]["annotations"][key] = value;
     }
   }
-  if (!replaced) conditions.push_back(scheduled);
-  if (!options.dry_run) RETURN_IF_ERROR(store_->UpdateStatus(*info_, with_condition).status());
+  SetPodScheduled(&pod, FormatRfc3339(now_));
+  store::UpdateOptions options;
+  options.dry_run = DryRun();
+  options.with_status = true;
+  RETURN_IF_ERROR(store_->Update(*info_, std::move(pod), options).status());
   return JsonResponse(201, {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", Json::object()},
                             {"status", "Success"}, {"code", 201}});
 }

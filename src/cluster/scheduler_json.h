@@ -14,10 +14,7 @@ namespace lws::cluster::scheduler_json {
 
 // object[key], or a null value when `object` is not an object or has no such key.
 inline const api::Json& Child(const api::Json& object, const char* key) {
-  static const api::Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
+  return api::ChildOrNull(object, key);
 }
 
 inline std::string NodeName(const api::Json& pod) {

@@ -36,6 +36,32 @@ void CopyTopField(const Json& from, Json& to, const char* key) {
   }
 }
 
+// `old` with `update`'s status, and its managedFields when it has them. Built key by key: copying
+// `old` whole copied its status and managedFields only to replace them, on every status write.
+Json WithStatusOf(const Json& old, Json update) {
+  Json& update_meta = update["metadata"];
+  auto managed = update_meta.find("managedFields");
+  const bool new_managed = managed != update_meta.end();
+  Json result = Json::object();
+  for (const auto& [key, value] : old.items()) {
+    if (key == "status") continue;
+    if (key != "metadata" || !new_managed || !value.is_object()) {
+      result[key] = value;
+      continue;
+    }
+    Json meta = Json::object();
+    for (const auto& [meta_key, meta_value] : value.items()) {
+      if (meta_key != "managedFields") meta[meta_key] = meta_value;
+    }
+    result["metadata"] = std::move(meta);
+  }
+  if (new_managed) result["metadata"]["managedFields"] = std::move(*managed);
+  if (auto status = update.find("status"); status != update.end()) {
+    result["status"] = std::move(*status);
+  }
+  return result;
+}
+
 std::vector<std::string> Finalizers(const Json& object) {
   std::vector<std::string> out;
   const Json& meta = object.at("metadata");
@@ -157,12 +183,7 @@ Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Js
   RETURN_IF_ERROR(CheckObjectShape(update));
   if (update["metadata"].is_null()) update["metadata"] = Json::object();
   const std::string name = MetaString(old, "name");
-  if (status_only) {
-    Json result = old;
-    CopyTopField(update, result, "status");
-    if (update["metadata"].contains("managedFields")) CopyMetaField(update, result, "managedFields");
-    return result;
-  }
+  if (status_only) return WithStatusOf(old, std::move(update));
   const std::string new_uid = MetaString(update, "uid");
   if (!new_uid.empty() && new_uid != MetaString(old, "uid")) {
     return Invalid(info, name, {api::Invalid(MetaPath("uid"), new_uid, "field is immutable")});

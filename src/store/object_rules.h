@@ -30,6 +30,10 @@ struct CreateOptions {
 
 struct UpdateOptions {
   bool dry_run = false;
+  // The update writes the object's status too, past the main resource's rule that keeps the old
+  // status: what a registry's own GuaranteedUpdate does (the pod binding sets spec.nodeName and
+  // the PodScheduled condition in one write). Ignored by UpdateStatus.
+  bool with_status = false;
 };
 
 // metav1.DeleteOptions (the fields the store acts on).

@@ -147,6 +147,45 @@ TEST_F(StoreWriteTest, StatusIsolationThroughTheStore) {
             Code::kNotFound);
 }
 
+TEST_F(StoreWriteTest, AWriteWithStatusChangesSpecAndStatusAtOnce) {
+  ObjectPtr s = MustCreate(StatefulSets(), testing::StatefulSet("s1", 1));
+  Json both = s->json;
+  both["spec"]["replicas"] = 2;
+  both["status"] = {{"replicas", 7}};
+  UpdateOptions with_status;
+  with_status.with_status = true;
+  ObjectPtr after = *store_->Update(StatefulSets(), both, with_status);
+  EXPECT_EQ(after->json["spec"]["replicas"], 2);
+  EXPECT_EQ(after->json["status"]["replicas"], 7);
+  EXPECT_EQ(after->json["metadata"]["generation"], 2);
+  EXPECT_EQ(after->resource_version, s->resource_version + 1);
+  // Without a status in the update, the write leaves none.
+  Json no_status = after->json;
+  no_status.erase("status");
+  EXPECT_FALSE((*store_->Update(StatefulSets(), no_status, with_status))->json.contains("status"));
+}
+
+TEST_F(StoreWriteTest, StatusWriteKeepsEverythingButStatusAndManagedFields) {
+  Json pod = testing::Pod("p");
+  pod["metadata"]["managedFields"] = Json::array({{{"manager", "a"}}});
+  pod["metadata"]["labels"] = {{"x", "1"}};
+  ObjectPtr p = MustCreate(Pods(), pod);
+  Json update = p->json;
+  update["status"] = {{"phase", "Running"}};
+  update["metadata"]["labels"] = {{"x", "changed"}};
+  ObjectPtr status = *store_->UpdateStatus(Pods(), update);
+  EXPECT_EQ(status->json["status"]["phase"], "Running");
+  EXPECT_EQ(status->json["metadata"]["labels"]["x"], "1");
+  EXPECT_EQ(status->json["metadata"]["managedFields"], Json::array({{{"manager", "a"}}}));
+  update = status->json;
+  update["metadata"]["managedFields"] = Json::array({{{"manager", "b"}}});
+  update.erase("status");
+  ObjectPtr managed = *store_->UpdateStatus(Pods(), update);
+  EXPECT_EQ(managed->json["metadata"]["managedFields"], Json::array({{{"manager", "b"}}}));
+  EXPECT_FALSE(managed->json.contains("status"));
+  EXPECT_EQ(managed->json["metadata"]["labels"]["x"], "1");
+}
+
 TEST_F(StoreWriteTest, StatusClearedOnCreate) {
   Json lws = testing::LeaderWorkerSet("l1");
   lws["status"] = {{"replicas", 5}};
