@@ -15,52 +15,48 @@ ObjectPtr PodVersion(std::uint64_t rv) {
                           rv);
 }
 
+// The shared view of `stored`, or null (a test failure) when it does not decode.
+std::shared_ptr<const api::Pod> View(const ObjectPtr& stored) {
+  auto view = DecodedView<api::Pod>(*stored);
+  EXPECT_TRUE(view.ok()) << view.status().ToString();
+  return view.ok() ? *view : nullptr;
+}
+
 TEST(DecodedViewTest, ReadersOfOneVersionShareOneView) {
   ObjectPtr stored = PodVersion(7);
-  auto first = DecodedView<api::Pod>(*stored);
-  auto second = DecodedView<api::Pod>(*stored);
-  ASSERT_TRUE(first.ok());
-  ASSERT_TRUE(second.ok());
-  EXPECT_EQ(first->get(), second->get());
-  EXPECT_EQ((*first)->metadata.resource_version, "7");
-  EXPECT_EQ((*first)->metadata.Label("app"), "a");
-  // Another version is another view.
-  auto other = DecodedView<api::Pod>(*PodVersion(8));
-  ASSERT_TRUE(other.ok());
-  EXPECT_NE(other->get(), first->get());
+  std::shared_ptr<const api::Pod> first = View(stored);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(View(stored), first);
+  EXPECT_EQ(first->metadata.resource_version, "7");
+  EXPECT_EQ(first->metadata.Label("app"), "a");
+  EXPECT_NE(View(PodVersion(8)), first);  // another version is another view
 }
 
 TEST(DecodedViewTest, ViewsCarryNoManagedFields) {
-  auto view = DecodedView<api::Pod>(*PodVersion(1));
-  ASSERT_TRUE(view.ok());
-  EXPECT_FALSE((*view)->metadata.rest.contains("managedFields"));
-  EXPECT_FALSE(api::Encode(**view)["metadata"].contains("managedFields"));
+  std::shared_ptr<const api::Pod> view = View(PodVersion(1));
+  ASSERT_NE(view, nullptr);
+  EXPECT_FALSE(view->metadata.rest.contains("managedFields"));
+  EXPECT_FALSE(api::Encode(*view)["metadata"].contains("managedFields"));
 }
 
 TEST(DecodedViewTest, TheVersionDoesNotKeepAViewNoReaderHolds) {
   ObjectPtr stored = PodVersion(1);
-  std::weak_ptr<const api::Pod> watched;
-  {
-    auto view = DecodedView<api::Pod>(*stored);
-    ASSERT_TRUE(view.ok());
-    watched = *view;
-  }
+  std::weak_ptr<const api::Pod> watched = View(stored);
   EXPECT_TRUE(watched.expired());
   // The next reader decodes again and gets a working view.
-  auto again = DecodedView<api::Pod>(*stored);
-  ASSERT_TRUE(again.ok());
-  EXPECT_EQ((*again)->metadata.name, "p");
+  std::shared_ptr<const api::Pod> again = View(stored);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->metadata.name, "p");
 }
 
 TEST(DecodedViewTest, PrivateViewsAreNeverShared) {
   ObjectPtr stored = PodVersion(1);
-  auto shared = DecodedView<api::Pod>(*stored);
+  std::shared_ptr<const api::Pod> shared = View(stored);
   auto mine = DecodePrivateView<api::Pod>(*stored);
-  ASSERT_TRUE(shared.ok());
   ASSERT_TRUE(mine.ok());
-  EXPECT_NE(shared->get(), mine->get());
+  EXPECT_NE(mine->get(), shared.get());
   EXPECT_FALSE((*mine)->metadata.rest.contains("managedFields"));
-  EXPECT_EQ(DecodedView<api::Pod>(*stored)->get(), shared->get());
+  EXPECT_EQ(View(stored), shared);
 }
 
 TEST(DecodedViewTest, AnUndecodableVersionReportsTheField) {
