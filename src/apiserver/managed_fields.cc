@@ -3,6 +3,8 @@
 #include "apiserver/managed_fields.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -21,7 +23,8 @@ std::int64_t UnixSeconds(const std::string& time) {
   return std::chrono::duration_cast<std::chrono::seconds>(t->time_since_epoch()).count();
 }
 
-Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index) {
+// `with_fields` false checks and reads everything but fieldsV1, which stays undecoded.
+Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index, bool with_fields = true) {
   if (!item.is_object()) {
     return Status::BadRequest("managed fields entry " + std::to_string(index) +
                               " is not an object");
@@ -45,6 +48,7 @@ Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index) {
     return Status::BadRequest("invalid fieldsType " + api::GoQuote(fields_type) +
                               " in managed fields entry " + std::to_string(index));
   }
+  if (!with_fields) return entry;
   auto fields = item.find("fieldsV1");
   Result<FieldSet> set = FieldSet::FromFieldsV1(fields == item.end() ? Json() : *fields);
   if (!set.ok()) {
@@ -53,6 +57,11 @@ Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index) {
   }
   entry.fields = std::move(*set);
   return entry;
+}
+
+// The order the API server lists entries in.
+auto SortKey(const ManagedFieldsEntry& e) {
+  return std::make_tuple(e.operation, UnixSeconds(e.time), e.manager, e.api_version, e.subresource);
 }
 
 }  // namespace
@@ -106,12 +115,8 @@ Result<ManagedFieldSets> DecodeManagedFields(const Json& managed_fields) {
 Json EncodeManagedFields(const ManagedFieldSets& managed) {
   std::vector<const ManagedFieldsEntry*> entries;
   for (const auto& [id, entry] : managed) entries.push_back(&entry);
-  auto sort_key = [](const ManagedFieldsEntry* e) {
-    return std::make_tuple(e->operation, UnixSeconds(e->time), e->manager, e->api_version,
-                           e->subresource);
-  };
   std::stable_sort(entries.begin(), entries.end(),
-                   [&](const auto* a, const auto* b) { return sort_key(a) < sort_key(b); });
+                   [](const auto* a, const auto* b) { return SortKey(*a) < SortKey(*b); });
   Json out = Json::array();
   for (const ManagedFieldsEntry* e : entries) out.push_back(e->ToJson());
   return out;
@@ -241,9 +246,106 @@ ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFiel
   return managed;
 }
 
+namespace {
+
+// True unless the FieldsV1 node `fields_v1` provably shares no path with `set`: some element of
+// each path of `set` is missing from it. Field names and indexes have one spelling; keys and
+// values have several ("k:" fields in any order), so a path through one counts as shared, as
+// does a path through anything that is not an object.
+bool MayShare(const Json& fields_v1, const FieldSet& set) {
+  if (set.empty()) return false;
+  for (const Path& path : set.Paths()) {
+    const Json* node = &fields_v1;
+    bool missing = false;
+    for (const PathElement& pe : path) {
+      if (!node->is_object() || pe.kind() == PathElement::Kind::kKey ||
+          pe.kind() == PathElement::Kind::kValue) {
+        break;
+      }
+      auto it = node->find(pe.Serialize());
+      if (it == node->end()) {
+        missing = true;
+        break;
+      }
+      node = &*it;
+    }
+    if (!missing) return true;
+  }
+  return false;
+}
+
+// One live entry: decoded when the write touches it, otherwise kept as the JSON it was read from.
+struct LiveEntry {
+  ManagedFieldsEntry entry;     // fields decoded only when `raw` is null
+  const Json* raw = nullptr;    // the untouched entry, written back as it was
+};
+
+// RecordUpdate over the live object's entries, decoding only those whose fields the write
+// changes (and the writer's own): a status write leaves the spec owner's entry, usually the
+// largest, as the JSON it was. nullopt when an entry does not read as an entry: the caller then
+// takes the full path, whose rule for bad entries (drop them all) stays the only one.
+std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& before,
+                                       const Json& after, const FieldManagerScope& scope) {
+  if (!live_entries.is_array()) return std::nullopt;
+  Comparison diff = TrackedChanges(before, after, scope);
+  FieldSet changed = std::move(diff.modified);
+  changed.Add(diff.added);
+  FieldSet taken = changed;
+  taken.Subtract(diff.removed);
+  taken.Subtract(StrippedFields());
+  ManagedFieldsEntry mine{scope.manager, std::string(kOperationUpdate), scope.api_version,
+                          FormatRfc3339(scope.now), scope.subresource, {}};
+  const std::string my_id = mine.Identifier();
+
+  std::map<std::string, LiveEntry> entries;
+  for (std::size_t i = 0; i < live_entries.size(); ++i) {
+    const Json& item = live_entries[i];
+    Result<ManagedFieldsEntry> header = DecodeEntry(item, i, /*with_fields=*/false);
+    if (!header.ok()) return std::nullopt;
+    std::string id = header->Identifier();
+    const Json& fields_v1 = api::ChildOrNull(item, "fieldsV1");
+    // An entry that owns nothing is dropped, as the full path drops it: decode it too.
+    const bool touched = (id == my_id && !taken.empty()) || !fields_v1.is_object() ||
+                         fields_v1.empty() || MayShare(fields_v1, changed) ||
+                         MayShare(fields_v1, diff.removed);
+    LiveEntry live{std::move(*header), touched ? nullptr : &item};
+    if (touched) {
+      Result<FieldSet> set = FieldSet::FromFieldsV1(fields_v1);
+      if (!set.ok()) return std::nullopt;
+      live.entry.fields = std::move(*set);
+      live.entry.fields.Subtract(changed);
+      live.entry.fields.Subtract(diff.removed);
+    }
+    entries[id] = std::move(live);  // a repeated identity keeps the last entry
+  }
+  std::erase_if(entries, [](const auto& e) { return !e.second.raw && e.second.entry.fields.empty(); });
+  if (!taken.empty()) {
+    auto [slot, inserted] = entries.emplace(my_id, LiveEntry{std::move(mine), nullptr});
+    if (!inserted) {
+      slot->second.entry.time = FormatRfc3339(scope.now);
+      slot->second.entry.api_version = scope.api_version;
+    }
+    slot->second.entry.fields.Add(taken);
+  }
+  std::vector<const LiveEntry*> order;
+  for (const auto& [id, live] : entries) order.push_back(&live);
+  std::stable_sort(order.begin(), order.end(), [](const LiveEntry* a, const LiveEntry* b) {
+    return SortKey(a->entry) < SortKey(b->entry);
+  });
+  Json out = Json::array();
+  for (const LiveEntry* live : order) out.push_back(live->raw ? *live->raw : live->entry.ToJson());
+  return out;
+}
+
+}  // namespace
+
 Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope) {
   if (!updated.is_object()) return updated;
-  ManagedFieldSets managed = ManagedFieldsForWrite(old, updated, scope.subresource);
+  // Writes that keep the live entries (ManagedFieldsForWrite) read them lazily below; a body
+  // with entries of its own takes the full path.
+  const bool keeps_live = !scope.subresource.empty() || !ManagedFieldsOf(updated).is_array();
+  std::optional<ManagedFieldSets> managed;
+  if (!keeps_live) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
   SetManagedFields(&updated, {});
   // `old` keeps its managedFields: every walk below leaves them out instead of copying `old`.
   static const Json kEmpty = Json::object();
@@ -252,8 +354,16 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
       ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath()).empty() &&
       ValidateShape(updated, scope.schema, /*allow_duplicates=*/true).empty();
   if (!shapes_valid) return updated;
-  managed = RecordUpdate(before, updated, std::move(managed), scope);
-  SetManagedFields(&updated, managed);
+  if (keeps_live && ManagedFieldsOf(before).is_array()) {
+    std::optional<Json> recorded = RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);
+    if (recorded) {
+      if (!recorded->empty()) updated["metadata"]["managedFields"] = std::move(*recorded);
+      return updated;
+    }
+  }
+  if (!managed) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
+  *managed = RecordUpdate(before, updated, std::move(*managed), scope);
+  SetManagedFields(&updated, *managed);
   return updated;
 }
 
