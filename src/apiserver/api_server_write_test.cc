@@ -145,5 +145,21 @@ TEST_F(ApiServerTest, BindingIsOneWriteThatLeavesManagedFieldsAlone) {
   EXPECT_FALSE(Get(std::string(kPods) + "/q").body["spec"].contains("nodeName"));
 }
 
+TEST_F(ApiServerTest, BindingChecksTheUidItNames) {
+  ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
+  const Json pod = Get(std::string(kPods) + "/p").body;
+  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"},
+                  {"metadata", {{"name", "p"}, {"uid", "a-predecessor"}}},
+                  {"target", {{"kind", "Node"}, {"name", "n1"}}}};
+  Reply stale = Post(std::string(kPods) + "/p/binding", binding);
+  EXPECT_EQ(stale.code, 409);
+  EXPECT_EQ(stale.body["message"],
+            "Operation cannot be fulfilled on pods \"p\": Precondition failed: UID in precondition: "
+            "a-predecessor, UID in object meta: " + pod["metadata"]["uid"].get<std::string>());
+  EXPECT_FALSE(Get(std::string(kPods) + "/p").body["spec"].contains("nodeName"));
+  binding["metadata"]["uid"] = pod["metadata"]["uid"];
+  EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
+}
+
 }  // namespace
 }  // namespace lws::apiserver::testing

@@ -147,6 +147,23 @@ void SetPodScheduled(Json* pod, const std::string& now) {
   conditions.push_back(std::move(scheduled));
 }
 
+// The Binding's uid and resourceVersion, when set, as preconditions on the pod (upstream's
+// assignPod passes them to its update): a pod recreated under the same name is not bound by a
+// decision made for its predecessor. Returns why they fail, or "" when they hold.
+std::string FailedBindingPrecondition(const Json& binding, const Json& pod) {
+  const Json& wanted = api::ChildOrNull(binding, "metadata");
+  const Json& meta = api::ChildOrNull(pod, "metadata");
+  for (const char* field : {"uid", "resourceVersion"}) {
+    const std::string want = api::StringMember(wanted, field);
+    const std::string have = api::StringMember(meta, field);
+    if (want.empty() || want == have) continue;
+    const std::string label = std::string_view(field) == "uid" ? "UID" : "ResourceVersion";
+    return "Precondition failed: " + label + " in precondition: " + want + ", " + label +
+           " in object meta: " + have;
+  }
+  return "";
+}
+
 }  // namespace
 
 Result<HttpResponse> RequestHandler::Binding() {
@@ -162,6 +179,9 @@ Result<HttpResponse> RequestHandler::Binding() {
   }
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    store_->Get(*info_, target_.namespace_, target_.name));
+  if (std::string failed = FailedBindingPrecondition(binding, current->json); !failed.empty()) {
+    return ConflictError(*info_, target_.name, failed);
+  }
   std::string assigned = api::StringMember(api::ChildOrNull(current->json, "spec"), "nodeName");
   if (!assigned.empty()) {
     return ConflictError(*info_, target_.name,
