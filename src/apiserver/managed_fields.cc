@@ -24,7 +24,8 @@ std::int64_t UnixSeconds(const std::string& time) {
 }
 
 // `with_fields` false checks and reads everything but fieldsV1, which stays undecoded.
-Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index, bool with_fields = true) {
+Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index,
+                                       bool with_fields = true) {
   if (!item.is_object()) {
     return Status::BadRequest("managed fields entry " + std::to_string(index) +
                               " is not an object");
@@ -57,6 +58,12 @@ Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index, bool
   }
   entry.fields = std::move(*set);
   return entry;
+}
+
+// Whether a non-apply write starts from the live object's entries, whatever they hold
+// (decodeLiveOrNew): a subresource write, or a body that carries no managedFields.
+bool KeepsLiveEntries(const Json& updated, std::string_view subresource) {
+  return !subresource.empty() || !ManagedFieldsOf(updated).is_array();
 }
 
 // The order the API server lists entries in.
@@ -123,12 +130,7 @@ Json EncodeManagedFields(const ManagedFieldSets& managed) {
 }
 
 const Json& ManagedFieldsOf(const Json& object) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto meta = object.find("metadata");
-  if (meta == object.end() || !meta->is_object()) return kNull;
-  auto fields = meta->find("managedFields");
-  return fields == meta->end() ? kNull : *fields;
+  return api::ChildOrNull(api::ChildOrNull(object, "metadata"), "managedFields");
 }
 
 void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
@@ -155,14 +157,12 @@ ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
     Result<ManagedFieldSets> decoded = DecodeManagedFields(ManagedFieldsOf(live));
     return decoded.ok() ? std::move(*decoded) : ManagedFieldSets();
   };
-  if (!subresource.empty()) return from_live();
+  if (KeepsLiveEntries(updated, subresource)) return from_live();
   const Json& sent = ManagedFieldsOf(updated);
-  if (sent.is_array()) {
-    bool reset = sent.empty() || (sent.size() == 1 && sent[0].is_object() && sent[0].empty());
-    if (reset) return {};
-    Result<ManagedFieldSets> decoded = DecodeManagedFields(sent);
-    if (decoded.ok() && !decoded->empty()) return std::move(*decoded);
-  }
+  bool reset = sent.empty() || (sent.size() == 1 && sent[0].is_object() && sent[0].empty());
+  if (reset) return {};
+  Result<ManagedFieldSets> decoded = DecodeManagedFields(sent);
+  if (decoded.ok() && !decoded->empty()) return std::move(*decoded);
   return from_live();
 }
 
@@ -217,32 +217,60 @@ Comparison TrackedChanges(const Json& before, const Json& after, const FieldMana
   return Compare(before, after, scope.schema, &skip);
 }
 
+// What a write changed (modified or added) and removed, as RecordUpdate records them.
+struct WriteChanges {
+  FieldSet changed;
+  FieldSet removed;
+};
+
+WriteChanges ChangesOf(const Json& before, const Json& after, const FieldManagerScope& scope) {
+  Comparison diff = TrackedChanges(before, after, scope);
+  WriteChanges out{std::move(diff.modified), std::move(diff.removed)};
+  out.changed.Add(diff.added);
+  return out;
+}
+
+// Takes a write's changes away from an entry (in place: copying every entry through Difference
+// was most of the cost of recording a write). True when the entry owns nothing any more.
+bool LoseChanges(FieldSet& fields, const WriteChanges& changes) {
+  fields.Subtract(changes.changed);
+  fields.Subtract(changes.removed);
+  return fields.empty();
+}
+
+// The fields the writer takes: what it changed, less what it removed and the untracked metadata.
+FieldSet TakenFields(FieldSet changed, const FieldSet& removed) {
+  changed.Subtract(removed);
+  changed.Subtract(StrippedFields());
+  return changed;
+}
+
+// The writer's Update entry, before it takes anything.
+ManagedFieldsEntry WriterEntry(const FieldManagerScope& scope) {
+  return {scope.manager, std::string(kOperationUpdate), scope.api_version,
+          FormatRfc3339(scope.now), scope.subresource, {}};
+}
+
+// The writer's entry (new or kept) takes `taken`: its time and apiVersion become the write's.
+void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, const FieldSet& taken) {
+  entry.time = FormatRfc3339(scope.now);
+  entry.api_version = scope.api_version;
+  entry.fields.Add(taken);
+}
+
 }  // namespace
 
 ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
                               const FieldManagerScope& scope) {
-  Comparison diff = TrackedChanges(before, after, scope);
-  FieldSet changed = std::move(diff.modified);
-  changed.Add(diff.added);
+  WriteChanges changes = ChangesOf(before, after, scope);
   for (auto it = managed.begin(); it != managed.end();) {
-    // In place: copying every entry through Difference was most of the cost of recording a write.
-    it->second.fields.Subtract(changed);
-    it->second.fields.Subtract(diff.removed);
-    it = it->second.fields.empty() ? managed.erase(it) : std::next(it);
+    it = LoseChanges(it->second.fields, changes) ? managed.erase(it) : std::next(it);
   }
-  FieldSet taken = std::move(changed);
-  taken.Subtract(diff.removed);
-  taken.Subtract(StrippedFields());
+  FieldSet taken = TakenFields(std::move(changes.changed), changes.removed);
   if (taken.empty()) return managed;
-  ManagedFieldsEntry mine{scope.manager, std::string(kOperationUpdate), scope.api_version,
-                          FormatRfc3339(scope.now), scope.subresource, {}};
+  ManagedFieldsEntry mine = WriterEntry(scope);
   std::string id = mine.Identifier();
-  auto [slot, inserted] = managed.emplace(id, std::move(mine));
-  if (!inserted) {
-    slot->second.time = FormatRfc3339(scope.now);
-    slot->second.api_version = scope.api_version;
-  }
-  slot->second.fields.Add(taken);
+  Take(managed.try_emplace(id, std::move(mine)).first->second, scope, taken);
   return managed;
 }
 
@@ -253,7 +281,6 @@ namespace {
 // values have several ("k:" fields in any order), so a path through one counts as shared, as
 // does a path through anything that is not an object.
 bool MayShare(const Json& fields_v1, const FieldSet& set) {
-  if (set.empty()) return false;
   for (const Path& path : set.Paths()) {
     const Json* node = &fields_v1;
     bool missing = false;
@@ -287,14 +314,9 @@ struct LiveEntry {
 std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& before,
                                        const Json& after, const FieldManagerScope& scope) {
   if (!live_entries.is_array()) return std::nullopt;
-  Comparison diff = TrackedChanges(before, after, scope);
-  FieldSet changed = std::move(diff.modified);
-  changed.Add(diff.added);
-  FieldSet taken = changed;
-  taken.Subtract(diff.removed);
-  taken.Subtract(StrippedFields());
-  ManagedFieldsEntry mine{scope.manager, std::string(kOperationUpdate), scope.api_version,
-                          FormatRfc3339(scope.now), scope.subresource, {}};
+  WriteChanges changes = ChangesOf(before, after, scope);
+  const FieldSet taken = TakenFields(changes.changed, changes.removed);  // `changed` is read below
+  ManagedFieldsEntry mine = WriterEntry(scope);
   const std::string my_id = mine.Identifier();
 
   std::map<std::string, LiveEntry> entries;
@@ -306,26 +328,23 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
     const Json& fields_v1 = api::ChildOrNull(item, "fieldsV1");
     // An entry that owns nothing is dropped, as the full path drops it: decode it too.
     const bool touched = (id == my_id && !taken.empty()) || !fields_v1.is_object() ||
-                         fields_v1.empty() || MayShare(fields_v1, changed) ||
-                         MayShare(fields_v1, diff.removed);
+                         fields_v1.empty() || MayShare(fields_v1, changes.changed) ||
+                         MayShare(fields_v1, changes.removed);
     LiveEntry live{std::move(*header), touched ? nullptr : &item};
     if (touched) {
       Result<FieldSet> set = FieldSet::FromFieldsV1(fields_v1);
       if (!set.ok()) return std::nullopt;
       live.entry.fields = std::move(*set);
-      live.entry.fields.Subtract(changed);
-      live.entry.fields.Subtract(diff.removed);
     }
     entries[id] = std::move(live);  // a repeated identity keeps the last entry
   }
-  std::erase_if(entries, [](const auto& e) { return !e.second.raw && e.second.entry.fields.empty(); });
+  for (auto it = entries.begin(); it != entries.end();) {
+    const bool emptied = !it->second.raw && LoseChanges(it->second.entry.fields, changes);
+    it = emptied ? entries.erase(it) : std::next(it);
+  }
   if (!taken.empty()) {
-    auto [slot, inserted] = entries.emplace(my_id, LiveEntry{std::move(mine), nullptr});
-    if (!inserted) {
-      slot->second.entry.time = FormatRfc3339(scope.now);
-      slot->second.entry.api_version = scope.api_version;
-    }
-    slot->second.entry.fields.Add(taken);
+    Take(entries.try_emplace(my_id, LiveEntry{std::move(mine), nullptr}).first->second.entry, scope,
+         taken);
   }
   std::vector<const LiveEntry*> order;
   for (const auto& [id, live] : entries) order.push_back(&live);
@@ -343,7 +362,7 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
   if (!updated.is_object()) return updated;
   // Writes that keep the live entries (ManagedFieldsForWrite) read them lazily below; a body
   // with entries of its own takes the full path.
-  const bool keeps_live = !scope.subresource.empty() || !ManagedFieldsOf(updated).is_array();
+  const bool keeps_live = KeepsLiveEntries(updated, scope.subresource);
   std::optional<ManagedFieldSets> managed;
   if (!keeps_live) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
   SetManagedFields(&updated, {});
@@ -354,8 +373,9 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
       ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath()).empty() &&
       ValidateShape(updated, scope.schema, /*allow_duplicates=*/true).empty();
   if (!shapes_valid) return updated;
-  if (keeps_live && ManagedFieldsOf(before).is_array()) {
-    std::optional<Json> recorded = RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);
+  if (keeps_live) {
+    std::optional<Json> recorded =
+        RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);
     if (recorded) {
       if (!recorded->empty()) updated["metadata"]["managedFields"] = std::move(*recorded);
       return updated;
