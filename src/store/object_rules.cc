@@ -179,7 +179,7 @@ Status CheckUpdatePrecondition(const api::ResourceInfo& info, const Json& update
 }
 
 Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Json update,
-                              bool status_only) {
+                              bool status_only, bool with_status) {
   RETURN_IF_ERROR(CheckObjectShape(update));
   if (update["metadata"].is_null()) update["metadata"] = Json::object();
   const std::string name = MetaString(old, "name");
@@ -206,7 +206,7 @@ Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Js
                           "deletionGracePeriodSeconds", "generation", "resourceVersion"}) {
     CopyMetaField(old, update, key);
   }
-  if (info.has_status) CopyTopField(old, update, "status");
+  if (info.has_status && !with_status) CopyTopField(old, update, "status");
   if (info.tracks_generation && SpecChanged(old, update, info.has_status)) {
     update["metadata"]["generation"] = MetaInt(old, "generation") + 1;
   }

@@ -80,12 +80,13 @@ Status CheckUpdatePrecondition(const api::ResourceInfo& info, const Json& update
 //     deletionGracePeriodSeconds and generation kept from `old` (a different uid is 422 `field
 //     is immutable`), status kept from `old` when the resource has a status subresource, and no
 //     finalizer added while `old` is being deleted (422 Forbidden);
-//   - status_only: `old` with `update`'s status (and managedFields when present).
+//   - status_only: `old` with `update`'s status (and managedFields when present);
+//   - with_status (main resource only): as the main resource, but the status is `update`'s.
 // generation is old + 1 iff the resource tracks it and anything outside metadata (and status,
 // when it is a subresource) changed. resourceVersion is left as in `old`, so the result equals
 // `old` exactly when the update is a no-op.
 Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Json update,
-                              bool status_only);
+                              bool status_only, bool with_status = false);
 
 // True iff an update that produced `updated` from `old` completes a pending deletion: `old` is
 // being deleted with no grace period left and `updated` has no finalizers.

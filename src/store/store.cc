@@ -215,17 +215,8 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
   if (found == nullptr) return NotFoundError(info, name.name);
   const ObjectPtr current = *found;
   RETURN_IF_ERROR(CheckUpdatePrecondition(info, object, current->resource_version));
-  Json status;  // the update's own status, for options.with_status
-  const bool with_status = options.with_status && !status_only && info.has_status;
-  if (auto it = object.find("status"); with_status && it != object.end()) status = std::move(*it);
-  ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->json, std::move(object), status_only));
-  if (with_status) {
-    if (status.is_null()) {
-      updated.erase("status");
-    } else {
-      updated["status"] = std::move(status);
-    }
-  }
+  ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->json, std::move(object),
+                                                  status_only, options.with_status));
   if (ShouldDeleteDuringUpdate(current->json, updated)) {
     if (options.dry_run) return MakeStoredObject(std::move(updated), current->resource_version);
     return CommitDelete(gr, name, std::move(updated), current, notes);
