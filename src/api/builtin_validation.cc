@@ -137,11 +137,7 @@ ErrorList ValidateSecret(const Json& object, const Json* old) {
   return errs;
 }
 
-const Json& SpecOf(const Json& object) {
-  static const Json kNull;
-  const Json* spec = Member(object, "spec");
-  return spec != nullptr ? *spec : kNull;
-}
+const Json& SpecOf(const Json& object) { return ChildOrNull(object, "spec"); }
 
 }  // namespace
 

@@ -7,22 +7,19 @@ namespace lws::cluster {
 
 namespace {
 
+using api::ChildOrNull;
+
 constexpr std::int64_t kDefaultGraceSeconds = 30;
 
-const Json& Member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
 std::string StringAt(const Json& object, const char* outer, const char* inner) {
-  return api::StringMember(Member(object, outer), inner);
+  return api::StringMember(ChildOrNull(object, outer), inner);
 }
 
 bool IsTerminal(const std::string& phase) { return phase == "Failed" || phase == "Succeeded"; }
 
-bool IsDeleting(const Json& pod) { return !Member(Member(pod, "metadata"), "deletionTimestamp").is_null(); }
+bool IsDeleting(const Json& pod) {
+  return !ChildOrNull(ChildOrNull(pod, "metadata"), "deletionTimestamp").is_null();
+}
 
 Time TimeOr(const Json& text, Time fallback) {
   if (!text.is_string()) return fallback;
@@ -145,7 +142,7 @@ void Kubelets::SyncTermination(const store::ObjectName& key, PodEntry& entry, co
                                  : StringAt(pod, "status", "phase") == "Running";
   Duration delay{};
   if (started) {
-    const Json& grace = Member(Member(pod, "metadata"), "deletionGracePeriodSeconds");
+    const Json& grace = ChildOrNull(ChildOrNull(pod, "metadata"), "deletionGracePeriodSeconds");
     delay = std::chrono::seconds(grace.is_number_integer() ? grace.get<std::int64_t>()
                                                            : kDefaultGraceSeconds);
     const Json& node = nodes_->Get("", StringAt(pod, "spec", "nodeName"))->json;
@@ -186,30 +183,32 @@ void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry, const Json
 
 PodRun Kubelets::BeginRun(const Json& pod, const Json& node) {
   const Time now = loop_->Now();
-  const Json& status = Member(pod, "status");
+  const Json& status = ChildOrNull(pod, "status");
   PodRun run;
   run.start_time = now;
   run.host_ip = api::StringMember(status, "hostIP");
   if (run.host_ip.empty()) run.host_ip = HostIp(node);
   if (api::StringMember(status, "phase") != "Running") return run;
   // Adopted from an earlier kubelet (a resumed cluster): carry its history on.
-  run.start_time = TimeOr(Member(status, "startTime"), now);
+  run.start_time = TimeOr(ChildOrNull(status, "startTime"), now);
   run.pod_ip = api::StringMember(status, "podIP");
   if (run.pod_ip.empty()) run.pod_ip = NextPodIp(StringAt(pod, "spec", "nodeName"));
   run.started_at = run.others_started_at = now;
   run.stage = PodStage::kRestarting;
-  for (const Json& c : Member(status, "conditions")) {
+  for (const Json& c : ChildOrNull(status, "conditions")) {
     if (api::StringMember(c, "type") == "Ready" && api::StringMember(c, "status") == "True") {
       run.stage = PodStage::kRunning;
     }
   }
-  const Json& containers = Member(Member(pod, "spec"), "containers");
+  const Json& containers = ChildOrNull(ChildOrNull(pod, "spec"), "containers");
   const std::string first = containers.empty() ? "" : api::StringMember(containers[0], "name");
-  for (const Json& s : Member(status, "containerStatuses")) {
+  for (const Json& s : ChildOrNull(status, "containerStatuses")) {
     if (api::StringMember(s, "name") != first) continue;
-    run.restart_count = Member(s, "restartCount").is_number_integer() ? s["restartCount"].get<int>() : 0;
-    if (Member(s, "lastState").is_object()) run.last_state = s["lastState"];
-    run.started_at = TimeOr(Member(Member(Member(s, "state"), "running"), "startedAt"), now);
+    const Json& restarts = ChildOrNull(s, "restartCount");
+    run.restart_count = restarts.is_number_integer() ? restarts.get<int>() : 0;
+    if (ChildOrNull(s, "lastState").is_object()) run.last_state = s["lastState"];
+    const Json& running = ChildOrNull(ChildOrNull(s, "state"), "running");
+    run.started_at = TimeOr(ChildOrNull(running, "startedAt"), now);
   }
   return run;
 }

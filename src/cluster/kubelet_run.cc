@@ -12,21 +12,17 @@ namespace lws::cluster {
 
 namespace {
 
+using api::ChildOrNull;
+
 constexpr Duration kUnknownPoolStartup = std::chrono::seconds(5);
 // A crash the pool's crash_probability injects hits uniformly within this window after Ready.
 constexpr std::int64_t kCrashWindowMinSeconds = 10;
 constexpr std::int64_t kCrashWindowMaxSeconds = 600;
 
-const Json& Member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
 // A non-negative number of seconds from annotation `key`; nullopt when absent or malformed.
 std::optional<Duration> SecondsAnnotation(const Json& pod, const char* key) {
-  const std::string text = api::StringMember(Member(Member(pod, "metadata"), "annotations"), key);
+  const Json& annotations = ChildOrNull(ChildOrNull(pod, "metadata"), "annotations");
+  const std::string text = api::StringMember(annotations, key);
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   const double seconds = std::strtod(text.c_str(), &end);
@@ -45,7 +41,7 @@ void Kubelets::BecomeReady(const store::ObjectName& key, PodEntry& entry, const 
   const Time now = loop_->Now();
   if (run.stage == PodStage::kCreating) {
     run.started_at = run.others_started_at = now;
-    run.pod_ip = NextPodIp(api::StringMember(Member(pod, "spec"), "nodeName"));
+    run.pod_ip = NextPodIp(api::StringMember(ChildOrNull(pod, "spec"), "nodeName"));
     ++pods_started_;
   }
   run.stage = PodStage::kRunning;
@@ -54,7 +50,8 @@ void Kubelets::BecomeReady(const store::ObjectName& key, PodEntry& entry, const 
     ScheduleStep(key, entry, now + *after);
     return;
   }
-  const store::ObjectPtr node = nodes_->Get("", api::StringMember(Member(pod, "spec"), "nodeName"));
+  const store::ObjectPtr node =
+      nodes_->Get("", api::StringMember(ChildOrNull(pod, "spec"), "nodeName"));
   const NodePoolSpec* pool = node ? PoolOf(node->json) : nullptr;
   if (pool != nullptr && pool->crash_probability > 0 && rng_.Bernoulli(pool->crash_probability)) {
     const std::int64_t seconds = rng_.UniformInt(kCrashWindowMinSeconds, kCrashWindowMaxSeconds);
@@ -65,14 +62,14 @@ void Kubelets::BecomeReady(const store::ObjectName& key, PodEntry& entry, const 
 void Kubelets::Crash(const store::ObjectName& key, PodEntry& entry, const Json& pod) {
   PodRun& run = *entry.run;
   const Time now = loop_->Now();
-  const Json& containers = Member(Member(pod, "spec"), "containers");
+  const Json& containers = ChildOrNull(ChildOrNull(pod, "spec"), "containers");
   const std::string first = containers.empty() ? "" : api::StringMember(containers[0], "name");
   const Json terminated = {
       {"terminated",
        {{"containerID", ContainerId(entry.uid, first, run.restart_count)}, {"exitCode", 1},
         {"reason", "Error"}, {"startedAt", FormatRfc3339(run.started_at)},
         {"finishedAt", FormatRfc3339(now)}}}};
-  if (api::StringMember(Member(pod, "spec"), "restartPolicy") == "Never") {
+  if (api::StringMember(ChildOrNull(pod, "spec"), "restartPolicy") == "Never") {
     run.stage = PodStage::kFailed;
     run.finished_at = now;
     if (entry.step_timer) loop_->Cancel(*entry.step_timer);
@@ -84,7 +81,8 @@ void Kubelets::Crash(const store::ObjectName& key, PodEntry& entry, const Json& 
   ++run.restart_count;
   run.started_at = now;
   run.stage = PodStage::kRestarting;
-  const store::ObjectPtr node = nodes_->Get("", api::StringMember(Member(pod, "spec"), "nodeName"));
+  const store::ObjectPtr node =
+      nodes_->Get("", api::StringMember(ChildOrNull(pod, "spec"), "nodeName"));
   ScheduleStep(key, entry, now + StartupTime(pod, node ? node->json : Json()));
 }
 
@@ -128,7 +126,7 @@ void Kubelets::DeletePod(const store::ObjectName& key, PodEntry& entry) {
 }
 
 void Kubelets::WriteStatus(const Json& pod, Json status) {
-  if (Member(pod, "status") == status) return;
+  if (ChildOrNull(pod, "status") == status) return;
   Json updated = pod;
   updated["status"] = std::move(status);
   Result<Json> answer = client_->UpdateStatus(client::kPods, updated);
@@ -140,7 +138,8 @@ void Kubelets::WriteStatus(const Json& pod, Json status) {
 }
 
 const NodePoolSpec* Kubelets::PoolOf(const Json& node) const {
-  const std::string pool = api::StringMember(Member(Member(node, "metadata"), "labels"), kNodePoolLabel);
+  const std::string pool =
+      api::StringMember(ChildOrNull(ChildOrNull(node, "metadata"), "labels"), kNodePoolLabel);
   return pool.empty() ? nullptr : spec_->FindPool(pool);
 }
 
@@ -157,7 +156,7 @@ std::string Kubelets::NextPodIp(const std::string& node) {
 }
 
 std::string Kubelets::HostIp(const Json& node) const {
-  for (const Json& address : Member(Member(node, "status"), "addresses")) {
+  for (const Json& address : ChildOrNull(ChildOrNull(node, "status"), "addresses")) {
     if (api::StringMember(address, "type") == "InternalIP") return api::StringMember(address, "address");
   }
   auto it = node_index_.find(store::MetaString(node, "name"));
