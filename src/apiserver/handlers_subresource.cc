@@ -138,7 +138,8 @@ void SetPodScheduled(Json* pod, const std::string& now) {
                     {"lastProbeTime", nullptr}, {"lastTransitionTime", now}};
   for (Json& condition : conditions) {
     if (api::StringMember(condition, "type") != "PodScheduled") continue;
-    if (api::StringMember(condition, "status") == "True" && condition.contains("lastTransitionTime")) {
+    const bool was_true = api::StringMember(condition, "status") == "True";
+    if (was_true && condition.contains("lastTransitionTime")) {
       scheduled["lastTransitionTime"] = condition["lastTransitionTime"];
     }
     condition = std::move(scheduled);
@@ -188,7 +189,8 @@ Result<HttpResponse> RequestHandler::Binding() {
                          "pod " + target_.name + " is already assigned to node " +
                              api::GoQuote(assigned));
   }
-  if (!api::ChildOrNull(api::ChildOrNull(current->json, "metadata"), "deletionTimestamp").is_null()) {
+  const Json& meta = api::ChildOrNull(current->json, "metadata");
+  if (!api::ChildOrNull(meta, "deletionTimestamp").is_null()) {
     return ConflictError(*info_, target_.name, "pod " + target_.name + " is being deleted, cannot be assigned to a host");
   }
   // One write, as the binding registry's GuaranteedUpdate makes it: the node, the binding's

@@ -195,7 +195,7 @@ void StatefulSetController::Sync(const SetKey& key) {
   ++syncs_;
 
   auto log = Logger(std::string(kStatefulSetControllerName));
-  Result<StatefulSetSnapshot> snapshot = Snapshot(set_object, state);
+  Result<StatefulSetSnapshot> snapshot = Snapshot(set_object);
   Result<StatefulSetPlan> plan =
       snapshot.ok() ? PlanStatefulSet(*snapshot) : Result<StatefulSetPlan>(snapshot.status());
   // Holding the views keeps them alive, so the next sync decodes only the pods that changed.
@@ -209,8 +209,8 @@ void StatefulSetController::Sync(const SetKey& key) {
   if (retry) EnqueueAfter(key, *retry);
 }
 
-Result<StatefulSetSnapshot> StatefulSetController::Snapshot(const store::ObjectPtr& set_object,
-                                                            SetState& state) const {
+Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
+    const store::ObjectPtr& set_object) const {
   StatefulSetSnapshot snap;
   ASSIGN_OR_RETURN(snap.set, api::Decode<api::StatefulSet>(set_object->json));
   snap.now = loop_->Now();

@@ -109,8 +109,7 @@ class StatefulSetController {
   void EnqueueAfter(const SetKey& key, Duration delay);
   void Sync(const SetKey& key);
   bool ExpectationsMet(const SetKey& key, SetState& state);
-  Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object, SetState& state) const;
-  // Moves the planned snapshot's pods back into the set's decode cache.
+  Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object) const;
 
   // statefulset_controller_apply.cc: the writes of one plan.
   std::optional<Duration> Apply(const store::ObjectPtr& set_object, const api::StatefulSet& set,
