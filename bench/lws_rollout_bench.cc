@@ -8,11 +8,11 @@
 // Counters: wall time is the benchmark's; `writes_per_group` is stored changes (resourceVersions)
 // during the rollout per group; `non_event_writes_per_group` the same without the events'
 // writes (DESIGN.md section 6 compares it with about 4 x size + 6); `cache_bytes_per_pod` is the
-// heap the controllers' caches hold per pod after a controller restart (glibc mallinfo2 before
-// and after the new caches synced).
+// heap the controllers' caches hold per pod after a controller restart (the allocator's bytes in
+// use before and after the new caches synced, bench/heap_bytes.h).
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 
+#include "heap_bytes.h"
 #include "client/resource.h"
 #include "scenario/lws_world.h"
 
@@ -87,7 +87,7 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     non_event_writes_per_group =
         (writes - static_cast<double>(EventWrites(*world) - event_writes_before)) / groups;
     world->StopController();
-    const std::size_t heap_before = mallinfo2().uordblks;
+    const std::size_t heap_before = bench::HeapBytesInUse();
     // Private decoding: the new caches must not count the views they share with the cluster's
     // controllers in simulation; over the REST client they would hold their own.
     controllers::LwsManagerOptions private_caches;
@@ -95,7 +95,7 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     if (!world->StartController(private_caches).ok()) state.SkipWithError("restart");
     // The cluster is at rest: what the heap gains until the new caches synced is theirs.
     world->RunUntil([&] { return world->manager()->caches().synced(); }, 60s, 10ms);
-    const std::size_t heap_after = mallinfo2().uordblks;
+    const std::size_t heap_after = bench::HeapBytesInUse();
     cache_bytes_per_pod = static_cast<double>(heap_after - heap_before) / (groups * 8.0);
     world.reset();
     state.ResumeTiming();

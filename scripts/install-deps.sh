@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything lws-cpp needs on a bare Debian 12 (bookworm) machine.
 # Idempotent: packages already present are left alone, so CI can call it on every run.
-# The package list is the survey's recommended stack (see docs/dependencies.md).
+# The packages: build tools, the libraries the CMake files look for (jemalloc is the programs'
+# allocator, see CMakeLists.txt), Python's Kubernetes client for the client tests, and clang for
+# the fuzz targets.
 set -euo pipefail
 
 packages=(
@@ -10,7 +12,7 @@ packages=(
   libssl-dev openssl
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-  libsqlite3-dev
+  libsqlite3-dev libjemalloc-dev
   python3 python3-kubernetes
   clang-14 libclang-rt-14-dev
 )
