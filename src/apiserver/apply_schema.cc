@@ -114,6 +114,9 @@ void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allo
       return;
     }
     for (const auto& [key, child] : value.items()) {
+      // Only objects and lists hold anything to check; most fields are scalars, and building
+      // their path elements was most of the walk.
+      if (!child.is_object() && !child.is_array()) continue;
       PathElement pe = PathElement::Field(key);
       const FieldSet* below = nullptr;
       if (SkipsElement(skip, pe, &below)) continue;

@@ -192,19 +192,26 @@ class Walker {
   }
 
  private:
+  // Both sides' keys in order, merged: JSON objects keep their keys sorted, so one pass over each
+  // finds every key and its two values without collecting the keys first.
   void CompareMaps(const Json* a, const Json* b, const FieldSet* skip, Comparison* out) {
-    std::set<std::string> keys;
-    for (const Json* side : {a, b}) {
-      if (side == nullptr || !side->is_object()) continue;
-      for (const auto& [key, child] : side->items()) keys.insert(key);
-    }
-    for (const std::string& key : keys) {
+    static const Json kNoKeys = Json::object();
+    const Json& left = a != nullptr && a->is_object() ? *a : kNoKeys;
+    const Json& right = b != nullptr && b->is_object() ? *b : kNoKeys;
+    auto l = left.begin(), r = right.begin();
+    while (l != left.end() || r != right.end()) {
+      const int order = l == left.end()    ? 1
+                        : r == right.end() ? -1
+                                           : l.key().compare(r.key());
+      const std::string& key = order <= 0 ? l.key() : r.key();
+      const Json* from = order <= 0 ? &l.value() : nullptr;
+      const Json* to = order >= 0 ? &r.value() : nullptr;
       Descend(key);
       const FieldSet* below = nullptr;
-      if (!SkipsElement(skip, path_.back(), &below)) {
-        CompareNode(Find(a, key), Find(b, key), below, out);
-      }
+      if (!SkipsElement(skip, path_.back(), &below)) CompareNode(from, to, below, out);
       Ascend();
+      if (order <= 0) ++l;
+      if (order >= 0) ++r;
     }
   }
 

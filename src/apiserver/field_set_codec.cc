@@ -32,9 +32,15 @@ int TypeRank(const Json& v) {
   return 5;
 }
 
+// By reference: path elements are compared on every FieldSet lookup, and a by-value string
+// parameter copied both names each time.
 template <class T>
-int Sign(T a, T b) {
+int Sign(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);
+}
+int Sign(const std::string& a, const std::string& b) {
+  const int c = a.compare(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
 int CompareNumbers(const Json& a, const Json& b) {

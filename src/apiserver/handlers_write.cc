@@ -197,7 +197,8 @@ FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) con
 
 Json RequestHandler::WithManagedFields(const Json* old, Json updated,
                                        std::string_view subresource) {
-  return UpdateManagedFields(old == nullptr ? Json() : *old, std::move(updated),
+  static const Json kNone;  // a create has no old object; copying a live one cost a whole DOM
+  return UpdateManagedFields(old == nullptr ? kNone : *old, std::move(updated),
                              ManagerScope(subresource));
 }
 

@@ -10,6 +10,7 @@
 
 #include "api/go_json.h"
 #include "apiserver/apply_value.h"
+#include "store/object.h"
 
 namespace lws::apiserver {
 
@@ -145,11 +146,7 @@ void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
   meta["managedFields"] = EncodeManagedFields(managed);
 }
 
-Json WithoutManagedFields(const Json& object) {
-  Json out = object;
-  SetManagedFields(&out, {});
-  return out;
-}
+Json WithoutManagedFields(const Json& object) { return store::CopyWithoutManagedFields(object); }
 
 ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
                                        std::string_view subresource) {

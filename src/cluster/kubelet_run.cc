@@ -7,6 +7,7 @@
 #include "api/field.h"
 #include "base/log.h"
 #include "cluster/kubelet.h"
+#include "store/object.h"
 
 namespace lws::cluster {
 
@@ -127,7 +128,9 @@ void Kubelets::DeletePod(const store::ObjectName& key, PodEntry& entry) {
 
 void Kubelets::WriteStatus(const Json& pod, Json status) {
   if (ChildOrNull(pod, "status") == status) return;
-  Json updated = pod;
+  // The live managedFields stay as they are on a status write: copying them only to send them
+  // back doubled the body.
+  Json updated = store::CopyWithoutManagedFields(pod);
   updated["status"] = std::move(status);
   Result<Json> answer = client_->UpdateStatus(client::kPods, updated);
   if (!answer.ok() && !IsRace(answer.status())) {

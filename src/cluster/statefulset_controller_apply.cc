@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cluster/statefulset_controller.h"
+#include "store/object.h"
 
 namespace lws::cluster {
 
@@ -114,7 +115,9 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
     case Kind::kUpdatePod:
       return pod_write("update", client_->Update(client::kPods, api::Encode(*action.pod)));
     case Kind::kUpdateStatus: {
-      Json updated = set_json;  // carries the cached resourceVersion: a stale set conflicts
+      // The cached resourceVersion goes along, so a stale set conflicts; the live managedFields
+      // stay as they are on a status write.
+      Json updated = store::CopyWithoutManagedFields(set_json);
       updated["status"] = api::Encode(plan.status);
       Result<Json> answer = client_->UpdateStatus(client::kStatefulSets, updated);
       if (!answer.ok()) return Failed(answer.status(), state);

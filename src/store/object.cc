@@ -20,6 +20,22 @@ api::StringMap LabelsOf(const Json& object) {
   return labels;
 }
 
+Json CopyWithoutManagedFields(const Json& object) {
+  if (!object.is_object()) return object;
+  Json out = Json::object();
+  for (const auto& [key, value] : object.items()) {
+    if (key != "metadata" || !value.is_object()) {
+      out[key] = value;
+      continue;
+    }
+    Json& meta = out[key] = Json::object();
+    for (const auto& [field, item] : value.items()) {
+      if (field != "managedFields") meta[field] = item;
+    }
+  }
+  return out;
+}
+
 const std::string& StoredObject::bytes() const {
   std::call_once(bytes_once_, [this] { bytes_ = Serialize(json); });
   return bytes_;

@@ -63,6 +63,11 @@ std::string Serialize(const Json& json);
 // metadata.labels of an object (non-string values skipped).
 api::StringMap LabelsOf(const Json& object);
 
+// A copy of `object` without metadata.managedFields, which are never copied: a stored object's
+// entries are often as large as the rest of it, and a write body without them keeps the live
+// ones (status writes, updates; apiserver/managed_fields.h).
+Json CopyWithoutManagedFields(const Json& object);
+
 // Builds a stored version: writes metadata.resourceVersion (removes it when rv is 0), serialises
 // once and extracts the labels. REQUIRES: json is an object.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
