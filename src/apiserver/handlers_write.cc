@@ -14,6 +14,7 @@
 #include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
+#include "store/object_rules.h"
 
 namespace lws::apiserver {
 namespace {
@@ -52,7 +53,7 @@ api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
 
 Result<Json> RequestHandler::BodyJson(
     const std::function<Result<Json>(const std::string&)>& decode) const {
-  if (http_.parsed_body != nullptr) return *http_.parsed_body;
+  if (http_.parsed_body != nullptr) return std::move(*http_.parsed_body);  // read once
   return decode(http_.body);
 }
 
@@ -262,6 +263,9 @@ Result<HttpResponse> RequestHandler::Delete() {
   ASSIGN_OR_RETURN(store::DeleteResult result,
                    store_->Delete(*info_, target_.namespace_, target_.name, options));
   if (result.deleted && !options.dry_run) RETURN_IF_ERROR(AfterWrite(result.object->json, true));
+  // When the answer is the object, it is the stored version itself (an in-process caller then
+  // shares it instead of parsing its bytes).
+  if (!result.deleted || store::ReturnsDeletedObject(*info_)) return ObjectResponse(200, result.object);
   return JsonResponse(200, store::DeleteResponseBody(*info_, result));
 }
 

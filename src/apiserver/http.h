@@ -45,8 +45,9 @@ struct HttpRequest {
   std::string remote;  // "127.0.0.1:53412", for logs
   // In-process callers (client/local) pass their JSON body as the value itself and leave `body`
   // empty: serialising it only for the handler to parse it again was a large part of each
-  // simulated write. Not owned; it outlives the Handle call.
-  const nlohmann::json* parsed_body = nullptr;
+  // simulated write. Not owned; it outlives the Handle call, and the handler takes it (moves
+  // from it) instead of copying it.
+  nlohmann::json* parsed_body = nullptr;
   // The caller runs in this process and reads an object answer from HttpResponse::object, so
   // such answers leave `body` empty and the stored version is not serialised for nobody.
   bool in_process = false;

@@ -80,8 +80,8 @@ class RequestHandler {
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched
   // apiVersion/kind/namespace/name).
   Result<Json> DecodeObjectBody(bool require_name_match);
-  // The request body as JSON: the in-process caller's value when it passed one, else `decode`
-  // applied to the body's bytes.
+  // The request body as JSON: the in-process caller's value when it passed one (taken: a
+  // request's body is read once), else `decode` applied to the body's bytes.
   Result<Json> BodyJson(const std::function<Result<Json>(const std::string&)>& decode) const;
   // Defaults, validates and admits `object` for storing (`old` null on create): prune (unknown
   // fields per fieldValidation) and default, mutating admission, default again, validate against

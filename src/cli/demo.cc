@@ -103,7 +103,7 @@ class Poller {
 
 // Creates the demo LWS. One left by an earlier run (`lws up --data-dir`) is reused as it is.
 Status CreateDemo(const client::LocalClient& client, const Json& manifest, const std::string& name, std::ostream& out) {
-  Result<Json> created = client.Create(client::kLeaderWorkerSets, manifest);
+  Result<store::ObjectPtr> created = client.Create(client::kLeaderWorkerSets, manifest);
   if (created.ok()) {
     out << "leaderworkerset.leaderworkerset.x-k8s.io/" << name << " created\n";
     return Status::Ok();
@@ -155,7 +155,7 @@ Result<std::string> ChangeImage(const client::LocalClient& client, const Json& m
   ASSIGN_OR_RETURN(store::ObjectPtr live, client.Get(client::kLeaderWorkerSets, ns, name));
   std::string image = options.new_image;
   if (FirstImage(live->json) == image) image = FirstImage(manifest);
-  Result<Json> patched =
+  Result<store::ObjectPtr> patched =
       client.Patch(client::kLeaderWorkerSets, ns, name, apiserver::PatchType::kMerge, ImagePatch(live->json, image));
   if (!patched.ok()) return patched.status();
   return image;

@@ -112,15 +112,15 @@ class FakeController {
   // Creates `object`, or relabels the existing one: only the revision label changes between
   // generations.
   Json Apply(const client::Resource& resource, const Json& object) {
-    Result<Json> created = client_.Create(resource, object);
-    if (created.ok()) return *created;
+    Result<store::ObjectPtr> created = client_.Create(resource, object);
+    if (created.ok()) return (*created)->json;
     EXPECT_EQ(created.status().code(), Code::kAlreadyExists) << created.status().ToString();
     Json labels = {{"metadata", {{"labels", object["metadata"]["labels"]}}}};
-    return client_.Patch(resource, "default", object["metadata"]["name"], PatchType::kMerge, labels).value();
+    return client_.Patch(resource, "default", object["metadata"]["name"], PatchType::kMerge, labels).value()->json;
   }
 
   void Patch(const client::Resource& resource, const std::string& name, const Json& status) {
-    Result<Json> patched = client_.Patch(resource, "default", name, PatchType::kMerge, status, "status");
+    Result<store::ObjectPtr> patched = client_.Patch(resource, "default", name, PatchType::kMerge, status, "status");
     EXPECT_TRUE(patched.ok()) << patched.status().ToString();
   }
 

@@ -39,7 +39,7 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
   if (it != folded_.end()) {
     ++it->second.count;
     Json patch = {{"count", it->second.count}, {"lastTimestamp", now}};
-    Result<Json> patched = client_->Patch(kEvents, ns, it->second.event_name,
+    Result<store::ObjectPtr> patched = client_->Patch(kEvents, ns, it->second.event_name,
                                           apiserver::PatchType::kMerge, patch);
     if (patched.ok()) return;
     folded_.erase(it);  // the event expired or was deleted: record a new one
@@ -67,7 +67,7 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
   // record about the same object at the same instant (a restarted controller right after the old
   // one, hundreds of events), so a taken name moves on by 1, 3, 7, ... nanoseconds: past a block
   // of n taken names in about log2(n) tries, where one-by-one tries gave up after 256.
-  Result<Json> created = Status::AlreadyExists("");
+  Result<store::ObjectPtr> created = Status::AlreadyExists("");
   std::string name;
   for (int attempt = 0; attempt < kNameAttempts && created.status().code() == Code::kAlreadyExists;
        ++attempt) {

@@ -43,8 +43,8 @@ LocalClient::LocalClient(apiserver::ApiServer* server, store::Store* store,
                          std::string field_manager)
     : server_(server), store_(store), field_manager_(std::move(field_manager)) {}
 
-Result<Json> LocalClient::Send(const std::string& method, const std::string& target,
-                               const Json* body, const std::string& content_type) const {
+Result<store::ObjectPtr> LocalClient::Send(const std::string& method, const std::string& target,
+                                           Json* body, const std::string& content_type) const {
   apiserver::HttpRequest request;
   request.method = method;
   request.target = target;
@@ -58,45 +58,51 @@ Result<Json> LocalClient::Send(const std::string& method, const std::string& tar
     request.parsed_body = body;
   }
   apiserver::HttpResponse response = server_->Handle(request);
-  if (response.status < 300 && response.object) return response.object->json;
+  if (response.status < 300 && response.object) return std::move(response.object);
   Json answer = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   if (response.status >= 300) return StatusFromAnswer(response.status, answer);
   if (answer.is_discarded()) {
     return Status::Internal("unparseable answer to " + method + " " + target);
   }
-  return answer;
+  return AnswerObject(std::move(answer));
 }
 
-Result<Json> LocalClient::Create(const Resource& resource, const Json& object) const {
-  return Send("POST", resource.Path(Namespace(object)), &object);
+Result<store::ObjectPtr> LocalClient::Create(const Resource& resource, Json object) const {
+  const std::string path = resource.Path(Namespace(object));
+  return Send("POST", path, &object);
 }
 
-Result<Json> LocalClient::Update(const Resource& resource, const Json& object) const {
-  return Send("PUT", resource.Path(Namespace(object), Name(object)), &object);
+Result<store::ObjectPtr> LocalClient::Update(const Resource& resource, Json object) const {
+  const std::string path = resource.Path(Namespace(object), Name(object));
+  return Send("PUT", path, &object);
 }
 
-Result<Json> LocalClient::UpdateStatus(const Resource& resource, const Json& object) const {
-  return Send("PUT", resource.Path(Namespace(object), Name(object), "status"), &object);
+Result<store::ObjectPtr> LocalClient::UpdateStatus(const Resource& resource, Json object) const {
+  const std::string path = resource.Path(Namespace(object), Name(object), "status");
+  return Send("PUT", path, &object);
 }
 
-Result<Json> LocalClient::Patch(const Resource& resource, const std::string& ns,
-                                const std::string& name, apiserver::PatchType type,
-                                const Json& patch, const std::string& subresource) const {
+Result<store::ObjectPtr> LocalClient::Patch(const Resource& resource, const std::string& ns,
+                                            const std::string& name, apiserver::PatchType type,
+                                            const Json& patch,
+                                            const std::string& subresource) const {
   std::string target = resource.Path(ns, name, subresource);
   if (type == apiserver::PatchType::kApply) target += "?fieldManager=" + field_manager_ + "&force=true";
-  return Send("PATCH", target, &patch, std::string(apiserver::PatchContentType(type)));
+  Json body = patch;
+  return Send("PATCH", target, &body, std::string(apiserver::PatchContentType(type)));
 }
 
-Result<Json> LocalClient::Delete(const Resource& resource, const std::string& ns,
-                                 const std::string& name, const DeleteOptions& options) const {
-  const Json body = DeleteOptionsBody(options);
+Result<store::ObjectPtr> LocalClient::Delete(const Resource& resource, const std::string& ns,
+                                             const std::string& name,
+                                             const DeleteOptions& options) const {
+  Json body = DeleteOptionsBody(options);
   return Send("DELETE", resource.Path(ns, name), &body);
 }
 
 Status LocalClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                          const std::string& node) const {
-  const Json binding = BindingBody(ns, pod, pod_uid, node);
-  Result<Json> answer = Send("POST", kPods.Path(ns, pod, "binding"), &binding);
+  Json binding = BindingBody(ns, pod, pod_uid, node);
+  Result<store::ObjectPtr> answer = Send("POST", kPods.Path(ns, pod, "binding"), &binding);
   return answer.ok() ? Status::Ok() : answer.status();
 }
 

@@ -46,14 +46,15 @@ class LocalClient final : public Client {
   // POST / PUT / PUT status / PATCH / DELETE through the API pipeline. Each returns the object
   // the server answered with (a DELETE's answer may be a Status document), or the server's
   // error as a Status with its code, message and field causes.
-  Result<Json> Create(const Resource& resource, const Json& object) const override;
-  Result<Json> Update(const Resource& resource, const Json& object) const override;
-  Result<Json> UpdateStatus(const Resource& resource, const Json& object) const override;
-  Result<Json> Patch(const Resource& resource, const std::string& ns, const std::string& name,
-                     apiserver::PatchType type, const Json& patch,
-                     const std::string& subresource = "") const override;
-  Result<Json> Delete(const Resource& resource, const std::string& ns, const std::string& name,
-                      const DeleteOptions& options = {}) const override;
+  Result<store::ObjectPtr> Create(const Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> Update(const Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> UpdateStatus(const Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> Patch(const Resource& resource, const std::string& ns,
+                                 const std::string& name, apiserver::PatchType type,
+                                 const Json& patch, const std::string& subresource = "") const override;
+  Result<store::ObjectPtr> Delete(const Resource& resource, const std::string& ns,
+                                  const std::string& name,
+                                  const DeleteOptions& options = {}) const override;
   // POST pods/<name>/binding: assigns the pod to `node` (409 when already bound).
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
               const std::string& node) const override;
@@ -77,8 +78,9 @@ class LocalClient final : public Client {
   apiserver::ApiServer* server() const { return server_; }
 
  private:
-  Result<Json> Send(const std::string& method, const std::string& target, const Json* body,
-                    const std::string& content_type = "application/json") const;
+  // `body` (may be null) is handed to the server, which may move from it.
+  Result<store::ObjectPtr> Send(const std::string& method, const std::string& target, Json* body,
+                                const std::string& content_type = "application/json") const;
 
   apiserver::ApiServer* server_;
   store::Store* store_;

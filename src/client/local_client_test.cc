@@ -21,22 +21,22 @@ Json Pod(const std::string& name) {
 TEST(LocalClient, CreateGoesThroughDefaultsAndValidation) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("test-controller");
-  Result<Json> created = client.Create(kPods, Pod("a"));
+  Result<store::ObjectPtr> created = client.Create(kPods, Pod("a"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   // Built-in defaults were applied by the server's pipeline.
-  EXPECT_EQ((*created)["spec"]["restartPolicy"], "Always");
-  EXPECT_EQ((*created)["status"]["phase"], "Pending");
-  EXPECT_EQ((*created)["metadata"]["managedFields"][0]["manager"], "test-controller");
+  EXPECT_EQ((*created)->json["spec"]["restartPolicy"], "Always");
+  EXPECT_EQ((*created)->json["status"]["phase"], "Pending");
+  EXPECT_EQ((*created)->json["metadata"]["managedFields"][0]["manager"], "test-controller");
 
   Json bad = Pod("b");
   bad["spec"]["containers"][0].erase("image");
-  Result<Json> rejected = client.Create(kPods, bad);
+  Result<store::ObjectPtr> rejected = client.Create(kPods, bad);
   ASSERT_FALSE(rejected.ok());
   EXPECT_EQ(rejected.status().code(), Code::kInvalid);
   ASSERT_FALSE(rejected.status().causes().empty());
   EXPECT_EQ(rejected.status().causes()[0].field, "spec.containers[0].image");
 
-  Result<Json> again = client.Create(kPods, Pod("a"));
+  Result<store::ObjectPtr> again = client.Create(kPods, Pod("a"));
   EXPECT_EQ(again.status().code(), Code::kAlreadyExists);
 }
 
@@ -59,14 +59,14 @@ TEST(LocalClient, ControlPlaneRunsItsAdmissionChain) {
   testing::ControlPlane cp(7, false, std::move(chain));
   LocalClient client = cp.Client("test-controller");
   EXPECT_TRUE(client.Create(kPods, Pod("allowed")).ok());
-  Result<Json> denied = client.Create(kPods, Pod("denied"));
+  Result<store::ObjectPtr> denied = client.Create(kPods, Pod("denied"));
   EXPECT_EQ(denied.status().code(), Code::kForbidden);
 }
 
 TEST(LocalClient, BindPatchDelete) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("default-scheduler");
-  Json pod = client.Create(kPods, Pod("a")).value();
+  Json pod = client.Create(kPods, Pod("a")).value()->json;
   ASSERT_TRUE(client.Bind("default", "a", pod["metadata"]["uid"], "node-1").ok());
   EXPECT_EQ((*client.Get(kPods, "default", "a"))->json["spec"]["nodeName"], "node-1");
   EXPECT_EQ(client.Bind("default", "a", "", "node-2").code(), Code::kConflict);
@@ -110,7 +110,7 @@ TEST(Informer, SeesInitialObjectsThenChangesOnTheLoop) {
 TEST(EventRecorder, FoldsRepeatsIntoOneEventWithACount) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("default-scheduler");
-  Json pod = client.Create(kPods, Pod("a")).value();
+  Json pod = client.Create(kPods, Pod("a")).value()->json;
   EventRecorder recorder(&client, &cp.loop.clock(), "default-scheduler");
   recorder.Record(pod, "Warning", "FailedScheduling", "0/1 nodes are available");
   cp.loop.RunFor(std::chrono::seconds(5));
@@ -128,7 +128,7 @@ TEST(EventRecorder, FoldsRepeatsIntoOneEventWithACount) {
 TEST(EventRecorder, ActionIsRecordedAndSeparatesFolding) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("lws-controller");
-  Json pod = client.Create(kPods, Pod("a")).value();
+  Json pod = client.Create(kPods, Pod("a")).value()->json;
   EventRecorder recorder(&client, &cp.loop.clock(), "lws-controller");
   recorder.Record(pod, "Normal", "GroupsProgressing", "Creating group 0", "Create");
   recorder.Record(pod, "Normal", "GroupsProgressing", "Creating group 0", "Update");
@@ -154,7 +154,7 @@ TEST(EventRecorder, ActionIsRecordedAndSeparatesFolding) {
 TEST(EventRecorder, SecondRecorderAtTheSameInstantFindsAFreeName) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("lws-controller");
-  Json pod = client.Create(kPods, Pod("a")).value();
+  Json pod = client.Create(kPods, Pod("a")).value()->json;
   EventRecorder before(&client, &cp.loop.clock(), "lws-controller");
   for (int i = 0; i < 600; ++i) {
     before.Record(pod, "Normal", "GroupsProgressing", "Creating group " + std::to_string(i));

@@ -113,7 +113,8 @@ Status TrySetNodeReady(const client::LocalClient& client, const std::string& nam
   ASSIGN_OR_RETURN(store::ObjectPtr current, client.Get(client::kNodes, "", name));
   Json node = current->json;
   if (EditConditions(node, ready, now)) {
-    ASSIGN_OR_RETURN(node, client.UpdateStatus(client::kNodes, node));
+    ASSIGN_OR_RETURN(store::ObjectPtr written, client.UpdateStatus(client::kNodes, node));
+    node = written->json;
   }
   if (EditTaints(node, ready, now)) RETURN_IF_ERROR(client.Update(client::kNodes, node).status());
   return Status::Ok();

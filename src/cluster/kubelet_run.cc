@@ -117,7 +117,7 @@ void Kubelets::DeletePod(const store::ObjectName& key, PodEntry& entry) {
   client::DeleteOptions options;
   options.grace_period_seconds = 0;
   options.precondition_uid = entry.uid;
-  Result<Json> answer = client_->Delete(client::kPods, key.namespace_, key.name, options);
+  Result<store::ObjectPtr> answer = client_->Delete(client::kPods, key.namespace_, key.name, options);
   if (answer.ok() || answer.status().code() == Code::kNotFound) {
     entry.delete_sent = true;
   } else if (!IsRace(answer.status())) {
@@ -132,7 +132,7 @@ void Kubelets::WriteStatus(const Json& pod, Json status) {
   // back doubled the body.
   Json updated = store::CopyWithoutManagedFields(pod);
   updated["status"] = std::move(status);
-  Result<Json> answer = client_->UpdateStatus(client::kPods, updated);
+  Result<store::ObjectPtr> answer = client_->UpdateStatus(client::kPods, std::move(updated));
   if (!answer.ok() && !IsRace(answer.status())) {
     Logger("kubelet")->warn("updating the status of pod {}/{}: {}",
                             store::MetaString(pod, "namespace"), store::MetaString(pod, "name"),

@@ -43,7 +43,7 @@ class KubeletFixture : public ::testing::Test {
                    {"conditions",
                     {{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"},
                       {"message", "kubelet is posting ready status"}}}}}}};
-    Result<Json> created = admin_.Create(client::kNodes, node);
+    Result<store::ObjectPtr> created = admin_.Create(client::kNodes, node);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
 
@@ -60,7 +60,7 @@ class KubeletFixture : public ::testing::Test {
     }
     if (!annotations.empty()) pod["metadata"]["annotations"] = annotations;
     if (!restart_policy.empty()) pod["spec"]["restartPolicy"] = restart_policy;
-    Result<Json> created = admin_.Create(client::kPods, pod);
+    Result<store::ObjectPtr> created = admin_.Create(client::kPods, pod);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
 

@@ -123,12 +123,12 @@ void NodePools::WriteStatus() {
   const std::string time = FormatRfc3339(loop_->Now());
   Json data = {{"status", "time: " + Quoted(time) + "\n" + body}};
   Result<store::ObjectPtr> current = client_->Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
-  Result<Json> written = [&]() -> Result<Json> {
+  Result<store::ObjectPtr> written = [&]() -> Result<store::ObjectPtr> {
     if (current.ok()) {
       Json object = (*current)->json;
       object["data"] = data;
       object["metadata"]["annotations"][kLastUpdatedAnnotation] = time;
-      return client_->Update(kConfigMaps, object);
+      return client_->Update(kConfigMaps, std::move(object));
     }
     Json object = {{"apiVersion", "v1"},
                    {"kind", "ConfigMap"},
@@ -137,7 +137,7 @@ void NodePools::WriteStatus() {
                      {"namespace", "kube-system"},
                      {"annotations", {{kLastUpdatedAnnotation, time}}}}},
                    {"data", data}};
-    return client_->Create(kConfigMaps, object);
+    return client_->Create(kConfigMaps, std::move(object));
   }();
   if (!written.ok()) {
     // Someone else wrote it meanwhile: the next pass writes again.
@@ -145,7 +145,7 @@ void NodePools::WriteStatus() {
     return;
   }
   status_body_ = std::move(body);
-  status_object_ = std::move(*written);
+  status_object_ = (*written)->json;
 }
 
 }  // namespace lws::cluster

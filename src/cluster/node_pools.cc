@@ -109,7 +109,7 @@ Status NodePools::Start() {
       if (existing.status().code() != Code::kNotFound) return existing.status();
       Json node = NewNode(pool, index, loop_->Now());
       node["status"]["nodeInfo"]["bootID"] = fmt::format("{:016x}", rng_.Next());
-      Result<Json> created = client_->Create(client::kNodes, node);
+      Result<store::ObjectPtr> created = client_->Create(client::kNodes, std::move(node));
       if (!created.ok() && created.status().code() != Code::kAlreadyExists) return created.status();
     }
   }
@@ -295,7 +295,7 @@ void NodePools::Provisioned(const std::string& pool_name, int index) {
   Json node = NewNode(*pool.spec, index, loop_->Now());
   node["status"]["nodeInfo"]["bootID"] = fmt::format("{:016x}", rng_.Next());
   const std::string name = NodeName(pool_name, index);
-  Result<Json> created = client_->Create(client::kNodes, node);
+  Result<store::ObjectPtr> created = client_->Create(client::kNodes, std::move(node));
   if (!created.ok() && created.status().code() != Code::kAlreadyExists) {
     spdlog::warn("cluster-autoscaler: creating node {}: {}", name, created.status().ToString());
   }
@@ -339,7 +339,7 @@ void NodePools::ScaleDown() {
       if (busy) continue;
       client::DeleteOptions precondition;
       precondition.precondition_uid = store::MetaString(nodes_.Get("", name)->json, "uid");
-      Result<Json> deleted = client_->Delete(client::kNodes, "", name, precondition);
+      Result<store::ObjectPtr> deleted = client_->Delete(client::kNodes, "", name, precondition);
       if (!deleted.ok()) continue;  // gone or replaced meanwhile: the next pass sees it
       empty_since_.erase(name);
       if (!status_object_.is_null()) {

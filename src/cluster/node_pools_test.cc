@@ -66,7 +66,7 @@ class NodePoolsTest : public ::testing::Test {
   }
 
   void CreatePod(const Json& pod) {
-    Result<Json> created = client_.Create(client::kPods, pod);
+    Result<store::ObjectPtr> created = client_.Create(client::kPods, pod);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
 
@@ -79,7 +79,7 @@ class NodePoolsTest : public ::testing::Test {
                        {"status", "False"},
                        {"reason", reason},
                        {"message", message}}}}}}};
-    Result<Json> patched =
+    Result<store::ObjectPtr> patched =
         client_.Patch(client::kPods, "default", pod, apiserver::PatchType::kMerge, patch, "status");
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   }

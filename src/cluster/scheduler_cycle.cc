@@ -169,7 +169,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
                     {"lastProbeTime", nullptr},   {"lastTransitionTime", transition},
                     {"reason", reason},           {"message", message}};
   const ObjectName key = store::NameOf(pod->json);
-  Result<Json> patched =
+  Result<store::ObjectPtr> patched =
       client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
                      ConditionPatch(pod->json, index, condition), "status");
   if (!patched.ok()) {
@@ -183,7 +183,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   pending.written_reason = reason;
   pending.written_message = message;
   pending.written_transition = transition;
-  pending.written_rv = ResourceVersionOf(*patched);
+  pending.written_rv = (*patched)->resource_version;
 }
 
 void Scheduler::ArmRetry() {

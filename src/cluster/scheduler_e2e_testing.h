@@ -42,13 +42,13 @@ class SchedulerE2eTest : public ::testing::Test {
     api::Node node = MakeNode(name, std::move(labels));
     node.status.capacity = node.status.allocatable;
     node.spec.taints = std::move(taints);
-    Result<Json> created = admin_.Create(client::kNodes, api::Encode(node));
+    Result<store::ObjectPtr> created = admin_.Create(client::kNodes, api::Encode(node));
     ASSERT_TRUE(created.ok()) << created.status().ToString();
-    ASSERT_EQ((*created)["status"]["allocatable"]["nvidia.com/gpu"], "8");  // status kept
+    ASSERT_EQ((*created)->json["status"]["allocatable"]["nvidia.com/gpu"], "8");  // status kept
   }
 
   void CreatePod(const api::Pod& pod) {
-    Result<Json> created = admin_.Create(client::kPods, api::Encode(pod));
+    Result<store::ObjectPtr> created = admin_.Create(client::kPods, api::Encode(pod));
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
   void CreateGpuPod(const std::string& name, int gpus) { CreatePod(GpuPodSpec(name, gpus)); }
@@ -56,7 +56,7 @@ class SchedulerE2eTest : public ::testing::Test {
   void DeletePod(const std::string& name, std::int64_t grace_seconds) {
     client::DeleteOptions options;
     options.grace_period_seconds = grace_seconds;
-    Result<Json> deleted = admin_.Delete(client::kPods, "default", name, options);
+    Result<store::ObjectPtr> deleted = admin_.Delete(client::kPods, "default", name, options);
     ASSERT_TRUE(deleted.ok()) << deleted.status().ToString();
   }
 

@@ -119,7 +119,7 @@ class StatefulSetController {
   Outcome CreatePvc(const api::Json& set_json, const StatefulSetAction& action,
                     const std::string& pod_name);
   Outcome Failed(const Status& status, SetState& state) const;
-  void Expect(std::uint64_t* want, const api::Json& answer, SetState& state);
+  void Expect(std::uint64_t* want, const store::StoredObject& answer, SetState& state);
 
   EventLoop* const loop_;
   const client::LocalClient* const client_;

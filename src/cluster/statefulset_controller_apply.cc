@@ -83,7 +83,7 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
   const Json& set_json = set_object->json;
   const std::string& set_name = set.metadata.name;
   // Records the pod event upstream records for `verb` and turns the answer into an outcome.
-  auto pod_write = [&](const std::string& verb, const Result<Json>& answer) -> Outcome {
+  auto pod_write = [&](const std::string& verb, const Result<store::ObjectPtr>& answer) -> Outcome {
     Status status = answer.ok() ? Status::Ok() : answer.status();
     // Upstream sinks AlreadyExists on create without an event: the pod is someone's already.
     if (!(verb == "create" && status.code() == Code::kAlreadyExists)) {
@@ -91,15 +91,16 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
                        PodEventMessage(verb, action.name, set_name, status));
     }
     if (!answer.ok()) return Failed(status, state);
-    Expect(&state.want_pods_rv, *answer, state);
+    Expect(&state.want_pods_rv, **answer, state);
     return {};
   };
 
   switch (action.kind) {
     case Kind::kCreateRevision: {
-      Result<Json> answer = client_->Create(client::kControllerRevisions, api::Encode(*action.revision));
+      Result<store::ObjectPtr> answer =
+          client_->Create(client::kControllerRevisions, api::Encode(*action.revision));
       if (!answer.ok()) return Failed(answer.status(), state);
-      Expect(&state.want_revisions_rv, *answer, state);
+      Expect(&state.want_revisions_rv, **answer, state);
       return {};
     }
     case Kind::kCreatePvc:
@@ -119,9 +120,9 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
       // stay as they are on a status write.
       Json updated = store::CopyWithoutManagedFields(set_json);
       updated["status"] = api::Encode(plan.status);
-      Result<Json> answer = client_->UpdateStatus(client::kStatefulSets, updated);
+      Result<store::ObjectPtr> answer = client_->UpdateStatus(client::kStatefulSets, std::move(updated));
       if (!answer.ok()) return Failed(answer.status(), state);
-      Expect(&state.want_sets_rv, *answer, state);
+      Expect(&state.want_sets_rv, **answer, state);
       return {};
     }
     case Kind::kRequeueAfter:
@@ -136,7 +137,7 @@ StatefulSetController::Outcome StatefulSetController::CreatePvc(const Json& set_
                                                                 const StatefulSetAction& action,
                                                                 const std::string& pod_name) {
   const std::string set_name = store::MetaString(set_json, "name");
-  Result<Json> answer = client_->Create(client::kPersistentVolumeClaims, api::Encode(*action.pvc));
+  Result<store::ObjectPtr> answer = client_->Create(client::kPersistentVolumeClaims, api::Encode(*action.pvc));
   if (answer.ok()) {
     recorder_.Record(set_json, "Normal", "SuccessfulCreate",
                      fmt::format("create Claim {} Pod {} in StatefulSet {} success", action.name,
@@ -164,15 +165,10 @@ StatefulSetController::Outcome StatefulSetController::Failed(const Status& statu
   return {.stop = true, .retry = state.backoff};
 }
 
-void StatefulSetController::Expect(std::uint64_t* want, const Json& answer, SetState& state) {
-  std::string rv = store::MetaString(answer, "resourceVersion");
-  std::uint64_t value = 0;
-  for (char c : rv) {
-    if (c < '0' || c > '9') return;  // not ours to interpret: expect nothing
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  if (value == 0) return;
-  *want = std::max(*want, value);
+void StatefulSetController::Expect(std::uint64_t* want, const store::StoredObject& answer,
+                                   SetState& state) {
+  if (answer.resource_version == 0) return;  // not a stored version: expect nothing
+  *want = std::max(*want, answer.resource_version);
   state.expect_deadline = loop_->Now() + kExpectationTimeout;
 }
 

@@ -59,11 +59,11 @@ class StatefulSetControllerTest : public ::testing::Test {
   void Settle() { cp_.loop.RunFor(std::chrono::seconds(1)); }
 
   void Create(const Json& set) {
-    Result<Json> created = user_.Create(client::kStatefulSets, set);
+    Result<store::ObjectPtr> created = user_.Create(client::kStatefulSets, set);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
   void PatchSpec(const Json& spec) {
-    Result<Json> patched = user_.Patch(client::kStatefulSets, "default", "web",
+    Result<store::ObjectPtr> patched = user_.Patch(client::kStatefulSets, "default", "web",
                                        apiserver::PatchType::kMerge, {{"spec", spec}});
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   }
@@ -102,7 +102,7 @@ class StatefulSetControllerTest : public ::testing::Test {
 
   // The kubelet's moves.
   void PatchPodStatus(const std::string& pod, const Json& status) {
-    Result<Json> patched = user_.Patch(client::kPods, "default", pod, apiserver::PatchType::kMerge,
+    Result<store::ObjectPtr> patched = user_.Patch(client::kPods, "default", pod, apiserver::PatchType::kMerge,
                                        {{"status", status}}, "status");
     ASSERT_TRUE(patched.ok()) << pod << ": " << patched.status().ToString();
   }

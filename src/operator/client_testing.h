@@ -32,29 +32,34 @@ class InterceptingClient final : public client::Client {
 
   explicit InterceptingClient(const client::Client* inner) : inner_(inner) {}
 
-  Result<Json> Create(const Resource& r, const Json& object) const override {
+  Result<store::ObjectPtr> Create(const Resource& r, Json object) const override {
     if (on_write) {
-      if (auto answer = on_write("create", r, object)) return *answer;
+      if (auto answer = on_write("create", r, object)) return Answer(std::move(*answer));
     }
-    return inner_->Create(r, object);
+    return inner_->Create(r, std::move(object));
   }
-  Result<Json> Update(const Resource& r, const Json& object) const override {
+  Result<store::ObjectPtr> Update(const Resource& r, Json object) const override {
     if (on_write) {
-      if (auto answer = on_write("update", r, object)) return *answer;
+      if (auto answer = on_write("update", r, object)) return Answer(std::move(*answer));
     }
-    return inner_->Update(r, object);
+    return inner_->Update(r, std::move(object));
   }
-  Result<Json> UpdateStatus(const Resource& r, const Json& object) const override {
-    return inner_->UpdateStatus(r, object);
+  Result<store::ObjectPtr> UpdateStatus(const Resource& r, Json object) const override {
+    return inner_->UpdateStatus(r, std::move(object));
   }
-  Result<Json> Patch(const Resource& r, const std::string& ns, const std::string& name,
-                     apiserver::PatchType type, const Json& patch,
-                     const std::string& subresource = "") const override {
+  Result<store::ObjectPtr> Patch(const Resource& r, const std::string& ns, const std::string& name,
+                                 apiserver::PatchType type, const Json& patch,
+                                 const std::string& subresource = "") const override {
     return inner_->Patch(r, ns, name, type, patch, subresource);
   }
-  Result<Json> Delete(const Resource& r, const std::string& ns, const std::string& name,
-                      const client::DeleteOptions& options = {}) const override {
+  Result<store::ObjectPtr> Delete(const Resource& r, const std::string& ns, const std::string& name,
+                                  const client::DeleteOptions& options = {}) const override {
     return inner_->Delete(r, ns, name, options);
+  }
+  // A hook's answer as the client answers: the object as a stored version.
+  static Result<store::ObjectPtr> Answer(Result<Json> answer) {
+    if (!answer.ok()) return answer.status();
+    return client::AnswerObject(std::move(*answer));
   }
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
               const std::string& node) const override {

@@ -125,13 +125,13 @@ LeaseObservation LeaderElector::Observe(Time now) {
 }
 
 bool LeaderElector::Write(const LeaseDecision& decision, Time now) {
-  Result<Json> answer = Status::Internal("unreachable");
+  Result<store::ObjectPtr> answer = Status::Internal("unreachable");
   if (decision.action == LeaseAction::kCreate) {
     answer = client_->Create(kLeases, NewLease(options_.lease_namespace, options_.lease_name, decision.record));
   } else {
     Json lease = *lease_;  // keeps metadata.resourceVersion: a concurrent write makes this 409
     lease["spec"] = LeaseSpecFromRecord(decision.record);
-    answer = client_->Update(kLeases, lease);
+    answer = client_->Update(kLeases, std::move(lease));
   }
   if (!answer.ok()) {
     Logger(kLogger)->info("{}: failed to {} lease {}/{}: {}", options_.identity,
@@ -139,7 +139,7 @@ bool LeaderElector::Write(const LeaseDecision& decision, Time now) {
                           options_.lease_name, answer.status().ToString());
     return false;
   }
-  lease_ = std::move(*answer);
+  lease_ = (*answer)->json;
   observed_ = decision.record;
   observed_time_ = now;
   return true;
@@ -172,13 +172,13 @@ void LeaderElector::Release(Time now) {
   LeaderElectionRecord released = ReleasedRecord(observed_, now);
   Json lease = *lease_;
   lease["spec"] = LeaseSpecFromRecord(released);
-  Result<Json> answer = client_->Update(kLeases, lease);
+  Result<store::ObjectPtr> answer = client_->Update(kLeases, std::move(lease));
   if (!answer.ok()) {
     Logger(kLogger)->error("{}: failed to release lease {}/{}: {}", options_.identity,
                            options_.lease_namespace, options_.lease_name, answer.status().ToString());
     return;
   }
-  lease_ = std::move(*answer);
+  lease_ = (*answer)->json;
   observed_ = released;
   observed_time_ = now;
   Logger(kLogger)->info("{}: released lease {}/{}", options_.identity, options_.lease_namespace,

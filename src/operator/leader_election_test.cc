@@ -191,9 +191,11 @@ TEST_F(LeaderElectionTest, ConflictingWriteFallsBackToReadingTheLease) {
   int conflicts = 0;
   counting.on_write = [&](std::string_view verb, const client::Resource& r,
                           const Json& object) -> std::optional<Result<Json>> {
-    Result<Json> answer = verb == "create" ? client_.Create(r, object) : client_.Update(r, object);
+    Result<store::ObjectPtr> answer =
+        verb == "create" ? client_.Create(r, object) : client_.Update(r, object);
     if (!answer.ok() && answer.status().code() == Code::kConflict) ++conflicts;
-    return answer;
+    if (!answer.ok()) return Result<Json>(answer.status());
+    return Result<Json>((*answer)->json);
   };
   Candidate a(&cp_.loop, &counting, "a_1");
   a.elector->Start();

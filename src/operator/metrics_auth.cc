@@ -128,8 +128,8 @@ Result<std::optional<UserInfo>> MetricsAuthorizer::Authenticate(const std::strin
     ++token_reviews_;
   }
   // Unlocked: the review is a round trip, and other scrapes need not wait for it.
-  ASSIGN_OR_RETURN(Json answer, client_->Create(kTokenReviews, TokenReviewFor(token)));
-  ASSIGN_OR_RETURN(std::optional<UserInfo> user, UserFromTokenReview(answer));
+  ASSIGN_OR_RETURN(store::ObjectPtr answer, client_->Create(kTokenReviews, TokenReviewFor(token)));
+  ASSIGN_OR_RETURN(std::optional<UserInfo> user, UserFromTokenReview(answer->json));
   std::lock_guard lock(mu_);
   Time now = clock_->Now();
   MakeRoom(&users_, now, options_.cache_entries_max);
@@ -148,8 +148,9 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
     if (it != decisions_.end() && clock_->Now() < it->second.expires) return it->second.allowed;
     ++access_reviews_;
   }
-  ASSIGN_OR_RETURN(Json answer, client_->Create(kSubjectAccessReviews, SubjectAccessReviewFor(user, verb, path)));
-  ASSIGN_OR_RETURN(bool allowed, AllowedBySubjectAccessReview(answer));
+  ASSIGN_OR_RETURN(store::ObjectPtr answer,
+                   client_->Create(kSubjectAccessReviews, SubjectAccessReviewFor(user, verb, path)));
+  ASSIGN_OR_RETURN(bool allowed, AllowedBySubjectAccessReview(answer->json));
   std::lock_guard lock(mu_);
   Time now = clock_->Now();
   MakeRoom(&decisions_, now, options_.cache_entries_max);

@@ -139,16 +139,16 @@ std::vector<api::Event> LwsWorld::Events(const std::string& reason) const {
   return out;
 }
 
-Result<Json> LwsWorld::Create(const client::Resource& resource, const Json& object) const {
+Result<store::ObjectPtr> LwsWorld::Create(const client::Resource& resource, const Json& object) const {
   return user_.Create(resource, object);
 }
 
-Result<Json> LwsWorld::MergePatch(const client::Resource& resource, const std::string& name,
+Result<store::ObjectPtr> LwsWorld::MergePatch(const client::Resource& resource, const std::string& name,
                                   const Json& patch, const std::string& subresource) const {
   return user_.Patch(resource, "default", name, apiserver::PatchType::kMerge, patch, subresource);
 }
 
-Result<Json> LwsWorld::Delete(const client::Resource& resource, const std::string& name) const {
+Result<store::ObjectPtr> LwsWorld::Delete(const client::Resource& resource, const std::string& name) const {
   return user_.Delete(resource, "default", name);
 }
 

@@ -78,10 +78,10 @@ class LwsWorld {
   std::vector<api::Event> Events(const std::string& reason = "") const;
 
   // ---- Writes, as the user ----
-  Result<Json> Create(const client::Resource& resource, const Json& object) const;
-  Result<Json> MergePatch(const client::Resource& resource, const std::string& name,
-                          const Json& patch, const std::string& subresource = "") const;
-  Result<Json> Delete(const client::Resource& resource, const std::string& name) const;
+  Result<store::ObjectPtr> Create(const client::Resource& resource, const Json& object) const;
+  Result<store::ObjectPtr> MergePatch(const client::Resource& resource, const std::string& name,
+                                      const Json& patch, const std::string& subresource = "") const;
+  Result<store::ObjectPtr> Delete(const client::Resource& resource, const std::string& name) const;
 
   // kManual: marks every pod of group `group` of LWS `lws` Running and Ready (status subresource).
   Status MarkGroupReady(const std::string& lws, int group) const;

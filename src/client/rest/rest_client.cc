@@ -176,35 +176,44 @@ std::string RestClient::WriteQuery(bool apply) const {
   return QueryString(parameters);
 }
 
-Result<Json> RestClient::Create(const client::Resource& resource, const Json& object) const {
+Result<store::ObjectPtr> RestClient::Create(const client::Resource& resource, Json object) const {
   const std::string body = object.dump();
-  return SendJson({"POST", resource.Path(Namespace(object)), WriteQuery(), &body});
+  ASSIGN_OR_RETURN(Json answer, SendJson({"POST", resource.Path(Namespace(object)), WriteQuery(), &body}));
+  return client::AnswerObject(std::move(answer));
 }
 
-Result<Json> RestClient::Update(const client::Resource& resource, const Json& object) const {
+Result<store::ObjectPtr> RestClient::Update(const client::Resource& resource, Json object) const {
   const std::string body = object.dump();
-  return SendJson({"PUT", resource.Path(Namespace(object), Name(object)), WriteQuery(), &body});
+  ASSIGN_OR_RETURN(Json answer, SendJson({"PUT", resource.Path(Namespace(object), Name(object)),
+                                          WriteQuery(), &body}));
+  return client::AnswerObject(std::move(answer));
 }
 
-Result<Json> RestClient::UpdateStatus(const client::Resource& resource, const Json& object) const {
+Result<store::ObjectPtr> RestClient::UpdateStatus(const client::Resource& resource,
+                                                  Json object) const {
   const std::string body = object.dump();
-  return SendJson(
-      {"PUT", resource.Path(Namespace(object), Name(object), "status"), WriteQuery(), &body});
+  ASSIGN_OR_RETURN(Json answer, SendJson({"PUT", resource.Path(Namespace(object), Name(object), "status"),
+                                          WriteQuery(), &body}));
+  return client::AnswerObject(std::move(answer));
 }
 
-Result<Json> RestClient::Patch(const client::Resource& resource, const std::string& ns,
-                               const std::string& name, apiserver::PatchType type,
-                               const Json& patch, const std::string& subresource) const {
+Result<store::ObjectPtr> RestClient::Patch(const client::Resource& resource, const std::string& ns,
+                                           const std::string& name, apiserver::PatchType type,
+                                           const Json& patch, const std::string& subresource) const {
   const std::string body = patch.dump();
   const bool apply = type == apiserver::PatchType::kApply;
-  return SendJson({"PATCH", resource.Path(ns, name, subresource), WriteQuery(apply), &body,
-                   std::string(apiserver::PatchContentType(type))});
+  ASSIGN_OR_RETURN(Json answer, SendJson({"PATCH", resource.Path(ns, name, subresource),
+                                          WriteQuery(apply), &body,
+                                          std::string(apiserver::PatchContentType(type))}));
+  return client::AnswerObject(std::move(answer));
 }
 
-Result<Json> RestClient::Delete(const client::Resource& resource, const std::string& ns,
-                                const std::string& name, const client::DeleteOptions& options) const {
+Result<store::ObjectPtr> RestClient::Delete(const client::Resource& resource, const std::string& ns,
+                                            const std::string& name,
+                                            const client::DeleteOptions& options) const {
   const std::string body = client::DeleteOptionsBody(options).dump();
-  return SendJson({"DELETE", resource.Path(ns, name), "", &body});
+  ASSIGN_OR_RETURN(Json answer, SendJson({"DELETE", resource.Path(ns, name), "", &body}));
+  return client::AnswerObject(std::move(answer));
 }
 
 Status RestClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,

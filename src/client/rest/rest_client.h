@@ -91,14 +91,15 @@ class RestClient final : public client::Client {
   RestClient(const RestClient&) = delete;
   RestClient& operator=(const RestClient&) = delete;
 
-  Result<Json> Create(const client::Resource& resource, const Json& object) const override;
-  Result<Json> Update(const client::Resource& resource, const Json& object) const override;
-  Result<Json> UpdateStatus(const client::Resource& resource, const Json& object) const override;
-  Result<Json> Patch(const client::Resource& resource, const std::string& ns,
-                     const std::string& name, apiserver::PatchType type, const Json& patch,
-                     const std::string& subresource = "") const override;
-  Result<Json> Delete(const client::Resource& resource, const std::string& ns,
-                      const std::string& name, const client::DeleteOptions& options = {}) const override;
+  Result<store::ObjectPtr> Create(const client::Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> Update(const client::Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> UpdateStatus(const client::Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> Patch(const client::Resource& resource, const std::string& ns,
+                                 const std::string& name, apiserver::PatchType type,
+                                 const Json& patch, const std::string& subresource = "") const override;
+  Result<store::ObjectPtr> Delete(const client::Resource& resource, const std::string& ns,
+                                  const std::string& name,
+                                  const client::DeleteOptions& options = {}) const override;
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
               const std::string& node) const override;
 

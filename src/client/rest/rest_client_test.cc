@@ -72,30 +72,30 @@ class RestClientTest : public ::testing::Test {
 TEST_F(RestClientTest, CreateGetUpdateDeleteOverHttp) {
   LiveServer server;
   auto client = Connect(server);
-  Result<Json> created = client->Create(client::kPods, Pod("a"));
+  Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("a"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
-  EXPECT_EQ((*created)["spec"]["restartPolicy"], "Always");  // the server's defaults ran
-  EXPECT_EQ((*created)["metadata"]["managedFields"][0]["manager"], "lws-test");
+  EXPECT_EQ((*created)->json["spec"]["restartPolicy"], "Always");  // the server's defaults ran
+  EXPECT_EQ((*created)->json["metadata"]["managedFields"][0]["manager"], "lws-test");
 
   Result<store::ObjectPtr> got = client->Get(client::kPods, "default", "a");
   ASSERT_TRUE(got.ok()) << got.status().ToString();
-  EXPECT_EQ(std::to_string((*got)->resource_version), (*created)["metadata"]["resourceVersion"]);
+  EXPECT_EQ(std::to_string((*got)->resource_version), (*created)->json["metadata"]["resourceVersion"]);
   EXPECT_EQ((*got)->labels.at("app"), "x");
 
   Json changed = (*got)->json;
   changed["metadata"]["labels"]["tier"] = "web";
-  Result<Json> updated = client->Update(client::kPods, changed);
+  Result<store::ObjectPtr> updated = client->Update(client::kPods, changed);
   ASSERT_TRUE(updated.ok()) << updated.status().ToString();
-  EXPECT_EQ((*updated)["metadata"]["labels"]["tier"], "web");
+  EXPECT_EQ((*updated)->json["metadata"]["labels"]["tier"], "web");
 
-  Json status = *updated;
+  Json status = (*updated)->json;
   status["status"]["phase"] = "Running";
-  Result<Json> status_updated = client->UpdateStatus(client::kPods, status);
+  Result<store::ObjectPtr> status_updated = client->UpdateStatus(client::kPods, status);
   ASSERT_TRUE(status_updated.ok()) << status_updated.status().ToString();
-  EXPECT_EQ((*status_updated)["status"]["phase"], "Running");
+  EXPECT_EQ((*status_updated)->json["status"]["phase"], "Running");
 
   // A stale resourceVersion is the server's Conflict, message and all.
-  Result<Json> stale = client->Update(client::kPods, changed);
+  Result<store::ObjectPtr> stale = client->Update(client::kPods, changed);
   EXPECT_EQ(stale.status().code(), Code::kConflict);
   EXPECT_THAT(stale.status().message(), HasSubstr("the object has been modified"));
 
@@ -112,7 +112,7 @@ TEST_F(RestClientTest, InvalidObjectsComeBackWithTheServersCauses) {
   auto client = Connect(server);
   Json bad = Pod("b");
   bad["spec"]["containers"][0].erase("image");
-  Result<Json> rejected = client->Create(client::kPods, bad);
+  Result<store::ObjectPtr> rejected = client->Create(client::kPods, bad);
   ASSERT_EQ(rejected.status().code(), Code::kInvalid);
   EXPECT_THAT(rejected.status().message(), StartsWith("Pod \"b\" is invalid"));
   ASSERT_FALSE(rejected.status().causes().empty());
@@ -136,14 +136,14 @@ TEST_F(RestClientTest, EveryPatchTypeWithItsContentType) {
   ASSERT_TRUE(client->Patch(client::kPods, "default", "p", PatchType::kStrategic,
                             {{"metadata", {{"labels", {{"strategic", "3"}}}}}})
                   .ok());
-  Result<Json> applied = client->Patch(
+  Result<store::ObjectPtr> applied = client->Patch(
       client::kPods, "default", "p", PatchType::kApply,
       {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}, {"labels", {{"apply", "4"}}}}}});
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
-  EXPECT_EQ((*applied)["metadata"]["labels"],
+  EXPECT_EQ((*applied)->json["metadata"]["labels"],
             (Json{{"app", "x"}, {"merge", "1"}, {"json", "2"}, {"strategic", "3"}, {"apply", "4"}}));
   bool applied_by_us = false;
-  for (const Json& entry : (*applied)["metadata"]["managedFields"]) {
+  for (const Json& entry : (*applied)->json["metadata"]["managedFields"]) {
     applied_by_us |= entry["manager"] == "lws-test" && entry["operation"] == "Apply";
   }
   EXPECT_TRUE(applied_by_us);
@@ -158,7 +158,7 @@ TEST_F(RestClientTest, EveryPatchTypeWithItsContentType) {
   EXPECT_THAT(server.RequestsTo("/pods/p").back().target, HasSubstr("?fieldManager=lws-test&force=true"));
 
   // A strategic merge patch of a custom resource is the server's 415, as kubectl sees it.
-  Result<Json> unsupported = client->Patch(client::kLeaderWorkerSets, "default", "x",
+  Result<store::ObjectPtr> unsupported = client->Patch(client::kLeaderWorkerSets, "default", "x",
                                            PatchType::kStrategic, Json::object());
   EXPECT_EQ(unsupported.status().code(), Code::kUnsupportedMediaType);
 }
@@ -194,9 +194,9 @@ TEST_F(RestClientTest, ListsWithSelectorsAndPages) {
 TEST_F(RestClientTest, BindAssignsTheNode) {
   LiveServer server;
   auto client = Connect(server);
-  Result<Json> created = client->Create(client::kPods, Pod("p"));
+  Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("p"));
   ASSERT_TRUE(created.ok());
-  ASSERT_TRUE(client->Bind("default", "p", (*created)["metadata"]["uid"], "node-1").ok());
+  ASSERT_TRUE(client->Bind("default", "p", (*created)->json["metadata"]["uid"], "node-1").ok());
   EXPECT_EQ(client->Get(client::kPods, "default", "p").value()->json["spec"]["nodeName"], "node-1");
   EXPECT_EQ(client->Bind("default", "p", "", "node-2").code(), Code::kConflict);
 }
@@ -237,7 +237,7 @@ TEST_F(RestClientTest, TooManyRequestsIsRetriedForAnyVerbAfterRetryAfter) {
     return busy;
   });
   auto client = Connect(server);
-  Result<Json> created = client->Create(client::kPods, Pod("a"));
+  Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("a"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   EXPECT_EQ(server.RequestsTo("/pods").size(), 3u);
   EXPECT_THAT(sleeps_.waits(), ElementsAre(3s, 3s));
@@ -252,7 +252,7 @@ TEST_F(RestClientTest, ServerErrorsAreRetriedOnlyForIdempotentVerbs) {
   options.retry.max_attempts = 3;
   auto client = Connect(server, options);
 
-  Result<Json> created = client->Create(client::kPods, Pod("a"));
+  Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("a"));
   EXPECT_EQ(created.status().code(), Code::kInternal);
   EXPECT_EQ(created.status().message(), "etcd is on fire");
   EXPECT_EQ(server.RequestsTo("/pods").size(), 1u);  // a POST may have been applied: once only
@@ -298,7 +298,7 @@ TEST_F(RestClientTest, ConnectionRefusedIsRetriedForReadsAndNamesTheCause) {
                                         authority + ": connect: connection refused");
   EXPECT_EQ(sleeps_.waits().size(), 3u);
 
-  Result<Json> created = client->Create(client::kPods, Pod("a"));
+  Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("a"));
   EXPECT_EQ(created.status().code(), Code::kServiceUnavailable);
   EXPECT_EQ(sleeps_.waits().size(), 3u);  // a POST is never repeated after a connection error
 }

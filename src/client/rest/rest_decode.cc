@@ -40,19 +40,7 @@ Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method, c
 }
 
 Result<store::ObjectPtr> StoredObjectFrom(Json object) {
-  if (!object.is_object()) return Status::Internal("the server answered with a non-object");
-  std::uint64_t rv = 0;
-  const std::string text = store::MetaString(object, "resourceVersion");
-  if (!text.empty()) {
-    Result<std::uint64_t> parsed = ParseResourceVersionText(text);
-    if (!parsed.ok()) {
-      store::ObjectName name = store::NameOf(object);
-      return Status::Internal("object " + name.namespace_ + "/" + name.name + ": " +
-                              parsed.status().message());
-    }
-    rv = *parsed;
-  }
-  return store::MakeStoredObject(std::move(object), rv);
+  return client::AnswerObject(std::move(object));
 }
 
 Result<store::ListResult> ListResultFrom(Json list) {

@@ -135,9 +135,9 @@ TEST_F(RestWatchTest, BookmarksMoveTheResumePointButNeverReachTheHandler) {
   ASSERT_TRUE(log.WaitForCount(1));
   // Writes elsewhere move the store's resourceVersion; the bookmark carries it.
   Json config_map = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "m"}, {"namespace", "default"}}}};
-  Result<Json> other = client->Create(client::Resource{"", "v1", "configmaps"}, config_map);
+  Result<store::ObjectPtr> other = client->Create(client::Resource{"", "v1", "configmaps"}, config_map);
   ASSERT_TRUE(other.ok()) << other.status().ToString();
-  const std::string bookmark_rv = (*other)["metadata"]["resourceVersion"];
+  const std::string bookmark_rv = (*other)->json["metadata"]["resourceVersion"];
   server.store()->SendBookmarks();
 
   ASSERT_TRUE(Eventually([&] {

@@ -101,21 +101,6 @@ Status JsonObjectSplitter::TooLarge(std::uint64_t offset) {
                             " exceeds " + std::to_string(max_object_bytes_) + " bytes");
 }
 
-Result<std::uint64_t> ParseResourceVersionText(std::string_view text) {
-  if (text.empty() || text.size() > 19) {
-    return Status::BadRequest("resourceVersion \"" + std::string(text) + "\" is not a decimal number");
-  }
-  std::uint64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') {
-      return Status::BadRequest("resourceVersion \"" + std::string(text) +
-                                "\" is not a decimal number");
-    }
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  return value;
-}
-
 Result<DecodedWatchEvent> DecodeWatchEvent(std::string_view text) {
   Json event = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (event.is_discarded() || !event.is_object()) {

@@ -25,6 +25,7 @@
 
 #include "api/codec.h"
 #include "base/result.h"
+#include "client/client.h"
 #include "store/watcher.h"
 
 namespace lws::rest {
@@ -68,8 +69,7 @@ struct DecodedWatchEvent {
   int error_code = 0;                  // ERROR: the Status's code (410 for Expired), else 0
 };
 
-// Parses a decimal resourceVersion as the API serves it ("123"); anything else is BadRequest.
-Result<std::uint64_t> ParseResourceVersionText(std::string_view text);
+using client::ParseResourceVersionText;
 
 // One event's JSON text, checked: the type is known, the object is a JSON object, and object
 // events and bookmarks carry a decimal metadata.resourceVersion.

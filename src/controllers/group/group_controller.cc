@@ -124,7 +124,8 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
       auto deleted = client_->Delete(client::kPods, key.namespace_, action.target, options);
       if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
       if (deleted.ok()) {
-        expectations_.ExpectAnswer(key, &caches_->pods.informer(), *deleted, loop_->clock().Now());
+        expectations_.ExpectAnswer(key, &caches_->pods.informer(), (*deleted)->json,
+                                  loop_->clock().Now());
       }
       record("Normal", action.reason, action.note, "Delete");
       return Status::Ok();

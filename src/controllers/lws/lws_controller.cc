@@ -167,7 +167,7 @@ Status LwsController::CreateRevision(const runtime::Key& key,
                                      const std::string& note) {
   auto created = client_->Create(client::kControllerRevisions, api::Encode(revision));
   if (!created.ok()) return created.status();
-  Expect(key, caches_->revisions.informer(), *created);
+  Expect(key, caches_->revisions.informer(), (*created)->json);
   const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, key.name);
   if (lws != nullptr) Event(*lws, "Normal", "CreatingRevision", note, "Create");
   return Status::Ok();
@@ -190,7 +190,7 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
     }
     return applied.status();
   }
-  Expect(key, caches_->statefulsets.informer(), *applied);
+  Expect(key, caches_->statefulsets.informer(), (*applied)->json);
   return Status::Ok();
 }
 
@@ -221,9 +221,9 @@ Result<bool> LwsController::UpdateStatus(const runtime::Key& key, const api::Lea
     store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
     api::Json object = stored->json;
     object["status"] = api::Encode(plan.status);
-    auto written = client_->UpdateStatus(client::kLeaderWorkerSets, object);
+    auto written = client_->UpdateStatus(client::kLeaderWorkerSets, std::move(object));
     if (!written.ok()) return written.status();
-    Expect(key, caches_->sets.informer(), *written);
+    Expect(key, caches_->sets.informer(), (*written)->json);
   }
   return plan.update_done;
 }

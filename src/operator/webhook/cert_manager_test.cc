@@ -230,24 +230,25 @@ class RacingClient final : public client::Client {
  public:
   RacingClient(const client::Client* inner, std::function<void()> rival)
       : inner_(inner), rival_(std::move(rival)) {}
-  Result<Json> Create(const client::Resource& r, const Json& o) const override {
+  Result<store::ObjectPtr> Create(const client::Resource& r, Json o) const override {
     Race(r);
-    return inner_->Create(r, o);
+    return inner_->Create(r, std::move(o));
   }
-  Result<Json> Update(const client::Resource& r, const Json& o) const override {
+  Result<store::ObjectPtr> Update(const client::Resource& r, Json o) const override {
     Race(r);
-    return inner_->Update(r, o);
+    return inner_->Update(r, std::move(o));
   }
-  Result<Json> UpdateStatus(const client::Resource& r, const Json& o) const override {
-    return inner_->UpdateStatus(r, o);
+  Result<store::ObjectPtr> UpdateStatus(const client::Resource& r, Json o) const override {
+    return inner_->UpdateStatus(r, std::move(o));
   }
-  Result<Json> Patch(const client::Resource& r, const std::string& ns, const std::string& name,
-                     apiserver::PatchType type, const Json& patch,
-                     const std::string& subresource) const override {
+  Result<store::ObjectPtr> Patch(const client::Resource& r, const std::string& ns,
+                                 const std::string& name, apiserver::PatchType type,
+                                 const Json& patch, const std::string& subresource) const override {
     return inner_->Patch(r, ns, name, type, patch, subresource);
   }
-  Result<Json> Delete(const client::Resource& r, const std::string& ns, const std::string& name,
-                      const client::DeleteOptions& options) const override {
+  Result<store::ObjectPtr> Delete(const client::Resource& r, const std::string& ns,
+                                  const std::string& name,
+                                  const client::DeleteOptions& options) const override {
     return inner_->Delete(r, ns, name, options);
   }
   Status Bind(const std::string& ns, const std::string& pod, const std::string& uid,

@@ -1,0 +1,46 @@
+// Answers read from a server (client/client.h): the resourceVersion rule and the stored-version
+// wrapping that the in-process and the HTTP client share.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "client/client.h"
+#include "store/object.h"
+
+namespace lws::client {
+
+Result<std::uint64_t> ParseResourceVersionText(std::string_view text) {
+  auto not_decimal = [text] {
+    return Status::BadRequest("resourceVersion \"" + std::string(text) + "\" is not a decimal number");
+  };
+  if (text.empty() || text.size() > 19) return not_decimal();
+  std::uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return not_decimal();
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return value;
+}
+
+Result<store::ObjectPtr> AnswerObject(Json answer) {
+  if (!answer.is_object()) return Status::Internal("the server answered with a non-object");
+  std::uint64_t rv = 0;
+  const std::string text = store::MetaString(answer, "resourceVersion");
+  if (!text.empty()) {
+    Result<std::uint64_t> parsed = ParseResourceVersionText(text);
+    if (!parsed.ok()) {
+      store::ObjectName name = store::NameOf(answer);
+      return Status::Internal("object " + name.namespace_ + "/" + name.name + ": " +
+                              parsed.status().message());
+    }
+    rv = *parsed;
+  }
+  // Kept as the server sent it (MakeStoredObject would add metadata to a Status document).
+  auto stored = std::make_shared<store::StoredObject>();
+  stored->labels = store::LabelsOf(answer);
+  stored->json = std::move(answer);
+  stored->resource_version = rv;
+  return store::ObjectPtr(std::move(stored));
+}
+
+}  // namespace lws::client
