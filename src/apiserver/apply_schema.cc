@@ -143,7 +143,8 @@ void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allo
       errors->push_back({*path, "element " + std::to_string(i) + ": " + pe.status().message()});
       continue;
     }
-    if (!seen.insert(*pe).second && !allow_duplicates) {
+    // Live objects may hold duplicates: then nothing needs the set.
+    if (!allow_duplicates && !seen.insert(*pe).second) {
       errors->push_back({*path, "duplicate entries for key " + pe->String()});
     }
     const FieldSet* below = nullptr;

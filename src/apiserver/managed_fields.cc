@@ -249,10 +249,14 @@ ManagedFieldsEntry WriterEntry(const FieldManagerScope& scope) {
 }
 
 // The writer's entry (new or kept) takes `taken`: its time and apiVersion become the write's.
-void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, const FieldSet& taken) {
+void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet taken) {
   entry.time = FormatRfc3339(scope.now);
   entry.api_version = scope.api_version;
-  entry.fields.Add(taken);
+  if (entry.fields.empty()) {
+    entry.fields = std::move(taken);  // a new entry (every create): nothing to merge with
+  } else {
+    entry.fields.Add(taken);
+  }
 }
 
 }  // namespace
@@ -267,7 +271,7 @@ ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFiel
   if (taken.empty()) return managed;
   ManagedFieldsEntry mine = WriterEntry(scope);
   std::string id = mine.Identifier();
-  Take(managed.try_emplace(id, std::move(mine)).first->second, scope, taken);
+  Take(managed.try_emplace(id, std::move(mine)).first->second, scope, std::move(taken));
   return managed;
 }
 
@@ -312,7 +316,7 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
                                        const Json& after, const FieldManagerScope& scope) {
   if (!live_entries.is_array()) return std::nullopt;
   WriteChanges changes = ChangesOf(before, after, scope);
-  const FieldSet taken = TakenFields(changes.changed, changes.removed);  // `changed` is read below
+  FieldSet taken = TakenFields(changes.changed, changes.removed);  // `changed` is read below
   ManagedFieldsEntry mine = WriterEntry(scope);
   const std::string my_id = mine.Identifier();
 
@@ -341,7 +345,7 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
   }
   if (!taken.empty()) {
     Take(entries.try_emplace(my_id, LiveEntry{std::move(mine), nullptr}).first->second.entry, scope,
-         taken);
+         std::move(taken));
   }
   std::vector<const LiveEntry*> order;
   for (const auto& [id, live] : entries) order.push_back(&live);
