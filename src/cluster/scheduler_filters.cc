@@ -29,21 +29,20 @@ api::Taint MakeTaint(std::string_view key, std::string_view effect) {
   return taint;
 }
 
-// The node's taints plus the one the node lifecycle controller keeps on a node that is not
-// Ready (a kubelet also registers its node with the not-ready taint).
-std::vector<api::Taint> EffectiveTaints(const api::Node& node) {
-  std::vector<api::Taint> taints = node.spec.taints;
-  std::string ready = "False";
+// The taint the node lifecycle controller keeps on a node that is not Ready (a kubelet also
+// registers its node with the not-ready taint), unless the node carries it already; nullopt for
+// a Ready node. It comes after the node's own taints.
+std::optional<api::Taint> LifecycleTaint(const api::Node& node) {
+  std::string_view ready = "False";
   for (const api::NodeCondition& c : node.status.conditions) {
     if (c.type == "Ready") ready = c.status;
   }
-  if (ready == "True") return taints;
+  if (ready == "True") return std::nullopt;
   const std::string_view key = ready == "Unknown" ? kTaintUnreachable : kTaintNotReady;
-  for (const api::Taint& t : taints) {
-    if (t.key == key && t.effect == "NoSchedule") return taints;
+  for (const api::Taint& t : node.spec.taints) {
+    if (t.key == key && t.effect == "NoSchedule") return std::nullopt;
   }
-  taints.push_back(MakeTaint(key, "NoSchedule"));
-  return taints;
+  return MakeTaint(key, "NoSchedule");
 }
 
 std::optional<api::SelectionOperator> NodeSelectorOperator(std::string_view op) {
@@ -113,11 +112,21 @@ FilterStatus CheckUnschedulable(const api::Pod& pod, const api::Node& node) {
   return Reject(kReasonUnschedulable);
 }
 
+// The node's taints are read in place: copying them for every node of every attempt was most
+// of this filter.
 FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node) {
-  for (const api::Taint& taint : EffectiveTaints(node)) {
-    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
-    if (Tolerates(pod.spec.tolerations, taint)) continue;
+  auto untolerated = [&pod](const api::Taint& taint) {
+    return (taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
+           !Tolerates(pod.spec.tolerations, taint);
+  };
+  auto reject = [](const api::Taint& taint) {
     return Reject("node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}");
+  };
+  for (const api::Taint& taint : node.spec.taints) {
+    if (untolerated(taint)) return reject(taint);
+  }
+  if (std::optional<api::Taint> extra = LifecycleTaint(node); extra && untolerated(*extra)) {
+    return reject(*extra);
   }
   return {};
 }

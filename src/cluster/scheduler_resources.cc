@@ -134,11 +134,19 @@ ResourceAmounts NonZeroRequests(const api::Pod& pod) {
 std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& info) {
   std::optional<NodeTotals> scratch;
   const NodeTotals& totals = TotalsOf(info, scratch);
-  ResourceAmounts requested = nonzero_request;
-  for (const auto& [name, amount] : totals.nonzero) requested[name] += amount;
   std::int64_t score_sum = 0;
   std::int64_t weight_sum = 0;
-  for (const auto& [name, amount] : requested) {
+  // The pod's and the node's requests per resource, both maps walked in key order at once:
+  // adding them into a copied map cost allocations for every node of every attempt.
+  auto pod_it = nonzero_request.begin(), node_it = totals.nonzero.begin();
+  while (pod_it != nonzero_request.end() || node_it != totals.nonzero.end()) {
+    const int order = pod_it == nonzero_request.end()    ? 1
+                      : node_it == totals.nonzero.end() ? -1
+                                                        : pod_it->first.compare(node_it->first);
+    const std::string& name = order <= 0 ? pod_it->first : node_it->first;
+    std::int64_t amount = 0;
+    if (order <= 0) amount += (pod_it++)->second;
+    if (order >= 0) amount += (node_it++)->second;
     const std::int64_t capacity = Amount(totals.allocatable, name);
     if (capacity == 0) continue;  // upstream skips resources the node does not have
     score_sum += LeastRequested(amount, capacity);
