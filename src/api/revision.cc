@@ -277,17 +277,33 @@ std::int64_t NextRevisionNumber(const std::vector<const ControllerRevision*>& re
   return highest == nullptr ? 1 : highest->revision + 1;
 }
 
-std::vector<const ControllerRevision*> OwnedRevisions(
-    const std::vector<ControllerRevision>& revisions, const LeaderWorkerSet& lws) {
-  std::vector<const ControllerRevision*> owned;
-  for (const auto& revision : revisions) {
-    if (OwnedBy(revision, lws)) owned.push_back(&revision);
+RevisionRefs RefsOf(const std::vector<ControllerRevision>& revisions) {
+  RevisionRefs refs;
+  refs.reserve(revisions.size());
+  for (const ControllerRevision& revision : revisions) refs.push_back(&revision);
+  return refs;
+}
+
+RevisionRefs OwnedRevisions(const RevisionRefs& revisions, const LeaderWorkerSet& lws) {
+  RevisionRefs owned;
+  for (const ControllerRevision* revision : revisions) {
+    if (OwnedBy(*revision, lws)) owned.push_back(revision);
   }
   return owned;
 }
 
+RevisionRefs OwnedRevisions(const std::vector<ControllerRevision>& revisions,
+                            const LeaderWorkerSet& lws) {
+  return OwnedRevisions(RefsOf(revisions), lws);
+}
+
 const ControllerRevision* FindRevision(const std::vector<ControllerRevision>& revisions,
                                        const LeaderWorkerSet& lws, std::string_view key) {
+  return FindRevision(RefsOf(revisions), lws, key);
+}
+
+const ControllerRevision* FindRevision(const RevisionRefs& revisions, const LeaderWorkerSet& lws,
+                                       std::string_view key) {
   if (key.empty()) return nullptr;
   std::vector<const ControllerRevision*> matching;
   for (const ControllerRevision* revision : OwnedRevisions(revisions, lws)) {

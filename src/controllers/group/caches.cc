@@ -102,13 +102,8 @@ std::vector<const api::StatefulSet*> Caches::StatefulSets(const std::string& ns,
   return statefulsets.ByIndex(kByLwsName, IndexValue(ns, name));
 }
 
-std::vector<api::ControllerRevision> Caches::Revisions(const std::string& ns,
-                                                       const std::string& name) const {
-  std::vector<api::ControllerRevision> out;
-  for (const api::ControllerRevision* r : revisions.ByIndex(kByLwsName, IndexValue(ns, name))) {
-    out.push_back(*r);
-  }
-  return out;
+api::RevisionRefs Caches::Revisions(const std::string& ns, const std::string& name) const {
+  return revisions.ByIndex(kByLwsName, IndexValue(ns, name));
 }
 
 std::vector<const api::Pod*> Caches::GroupPods(const std::string& ns, const std::string& name,

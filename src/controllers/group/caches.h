@@ -22,6 +22,7 @@
 #include "api/core.h"
 #include "api/lws_types.h"
 #include "api/pod.h"
+#include "api/revision.h"
 #include "client/client.h"
 #include "runtime/concurrent_reads.h"
 #include "runtime/start_gate.h"
@@ -51,8 +52,7 @@ struct Caches {
   std::vector<const api::Pod*> Leaders(const std::string& ns, const std::string& name) const;
   std::vector<const api::StatefulSet*> StatefulSets(const std::string& ns,
                                                     const std::string& name) const;
-  std::vector<api::ControllerRevision> Revisions(const std::string& ns,
-                                                 const std::string& name) const;
+  api::RevisionRefs Revisions(const std::string& ns, const std::string& name) const;
   std::vector<const api::Pod*> GroupPods(const std::string& ns, const std::string& name,
                                          const std::string& group_index) const;
 

@@ -90,7 +90,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
   std::vector<const api::Pod*> group_pods;
   GroupSnapshot snapshot = Snapshot(*pod, lws, &group_pods);
   // The revision lookup needs the LWS (ownership); the plan handles a missing one.
-  std::vector<api::ControllerRevision> revisions;
+  api::RevisionRefs revisions;
   if (lws != nullptr) {
     revisions = caches_->Revisions(key.namespace_, lws_name);
     snapshot.leader_revision =

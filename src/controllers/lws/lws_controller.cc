@@ -112,8 +112,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   if (sts != nullptr && sts->metadata.IsDeleting()) {
     return ReconcileResult::After(kDeletingStatefulSetRetry);
   }
-  const std::vector<api::ControllerRevision> revisions =
-      caches_->Revisions(key.namespace_, key.name);
+  const api::RevisionRefs revisions = caches_->Revisions(key.namespace_, key.name);
   auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts, revisions);
   if (!revision_key.ok()) return ReconcileResult::Error(revision_key.status());
   auto done = UpdateStatus(key, *lws, *revision_key);
@@ -128,7 +127,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
 
 Result<std::string> LwsController::ReconcileLeaderStatefulSet(
     const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
-    const std::vector<api::ControllerRevision>& revisions) {
+    const api::RevisionRefs& revisions) {
   RevisionStep step;
   {
     std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
@@ -229,7 +228,7 @@ Result<bool> LwsController::UpdateStatus(const runtime::Key& key, const api::Lea
 }
 
 void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,
-                                      const std::vector<api::ControllerRevision>& revisions,
+                                      const api::RevisionRefs& revisions,
                                       const std::string& revision_key) {
   const std::string& ns = lws.metadata.namespace_;
   for (const std::string& name : RevisionsToTruncate(lws, revisions, revision_key)) {

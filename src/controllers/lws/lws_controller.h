@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "api/revision.h"
 #include "api/revision_cache.h"
 #include "client/event_recorder.h"
 #include "client/client.h"
@@ -60,7 +61,7 @@ class LwsController {
   // Steps 2-5; returns the revision key in use.
   Result<std::string> ReconcileLeaderStatefulSet(
       const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
-      const std::vector<api::ControllerRevision>& revisions);
+      const api::RevisionRefs& revisions);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
   Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
@@ -73,7 +74,7 @@ class LwsController {
   // `revisions` as read at the start of the reconcile: a revision it created since is the
   // current one, which truncation keeps anyway.
   void TruncateRevisions(const api::LeaderWorkerSet& lws,
-                         const std::vector<api::ControllerRevision>& revisions,
+                         const api::RevisionRefs& revisions,
                          const std::string& revision_key);
   void Event(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& reason,
              const std::string& note, const std::string& action);

@@ -15,7 +15,7 @@ bool RevisionStep::operator==(const RevisionStep& other) const {
 }
 
 RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSet* leader_sts,
-                          const std::vector<api::ControllerRevision>& revisions,
+                          const api::RevisionRefs& revisions,
                           api::RevisionMatchCache* cache) {
   const std::string sts_key =
       leader_sts != nullptr ? leader_sts->metadata.Label(api::kRevisionLabel) : "";
@@ -46,7 +46,7 @@ RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSe
 }
 
 std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
-                                             const std::vector<api::ControllerRevision>& revisions,
+                                             const api::RevisionRefs& revisions,
                                              const std::string& current_key) {
   std::vector<std::string> names;
   for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {

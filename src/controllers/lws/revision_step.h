@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api/lws_types.h"
+#include "api/revision.h"
 #include "api/revision_cache.h"
 
 namespace lws::controllers {
@@ -37,13 +38,13 @@ struct RevisionStep {
 // is filtered here with api::OwnedRevisions). `leader_sts` is null when absent. `cache` remembers
 // semantic matches (spec 7.5) and may be null.
 RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSet* leader_sts,
-                          const std::vector<api::ControllerRevision>& revisions,
+                          const api::RevisionRefs& revisions,
                           api::RevisionMatchCache* cache);
 
 // Names of the owned revisions whose key differs from `current_key` (spec 7.6), in list order.
 // Revisions controlled by another object are never named.
 std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
-                                             const std::vector<api::ControllerRevision>& revisions,
+                                             const api::RevisionRefs& revisions,
                                              const std::string& current_key);
 
 }  // namespace lws::controllers
