@@ -84,6 +84,7 @@ InterPodAffinity::InterPodAffinity(const api::Pod& pod, const std::vector<NodeIn
     : pod_(pod) {
   const std::vector<Term> affinity = RequiredTerms(pod, /*anti=*/false);
   const std::vector<Term> anti_affinity = RequiredTerms(pod, /*anti=*/true);
+  has_own_terms_ = !affinity.empty() || !anti_affinity.empty();
   for (const NodeInfo& info : nodes) {
     // The placed pods' own anti-affinity, applied to the incoming pod. A cache keeps the few
     // pods that have any, so this is not a pass over every pod of the cluster.
@@ -115,7 +116,7 @@ FilterStatus InterPodAffinity::Check(const api::Node& node) const {
     auto it = counts.find({key, label->second});
     return it == counts.end() ? 0 : it->second;
   };
-  FilterStatus status;
+  if (!has_own_terms_) return ExistingAntiAffinity(labels);
 
   // Affinity: every term needs the node to have its topology label and a matching pod in that
   // domain. Removing pods cannot help, so preemption would not either.
@@ -136,13 +137,18 @@ FilterStatus InterPodAffinity::Check(const api::Node& node) const {
       return FilterStatus{{std::string(kReasonPodAntiAffinity)}, true};
     }
   }
+  return ExistingAntiAffinity(labels);
+}
+
+FilterStatus InterPodAffinity::ExistingAntiAffinity(const api::StringMap& labels) const {
+  if (existing_anti_affinity_counts_.empty()) return {};  // no placed pod repels this one
   for (const auto& [key, value] : labels) {
     auto it = existing_anti_affinity_counts_.find({key, value});
     if (it != existing_anti_affinity_counts_.end() && it->second > 0) {
       return FilterStatus{{std::string(kReasonExistingAntiAffinity)}, true};
     }
   }
-  return status;
+  return {};
 }
 
 }  // namespace lws::cluster::scheduler

@@ -63,9 +63,15 @@ class InterPodAffinity {
   FilterStatus Check(const api::Node& node) const;
 
  private:
+  // The placed pods' required anti-affinity against the pod, on a node with `labels`.
+  FilterStatus ExistingAntiAffinity(const api::StringMap& labels) const;
+
   // (topology key, value) -> number of matching terms or pods.
   using TopologyCounts = std::map<std::pair<std::string, std::string>, int>;
   const api::Pod& pod_;
+  // Whether the pod has required (anti-)affinity terms of its own: most pods have none, and the
+  // per-node check then only looks at the placed pods' anti-affinity.
+  bool has_own_terms_ = false;
   TopologyCounts affinity_counts_;            // pods matching all of the pod's affinity terms
   TopologyCounts anti_affinity_counts_;       // pods matching one of its anti-affinity terms
   TopologyCounts existing_anti_affinity_counts_;  // existing pods' terms matching the pod
