@@ -212,7 +212,9 @@ void StatefulSetController::Sync(const SetKey& key) {
 Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
     const store::ObjectPtr& set_object) const {
   StatefulSetSnapshot snap;
-  ASSIGN_OR_RETURN(snap.set, api::Decode<api::StatefulSet>(set_object->json));
+  ASSIGN_OR_RETURN(std::shared_ptr<const api::StatefulSet> set,
+                   store::DecodedView<api::StatefulSet>(*set_object));
+  snap.set = *set;  // the shared view, copied: a version is decoded once, not on every sync
   snap.now = loop_->Now();
   const SetKey key{snap.set.metadata.namespace_, snap.set.metadata.name};
   const std::string& uid = snap.set.metadata.uid;
@@ -244,12 +246,17 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
     for (const std::string& name : it->second) {
       store::ObjectPtr object = pods_.Get(key.namespace_, name);
       if (!object) continue;
-      std::optional<StatefulSetOwner> owner = ControllingStatefulSet(object->json);
-      if (!owner || owner->uid != uid) continue;
       Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*object);
       if (!pod.ok()) {
         log->warn("{}: skipping undecodable {}: {}", KeyString(key), name, pod.status().message());
         continue;
+      }
+      // The owner test of ControllingStatefulSet, on the view: re-reading it from the JSON
+      // copied its strings for every pod of the set on every sync.
+      const api::OwnerReference* ref = (*pod)->metadata.ControllerRef();
+      if (ref == nullptr || ref->kind != "StatefulSet" || !ref->api_version.starts_with("apps/") ||
+          ref->uid != uid) {
+        continue;  // a namesake set's leftovers
       }
       snap.pods.push_back(std::move(*pod));
     }
