@@ -297,7 +297,7 @@ void Operator::StartControllers() {
 
 void Operator::ObserveRollout(const store::WatchEvent& event) {
   if (event.object == nullptr) return;
-  const store::ObjectName name = store::NameOf(event.object->json);
+  const store::ObjectName name = event.object->name();
   if (event.type == store::EventType::kDeleted) {
     rollouts_.Forget(name.namespace_, name.name);
   } else if (event.type == store::EventType::kAdded || event.type == store::EventType::kModified) {

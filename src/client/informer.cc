@@ -24,7 +24,7 @@ void Informer::OnEvent(const store::WatchEvent& event) {
 }
 
 void Informer::Deliver(const store::WatchEvent& event) {
-  store::ObjectName key = store::NameOf(event.object->json);
+  store::ObjectName key = event.object->name();
   if (!resource_.namespaced) key.namespace_.clear();
   last_rv_ = event.object->resource_version;
   store::ObjectPtr old;

@@ -96,12 +96,12 @@ bool Scheduler::WantsToSchedule(const Json& pod) const {
 
 void Scheduler::OnPod(const ObjectPtr& old, const ObjectPtr& now) {
   if (!now) {
-    const ObjectName key = store::NameOf(old->json);
+    const ObjectName key = old->name();
     Forget(key);
     if (cache_.RemovePod(key)) RequeueParked();
     return;
   }
-  const ObjectName key = store::NameOf(now->json);
+  const ObjectName key = now->name();
   if (!scheduler_json::NodeName(now->json).empty()) {
     Forget(key);
     OnBoundPod(key, now);

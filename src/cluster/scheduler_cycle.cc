@@ -59,16 +59,6 @@ Json ConditionPatch(const Json& pod, int index, const Json& condition) {
   return Json::array({{{"op", "add"}, {"path", "/status/conditions/-"}, {"value", condition}}});
 }
 
-std::uint64_t ResourceVersionOf(const Json& object) {
-  const std::string rv = store::MetaString(object, "resourceVersion");
-  std::uint64_t value = 0;
-  for (char c : rv) {
-    if (c < '0' || c > '9') return 0;
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  return value;
-}
-
 bool IsRace(const Status& status) {
   return status.code() == Code::kConflict || status.code() == Code::kNotFound;
 }
@@ -168,7 +158,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   Json condition = {{"type", "PodScheduled"},     {"status", "False"},
                     {"lastProbeTime", nullptr},   {"lastTransitionTime", transition},
                     {"reason", reason},           {"message", message}};
-  const ObjectName key = store::NameOf(pod->json);
+  const ObjectName key = pod->name();
   Result<store::ObjectPtr> patched =
       client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
                      ConditionPatch(pod->json, index, condition), "status");

@@ -45,12 +45,12 @@ RolloutSample RolloutSampleOf(const api::Json& lws) {
 void RolloutMetrics::OnChange(const store::ObjectPtr& old, const store::ObjectPtr& now) {
   if (now == nullptr) {
     if (old != nullptr) {
-      store::ObjectName name = store::NameOf(old->json);
+      store::ObjectName name = old->name();
       Forget(name.namespace_, name.name);
     }
     return;
   }
-  store::ObjectName name = store::NameOf(now->json);
+  store::ObjectName name = now->name();
   Observe(name.namespace_, name.name, RolloutSampleOf(now->json));
 }
 

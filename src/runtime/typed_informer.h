@@ -187,7 +187,7 @@ class TypedInformer final : public SyncSource {
   }
 
   void OnEvent(const store::ObjectPtr& old_stored, const store::ObjectPtr& now_stored) {
-    store::ObjectName key = store::NameOf((now_stored ? now_stored : old_stored)->json);
+    store::ObjectName key = (now_stored ? now_stored : old_stored)->name();
     if (!resource_.namespaced) key.namespace_.clear();
     std::shared_ptr<const T> decoded;
     if (now_stored) decoded = DecodeOrLog(key, *now_stored);

@@ -36,6 +36,11 @@ Json CopyWithoutManagedFields(const Json& object) {
   return out;
 }
 
+const ObjectName& StoredObject::name() const {
+  std::call_once(name_once_, [this] { name_ = NameOf(json); });
+  return name_;
+}
+
 const std::string& StoredObject::bytes() const {
   std::call_once(bytes_once_, [this] { bytes_ = Serialize(json); });
   return bytes_;

@@ -31,6 +31,14 @@ namespace lws::store {
 
 using api::Json;
 
+// Where an object lives inside one resource: (namespace, name); namespace is "" for
+// cluster-scoped resources. Ordered by namespace, then name, which is the LIST order.
+struct ObjectName {
+  std::string namespace_;
+  std::string name;
+  auto operator<=>(const ObjectName&) const = default;
+};
+
 struct StoredObject {
   Json json;                           // the object; metadata.resourceVersion included
   std::uint64_t resource_version = 0;  // 0 for dry-run results that were never stored
@@ -38,6 +46,9 @@ struct StoredObject {
 
   // `json` serialised (Serialize), made once on first use; safe from any thread.
   const std::string& bytes() const;
+  // NameOf(json), read once on first use (every informer a version reaches asks); safe from any
+  // thread.
+  const ObjectName& name() const;
   // Gives the version the bytes it was read from (the database), so they are not made again.
   // REQUIRES: bytes() was not called yet and `text` is what Serialize(json) gives.
   void SetBytes(std::string text);
@@ -51,6 +62,8 @@ struct StoredObject {
  private:
   mutable std::once_flag bytes_once_;
   mutable std::string bytes_;
+  mutable std::once_flag name_once_;
+  mutable ObjectName name_;
   mutable std::mutex views_mu_;
   mutable std::vector<std::pair<std::type_index, std::weak_ptr<const void>>> views_;
 };
@@ -71,14 +84,6 @@ Json CopyWithoutManagedFields(const Json& object);
 // Builds a stored version: writes metadata.resourceVersion (removes it when rv is 0), serialises
 // once and extracts the labels. REQUIRES: json is an object.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
-
-// Where an object lives inside one resource: (namespace, name); namespace is "" for
-// cluster-scoped resources. Ordered by namespace, then name, which is the LIST order.
-struct ObjectName {
-  std::string namespace_;
-  std::string name;
-  auto operator<=>(const ObjectName&) const = default;
-};
 
 // The name of an object read from its metadata (missing fields read as "").
 ObjectName NameOf(const Json& object);
