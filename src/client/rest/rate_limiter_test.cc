@@ -72,6 +72,16 @@ TEST(RateLimiterTest, ClockGoingBackwardsNeitherRefillsNorShortensWaits) {
   EXPECT_EQ(limiter.Reserve(kStart), seconds(11));
 }
 
+// Each wait is rounded up to a whole nanosecond from the same `now`, so two reserved sends can be
+// 1 ns closer than 1/qps (the window property below allows for it).
+TEST(RateLimiterTest, ReservedWaitsAreRoundedUpToWholeNanoseconds) {
+  RateLimiter limiter(1512, 1);  // 1/qps = 661,375.66 ns
+  EXPECT_TRUE(limiter.TryAccept(kStart));
+  EXPECT_EQ(limiter.Reserve(kStart), std::chrono::nanoseconds(661'376));
+  EXPECT_EQ(limiter.Reserve(kStart), std::chrono::nanoseconds(1'322'752));
+  EXPECT_EQ(limiter.Reserve(kStart), std::chrono::nanoseconds(1'984'127));  // 661,375 ns later
+}
+
 struct Step {
   Duration gap;  // time since the previous request
   bool reserve;  // Reserve (wait if needed) rather than TryAccept
