@@ -78,15 +78,20 @@ Result<GcSnapshot> GarbageCollector::Snapshot() const {
 }
 
 void GcMetaCache::Attach(GcSnapshot* snapshot) {
-  decltype(metas_) kept;
-  kept.reserve(snapshot->objects.size());
+  // Updated in place: rebuilding the map allocated a node per object on every pass, where most
+  // versions are the same from one pass to the next.
+  ++pass_;
   for (GcObject& entry : snapshot->objects) {
-    auto it = metas_.find(entry.object.get());
-    entry.meta = it != metas_.end() ? it->second.second
-                                    : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json));
-    kept.emplace(entry.object.get(), std::make_pair(entry.object, entry.meta));
+    auto [it, added] = metas_.try_emplace(entry.object.get());
+    Cached& cached = it->second;
+    if (added) {
+      cached.object = entry.object;
+      cached.meta = std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json));
+    }
+    cached.pass = pass_;
+    entry.meta = cached.meta;
   }
-  metas_ = std::move(kept);
+  std::erase_if(metas_, [this](const auto& item) { return item.second.pass != pass_; });
 }
 
 Result<int> GarbageCollector::RunOnce() {

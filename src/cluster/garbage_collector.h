@@ -27,6 +27,7 @@
 // and the collector holds no lock of its own; one collector must not run two passes at once.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -45,12 +46,18 @@ class GcMetaCache {
   // Sets every object's `meta`, from the cache where the stored version is the same; then keeps
   // the metas of this snapshot only (older versions are let go).
   void Attach(GcSnapshot* snapshot);
+  // The number of versions cached: those of the last snapshot.
+  std::size_t size() const { return metas_.size(); }
 
  private:
-  // By stored version; the ObjectPtr keeps the version, and so its address, alive. Lookups only.
-  std::unordered_map<const store::StoredObject*,
-                     std::pair<store::ObjectPtr, std::shared_ptr<const GcMeta>>>
-      metas_;
+  struct Cached {
+    store::ObjectPtr object;  // keeps the version, and so its address (the key), alive
+    std::shared_ptr<const GcMeta> meta;
+    std::uint64_t pass = 0;   // the last Attach that saw the version
+  };
+  // By stored version. Lookups only.
+  std::unordered_map<const store::StoredObject*, Cached> metas_;
+  std::uint64_t pass_ = 0;
 };
 
 class GarbageCollector {

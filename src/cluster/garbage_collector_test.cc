@@ -238,5 +238,37 @@ TEST_F(GarbageCollectorTest, APassReadsObjectsWrittenSinceTheLastPass) {
   EXPECT_EQ(*gc.RunOnce(), 0);
 }
 
+// The cache hands a version the meta it read on an earlier pass, reads a changed version again,
+// and lets go of versions no snapshot lists any more.
+TEST_F(GarbageCollectorTest, MetaCacheKeepsOnlyTheVersionsOfTheLastSnapshot) {
+  GcMetaCache cache;
+  GarbageCollector gc(store_.get(), &Registry(), &cache);
+  ObjectPtr kept = MustCreate(Pods(), Pod("kept"));
+  MustCreate(Pods(), Pod("gone"));
+  auto meta_of = [](const GcSnapshot& snapshot, const std::string& name) {
+    for (const GcObject& entry : snapshot.objects) {
+      if (store::MetaString(entry.object->json, "name") == name) return entry.meta;
+    }
+    return std::shared_ptr<const GcMeta>();
+  };
+  GcSnapshot first = *gc.Snapshot();
+  cache.Attach(&first);
+  GcSnapshot second = *gc.Snapshot();
+  cache.Attach(&second);
+  ASSERT_NE(meta_of(first, "kept"), nullptr);
+  EXPECT_EQ(meta_of(first, "kept"), meta_of(second, "kept"));  // read once
+
+  MustDelete(Pods(), "gone");
+  Json relabelled = kept->json;
+  relabelled["metadata"]["labels"]["x"] = "y";
+  ASSERT_TRUE(store_->Update(Pods(), relabelled).ok());
+  GcSnapshot third = *gc.Snapshot();
+  cache.Attach(&third);
+  ASSERT_NE(meta_of(third, "kept"), nullptr);
+  EXPECT_NE(meta_of(third, "kept"), meta_of(second, "kept"));  // a new version, read again
+  EXPECT_EQ(meta_of(third, "gone"), nullptr);
+  EXPECT_EQ(cache.size(), third.objects.size());  // the old versions are let go
+}
+
 }  // namespace
 }  // namespace lws::cluster
