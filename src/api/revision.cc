@@ -292,16 +292,6 @@ RevisionRefs OwnedRevisions(const RevisionRefs& revisions, const LeaderWorkerSet
   return owned;
 }
 
-RevisionRefs OwnedRevisions(const std::vector<ControllerRevision>& revisions,
-                            const LeaderWorkerSet& lws) {
-  return OwnedRevisions(RefsOf(revisions), lws);
-}
-
-const ControllerRevision* FindRevision(const std::vector<ControllerRevision>& revisions,
-                                       const LeaderWorkerSet& lws, std::string_view key) {
-  return FindRevision(RefsOf(revisions), lws, key);
-}
-
 const ControllerRevision* FindRevision(const RevisionRefs& revisions, const LeaderWorkerSet& lws,
                                        std::string_view key) {
   if (key.empty()) return nullptr;

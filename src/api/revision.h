@@ -73,14 +73,10 @@ RevisionRefs RefsOf(const std::vector<ControllerRevision>& revisions);
 // The revisions of `lws` (upstream ListRevisions): in its namespace, labelled with its name, and
 // controlled by it (same UID) or by nothing. Order is kept.
 RevisionRefs OwnedRevisions(const RevisionRefs& revisions, const LeaderWorkerSet& lws);
-RevisionRefs OwnedRevisions(const std::vector<ControllerRevision>& revisions,
-                            const LeaderWorkerSet& lws);
 // The owned revision whose key is `key` (the highest if several); null when `key` is "" or none
 // matches (upstream GetRevision).
 const ControllerRevision* FindRevision(const RevisionRefs& revisions, const LeaderWorkerSet& lws,
                                        std::string_view key);
-const ControllerRevision* FindRevision(const std::vector<ControllerRevision>& revisions,
-                                       const LeaderWorkerSet& lws, std::string_view key);
 
 // ---- Applying and comparing (spec 7.4, 7.5) --------------------------------------------------
 

@@ -74,7 +74,7 @@ TEST(OwnedRevisionsTest, KeepsRevisionsControlledByTheLwsOrByNothing) {
   revisions[3].metadata.owner_references[0].controller = false;
   revisions[4].metadata.namespace_ = "elsewhere";
   revisions[5].metadata.labels[kSetNameLabel] = "other-lws";
-  const auto owned = OwnedRevisions(revisions, lws);
+  const auto owned = OwnedRevisions(RefsOf(revisions), lws);
   EXPECT_EQ(owned, (std::vector<const ControllerRevision*>{&revisions[0], &revisions[1],
                                                            &revisions[3]}));
 }
@@ -85,12 +85,12 @@ TEST(FindRevisionTest, MatchesKeyAmongOwnedRevisions) {
   revisions[0].metadata.labels[kRevisionLabel] = "k1";
   revisions[1].metadata.labels[kRevisionLabel] = "k1";
   revisions[2].metadata.labels[kRevisionLabel] = "k2";
-  EXPECT_EQ(FindRevision(revisions, lws, "k1"), &revisions[1]);
-  EXPECT_EQ(FindRevision(revisions, lws, "k2"), &revisions[2]);
-  EXPECT_EQ(FindRevision(revisions, lws, "k3"), nullptr);
-  EXPECT_EQ(FindRevision(revisions, lws, ""), nullptr);
+  EXPECT_EQ(FindRevision(RefsOf(revisions), lws, "k1"), &revisions[1]);
+  EXPECT_EQ(FindRevision(RefsOf(revisions), lws, "k2"), &revisions[2]);
+  EXPECT_EQ(FindRevision(RefsOf(revisions), lws, "k3"), nullptr);
+  EXPECT_EQ(FindRevision(RefsOf(revisions), lws, ""), nullptr);
   revisions[2].metadata.owner_references[0].uid = "other-uid";
-  EXPECT_EQ(FindRevision(revisions, lws, "k2"), nullptr);
+  EXPECT_EQ(FindRevision(RefsOf(revisions), lws, "k2"), nullptr);
 }
 
 // ---- ApplyRevision (spec 7.4) ------------------------------------------------------------------

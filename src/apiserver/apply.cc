@@ -9,6 +9,7 @@
 #include "api/field.h"
 #include "api/go_json.h"
 #include "apiserver/apply_value.h"
+#include "store/object.h"
 
 namespace lws::apiserver {
 
@@ -269,7 +270,7 @@ Result<ApplyResult> Apply(const Json& live_object, const Json& config_in,
   const Json config = config_in.is_object() ? config_in : Json::object();
   ApplyResult result;
   result.created = !live_object.is_object();
-  const Json live = result.created ? Json::object() : WithoutManagedFields(live_object);
+  const Json live = result.created ? Json::object() : store::CopyWithoutManagedFields(live_object);
   RETURN_IF_ERROR(CheckShapes(config, live, options));
   Result<ManagedFieldSets> decoded = DecodeManagedFields(ManagedFieldsOf(live_object));
   if (!decoded.ok()) {

@@ -9,6 +9,7 @@
 #include "apiserver/apply.h"
 #include "apiserver/apply_testing.h"
 #include "apiserver/apply_value.h"
+#include "store/object.h"
 
 namespace lws::apiserver {
 namespace {
@@ -93,7 +94,7 @@ RC_GTEST_PROP(ApplyProperty, ResultHoldsTheConfigAndTheApplierOwnsIt, ()) {
   Json scoped = config;
   scoped.erase("status");  // ignored on the main resource
   const ListTypeProvider& schema = options.scope.schema;
-  Json stored = WithoutManagedFields(r->object);
+  Json stored = store::CopyWithoutManagedFields(r->object);
   RC_ASSERT(Merge(stored, scoped, schema) == stored);
   Result<ManagedFieldSets> managed = DecodeManagedFields(ManagedFieldsOf(r->object));
   RC_ASSERT(managed.ok());
@@ -106,7 +107,7 @@ RC_GTEST_PROP(ApplyProperty, ResultHoldsTheConfigAndTheApplierOwnsIt, ()) {
     RC_ASSERT(entry->second.fields == mine);
   }
   // Forced: nobody else owns a field the apply changed.
-  Comparison diff = Compare(WithoutManagedFields(live), stored, schema);
+  Comparison diff = Compare(store::CopyWithoutManagedFields(live), stored, schema);
   FieldSet changed =
       diff.modified.Union(diff.added).RecursiveDifference(IgnoredFields(options.scope, {}));
   for (const auto& [id, other] : *managed) {
@@ -202,8 +203,8 @@ RC_GTEST_PROP(ApplyProperty, UpdateAgreesWithTheFullPathWhileDecodingOnlyTouched
   if (subresource.empty()) edited["metadata"].erase("managedFields");
   FieldManagerScope scope = testing::Scope(
       *rc::gen::element<std::string>("first", "editor", "status-writer", "new"), 5, subresource);
-  RC_PRE(ValidateShape(WithoutManagedFields(live), scope.schema, true).empty() &&
-         ValidateShape(WithoutManagedFields(edited), scope.schema, true).empty());
+  RC_PRE(ValidateShape(store::CopyWithoutManagedFields(live), scope.schema, true).empty() &&
+         ValidateShape(store::CopyWithoutManagedFields(edited), scope.schema, true).empty());
   RC_ASSERT(UpdateManagedFields(live, edited, scope) == RecordedByFullPath(live, edited, scope));
 }
 

@@ -10,7 +10,6 @@
 
 #include "api/go_json.h"
 #include "apiserver/apply_value.h"
-#include "store/object.h"
 
 namespace lws::apiserver {
 
@@ -145,8 +144,6 @@ void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
   if (!meta.is_object()) meta = Json::object();
   meta["managedFields"] = EncodeManagedFields(managed);
 }
-
-Json WithoutManagedFields(const Json& object) { return store::CopyWithoutManagedFields(object); }
 
 ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
                                        std::string_view subresource) {

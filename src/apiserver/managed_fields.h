@@ -67,8 +67,6 @@ Json EncodeManagedFields(const ManagedFieldSets& managed);
 const Json& ManagedFieldsOf(const Json& object);
 // Replaces metadata.managedFields with `managed`; removes the key when `managed` is empty.
 void SetManagedFields(Json* object, const ManagedFieldSets& managed);
-// A copy of `object` without metadata.managedFields.
-Json WithoutManagedFields(const Json& object);
 
 // The entries a non-apply write starts from (decodeLiveOrNew): a request body that carries
 // managedFields replaces them ([] or [{}] clears them); a body without them, or with entries

@@ -39,10 +39,6 @@ Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method, c
   return body;
 }
 
-Result<store::ObjectPtr> StoredObjectFrom(Json object) {
-  return client::AnswerObject(std::move(object));
-}
-
 Result<store::ListResult> ListResultFrom(Json list) {
   if (!list.is_object() || !list.contains("items") ||
       !(list["items"].is_array() || list["items"].is_null())) {
@@ -53,7 +49,7 @@ Result<store::ListResult> ListResultFrom(Json list) {
   if (metadata.is_object()) {
     std::string rv = StringField(metadata, "resourceVersion");
     if (!rv.empty()) {
-      ASSIGN_OR_RETURN(result.resource_version, ParseResourceVersionText(rv));
+      ASSIGN_OR_RETURN(result.resource_version, client::ParseResourceVersionText(rv));
     }
     result.continue_token = StringField(metadata, "continue");
     if (metadata.contains("remainingItemCount") && metadata["remainingItemCount"].is_number_integer()) {
@@ -70,7 +66,7 @@ Result<store::ListResult> ListResultFrom(Json list) {
     if (item.is_object() && !item.contains("apiVersion") && !api_version.empty()) {
       item["apiVersion"] = api_version;
     }
-    ASSIGN_OR_RETURN(store::ObjectPtr stored, StoredObjectFrom(std::move(item)));
+    ASSIGN_OR_RETURN(store::ObjectPtr stored, client::AnswerObject(std::move(item)));
     result.items.push_back(std::move(stored));
   }
   return result;

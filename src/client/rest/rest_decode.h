@@ -22,10 +22,6 @@ using api::Json;
 // the HTTP status and the start of the body, naming `method` and `url`.
 Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method, const std::string& url);
 
-// A stored version of `object`, its resourceVersion read from metadata (a missing one is 0; one
-// that is not a decimal number is an error naming the object).
-Result<store::ObjectPtr> StoredObjectFrom(Json object);
-
 // A list answer ({"kind": "PodList", "metadata": {...}, "items": [...]}) as the store's result.
 // Items lacking kind and apiVersion (kube-apiserver omits them for built-in types) get the
 // list's, with "List" cut off the kind, so that every object looks as a watch delivers it.

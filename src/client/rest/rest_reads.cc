@@ -2,6 +2,7 @@
 //
 // RestClient's reads: GET of one object and LIST (one page, or all of them), each answered as
 // the store's immutable objects (rest_decode.h).
+#include "client/client.h"
 #include "client/rest/http_url.h"
 #include "client/rest/rest_client.h"
 #include "client/rest/rest_decode.h"
@@ -12,7 +13,7 @@ Result<store::ObjectPtr> RestClient::Get(const client::Resource& resource, const
                                          const std::string& name) const {
   const RestRequest request{"GET", resource.Path(ns, name)};
   ASSIGN_OR_RETURN(Json object, SendJson(request));
-  return StoredObjectFrom(std::move(object));
+  return client::AnswerObject(std::move(object));
 }
 
 Result<store::ListResult> RestClient::List(const client::Resource& resource,

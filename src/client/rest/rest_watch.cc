@@ -9,6 +9,7 @@
 #include "api/go_duration.h"
 #include "base/log.h"
 #include "base/rng.h"
+#include "client/client.h"
 #include "client/rest/http_url.h"
 #include "client/rest/rest_client.h"
 #include "client/rest/rest_decode.h"
@@ -147,8 +148,8 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
   void Accept(DecodedWatchEvent event) {
     rv_ = event.resource_version;
     if (event.type == EventType::kBookmark) return;
-    Result<store::ObjectPtr> stored = StoredObjectFrom(std::move(event.object));
-    if (!stored.ok()) return;  // DecodeWatchEvent checked what StoredObjectFrom needs
+    Result<store::ObjectPtr> stored = client::AnswerObject(std::move(event.object));
+    if (!stored.ok()) return;  // DecodeWatchEvent checked what AnswerObject needs
     store::ObjectName key = KeyOf((*stored)->json, resource_.namespaced);
     if (event.type == EventType::kDeleted) {
       known_.erase(key);

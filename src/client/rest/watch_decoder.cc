@@ -1,6 +1,8 @@
 // File: client/rest/watch_decoder.cc
 #include "client/rest/watch_decoder.h"
 
+#include "client/client.h"
+
 namespace lws::rest {
 namespace {
 
@@ -29,7 +31,7 @@ Result<std::uint64_t> EventResourceVersion(const Json& object, std::string_view 
     return Status::BadRequest("watch event " + std::string(type) +
                               ": object.metadata.resourceVersion: missing or not a string");
   }
-  Result<std::uint64_t> rv = ParseResourceVersionText((*metadata)["resourceVersion"].get<std::string>());
+  Result<std::uint64_t> rv = client::ParseResourceVersionText((*metadata)["resourceVersion"].get<std::string>());
   if (!rv.ok()) {
     return Status::BadRequest("watch event " + std::string(type) +
                               ": object.metadata.resourceVersion: " + rv.status().message());

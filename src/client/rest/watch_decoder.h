@@ -25,7 +25,6 @@
 
 #include "api/codec.h"
 #include "base/result.h"
-#include "client/client.h"
 #include "store/watcher.h"
 
 namespace lws::rest {
@@ -68,8 +67,6 @@ struct DecodedWatchEvent {
   std::uint64_t resource_version = 0;  // object events and bookmarks; 0 for ERROR
   int error_code = 0;                  // ERROR: the Status's code (410 for Expired), else 0
 };
-
-using client::ParseResourceVersionText;
 
 // One event's JSON text, checked: the type is known, the object is a JSON object, and object
 // events and bookmarks carry a decimal metadata.resourceVersion.
