@@ -176,25 +176,26 @@ std::string RestClient::WriteQuery(bool apply) const {
   return QueryString(parameters);
 }
 
+Result<store::ObjectPtr> RestClient::SendForObject(const RestRequest& request) const {
+  ASSIGN_OR_RETURN(Json answer, SendJson(request));
+  return client::AnswerObject(std::move(answer));
+}
+
 Result<store::ObjectPtr> RestClient::Create(const client::Resource& resource, Json object) const {
   const std::string body = object.dump();
-  ASSIGN_OR_RETURN(Json answer, SendJson({"POST", resource.Path(Namespace(object)), WriteQuery(), &body}));
-  return client::AnswerObject(std::move(answer));
+  return SendForObject({"POST", resource.Path(Namespace(object)), WriteQuery(), &body});
 }
 
 Result<store::ObjectPtr> RestClient::Update(const client::Resource& resource, Json object) const {
   const std::string body = object.dump();
-  ASSIGN_OR_RETURN(Json answer, SendJson({"PUT", resource.Path(Namespace(object), Name(object)),
-                                          WriteQuery(), &body}));
-  return client::AnswerObject(std::move(answer));
+  return SendForObject({"PUT", resource.Path(Namespace(object), Name(object)), WriteQuery(), &body});
 }
 
 Result<store::ObjectPtr> RestClient::UpdateStatus(const client::Resource& resource,
                                                   Json object) const {
   const std::string body = object.dump();
-  ASSIGN_OR_RETURN(Json answer, SendJson({"PUT", resource.Path(Namespace(object), Name(object), "status"),
-                                          WriteQuery(), &body}));
-  return client::AnswerObject(std::move(answer));
+  return SendForObject(
+      {"PUT", resource.Path(Namespace(object), Name(object), "status"), WriteQuery(), &body});
 }
 
 Result<store::ObjectPtr> RestClient::Patch(const client::Resource& resource, const std::string& ns,
@@ -202,18 +203,15 @@ Result<store::ObjectPtr> RestClient::Patch(const client::Resource& resource, con
                                            const Json& patch, const std::string& subresource) const {
   const std::string body = patch.dump();
   const bool apply = type == apiserver::PatchType::kApply;
-  ASSIGN_OR_RETURN(Json answer, SendJson({"PATCH", resource.Path(ns, name, subresource),
-                                          WriteQuery(apply), &body,
-                                          std::string(apiserver::PatchContentType(type))}));
-  return client::AnswerObject(std::move(answer));
+  return SendForObject({"PATCH", resource.Path(ns, name, subresource), WriteQuery(apply), &body,
+                        std::string(apiserver::PatchContentType(type))});
 }
 
 Result<store::ObjectPtr> RestClient::Delete(const client::Resource& resource, const std::string& ns,
                                             const std::string& name,
                                             const client::DeleteOptions& options) const {
   const std::string body = client::DeleteOptionsBody(options).dump();
-  ASSIGN_OR_RETURN(Json answer, SendJson({"DELETE", resource.Path(ns, name), "", &body}));
-  return client::AnswerObject(std::move(answer));
+  return SendForObject({"DELETE", resource.Path(ns, name), "", &body});
 }
 
 Status RestClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,

@@ -144,6 +144,8 @@ class RestClient final : public client::Client {
   // client certificate, which needs a transport of its own).
   Result<std::shared_ptr<HttpTransport>> Prepare(const RestRequest& request, HttpCall* call) const;
   Result<Json> SendJson(const RestRequest& request) const;
+  // SendJson, its answer as a stored version (client::AnswerObject): GET and every write.
+  Result<store::ObjectPtr> SendForObject(const RestRequest& request) const;
   std::string WriteQuery(bool apply = false) const;
 
   const RestConfig config_;

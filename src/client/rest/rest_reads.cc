@@ -2,7 +2,6 @@
 //
 // RestClient's reads: GET of one object and LIST (one page, or all of them), each answered as
 // the store's immutable objects (rest_decode.h).
-#include "client/client.h"
 #include "client/rest/http_url.h"
 #include "client/rest/rest_client.h"
 #include "client/rest/rest_decode.h"
@@ -11,9 +10,7 @@ namespace lws::rest {
 
 Result<store::ObjectPtr> RestClient::Get(const client::Resource& resource, const std::string& ns,
                                          const std::string& name) const {
-  const RestRequest request{"GET", resource.Path(ns, name)};
-  ASSIGN_OR_RETURN(Json object, SendJson(request));
-  return client::AnswerObject(std::move(object));
+  return SendForObject({"GET", resource.Path(ns, name)});
 }
 
 Result<store::ListResult> RestClient::List(const client::Resource& resource,
