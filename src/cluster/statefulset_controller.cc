@@ -3,6 +3,7 @@
 #include "cluster/statefulset_controller.h"
 
 #include <algorithm>
+#include <string_view>
 #include <type_traits>
 
 #include "base/log.h"
@@ -16,6 +17,12 @@ using api::Json;
 
 std::string KeyString(const store::ObjectName& key) { return key.namespace_ + "/" + key.name; }
 
+// Whether a controller reference names a StatefulSet: kind StatefulSet in the apps group, any
+// version. Read from the JSON (ControllingStatefulSet) and from a decoded pod (Snapshot).
+bool NamesStatefulSet(std::string_view kind, std::string_view api_version) {
+  return kind == "StatefulSet" && api_version.starts_with("apps/");
+}
+
 }  // namespace
 
 std::optional<StatefulSetOwner> ControllingStatefulSet(const api::Json& object) {
@@ -26,10 +33,7 @@ std::optional<StatefulSetOwner> ControllingStatefulSet(const api::Json& object) 
   for (const Json& ref : *refs) {
     if (!ref.is_object() || ref.value("controller", false) != true) continue;
     // Only one controller reference is allowed; it either names a set or not.
-    std::string api_version = ref.value("apiVersion", "");
-    if (ref.value("kind", "") != "StatefulSet" || !api_version.starts_with("apps/")) {
-      return std::nullopt;
-    }
+    if (!NamesStatefulSet(ref.value("kind", ""), ref.value("apiVersion", ""))) return std::nullopt;
     return StatefulSetOwner{{store::MetaString(object, "namespace"), ref.value("name", "")},
                             ref.value("uid", "")};
   }
@@ -251,11 +255,10 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
         log->warn("{}: skipping undecodable {}: {}", KeyString(key), name, pod.status().message());
         continue;
       }
-      // The owner test of ControllingStatefulSet, on the view: re-reading it from the JSON
-      // copied its strings for every pod of the set on every sync.
+      // ControllingStatefulSet's test, on the view: reading it from the JSON copied its strings
+      // for every pod of the set on every sync.
       const api::OwnerReference* ref = (*pod)->metadata.ControllerRef();
-      if (ref == nullptr || ref->kind != "StatefulSet" || !ref->api_version.starts_with("apps/") ||
-          ref->uid != uid) {
+      if (ref == nullptr || !NamesStatefulSet(ref->kind, ref->api_version) || ref->uid != uid) {
         continue;  // a namesake set's leftovers
       }
       snap.pods.push_back(std::move(*pod));
