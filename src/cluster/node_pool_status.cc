@@ -16,11 +16,6 @@ constexpr const char* kLastUpdatedAnnotation = "cluster-autoscaler.kubernetes.io
 constexpr int kOkUnreadyCount = 3;
 constexpr double kMaxUnreadyPercentage = 45;
 
-struct Counts {
-  int total = 0;
-  int ready = 0;
-};
-
 bool IsReady(const Json& node) {
   if (!node.contains("status") || !node["status"].contains("conditions")) return false;
   for (const Json& c : node["status"]["conditions"]) {
@@ -29,14 +24,14 @@ bool IsReady(const Json& node) {
   return false;
 }
 
-std::string Health(const Counts& c) {
+std::string Health(const NodeCounts& c) {
   const int unready = c.total - c.ready;
   const bool bad = unready > kOkUnreadyCount && unready * 100.0 > kMaxUnreadyPercentage * c.total;
   return bad ? "Unhealthy" : "Healthy";
 }
 
 // The health block at `indent` spaces.
-std::string HealthYaml(const Counts& c, int unregistered, int indent) {
+std::string HealthYaml(const NodeCounts& c, int unregistered, int indent) {
   const std::string pad(indent, ' ');
   return fmt::format(
       "{0}health:\n{0}  status: {1}\n{0}  nodeCounts:\n{0}    registered:\n{0}      total: {2}\n"
@@ -57,35 +52,42 @@ std::string Quoted(const std::string& text) { return Json(text).dump(); }
 
 }  // namespace
 
+void NodePools::CountNode(const std::string& name, const store::ObjectPtr& now) {
+  auto entry = node_entries_.find(name);
+  if (entry != node_entries_.end()) {
+    NodeCounts& counts = node_counts_[entry->second.pool];
+    counts.total--;
+    counts.ready -= entry->second.ready;
+    node_entries_.erase(entry);
+  }
+  if (!now) return;
+  const Json& json = now->json;
+  const std::string pool = json.contains("metadata") && json["metadata"].contains("labels")
+                               ? json["metadata"]["labels"].value(kNodePoolLabel, "")
+                               : "";
+  const bool ready = IsReady(json);
+  NodeCounts& counts = node_counts_[pool];
+  counts.total++;
+  counts.ready += ready;
+  node_entries_[name] = NodeEntry{pool, ready};
+}
+
 std::string NodePools::StatusYaml() const {
-  std::map<std::string, Counts> counts;
-  Counts all;
-  for (const auto& [name, object] : nodes_.objects()) {
-    const Json& json = object->json;
-    const std::string pool = json.contains("metadata") && json["metadata"].contains("labels")
-                                 ? json["metadata"]["labels"].value(kNodePoolLabel, "")
-                                 : "";
-    const bool ready = IsReady(json);
-    Counts& c = counts[pool];
-    c.total++;
-    c.ready += ready;
-    all.total++;
-    all.ready += ready;
+  NodeCounts all;
+  for (const auto& [pool, c] : node_counts_) {
+    all.total += c.total;
+    all.ready += c.ready;
   }
   std::map<std::string, int> empty;  // pool -> empty nodes waiting out the scale-down delay
-  for (const auto& [node, since] : empty_since_) {
-    store::ObjectPtr object = nodes_.Get("", node);
-    if (object && object->json["metadata"].contains("labels")) {
-      empty[object->json["metadata"]["labels"].value(kNodePoolLabel, "")]++;
-    }
-  }
+  for (const auto& [node, since] : empty_since_) empty[node_entries_.at(node).pool]++;
 
   std::string groups;
   int provisioning = 0;
   int candidates = 0;
   for (const NodePoolSpec& spec : spec_->pools) {
     const Pool& pool = pools_.at(spec.name);
-    const Counts c = counts[spec.name];
+    auto counted = node_counts_.find(spec.name);
+    const NodeCounts c = counted == node_counts_.end() ? NodeCounts{} : counted->second;
     const int upcoming = static_cast<int>(pool.provisioning.size());
     const int removable = spec.scale_down_delay > Duration::zero()
                               ? std::max(0, std::min(empty[spec.name], c.total - spec.min_nodes))

@@ -144,9 +144,8 @@ std::vector<NodePools::PoolState> NodePools::pools() const {
 }
 
 int NodePools::PoolSize(const std::string& pool) const {
-  int size = 0;
-  for (const auto& [name, node] : nodes_.objects()) size += NodePool(node->json) == pool;
-  return size;
+  auto counts = node_counts_.find(pool);
+  return counts == node_counts_.end() ? 0 : counts->second.total;
 }
 
 void NodePools::Schedule(Time when, std::function<void()> task) {
@@ -163,6 +162,8 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
   if (before != after) {
     if (!before.empty() && --pods_on_node_[before] <= 0) pods_on_node_.erase(before);
     if (!after.empty()) ++pods_on_node_[after];
+    if (!before.empty()) scale_down_dirty_.insert(before);
+    if (!after.empty()) scale_down_dirty_.insert(after);
   }
   const store::ObjectName name = store::NameOf((now ? now : old)->json);
   if (IsUnschedulable(now)) {
@@ -175,7 +176,10 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
 }
 
 void NodePools::OnNode(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  if (!now) empty_since_.erase(store::MetaString(old->json, "name"));
+  const std::string name = store::MetaString((now ? now : old)->json, "name");
+  CountNode(name, now);
+  scale_down_dirty_.insert(name);
+  if (!now) empty_since_.erase(name);
   if (!old || !now) {
     scale_up_due_ = true;
     RequestPass();
@@ -307,21 +311,26 @@ void NodePools::Provisioned(const std::string& pool_name, int index) {
 
 void NodePools::ScaleDown() {
   const Time now = loop_->Now();
-  // Candidates: empty for long enough, grouped by pool, highest index first.
-  std::map<std::string, std::vector<std::pair<int, std::string>>> candidates;
-  for (const auto& [name, object] : nodes_.objects()) {
-    const std::string pool_name = NodePool(object->json);
-    auto pool = pools_.find(pool_name);
+  // Only nodes that changed since the last pass can enter or leave empty_since_: the others'
+  // pool, emptiness and existence are what that pass saw.
+  for (const std::string& name : scale_down_dirty_) {
+    auto entry = node_entries_.find(name);
+    auto pool = entry == node_entries_.end() ? pools_.end() : pools_.find(entry->second.pool);
     if (pool == pools_.end() || pool->second.spec->scale_down_delay <= Duration::zero() ||
-        pods_on_node_.contains(name.name)) {
-      empty_since_.erase(name.name);
+        pods_on_node_.contains(name)) {
+      empty_since_.erase(name);
       continue;
     }
     const Duration delay = pool->second.spec->scale_down_delay;
-    auto [since, added] = empty_since_.emplace(name.name, now);
-    if (added) Schedule(now + delay, [this] { RequestPass(); });
-    if (now - since->second >= delay) {
-      candidates[pool_name].emplace_back(NodeIndex(pool_name, name.name), name.name);
+    if (empty_since_.emplace(name, now).second) Schedule(now + delay, [this] { RequestPass(); });
+  }
+  scale_down_dirty_.clear();
+  // Candidates: empty for long enough, grouped by pool, highest index first.
+  std::map<std::string, std::vector<std::pair<int, std::string>>> candidates;
+  for (const auto& [name, since] : empty_since_) {
+    const std::string& pool_name = node_entries_.at(name).pool;
+    if (now - since >= pools_.at(pool_name).spec->scale_down_delay) {
+      candidates[pool_name].emplace_back(NodeIndex(pool_name, name), name);
     }
   }
   for (auto& [pool_name, nodes] : candidates) {

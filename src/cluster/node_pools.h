@@ -50,6 +50,12 @@ inline constexpr const char* kAutoscalerComponent = "cluster-autoscaler";
 // The taint the node lifecycle controller puts on a node whose kubelet stopped reporting.
 inline constexpr const char* kUnreachableTaint = "node.kubernetes.io/unreachable";
 
+// The nodes of a pool, and how many of them are Ready (the status ConfigMap's nodeCounts).
+struct NodeCounts {
+  int total = 0;
+  int ready = 0;
+};
+
 class NodePools {
  public:
   // REQUIRES: loop, client and spec outlive this object.
@@ -100,6 +106,8 @@ class NodePools {
   void WriteStatus();
   std::string StatusYaml() const;
   int PoolSize(const std::string& pool) const;
+  // Keeps node_entries_ and node_counts_ in step with one node event (null `now`: deleted).
+  void CountNode(const std::string& name, const store::ObjectPtr& now);
 
   EventLoop* const loop_;
   const client::LocalClient* const client_;
@@ -113,6 +121,17 @@ class NodePools {
   std::map<std::string, int> pods_on_node_;
   std::set<store::ObjectName> unschedulable_;
   std::map<std::string, Time> empty_since_;
+  // What a pass reads of each node, kept by OnNode: a pass then costs O(changes) and not
+  // O(nodes), which made the passes (one per loop turn with pod events) grow with the fleet.
+  struct NodeEntry {
+    std::string pool;  // "" when unlabelled
+    bool ready = false;
+  };
+  std::map<std::string, NodeEntry> node_entries_;
+  std::map<std::string, NodeCounts> node_counts_;  // by pool
+  // Nodes whose existence, pool or emptiness changed since the last ScaleDown: the only ones
+  // whose empty_since_ entry can change, apart from the clock.
+  std::set<std::string> scale_down_dirty_;
   // The last NotTriggerScaleUp message per pod: repeated only when it changes.
   std::map<store::ObjectName, std::string> last_no_scale_up_;
   std::set<std::string> down_zones_;

@@ -4,6 +4,7 @@
 #include "cluster/node_pools.h"
 #include "cluster/kubelet.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -411,6 +412,19 @@ TEST_F(NodePoolsTest, ZoneDownMarksExactlyThatZoneNotReadyAndZoneUpRestoresIt) {
     }
   }
   EXPECT_EQ(Taints(Node("gpu-a-0")).front(), "nvidia.com/gpu:NoSchedule");  // the pool's taint stays
+  // The status counts follow the nodes' Ready condition, cluster-wide and per pool.
+  int ready_all = 0, ready_a = 0;
+  for (const std::string& name : NodeNames()) {
+    const bool ready = (*FindCondition(Node(name), "Ready"))["status"] == "True";
+    ready_all += ready;
+    ready_a += ready && name.starts_with("gpu-a");
+  }
+  ASSERT_LT(ready_all, 6);
+  const std::string down_status = StatusText();
+  EXPECT_NE(down_status.find(fmt::format("total: 6\n        ready: {}\n", ready_all)),
+            std::string::npos) << down_status;
+  EXPECT_NE(down_status.find(fmt::format("total: 4\n        ready: {}\n", ready_a)),
+            std::string::npos) << down_status;
 
   cp_.loop.RunFor(seconds(61));  // t = 121 s
   for (const std::string& name : NodeNames()) {
@@ -421,6 +435,7 @@ TEST_F(NodePoolsTest, ZoneDownMarksExactlyThatZoneNotReadyAndZoneUpRestoresIt) {
   EXPECT_EQ(Taints(Node("gpu-a-0")), (std::vector<std::string>{"nvidia.com/gpu:NoSchedule"}));
   EXPECT_TRUE(Taints(Node("gpu-a-2")).size() == 1u);
   EXPECT_TRUE(Taints(Node("gpu-b-0")).empty());
+  EXPECT_NE(StatusText().find("total: 6\n        ready: 6\n"), std::string::npos) << StatusText();
 
   cp_.loop.RunFor(seconds(10));  // t = 131 s: one node down
   EXPECT_EQ((*FindCondition(Node("gpu-b-1"), "Ready"))["status"], "Unknown");
