@@ -13,7 +13,9 @@ void SchedulerCache::SetNode(api::Node node) {
   if (it != nodes_.end()) {
     *it->second = std::move(node);  // the address NodeInfo points to stays the same
     NodeInfo& info = infos_[index_.at(name)];
-    info.totals->allocatable = scheduler::EmptyTotals(*info.node).allocatable;
+    NodeTotals empty = scheduler::EmptyTotals(*info.node);
+    info.totals->allocatable = std::move(empty.allocatable);
+    info.totals->allowed_pods = empty.allowed_pods;
     return;
   }
   auto owned = std::make_unique<api::Node>(std::move(node));

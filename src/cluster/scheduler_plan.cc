@@ -79,7 +79,8 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
   std::size_t feasible = 0;
   std::size_t processed = 0;
   std::int64_t best_score = -1;
-  std::map<std::string, int> preemption;  // the preemption dry run's per-node verdicts
+  // The preemption dry run's per-node verdicts: evicting could help, or could not.
+  int no_victims = 0, not_helpful = 0;
   for (; processed < count && feasible < wanted; ++processed) {
     const NodeInfo& info = nodes[(start + processed) % count];
     FilterStatus status = RunFilters(pod, info, request, inter_pod);
@@ -96,7 +97,7 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
     for (const std::string& reason : status.reasons) ++result.reasons[reason];
     // Every pod has the same priority here, so a node where evicting pods could help has no
     // victims to evict.
-    ++preemption[std::string(status.resolvable ? kNoVictims : kPreemptionNotHelpful)];
+    ++(status.resolvable ? no_victims : not_helpful);
   }
   result.next_start = (start + processed) % count;
   if (!result.node_name.empty()) {
@@ -105,6 +106,9 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
   }
 
   result.condition_reason = "Unschedulable";
+  std::map<std::string, int> preemption;
+  if (no_victims > 0) preemption[std::string(kNoVictims)] = no_victims;
+  if (not_helpful > 0) preemption[std::string(kPreemptionNotHelpful)] = not_helpful;
   const std::string preemption_text = NeverPreempts(pod)
                                           ? "not eligible due to preemptionPolicy=Never."
                                           : FitErrorText(nodes.size(), preemption);

@@ -56,6 +56,7 @@ using ResourceAmounts = std::map<std::string, std::int64_t>;
 // scheduling quadratic in the pods of the cluster).
 struct NodeTotals {
   ResourceAmounts allocatable;  // the node's allocatable, accounted resources only
+  std::int64_t allowed_pods = 0;  // the node's allocatable "pods" (not an accounted resource)
   ResourceAmounts requested;    // sum of the pods' effective requests
   ResourceAmounts nonzero;      // sum of the pods' requests with upstream's non-zero defaults
   // The pods with required pod anti-affinity: the only placed pods that can reject an incoming

@@ -102,14 +102,11 @@ ResourceAmounts ToAmounts(const ResourceList& list) {
 FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& info) {
   FilterStatus status;
   status.resolvable = true;  // evicting pods could make room
-  const ResourceList& allocatable_list = info.node->status.allocatable;
-  auto pods_it = allocatable_list.find("pods");
-  const std::int64_t allowed_pods = pods_it == allocatable_list.end() ? 0 : pods_it->second.Value();
-  if (static_cast<std::int64_t>(info.pods.size()) + 1 > allowed_pods) {
-    status.reasons.emplace_back(kReasonTooManyPods);
-  }
   std::optional<NodeTotals> scratch;
   const NodeTotals& totals = TotalsOf(info, scratch);
+  if (static_cast<std::int64_t>(info.pods.size()) + 1 > totals.allowed_pods) {
+    status.reasons.emplace_back(kReasonTooManyPods);
+  }
   for (const auto& [name, amount] : request) {
     if (amount <= 0) continue;
     if (amount > Amount(totals.allocatable, name) - Amount(totals.requested, name)) {
@@ -158,6 +155,8 @@ std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const N
 NodeTotals EmptyTotals(const api::Node& node) {
   NodeTotals totals;
   totals.allocatable = ToAmounts(node.status.allocatable);
+  auto pods = node.status.allocatable.find("pods");
+  totals.allowed_pods = pods == node.status.allocatable.end() ? 0 : pods->second.Value();
   return totals;
 }
 
