@@ -50,6 +50,13 @@ IndexedItems Index(const Json* list, const ListSchema& schema) {
   return out;
 }
 
+// Where Compare records its paths: one Inserter per set, as the walk visits paths in order.
+struct Recorder {
+  explicit Recorder(Comparison* out)
+      : added(&out->added), removed(&out->removed), modified(&out->modified) {}
+  FieldSet::Inserter added, removed, modified;
+};
+
 class Walker {
  public:
   explicit Walker(const ListTypeProvider& provider) : provider_(provider) {}
@@ -79,7 +86,7 @@ class Walker {
     path_.pop_back();
   }
 
-  void CollectFields(const Json& v, FieldSet* out) {
+  void CollectFields(const Json& v, FieldSet::Inserter* out) {
     if (v.is_object() && !v.empty() && !provider_.AtomicMapAt(schema_path_)) {
       for (const auto& [key, child] : v.items()) {
         Descend(key);
@@ -104,7 +111,7 @@ class Walker {
   }
 
   // `skip`: the part of Compare's skip set below the current path (nullptr: none).
-  void CompareNode(const Json* a, const Json* b, const FieldSet* skip, Comparison* out) {
+  void CompareNode(const Json* a, const Json* b, const FieldSet* skip, Recorder* out) {
     // Equal values differ nowhere below; one equality test is far cheaper than the walk, and
     // most of an object is unchanged by a typical write.
     if (a != nullptr && b != nullptr && *a == *b) return;
@@ -194,7 +201,7 @@ class Walker {
  private:
   // Both sides' keys in order, merged: JSON objects keep their keys sorted, so one pass over each
   // finds every key and its two values without collecting the keys first.
-  void CompareMaps(const Json* a, const Json* b, const FieldSet* skip, Comparison* out) {
+  void CompareMaps(const Json* a, const Json* b, const FieldSet* skip, Recorder* out) {
     static const Json kNoKeys = Json::object();
     const Json& left = a != nullptr && a->is_object() ? *a : kNoKeys;
     const Json& right = b != nullptr && b->is_object() ? *b : kNoKeys;
@@ -216,7 +223,7 @@ class Walker {
   }
 
   void CompareLists(const Json* a, const Json* b, const ListSchema& list, const FieldSet* skip,
-                    Comparison* out) {
+                    Recorder* out) {
     IndexedItems before = Index(a, list), after = Index(b, list);
     const FieldSet* below = nullptr;
     for (const auto& [pe, item] : before.first) {
@@ -314,14 +321,16 @@ Comparison Comparison::Excluding(const FieldSet& ignored) const {
 
 FieldSet ToFieldSet(const Json& value, const ListTypeProvider& provider) {
   FieldSet out;
-  Walker(provider).CollectFields(value, &out);
+  FieldSet::Inserter inserter(&out);
+  Walker(provider).CollectFields(value, &inserter);
   return out;
 }
 
 Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider,
                    const FieldSet* skip) {
   Comparison out;
-  Walker(provider).CompareNode(&before, &after, skip, &out);
+  Recorder recorder(&out);
+  Walker(provider).CompareNode(&before, &after, skip, &recorder);
   return out;
 }
 

@@ -19,6 +19,23 @@ void FieldSet::InsertAt(const Path& path, std::size_t i) {
   children_[path[i]].InsertAt(path, i + 1);
 }
 
+void FieldSet::Inserter::Insert(const Path& path) {
+  if (path.empty()) return;
+  const std::size_t parents = path.size() - 1;
+  std::size_t common = 0;
+  while (common < chain_.size() && common < parents && *chain_[common].first == path[common]) {
+    ++common;
+  }
+  chain_.resize(common);
+  FieldSet* node = common == 0 ? root_ : chain_.back().second;
+  for (std::size_t i = common; i < parents; ++i) {
+    auto it = node->children_.try_emplace(path[i]).first;
+    chain_.emplace_back(&it->first, &it->second);
+    node = &it->second;
+  }
+  node->members_.insert(path[parents]);
+}
+
 bool FieldSet::Has(const Path& path) const {
   const FieldSet* node = this;
   for (std::size_t i = 0; i < path.size(); ++i) {

@@ -118,6 +118,20 @@ class FieldSet {
   // nodes are errors whose message names the key.
   static Result<FieldSet> FromFieldsV1(const Json& fields);
 
+  // Inserts paths one after another, starting each from where it leaves the previous one
+  // instead of from the root: a walk that emits paths in tree order shares most of each prefix.
+  // REQUIRES: nothing removes paths from the set while an Inserter on it is in use.
+  class Inserter {
+   public:
+    explicit Inserter(FieldSet* root) : root_(root) {}
+    void Insert(const Path& path);
+
+   private:
+    FieldSet* root_;
+    // chain_[i]: the element of the last path at depth i, as stored, and the set below it.
+    std::vector<std::pair<const PathElement*, FieldSet*>> chain_;
+  };
+
   bool operator==(const FieldSet& other) const {
     return members_ == other.members_ && children_ == other.children_;
   }

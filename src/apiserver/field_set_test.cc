@@ -151,5 +151,18 @@ RC_GTEST_PROP(FieldSetProperty, OperationsAgreeWithPathMembership, ()) {
   RC_ASSERT(d.Union(i) == a);
 }
 
+// An Inserter starts each path where it leaves the previous one; in any order of paths, the set
+// it builds is the one Insert builds from the root.
+RC_GTEST_PROP(FieldSetProperty, InserterBuildsWhatInsertBuilds, ()) {
+  const auto paths = *rc::gen::container<std::vector<Path>>(GenPath());
+  FieldSet by_insert, by_inserter;
+  FieldSet::Inserter inserter(&by_inserter);
+  for (const Path& p : paths) {
+    by_insert.Insert(p);
+    inserter.Insert(p);
+  }
+  RC_ASSERT(by_inserter == by_insert);
+}
+
 }  // namespace
 }  // namespace lws::apiserver
