@@ -90,6 +90,9 @@ class FieldSet {
   bool empty() const { return members_.empty() && children_.empty(); }
 
   bool HasMember(const PathElement& pe) const { return members_.count(pe) > 0; }
+  // The elements that end a path here, and the sets below the elements paths go through.
+  const std::set<PathElement>& members() const { return members_; }
+  const std::map<PathElement, FieldSet>& children() const { return children_; }
   // The set of paths below `pe` (with `pe` removed), or nullptr.
   const FieldSet* Child(const PathElement& pe) const;
 

@@ -220,7 +220,12 @@ struct WriteChanges {
 WriteChanges ChangesOf(const Json& before, const Json& after, const FieldManagerScope& scope) {
   Comparison diff = TrackedChanges(before, after, scope);
   WriteChanges out{std::move(diff.modified), std::move(diff.removed)};
-  out.changed.Add(diff.added);
+  // A create adds everything and modifies nothing: take the added set instead of copying it.
+  if (out.changed.empty()) {
+    out.changed = std::move(diff.added);
+  } else {
+    out.changed.Add(diff.added);
+  }
   return out;
 }
 
@@ -277,24 +282,24 @@ namespace {
 // True unless the FieldsV1 node `fields_v1` provably shares no path with `set`: some element of
 // each path of `set` is missing from it. Field names and indexes have one spelling; keys and
 // values have several ("k:" fields in any order), so a path through one counts as shared, as
-// does a path through anything that is not an object.
+// does a path through anything that is not an object. One walk of both trees: listing the set's
+// paths first copied every path of every write's changes for every entry.
 bool MayShare(const Json& fields_v1, const FieldSet& set) {
-  for (const Path& path : set.Paths()) {
-    const Json* node = &fields_v1;
-    bool missing = false;
-    for (const PathElement& pe : path) {
-      if (!node->is_object() || pe.kind() == PathElement::Kind::kKey ||
-          pe.kind() == PathElement::Kind::kValue) {
-        break;
-      }
-      auto it = node->find(pe.Serialize());
-      if (it == node->end()) {
-        missing = true;
-        break;
-      }
-      node = &*it;
+  if (set.empty()) return false;
+  if (!fields_v1.is_object()) return true;
+  auto spelled_once = [](const PathElement& pe) {
+    return pe.kind() != PathElement::Kind::kKey && pe.kind() != PathElement::Kind::kValue;
+  };
+  for (const PathElement& pe : set.members()) {
+    if (!spelled_once(pe) || fields_v1.contains(pe.Serialize())) return true;
+  }
+  for (const auto& [pe, below] : set.children()) {
+    if (!spelled_once(pe)) {
+      if (!below.empty()) return true;
+      continue;
     }
-    if (!missing) return true;
+    auto it = fields_v1.find(pe.Serialize());
+    if (it != fields_v1.end() && MayShare(*it, below)) return true;
   }
   return false;
 }
