@@ -157,13 +157,18 @@ std::size_t FieldSet::size() const {
   return n;
 }
 
+// Builds the object in place, key by key at the end: the elements come in an order close to
+// the keys' (fields first, then keys and values), so most insertions find their place at once,
+// and no node is built twice (the member {} of an element that also has children was).
 Json FieldSet::ToFieldsV1() const {
   Json out = Json::object();
-  for (const PathElement& pe : members_) out[pe.Serialize()] = Json::object();
+  auto& object = out.get_ref<Json::object_t&>();
+  for (const PathElement& pe : members_) {
+    if (children_.count(pe) == 0) object.emplace_hint(object.end(), pe.Serialize(), Json::object());
+  }
   for (const auto& [pe, child] : children_) {
-    Json node = child.ToFieldsV1();
-    if (members_.count(pe) > 0) node["."] = Json::object();
-    out[pe.Serialize()] = std::move(node);
+    auto node = object.emplace_hint(object.end(), pe.Serialize(), child.ToFieldsV1());
+    if (members_.count(pe) > 0) node->second.get_ref<Json::object_t&>().emplace(".", Json::object());
   }
   return out;
 }
