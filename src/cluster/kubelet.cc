@@ -111,24 +111,25 @@ void Kubelets::Sync(const store::ObjectName& key) {
   if (node_name.empty()) return;
   const store::ObjectPtr node = nodes_->Get("", node_name);
   if (!node) {
-    if (deleted_nodes_.contains(node_name)) SyncOnDeadNode(key, entry, pod, false);
+    if (deleted_nodes_.contains(node_name)) SyncOnDeadNode(key, entry, object, false);
     return;  // else the node is not known yet
   }
   const std::optional<bool> ready = NodeReadyCondition(node->json);
   if (!ready) return;  // its kubelet has not started
-  if (!*ready) return SyncOnDeadNode(key, entry, pod, true);
+  if (!*ready) return SyncOnDeadNode(key, entry, object, true);
   if (IsDeleting(pod)) return SyncTermination(key, entry, pod);
   if (options_.mode == KubeletMode::kManual || entry.lost) return;
-  SyncRun(key, entry, pod, node->json);
+  SyncRun(key, entry, object, node->json);
 }
 
-void Kubelets::SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry, const Json& pod,
-                              bool node_known) {
+void Kubelets::SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry,
+                              const store::ObjectPtr& object, bool node_known) {
+  const Json& pod = object->json;
   CancelTimers(entry);
   entry.lost = true;
   if (IsDeleting(pod) || !node_known) return DeletePod(key, entry);
   if (IsTerminal(StringAt(pod, "status", "phase"))) return;
-  WriteStatus(pod, LostPodStatus(pod, StringAt(pod, "spec", "nodeName"), loop_->Now()));
+  WriteStatus(object, LostPodStatus(pod, StringAt(pod, "spec", "nodeName"), loop_->Now()));
 }
 
 void Kubelets::SyncTermination(const store::ObjectName& key, PodEntry& entry, const Json& pod) {
@@ -169,8 +170,9 @@ void Kubelets::SyncTermination(const store::ObjectName& key, PodEntry& entry, co
   });
 }
 
-void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry, const Json& pod,
-                       const Json& node) {
+void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry,
+                       const store::ObjectPtr& object, const Json& node) {
+  const Json& pod = object->json;
   if (!entry.run) {
     if (IsTerminal(StringAt(pod, "status", "phase"))) return;  // ended before we saw it
     entry.run = BeginRun(pod, node);
@@ -178,7 +180,20 @@ void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry, const Json
       ScheduleStep(key, entry, loop_->Now() + StartupTime(pod, node));
     }
   }
-  WriteStatus(pod, PodStatusFor(pod, *entry.run, loop_->Now()));
+  // Most pod events are echoes of our own writes or of other fields' changes: rendering the
+  // status again for them was the larger part of the kubelets' work.
+  if (StatusIsReported(entry, *object)) {
+    entry.reported = object;  // the same status: hold the newest version, let the older go
+    return;
+  }
+  entry.reported = WriteStatus(object, PodStatusFor(pod, *entry.run, loop_->Now()));
+  entry.reported_run = entry.reported ? entry.run : std::nullopt;
+}
+
+bool Kubelets::StatusIsReported(const PodEntry& entry, const store::StoredObject& pod) {
+  if (!entry.reported || entry.reported_run != entry.run) return false;
+  return entry.reported.get() == &pod ||
+         ChildOrNull(pod.json, "status") == ChildOrNull(entry.reported->json, "status");
 }
 
 PodRun Kubelets::BeginRun(const Json& pod, const Json& node) {

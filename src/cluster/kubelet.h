@@ -88,6 +88,11 @@ class Kubelets {
     std::optional<Time> termination_deadline;
     std::optional<TaskId> termination_timer;
     bool delete_sent = false;
+    // The version whose status last matched `run` as PodStatusFor renders it (written by us, or
+    // found so), and that run. A pod version with the same status and an unchanged run needs
+    // no rendering: PodStatusFor keeps a status it already produced as it is.
+    store::ObjectPtr reported;
+    std::optional<PodRun> reported_run;
   };
 
   void OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now);
@@ -95,10 +100,13 @@ class Kubelets {
   void Enqueue(const store::ObjectName& key);
   void Drain();
   void Sync(const store::ObjectName& key);
-  void SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry, const Json& pod,
-                      bool node_known);
+  void SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry,
+                      const store::ObjectPtr& object, bool node_known);
   void SyncTermination(const store::ObjectName& key, PodEntry& entry, const Json& pod);
-  void SyncRun(const store::ObjectName& key, PodEntry& entry, const Json& pod, const Json& node);
+  void SyncRun(const store::ObjectName& key, PodEntry& entry, const store::ObjectPtr& pod,
+               const Json& node);
+  // True when `pod` still shows what entry.run last reported.
+  static bool StatusIsReported(const PodEntry& entry, const store::StoredObject& pod);
 
   PodRun BeginRun(const Json& pod, const Json& node);
   // Timers: the next step of a run, checked against the entry's uid when they fire.
@@ -109,7 +117,9 @@ class Kubelets {
   void CancelTimers(PodEntry& entry);
 
   void DeletePod(const store::ObjectName& key, PodEntry& entry);
-  void WriteStatus(const Json& pod, Json status);
+  // The stored version after the write; `pod`'s own when `status` is already its status; null
+  // when the write failed.
+  store::ObjectPtr WriteStatus(const store::ObjectPtr& pod, Json status);
 
   const NodePoolSpec* PoolOf(const Json& node) const;
   Duration StartupTime(const Json& pod, const Json& node);

@@ -126,18 +126,21 @@ void Kubelets::DeletePod(const store::ObjectName& key, PodEntry& entry) {
   }
 }
 
-void Kubelets::WriteStatus(const Json& pod, Json status) {
-  if (ChildOrNull(pod, "status") == status) return;
+store::ObjectPtr Kubelets::WriteStatus(const store::ObjectPtr& object, Json status) {
+  const Json& pod = object->json;
+  if (ChildOrNull(pod, "status") == status) return object;
   // The live managedFields stay as they are on a status write: copying them only to send them
   // back doubled the body.
   Json updated = store::CopyWithoutManagedFields(pod);
   updated["status"] = std::move(status);
   Result<store::ObjectPtr> answer = client_->UpdateStatus(client::kPods, std::move(updated));
-  if (!answer.ok() && !IsRace(answer.status())) {
+  if (answer.ok()) return std::move(*answer);
+  if (!IsRace(answer.status())) {
     Logger("kubelet")->warn("updating the status of pod {}/{}: {}",
                             store::MetaString(pod, "namespace"), store::MetaString(pod, "name"),
                             answer.status().ToString());
   }
+  return nullptr;
 }
 
 const NodePoolSpec* Kubelets::PoolOf(const Json& node) const {

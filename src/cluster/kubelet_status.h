@@ -44,6 +44,7 @@ struct PodRun {
   Json last_state = Json::object();  // the first container's lastState
   std::string pod_ip;   // assigned when the containers first start
   std::string host_ip;
+  bool operator==(const PodRun&) const = default;
 };
 
 // The pod's status (`pod`'s current one with the kubelet's members replaced) after `run`:
