@@ -203,6 +203,32 @@ TEST_F(KubeletTest, PodThatNeverRanTerminatesAtOnce) {
   EXPECT_TRUE(Pod("p").is_null());
 }
 
+// The kubelet skips rendering a status it already reported, but only while the pod still shows
+// it: a status another writer changed is reported again at once, and other fields' changes
+// leave the status alone.
+TEST_F(KubeletTest, StatusChangedByAnotherWriterIsReportedAgain) {
+  spec_.pools = {FixedPool("gpu", 5)};
+  StartKubelets();
+  AddNode("gpu-0", "gpu");
+  AddPod("p", "gpu-0");
+  RunFor(seconds(6));
+  ASSERT_TRUE(Ready("p"));
+  const Json reported = Pod("p")["status"];
+
+  ASSERT_TRUE(admin_.Patch(client::kPods, "default", "p", apiserver::PatchType::kMerge,
+                           {{"metadata", {{"labels", {{"extra", "1"}}}}}}).ok());
+  RunFor(seconds(1));
+  EXPECT_EQ(Pod("p")["status"], reported);
+
+  ASSERT_TRUE(admin_.Patch(client::kPods, "default", "p", apiserver::PatchType::kMerge,
+                           {{"status", {{"phase", "Pending"}, {"conditions", nullptr}}}},
+                           "status").ok());
+  RunFor(seconds(1));
+  EXPECT_EQ(Pod("p")["status"]["phase"], "Running");
+  EXPECT_TRUE(Ready("p"));
+  EXPECT_EQ(Condition("p", "Initialized")["status"], "True");
+}
+
 TEST_F(KubeletTest, ManualModeNeverWritesPhaseButCompletesDeletions) {
   spec_.pools = {FixedPool("gpu", 5)};
   StartKubelets(1, KubeletOptions{KubeletMode::kManual});
