@@ -8,6 +8,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace lws::cluster {
 
@@ -48,25 +49,43 @@ const Json& MetaArray(const Json& meta, const char* key) {
   return it != meta.end() && it->is_array() ? *it : kEmpty;
 }
 
-Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uint64_t snapshot_rv) {
+Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uint64_t snapshot_rv,
+              std::shared_ptr<const GcMeta> meta) {
   Node node;
   node.entry = &entry;
   node.group_resource = group_resource;
-  node.meta = entry.meta ? entry.meta : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json));
+  node.meta = std::move(meta);
   node.settled = entry.object->resource_version <= snapshot_rv;
   return node;
 }
 
-// The snapshot as nodes sorted by (group resource, namespace, name). Each resource's name is
-// built once: building it inside the comparison allocated twice per comparison.
+// Only a reference's uid resolves to an object, so an object that refers to no owner, is not
+// being deleted and is named by no reference takes part in no rule. Leaving those out before
+// sorting and indexing makes a pass cost what the ownership graph holds, not every Event.
+bool TakesPart(const GcMeta& meta, const std::unordered_set<std::string_view>& referenced) {
+  return !meta.refs.empty() || meta.deleting || referenced.contains(meta.uid);
+}
+
+// The snapshot's objects that take part, as nodes sorted by (group resource, namespace, name).
+// Each resource's name is built once: building it inside the comparison allocated twice per
+// comparison.
 std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
+  std::vector<std::shared_ptr<const GcMeta>> metas;
+  metas.reserve(snapshot.objects.size());
+  std::unordered_set<std::string_view> referenced;  // views into `metas`, which outlive it
+  for (const GcObject& entry : snapshot.objects) {
+    metas.push_back(entry.meta ? entry.meta
+                               : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json)));
+    for (const GcOwnerRef& ref : metas.back()->refs) referenced.insert(ref.uid);
+  }
   std::map<const api::ResourceInfo*, std::string> group_resources;
   std::vector<Node> nodes;
-  nodes.reserve(snapshot.objects.size());
-  for (const GcObject& entry : snapshot.objects) {
+  for (std::size_t i = 0; i < snapshot.objects.size(); ++i) {
+    if (!TakesPart(*metas[i], referenced)) continue;
+    const GcObject& entry = snapshot.objects[i];
     auto [it, added] = group_resources.try_emplace(entry.resource);
     if (added) it->second = entry.resource->GroupResource();
-    nodes.push_back(MakeNode(entry, &it->second, snapshot.resource_version));
+    nodes.push_back(MakeNode(entry, &it->second, snapshot.resource_version, std::move(metas[i])));
   }
   auto key = [](const Node& n) {
     return std::tie(*n.group_resource, n.meta->namespace_, n.meta->name);
