@@ -13,9 +13,7 @@ void SchedulerCache::SetNode(api::Node node) {
   if (it != nodes_.end()) {
     *it->second = std::move(node);  // the address NodeInfo points to stays the same
     NodeInfo& info = infos_[index_.at(name)];
-    NodeTotals empty = scheduler::EmptyTotals(*info.node);
-    info.totals->allocatable = std::move(empty.allocatable);
-    info.totals->allowed_pods = empty.allowed_pods;
+    scheduler::SetNodeAllocatable(*info.totals, *info.node);
     return;
   }
   auto owned = std::make_unique<api::Node>(std::move(node));

@@ -78,12 +78,14 @@ class InterPodAffinity {
 };
 
 // LeastAllocated score (0-100) of a feasible node for a pod with `nonzero_request`.
-std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& node);
+std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& node);
 // The pod's cpu/memory/gpu requests with upstream's non-zero defaults for cpu and memory.
-ResourceAmounts NonZeroRequests(const api::Pod& pod);
+ScoredAmounts NonZeroRequests(const api::Pod& pod);
 
 // Totals of a node with no pods.
 NodeTotals EmptyTotals(const api::Node& node);
+// Sets what `totals` holds of the node itself (allocatable and what derives from it).
+void SetNodeAllocatable(NodeTotals& totals, const api::Node& node);
 // Adds (`sign` 1) or removes (`sign` -1) `pod` from `totals`.
 void CountPod(NodeTotals& totals, const api::Pod* pod, int sign);
 // `*info.totals` when set, else the totals computed from its node and pods into `scratch`.

@@ -70,7 +70,7 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
     return result;
   }
   const scheduler::ResourceAmounts request = scheduler::ToAmounts(PodRequests(pod));
-  const scheduler::ResourceAmounts nonzero = scheduler::NonZeroRequests(pod);
+  const ScoredAmounts nonzero = scheduler::NonZeroRequests(pod);
   const scheduler::InterPodAffinity inter_pod(pod, nodes);
 
   const std::size_t count = nodes.size();

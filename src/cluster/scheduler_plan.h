@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,6 +52,11 @@ namespace lws::cluster {
 // Resource name -> amount in the scheduler's units (cpu in millicores, the rest in units).
 using ResourceAmounts = std::map<std::string, std::int64_t>;
 
+// The resources the LeastAllocated score weighs, in this order: cpu (millicores), memory,
+// nvidia.com/gpu. A fixed array, because the score runs for every feasible node of every
+// attempt and looking the three names up in maps was most of its cost.
+using ScoredAmounts = std::array<std::int64_t, 3>;
+
 // The sums the resource filter and score need, kept by a cache that owns its pods so that a
 // scheduling attempt does not re-add every bound pod's requests on every node (which made
 // scheduling quadratic in the pods of the cluster).
@@ -58,7 +64,8 @@ struct NodeTotals {
   ResourceAmounts allocatable;  // the node's allocatable, accounted resources only
   std::int64_t allowed_pods = 0;  // the node's allocatable "pods" (not an accounted resource)
   ResourceAmounts requested;    // sum of the pods' effective requests
-  ResourceAmounts nonzero;      // sum of the pods' requests with upstream's non-zero defaults
+  ScoredAmounts scored_capacity{};  // `allocatable` of the scored resources (0: absent)
+  ScoredAmounts nonzero{};      // sum of the pods' scored requests with upstream's non-zero defaults
   // The pods with required pod anti-affinity: the only placed pods that can reject an incoming
   // pod without affinity terms of its own (upstream's HavePodsWithRequiredAntiAffinityList).
   std::vector<const api::Pod*> anti_affinity_pods;

@@ -6,6 +6,7 @@
 
 #include <functional>
 
+#include "cluster/scheduler_filters.h"
 #include "cluster/scheduler_testing.h"
 
 namespace lws::cluster {
@@ -236,6 +237,25 @@ TEST(ScheduleResources, BoundPodsConsumeEveryResource) {
             (std::map<std::string, int>{{"Insufficient cpu", 1}}));
   EXPECT_EQ(SchedulePod(MakePod("p", {{"memory", Q("3Gi")}}), cluster.infos).reasons,
             (std::map<std::string, int>{{"Insufficient memory", 1}}));
+}
+
+// upstream leastRequestedScore per resource, averaged over the resources the node has: a node
+// without GPUs is scored on cpu and memory alone, with the non-zero defaults for what the pod
+// leaves out (100m cpu, 200Mi memory).
+TEST(ScheduleScore, LeastAllocatedAveragesTheResourcesTheNodeHas) {
+  Cluster cluster;
+  api::Node cpu_only = MakeNode("cpu-only");
+  cpu_only.status.allocatable.erase("nvidia.com/gpu");
+  cluster.Add(cpu_only);
+  cluster.Add(MakeNode("gpu"));
+  cluster.Bind(1, MakePod("busy", {{"cpu", Q("2")}, {"nvidia.com/gpu", Q("4")}}));
+  const api::Pod pod = MakePod("p", {{"cpu", Q("2")}});
+  const auto nonzero = scheduler::NonZeroRequests(pod);
+  // cpu (8000 - 2000) * 100 / 8000 = 75; memory (32Gi - 200Mi) * 100 / 32Gi = 99.
+  EXPECT_EQ(scheduler::LeastAllocatedScore(nonzero, cluster.infos[0]), (75 + 99) / 2);
+  // cpu 4000 of 8000: 50; memory 400Mi of 32Gi: 98; gpu 4 of 8: 50.
+  EXPECT_EQ(scheduler::LeastAllocatedScore(nonzero, cluster.infos[1]), (50 + 98 + 50) / 3);
+  EXPECT_EQ(SchedulePod(pod, cluster.infos).node_name, "cpu-only");
 }
 
 TEST(PodRequests, InitContainersSidecarsAndOverhead) {

@@ -116,47 +116,53 @@ FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& info
   return status;
 }
 
-ResourceAmounts NonZeroRequests(const api::Pod& pod) {
+namespace {
+
+// The scored resources' names, in ScoredAmounts order.
+const std::array<std::string, 3>& ScoredNames() {
+  static const std::array<std::string, 3> kNames = {"cpu", "memory", std::string(kGpu)};
+  return kNames;
+}
+
+ScoredAmounts ScoredOf(const ResourceAmounts& amounts) {
+  ScoredAmounts out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = Amount(amounts, ScoredNames()[i]);
+  return out;
+}
+
+}  // namespace
+
+ScoredAmounts NonZeroRequests(const api::Pod& pod) {
   // upstream DefaultMilliCPURequest and DefaultMemoryRequest.
   static const ResourceList kDefaults = {{"cpu", Quantity::FromMilli(100)},
                                          {"memory", Quantity::FromInt(200 * 1024 * 1024)}};
-  ResourceAmounts all = ToAmounts(Requests(pod, kDefaults));
-  ResourceAmounts scored;
-  for (const std::string& name : {std::string("cpu"), std::string("memory"), std::string(kGpu)}) {
-    scored[name] = Amount(all, name);
-  }
-  return scored;
+  return ScoredOf(ToAmounts(Requests(pod, kDefaults)));
 }
 
-std::int64_t LeastAllocatedScore(const ResourceAmounts& nonzero_request, const NodeInfo& info) {
+std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& info) {
   std::optional<NodeTotals> scratch;
   const NodeTotals& totals = TotalsOf(info, scratch);
   std::int64_t score_sum = 0;
   std::int64_t weight_sum = 0;
-  // The pod's and the node's requests per resource, both maps walked in key order at once:
-  // adding them into a copied map cost allocations for every node of every attempt.
-  auto pod_it = nonzero_request.begin(), node_it = totals.nonzero.begin();
-  while (pod_it != nonzero_request.end() || node_it != totals.nonzero.end()) {
-    const int order = pod_it == nonzero_request.end()    ? 1
-                      : node_it == totals.nonzero.end() ? -1
-                                                        : pod_it->first.compare(node_it->first);
-    const std::string& name = order <= 0 ? pod_it->first : node_it->first;
-    std::int64_t amount = 0;
-    if (order <= 0) amount += (pod_it++)->second;
-    if (order >= 0) amount += (node_it++)->second;
-    const std::int64_t capacity = Amount(totals.allocatable, name);
+  for (std::size_t i = 0; i < nonzero_request.size(); ++i) {
+    const std::int64_t capacity = totals.scored_capacity[i];
     if (capacity == 0) continue;  // upstream skips resources the node does not have
-    score_sum += LeastRequested(amount, capacity);
+    score_sum += LeastRequested(nonzero_request[i] + totals.nonzero[i], capacity);
     ++weight_sum;
   }
   return weight_sum == 0 ? 0 : score_sum / weight_sum;
 }
 
-NodeTotals EmptyTotals(const api::Node& node) {
-  NodeTotals totals;
+void SetNodeAllocatable(NodeTotals& totals, const api::Node& node) {
   totals.allocatable = ToAmounts(node.status.allocatable);
+  totals.scored_capacity = ScoredOf(totals.allocatable);
   auto pods = node.status.allocatable.find("pods");
   totals.allowed_pods = pods == node.status.allocatable.end() ? 0 : pods->second.Value();
+}
+
+NodeTotals EmptyTotals(const api::Node& node) {
+  NodeTotals totals;
+  SetNodeAllocatable(totals, node);
   return totals;
 }
 
@@ -164,7 +170,8 @@ void CountPod(NodeTotals& totals, const api::Pod* pod, int sign) {
   for (const auto& [name, amount] : ToAmounts(PodRequests(*pod))) {
     totals.requested[name] += sign * amount;
   }
-  for (const auto& [name, amount] : NonZeroRequests(*pod)) totals.nonzero[name] += sign * amount;
+  const ScoredAmounts nonzero = NonZeroRequests(*pod);
+  for (std::size_t i = 0; i < nonzero.size(); ++i) totals.nonzero[i] += sign * nonzero[i];
   const auto& affinity = pod->spec.affinity;
   if (!affinity || !affinity->pod_anti_affinity) return;
   std::vector<const api::Pod*>& anti = totals.anti_affinity_pods;

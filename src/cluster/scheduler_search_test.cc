@@ -88,7 +88,10 @@ RC_GTEST_PROP(SchedulerCacheTotals, EqualRecomputedTotals, ()) {
       return out;
     };
     RC_ASSERT(nonzero_entries(info.totals->requested) == nonzero_entries(computed.requested));
-    RC_ASSERT(nonzero_entries(info.totals->nonzero) == nonzero_entries(computed.nonzero));
+    RC_ASSERT(info.totals->nonzero == computed.nonzero);
+    RC_ASSERT(info.totals->scored_capacity == computed.scored_capacity);
+    RC_ASSERT(info.totals->allowed_pods == computed.allowed_pods);
+    RC_ASSERT(info.totals->allocatable == computed.allocatable);
   }
 }
 
