@@ -12,7 +12,16 @@ using kubelet_testing::KubeletFixture;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-class KubeletTest : public KubeletFixture {};
+class KubeletTest : public KubeletFixture {
+ protected:
+  // Kubelets for `pool` (5 s startup unless given) with one node, gpu-0, and pod "p" bound to it.
+  void StartPodOnOneNode(NodePoolSpec pool = FixedPool("gpu", 5)) {
+    spec_.pools = {std::move(pool)};
+    StartKubelets();
+    AddNode("gpu-0", "gpu");
+    AddPod("p", "gpu-0");
+  }
+};
 
 TEST_F(KubeletTest, StartsAfterThePoolsStartupTime) {
   spec_.pools = {FixedPool("gpu", 20)};
@@ -133,11 +142,9 @@ TEST_F(KubeletTest, CrashAfterAnnotationCrashesOncePerStart) {
 }
 
 TEST_F(KubeletTest, PoolCrashProbabilityInjectsCrashes) {
-  spec_.pools = {FixedPool("gpu", 5)};
-  spec_.pools[0].crash_probability = 1;
-  StartKubelets();
-  AddNode("gpu-0", "gpu");
-  AddPod("p", "gpu-0");
+  NodePoolSpec pool = FixedPool("gpu", 5);
+  pool.crash_probability = 1;
+  StartPodOnOneNode(pool);
   RunFor(seconds(6));
   EXPECT_TRUE(Ready("p"));
   RunFor(seconds(605));  // the crash window ends 600 s after Ready
@@ -161,10 +168,7 @@ TEST_F(KubeletTest, RestartPolicyNeverEndsFailed) {
 }
 
 TEST_F(KubeletTest, GracefulDeletionHoldsThePodForItsGracePeriod) {
-  spec_.pools = {FixedPool("gpu", 5)};
-  StartKubelets();
-  AddNode("gpu-0", "gpu");
-  AddPod("p", "gpu-0");
+  StartPodOnOneNode();
   RunFor(seconds(6));
   ASSERT_TRUE(Ready("p"));
   ASSERT_TRUE(DeletePod("p").ok());  // the default 30 s grace period
@@ -177,11 +181,9 @@ TEST_F(KubeletTest, GracefulDeletionHoldsThePodForItsGracePeriod) {
 }
 
 TEST_F(KubeletTest, PoolTerminationTimeCapsTheGracePeriod) {
-  spec_.pools = {FixedPool("gpu", 5)};
-  spec_.pools[0].termination = seconds(4);
-  StartKubelets();
-  AddNode("gpu-0", "gpu");
-  AddPod("p", "gpu-0");
+  NodePoolSpec pool = FixedPool("gpu", 5);
+  pool.termination = seconds(4);
+  StartPodOnOneNode(pool);
   RunFor(seconds(6));
   ASSERT_TRUE(DeletePod("p").ok());
   RunFor(milliseconds(3900));
@@ -207,10 +209,7 @@ TEST_F(KubeletTest, PodThatNeverRanTerminatesAtOnce) {
 // it: a status another writer changed is reported again at once, and other fields' changes
 // leave the status alone.
 TEST_F(KubeletTest, StatusChangedByAnotherWriterIsReportedAgain) {
-  spec_.pools = {FixedPool("gpu", 5)};
-  StartKubelets();
-  AddNode("gpu-0", "gpu");
-  AddPod("p", "gpu-0");
+  StartPodOnOneNode();
   RunFor(seconds(6));
   ASSERT_TRUE(Ready("p"));
   const Json reported = Pod("p")["status"];
