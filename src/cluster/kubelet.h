@@ -103,9 +103,9 @@ class Kubelets {
   void SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry,
                       const store::ObjectPtr& object, bool node_known);
   void SyncTermination(const store::ObjectName& key, PodEntry& entry, const Json& pod);
-  void SyncRun(const store::ObjectName& key, PodEntry& entry, const store::ObjectPtr& pod,
+  void SyncRun(const store::ObjectName& key, PodEntry& entry, const store::ObjectPtr& object,
                const Json& node);
-  // True when `pod` still shows what entry.run last reported.
+  // True when `pod` still shows the status entry.run last reported.
   static bool StatusIsReported(const PodEntry& entry, const store::StoredObject& pod);
 
   PodRun BeginRun(const Json& pod, const Json& node);
