@@ -116,6 +116,17 @@ class Pass {
     plan_.actions.push_back(std::move(a));
   }
 
+  // The decoded template of `revision`, decoded once per plan: a plan that creates every pod of
+  // a new set (and, after a failed create, the next sync's plan again) decoded it per pod.
+  Result<const api::PodTemplateSpec*> TemplateOf(const api::ControllerRevision& revision) {
+    auto it = templates_.find(&revision);
+    if (it == templates_.end()) {
+      ASSIGN_OR_RETURN(api::PodTemplateSpec tmpl, RevisionTemplate(revision));
+      it = templates_.emplace(&revision, std::move(tmpl)).first;
+    }
+    return &it->second;
+  }
+
   // Upstream newVersionedStatefulSetPod: a partition keeps the ordinals below it on the current
   // revision (the Go condition's && / || precedence is kept: a rollingUpdate block decides alone).
   const api::ControllerRevision& RevisionFor(int ordinal) const {
@@ -139,7 +150,9 @@ class Pass {
       a.reason = "claim for " + StatefulSetPodName(set_, ordinal);
       plan_.actions.push_back(std::move(a));
     }
-    ASSIGN_OR_RETURN(api::Pod pod, NewStatefulSetPod(set_, RevisionFor(ordinal), ordinal));
+    const api::ControllerRevision& revision = RevisionFor(ordinal);
+    ASSIGN_OR_RETURN(const api::PodTemplateSpec* tmpl, TemplateOf(revision));
+    api::Pod pod = NewStatefulSetPod(set_, *tmpl, revision.metadata.name, ordinal);
     StatefulSetAction a{.kind = Kind::kCreatePod, .name = pod.metadata.name};
     a.pod = std::move(pod);
     a.reason = "create";
@@ -225,6 +238,7 @@ class Pass {
   const StatefulSetSnapshot& snap_;
   const api::StatefulSet& set_;
   const Revisions& revs_;
+  std::map<const api::ControllerRevision*, api::PodTemplateSpec> templates_;
   StatefulSetPlan& plan_;
   std::vector<const api::Pod*> slots_;
   std::vector<bool> unavailable_;

@@ -125,6 +125,12 @@ api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
 // claim template pointing at its PVC. Fails when the revision's data holds no decodable template.
 Result<api::Pod> NewStatefulSetPod(const api::StatefulSet& set,
                                    const api::ControllerRevision& revision, int ordinal);
+// The two halves of the above, so that a plan decodes each revision's template once for all the
+// pods it creates: the template stored in `revision` (an error when it holds none), and the pod
+// of `ordinal` made from it.
+Result<api::PodTemplateSpec> RevisionTemplate(const api::ControllerRevision& revision);
+api::Pod NewStatefulSetPod(const api::StatefulSet& set, api::PodTemplateSpec tmpl,
+                           const std::string& revision_name, int ordinal);
 // The PVCs `pod`'s ordinal needs (one per claim template), labelled with the set's selector
 // labels; owned by the set when the retention policy's whenDeleted is Delete.
 std::vector<api::PersistentVolumeClaim> NewStatefulSetPvcs(const api::StatefulSet& set,

@@ -100,8 +100,7 @@ api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
   return revision;
 }
 
-Result<api::Pod> NewStatefulSetPod(const api::StatefulSet& set,
-                                   const api::ControllerRevision& revision, int ordinal) {
+Result<api::PodTemplateSpec> RevisionTemplate(const api::ControllerRevision& revision) {
   const api::Json* tmpl_json = nullptr;
   if (revision.data.is_object() && revision.data.contains("spec") &&
       revision.data["spec"].is_object() && revision.data["spec"].contains("template")) {
@@ -113,18 +112,27 @@ Result<api::Pod> NewStatefulSetPod(const api::StatefulSet& set,
   }
   api::Json stripped = *tmpl_json;
   stripped.erase("$patch");
-  ASSIGN_OR_RETURN(api::PodTemplateSpec tmpl, api::Decode<api::PodTemplateSpec>(stripped));
+  return api::Decode<api::PodTemplateSpec>(stripped);
+}
 
+api::Pod NewStatefulSetPod(const api::StatefulSet& set, api::PodTemplateSpec tmpl,
+                           const std::string& revision_name, int ordinal) {
   api::Pod pod;
-  pod.metadata.labels = tmpl.metadata.labels;
-  pod.metadata.annotations = tmpl.metadata.annotations;
-  pod.metadata.finalizers = tmpl.metadata.finalizers;
+  pod.metadata.labels = std::move(tmpl.metadata.labels);
+  pod.metadata.annotations = std::move(tmpl.metadata.annotations);
+  pod.metadata.finalizers = std::move(tmpl.metadata.finalizers);
   pod.metadata.owner_references.push_back(ControllerRefTo(set));
   pod.spec = std::move(tmpl.spec);
   SetIdentity(set, ordinal, pod);
-  pod.metadata.labels[std::string(kControllerRevisionHashLabel)] = revision.metadata.name;
+  pod.metadata.labels[std::string(kControllerRevisionHashLabel)] = revision_name;
   SetClaimVolumes(set, ordinal, pod);
   return pod;
+}
+
+Result<api::Pod> NewStatefulSetPod(const api::StatefulSet& set,
+                                   const api::ControllerRevision& revision, int ordinal) {
+  ASSIGN_OR_RETURN(api::PodTemplateSpec tmpl, RevisionTemplate(revision));
+  return NewStatefulSetPod(set, std::move(tmpl), revision.metadata.name, ordinal);
 }
 
 std::vector<api::PersistentVolumeClaim> NewStatefulSetPvcs(const api::StatefulSet& set,
