@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "cluster/kubelet.h"
 #include "cluster/node_pools.h"
 
 namespace lws::cluster {
@@ -15,14 +16,6 @@ constexpr const char* kLastUpdatedAnnotation = "cluster-autoscaler.kubernetes.io
 // cluster-autoscaler's defaults for --ok-total-unready-count and --max-total-unready-percentage.
 constexpr int kOkUnreadyCount = 3;
 constexpr double kMaxUnreadyPercentage = 45;
-
-bool IsReady(const Json& node) {
-  if (!node.contains("status") || !node["status"].contains("conditions")) return false;
-  for (const Json& c : node["status"]["conditions"]) {
-    if (c.is_object() && c.value("type", "") == "Ready") return c.value("status", "") == "True";
-  }
-  return false;
-}
 
 std::string Health(const NodeCounts& c) {
   const int unready = c.total - c.ready;
@@ -61,15 +54,11 @@ void NodePools::CountNode(const std::string& name, const store::ObjectPtr& now) 
     node_entries_.erase(entry);
   }
   if (!now) return;
-  const Json& json = now->json;
-  const std::string pool = json.contains("metadata") && json["metadata"].contains("labels")
-                               ? json["metadata"]["labels"].value(kNodePoolLabel, "")
-                               : "";
-  const bool ready = IsReady(json);
-  NodeCounts& counts = node_counts_[pool];
+  const NodeEntry added{NodePool(now->json), NodeReadyCondition(now->json).value_or(false)};
+  NodeCounts& counts = node_counts_[added.pool];
   counts.total++;
-  counts.ready += ready;
-  node_entries_[name] = NodeEntry{pool, ready};
+  counts.ready += added.ready;
+  node_entries_[name] = added;
 }
 
 std::string NodePools::StatusYaml() const {

@@ -60,12 +60,6 @@ bool IsUnschedulable(const store::ObjectPtr& pod) {
   return false;
 }
 
-std::string NodePool(const Json& node) {
-  const Json* labels = node.contains("metadata") ? &node["metadata"] : nullptr;
-  if (labels == nullptr || !labels->contains("labels")) return "";
-  return (*labels)["labels"].value(kNodePoolLabel, "");
-}
-
 std::string NodeZone(const Json& node) {
   if (!node.contains("metadata") || !node["metadata"].contains("labels")) return "";
   return node["metadata"]["labels"].value(kZoneLabel, "");
@@ -83,6 +77,12 @@ int NodeIndex(const std::string& pool, const std::string& name) {
 }
 
 }  // namespace
+
+std::string NodePool(const Json& node) {
+  const Json* labels = node.contains("metadata") ? &node["metadata"] : nullptr;
+  if (labels == nullptr || !labels->contains("labels")) return "";
+  return (*labels)["labels"].value(kNodePoolLabel, "");
+}
 
 NodePools::NodePools(EventLoop* loop, const client::LocalClient* client, const ClusterSpec* spec, Rng rng)
     : loop_(loop),
@@ -165,7 +165,7 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
     if (!before.empty()) scale_down_dirty_.insert(before);
     if (!after.empty()) scale_down_dirty_.insert(after);
   }
-  const store::ObjectName name = store::NameOf((now ? now : old)->json);
+  const store::ObjectName& name = (now ? now : old)->name();
   if (IsUnschedulable(now)) {
     scale_up_due_ |= unschedulable_.insert(name).second;
   } else {
@@ -176,7 +176,7 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
 }
 
 void NodePools::OnNode(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  const std::string name = store::MetaString((now ? now : old)->json, "name");
+  const std::string& name = (now ? now : old)->name().name;
   CountNode(name, now);
   scale_down_dirty_.insert(name);
   if (!now) empty_since_.erase(name);

@@ -50,6 +50,9 @@ inline constexpr const char* kAutoscalerComponent = "cluster-autoscaler";
 // The taint the node lifecycle controller puts on a node whose kubelet stopped reporting.
 inline constexpr const char* kUnreachableTaint = "node.kubernetes.io/unreachable";
 
+// The pool a node belongs to (its kNodePoolLabel); "" when unlabelled.
+std::string NodePool(const api::Json& node);
+
 // The nodes of a pool, and how many of them are Ready (the status ConfigMap's nodeCounts).
 struct NodeCounts {
   int total = 0;
