@@ -119,16 +119,14 @@ std::string StatefulSetPvcName(const api::StatefulSet& set, const api::Persisten
 api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
                                                std::int64_t revision_number,
                                                std::int32_t collision_count);
-// The pod of `ordinal` made from the template stored in `revision`: template labels and
-// annotations, the identity labels, controller-revision-hash = revision name, hostname = pod
-// name, subdomain = serviceName, a controller ownerReference to the set, and one volume per
-// claim template pointing at its PVC. Fails when the revision's data holds no decodable template.
-Result<api::Pod> NewStatefulSetPod(const api::StatefulSet& set,
-                                   const api::ControllerRevision& revision, int ordinal);
-// The two halves of the above, so that a plan decodes each revision's template once for all the
-// pods it creates: the template stored in `revision` (an error when it holds none), and the pod
-// of `ordinal` made from it.
+// The pod template stored in `revision` (spec.template of its data). Fails when the data holds no
+// decodable template. Separate from NewStatefulSetPod so that a plan decodes each revision's
+// template once for all the pods it creates.
 Result<api::PodTemplateSpec> RevisionTemplate(const api::ControllerRevision& revision);
+// The pod of `ordinal` made from `tmpl`, the template of revision `revision_name`: template
+// labels and annotations, the identity labels, controller-revision-hash = revision name,
+// hostname = pod name, subdomain = serviceName, a controller ownerReference to the set, and one
+// volume per claim template pointing at its PVC.
 api::Pod NewStatefulSetPod(const api::StatefulSet& set, api::PodTemplateSpec tmpl,
                            const std::string& revision_name, int ordinal);
 // The PVCs `pod`'s ordinal needs (one per claim template), labelled with the set's selector

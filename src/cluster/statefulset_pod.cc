@@ -129,12 +129,6 @@ api::Pod NewStatefulSetPod(const api::StatefulSet& set, api::PodTemplateSpec tmp
   return pod;
 }
 
-Result<api::Pod> NewStatefulSetPod(const api::StatefulSet& set,
-                                   const api::ControllerRevision& revision, int ordinal) {
-  ASSIGN_OR_RETURN(api::PodTemplateSpec tmpl, RevisionTemplate(revision));
-  return NewStatefulSetPod(set, std::move(tmpl), revision.metadata.name, ordinal);
-}
-
 std::vector<api::PersistentVolumeClaim> NewStatefulSetPvcs(const api::StatefulSet& set,
                                                            int ordinal) {
   std::vector<api::PersistentVolumeClaim> pvcs;
