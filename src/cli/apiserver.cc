@@ -23,7 +23,7 @@ constexpr auto kTickInterval = std::chrono::milliseconds(250);
 constexpr auto kBookmarkInterval = std::chrono::seconds(30);
 
 // Background work of the control plane, run on the transport's tick: the garbage collector
-// after any write (a pass lists every object, so it runs only when something changed), and
+// after any write (a pass reads what changed since the last one), and
 // periodic watch bookmarks.
 class ControlLoop {
  public:
@@ -34,7 +34,7 @@ class ControlLoop {
     std::uint64_t rv = store_->CurrentResourceVersion();
     if (rv != collected_rv_) {
       auto served = server_->served();
-      cluster::GarbageCollector gc(store_, &served->registry, &gc_meta_);
+      cluster::GarbageCollector gc(store_, &served->registry, &gc_graph_);
       Result<int> actions = gc.RunUntilStable(100);
       if (!actions.ok()) {
         Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
@@ -72,7 +72,7 @@ class ControlLoop {
   apiserver::ApiServer* server_;
   const Clock* clock_;
   std::uint64_t collected_rv_ = 0;
-  cluster::GcMetaCache gc_meta_;  // kept across passes: each reads only what changed
+  cluster::GcGraph gc_graph_;  // kept across passes: each reads only what changed
   Time last_bookmark_;
 };
 

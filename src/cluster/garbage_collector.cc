@@ -1,8 +1,6 @@
 // The I/O half of the garbage collector (garbage_collector.h): snapshot, plan, apply.
 #include "cluster/garbage_collector.h"
 
-#include <algorithm>
-#include <map>
 #include <set>
 
 namespace lws::cluster {
@@ -56,48 +54,20 @@ bool Edit(const GcAction& action, Json& object) {
 }  // namespace
 
 GarbageCollector::GarbageCollector(store::Store* store, const api::ResourceRegistry* registry,
-                                   GcMetaCache* cache)
-    : store_(store), registry_(registry), cache_(cache != nullptr ? cache : &own_cache_) {}
+                                   GcGraph* graph)
+    : store_(store), registry_(registry), graph_(graph != nullptr ? graph : &own_graph_) {}
 
 Result<GcSnapshot> GarbageCollector::Snapshot() const {
-  GcSnapshot snapshot;
-  snapshot.resource_version = store_->CurrentResourceVersion();
-  // One version per group resource (a CRD may serve several), listed in group resource order:
-  // each list is in (namespace, name) order, so the snapshot comes out in the plan's order.
-  std::map<std::string, const api::ResourceInfo*> resources;
-  for (const api::ResourceInfo* info : registry_->All()) {
-    resources.try_emplace(info->GroupResource(), info);
-  }
-  for (const auto& [group_resource, info] : resources) {
-    ASSIGN_OR_RETURN(store::ListResult list, store_->List(*info, store::ListOptions{}));
-    for (store::ObjectPtr& item : list.items) {
-      snapshot.objects.push_back(GcObject{info, std::move(item)});
-    }
-  }
-  return snapshot;
-}
-
-void GcMetaCache::Attach(GcSnapshot* snapshot) {
-  // Updated in place: rebuilding the map allocated a node per object on every pass, where most
-  // versions are the same from one pass to the next.
-  ++pass_;
-  for (GcObject& entry : snapshot->objects) {
-    auto [it, added] = metas_.try_emplace(entry.object.get());
-    Cached& cached = it->second;
-    if (added) {
-      cached.object = entry.object;
-      cached.meta = std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json));
-    }
-    cached.pass = pass_;
-    entry.meta = cached.meta;
-  }
-  std::erase_if(metas_, [this](const auto& item) { return item.second.pass != pass_; });
+  GcGraph fresh;
+  return fresh.NextSnapshot(*store_, *registry_);
 }
 
 Result<int> GarbageCollector::RunOnce() {
-  ASSIGN_OR_RETURN(GcSnapshot snapshot, Snapshot());
-  cache_->Attach(&snapshot);
-  return ApplyPlan(PlanGarbageCollection(snapshot));
+  ASSIGN_OR_RETURN(GcSnapshot snapshot, graph_->NextSnapshot(*store_, *registry_));
+  Result<int> changed = ApplyPlan(PlanGarbageCollection(snapshot));
+  // A write that failed for another reason than a race left its object as it was, unjudged.
+  if (!changed.ok()) graph_->JudgeAll();
+  return changed;
 }
 
 Result<int> GarbageCollector::ApplyPlan(const std::vector<GcAction>& actions) {

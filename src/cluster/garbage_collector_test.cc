@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "store/store_testing.h"
+#include "cluster/gc_testing.h"
 
 namespace lws::cluster {
 namespace {
@@ -12,22 +12,11 @@ namespace {
 using api::Json;
 using store::ObjectPtr;
 using namespace store::testing;  // NOLINT: the store's test fixtures and builders
+using cluster::testing::OwnedBy;
 
 class GarbageCollectorTest : public StoreTest {
  protected:
   GarbageCollector Gc() { return GarbageCollector(store_.get(), &Registry()); }
-
-  // `object` with an ownerReference to `owner` (a stored object of `info`) appended.
-  static Json OwnedBy(Json object, const api::ResourceInfo& info, const ObjectPtr& owner,
-                      bool block = false) {
-    Json ref = {{"apiVersion", info.ApiVersion()},
-                {"kind", info.kind},
-                {"name", store::MetaString(owner->json, "name")},
-                {"uid", store::MetaString(owner->json, "uid")}};
-    if (block) ref["blockOwnerDeletion"] = true;
-    object["metadata"]["ownerReferences"].push_back(ref);
-    return object;
-  }
 
   static Json OnNode(Json pod) {
     pod["spec"]["nodeName"] = "n1";  // bound pods terminate gracefully (30 s)
@@ -236,38 +225,6 @@ TEST_F(GarbageCollectorTest, APassReadsObjectsWrittenSinceTheLastPass) {
   EXPECT_EQ(*gc.RunOnce(), 1);
   EXPECT_FALSE(Exists(Pods(), "p"));
   EXPECT_EQ(*gc.RunOnce(), 0);
-}
-
-// The cache hands a version the meta it read on an earlier pass, reads a changed version again,
-// and lets go of versions no snapshot lists any more.
-TEST_F(GarbageCollectorTest, MetaCacheKeepsOnlyTheVersionsOfTheLastSnapshot) {
-  GcMetaCache cache;
-  GarbageCollector gc(store_.get(), &Registry(), &cache);
-  ObjectPtr kept = MustCreate(Pods(), Pod("kept"));
-  MustCreate(Pods(), Pod("gone"));
-  auto meta_of = [](const GcSnapshot& snapshot, const std::string& name) {
-    for (const GcObject& entry : snapshot.objects) {
-      if (store::MetaString(entry.object->json, "name") == name) return entry.meta;
-    }
-    return std::shared_ptr<const GcMeta>();
-  };
-  GcSnapshot first = *gc.Snapshot();
-  cache.Attach(&first);
-  GcSnapshot second = *gc.Snapshot();
-  cache.Attach(&second);
-  ASSERT_NE(meta_of(first, "kept"), nullptr);
-  EXPECT_EQ(meta_of(first, "kept"), meta_of(second, "kept"));  // read once
-
-  MustDelete(Pods(), "gone");
-  Json relabelled = kept->json;
-  relabelled["metadata"]["labels"]["x"] = "y";
-  ASSERT_TRUE(store_->Update(Pods(), relabelled).ok());
-  GcSnapshot third = *gc.Snapshot();
-  cache.Attach(&third);
-  ASSERT_NE(meta_of(third, "kept"), nullptr);
-  EXPECT_NE(meta_of(third, "kept"), meta_of(second, "kept"));  // a new version, read again
-  EXPECT_EQ(meta_of(third, "gone"), nullptr);
-  EXPECT_EQ(cache.size(), third.objects.size());  // the old versions are let go
 }
 
 }  // namespace

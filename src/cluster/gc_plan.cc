@@ -21,7 +21,8 @@ struct Node {
   const GcObject* entry = nullptr;
   const std::string* group_resource = nullptr;  // entry->resource's, computed once per resource
   std::shared_ptr<const GcMeta> meta;
-  bool settled = true;      // written before the snapshot began: may be judged
+  bool settled = true;      // written before the snapshot began: may be judged as a dependent
+  bool judged = true;       // not context: gets actions
   std::vector<int> owners;  // per ref: index of the resolved owner, -1 when absent
   int dependent_count = 0;  // references that resolve to this node
   int blocking_count = 0;   // ... with blockOwnerDeletion: true
@@ -56,6 +57,7 @@ Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uin
   node.group_resource = group_resource;
   node.meta = std::move(meta);
   node.settled = entry.object->resource_version <= snapshot_rv;
+  node.judged = entry.judged;
   return node;
 }
 
@@ -147,7 +149,7 @@ std::string OwnPolicy(const Node& node) {
 // Rules 1-5 for one object.
 void PlanDependent(const Node& node, const std::vector<Node>& nodes, std::vector<GcAction>* out) {
   const std::vector<GcOwnerRef>& refs = node.meta->refs;
-  if (refs.empty() || !node.settled) return;
+  if (refs.empty() || !node.settled || !node.judged) return;
   std::set<std::string> remove;   // rule 1 always; rule 3 adds dangling and waiting references
   std::set<std::string> dangling;
   std::set<std::string> waiting;
@@ -185,6 +187,7 @@ void PlanDependent(const Node& node, const std::vector<Node>& nodes, std::vector
 
 // Rule 6 for one object.
 void PlanOwner(const Node& node, std::vector<GcAction>* out) {
+  if (!node.judged) return;
   if (node.Orphans() && node.dependent_count == 0) {
     GcAction action = ActionOn(node, GcActionKind::kRemoveFinalizer);
     action.finalizer = kOrphanFinalizer;

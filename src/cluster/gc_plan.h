@@ -1,11 +1,11 @@
 // File: cluster/gc_plan.h
 //
 // The decisions of the ownerReference garbage collector (kube-controller-manager's
-// garbagecollector), as one pure function: a snapshot of every object of every resource in, the
-// list of writes that moves the cluster one step towards the collected state out
-// (kubectl-compat.md section 9.9). GarbageCollector (garbage_collector.h) takes the snapshot
-// from the store and applies the actions; running plan + apply until no action is left collects
-// whole trees, one level per pass.
+// garbagecollector), as one pure function: a snapshot of objects in (every object, or those to
+// judge with their owners and dependents), the list of writes that moves the cluster one step
+// towards the collected state out (kubectl-compat.md section 9.9). GarbageCollector
+// (garbage_collector.h) takes the snapshot from GcGraph (gc_graph.h) and applies the actions;
+// running plan + apply until no action is left collects whole trees, one level per pass.
 //
 // Vocabulary, for one ownerReference of a dependent D:
 //   - The owner *resolves* when the snapshot holds an object with the reference's uid, name,
@@ -74,10 +74,11 @@ struct GcOwnerRef {
   std::string kind;
   std::string name;
   bool blocks = false;  // blockOwnerDeletion: true
+  bool operator==(const GcOwnerRef&) const = default;
 };
 
 // What the rules read from one object's metadata. Reading it from the JSON is most of a pass,
-// and a stored version never changes, so GcMetaCache (garbage_collector.h) keeps it across passes.
+// and a stored version never changes, so GcGraph (gc_graph.h) reads it once per version.
 struct GcMeta {
   std::string namespace_;
   std::string name;
@@ -96,6 +97,9 @@ struct GcObject {
   const api::ResourceInfo* resource = nullptr;  // never null
   store::ObjectPtr object;                      // never null
   std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(json); null: the plan reads it
+  // False for context: an owner or dependent of a judged object, there so that the rules see
+  // all of the judged object's neighbours, that gets no actions itself (gc_graph.h).
+  bool judged = true;
 };
 
 struct GcSnapshot {
@@ -128,7 +132,7 @@ struct GcAction {
 // for test failures and logs.
 std::string ToString(const GcAction& action);
 
-// Returns the actions the rules above ask for on `snapshot`.
+// Returns the actions the rules above ask for on the judged objects of `snapshot`.
 // REQUIRES: every GcObject has a resource and an object whose metadata holds its uid.
 std::vector<GcAction> PlanGarbageCollection(const GcSnapshot& snapshot);
 

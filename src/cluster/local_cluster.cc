@@ -87,7 +87,7 @@ void LocalCluster::CollectGarbage() {
   ++gc_passes_;
   last_gc_ = loop_->Now();
   auto served = server_->served();
-  GarbageCollector gc(store_, &served->registry, &gc_meta_);
+  GarbageCollector gc(store_, &served->registry, &gc_graph_);
   Result<int> actions = gc.RunUntilStable(100);
   if (!actions.ok()) {
     Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());

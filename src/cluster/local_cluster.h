@@ -79,9 +79,9 @@ class LocalCluster {
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;
   std::optional<Time> last_gc_;  // when the last pass ran
-  GcMetaCache gc_meta_;          // what passes read from each stored version, kept across them
-  // A pass lists every object, so during a rollout that deletes pods all the time passes are
-  // spaced at least this far apart; a lone deletion is still collected at once.
+  GcGraph gc_graph_;             // kept across passes: each reads only what changed
+  // During a rollout that deletes pods all the time, passes are spaced at least this far apart,
+  // so that one pass takes many deletions; a lone deletion is still collected at once.
   static constexpr Duration kGcMinInterval = std::chrono::milliseconds(500);
 };
 

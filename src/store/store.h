@@ -112,6 +112,21 @@ struct WatchOptions {
   std::function<void()> notifier;
 };
 
+// One entry of Store::Changes: an object as a write left it.
+struct StoreChange {
+  EventType type = EventType::kAdded;  // kAdded, kModified or kDeleted
+  std::string group_resource;
+  ObjectPtr object;  // kDeleted: the last state
+};
+
+// Every change of every resource after some resourceVersion, read at one instant: applied in
+// order to what the reader knew at that resourceVersion, it gives the store's content at
+// `resource_version`.
+struct ChangeLog {
+  std::vector<StoreChange> changes;  // oldest first
+  std::uint64_t resource_version = 0;
+};
+
 // Parses a resourceVersion query value: "" is 0; anything but a decimal uint64 is 400.
 Result<std::uint64_t> ParseResourceVersion(std::string_view text);
 
@@ -153,6 +168,10 @@ class Store {
   // 400 for an unsupported field label, 410 `too old resource version: N (M)`.
   Result<WatcherPtr> Watch(const api::ResourceInfo& info, WatchOptions options);
 
+  // The changes of all resources after resourceVersion `after` (the garbage collector's feed).
+  // `after` 0: every stored object as ADDED, so a reader can start from nothing. 410 Gone when
+  // the history no longer reaches back to `after`: read everything again from 0.
+  Result<ChangeLog> Changes(std::uint64_t after) const;
   // Sends a BOOKMARK with the current resourceVersion to every watcher that allows them.
   void SendBookmarks();
   std::uint64_t CurrentResourceVersion() const;

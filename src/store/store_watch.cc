@@ -1,5 +1,6 @@
-// Store::Watch and Store::SendBookmarks: starting a watch (initial state, resumption from the
-// history) and periodic bookmarks. Live fan-out is Store::Publish in store.cc.
+// Store::Watch, Store::Changes and Store::SendBookmarks: starting a watch (initial state,
+// resumption from the history), the change feed of all resources, and periodic bookmarks. Live
+// fan-out is Store::Publish in store.cc.
 #include "store/run_locked.h"
 #include "store/store.h"
 
@@ -70,6 +71,30 @@ Result<WatcherPtr> Store::WatchLocked(const api::ResourceInfo& info, WatchOption
   std::erase_if(list, [](const WatcherPtr& w) { return w->ended(); });
   list.push_back(watcher);
   return watcher;
+}
+
+Result<ChangeLog> Store::Changes(std::uint64_t after) const {
+  return internal::RunLocked(mu_, [&]() -> Result<ChangeLog> {
+    ChangeLog log;
+    log.resource_version = rv_;
+    if (after == 0) {
+      for (const auto& [gr, objects] : objects_) {
+        for (const auto& [name, object] : objects) {
+          log.changes.push_back({EventType::kAdded, gr, object});
+        }
+      }
+      return log;
+    }
+    if (after < history_.floor()) {
+      return Status::Gone("too old resource version: " + std::to_string(after) + " (" +
+                          std::to_string(history_.floor()) + ")");
+    }
+    const auto& events = history_.events();
+    for (std::size_t i = history_.FirstAfter(after); i < events.size(); ++i) {
+      log.changes.push_back({events[i].type, events[i].group_resource, events[i].object});
+    }
+    return log;
+  });
 }
 
 void Store::SendBookmarks() {

@@ -73,6 +73,41 @@ TEST_F(WatchTest, TooOldResourceVersionIsGone) {
   EXPECT_EQ(StatusJson(old.status())["reason"], "Expired");
 }
 
+// The garbage collector's feed: everything from 0, then every resource's changes in order, and
+// 410 once the history moved past the reader.
+TEST_F(WatchTest, ChangesOfAllResourcesInOrder) {
+  StoreOptions small;
+  small.history_size = 3;
+  store_ = OpenStore(small);
+  MustCreate(Pods(), testing::Pod("p1"));                 // rv 1
+  MustCreate(ConfigMaps(), testing::ConfigMap("cm"));    // rv 2
+  auto describe = [](const ChangeLog& log) {
+    Strings out;
+    for (const StoreChange& c : log.changes) {
+      out.push_back(std::string(EventTypeName(c.type)) + " " + c.group_resource + " " +
+                    MetaString(c.object->json, "name") + " " + Rv(c.object));
+    }
+    return out;
+  };
+  Result<ChangeLog> all = store_->Changes(0);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(describe(*all), (Strings{"ADDED configmaps cm 2", "ADDED pods p1 1"}));
+  EXPECT_EQ(all->resource_version, 2u);
+
+  ASSERT_TRUE(store_->Delete(Pods(), "default", "p1").ok());  // rv 3
+  MustCreate(Pods(), testing::Pod("p4"));                     // rv 4
+  Result<ChangeLog> since = store_->Changes(2);
+  ASSERT_TRUE(since.ok());
+  EXPECT_EQ(describe(*since), (Strings{"DELETED pods p1 3", "ADDED pods p4 4"}));
+  EXPECT_EQ(since->resource_version, 4u);
+  EXPECT_TRUE(store_->Changes(4)->changes.empty());
+
+  MustCreate(Pods(), testing::Pod("p5"));  // rv 5: the history holds 3..5
+  EXPECT_TRUE(store_->Changes(2).ok());
+  MustCreate(Pods(), testing::Pod("p6"));  // rv 6: now 4..6
+  EXPECT_EQ(store_->Changes(2).status().code(), Code::kGone);
+}
+
 TEST_F(WatchTest, SendInitialEventsEndsWithTheAnnotatedBookmark) {
   MustCreate(Pods(), testing::Pod("p1"));
   MustCreate(Pods(), testing::Pod("p2"));
