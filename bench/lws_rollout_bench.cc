@@ -9,7 +9,8 @@
 // during the rollout per group; `non_event_writes_per_group` the same without the events'
 // writes (DESIGN.md section 6 compares it with about 4 x size + 6); `cache_bytes_per_pod` is the
 // heap the controllers' caches hold per pod after a controller restart (the allocator's bytes in
-// use before and after the new caches synced, bench/heap_bytes.h).
+// use before and after the new caches synced, bench/heap_bytes.h); `schedule_attempts_per_pod`
+// the scheduler's attempts (fit or not) during the rollout per pod of the LWS.
 #include <benchmark/benchmark.h>
 
 #include "heap_bytes.h"
@@ -54,7 +55,7 @@ std::int64_t EventWrites(const LwsWorld& world) {
 void LwsCreatedAndRolledOut(benchmark::State& state) {
   const int groups = static_cast<int>(state.range(0));
   double writes_per_group = 0, non_event_writes_per_group = 0, cache_bytes_per_pod = 0,
-         virtual_s = 0;
+         virtual_s = 0, schedule_attempts_per_pod = 0;
   for (auto _ : state) {
     state.PauseTiming();
     WorldOptions options;
@@ -80,6 +81,7 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     state.PauseTiming();
     const std::uint64_t rv_before = world->store()->CurrentResourceVersion();
     const std::int64_t event_writes_before = EventWrites(*world);
+    const std::uint64_t attempts_before = world->cluster().scheduler().attempts();
     state.ResumeTiming();
     api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
     if (!world->MergePatch(client::kLeaderWorkerSets, "bench", patch).ok()) state.SkipWithError("patch");
@@ -92,6 +94,9 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     const auto writes =
         static_cast<double>(world->store()->CurrentResourceVersion() - rv_before);
     writes_per_group = writes / groups;
+    schedule_attempts_per_pod =
+        static_cast<double>(world->cluster().scheduler().attempts() - attempts_before) /
+        (groups * 8.0);
     non_event_writes_per_group =
         (writes - static_cast<double>(EventWrites(*world) - event_writes_before)) / groups;
     world->StopController();
@@ -113,6 +118,7 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
   state.counters["writes_per_group"] = writes_per_group;
   state.counters["non_event_writes_per_group"] = non_event_writes_per_group;
   state.counters["cache_bytes_per_pod"] = cache_bytes_per_pod;
+  state.counters["schedule_attempts_per_pod"] = schedule_attempts_per_pod;
 }
 BENCHMARK(LwsCreatedAndRolledOut)->Arg(10)->Arg(100)->Arg(300)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
