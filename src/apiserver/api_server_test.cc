@@ -47,6 +47,29 @@ TEST_F(ApiServerTest, UnknownPathsAndMethodsAreStatusObjects) {
   EXPECT_EQ(Get("/api/v1/pods/p1").code, 404);
 }
 
+// A taken name is checked before managedFields are recorded (RequestHandler::CheckNameFree), yet
+// the answers keep upstream's order: validation first, then the store's own checks, then the name.
+TEST_F(ApiServerTest, CreateOfATakenNameAnswersAsTheStoreDoes) {
+  ASSERT_EQ(Post(kPods, PodJson("p1")).code, 201);
+  Reply taken = Post(kPods, PodJson("p1"));
+  EXPECT_EQ(taken.code, 409);
+  EXPECT_EQ(taken.body["message"], "pods \"p1\" already exists");
+  EXPECT_EQ(taken.body["details"], Json::parse(R"({"name":"p1","kind":"pods"})"));
+
+  Json invalid = PodJson("p1");
+  invalid["spec"]["containers"] = Json::array();
+  EXPECT_EQ(Post(kPods, invalid).code, 422);
+
+  Json with_version = PodJson("p1");
+  with_version["metadata"]["resourceVersion"] = "7";
+  Reply versioned = Post(kPods, with_version);
+  EXPECT_EQ(versioned.code, 500);
+  EXPECT_EQ(versioned.body["message"], "resourceVersion should not be set on objects to be created");
+
+  Json dry = PodJson("p1");
+  EXPECT_EQ(Post(std::string(kPods) + "?dryRun=All", dry).code, 409);
+}
+
 TEST_F(ApiServerTest, CreateGetListDelete) {
   Reply created = Post(kPods, PodJson("p1"));
   ASSERT_EQ(created.code, 201) << created.body;

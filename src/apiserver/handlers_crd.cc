@@ -57,6 +57,25 @@ Status RequestHandler::CheckNamespaceExists() {
   return Status::Ok();
 }
 
+// A create of a taken name fails in the store, after its managedFields were recorded for
+// nothing. The StatefulSet controller makes such creates for each pod whose previous incarnation
+// is still terminating (upstream's does too), so the name is checked before managedFields, when
+// nothing that CreateWithSideEffects or the store checks before the name could fail: the answer
+// is the store's, only sooner.
+Status RequestHandler::CheckNameFree(const Json& object) const {
+  if (IsCrd(*info_) || (info_->group.empty() && info_->resource == "services")) {
+    return Status::Ok();  // their side effects may fail first
+  }
+  const std::string name = store::MetaString(object, "name");
+  const std::string ns = info_->namespaced ? store::MetaString(object, "namespace") : "";
+  const std::string rv = store::MetaString(object, "resourceVersion");
+  if (name.empty() || (info_->namespaced && ns.empty()) || (!rv.empty() && rv != "0")) {
+    return Status::Ok();  // the store's own errors come first
+  }
+  if (!store_->Contains(*info_, ns, name)) return Status::Ok();
+  return store::AlreadyExistsError(*info_, name);
+}
+
 Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object) {
   if (IsCrd(*info_)) {
     api::ResourceRegistry trial = served_->registry;

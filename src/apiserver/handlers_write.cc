@@ -207,6 +207,7 @@ Result<HttpResponse> RequestHandler::Create() {
   ASSIGN_OR_RETURN(Json object, DecodeObjectBody(false));
   RETURN_IF_ERROR(CheckNamespaceExists());
   RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
+  RETURN_IF_ERROR(CheckNameFree(object));
   object = WithManagedFields(nullptr, std::move(object), "");
   ASSIGN_OR_RETURN(store::ObjectPtr created, CreateWithSideEffects(std::move(object)));
   return ObjectResponse(201, created);

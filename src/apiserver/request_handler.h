@@ -99,6 +99,7 @@ class RequestHandler {
 
   // handlers_crd.cc
   Status CheckNamespaceExists();
+  Status CheckNameFree(const Json& object) const;
   Result<store::ObjectPtr> CreateWithSideEffects(Json object);
   // Deletes what goes with `current`: a namespace's objects, a CRD's custom resources.
   Status BeforeDelete(const Json& current);

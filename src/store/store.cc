@@ -174,6 +174,12 @@ Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& n
   return *found;
 }
 
+bool Store::Contains(const api::ResourceInfo& info, const std::string& namespace_,
+                     const std::string& name) const {
+  std::lock_guard lock(mu_);
+  return Find(info.GroupResource(), {info.namespaced ? namespace_ : "", name}) != nullptr;
+}
+
 std::uint64_t Store::CurrentResourceVersion() const {
   std::lock_guard lock(mu_);
   return rv_;

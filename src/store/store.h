@@ -162,6 +162,10 @@ class Store {
 
   Result<ObjectPtr> Get(const api::ResourceInfo& info, const std::string& namespace_,
                         const std::string& name) const;
+  // Whether an object is stored under that name: Get without building the NotFound error when,
+  // as usual for the caller, there is none.
+  bool Contains(const api::ResourceInfo& info, const std::string& namespace_,
+                const std::string& name) const;
   // 400 for an unsupported field label or a malformed continue token, 410 when the token's
   // snapshot is older than the history.
   Result<ListResult> List(const api::ResourceInfo& info, const ListOptions& options) const;
