@@ -26,6 +26,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -39,6 +40,7 @@
 #include "api/field.h"
 #include "api/intstr.h"
 #include "api/quantity.h"
+#include "base/assert.h"
 #include "base/result.h"
 
 namespace lws::api {
@@ -152,27 +154,58 @@ struct KeyCollector {
   void operator()(std::string_view key, M&, Emit = kOmitEmpty) { keys.push_back(key); }
 };
 
+// The keys a struct models: in Fields order, and sorted as the keys of a JSON object are (with
+// each one's position in Fields order), so that a decode classifies the input's keys in one walk
+// of both instead of searching the list for every key.
+struct ModeledKeys {
+  std::vector<std::string_view> in_order;
+  std::vector<std::pair<std::string_view, std::size_t>> sorted;
+};
+// Decoding keeps the found values on the stack; no modeled struct comes close.
+inline constexpr std::size_t kMaxModeledKeys = 64;
+
 template <Modeled T>
-const std::vector<std::string_view>& KnownKeys() {
-  static const std::vector<std::string_view> keys = [] {
+const ModeledKeys& ModeledKeysOf() {
+  static const ModeledKeys keys = [] {
     KeyCollector c;
     T dummy{};
     T::Fields(dummy, c);
-    return c.keys;
+    ModeledKeys out;
+    out.in_order = c.keys;
+    for (std::size_t i = 0; i < c.keys.size(); ++i) out.sorted.emplace_back(c.keys[i], i);
+    std::sort(out.sorted.begin(), out.sorted.end());
+    LWS_ASSERT(out.in_order.size() <= kMaxModeledKeys, "a struct models too many keys");
+    LWS_ASSERT(std::adjacent_find(out.sorted.begin(), out.sorted.end(),
+                                  [](const auto& a, const auto& b) { return a.first == b.first; }) ==
+                   out.sorted.end(),
+               "a struct models a key twice");
+    return out;
   }();
   return keys;
 }
 
+// Decodes the members of a struct from the values DecodeValue found for them (by position in
+// Fields order, ModeledKeys::in_order), instead of looking each key up in the input again.
 struct DecodeVisitor {
   const Json& in;
   const Where& where;
   ErrorList& errs;
+  const std::vector<std::string_view>& keys;  // ModeledKeys::in_order
+  const Json* const* found;                    // by position; null when absent
+  std::size_t next = 0;
 
   template <class M>
   void operator()(std::string_view key, M& member, Emit = kOmitEmpty) {
-    auto it = in.find(key);
-    if (it == in.end() || it->is_null()) return;
-    DecodeValue(*it, member, where.Child(key), errs);
+    const std::size_t at = next++;
+    const Json* value = found[at];
+    // Fields visits the keys in one fixed order; should a Fields ever visit conditionally, the
+    // key is looked up instead.
+    if (at >= keys.size() || (keys[at].data() != key.data() && keys[at] != key)) {
+      auto it = in.find(key);
+      value = it == in.end() ? nullptr : &*it;
+    }
+    if (value == nullptr || value->is_null()) return;
+    DecodeValue(*value, member, where.Child(key), errs);
   }
 };
 
@@ -267,19 +300,25 @@ void DecodeValue(const Json& in, T& out, const Where& where, ErrorList& errs) {
   }
   // Copy only what `rest` keeps (rules 1 and 2): unmodeled keys, and modeled keys whose value is
   // null or zero. Copying the whole input and erasing would copy every subtree once per level.
-  const auto& known = KnownKeys<T>();
+  // Both key lists are sorted, so one walk finds the modeled ones.
+  const ModeledKeys& keys = ModeledKeysOf<T>();
+  std::array<const Json*, kMaxModeledKeys> found;
+  std::fill_n(found.begin(), keys.in_order.size(), nullptr);
   bool drop_managed_fields = false;
   if constexpr (requires { T::kCarriesManagedFields; }) {
     drop_managed_fields = where.options().drop_managed_fields;
   }
   out.rest = Json::object();
   auto& rest = out.rest.template get_ref<Json::object_t&>();
-  for (auto it = in.begin(); it != in.end(); ++it) {
-    if (drop_managed_fields && it.key() == "managedFields") continue;
-    const bool modeled = std::find(known.begin(), known.end(), it.key()) != known.end();
-    if (!modeled || IsZeroJson(*it)) rest.emplace_hint(rest.end(), it.key(), *it);
+  auto known = keys.sorted.begin();
+  for (const auto& [key, value] : in.template get_ref<const Json::object_t&>()) {
+    while (known != keys.sorted.end() && known->first < key) ++known;
+    const bool modeled = known != keys.sorted.end() && known->first == key;
+    if (modeled) found[known->second] = &value;
+    if (drop_managed_fields && key == "managedFields") continue;
+    if (!modeled || IsZeroJson(value)) rest.emplace_hint(rest.end(), key, value);
   }
-  DecodeVisitor visitor{in, where, errs};
+  DecodeVisitor visitor{in, where, errs, keys.in_order, found.data()};
   T::Fields(out, visitor);
 }
 
