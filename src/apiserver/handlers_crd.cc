@@ -22,6 +22,11 @@ bool IsNamespace(const api::ResourceInfo& info) {
   return info.group.empty() && info.resource == "namespaces";
 }
 
+// Services get a ClusterIP on create, which can fail before the store is asked.
+bool AllocatesClusterIp(const api::ResourceInfo& info) {
+  return info.group.empty() && info.resource == "services";
+}
+
 // The status the apiextensions controllers give a CRD whose names do not conflict.
 Json EstablishedStatus(const Json& crd, Time now) {
   const Json& spec = crd.value("spec", Json::object());
@@ -63,16 +68,10 @@ Status RequestHandler::CheckNamespaceExists() {
 // nothing that CreateWithSideEffects or the store checks before the name could fail: the answer
 // is the store's, only sooner.
 Status RequestHandler::CheckNameFree(const Json& object) const {
-  if (IsCrd(*info_) || (info_->group.empty() && info_->resource == "services")) {
-    return Status::Ok();  // their side effects may fail first
-  }
+  if (IsCrd(*info_) || AllocatesClusterIp(*info_)) return Status::Ok();  // may fail first
+  if (!store::CheckCreatable(*info_, object).ok()) return Status::Ok();  // the store's errors first
   const std::string name = store::MetaString(object, "name");
-  const std::string ns = info_->namespaced ? store::MetaString(object, "namespace") : "";
-  const std::string rv = store::MetaString(object, "resourceVersion");
-  if (name.empty() || (info_->namespaced && ns.empty()) || (!rv.empty() && rv != "0")) {
-    return Status::Ok();  // the store's own errors come first
-  }
-  if (!store_->Contains(*info_, ns, name)) return Status::Ok();
+  if (!store_->Contains(*info_, store::MetaString(object, "namespace"), name)) return Status::Ok();
   return store::AlreadyExistsError(*info_, name);
 }
 
@@ -82,7 +81,7 @@ Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object) {
     Status valid = trial.AddCustomResource(object);
     if (!valid.ok()) return valid;
   }
-  if (info_->group.empty() && info_->resource == "services") {
+  if (AllocatesClusterIp(*info_)) {
     RETURN_IF_ERROR(AllocateClusterIp(&object));
   }
   store::CreateOptions options;

@@ -117,11 +117,8 @@ std::string GeneratedNamePrefix(std::string_view generate_name) {
   return std::string(generate_name.substr(0, max_prefix));
 }
 
-Result<Json> PrepareForCreate(const api::ResourceInfo& info, Json object, Time now,
-                              const std::string& uid, const CreateOptions& options) {
+Status CheckCreatable(const api::ResourceInfo& info, const Json& object) {
   RETURN_IF_ERROR(CheckObjectShape(object));
-  Json& meta = object["metadata"];
-  if (meta.is_null()) meta = Json::object();
   const std::string name = MetaString(object, "name");
   api::ErrorList errors;
   if (name.empty()) {
@@ -131,11 +128,19 @@ Result<Json> PrepareForCreate(const api::ResourceInfo& info, Json object, Time n
     errors.push_back(api::Required(MetaPath("namespace"), ""));
   }
   if (!errors.empty()) return Invalid(info, name, errors);
-  if (!info.namespaced) meta.erase("namespace");
   const std::string rv = MetaString(object, "resourceVersion");
   if (!rv.empty() && rv != "0") {
     return Status::Internal("resourceVersion should not be set on objects to be created");
   }
+  return Status::Ok();
+}
+
+Result<Json> PrepareForCreate(const api::ResourceInfo& info, Json object, Time now,
+                              const std::string& uid, const CreateOptions& options) {
+  RETURN_IF_ERROR(CheckCreatable(info, object));
+  Json& meta = object["metadata"];
+  if (meta.is_null()) meta = Json::object();
+  if (!info.namespaced) meta.erase("namespace");
   meta.erase("resourceVersion");
   meta.erase("deletionTimestamp");
   meta.erase("deletionGracePeriodSeconds");
