@@ -133,6 +133,11 @@ const ObjectPtr* Store::Find(const std::string& group_resource, const ObjectName
   return it == resource->second.end() ? nullptr : &it->second;
 }
 
+const ObjectPtr* Store::Find(const api::ResourceInfo& info, const std::string& namespace_,
+                             const std::string& name) const {
+  return Find(info.GroupResource(), {info.namespaced ? namespace_ : "", name});
+}
+
 Result<ObjectPtr> Store::Create(const api::ResourceInfo& info, Json object,
                                 const CreateOptions& options) {
   Notifications notes;
@@ -169,7 +174,7 @@ Result<DeleteResult> Store::Delete(const api::ResourceInfo& info, const std::str
 Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& namespace_,
                              const std::string& name) const {
   std::lock_guard lock(mu_);
-  const ObjectPtr* found = Find(info.GroupResource(), {info.namespaced ? namespace_ : "", name});
+  const ObjectPtr* found = Find(info, namespace_, name);
   if (found == nullptr) return NotFoundError(info, name);
   return *found;
 }
@@ -177,7 +182,7 @@ Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& n
 bool Store::Contains(const api::ResourceInfo& info, const std::string& namespace_,
                      const std::string& name) const {
   std::lock_guard lock(mu_);
-  return Find(info.GroupResource(), {info.namespaced ? namespace_ : "", name}) != nullptr;
+  return Find(info, namespace_, name) != nullptr;
 }
 
 std::uint64_t Store::CurrentResourceVersion() const {

@@ -214,6 +214,9 @@ class Store {
                                const std::optional<ContinueToken>& token) const;
   Result<WatcherPtr> WatchLocked(const api::ResourceInfo& info, WatchOptions options);
   const ObjectPtr* Find(const std::string& group_resource, const ObjectName& name) const;
+  // The same by a request's names: a cluster-scoped resource ignores the namespace.
+  const ObjectPtr* Find(const api::ResourceInfo& info, const std::string& namespace_,
+                        const std::string& name) const;
 
   const StoreOptions options_;
   mutable std::mutex mu_;

@@ -25,6 +25,12 @@ api::ResourceInfo SlimInfo(const api::ResourceInfo& info) {
   return slim;
 }
 
+// 410 for a reader that wants the changes after `rv` when the history starts after `floor`.
+Status TooOld(std::uint64_t rv, std::uint64_t floor) {
+  return Status::Gone("too old resource version: " + std::to_string(rv) + " (" +
+                      std::to_string(floor) + ")");
+}
+
 }  // namespace
 
 Result<WatcherPtr> Store::Watch(const api::ResourceInfo& info, WatchOptions options) {
@@ -35,10 +41,7 @@ Result<WatcherPtr> Store::Watch(const api::ResourceInfo& info, WatchOptions opti
 Result<WatcherPtr> Store::WatchLocked(const api::ResourceInfo& info, WatchOptions options) {
   const std::uint64_t from = options.resource_version.value_or(0);
   const bool initial_state = options.send_initial_events || from == 0;
-  if (!initial_state && from < history_.floor()) {
-    return Status::Gone("too old resource version: " + std::to_string(from) + " (" +
-                        std::to_string(history_.floor()) + ")");
-  }
+  if (!initial_state && from < history_.floor()) return TooOld(from, history_.floor());
   Watcher::Filter filter{SlimInfo(info),
                          info.namespaced ? options.namespace_ : std::string(),
                          std::move(options.label_selector),
@@ -85,10 +88,7 @@ Result<ChangeLog> Store::Changes(std::uint64_t after) const {
       }
       return log;
     }
-    if (after < history_.floor()) {
-      return Status::Gone("too old resource version: " + std::to_string(after) + " (" +
-                          std::to_string(history_.floor()) + ")");
-    }
+    if (after < history_.floor()) return TooOld(after, history_.floor());
     const auto& events = history_.events();
     for (std::size_t i = history_.FirstAfter(after); i < events.size(); ++i) {
       log.changes.push_back({events[i].type, events[i].group_resource, events[i].object});
