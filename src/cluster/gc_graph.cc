@@ -25,27 +25,25 @@ Result<GcSnapshot> GcGraph::NextSnapshot(const store::Store& store,
 }
 
 Status GcGraph::CatchUp(const store::Store& store) {
-  if (cursor_.value_or(0) > 0) {
-    Result<store::ChangeLog> log = store.Changes(*cursor_);
-    if (log.ok()) {
-      for (const store::StoreChange& change : log->changes) Apply(change);
-      cursor_ = log->resource_version;
-      return Status::Ok();
-    }
-    if (log.status().code() != Code::kGone) return log.status();
+  std::uint64_t after = cursor_;
+  Result<store::ChangeLog> log = store.Changes(after);
+  if (!log.ok() && log.status().code() == Code::kGone) {
     Logger("gc")->debug("the store's history no longer reaches resourceVersion {}: {}; reading "
-                        "every object again", *cursor_, log.status().message());
+                        "every object again", after, log.status().message());
+    after = 0;
+    log = store.Changes(after);
   }
-  // The first read, or the history moved on past the cursor: everything again, all judged.
-  ASSIGN_OR_RETURN(store::ChangeLog log, store.Changes(0));
-  objects_.clear();
-  by_uid_.clear();
-  dependents_.clear();
-  marked_.clear();
-  judge_all_ = true;
-  ++full_reads_;
-  for (const store::StoreChange& change : log.changes) Apply(change);
-  cursor_ = log.resource_version;
+  if (!log.ok()) return log.status();
+  if (after == 0) {  // the first read, or the history moved on: everything again, all judged
+    objects_.clear();
+    by_uid_.clear();
+    dependents_.clear();
+    marked_.clear();
+    judge_all_ = true;
+    ++full_reads_;
+  }
+  for (const store::StoreChange& change : log->changes) Apply(change);
+  cursor_ = log->resource_version;
   return Status::Ok();
 }
 

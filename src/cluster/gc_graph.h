@@ -32,7 +32,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -94,7 +93,7 @@ class GcGraph {
   std::unordered_map<std::string, std::unordered_set<const Item*>> dependents_;
   std::set<Key> marked_;
   std::set<std::string> served_;  // the group resources of the last snapshot
-  std::optional<std::uint64_t> cursor_;  // the feed was read up to here
+  std::uint64_t cursor_ = 0;  // the feed was read up to here; 0: nothing read (all is read)
   bool judge_all_ = true;
   int full_reads_ = 0;
 };

@@ -88,10 +88,9 @@ TEST_F(GcGraphTest, DeletedOwnerHasItsDependentsJudgedAndCollected) {
   EXPECT_EQ(graph_.full_reads(), 1);
 }
 
-TEST_F(GcGraphTest, OwnerCreatedAfterItsDependentIsResolvedOnTheNextPass) {
-  // A reference to a uid nobody has yet is dangling; once an object with that uid appears (here
-  // the store's next uid, read back), the dependent is judged again with it. Simulated by giving
-  // the dependent a reference to a ConfigMap created later under a known uid.
+TEST_F(GcGraphTest, ReferenceAddedToAnOlderObjectJudgesBothOnTheNextPass) {
+  // The pod was judged before the ConfigMap existed; the update that makes the ConfigMap its
+  // owner changes the pod's references, so both are judged again, each beside the other.
   MustCreate(Pods(), Pod("p"));
   Next();
   ObjectPtr cm = MustCreate(ConfigMaps(), ConfigMap("cm"));
