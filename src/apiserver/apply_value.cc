@@ -134,6 +134,49 @@ class Walker {
     if (b == nullptr) out->removed.Insert(path_);
   }
 
+  // The entries Compare(nothing, v) adds below the current path, written into `out` as FieldsV1
+  // (see AddedFieldsV1). `skip` and `strip` are the parts of those sets below the current path.
+  void AddedInto(const Json& v, const FieldSet* skip, const FieldSet* strip, Json::object_t* out) {
+    ListSchema list;
+    switch (ShapeOf(nullptr, &v, &list)) {
+      case Shape::kLeaf: return;
+      case Shape::kMap:
+        for (const auto& [key, child] : v.items()) {
+          schema_path_.push_back(key);
+          // Only the top of an object has skipped or stripped fields: below, a name is enough.
+          if (skip == nullptr && strip == nullptr) {
+            AddEntry("f:" + key, child, nullptr, nullptr, out);
+          } else {
+            AddedEntry(PathElement::Field(key), child, skip, strip, out);
+          }
+          schema_path_.pop_back();
+        }
+        return;
+      case Shape::kList:
+        for (const auto& [pe, item] : Index(&v, list).first) AddedEntry(pe, *item, skip, strip, out);
+        return;
+    }
+  }
+
+  void AddedEntry(const PathElement& pe, const Json& child, const FieldSet* skip,
+                  const FieldSet* strip, Json::object_t* out) {
+    const FieldSet* skip_below = nullptr;
+    if (SkipsElement(skip, pe, &skip_below)) return;
+    const bool member = strip == nullptr || !strip->HasMember(pe);
+    const FieldSet* strip_below = strip == nullptr ? nullptr : strip->Child(pe);
+    AddEntry(pe.Serialize(), child, skip_below, strip_below, out, member);
+  }
+
+  // One added path and what lies below it: {} for a leaf, "." beside the children of a member.
+  void AddEntry(std::string key, const Json& child, const FieldSet* skip, const FieldSet* strip,
+                Json::object_t* out, bool member = true) {
+    Json node = Json::object();
+    auto& below = node.get_ref<Json::object_t&>();
+    AddedInto(child, skip, strip, &below);
+    if (member && !below.empty()) below.emplace(".", Json::object());
+    if (member || !below.empty()) out->emplace(std::move(key), std::move(node));
+  }
+
   std::optional<Json> MergeNode(const Json* live, const Json* config) {
     if (config == nullptr) return live ? std::optional<Json>(*live) : std::nullopt;
     if (live == nullptr) return *config;
@@ -331,6 +374,15 @@ Comparison Compare(const Json& before, const Json& after, const ListTypeProvider
   Comparison out;
   Recorder recorder(&out);
   Walker(provider).CompareNode(&before, &after, skip, &recorder);
+  return out;
+}
+
+Json AddedFieldsV1(const Json& after, const ListTypeProvider& provider, const FieldSet* skip,
+                  const FieldSet* strip) {
+  Json out = Json::object();
+  if (after.is_object()) {
+    Walker(provider).AddedInto(after, skip, strip, &out.get_ref<Json::object_t&>());
+  }
   return out;
 }
 

@@ -43,6 +43,12 @@ struct Comparison {
 Comparison Compare(const Json& before, const Json& after, const ListTypeProvider& provider,
                    const FieldSet* skip = nullptr);
 
+// What a create records, written straight as FieldsV1: the paths Compare({}, after, provider,
+// skip) adds, less `strip` as FieldSet::Subtract takes it away, in the JSON ToFieldsV1 gives for
+// that set, without building the set. REQUIRES: `after` is an object.
+Json AddedFieldsV1(const Json& after, const ListTypeProvider& provider, const FieldSet* skip,
+                   const FieldSet* strip);
+
 // `config` merged into `live` (typed.Merge): config wins on leaves; objects keep live-only keys;
 // associative lists keep live-only items, merge shared ones, and order the result so that
 // config items keep config order and live-only items stay next to their live neighbours.

@@ -95,14 +95,16 @@ std::string ManagedFieldsEntry::Describe() const {
   return out;
 }
 
-Json ManagedFieldsEntry::ToJson() const {
+Json ManagedFieldsEntry::ToJson() const { return ToJson(fields.ToFieldsV1()); }
+
+Json ManagedFieldsEntry::ToJson(Json fields_v1) const {
   Json out = Json::object();
   if (!manager.empty()) out["manager"] = manager;
   if (!operation.empty()) out["operation"] = operation;
   if (!api_version.empty()) out["apiVersion"] = api_version;
   if (!time.empty()) out["time"] = time;
   out["fieldsType"] = "FieldsV1";
-  out["fieldsV1"] = fields.ToFieldsV1();
+  out["fieldsV1"] = std::move(fields_v1);
   if (!subresource.empty()) out["subresource"] = subresource;
   return out;
 }
@@ -203,11 +205,17 @@ const FieldSet& ManagedFieldsPath() {
   return kPath;
 }
 
-// The changes a write makes, leaving out the ignored fields (rule 2) and metadata.managedFields,
-// which the walk does not enter at all.
-Comparison TrackedChanges(const Json& before, const Json& after, const FieldManagerScope& scope) {
+// What no walk over a write's before and after enters: the ignored fields (rule 2) and
+// metadata.managedFields.
+FieldSet UntrackedFields(const Json& before, const Json& after, const FieldManagerScope& scope) {
   FieldSet skip = IgnoredFields(scope, {&before, &after});
   skip.Add(ManagedFieldsPath());
+  return skip;
+}
+
+// The changes a write makes, leaving out the untracked fields.
+Comparison TrackedChanges(const Json& before, const Json& after, const FieldManagerScope& scope) {
+  FieldSet skip = UntrackedFields(before, after, scope);
   return Compare(before, after, scope.schema, &skip);
 }
 
@@ -259,6 +267,18 @@ void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet ta
   } else {
     entry.fields.Add(taken);
   }
+}
+
+// RecordUpdate of a create that starts from no entries: the writer's entry alone, its fields
+// written straight from the object. Building the set of every added path and encoding it was
+// most of the cost of a create.
+void RecordCreate(const Json& before, Json* updated, const FieldManagerScope& scope) {
+  FieldSet skip = UntrackedFields(before, *updated, scope);
+  Json fields = AddedFieldsV1(*updated, scope.schema, &skip, &StrippedFields());
+  if (fields.empty()) return;  // nothing taken: no entry, as SetManagedFields with none
+  Json& meta = (*updated)["metadata"];
+  if (!meta.is_object()) meta = Json::object();
+  meta["managedFields"] = Json::array({WriterEntry(scope).ToJson(std::move(fields))});
 }
 
 }  // namespace
@@ -385,6 +405,10 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
     }
   }
   if (!managed) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
+  if (managed->empty() && before.empty()) {
+    RecordCreate(before, &updated, scope);  // `updated` carries no entries (cleared above)
+    return updated;
+  }
   *managed = RecordUpdate(before, updated, std::move(*managed), scope);
   SetManagedFields(&updated, *managed);
   return updated;

@@ -51,6 +51,8 @@ struct ManagedFieldsEntry {
   // Update entries ` using apps/v1` appended.
   std::string Describe() const;
   Json ToJson() const;
+  // The same with `fields_v1` as its fieldsV1 instead of `fields` encoded.
+  Json ToJson(Json fields_v1) const;
 };
 
 // Entries keyed by Identifier(), so that iteration order is deterministic.
