@@ -38,6 +38,18 @@ struct IndexedItems {
   std::map<PathElement, const Json*> first;
 };
 
+// The first occurrence of each key alone: what a walk that does not care about order needs,
+// without a second copy of every path element.
+std::map<PathElement, const Json*> FirstItems(const Json* list, const ListSchema& schema) {
+  std::map<PathElement, const Json*> out;
+  if (list == nullptr || !list->is_array()) return out;
+  for (const Json& item : *list) {
+    Result<PathElement> pe = ListItemElement(schema, item);
+    if (pe.ok()) out.emplace(std::move(*pe), &item);
+  }
+  return out;
+}
+
 IndexedItems Index(const Json* list, const ListSchema& schema) {
   IndexedItems out;
   if (list == nullptr || !list->is_array()) return out;
@@ -153,7 +165,7 @@ class Walker {
         }
         return;
       case Shape::kList:
-        for (const auto& [pe, item] : Index(&v, list).first) AddedEntry(pe, *item, skip, strip, out);
+        for (const auto& [pe, item] : FirstItems(&v, list)) AddedEntry(pe, *item, skip, strip, out);
         return;
     }
   }
@@ -267,17 +279,17 @@ class Walker {
 
   void CompareLists(const Json* a, const Json* b, const ListSchema& list, const FieldSet* skip,
                     Recorder* out) {
-    IndexedItems before = Index(a, list), after = Index(b, list);
+    const auto before = FirstItems(a, list), after = FirstItems(b, list);
     const FieldSet* below = nullptr;
-    for (const auto& [pe, item] : before.first) {
+    for (const auto& [pe, item] : before) {
       if (SkipsElement(skip, pe, &below)) continue;
-      auto it = after.first.find(pe);
+      auto it = after.find(pe);
       path_.push_back(pe);
-      CompareNode(item, it == after.first.end() ? nullptr : it->second, below, out);
+      CompareNode(item, it == after.end() ? nullptr : it->second, below, out);
       path_.pop_back();
     }
-    for (const auto& [pe, item] : after.first) {
-      if (before.first.count(pe) > 0 || SkipsElement(skip, pe, &below)) continue;
+    for (const auto& [pe, item] : after) {
+      if (before.count(pe) > 0 || SkipsElement(skip, pe, &below)) continue;
       path_.push_back(pe);
       CompareNode(nullptr, item, below, out);
       path_.pop_back();

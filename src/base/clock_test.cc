@@ -28,6 +28,18 @@ TEST(ClockTest, Rfc3339RoundTrip) {
   EXPECT_EQ(*offset, *t);
 }
 
+// Formatting remembers the last second per thread: a new second, and a return to an older one,
+// must each read as themselves.
+TEST(ClockTest, Rfc3339FormatsEachSecondAfterAnother) {
+  Time t = *ParseRfc3339("2026-12-02T11:59:59.5Z");
+  EXPECT_EQ(FormatRfc3339(t), "2026-12-02T11:59:59Z");
+  EXPECT_EQ(FormatRfc3339(t + std::chrono::milliseconds(400)), "2026-12-02T11:59:59Z");
+  EXPECT_EQ(FormatRfc3339(t + std::chrono::milliseconds(500)), "2026-12-02T12:00:00Z");
+  EXPECT_EQ(FormatRfc3339Micro(t + std::chrono::milliseconds(500)), "2026-12-02T12:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micro(t), "2026-12-02T11:59:59.500000Z");
+  EXPECT_EQ(FormatRfc3339(Time{}), "1970-01-01T00:00:00Z");
+}
+
 TEST(ClockTest, Rfc3339RejectsGarbage) {
   for (const char* bad : {"", "2008-01-01", "2008-13-01T00:00:00Z", "2008-02-30T00:00:00Z",
                           "2008-01-01T01:01:01", "2008-01-01T01:01:01Zjunk", "x008-01-01T01:01:01Z"}) {
