@@ -238,5 +238,34 @@ RC_GTEST_PROP(ApplyProperty, ACreateRecordsWhatTheFullPathRecords, ()) {
             RecordedByFullPath(Json::object(), object, scope));
 }
 
+// At random, breaks the shape: a container without its key, two containers of one name, or a
+// container whose env item has no key.
+Json MaybeBroken(Json value) {
+  Json& containers = value["spec"]["template"]["spec"]["containers"];
+  if (!containers.is_array() || containers.empty()) return value;
+  switch (*rc::gen::inRange(0, 4)) {
+    case 1: containers[0].erase("name"); break;
+    case 2: containers.push_back(containers[0]); break;
+    case 3: containers[0]["env"] = Json::array({{{"value", "1"}}}); break;
+    default: break;
+  }
+  return value;
+}
+
+// A valid twin only spares the walk where it vouches: the verdict (every error, in order) is the
+// one the whole walk gives, also where the twin's own check skipped a broken part.
+RC_GTEST_PROP(ApplyProperty, AValidTwinChangesNoVerdict, ()) {
+  const ListTypeProvider schema = testing::StatefulSetSchema();
+  const bool allow_duplicates = *rc::gen::arbitrary<bool>();
+  Json twin = MaybeBroken(GenLive());
+  FieldSet twin_skip = GenSkip(twin);
+  RC_PRE(ValidateShape(twin, schema, allow_duplicates, &twin_skip).empty());
+  Json value = *rc::gen::arbitrary<bool>() ? twin : MaybeBroken(GenLive());
+  if (*rc::gen::arbitrary<bool>()) value["spec"]["replicas"] = *rc::gen::inRange(0, 3);
+  if (*rc::gen::arbitrary<bool>()) value = MaybeBroken(value);
+  RC_ASSERT(ValidateShape(value, schema, allow_duplicates, nullptr, {&twin, &twin_skip}) ==
+            ValidateShape(value, schema, allow_duplicates));
+}
+
 }  // namespace
 }  // namespace lws::apiserver

@@ -99,18 +99,39 @@ bool TooDeep(const Json& value, std::size_t depth) {
   return false;
 }
 
-void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allow_duplicates,
-                  const FieldSet* skip, SchemaPath* schema_path, Path* path,
-                  std::vector<ShapeError>* errors) {
-  if (path->size() >= kMaxFieldDepth && (value.is_object() || value.is_array())) {
-    errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
-    return;
+// One ValidateShape walk. `twin` is the value at the same place in the valid twin (null when
+// there is none) and `twin_skip` what the twin's check left out below that place.
+struct ShapeWalk {
+  const ListTypeProvider& provider;
+  bool allow_duplicates;
+  SchemaPath schema_path;
+  Path path;
+  std::vector<ShapeError> errors;
+
+  void TooDeepError() {
+    errors.push_back({path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
   }
-  if (value.is_object()) {
-    if (provider.AtomicMapAt(*schema_path)) {
-      if (TooDeep(value, path->size())) {
-        errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
-      }
+
+  // The twin's counterpart of a child, unless the twin's check left that child out.
+  static const Json* TwinChild(const FieldSet* twin_skip, const PathElement& pe,
+                               const Json* counterpart) {
+    return twin_skip != nullptr && twin_skip->HasMember(pe) ? nullptr : counterpart;
+  }
+
+  void Node(const Json& value, const FieldSet* skip, const Json* twin, const FieldSet* twin_skip) {
+    // The twin passed this very check on an equal value at the same depth.
+    if (twin != nullptr && twin_skip == nullptr && *twin == value) return;
+    if (path.size() >= kMaxFieldDepth && (value.is_object() || value.is_array())) {
+      return TooDeepError();
+    }
+    if (value.is_object()) return Object(value, skip, twin, twin_skip);
+    if (value.is_array()) return List(value, skip, twin, twin_skip);
+  }
+
+  void Object(const Json& value, const FieldSet* skip, const Json* twin,
+              const FieldSet* twin_skip) {
+    if (provider.AtomicMapAt(schema_path)) {
+      if (TooDeep(value, path.size())) TooDeepError();
       return;
     }
     for (const auto& [key, child] : value.items()) {
@@ -120,40 +141,55 @@ void ValidateNode(const Json& value, const ListTypeProvider& provider, bool allo
       PathElement pe = PathElement::Field(key);
       const FieldSet* below = nullptr;
       if (SkipsElement(skip, pe, &below)) continue;
-      schema_path->push_back(key);
-      path->push_back(std::move(pe));
-      ValidateNode(child, provider, allow_duplicates, below, schema_path, path, errors);
-      path->pop_back();
-      schema_path->pop_back();
+      const Json* counterpart = nullptr;  // the twin's value under `key`
+      if (twin != nullptr && twin->is_object()) {
+        auto it = twin->find(key);
+        if (it != twin->end()) counterpart = &*it;
+      }
+      const Json* twin_child = TwinChild(twin_skip, pe, counterpart);
+      const FieldSet* twin_below = twin_skip == nullptr ? nullptr : twin_skip->Child(pe);
+      schema_path.push_back(key);
+      path.push_back(std::move(pe));
+      Node(child, below, twin_child, twin_below);
+      path.pop_back();
+      schema_path.pop_back();
     }
-    return;
   }
-  if (!value.is_array()) return;
-  ListSchema list = provider.ListAt(*schema_path);
-  if (list.type == ListType::kAtomic) {
-    if (TooDeep(value, path->size())) {
-      errors->push_back({*path, "exceeded max depth of " + std::to_string(kMaxFieldDepth)});
+
+  void List(const Json& value, const FieldSet* skip, const Json* twin,
+            const FieldSet* twin_skip) {
+    ListSchema list = provider.ListAt(schema_path);
+    if (list.type == ListType::kAtomic) {
+      if (TooDeep(value, path.size())) TooDeepError();
+      return;
     }
-    return;
+    std::set<PathElement> seen;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      Result<PathElement> pe = ListItemElement(list, value[i]);
+      if (!pe.ok()) {
+        errors.push_back({path, "element " + std::to_string(i) + ": " + pe.status().message()});
+        continue;
+      }
+      // Live objects may hold duplicates: then nothing needs the set.
+      if (!allow_duplicates && !seen.insert(*pe).second) {
+        errors.push_back({path, "duplicate entries for key " + pe->String()});
+      }
+      const FieldSet* below = nullptr;
+      if (list.type != ListType::kMap || SkipsElement(skip, *pe, &below)) continue;
+      // Items pair up by position, so the twin vouches only for an equal item (whose key is the
+      // same): below a changed item, the twin's skips would belong to another key.
+      const Json* counterpart =
+          twin != nullptr && twin->is_array() && i < twin->size() ? &(*twin)[i] : nullptr;
+      counterpart = TwinChild(twin_skip, *pe, counterpart);
+      const bool vouched = counterpart != nullptr && *counterpart == value[i] &&
+                           (twin_skip == nullptr || twin_skip->Child(*pe) == nullptr);
+      if (vouched) continue;
+      path.push_back(*pe);
+      Node(value[i], below, nullptr, nullptr);
+      path.pop_back();
+    }
   }
-  std::set<PathElement> seen;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    Result<PathElement> pe = ListItemElement(list, value[i]);
-    if (!pe.ok()) {
-      errors->push_back({*path, "element " + std::to_string(i) + ": " + pe.status().message()});
-      continue;
-    }
-    // Live objects may hold duplicates: then nothing needs the set.
-    if (!allow_duplicates && !seen.insert(*pe).second) {
-      errors->push_back({*path, "duplicate entries for key " + pe->String()});
-    }
-    const FieldSet* below = nullptr;
-    if (list.type != ListType::kMap || SkipsElement(skip, *pe, &below)) continue;
-    path->push_back(*pe);
-    ValidateNode(value[i], provider, allow_duplicates, below, schema_path, path, errors);
-    path->pop_back();
-  }
-}
+};
 
 }  // namespace
 
@@ -243,12 +279,11 @@ std::string ShapeErrorsText(const std::vector<ShapeError>& errors) {
 }
 
 std::vector<ShapeError> ValidateShape(const Json& value, const ListTypeProvider& provider,
-                                      bool allow_duplicates, const FieldSet* skip) {
-  std::vector<ShapeError> errors;
-  SchemaPath schema_path;
-  Path path;
-  ValidateNode(value, provider, allow_duplicates, skip, &schema_path, &path, &errors);
-  return errors;
+                                      bool allow_duplicates, const FieldSet* skip,
+                                      ValidTwin twin) {
+  ShapeWalk walk{provider, allow_duplicates, {}, {}, {}};
+  walk.Node(value, skip, twin.value, twin.value == nullptr ? nullptr : twin.skipped);
+  return std::move(walk.errors);
 }
 
 }  // namespace lws::apiserver

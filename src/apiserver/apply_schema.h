@@ -88,7 +88,17 @@ std::string ShapeErrorsText(const std::vector<ShapeError>& errors);
 // `allow_duplicates`, which live objects need) no two items may share one. Also rejects nesting
 // deeper than kMaxFieldDepth. Fields that are members of `skip` are not looked at, as if `value`
 // did not have them (metadata.managedFields, for a write's before and after).
+//
+// `twin`, when set, is a value that passed this check with the same provider and
+// `allow_duplicates`, leaving out `twin.skipped`: where the checked value equals the twin at the
+// same place, and the twin's check left nothing out there, it is valid without a second look.
+// A write's after is mostly its before.
+struct ValidTwin {
+  const Json* value = nullptr;
+  const FieldSet* skipped = nullptr;
+};
 std::vector<ShapeError> ValidateShape(const Json& value, const ListTypeProvider& provider,
-                                      bool allow_duplicates, const FieldSet* skip = nullptr);
+                                      bool allow_duplicates, const FieldSet* skip = nullptr,
+                                      ValidTwin twin = {});
 
 }  // namespace lws::apiserver

@@ -394,7 +394,9 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
   const Json& before = old.is_object() ? old : kEmpty;
   const bool shapes_valid =
       ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath()).empty() &&
-      ValidateShape(updated, scope.schema, /*allow_duplicates=*/true).empty();
+      ValidateShape(updated, scope.schema, /*allow_duplicates=*/true, nullptr,
+                    ValidTwin{&before, &ManagedFieldsPath()})
+          .empty();
   if (!shapes_valid) return updated;
   if (keeps_live) {
     std::optional<Json> recorded =
