@@ -1,15 +1,16 @@
 // File: apiserver/managed_fields.cc
+//
+// The entries of metadata.managedFields: decoding, encoding, which ones a write starts from,
+// and the fields no entry tracks. Recording a write is in managed_fields_record.cc.
 
 #include "apiserver/managed_fields.h"
 
 #include <algorithm>
-#include <map>
-#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "api/go_json.h"
-#include "apiserver/apply_value.h"
+#include "apiserver/managed_fields_internal.h"
 
 namespace lws::apiserver {
 
@@ -23,9 +24,9 @@ std::int64_t UnixSeconds(const std::string& time) {
   return std::chrono::duration_cast<std::chrono::seconds>(t->time_since_epoch()).count();
 }
 
-// `with_fields` false checks and reads everything but fieldsV1, which stays undecoded.
-Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index,
-                                       bool with_fields = true) {
+}  // namespace
+
+Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index, bool with_fields) {
   if (!item.is_object()) {
     return Status::BadRequest("managed fields entry " + std::to_string(index) +
                               " is not an object");
@@ -60,18 +61,13 @@ Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index,
   return entry;
 }
 
-// Whether a non-apply write starts from the live object's entries, whatever they hold
-// (decodeLiveOrNew): a subresource write, or a body that carries no managedFields.
 bool KeepsLiveEntries(const Json& updated, std::string_view subresource) {
   return !subresource.empty() || !ManagedFieldsOf(updated).is_array();
 }
 
-// The order the API server lists entries in.
-auto SortKey(const ManagedFieldsEntry& e) {
+EntryOrder SortKey(const ManagedFieldsEntry& e) {
   return std::make_tuple(e.operation, UnixSeconds(e.time), e.manager, e.api_version, e.subresource);
 }
-
-}  // namespace
 
 std::string ManagedFieldsEntry::Identifier() const {
   std::string out = "{";
@@ -191,229 +187,6 @@ const FieldSet& StrippedFields() {
     return set;
   }();
   return kStripped;
-}
-
-namespace {
-
-// {metadata.managedFields}: what every walk over a write's before and after leaves out.
-const FieldSet& ManagedFieldsPath() {
-  static const FieldSet kPath = [] {
-    FieldSet set;
-    set.Insert({PathElement::Field("metadata"), PathElement::Field("managedFields")});
-    return set;
-  }();
-  return kPath;
-}
-
-// What no walk over a write's before and after enters: the ignored fields (rule 2) and
-// metadata.managedFields.
-FieldSet UntrackedFields(const Json& before, const Json& after, const FieldManagerScope& scope) {
-  FieldSet skip = IgnoredFields(scope, {&before, &after});
-  skip.Add(ManagedFieldsPath());
-  return skip;
-}
-
-// The changes a write makes, leaving out the untracked fields.
-Comparison TrackedChanges(const Json& before, const Json& after, const FieldManagerScope& scope) {
-  FieldSet skip = UntrackedFields(before, after, scope);
-  return Compare(before, after, scope.schema, &skip);
-}
-
-// What a write changed (modified or added) and removed, as RecordUpdate records them.
-struct WriteChanges {
-  FieldSet changed;
-  FieldSet removed;
-};
-
-WriteChanges ChangesOf(const Json& before, const Json& after, const FieldManagerScope& scope) {
-  Comparison diff = TrackedChanges(before, after, scope);
-  WriteChanges out{std::move(diff.modified), std::move(diff.removed)};
-  // A create adds everything and modifies nothing: take the added set instead of copying it.
-  if (out.changed.empty()) {
-    out.changed = std::move(diff.added);
-  } else {
-    out.changed.Add(diff.added);
-  }
-  return out;
-}
-
-// Takes a write's changes away from an entry (in place: copying every entry through Difference
-// was most of the cost of recording a write). True when the entry owns nothing any more.
-bool LoseChanges(FieldSet& fields, const WriteChanges& changes) {
-  fields.Subtract(changes.changed);
-  fields.Subtract(changes.removed);
-  return fields.empty();
-}
-
-// The fields the writer takes: what it changed, less what it removed and the untracked metadata.
-FieldSet TakenFields(FieldSet changed, const FieldSet& removed) {
-  changed.Subtract(removed);
-  changed.Subtract(StrippedFields());
-  return changed;
-}
-
-// The writer's Update entry, before it takes anything.
-ManagedFieldsEntry WriterEntry(const FieldManagerScope& scope) {
-  return {scope.manager, std::string(kOperationUpdate), scope.api_version,
-          FormatRfc3339(scope.now), scope.subresource, {}};
-}
-
-// The writer's entry (new or kept) takes `taken`: its time and apiVersion become the write's.
-void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet taken) {
-  entry.time = FormatRfc3339(scope.now);
-  entry.api_version = scope.api_version;
-  if (entry.fields.empty()) {
-    entry.fields = std::move(taken);  // a new entry (every create): nothing to merge with
-  } else {
-    entry.fields.Add(taken);
-  }
-}
-
-// RecordUpdate of a create that starts from no entries: the writer's entry alone, its fields
-// written straight from the object. Building the set of every added path and encoding it was
-// most of the cost of a create.
-void RecordCreate(const Json& before, Json* updated, const FieldManagerScope& scope) {
-  FieldSet skip = UntrackedFields(before, *updated, scope);
-  Json fields = AddedFieldsV1(*updated, scope.schema, &skip, &StrippedFields());
-  if (fields.empty()) return;  // nothing taken: no entry, as SetManagedFields with none
-  Json& meta = (*updated)["metadata"];
-  if (!meta.is_object()) meta = Json::object();
-  meta["managedFields"] = Json::array({WriterEntry(scope).ToJson(std::move(fields))});
-}
-
-}  // namespace
-
-ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
-                              const FieldManagerScope& scope) {
-  WriteChanges changes = ChangesOf(before, after, scope);
-  for (auto it = managed.begin(); it != managed.end();) {
-    it = LoseChanges(it->second.fields, changes) ? managed.erase(it) : std::next(it);
-  }
-  FieldSet taken = TakenFields(std::move(changes.changed), changes.removed);
-  if (taken.empty()) return managed;
-  ManagedFieldsEntry mine = WriterEntry(scope);
-  std::string id = mine.Identifier();
-  Take(managed.try_emplace(id, std::move(mine)).first->second, scope, std::move(taken));
-  return managed;
-}
-
-namespace {
-
-// True unless the FieldsV1 node `fields_v1` provably shares no path with `set`: some element of
-// each path of `set` is missing from it. Field names and indexes have one spelling; keys and
-// values have several ("k:" fields in any order), so a path through one counts as shared, as
-// does a path through anything that is not an object. One walk of both trees: listing the set's
-// paths first copied every path of every write's changes for every entry.
-bool MayShare(const Json& fields_v1, const FieldSet& set) {
-  if (set.empty()) return false;
-  if (!fields_v1.is_object()) return true;
-  auto spelled_once = [](const PathElement& pe) {
-    return pe.kind() != PathElement::Kind::kKey && pe.kind() != PathElement::Kind::kValue;
-  };
-  for (const PathElement& pe : set.members()) {
-    if (!spelled_once(pe) || fields_v1.contains(pe.Serialize())) return true;
-  }
-  for (const auto& [pe, below] : set.children()) {
-    if (!spelled_once(pe)) {
-      if (!below.empty()) return true;
-      continue;
-    }
-    auto it = fields_v1.find(pe.Serialize());
-    if (it != fields_v1.end() && MayShare(*it, below)) return true;
-  }
-  return false;
-}
-
-// One live entry: decoded when the write touches it, otherwise kept as the JSON it was read from.
-struct LiveEntry {
-  ManagedFieldsEntry entry;     // fields decoded only when `raw` is null
-  const Json* raw = nullptr;    // the untouched entry, written back as it was
-};
-
-// RecordUpdate over the live object's entries, decoding only those whose fields the write
-// changes (and the writer's own): a status write leaves the spec owner's entry, usually the
-// largest, as the JSON it was. nullopt when an entry does not read as an entry: the caller then
-// takes the full path, whose rule for bad entries (drop them all) stays the only one.
-std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& before,
-                                       const Json& after, const FieldManagerScope& scope) {
-  if (!live_entries.is_array()) return std::nullopt;
-  WriteChanges changes = ChangesOf(before, after, scope);
-  FieldSet taken = TakenFields(changes.changed, changes.removed);  // `changed` is read below
-  ManagedFieldsEntry mine = WriterEntry(scope);
-  const std::string my_id = mine.Identifier();
-
-  std::map<std::string, LiveEntry> entries;
-  for (std::size_t i = 0; i < live_entries.size(); ++i) {
-    const Json& item = live_entries[i];
-    Result<ManagedFieldsEntry> header = DecodeEntry(item, i, /*with_fields=*/false);
-    if (!header.ok()) return std::nullopt;
-    std::string id = header->Identifier();
-    const Json& fields_v1 = api::ChildOrNull(item, "fieldsV1");
-    // An entry that owns nothing is dropped, as the full path drops it: decode it too.
-    const bool touched = (id == my_id && !taken.empty()) || !fields_v1.is_object() ||
-                         fields_v1.empty() || MayShare(fields_v1, changes.changed) ||
-                         MayShare(fields_v1, changes.removed);
-    LiveEntry live{std::move(*header), touched ? nullptr : &item};
-    if (touched) {
-      Result<FieldSet> set = FieldSet::FromFieldsV1(fields_v1);
-      if (!set.ok()) return std::nullopt;
-      live.entry.fields = std::move(*set);
-    }
-    entries[id] = std::move(live);  // a repeated identity keeps the last entry
-  }
-  for (auto it = entries.begin(); it != entries.end();) {
-    const bool emptied = !it->second.raw && LoseChanges(it->second.entry.fields, changes);
-    it = emptied ? entries.erase(it) : std::next(it);
-  }
-  if (!taken.empty()) {
-    Take(entries.try_emplace(my_id, LiveEntry{std::move(mine), nullptr}).first->second.entry, scope,
-         std::move(taken));
-  }
-  std::vector<const LiveEntry*> order;
-  for (const auto& [id, live] : entries) order.push_back(&live);
-  std::stable_sort(order.begin(), order.end(), [](const LiveEntry* a, const LiveEntry* b) {
-    return SortKey(a->entry) < SortKey(b->entry);
-  });
-  Json out = Json::array();
-  for (const LiveEntry* live : order) out.push_back(live->raw ? *live->raw : live->entry.ToJson());
-  return out;
-}
-
-}  // namespace
-
-Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope) {
-  if (!updated.is_object()) return updated;
-  // Writes that keep the live entries (ManagedFieldsForWrite) read them lazily below; a body
-  // with entries of its own takes the full path.
-  const bool keeps_live = KeepsLiveEntries(updated, scope.subresource);
-  std::optional<ManagedFieldSets> managed;
-  if (!keeps_live) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
-  SetManagedFields(&updated, {});
-  // `old` keeps its managedFields: every walk below leaves them out instead of copying `old`.
-  static const Json kEmpty = Json::object();
-  const Json& before = old.is_object() ? old : kEmpty;
-  const bool shapes_valid =
-      ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath()).empty() &&
-      ValidateShape(updated, scope.schema, /*allow_duplicates=*/true, nullptr,
-                    ValidTwin{&before, &ManagedFieldsPath()})
-          .empty();
-  if (!shapes_valid) return updated;
-  if (keeps_live) {
-    std::optional<Json> recorded =
-        RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);
-    if (recorded) {
-      if (!recorded->empty()) updated["metadata"]["managedFields"] = std::move(*recorded);
-      return updated;
-    }
-  }
-  if (!managed) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
-  if (managed->empty() && before.empty()) {
-    RecordCreate(before, &updated, scope);  // `updated` carries no entries (cleared above)
-    return updated;
-  }
-  *managed = RecordUpdate(before, updated, std::move(*managed), scope);
-  SetManagedFields(&updated, *managed);
-  return updated;
 }
 
 }  // namespace lws::apiserver
