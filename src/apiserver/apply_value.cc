@@ -10,57 +10,14 @@
 #include <optional>
 #include <set>
 
+#include "apiserver/apply_items.h"
+
 namespace lws::apiserver {
 namespace {
 
+using namespace items;  // NOLINT: this file is their one user
+
 enum class Shape { kLeaf, kMap, kList };
-
-bool IsEmptyOrNull(const Json* v) {
-  return v == nullptr || v->is_null() || ((v->is_object() || v->is_array()) && v->empty());
-}
-bool FitsObject(const Json* v) { return v == nullptr || v->is_null() || v->is_object(); }
-bool FitsArray(const Json* v) { return v == nullptr || v->is_null() || v->is_array(); }
-
-const Json* Find(const Json* object, const std::string& key) {
-  if (object == nullptr || !object->is_object()) return nullptr;
-  auto it = object->find(key);
-  return it == object->end() ? nullptr : &*it;
-}
-
-struct Item {
-  PathElement pe;
-  const Json* value;
-};
-
-// The valid items of `list` in order (all occurrences), and the first occurrence of each key.
-struct IndexedItems {
-  std::vector<Item> order;
-  std::map<PathElement, const Json*> first;
-};
-
-// The first occurrence of each key alone: what a walk that does not care about order needs,
-// without a second copy of every path element.
-std::map<PathElement, const Json*> FirstItems(const Json* list, const ListSchema& schema) {
-  std::map<PathElement, const Json*> out;
-  if (list == nullptr || !list->is_array()) return out;
-  for (const Json& item : *list) {
-    Result<PathElement> pe = ListItemElement(schema, item);
-    if (pe.ok()) out.emplace(std::move(*pe), &item);
-  }
-  return out;
-}
-
-IndexedItems Index(const Json* list, const ListSchema& schema) {
-  IndexedItems out;
-  if (list == nullptr || !list->is_array()) return out;
-  for (const Json& item : *list) {
-    Result<PathElement> pe = ListItemElement(schema, item);
-    if (!pe.ok()) continue;
-    out.order.push_back({*pe, &item});
-    out.first.emplace(*pe, &item);
-  }
-  return out;
-}
 
 // Where Compare records its paths: one Inserter per set, as the walk visits paths in order.
 struct Recorder {
@@ -155,7 +112,7 @@ class Walker {
       case Shape::kMap:
         for (const auto& [key, child] : v.items()) {
           schema_path_.push_back(key);
-          // Only the top of an object has skipped or stripped fields: below, a name is enough.
+          // Skipped and stripped paths sit near the top; below them, a name is all it takes.
           if (skip == nullptr && strip == nullptr) {
             AddEntry("f:" + key, child, nullptr, nullptr, out);
           } else {
