@@ -6,6 +6,7 @@
 
 #include "client/event_recorder.h"
 #include "client/informer.h"
+#include "client/request_bodies.h"
 #include "client/local_testing.h"
 
 namespace lws::client {
@@ -79,6 +80,31 @@ TEST(LocalClient, BindPatchDelete) {
   now.grace_period_seconds = 0;
   ASSERT_TRUE(client.Delete(kPods, "default", "a", now).ok());
   EXPECT_EQ(client.Get(kPods, "default", "a").status().code(), Code::kNotFound);
+}
+
+// A status body of identity and status alone: the server keeps the stored spec and labels,
+// records the status, and the resourceVersion it carries still guards the write.
+TEST(LocalClient, StatusWriteBodyChangesTheStatusAlone) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("kubelet");
+  Json pod = client.Create(kPods, Pod("a")).value()->json;
+  Json body = StatusWriteBody(pod, {{"phase", "Running"}});
+  EXPECT_FALSE(body.contains("spec"));
+  EXPECT_EQ(body["metadata"].size(), 4u);  // name, namespace, uid, resourceVersion
+
+  Result<store::ObjectPtr> written = client.UpdateStatus(kPods, body);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  const Json& stored = (*written)->json;
+  EXPECT_EQ(stored["status"]["phase"], "Running");
+  EXPECT_EQ(stored["spec"], pod["spec"]);
+  EXPECT_EQ(stored["metadata"]["labels"], pod["metadata"]["labels"]);
+  const Json& entry = stored["metadata"]["managedFields"][1];
+  EXPECT_EQ(entry["manager"], "kubelet");
+  EXPECT_EQ(entry["subresource"], "status");
+  EXPECT_EQ(entry["fieldsV1"], Json::parse(R"({"f:status":{"f:phase":{}}})"));
+
+  // The same body again carries the old resourceVersion: a conflict, as for a whole pod.
+  EXPECT_EQ(client.UpdateStatus(kPods, body).status().code(), Code::kConflict);
 }
 
 TEST(Informer, SeesInitialObjectsThenChangesOnTheLoop) {

@@ -1,5 +1,7 @@
 #include "client/request_bodies.h"
 
+#include "api/field.h"
+
 namespace lws::client {
 
 api::Json DeleteOptionsBody(const DeleteOptions& options) {
@@ -21,6 +23,20 @@ api::Json BindingBody(const std::string& ns, const std::string& pod, const std::
                        {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}}};
   if (!pod_uid.empty()) binding["metadata"]["uid"] = pod_uid;
   return binding;
+}
+
+api::Json StatusWriteBody(const api::Json& object, api::Json status) {
+  api::Json body = api::Json::object();
+  for (const char* key : {"apiVersion", "kind"}) {
+    if (auto it = object.find(key); it != object.end()) body[key] = *it;
+  }
+  api::Json& meta = body["metadata"] = api::Json::object();
+  const api::Json& live = api::ChildOrNull(object, "metadata");
+  for (const char* key : {"name", "namespace", "uid", "resourceVersion"}) {
+    if (auto it = live.find(key); it != live.end()) meta[key] = *it;
+  }
+  body["status"] = std::move(status);
+  return body;
 }
 
 }  // namespace lws::client

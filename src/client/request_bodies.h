@@ -1,7 +1,7 @@
 // File: client/request_bodies.h
 //
 // The JSON bodies of the requests whose shape the API fixes rather than the caller's object: a
-// DELETE's DeleteOptions and a pod's Binding. Both clients send the same bodies (the local one
+// DELETE's DeleteOptions, a pod's Binding, and a /status write. Both clients send the same bodies (the local one
 // hands them to the API server in-process, the REST one over HTTP), so they are built here once.
 #pragma once
 
@@ -19,5 +19,11 @@ api::Json DeleteOptionsBody(const DeleteOptions& options);
 // if the pod was replaced by another of the same name.
 api::Json BindingBody(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                       const std::string& node);
+
+// A /status write of `object` (its apiVersion, kind, name, namespace, uid and resourceVersion,
+// which guards the write) carrying `status`. The API server keeps everything else from the
+// stored object, so a whole copy would only be defaulted, walked and thrown away; the real
+// kubelet's status patches likewise carry the uid and the status alone.
+api::Json StatusWriteBody(const api::Json& object, api::Json status);
 
 }  // namespace lws::client

@@ -6,6 +6,7 @@
 
 #include "api/field.h"
 #include "base/log.h"
+#include "client/request_bodies.h"
 #include "cluster/kubelet.h"
 #include "store/object.h"
 
@@ -33,24 +34,6 @@ std::optional<Duration> SecondsAnnotation(const Json& pod, const char* key) {
 
 bool IsRace(const Status& status) {
   return status.code() == Code::kConflict || status.code() == Code::kNotFound;
-}
-
-// What a status write sends: the pod's identity (its resourceVersion guards the write) and the
-// new status. The API server keeps everything else from the stored pod, as it does for the real
-// kubelet's status patches, which carry the uid and the status alone. A copy of the whole pod
-// cost a spec the server only threw away.
-Json StatusWriteBody(const Json& pod, Json status) {
-  Json body = Json::object();
-  for (const char* key : {"apiVersion", "kind"}) {
-    if (auto it = pod.find(key); it != pod.end()) body[key] = *it;
-  }
-  Json& meta = body["metadata"] = Json::object();
-  const Json& live = ChildOrNull(pod, "metadata");
-  for (const char* key : {"name", "namespace", "uid", "resourceVersion"}) {
-    if (auto it = live.find(key); it != live.end()) meta[key] = *it;
-  }
-  body["status"] = std::move(status);
-  return body;
 }
 
 }  // namespace
@@ -148,7 +131,7 @@ store::ObjectPtr Kubelets::WriteStatus(const store::ObjectPtr& object, Json stat
   const Json& pod = object->json;
   if (ChildOrNull(pod, "status") == status) return object;
   Result<store::ObjectPtr> answer =
-      client_->UpdateStatus(client::kPods, StatusWriteBody(pod, std::move(status)));
+      client_->UpdateStatus(client::kPods, client::StatusWriteBody(pod, std::move(status)));
   if (answer.ok()) return std::move(*answer);
   if (!IsRace(answer.status())) {
     Logger("kubelet")->warn("updating the status of pod {}/{}: {}",

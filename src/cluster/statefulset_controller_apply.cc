@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "client/request_bodies.h"
 #include "cluster/statefulset_controller.h"
 #include "store/object.h"
 
@@ -116,11 +117,9 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
     case Kind::kUpdatePod:
       return pod_write("update", client_->Update(client::kPods, api::Encode(*action.pod)));
     case Kind::kUpdateStatus: {
-      // The cached resourceVersion goes along, so a stale set conflicts; the live managedFields
-      // stay as they are on a status write.
-      Json updated = store::CopyWithoutManagedFields(set_json);
-      updated["status"] = api::Encode(plan.status);
-      Result<store::ObjectPtr> answer = client_->UpdateStatus(client::kStatefulSets, std::move(updated));
+      // The cached resourceVersion goes along, so a stale set conflicts.
+      Result<store::ObjectPtr> answer = client_->UpdateStatus(
+          client::kStatefulSets, client::StatusWriteBody(set_json, api::Encode(plan.status)));
       if (!answer.ok()) return Failed(answer.status(), state);
       Expect(&state.want_sets_rv, **answer, state);
       return {};
