@@ -37,12 +37,14 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
   Key key{store::MetaString(object, "uid"), type, reason, message, action};
   auto it = folded_.find(key);
   if (it != folded_.end()) {
+    recency_.splice(recency_.end(), recency_, it->second.recency);
     ++it->second.count;
     Json patch = {{"count", it->second.count}, {"lastTimestamp", now}};
     Result<store::ObjectPtr> patched = client_->Patch(kEvents, ns, it->second.event_name,
                                           apiserver::PatchType::kMerge, patch);
     if (patched.ok()) return;
-    folded_.erase(it);  // the event expired or was deleted: record a new one
+    recency_.erase(it->second.recency);  // the event expired or was deleted: record a new one
+    folded_.erase(it);
   }
   std::int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            clock_->Now().time_since_epoch()).count();
@@ -82,8 +84,12 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
                              created.status().message());
     return;
   }
-  if (folded_.size() >= kMaxFolded) folded_.erase(folded_.begin());
-  folded_[key] = {name, 1};
+  if (folded_.size() >= kMaxFolded) {
+    folded_.erase(recency_.front());
+    recency_.pop_front();
+  }
+  recency_.push_back(key);
+  folded_[key] = {name, 1, std::prev(recency_.end())};
 }
 
 }  // namespace lws::client

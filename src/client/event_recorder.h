@@ -13,6 +13,7 @@
 // operator's reconcile workers): one mutex, held across the write so that folding stays exact.
 #pragma once
 
+#include <list>
 #include <map>
 #include <mutex>
 #include <string>
@@ -43,12 +44,13 @@ class EventRecorder {
   }
 
  private:
+  // uid, type, reason, message, action
+  using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
   struct Folded {
     std::string event_name;
     std::int64_t count = 0;
+    std::list<Key>::iterator recency;  // this key's place in `recency_`
   };
-  // uid, type, reason, message, action
-  using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
 
   const Client* client_;
   const Clock* clock_;
@@ -56,6 +58,9 @@ class EventRecorder {
   std::string host_;
   mutable std::mutex mu_;
   std::map<Key, Folded> folded_;
+  // The folded keys, least recently recorded first: the bound forgets the oldest, as the real
+  // correlator's LRU cache does.
+  std::list<Key> recency_;
   std::uint64_t recorded_ = 0;
   std::int64_t last_nanos_ = 0;
 };

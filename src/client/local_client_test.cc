@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "client/event_recorder.h"
@@ -149,6 +150,30 @@ TEST(EventRecorder, FoldsRepeatsIntoOneEventWithACount) {
   EXPECT_EQ(failed["count"], 2);
   EXPECT_EQ(failed["involvedObject"]["name"], "a");
   EXPECT_NE(failed["firstTimestamp"], failed["lastTimestamp"]);
+}
+
+// Past its bound the recorder forgets the least recently recorded key, as the real correlator's
+// LRU cache does: a key repeated all along keeps folding however many others came and went.
+TEST(EventRecorder, TheBoundForgetsTheLeastRecentlyRecordedKey) {
+  testing::ControlPlane cp;
+  LocalClient client = cp.Client("kubelet");
+  const Json pod = {{"apiVersion", "v1"},
+                    {"kind", "Pod"},
+                    {"metadata", {{"namespace", "default"}, {"name", "p"}, {"uid", "u"}}}};
+  EventRecorder recorder(&client, &cp.loop.clock(), "kubelet");
+  // "0000" sorts before every other message: the first key to go were the bound by key order.
+  recorder.Record(pod, "Normal", "Pulled", "0000");
+  for (int i = 1; i < 4096; ++i) recorder.Record(pod, "Normal", "Pulled", fmt::format("m{:04}", i));
+  recorder.Record(pod, "Normal", "Pulled", "0000");
+  recorder.Record(pod, "Normal", "Pulled", "m4096");  // past the bound: one key goes
+  recorder.Record(pod, "Normal", "Pulled", "0000");
+  const store::ListResult events = client.List(kEvents).value();
+  std::vector<Json> repeated;
+  for (const store::ObjectPtr& event : events.items) {
+    if (event->json.value("message", "") == "0000") repeated.push_back(event->json);
+  }
+  ASSERT_EQ(repeated.size(), 1u);
+  EXPECT_EQ(repeated[0]["count"], 3);
 }
 
 TEST(EventRecorder, ActionIsRecordedAndSeparatesFolding) {
