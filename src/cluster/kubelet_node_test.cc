@@ -163,6 +163,9 @@ TEST(KubeletStatus, RestartingPodListsOnlyTheCrashedContainer) {
   EXPECT_EQ(status["containerStatuses"][0]["name"], "a-side");  // sorted by name
   EXPECT_EQ(status["containerStatuses"][0]["ready"], true);
   EXPECT_EQ(status["containerStatuses"][0]["imageID"].get<std::string>().rfind("registry.io/x/side@sha256:", 0), 0u);
+  // Two images in turn: each keeps its own id (the last one is remembered per thread).
+  EXPECT_EQ(status["containerStatuses"][1]["imageID"].get<std::string>().rfind("img@sha256:", 0), 0u);
+  EXPECT_EQ(PodStatusFor(pod, run, now), status);
   EXPECT_EQ(status["containerStatuses"][1]["restartCount"], 2);
   EXPECT_EQ(status["containerStatuses"][1]["containerID"], ContainerId("u1", "z-main", 2));
   EXPECT_NE(ContainerId("u1", "z-main", 2), ContainerId("u1", "z-main", 1));

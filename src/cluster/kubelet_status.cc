@@ -38,21 +38,30 @@ std::string Digest(std::string_view text) {
   return out;
 }
 
-// "docker.io/library/nginx@sha256:<digest>" style: the repository without its tag.
+// "docker.io/library/nginx@sha256:<digest>" style: the repository without its tag. Every status
+// of every pod of a group asks for the same few images, so each thread keeps the last answer.
 std::string ImageId(const std::string& image) {
   if (image.find('@') != std::string::npos) return image;
+  thread_local std::string last_image, last_id;
+  if (!last_id.empty() && image == last_image) return last_id;
   std::string repository = image;
   const auto colon = image.rfind(':');
   const auto slash = image.rfind('/');
   if (colon != std::string::npos && (slash == std::string::npos || colon > slash)) {
     repository = image.substr(0, colon);
   }
-  return repository + "@sha256:" + Digest(image);
+  last_image = image;
+  last_id = repository + "@sha256:" + Digest(image);
+  return last_id;
 }
 
 Json Condition(std::string_view type, bool status, std::string reason = "",
                std::string message = "") {
-  Json c = {{"type", std::string(type)}, {"status", status ? "True" : "False"}, {"lastProbeTime", nullptr}};
+  // Built key by key: nlohmann's brace lists build a two-element array per key first.
+  Json c = Json::object();
+  c["type"] = std::string(type);
+  c["status"] = status ? "True" : "False";
+  c["lastProbeTime"] = nullptr;
   if (!reason.empty()) c["reason"] = std::move(reason);
   if (!message.empty()) c["message"] = std::move(message);
   return c;
@@ -83,9 +92,14 @@ Json Terminated(const std::string& id, int exit_code, Time started, Time finishe
 
 // One containerStatuses entry; `first` is the container crashes happen to.
 Json ContainerStatus(const Json& pod, const ContainerSpec& c, bool first, const PodRun& run) {
-  Json s = {{"name", c.name}, {"image", c.image}, {"imageID", ""},
-            {"lastState", Json::object()}, {"ready", false}, {"restartCount", 0},
-            {"started", false}};
+  Json s = Json::object();
+  s["name"] = c.name;
+  s["image"] = c.image;
+  s["imageID"] = "";
+  s["lastState"] = Json::object();
+  s["ready"] = false;
+  s["restartCount"] = 0;
+  s["started"] = false;
   if (run.stage == PodStage::kCreating) {
     s["state"] = {{"waiting", {{"reason", "ContainerCreating"}}}};
     return s;
