@@ -8,7 +8,12 @@
 failures=0
 check() {
   local name="$1"; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+  if "$@"; then echo "ok   $name"; return; fi
+  echo "FAIL $name"
+  failures=$((failures + 1))
+  # What the last kubectl said, for scripts that keep it in $tmp/err: a failure in CI is then
+  # readable from the log alone.
+  if [ -n "${tmp:-}" ] && [ -s "$tmp/err" ]; then tail -n 5 "$tmp/err" | sed 's/^/     /'; fi
 }
 eventually() {
   local seconds="$1"; shift
