@@ -131,16 +131,20 @@ const Json& ManagedFieldsOf(const Json& object) {
   return api::ChildOrNull(api::ChildOrNull(object, "metadata"), "managedFields");
 }
 
-void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
+void SetEncodedManagedFields(Json* object, Json entries) {
   if (!object->is_object()) return;
-  if (managed.empty()) {
+  if (entries.empty()) {
     auto meta = object->find("metadata");
     if (meta != object->end() && meta->is_object()) meta->erase("managedFields");
     return;
   }
   Json& meta = (*object)["metadata"];
   if (!meta.is_object()) meta = Json::object();
-  meta["managedFields"] = EncodeManagedFields(managed);
+  meta["managedFields"] = std::move(entries);
+}
+
+void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
+  SetEncodedManagedFields(object, EncodeManagedFields(managed));
 }
 
 ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,

@@ -23,6 +23,10 @@ Result<ManagedFieldsEntry> DecodeEntry(const Json& item, std::size_t index,
 // (decodeLiveOrNew): a subresource write, or a body that carries no managedFields.
 bool KeepsLiveEntries(const Json& updated, std::string_view subresource);
 
+// SetManagedFields with the entries already encoded (a JSON array): an empty one removes the
+// field. The record paths that write entries straight to JSON share it.
+void SetEncodedManagedFields(Json* object, Json entries);
+
 // The order the API server lists entries in: operation, time, manager, apiVersion, subresource.
 using EntryOrder = std::tuple<std::string, std::int64_t, std::string, std::string, std::string>;
 EntryOrder SortKey(const ManagedFieldsEntry& e);

@@ -97,10 +97,9 @@ void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet ta
 void RecordCreate(const Json& before, Json* updated, const FieldManagerScope& scope) {
   FieldSet skip = UntrackedFields(before, *updated, scope);
   Json fields = AddedFieldsV1(*updated, scope.schema, &skip, &StrippedFields());
-  if (fields.empty()) return;  // nothing taken: no entry, as SetManagedFields with none
-  Json& meta = (*updated)["metadata"];
-  if (!meta.is_object()) meta = Json::object();
-  meta["managedFields"] = Json::array({WriterEntry(scope).ToJson(std::move(fields))});
+  Json entries = Json::array();  // none when nothing was taken
+  if (!fields.empty()) entries.push_back(WriterEntry(scope).ToJson(std::move(fields)));
+  SetEncodedManagedFields(updated, std::move(entries));
 }
 
 }  // namespace
@@ -224,7 +223,7 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
     std::optional<Json> recorded =
         RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);
     if (recorded) {
-      if (!recorded->empty()) updated["metadata"]["managedFields"] = std::move(*recorded);
+      SetEncodedManagedFields(&updated, std::move(*recorded));
       return updated;
     }
   }
