@@ -118,9 +118,13 @@ struct ShapeWalk {
     return twin_skip != nullptr && twin_skip->HasMember(pe) ? nullptr : counterpart;
   }
 
+  // The twin passed this very check on an equal value at the same depth, and skipped nothing.
+  static bool Vouches(const Json* twin, const FieldSet* twin_skip, const Json& value) {
+    return twin != nullptr && twin_skip == nullptr && *twin == value;
+  }
+
   void Node(const Json& value, const FieldSet* skip, const Json* twin, const FieldSet* twin_skip) {
-    // The twin passed this very check on an equal value at the same depth.
-    if (twin != nullptr && twin_skip == nullptr && *twin == value) return;
+    if (Vouches(twin, twin_skip, value)) return;
     if (path.size() >= kMaxFieldDepth && (value.is_object() || value.is_array())) {
       return TooDeepError();
     }
@@ -180,10 +184,8 @@ struct ShapeWalk {
       // same): below a changed item, the twin's skips would belong to another key.
       const Json* counterpart =
           twin != nullptr && twin->is_array() && i < twin->size() ? &(*twin)[i] : nullptr;
-      counterpart = TwinChild(twin_skip, *pe, counterpart);
-      const bool vouched = counterpart != nullptr && *counterpart == value[i] &&
-                           (twin_skip == nullptr || twin_skip->Child(*pe) == nullptr);
-      if (vouched) continue;
+      const FieldSet* twin_below = twin_skip == nullptr ? nullptr : twin_skip->Child(*pe);
+      if (Vouches(TwinChild(twin_skip, *pe, counterpart), twin_below, value[i])) continue;
       path.push_back(*pe);
       Node(value[i], below, nullptr, nullptr);
       path.pop_back();
