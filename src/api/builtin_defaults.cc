@@ -155,6 +155,8 @@ void ApplySecretDefaults(Json* secret) {
     if (!value.is_string()) return;  // Not a map[string]string: left for the decoder.
   }
   Json* data = EnsureObject(secret, "data");
+  // Looked up again: adding "data" may have moved "stringData" (base/flat_map.h).
+  string_data = Object(*secret, "stringData");
   if (data == nullptr) return;
   for (const auto& [key, value] : string_data->items()) {
     (*data)[key] = Base64Encode(value.get_ref<const std::string&>());

@@ -132,10 +132,11 @@ void DefaultVolume(Json& v) {
 // SetDefaults_Pod: a container with limits but no request for a resource requests its limit.
 void CopyLimitsToRequests(Json& c) {
   Json* resources = Object(&c, "resources");
-  Json* limits = Object(resources, "limits");
-  if (limits == nullptr) return;
+  if (Object(resources, "limits") == nullptr) return;
   Json* requests = builtin::EnsureObject(resources, "requests");
-  if (requests == nullptr) return;
+  // Looked up after "requests" is added: adding a member moves its siblings (base/flat_map.h).
+  const Json* limits = Object(resources, "limits");
+  if (requests == nullptr || limits == nullptr) return;
   for (auto it = limits->begin(); it != limits->end(); ++it) {
     if (!requests->contains(it.key())) (*requests)[it.key()] = *it;
   }

@@ -11,11 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/json_fwd.h"
 #include "base/status.h"
 
 namespace lws::api {
-
-using Json = nlohmann::json;
 
 // A path into an object: "spec.template.spec.containers[0].env[2].name".
 class FieldPath {

@@ -46,7 +46,9 @@ TEST_F(DiscoveryTest, AggregatedEntriesCarryWhatClientsNeed) {
   Json core = AggregatedDiscovery(registry_, true);
   ASSERT_EQ(core["items"].size(), 1u);
   EXPECT_FALSE(core["items"][0]["metadata"].contains("name"));
-  for (const Json& group : AggregatedDiscovery(registry_, false)["items"]) {
+  // Held in a variable: a range-for over a member of a temporary reads a freed document.
+  const Json groups = AggregatedDiscovery(registry_, false);
+  for (const Json& group : groups["items"]) {
     for (const Json& version : group["versions"]) {
       EXPECT_EQ(version["freshness"], "Current");
       for (const Json& resource : version["resources"]) {

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include "api/json_fwd.h"
 
 namespace lws::store {
 struct StoredObject;
@@ -47,7 +47,7 @@ struct HttpRequest {
   // empty: serialising it only for the handler to parse it again was a large part of each
   // simulated write. Not owned; it outlives the Handle call, and the handler takes it (moves
   // from it) instead of copying it.
-  nlohmann::json* parsed_body = nullptr;
+  api::Json* parsed_body = nullptr;
   // The caller runs in this process and reads an object answer from HttpResponse::object, so
   // such answers leave `body` empty and the stored version is not serialised for nobody.
   bool in_process = false;

@@ -31,7 +31,7 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
-using Json = nlohmann::json;
+using Json = api::Json;
 using Response = http::response<http::string_body>;
 using namespace std::chrono_literals;
 
