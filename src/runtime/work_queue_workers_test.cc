@@ -58,11 +58,17 @@ TEST(WorkQueueWorkers, KeysOverlapButOneKeyNeverRunsTwiceAtOnce) {
   options.reads = &reads;
   WorkQueue queue(&loop, "test", [&](const Key& key) {
     seen.Enter(key);
-    EXPECT_EQ(reads.readers(), key.name == "a" ? 1u : 2u);  // each run holds a Reader
     int run = 0;
     {
       std::lock_guard<std::mutex> lock(seen.mu);
       run = seen.runs[key.name];
+    }
+    // Each run holds a Reader: a's first alone, b next to the blocked a. a's second run may
+    // start before b's worker has let go of its Reader (b signals from inside its run).
+    if (key.name == "a" && run == 2) {
+      EXPECT_GE(reads.readers(), 1u);
+    } else {
+      EXPECT_EQ(reads.readers(), key.name == "a" ? 1u : 2u);
     }
     if (key.name == "a" && run == 1) {
       a_started.set_value();
