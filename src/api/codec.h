@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -41,6 +42,7 @@
 #include "api/intstr.h"
 #include "api/quantity.h"
 #include "base/assert.h"
+#include "base/flat_map.h"
 #include "base/result.h"
 
 namespace lws::api {
@@ -125,10 +127,15 @@ bool IsZeroJson(const Json& in);
 
 // ---- Containers (declarations first so that they can nest in any order) ------------------------
 
+// std::map and base::FlatMap keyed by string: JSON objects whose members are all T.
+template <class M>
+concept StringKeyedMap = (std::same_as<M, std::map<std::string, typename M::mapped_type>> ||
+                          std::same_as<M, base::FlatMap<std::string, typename M::mapped_type>>);
+
 template <class T>
 void DecodeValue(const Json& in, std::vector<T>& out, const Where& where, ErrorList& errs);
-template <class T>
-void DecodeValue(const Json& in, std::map<std::string, T>& out, const Where& where, ErrorList& errs);
+template <StringKeyedMap M>
+void DecodeValue(const Json& in, M& out, const Where& where, ErrorList& errs);
 template <class T>
 void DecodeValue(const Json& in, std::optional<T>& out, const Where& where, ErrorList& errs);
 template <Modeled T>
@@ -136,15 +143,15 @@ void DecodeValue(const Json& in, T& out, const Where& where, ErrorList& errs);
 
 template <class T>
 Json EncodeValue(const std::vector<T>& v);
-template <class T>
-Json EncodeValue(const std::map<std::string, T>& v);
+template <StringKeyedMap M>
+Json EncodeValue(const M& v);
 template <Modeled T>
 Json EncodeValue(const T& v);
 
 template <class T>
 bool IsZero(const std::vector<T>& v) { return v.empty(); }
-template <class T>
-bool IsZero(const std::map<std::string, T>& v) { return v.empty(); }
+template <StringKeyedMap M>
+bool IsZero(const M& v) { return v.empty(); }
 
 // ---- Visitors -------------------------------------------------------------------------------
 
@@ -272,16 +279,18 @@ void DecodeValue(const Json& in, std::vector<T>& out, const Where& where, ErrorL
   }
 }
 
-template <class T>
-void DecodeValue(const Json& in, std::map<std::string, T>& out, const Where& where, ErrorList& errs) {
+template <StringKeyedMap M>
+void DecodeValue(const Json& in, M& out, const Where& where, ErrorList& errs) {
   out.clear();
   if (!in.is_object()) {
     errs.push_back(TypeInvalid(where.Path(), in.type_name(), "expected object"));
     return;
   }
-  for (auto it = in.begin(); it != in.end(); ++it) {
-    if (it->is_null()) continue;
-    DecodeValue(*it, out[it.key()], where.Key(it.key()), errs);
+  // JSON members come in key order, so each one is appended after the last.
+  for (const auto& [key, value] : in.template get_ref<const Json::object_t&>()) {
+    if (value.is_null()) continue;
+    auto member = out.emplace_hint(out.end(), key, typename M::mapped_type{});
+    DecodeValue(value, member->second, where.Key(key), errs);
   }
 }
 
@@ -329,8 +338,8 @@ Json EncodeValue(const std::vector<T>& v) {
   return out;
 }
 
-template <class T>
-Json EncodeValue(const std::map<std::string, T>& v) {
+template <StringKeyedMap M>
+Json EncodeValue(const M& v) {
   Json out = Json::object();
   for (const auto& [k, item] : v) out[k] = EncodeValue(item);
   return out;

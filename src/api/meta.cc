@@ -9,14 +9,20 @@ const OwnerReference* ObjectMeta::ControllerRef() const {
   return nullptr;
 }
 
-std::string ObjectMeta::Label(const std::string& key) const {
-  auto it = labels.find(key);
-  return it == labels.end() ? std::string() : it->second;
+namespace {
+
+const std::string& ValueOr(const StringMap& map, std::string_view key) {
+  static const std::string kAbsent;
+  auto it = map.find(key);
+  return it == map.end() ? kAbsent : it->second;
 }
 
-std::string ObjectMeta::Annotation(const std::string& key) const {
-  auto it = annotations.find(key);
-  return it == annotations.end() ? std::string() : it->second;
+}  // namespace
+
+const std::string& ObjectMeta::Label(std::string_view key) const { return ValueOr(labels, key); }
+
+const std::string& ObjectMeta::Annotation(std::string_view key) const {
+  return ValueOr(annotations, key);
 }
 
 }  // namespace lws::api

@@ -5,16 +5,20 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/codec.h"
+#include "base/flat_map.h"
 
 namespace lws::api {
 
-using StringMap = std::map<std::string, std::string>;
+// Labels, annotations and selectors: few short members each, read far more often than changed.
+// A sorted vector (base::FlatMap) copies as one block and looks a key up without walking tree
+// nodes; controllers read labels of every group on every reconcile.
+using StringMap = base::FlatMap<std::string, std::string>;
 
 struct OwnerReference {
   std::string api_version;
@@ -73,9 +77,9 @@ struct ObjectMeta {
   // The controller owner reference, if any (metav1.GetControllerOf).
   const OwnerReference* ControllerRef() const;
   bool IsDeleting() const { return deletion_timestamp.has_value(); }
-  // Value of a label, or "" when absent.
-  std::string Label(const std::string& key) const;
-  std::string Annotation(const std::string& key) const;
+  // Value of a label, or "" when absent. The reference is valid until the labels change.
+  const std::string& Label(std::string_view key) const;
+  const std::string& Annotation(std::string_view key) const;
 };
 
 struct ListMeta {

@@ -181,6 +181,28 @@ TEST(RoundTripTest, TypeErrorsInMapsAndDeepListsNameTheField) {
   EXPECT_EQ(nested.status().causes()[0].field, "items[2].spec.nodeName");
 }
 
+TEST(RoundTripTest, StringMapsKeepEveryMemberInKeyOrderAndSkipNulls) {
+  // Labels (a FlatMap) and resource lists (a std::map) decode through the same overload.
+  const Json input = Json::parse(R"({"apiVersion":"v1","kind":"Pod",
+      "metadata":{"labels":{"b":"2","a":"1","gone":null,"c":""}},
+      "spec":{"containers":[{"name":"c","resources":{"limits":{"nvidia.com/gpu":"8","cpu":"4"}}}]}})");
+  auto pod = Decode<Pod>(input);
+  ASSERT_TRUE(pod.ok()) << pod.status().ToString();
+  const StringMap& labels = pod->metadata.labels;
+  ASSERT_EQ(labels.size(), 3u);
+  EXPECT_EQ(labels.begin()->first, "a");
+  EXPECT_EQ(pod->metadata.Label("b"), "2");
+  EXPECT_EQ(pod->metadata.Label(std::string_view("c")), "");
+  EXPECT_FALSE(labels.contains("gone"));
+  EXPECT_EQ(pod->metadata.Label("absent"), "");
+  const ResourceList& limits = pod->spec.containers[0].resources.limits;
+  ASSERT_EQ(limits.size(), 2u);
+  EXPECT_EQ(limits.begin()->first, "cpu");
+  Json expected = input;
+  expected["metadata"]["labels"].erase("gone");
+  EXPECT_EQ(Encode(*pod), expected);
+}
+
 TEST(RoundTripTest, DropManagedFieldsLeavesOutOnlyTheMetadataEntries) {
   const Json input = Json::parse(R"({"apiVersion":"v1","kind":"Pod",
       "metadata":{"name":"p","selfLink":"/x","managedFields":[{"manager":"kubectl"}]},

@@ -1,6 +1,7 @@
 // File: base/flat_map.h
 //
-// A map held as one vector of (key, value) pairs sorted by key: the object type of api::Json.
+// A map held as one vector of (key, value) pairs sorted by key: the object type of api::Json, and
+// api::StringMap (labels, annotations, selectors).
 //
 // Why: nlohmann's default object is a std::map, one tree node per member. A simulated rollout
 // builds, compares, walks and frees millions of small JSON objects; with a node per member most of
@@ -130,10 +131,7 @@ class FlatMap {
   std::pair<iterator, bool> try_emplace(K&& key, Args&&... args) {
     const iterator it = LowerBound(key);
     if (it != items_.end() && !(key < it->first)) return {it, false};
-    return {InsertAt(it, value_type(std::piecewise_construct,
-                                    std::forward_as_tuple(std::forward<K>(key)),
-                                    std::forward_as_tuple(std::forward<Args>(args)...))),
-            true};
+    return {InsertAt(it, Make(std::forward<K>(key), std::forward<Args>(args)...)), true};
   }
   template <class K, class... Args>
   std::pair<iterator, bool> emplace(K&& key, Args&&... args) {
@@ -144,9 +142,7 @@ class FlatMap {
   template <class K, class... Args>
   iterator emplace_hint(const_iterator hint, K&& key, Args&&... args) {
     if (hint == items_.cend() && (items_.empty() || items_.back().first < key)) {
-      return InsertAt(hint, value_type(std::piecewise_construct,
-                                       std::forward_as_tuple(std::forward<K>(key)),
-                                       std::forward_as_tuple(std::forward<Args>(args)...)));
+      return InsertAt(hint, Make(std::forward<K>(key), std::forward<Args>(args)...));
     }
     return try_emplace(std::forward<K>(key), std::forward<Args>(args)...).first;
   }
@@ -176,8 +172,8 @@ class FlatMap {
     return 1;
   }
 
+  // Member by member, as std::map compares (C++20 derives <, <=, > and >= from <=>).
   friend bool operator==(const FlatMap& a, const FlatMap& b) { return a.items_ == b.items_; }
-  friend bool operator<(const FlatMap& a, const FlatMap& b) { return a.items_ < b.items_; }
   friend auto operator<=>(const FlatMap& a, const FlatMap& b) { return a.items_ <=> b.items_; }
 
  private:
@@ -189,6 +185,13 @@ class FlatMap {
     if (items_.empty() || items_.back().first < key) return items_.end();
     return std::lower_bound(items_.begin(), items_.end(), key,
                             [](const value_type& item, const K& k) { return item.first < k; });
+  }
+
+  // The member (key, T(args...)), the value built in place.
+  template <class K, class... Args>
+  static value_type Make(K&& key, Args&&... args) {
+    return value_type(std::piecewise_construct, std::forward_as_tuple(std::forward<K>(key)),
+                      std::forward_as_tuple(std::forward<Args>(args)...));
   }
 
   iterator InsertAt(const_iterator pos, value_type&& value) {

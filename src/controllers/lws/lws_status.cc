@@ -12,7 +12,7 @@ namespace {
 
 // strconv.Atoi of the group-index label; nullopt when it does not parse.
 std::optional<std::int32_t> GroupIndex(const api::ObjectMeta& meta) {
-  std::string text = meta.Label(api::kGroupIndexLabel);
+  const std::string& text = meta.Label(api::kGroupIndexLabel);
   std::int32_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
