@@ -67,7 +67,7 @@ class FlatMap {
   // Members in any order; of equal keys the first is kept, as std::map's range constructor does.
   template <class It>
   FlatMap(It first, It last) {
-    for (; first != last; ++first) emplace(first->first, first->second);
+    insert(first, last);
   }
   FlatMap(std::initializer_list<value_type> init) : FlatMap(init.begin(), init.end()) {}
 
