@@ -208,6 +208,40 @@ RC_GTEST_PROP(ApplyProperty, UpdateAgreesWithTheFullPathWhileDecodingOnlyTouched
   RC_ASSERT(UpdateManagedFields(live, edited, scope) == RecordedByFullPath(live, edited, scope));
 }
 
+// A writer that modifies only fields it set before keeps its entry's FieldsV1 undecoded and only
+// retimes it; the result is still the full path's, also when the write adds or removes a field
+// (which the retime must not take) or another manager shares a field.
+RC_GTEST_PROP(ApplyProperty, AWriterRewritingItsOwnFieldsAgreesWithTheFullPath, ()) {
+  Json live = GenLive();
+  Json with_status = live;
+  with_status["status"] = {{"replicas", 1}, {"readyReplicas", 1}, {"conditions", Json::array()}};
+  with_status["status"]["conditions"].push_back({{"type", "Ready"}, {"status", "False"}});
+  live = UpdateManagedFields(live, with_status, testing::Scope("status-writer", 2, "status"));
+  if (*rc::gen::arbitrary<bool>()) {  // another writer takes one of those fields
+    Json taken = live;
+    taken["status"]["replicas"] = 2;
+    live = UpdateManagedFields(live, taken, testing::Scope("other", 3, "status"));
+  }
+  if (*rc::gen::arbitrary<bool>()) {  // an entry (as a client may write one) owning only below
+    for (Json& entry : live["metadata"]["managedFields"]) {
+      if (entry["manager"] == "status-writer") {
+        entry["fieldsV1"]["f:status"]["f:replicas"] = {{"f:unit", Json::object()}};
+      }
+    }
+  }
+  Json edited = live;
+  edited["metadata"].erase("managedFields");
+  Json& status = edited["status"];
+  if (*rc::gen::arbitrary<bool>()) status["replicas"] = *rc::gen::inRange(0, 3);
+  if (*rc::gen::arbitrary<bool>()) status["conditions"][0]["status"] = "True";
+  if (*rc::gen::arbitrary<bool>()) status["updatedReplicas"] = 1;
+  if (*rc::gen::arbitrary<bool>()) status.erase("readyReplicas");
+  const std::string writer = *rc::gen::element<std::string>("status-writer", "other");
+  FieldManagerScope scope = testing::Scope(writer, *rc::gen::inRange(2, 9), "status");
+  if (*rc::gen::arbitrary<bool>()) scope.api_version = "apps/v1beta2";
+  RC_ASSERT(UpdateManagedFields(live, edited, scope) == RecordedByFullPath(live, edited, scope));
+}
+
 // A create's FieldsV1 written straight from the object is the set Compare adds from nothing,
 // less the stripped paths, encoded. Empty objects, nulls and skipped list items are leaves or
 // holes the walk must treat alike.

@@ -7,6 +7,10 @@
 // then store (or, with dryRun=All, only pretend to). This is kube-apiserver's order (spec 3.3).
 // A DELETE (and each object of a deletecollection) passes both admission phases with the stored
 // object as the old one and nothing to mutate.
+#include <memory>
+#include <string>
+#include <typeinfo>
+
 #include "api/meta.h"
 #include "api/intstr.h"
 #include "api/yaml.h"
@@ -47,6 +51,30 @@ api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
   return api::ValidateObjectMeta(meta, api::NameRule::kDNS1123Subdomain,
                                  api::FieldPath("metadata"),
                                  namespaced ? api::MetaScope::kNamespaced : api::MetaScope::kCluster);
+}
+
+// The fact "this stored version passed UpdateManagedFields' shape check" (ValidateShape with
+// duplicates allowed, managedFields left out), kept in the version's view slots and pointing at
+// the ServedResources whose list types it was checked under: a CRD change makes a new snapshot,
+// so old marks stop counting and the next write checks again. A status write then walks only
+// what it changed instead of the whole live object as well.
+struct ShapesCheckedMark {};
+
+bool ShapesChecked(const store::StoredObject& version,
+                   const std::shared_ptr<const ServedResources>& served) {
+  return served != nullptr && version.FindView(typeid(ShapesCheckedMark)) == served;
+}
+
+void MarkShapesChecked(const store::StoredObject& version,
+                       const std::shared_ptr<const ServedResources>& served) {
+  version.KeepView(typeid(ShapesCheckedMark), served);
+}
+
+// True when the store can only commit `object` over `current`: it names current's
+// resourceVersion, so any other live version is a conflict.
+bool PinnedTo(const Json& object, const store::StoredObject& current) {
+  const std::string rv = store::MetaString(object, "resourceVersion");
+  return !rv.empty() && rv == std::to_string(current.resource_version);
 }
 
 }  // namespace
@@ -228,8 +256,15 @@ Result<HttpResponse> RequestHandler::Update(bool status_only) {
                    store_->Get(*info_, target_.namespace_, target_.name));
   std::string_view sub = status_only ? "status" : "";
   RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub));
-  object = WithManagedFields(&current->json, std::move(object), sub);
+  FieldManagerScope scope = ManagerScope(sub);
+  scope.live_shapes_checked = ShapesChecked(*current, served_);
+  bool shapes_checked = false;
+  object = UpdateManagedFields(current->json, std::move(object), scope, &shapes_checked);
+  // The stored version is `object` over `current` (status writes take the rest from it), both
+  // checked, when nothing else can have been written in between.
+  shapes_checked = shapes_checked && PinnedTo(object, *current);
   ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), status_only));
+  if (shapes_checked) MarkShapesChecked(*stored, served_);
   return ObjectResponse(200, stored);
 }
 

@@ -84,6 +84,9 @@ struct FieldManagerScope {
   bool status_subresource = false;   // the kind serves /status (rule 2 above)
   Time now;
   ListTypeProvider schema;
+  // The live object is known to pass ValidateShape under `schema` (duplicates allowed,
+  // managedFields left out): UpdateManagedFields then does not walk it again.
+  bool live_shapes_checked = false;
 };
 
 // Fields the scope's writes ignore (rule 2), over the top-level keys of `objects`.
@@ -101,7 +104,9 @@ ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFiel
 // `updated` (the object about to be stored by a create, update or non-apply patch; `old` is the
 // stored object or null on create) with metadata.managedFields recording the write. Never fails:
 // when an associative list in either object has an item without its key, managedFields are
-// removed, as the API server's UpdateNoErrors does.
-Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope);
+// removed, as the API server's UpdateNoErrors does. `shapes_checked`, when given, tells whether
+// both objects passed that check (the caller may then mark the version it stores).
+Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,
+                         bool* shapes_checked = nullptr);
 
 }  // namespace lws::apiserver

@@ -80,10 +80,15 @@ ManagedFieldsEntry WriterEntry(const FieldManagerScope& scope) {
           FormatRfc3339(scope.now), scope.subresource, {}};
 }
 
-// The writer's entry (new or kept) takes `taken`: its time and apiVersion become the write's.
-void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet taken) {
+// The writer's entry records the write: its time and apiVersion become the write's.
+void Retime(ManagedFieldsEntry& entry, const FieldManagerScope& scope) {
   entry.time = FormatRfc3339(scope.now);
   entry.api_version = scope.api_version;
+}
+
+// The writer's entry (new or kept) takes `taken`, and is retimed.
+void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet taken) {
+  Retime(entry, scope);
   if (entry.fields.empty()) {
     entry.fields = std::move(taken);  // a new entry (every create): nothing to merge with
   } else {
@@ -145,11 +150,49 @@ bool MayShare(const Json& fields_v1, const FieldSet& set) {
   return false;
 }
 
+// True when every path of `set` is a member of the FieldsV1 node `fields_v1`, each element
+// spelled as PathElement::Serialize spells it (our own encoding does). False also when unsure:
+// a key spelled another way reads as missing.
+bool OwnsAll(const Json& fields_v1, const FieldSet& set) {
+  if (!fields_v1.is_object()) return false;
+  for (const PathElement& pe : set.members()) {
+    auto it = fields_v1.find(pe.Serialize());
+    if (it == fields_v1.end() || !it->is_object()) return false;
+    if (!it->empty() && !it->contains(".")) return false;  // paths go through it, none ends there
+  }
+  for (const auto& [pe, below] : set.children()) {
+    auto it = fields_v1.find(pe.Serialize());
+    if (it == fields_v1.end() || !OwnsAll(*it, below)) return false;
+  }
+  return true;
+}
+
 // One live entry: decoded when the write touches it, otherwise kept as the JSON it was read from.
 struct LiveEntry {
   ManagedFieldsEntry entry;     // fields decoded only when `raw` is null
-  const Json* raw = nullptr;    // the untouched entry, written back as it was
+  const Json* raw = nullptr;    // the undecoded entry, written back as it was...
+  bool retimed = false;         // ...but with the entry's time and apiVersion, when set
+
+  Json ToJson() const {
+    if (raw == nullptr) return entry.ToJson();
+    Json out = *raw;
+    if (retimed) {
+      out["time"] = entry.time;
+      out["apiVersion"] = entry.api_version;
+    }
+    return out;
+  }
 };
+
+// True when the write's changes leave the writer's entry `fields_v1` as it is: it removes
+// nothing, takes all it changes, and already owns all of that. The entry is then retimed
+// without decoding and re-encoding its fields. Most LWS status writes and about half of the
+// StatefulSet controller's only modify counts and conditions their writer set before; a pod's
+// status writes do not qualify (each removes a container state).
+bool KeepsWriterFields(const Json& fields_v1, const WriteChanges& changes, const FieldSet& taken) {
+  return !taken.empty() && changes.removed.empty() && taken == changes.changed &&
+         OwnsAll(fields_v1, changes.changed);
+}
 
 // RecordUpdate over the live object's entries, decoding only those whose fields the write
 // changes (and the writer's own): a status write leaves the spec owner's entry, usually the
@@ -170,8 +213,13 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
     if (!header.ok()) return std::nullopt;
     std::string id = header->Identifier();
     const Json& fields_v1 = api::ChildOrNull(item, "fieldsV1");
+    const bool mine = id == my_id;
+    if (mine && KeepsWriterFields(fields_v1, changes, taken)) {
+      entries[id] = LiveEntry{std::move(*header), &item, /*retimed=*/true};
+      continue;
+    }
     // An entry that owns nothing is dropped, as the full path drops it: decode it too.
-    const bool touched = (id == my_id && !taken.empty()) || !fields_v1.is_object() ||
+    const bool touched = (mine && !taken.empty()) || !fields_v1.is_object() ||
                          fields_v1.empty() || MayShare(fields_v1, changes.changed) ||
                          MayShare(fields_v1, changes.removed);
     LiveEntry live{std::move(*header), touched ? nullptr : &item};
@@ -187,8 +235,12 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
     it = emptied ? entries.erase(it) : std::next(it);
   }
   if (!taken.empty()) {
-    Take(entries.try_emplace(my_id, LiveEntry{std::move(mine), nullptr}).first->second.entry, scope,
-         std::move(taken));
+    LiveEntry& writer = entries.try_emplace(my_id, LiveEntry{std::move(mine)}).first->second;
+    if (writer.retimed) {
+      Retime(writer.entry, scope);
+    } else {
+      Take(writer.entry, scope, std::move(taken));
+    }
   }
   std::vector<const LiveEntry*> order;
   for (const auto& [id, live] : entries) order.push_back(&live);
@@ -196,13 +248,15 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
     return SortKey(a->entry) < SortKey(b->entry);
   });
   Json out = Json::array();
-  for (const LiveEntry* live : order) out.push_back(live->raw ? *live->raw : live->entry.ToJson());
+  for (const LiveEntry* live : order) out.push_back(live->ToJson());
   return out;
 }
 
 }  // namespace
 
-Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope) {
+Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,
+                         bool* shapes_checked) {
+  if (shapes_checked != nullptr) *shapes_checked = false;
   if (!updated.is_object()) return updated;
   // Writes that keep the live entries (ManagedFieldsForWrite) read them lazily below; a body
   // with entries of its own takes the full path.
@@ -214,11 +268,14 @@ Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope&
   static const Json kEmpty = Json::object();
   const Json& before = old.is_object() ? old : kEmpty;
   const bool shapes_valid =
-      ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath()).empty() &&
+      (scope.live_shapes_checked ||
+       ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath())
+           .empty()) &&
       ValidateShape(updated, scope.schema, /*allow_duplicates=*/true, nullptr,
                     ValidTwin{&before, &ManagedFieldsPath()})
           .empty();
   if (!shapes_valid) return updated;
+  if (shapes_checked != nullptr) *shapes_checked = true;
   if (keeps_live) {
     std::optional<Json> recorded =
         RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);

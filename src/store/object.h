@@ -54,8 +54,10 @@ struct StoredObject {
   void SetBytes(std::string text);
 
   // The views of this version decoded as api types (store/decoded_view.h), held weakly: a view
-  // lives while some reader keeps it, and the history's old versions do not pin theirs. Safe
-  // from any thread.
+  // lives while some reader keeps it, and the history's old versions do not pin theirs. A slot
+  // may also hold a fact about the version, keyed by a tag type and pointing at what the fact
+  // holds under (the API server's shape check, apiserver/handlers_write.cc). Safe from any
+  // thread.
   std::shared_ptr<const void> FindView(std::type_index type) const;
   void KeepView(std::type_index type, const std::shared_ptr<const void>& view) const;
 
