@@ -158,7 +158,7 @@ TEST_F(ApiServerTest, StatusWritesTrustOnlyVersionsWhoseShapesWereChecked) {
   };
   auto fields_of = [](const std::string& manager, const Json& pod) -> Json {
     for (const Json& entry : pod["metadata"].value("managedFields", Json::array())) {
-      if (entry["manager"] == manager) return entry["fieldsV1"];
+      if (entry.value("manager", "") == manager) return entry.value("fieldsV1", Json());
     }
     return nullptr;
   };

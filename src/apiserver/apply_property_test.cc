@@ -224,7 +224,7 @@ RC_GTEST_PROP(ApplyProperty, AWriterRewritingItsOwnFieldsAgreesWithTheFullPath, 
   }
   if (*rc::gen::arbitrary<bool>()) {  // an entry (as a client may write one) owning only below
     for (Json& entry : live["metadata"]["managedFields"]) {
-      if (entry["manager"] == "status-writer") {
+      if (entry.value("manager", "") == "status-writer") {
         entry["fieldsV1"]["f:status"]["f:replicas"] = {{"f:unit", Json::object()}};
       }
     }
