@@ -187,8 +187,9 @@ struct LiveEntry {
 // True when the write's changes leave the writer's entry `fields_v1` as it is: it removes
 // nothing, takes all it changes, and already owns all of that. The entry is then retimed
 // without decoding and re-encoding its fields. Most LWS status writes and about half of the
-// StatefulSet controller's only modify counts and conditions their writer set before; a pod's
-// status writes do not qualify (each removes a container state).
+// StatefulSet controller's only modify counts and conditions their writer set before. The
+// kubelets' writes did not qualify in the rollout bench: the one that starts a container removes
+// its `waiting` state, which their entry owned.
 bool KeepsWriterFields(const Json& fields_v1, const WriteChanges& changes, const FieldSet& taken) {
   return !taken.empty() && changes.removed.empty() && taken == changes.changed &&
          OwnsAll(fields_v1, changes.changed);
