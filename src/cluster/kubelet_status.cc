@@ -168,6 +168,21 @@ Json CurrentStatus(const Json& pod) {
   return it != pod.end() && it->is_object() ? *it : Json::object();
 }
 
+// The pod's status without the two lists PodStatusFor writes whole: copying them only to
+// replace them was most of the copy.
+Json StatusWithoutLists(const Json& pod) {
+  Json out = Json::object();
+  const Json& status = api::ChildOrNull(pod, "status");
+  if (!status.is_object()) return out;
+  auto& members = out.get_ref<Json::object_t&>();
+  for (const auto& [key, value] : status.items()) {
+    if (key != "conditions" && key != "containerStatuses") {
+      members.emplace_hint(members.end(), key, value);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string ContainerId(const std::string& uid, const std::string& name, int restart) {
@@ -187,7 +202,7 @@ void SetPodCondition(Json* conditions, Json condition, Time now) {
 }
 
 Json PodStatusFor(const Json& pod, const PodRun& run, Time now) {
-  Json status = CurrentStatus(pod);
+  Json status = StatusWithoutLists(pod);
   const std::vector<ContainerSpec> containers = Containers(pod);
   Json statuses = Json::array();
   std::vector<std::string> unready;
@@ -200,7 +215,7 @@ Json PodStatusFor(const Json& pod, const PodRun& run, Time now) {
     return a["name"].get<std::string>() < b["name"].get<std::string>();
   });
 
-  const Json old_conditions = status.value("conditions", Json::array());
+  const Json& old_conditions = api::ChildOrNull(api::ChildOrNull(pod, "status"), "conditions");
   Json conditions = Json::array();
   if (old_conditions.is_array()) {
     for (const Json& c : old_conditions) {

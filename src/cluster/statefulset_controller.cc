@@ -18,7 +18,7 @@ using api::Json;
 std::string KeyString(const store::ObjectName& key) { return key.namespace_ + "/" + key.name; }
 
 // Whether a controller reference names a StatefulSet: kind StatefulSet in the apps group, any
-// version. Read from the JSON (ControllingStatefulSet) and from a decoded pod (Snapshot).
+// version. Read from the JSON (ControllingStatefulSet) and from a decoded view (Snapshot).
 bool NamesStatefulSet(std::string_view kind, std::string_view api_version) {
   return kind == "StatefulSet" && api_version.starts_with("apps/");
 }
@@ -200,10 +200,14 @@ void StatefulSetController::Sync(const SetKey& key) {
 
   auto log = Logger(std::string(kStatefulSetControllerName));
   Result<StatefulSetSnapshot> snapshot = Snapshot(set_object);
+  if (snapshot.ok()) snapshot->proposed = Proposed(snapshot->set, state);
   Result<StatefulSetPlan> plan =
       snapshot.ok() ? PlanStatefulSet(*snapshot) : Result<StatefulSetPlan>(snapshot.status());
   // Holding the views keeps them alive, so the next sync decodes only the pods that changed.
-  if (snapshot.ok()) state.pods_held = snapshot->pods;
+  if (snapshot.ok()) {
+    state.pods_held = snapshot->pods;
+    state.revisions_held = snapshot->revisions;
+  }
   if (!plan.ok()) {
     // Only a malformed set or revision gets here; a later change to it enqueues it again.
     log->warn("{}: cannot plan: {}", KeyString(key), plan.status().message());
@@ -211,6 +215,23 @@ void StatefulSetController::Sync(const SetKey& key) {
   }
   std::optional<Duration> retry = Apply(set_object, snapshot->set, *plan, state);
   if (retry) EnqueueAfter(key, *retry);
+}
+
+std::shared_ptr<const ProposedRevision> StatefulSetController::Proposed(
+    const api::StatefulSet& set, SetState& state) const {
+  // The template sits in the spec, whose every change moves the generation; the uid tells a
+  // namesake set apart.
+  const std::int32_t collision_count = set.status.collision_count.value_or(0);
+  const bool same = state.proposed != nullptr && state.proposed_uid == set.metadata.uid &&
+                    state.proposed_generation == set.metadata.generation &&
+                    state.proposed->collision_count == collision_count;
+  if (!same) {
+    state.proposed = std::make_shared<const ProposedRevision>(
+        ProposeStatefulSetRevision(set, collision_count));
+    state.proposed_uid = set.metadata.uid;
+    state.proposed_generation = set.metadata.generation;
+  }
+  return state.proposed;
 }
 
 Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
@@ -224,46 +245,33 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
   const std::string& uid = snap.set.metadata.uid;
   auto log = Logger(std::string(kStatefulSetControllerName));
 
-  // Decodes the objects `index` lists for the set whose controller reference carries its uid.
+  // The shared decoded views of the objects `index` lists for the set whose controller
+  // reference carries its uid.
   auto owned = [&](const std::map<SetKey, std::set<std::string>>& index,
                    const client::Informer& informer, auto& out) {
+    using View =
+        std::remove_const_t<typename std::decay_t<decltype(out)>::value_type::element_type>;
     auto it = index.find(key);
     if (it == index.end()) return;
     for (const std::string& name : it->second) {
       store::ObjectPtr object = informer.Get(key.namespace_, name);
       if (!object) continue;
-      std::optional<StatefulSetOwner> owner = ControllingStatefulSet(object->json);
-      if (!owner || owner->uid != uid) continue;  // a namesake set's leftovers
-      auto decoded = api::Decode<typename std::decay_t<decltype(out)>::value_type>(object->json);
-      if (!decoded.ok()) {
-        log->warn("{}: skipping undecodable {}: {}", KeyString(key), name,
-                  decoded.status().message());
+      Result<std::shared_ptr<const View>> view = store::DecodedView<View>(*object);
+      if (!view.ok()) {
+        log->warn("{}: skipping undecodable {}: {}", KeyString(key), name, view.status().message());
         continue;
       }
-      out.push_back(std::move(*decoded));
+      const api::OwnerReference* ref = (*view)->metadata.ControllerRef();
+      if (ref == nullptr || !NamesStatefulSet(ref->kind, ref->api_version) || ref->uid != uid) {
+        continue;  // a namesake set's leftovers
+      }
+      out.push_back(std::move(*view));
     }
   };
   // Pods: the stored versions' shared decoded views. A pod that did not change since the last
   // sync is the view this set still holds (SetState::pods_held), or one another in-process
   // reader holds; only a new version is decoded.
-  if (auto it = pods_by_set_.find(key); it != pods_by_set_.end()) {
-    for (const std::string& name : it->second) {
-      store::ObjectPtr object = pods_.Get(key.namespace_, name);
-      if (!object) continue;
-      Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*object);
-      if (!pod.ok()) {
-        log->warn("{}: skipping undecodable {}: {}", KeyString(key), name, pod.status().message());
-        continue;
-      }
-      // ControllingStatefulSet's test, on the view: reading it from the JSON copied its strings
-      // for every pod of the set on every sync.
-      const api::OwnerReference* ref = (*pod)->metadata.ControllerRef();
-      if (ref == nullptr || !NamesStatefulSet(ref->kind, ref->api_version) || ref->uid != uid) {
-        continue;  // a namesake set's leftovers
-      }
-      snap.pods.push_back(std::move(*pod));
-    }
-  }
+  owned(pods_by_set_, pods_, snap.pods);
   owned(revisions_by_set_, revisions_, snap.revisions);
 
   // The claims of the replicas' ordinals: all the plan looks up.

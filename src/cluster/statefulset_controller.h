@@ -88,8 +88,13 @@ class StatefulSetController {
     Time retry_at{};
     Duration backoff{0};
     std::optional<Time> last_sync;
-    // The last snapshot's pod views: held, so a pod that did not change is not decoded again.
+    // The last snapshot's views: held, so an object that did not change is not decoded again.
     std::vector<std::shared_ptr<const api::Pod>> pods_held;
+    std::vector<std::shared_ptr<const api::ControllerRevision>> revisions_held;
+    // The revision of the set's template, kept for the uid and generation it was made for.
+    std::shared_ptr<const ProposedRevision> proposed;
+    std::string proposed_uid;
+    std::int64_t proposed_generation = 0;
   };
 
   // One action's outcome: go on, or stop the sync and plan again after `retry` (nullopt: only
@@ -110,6 +115,8 @@ class StatefulSetController {
   void Sync(const SetKey& key);
   bool ExpectationsMet(const SetKey& key, SetState& state);
   Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object) const;
+  std::shared_ptr<const ProposedRevision> Proposed(const api::StatefulSet& set,
+                                                   SetState& state) const;
 
   // statefulset_controller_apply.cc: the writes of one plan.
   std::optional<Duration> Apply(const store::ObjectPtr& set_object, const api::StatefulSet& set,

@@ -14,8 +14,8 @@ bool IsFinished(const api::Pod& pod) {
   return pod.status.phase == "Failed" || pod.status.phase == "Succeeded";
 }
 bool IsHealthy(const api::Pod& pod) { return pod.IsRunningAndReady() && !pod.metadata.IsDeleting(); }
-std::string RevisionOf(const api::Pod& pod) {
-  return pod.metadata.Label(std::string(kControllerRevisionHashLabel));
+const std::string& RevisionOf(const api::Pod& pod) {
+  return pod.metadata.Label(kControllerRevisionHashLabel);
 }
 
 struct Revisions {
@@ -29,27 +29,35 @@ struct Revisions {
 void ResolveRevisions(const StatefulSetSnapshot& snap, Revisions& out) {
   const api::StatefulSet& set = snap.set;
   std::int64_t next = 1;
-  for (const auto& r : snap.revisions) next = std::max(next, r.revision + 1);
+  for (const auto& r : snap.revisions) next = std::max(next, r->revision + 1);
   out.collision_count = set.status.collision_count.value_or(0);
-  api::ControllerRevision proposed = NewStatefulSetRevision(set, next, out.collision_count);
+  ProposedRevision made;
+  const ProposedRevision* proposed = snap.proposed.get();
+  if (proposed == nullptr || proposed->collision_count != out.collision_count) {
+    made = ProposeStatefulSetRevision(set, out.collision_count);
+    proposed = &made;
+  }
   for (const auto& r : snap.revisions) {  // the highest-numbered equal revision wins
-    if (r.data == proposed.data && (out.update == nullptr || r.revision >= out.update->revision)) {
-      out.update = &r;
+    if (r->data == proposed->revision.data &&
+        (out.update == nullptr || r->revision >= out.update->revision)) {
+      out.update = r.get();
     }
   }
   while (out.update == nullptr) {
-    auto taken = std::find_if(snap.revisions.begin(), snap.revisions.end(), [&](const auto& r) {
-      return r.metadata.name == proposed.metadata.name;
-    });
+    const std::string& name = proposed->revision.metadata.name;
+    auto taken = std::find_if(snap.revisions.begin(), snap.revisions.end(),
+                              [&](const auto& r) { return r->metadata.name == name; });
     if (taken == snap.revisions.end()) {
-      out.created = std::move(proposed);
+      out.created = proposed->revision;
+      out.created->revision = next;
       out.update = &*out.created;
       break;
     }
-    proposed = NewStatefulSetRevision(set, next, ++out.collision_count);
+    made = ProposeStatefulSetRevision(set, ++out.collision_count);
+    proposed = &made;
   }
   for (const auto& r : snap.revisions) {
-    if (r.metadata.name == set.status.current_revision) out.current = &r;
+    if (r->metadata.name == set.status.current_revision) out.current = r.get();
   }
   if (out.current == nullptr) out.current = out.update;
 }

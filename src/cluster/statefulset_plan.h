@@ -62,12 +62,24 @@ inline constexpr std::string_view kStatefulSetPodNameLabel = "statefulset.kubern
 inline constexpr std::string_view kPodIndexLabel = "apps.kubernetes.io/pod-index";
 inline constexpr std::string_view kControllerRevisionHashLabel = "controller-revision-hash";
 
+// NewStatefulSetRevision of a set's live template (any revision number), made by an earlier
+// pass: the reconciler keeps it while the set's uid and generation hold, so a pass does not
+// encode and hash the template again (rule 1 runs on every pass).
+struct ProposedRevision {
+  std::int32_t collision_count = 0;
+  api::ControllerRevision revision;
+};
+
 struct StatefulSetSnapshot {
   api::StatefulSet set;
   // The pods the set controls, any order: the informer's shared decoded views.
   std::vector<std::shared_ptr<const api::Pod>> pods;
   std::vector<api::PersistentVolumeClaim> pvcs;  // PVCs of the set's namespace (by name)
-  std::vector<api::ControllerRevision> revisions;  // the revisions the set controls
+  // The revisions the set controls: shared decoded views, as `pods`.
+  std::vector<std::shared_ptr<const api::ControllerRevision>> revisions;
+  // Optional. Used only when made for the collision count of `set`'s status; otherwise rule 1
+  // makes its own.
+  std::shared_ptr<const ProposedRevision> proposed;
   Time now;
 };
 
@@ -119,6 +131,9 @@ std::string StatefulSetPvcName(const api::StatefulSet& set, const api::Persisten
 api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
                                                std::int64_t revision_number,
                                                std::int32_t collision_count);
+// NewStatefulSetRevision numbered 0, with the collision count it was hashed with.
+ProposedRevision ProposeStatefulSetRevision(const api::StatefulSet& set,
+                                           std::int32_t collision_count);
 // The pod template stored in `revision` (spec.template of its data). Fails when the data holds no
 // decodable template. Separate from NewStatefulSetPod so that a plan decodes each revision's
 // template once for all the pods it creates.

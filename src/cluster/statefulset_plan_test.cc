@@ -96,7 +96,12 @@ class Cluster {
     std::erase_if(pods_, [](const api::Pod& p) { return p.metadata.IsDeleting(); });
   }
   void Advance(Duration d) { snap_.now += d; }
-  void AddRevision(api::ControllerRevision r) { snap_.revisions.push_back(std::move(r)); }
+  void Propose(ProposedRevision p) {
+    snap_.proposed = std::make_shared<const ProposedRevision>(std::move(p));
+  }
+  void AddRevision(api::ControllerRevision r) {
+    snap_.revisions.push_back(std::make_shared<const api::ControllerRevision>(std::move(r)));
+  }
   // Changes the image: a new template, so a new update revision.
   void ChangeImage(const std::string& image) {
     snap_.set.spec.template_.spec.containers[0].image = image;
@@ -110,7 +115,7 @@ class Cluster {
   void Apply(const StatefulSetAction& a, Strings& writes) {
     switch (a.kind) {
       case StatefulSetActionKind::kCreateRevision:
-        snap_.revisions.push_back(*a.revision);
+        snap_.revisions.push_back(std::make_shared<const api::ControllerRevision>(*a.revision));
         break;
       case StatefulSetActionKind::kCreatePvc:
         snap_.pvcs.push_back(*a.pvc);
@@ -147,11 +152,44 @@ class Cluster {
   StatefulSetPlan last_;
 };
 
+// The reconciler's kept revision stands in for the one rule 1 would make, and only when it was
+// hashed with the set's collision count.
+TEST(StatefulSetPlan, AProposedRevisionStandsInOnlyForItsCollisionCount) {
+  Cluster plain(WebSet(2, "Parallel"));
+  EXPECT_EQ(plain.Step(), Strings({"create web-0", "create web-1"}));
+  const std::string rev = plain.status().update_revision;
+
+  Cluster kept(WebSet(2, "Parallel"));
+  kept.Propose(ProposeStatefulSetRevision(kept.set(), 0));
+  EXPECT_EQ(kept.Step(), Strings({"create web-0", "create web-1"}));
+  EXPECT_EQ(kept.status().update_revision, rev);
+  ASSERT_EQ(kept.snapshot().revisions.size(), 1u);
+  EXPECT_EQ(api::Encode(*kept.snapshot().revisions[0]), api::Encode(*plain.snapshot().revisions[0]));
+  EXPECT_EQ(kept.snapshot().revisions[0]->revision, 1);
+
+  ProposedRevision odd = ProposeStatefulSetRevision(kept.set(), 0);
+  odd.revision.metadata.name = "web-odd";
+  odd.revision.data["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:odd";
+  Cluster other_count(WebSet(2, "Parallel"));
+  odd.collision_count = 1;
+  other_count.Propose(odd);
+  other_count.Step();
+  EXPECT_EQ(other_count.status().update_revision, rev);
+
+  Cluster trusted(WebSet(2, "Parallel"));
+  odd.collision_count = 0;
+  trusted.Propose(odd);
+  trusted.Step();
+  EXPECT_EQ(trusted.status().update_revision, "web-odd");
+  ASSERT_NE(trusted.Find("web-0"), nullptr);
+  EXPECT_EQ(trusted.Find("web-0")->spec.containers[0].image, "nginx:odd");
+}
+
 TEST(StatefulSetPlan, OrderedReadyCreatesOnePodAtATime) {
   Cluster c(WebSet(3));
   EXPECT_EQ(c.Step(), Strings({"create web-0"}));
   ASSERT_EQ(c.snapshot().revisions.size(), 1u);
-  std::string rev = c.snapshot().revisions[0].metadata.name;
+  std::string rev = c.snapshot().revisions[0]->metadata.name;
   EXPECT_EQ(c.status().update_revision, rev);
   EXPECT_EQ(c.status().current_revision, rev);
   EXPECT_EQ(c.Step(), Strings());  // web-0 is Pending
@@ -399,7 +437,7 @@ TEST(StatefulSetPlan, RevisionNameCollisionBumpsCollisionCount) {
   EXPECT_EQ(c.status().collision_count, 1);
   EXPECT_NE(c.status().update_revision, squatter.metadata.name);
   EXPECT_EQ(c.snapshot().revisions.size(), 2u);
-  EXPECT_EQ(c.snapshot().revisions[1].revision, 2);
+  EXPECT_EQ(c.snapshot().revisions[1]->revision, 2);
 }
 
 TEST(StatefulSetPlan, RevisionHashIsDeterministicAndFollowsTheTemplate) {
@@ -418,7 +456,7 @@ TEST(StatefulSetPlan, DeletingSetOnlyGetsStatus) {
   Cluster c(WebSet(2));
   c.set().metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
   EXPECT_EQ(c.Step(), Strings());
-  EXPECT_EQ(c.status().update_revision, c.snapshot().revisions[0].metadata.name);
+  EXPECT_EQ(c.status().update_revision, c.snapshot().revisions[0]->metadata.name);
 }
 
 TEST(StatefulSetPodOrdinal, ParsesOnlyOwnNames) {

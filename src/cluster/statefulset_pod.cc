@@ -100,6 +100,11 @@ api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
   return revision;
 }
 
+ProposedRevision ProposeStatefulSetRevision(const api::StatefulSet& set,
+                                           std::int32_t collision_count) {
+  return {collision_count, NewStatefulSetRevision(set, 0, collision_count)};
+}
+
 Result<api::PodTemplateSpec> RevisionTemplate(const api::ControllerRevision& revision) {
   const api::Json* tmpl_json = nullptr;
   if (revision.data.is_object() && revision.data.contains("spec") &&
