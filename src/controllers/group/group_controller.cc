@@ -95,6 +95,11 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     revisions = caches_->Revisions(key.namespace_, lws_name);
     snapshot.leader_revision =
         api::FindRevision(revisions, *lws, pod->metadata.Label(api::kRevisionLabel));
+    if (snapshot.leader_revision != nullptr && IsLeaderPod(*pod)) {
+      snapshot.revision_lws = RevisionLws(*lws, *snapshot.leader_revision);
+    }
+  } else {
+    applied_revisions_.erase({key.namespace_, lws_name});
   }
   GroupPlan plan = PlanGroup(snapshot);
   for (const GroupAction& action : plan.actions) {
@@ -106,6 +111,27 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     return runtime::ReconcileResult::After(std::chrono::milliseconds(*plan.requeue_after_ms));
   }
   return runtime::ReconcileResult::Done();
+}
+
+const api::LeaderWorkerSet* GroupController::RevisionLws(const api::LeaderWorkerSet& lws,
+                                                         const api::ControllerRevision& revision) {
+  AppliedRevisions& kept = applied_revisions_[{lws.metadata.namespace_, lws.metadata.name}];
+  if (kept.lws_resource_version != lws.metadata.resource_version) {
+    kept = {lws.metadata.resource_version, {}};
+  }
+  for (const AppliedRevision& applied : kept.revisions) {
+    if (applied.revision_name == revision.metadata.name &&
+        applied.revision_uid == revision.metadata.uid &&
+        applied.revision_resource_version == revision.metadata.resource_version) {
+      return applied.lws.get();
+    }
+  }
+  Result<api::LeaderWorkerSet> applied = api::ApplyRevision(lws, revision);
+  if (!applied.ok()) return nullptr;
+  kept.revisions.push_back({revision.metadata.name, revision.metadata.uid,
+                            revision.metadata.resource_version,
+                            std::make_shared<const api::LeaderWorkerSet>(std::move(*applied))});
+  return kept.revisions.back().lws.get();
 }
 
 Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSet& lws,

@@ -17,7 +17,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "client/event_recorder.h"
 #include "client/client.h"
@@ -51,6 +54,10 @@ class GroupController {
   GroupSnapshot Snapshot(const api::Pod& pod, const api::LeaderWorkerSet* lws,
                          std::vector<const api::Pod*>* group_pods) const;
   Status Apply(const runtime::Key& key, const api::LeaderWorkerSet& lws, const GroupAction& action);
+  // api::ApplyRevision(lws, revision), kept while the LWS version lasts; null when it fails (the
+  // plan applies it again and reports why).
+  const api::LeaderWorkerSet* RevisionLws(const api::LeaderWorkerSet& lws,
+                                          const api::ControllerRevision& revision);
   void EnqueueController(const api::ObjectMeta& meta);
 
   EventLoop* loop_;
@@ -59,6 +66,21 @@ class GroupController {
   client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
   runtime::WorkQueue queue_;
+
+  // One LWS version with one revision applied: every leader of that revision builds its worker
+  // StatefulSet from it.
+  struct AppliedRevision {
+    std::string revision_name;
+    std::string revision_uid;
+    std::string revision_resource_version;
+    std::shared_ptr<const api::LeaderWorkerSet> lws;
+  };
+  // Per LWS: its resourceVersion and the revisions applied to that version.
+  struct AppliedRevisions {
+    std::string lws_resource_version;
+    std::vector<AppliedRevision> revisions;
+  };
+  std::map<runtime::Key, AppliedRevisions> applied_revisions_;
 };
 
 }  // namespace lws::controllers

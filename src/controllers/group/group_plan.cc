@@ -53,9 +53,13 @@ api::Json WithoutStatus(api::Json object) {
 Result<std::optional<api::StatefulSet>> WorkerStatefulSetFor(const GroupSnapshot& s) {
   const api::LeaderWorkerSet& lws = *s.lws;
   const api::Pod& leader = *s.pod;
-  ASSIGN_OR_RETURN(api::LeaderWorkerSet revision_lws,
-                   api::ApplyRevision(lws, *s.leader_revision));
-  api::StatefulSet sts = BuildWorkerStatefulSet(lws, revision_lws, leader);
+  std::optional<api::LeaderWorkerSet> made;
+  const api::LeaderWorkerSet* revision_lws = s.revision_lws;
+  if (revision_lws == nullptr) {
+    ASSIGN_OR_RETURN(made, api::ApplyRevision(lws, *s.leader_revision));
+    revision_lws = &*made;
+  }
+  api::StatefulSet sts = BuildWorkerStatefulSet(lws, *revision_lws, leader);
   auto exclusive = lws.metadata.annotations.find(api::kExclusiveKeyAnnotation);
   if (exclusive == lws.metadata.annotations.end()) return std::optional(std::move(sts));
   if (leader.spec.node_name.empty()) return std::optional<api::StatefulSet>();

@@ -44,6 +44,10 @@ struct GroupSnapshot {
   const api::Service* group_service = nullptr;
   // The revision of the leader's revision label; null: missing.
   const api::ControllerRevision* leader_revision = nullptr;
+  // Optional: api::ApplyRevision(*lws, *leader_revision), which the reconciler keeps across
+  // reconciles of the same LWS and revision versions (it encodes, patches and decodes the whole
+  // LWS). Null: step 11 makes it.
+  const api::LeaderWorkerSet* revision_lws = nullptr;
   // The node pod.spec.nodeName names, if it exists.
   const api::Node* leader_node = nullptr;
 };

@@ -22,6 +22,7 @@ struct Snapshot {
   std::optional<api::Node> node;
   bool lws_found = true;
   bool revision_found = true;
+  std::optional<api::LeaderWorkerSet> revision_lws;  // the reconciler's kept ApplyRevision
 
   explicit Snapshot(api::LeaderWorkerSet l = testing::Lws([](Json& j) {
     j["spec"]["leaderWorkerTemplate"]["restartPolicy"] = "None";
@@ -43,6 +44,7 @@ struct Snapshot {
     s.group_service = service ? &*service : nullptr;
     s.leader_revision = revision_found ? &revision : nullptr;
     s.leader_node = node ? &*node : nullptr;
+    s.revision_lws = revision_lws ? &*revision_lws : nullptr;
     return PlanGroup(s);
   }
 };
@@ -259,6 +261,23 @@ TEST(GroupPlanTest, OldRevisionLeaderGetsOldSize) {
   api::StatefulSet sts = CreatedSts(s.Plan());
   EXPECT_EQ(sts.spec.replicas, std::optional<std::int32_t>(4));
   EXPECT_EQ(sts.spec.template_.metadata.annotations.at(api::kSizeAnnotation), "5");
+}
+
+// The reconciler's kept ApplyRevision result stands in for the plan's own: the same worker
+// StatefulSet when it is the same, and the plan trusts it as it is.
+TEST(GroupPlanTest, KeptRevisionLwsStandsInForApplyingTheRevision) {
+  Snapshot s;
+  s.revision = api::NewRevision(testing::Lws([](Json& j) {
+    j["spec"]["leaderWorkerTemplate"]["size"] = 5;
+  }), 1);
+  const api::StatefulSet built = CreatedSts(s.Plan());
+  Result<api::LeaderWorkerSet> applied = api::ApplyRevision(s.lws, s.revision);
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  s.revision_lws = *applied;
+  EXPECT_EQ(api::Encode(CreatedSts(s.Plan())), api::Encode(built));
+
+  s.revision_lws->spec.leader_worker_template.size = 3;
+  EXPECT_EQ(CreatedSts(s.Plan()).spec.replicas, std::optional<std::int32_t>(2));
 }
 
 const std::string kPoolKey = "cloud.google.com/gke-nodepool";
