@@ -208,14 +208,37 @@ RC_GTEST_PROP(ApplyProperty, UpdateAgreesWithTheFullPathWhileDecodingOnlyTouched
   RC_ASSERT(UpdateManagedFields(live, edited, scope) == RecordedByFullPath(live, edited, scope));
 }
 
-// A writer that modifies only fields it set before keeps its entry's FieldsV1 undecoded and only
-// retimes it; the result is still the full path's, also when the write adds or removes a field
-// (which the retime must not take) or another manager shares a field.
+// An entry with its FieldsV1 read and written again: every key spelled our way.
+Json Respelled(Json entry) {
+  Result<FieldSet> fields = FieldSet::FromFieldsV1(entry["fieldsV1"]);
+  RC_ASSERT(fields.ok());
+  entry["fieldsV1"] = fields->ToFieldsV1();
+  return entry;
+}
+
+Json RespelledAll(Json entries) {
+  for (Json& entry : entries) entry = Respelled(entry);
+  return entries;
+}
+
+// The keys of a FieldsV1 tree, at every depth.
+std::size_t KeyCount(const Json& fields_v1) {
+  std::size_t count = 0;
+  if (!fields_v1.is_object()) return count;
+  for (const auto& [key, below] : fields_v1.items()) count += 1 + KeyCount(below);
+  return count;
+}
+
+// A writer's entry is retimed as it is when the write modifies only fields it set before, and
+// edited as JSON when the write also adds or removes fields; either way the result is the full
+// path's, also when another manager shares a field, an entry owns only below a field, or a key
+// is spelled another way (which the edit must leave to the full path).
 RC_GTEST_PROP(ApplyProperty, AWriterRewritingItsOwnFieldsAgreesWithTheFullPath, ()) {
   Json live = GenLive();
   Json with_status = live;
   with_status["status"] = {{"replicas", 1}, {"readyReplicas", 1}, {"conditions", Json::array()}};
   with_status["status"]["conditions"].push_back({{"type", "Ready"}, {"status", "False"}});
+  if (*rc::gen::arbitrary<bool>()) with_status["status"]["conditions"][0]["reason"] = "Waiting";
   live = UpdateManagedFields(live, with_status, testing::Scope("status-writer", 2, "status"));
   if (*rc::gen::arbitrary<bool>()) {  // another writer takes one of those fields
     Json taken = live;
@@ -229,6 +252,17 @@ RC_GTEST_PROP(ApplyProperty, AWriterRewritingItsOwnFieldsAgreesWithTheFullPath, 
       }
     }
   }
+  const bool respelled = *rc::gen::arbitrary<bool>();
+  if (respelled) {  // the condition's key spelled with a space
+    for (Json& entry : live["metadata"]["managedFields"]) {
+      if (entry.value("manager", "") != "status-writer") continue;
+      Json& conditions = entry["fieldsV1"]["f:status"]["f:conditions"];
+      const std::string ours = R"(k:{"type":"Ready"})";
+      if (!conditions.contains(ours)) continue;
+      conditions[R"(k:{"type": "Ready"})"] = conditions[ours];
+      conditions.erase(ours);
+    }
+  }
   Json edited = live;
   edited["metadata"].erase("managedFields");
   Json& status = edited["status"];
@@ -236,10 +270,32 @@ RC_GTEST_PROP(ApplyProperty, AWriterRewritingItsOwnFieldsAgreesWithTheFullPath, 
   if (*rc::gen::arbitrary<bool>()) status["conditions"][0]["status"] = "True";
   if (*rc::gen::arbitrary<bool>()) status["updatedReplicas"] = 1;
   if (*rc::gen::arbitrary<bool>()) status.erase("readyReplicas");
+  if (*rc::gen::arbitrary<bool>()) status["conditions"][0].erase("reason");
+  if (*rc::gen::arbitrary<bool>()) status["conditions"][0]["message"] = "starting";
+  if (*rc::gen::arbitrary<bool>()) {
+    status["conditions"].push_back({{"type", "Available"}, {"status", "True"}});
+  }
+  if (*rc::gen::arbitrary<bool>()) status["conditions"] = Json::array();  // the list stays
+  if (*rc::gen::arbitrary<bool>()) status.erase("conditions");
   const std::string writer = *rc::gen::element<std::string>("status-writer", "other");
   FieldManagerScope scope = testing::Scope(writer, *rc::gen::inRange(2, 9), "status");
   if (*rc::gen::arbitrary<bool>()) scope.api_version = "apps/v1beta2";
-  RC_ASSERT(UpdateManagedFields(live, edited, scope) == RecordedByFullPath(live, edited, scope));
+  Json recorded = UpdateManagedFields(live, edited, scope);
+  Json full = RecordedByFullPath(live, edited, scope);
+  if (!respelled) {
+    RC_ASSERT(recorded == full);
+    return;
+  }
+  // An entry the write leaves alone keeps its spelling, which the full path's encoding changes;
+  // the meaning must agree, and no element may be written in both spellings.
+  Json& entries = recorded["metadata"]["managedFields"];
+  for (const Json& entry : entries) {
+    RC_ASSERT(KeyCount(entry["fieldsV1"]) == KeyCount(Respelled(entry)["fieldsV1"]));
+  }
+  RC_ASSERT(RespelledAll(entries) == RespelledAll(full["metadata"]["managedFields"]));
+  recorded["metadata"].erase("managedFields");
+  full["metadata"].erase("managedFields");
+  RC_ASSERT(recorded == full);
 }
 
 // A create's FieldsV1 written straight from the object is the set Compare adds from nothing,

@@ -167,15 +167,92 @@ bool OwnsAll(const Json& fields_v1, const FieldSet& set) {
   return true;
 }
 
+// The member `pe` of the FieldsV1 node `node`, or end(). `unsure` is set when it is missing but
+// may be there spelled another way: a key or value element, beside others of its kind.
+Json::iterator FindElement(Json& node, const PathElement& pe, bool* unsure) {
+  auto it = node.find(pe.Serialize());
+  if (it != node.end() || (pe.kind() != PathElement::Kind::kKey &&
+                           pe.kind() != PathElement::Kind::kValue)) {
+    return it;
+  }
+  const std::string_view prefix = pe.kind() == PathElement::Kind::kKey ? "k:" : "v:";
+  for (const auto& [key, value] : node.items()) {
+    if (std::string_view(key).starts_with(prefix)) *unsure = true;
+  }
+  return it;
+}
+
+// Removes every path of `set` (relative to `node`) from the FieldsV1 node `node`, keeping what
+// lies below a removed path, as FieldSet::Subtract does. False when unsure (FindElement).
+bool RemoveFieldsV1(Json& node, const FieldSet& set) {
+  bool unsure = false;
+  for (const auto& [pe, below] : set.children()) {
+    auto it = FindElement(node, pe, &unsure);
+    if (unsure || (it != node.end() && (!it->is_object() || !RemoveFieldsV1(*it, below)))) {
+      return false;
+    }
+    if (it == node.end()) continue;
+    if (it->empty()) {
+      node.erase(it);  // nothing left below, and not a member itself
+    } else if (it->size() == 1 && it->contains(".")) {
+      *it = Json::object();  // a member with nothing below is written {}
+    }
+  }
+  for (const PathElement& pe : set.members()) {
+    auto it = FindElement(node, pe, &unsure);
+    if (unsure || (it != node.end() && !it->is_object())) return false;
+    if (it == node.end()) continue;
+    it->erase(".");
+    if (it->empty()) node.erase(it);
+  }
+  return true;
+}
+
+// Adds every path of `set` (relative to `node`) to the FieldsV1 node `node` as a member, as
+// FieldSet::Add does. False when unsure (FindElement).
+bool AddFieldsV1(Json& node, const FieldSet& set) {
+  bool unsure = false;
+  bool made = false;
+  auto element = [&](const PathElement& pe) {
+    auto it = FindElement(node, pe, &unsure);
+    made = it == node.end() && !unsure;
+    if (made) it = node.emplace(pe.Serialize(), Json::object()).first;
+    return it;
+  };
+  for (const auto& [pe, below] : set.children()) {
+    auto it = element(pe);
+    if (unsure || !it->is_object()) return false;
+    // {} is a member with nothing below; it keeps being one once something is.
+    if (!made && it->empty()) (*it)["."] = Json::object();
+    if (!AddFieldsV1(*it, below)) return false;
+    if (made && it->empty()) {
+      node.erase(it);  // nothing was added below after all
+    } else if (it->size() == 1 && it->contains(".")) {
+      *it = Json::object();
+    }
+  }
+  for (const PathElement& pe : set.members()) {
+    auto it = element(pe);
+    if (unsure || !it->is_object()) return false;
+    if (!it->empty()) (*it)["."] = Json::object();
+  }
+  return true;
+}
+
 // One live entry: decoded when the write touches it, otherwise kept as the JSON it was read from.
 struct LiveEntry {
   ManagedFieldsEntry entry;     // fields decoded only when `raw` is null
   const Json* raw = nullptr;    // the undecoded entry, written back as it was...
-  bool retimed = false;         // ...but with the entry's time and apiVersion, when set
+  bool retimed = false;         // ...but with the entry's time and apiVersion, when set...
+  std::optional<Json> edited;   // ...and these FieldsV1, when set
 
   Json ToJson() const {
     if (raw == nullptr) return entry.ToJson();
-    Json out = *raw;
+    Json out = Json::object();
+    for (const auto& [key, value] : raw->items()) {
+      if (key != "fieldsV1" || !edited) out[key] = value;
+    }
+    if (edited) out["fieldsV1"] = *edited;
     if (retimed) {
       out["time"] = entry.time;
       out["apiVersion"] = entry.api_version;
@@ -193,6 +270,23 @@ struct LiveEntry {
 bool KeepsWriterFields(const Json& fields_v1, const WriteChanges& changes, const FieldSet& taken) {
   return !taken.empty() && changes.removed.empty() && taken == changes.changed &&
          OwnsAll(fields_v1, changes.changed);
+}
+
+// The writer's entry `fields_v1` as RecordUpdate leaves it, edited as JSON, when the write takes
+// all it changes: less what it removed, plus what it changed. Decoding the entry into a FieldSet
+// and encoding it again was most of the cost of a kubelet's status write, whose writes add and
+// remove fields of the entry. nullopt when unsure of a key's spelling, or when the entry does
+// not read as FieldsV1 objects: the full path decides then.
+std::optional<Json> EditedWriterFields(const Json& fields_v1, const WriteChanges& changes,
+                                       const FieldSet& taken) {
+  if (taken.empty() || taken != changes.changed || !fields_v1.is_object() || fields_v1.empty()) {
+    return std::nullopt;
+  }
+  Json edited = fields_v1;
+  if (!RemoveFieldsV1(edited, changes.removed) || !AddFieldsV1(edited, changes.changed)) {
+    return std::nullopt;
+  }
+  return edited;
 }
 
 // RecordUpdate over the live object's entries, decoding only those whose fields the write
@@ -218,6 +312,12 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
     if (mine && KeepsWriterFields(fields_v1, changes, taken)) {
       entries[id] = LiveEntry{std::move(*header), &item, /*retimed=*/true};
       continue;
+    }
+    if (mine) {
+      if (std::optional<Json> edited = EditedWriterFields(fields_v1, changes, taken)) {
+        entries[id] = LiveEntry{std::move(*header), &item, /*retimed=*/true, std::move(edited)};
+        continue;
+      }
     }
     // An entry that owns nothing is dropped, as the full path drops it: decode it too.
     const bool touched = (mine && !taken.empty()) || !fields_v1.is_object() ||
