@@ -265,8 +265,8 @@ struct LiveEntry {
 // nothing, takes all it changes, and already owns all of that. The entry is then retimed
 // without decoding and re-encoding its fields. Most LWS status writes and about half of the
 // StatefulSet controller's only modify counts and conditions their writer set before. The
-// kubelets' writes did not qualify in the rollout bench: the one that starts a container removes
-// its `waiting` state, which their entry owned.
+// kubelets' writes do not: they add fields (podIP) or remove fields their entry owns (a
+// condition's reason and message once the pod is ready), which EditedWriterFields handles.
 bool KeepsWriterFields(const Json& fields_v1, const WriteChanges& changes, const FieldSet& taken) {
   return !taken.empty() && changes.removed.empty() && taken == changes.changed &&
          OwnsAll(fields_v1, changes.changed);
