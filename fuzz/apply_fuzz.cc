@@ -56,8 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   lws::apiserver::ApplyOptions options;
   options.scope.manager = (flags & 1) ? "kubectl" : "fuzz";
-  options.scope.api_version = config.is_object() && config.value("apiVersion", Json()).is_string()
-                                  ? config["apiVersion"].get<std::string>()
+  // The server's scope always names a version (the request path's group/version); an empty one
+  // would record entries that no later write can read.
+  const Json& api_version = config.is_object() ? config.value("apiVersion", Json()) : Json();
+  options.scope.api_version = api_version.is_string() && !api_version.get<std::string>().empty()
+                                  ? api_version.get<std::string>()
                                   : "v1";
   options.scope.subresource = (flags & 2) ? "status" : "";
   options.scope.status_subresource = (flags & 4) != 0;
