@@ -91,14 +91,17 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
   GroupSnapshot snapshot = Snapshot(*pod, lws, &group_pods);
   // The revision lookup needs the LWS (ownership); the plan handles a missing one.
   api::RevisionRefs revisions;
+  std::shared_ptr<const api::LeaderWorkerSet> revision_lws;  // held while the plan reads it
   if (lws != nullptr) {
     revisions = caches_->Revisions(key.namespace_, lws_name);
     snapshot.leader_revision =
         api::FindRevision(revisions, *lws, pod->metadata.Label(api::kRevisionLabel));
     if (snapshot.leader_revision != nullptr && IsLeaderPod(*pod)) {
-      snapshot.revision_lws = RevisionLws(*lws, *snapshot.leader_revision);
+      revision_lws = RevisionLws(*lws, *snapshot.leader_revision);
+      snapshot.revision_lws = revision_lws.get();
     }
   } else {
+    std::lock_guard<std::mutex> lock(applied_revisions_mu_);
     applied_revisions_.erase({key.namespace_, lws_name});
   }
   GroupPlan plan = PlanGroup(snapshot);
@@ -113,8 +116,9 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
   return runtime::ReconcileResult::Done();
 }
 
-const api::LeaderWorkerSet* GroupController::RevisionLws(const api::LeaderWorkerSet& lws,
-                                                         const api::ControllerRevision& revision) {
+std::shared_ptr<const api::LeaderWorkerSet> GroupController::RevisionLws(
+    const api::LeaderWorkerSet& lws, const api::ControllerRevision& revision) {
+  std::lock_guard<std::mutex> lock(applied_revisions_mu_);
   AppliedRevisions& kept = applied_revisions_[{lws.metadata.namespace_, lws.metadata.name}];
   if (kept.lws_resource_version != lws.metadata.resource_version) {
     kept = {lws.metadata.resource_version, {}};
@@ -123,7 +127,7 @@ const api::LeaderWorkerSet* GroupController::RevisionLws(const api::LeaderWorker
     if (applied.revision_name == revision.metadata.name &&
         applied.revision_uid == revision.metadata.uid &&
         applied.revision_resource_version == revision.metadata.resource_version) {
-      return applied.lws.get();
+      return applied.lws;
     }
   }
   Result<api::LeaderWorkerSet> applied = api::ApplyRevision(lws, revision);
@@ -131,7 +135,7 @@ const api::LeaderWorkerSet* GroupController::RevisionLws(const api::LeaderWorker
   kept.revisions.push_back({revision.metadata.name, revision.metadata.uid,
                             revision.metadata.resource_version,
                             std::make_shared<const api::LeaderWorkerSet>(std::move(*applied))});
-  return kept.revisions.back().lws.get();
+  return kept.revisions.back().lws;
 }
 
 Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSet& lws,

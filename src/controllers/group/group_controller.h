@@ -13,12 +13,14 @@
 // the pod is planned again: a plan on the stale cache would delete it a second time and record a
 // second RecreateGroup event.
 //
-// Threading: the loop's thread only.
+// Threading: reconciles run on the loop, or on the operator's workers (WorkQueueOptions::workers).
+// The expectations and the applied-revision cache each take a mutex.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -55,9 +57,10 @@ class GroupController {
                          std::vector<const api::Pod*>* group_pods) const;
   Status Apply(const runtime::Key& key, const api::LeaderWorkerSet& lws, const GroupAction& action);
   // api::ApplyRevision(lws, revision), kept while the LWS version lasts; null when it fails (the
-  // plan applies it again and reports why).
-  const api::LeaderWorkerSet* RevisionLws(const api::LeaderWorkerSet& lws,
-                                          const api::ControllerRevision& revision);
+  // plan applies it again and reports why). Shared: another worker may drop it from the cache
+  // while this reconcile still plans with it.
+  std::shared_ptr<const api::LeaderWorkerSet> RevisionLws(const api::LeaderWorkerSet& lws,
+                                                          const api::ControllerRevision& revision);
   void EnqueueController(const api::ObjectMeta& meta);
 
   EventLoop* loop_;
@@ -80,6 +83,7 @@ class GroupController {
     std::string lws_resource_version;
     std::vector<AppliedRevision> revisions;
   };
+  std::mutex applied_revisions_mu_;  // reconciles run on several workers in the operator
   std::map<runtime::Key, AppliedRevisions> applied_revisions_;
 };
 
