@@ -77,6 +77,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!applied.ok()) return 0;
   CheckFieldsRoundTrip(applied->object);
   if (!options.force || (flags & 32) == 0) return 0;
+  // An apply that leaves no entries (the live ones owned nothing, the applier owns nothing) is no
+  // fixed point, as upstream's is not: the next apply finds no managedFields and first records
+  // the fields it finds for "before-first-apply".
+  if (lws::apiserver::ManagedFieldsOf(applied->object).empty()) return 0;
   auto again = lws::apiserver::Apply(applied->object, config, options);
   if (!again.ok() || again->object != applied->object) __builtin_trap();
   return 0;

@@ -80,6 +80,12 @@ Result<Time> ParseRfc3339(std::string_view s) {
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
     return bad();
   }
+  // Time counts nanoseconds in 64 bits, from late 1677 to early 2262. Go reads years up to 9999;
+  // a time this server cannot hold is refused rather than overflowed.
+  if (year < 1678 || year > 2261) {
+    return Status::BadRequest("RFC 3339 time \"" + std::string(s) +
+                              "\" is outside the years 1678 to 2261 this server can hold");
+  }
   std::size_t pos = 19;
   std::int64_t nanos = 0;
   if (pos < s.size() && s[pos] == '.') {

@@ -30,6 +30,20 @@ TEST(ClockTest, Rfc3339RoundTrip) {
 
 // Formatting remembers the last second per thread: a new second, and a return to an older one,
 // must each read as themselves.
+// Years a 64-bit count of nanoseconds cannot hold are refused, not overflowed (found by
+// apply_fuzz: a managedFields time in the year 6025).
+TEST(ClockTest, Rfc3339YearsOutsideTheNanosecondRangeAreRefused) {
+  EXPECT_TRUE(ParseRfc3339("1678-01-01T00:00:00Z").ok());
+  EXPECT_TRUE(ParseRfc3339("2261-12-31T23:59:59Z").ok());
+  for (const char* text : {"1677-12-31T23:59:59Z", "2262-01-01T00:00:00Z", "6025-01-01T00:00:00Z",
+                           "0000-01-01T00:00:00Z"}) {
+    Result<Time> t = ParseRfc3339(text);
+    ASSERT_FALSE(t.ok()) << text;
+    EXPECT_EQ(t.status().code(), Code::kBadRequest);
+    EXPECT_NE(t.status().message().find("outside the years 1678 to 2261"), std::string::npos);
+  }
+}
+
 TEST(ClockTest, Rfc3339FormatsEachSecondAfterAnother) {
   Time t = *ParseRfc3339("2026-12-02T11:59:59.5Z");
   EXPECT_EQ(FormatRfc3339(t), "2026-12-02T11:59:59Z");
