@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -24,6 +25,7 @@ TEST(ReadFileTest, ReadsAndReportsMissingFiles) {
   EXPECT_EQ(missing.status().code(), Code::kNotFound);
   EXPECT_EQ(missing.status().message(), "open " + dir + "/nope: no such file or directory");
   EXPECT_FALSE(FileExists(dir + "/nope"));
+  std::filesystem::remove_all(dir);  // every run used to leave its directory in /tmp
 }
 
 }  // namespace
