@@ -246,13 +246,15 @@ struct LiveEntry {
   bool retimed = false;         // ...but with the entry's time and apiVersion, when set...
   std::optional<Json> edited;   // ...and these FieldsV1, when set
 
-  Json ToJson() const {
+  // The entry as written back. Moves `edited` out: it is called once, when the entries are
+  // written, and the edited FieldsV1 was already a copy.
+  Json TakeJson() {
     if (raw == nullptr) return entry.ToJson();
     Json out = Json::object();
     for (const auto& [key, value] : raw->items()) {
       if (key != "fieldsV1" || !edited) out[key] = value;
     }
-    if (edited) out["fieldsV1"] = *edited;
+    if (edited) out["fieldsV1"] = std::move(*edited);
     if (retimed) {
       out["time"] = entry.time;
       out["apiVersion"] = entry.api_version;
@@ -309,11 +311,11 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
     std::string id = header->Identifier();
     const Json& fields_v1 = api::ChildOrNull(item, "fieldsV1");
     const bool mine = id == my_id;
-    if (mine && KeepsWriterFields(fields_v1, changes, taken)) {
-      entries[id] = LiveEntry{std::move(*header), &item, /*retimed=*/true};
-      continue;
-    }
-    if (mine) {
+    if (mine) {  // the writer's entry, kept or edited as JSON where it can be
+      if (KeepsWriterFields(fields_v1, changes, taken)) {
+        entries[id] = LiveEntry{std::move(*header), &item, /*retimed=*/true};
+        continue;
+      }
       if (std::optional<Json> edited = EditedWriterFields(fields_v1, changes, taken)) {
         entries[id] = LiveEntry{std::move(*header), &item, /*retimed=*/true, std::move(edited)};
         continue;
@@ -343,13 +345,13 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
       Take(writer.entry, scope, std::move(taken));
     }
   }
-  std::vector<const LiveEntry*> order;
-  for (const auto& [id, live] : entries) order.push_back(&live);
+  std::vector<LiveEntry*> order;
+  for (auto& [id, live] : entries) order.push_back(&live);
   std::stable_sort(order.begin(), order.end(), [](const LiveEntry* a, const LiveEntry* b) {
     return SortKey(a->entry) < SortKey(b->entry);
   });
   Json out = Json::array();
-  for (const LiveEntry* live : order) out.push_back(live->ToJson());
+  for (LiveEntry* live : order) out.push_back(live->TakeJson());
   return out;
 }
 

@@ -28,8 +28,6 @@ TEST(ClockTest, Rfc3339RoundTrip) {
   EXPECT_EQ(*offset, *t);
 }
 
-// Formatting remembers the last second per thread: a new second, and a return to an older one,
-// must each read as themselves.
 // Years a 64-bit count of nanoseconds cannot hold are refused, not overflowed (found by
 // apply_fuzz: a managedFields time in the year 6025).
 TEST(ClockTest, Rfc3339YearsOutsideTheNanosecondRangeAreRefused) {
@@ -44,6 +42,8 @@ TEST(ClockTest, Rfc3339YearsOutsideTheNanosecondRangeAreRefused) {
   }
 }
 
+// Formatting remembers the last second per thread: a new second, and a return to an older one,
+// must each read as themselves.
 TEST(ClockTest, Rfc3339FormatsEachSecondAfterAnother) {
   Time t = *ParseRfc3339("2026-12-02T11:59:59.5Z");
   EXPECT_EQ(FormatRfc3339(t), "2026-12-02T11:59:59Z");
