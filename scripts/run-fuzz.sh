@@ -10,6 +10,9 @@ jobs="${LWS_FUZZ_JOBS:-$(nproc)}"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 mkdir -p fuzz/corpus-run
+# The fuzz build lets UBSan recover (it reports and goes on), so libFuzzer's exit code alone
+# missed undefined behaviour: a report must stop the target and fail the run.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 
 # Runs one target; its report is written next to its log so parallel runs do not interleave.
 fuzz_one() {
