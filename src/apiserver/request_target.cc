@@ -97,7 +97,45 @@ bool QueryParams::GetBool(std::string_view key) const {
   return v == "true" || v == "1" || v == "True" || v == "TRUE" || v == "t" || v == "T";
 }
 
+namespace {
+
+// A path of unreserved characters and '/' only, with no query: what the in-process clients
+// send for nearly every request. Such a target is valid origin form and none of its segments is
+// percent-encoded, so splitting it at '/' gives what Boost.URL gives; parsing it with Boost.URL
+// was a few percent of a simulated rollout.
+bool IsPlainPath(std::string_view target) {
+  if (target.empty() || target.front() != '/') return false;
+  for (char c : target) {
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+    if (!unreserved && c != '/') return false;
+  }
+  return true;
+}
+
+RequestTarget ParsePlainPath(std::string_view target) {
+  RequestTarget t;
+  t.path = std::string(target);
+  Segments segments;
+  std::size_t start = 1;
+  while (start <= target.size()) {
+    std::size_t end = target.find('/', start);
+    if (end == std::string_view::npos) end = target.size();
+    if (end > start) segments.emplace_back(target.substr(start, end - start));
+    start = end + 1;
+  }
+  Classify(segments, &t);
+  return t;
+}
+
+}  // namespace
+
 Result<RequestTarget> ParseRequestTarget(std::string_view target) {
+  if (IsPlainPath(target)) return ParsePlainPath(target);
+  return ParseRequestTargetWithUrl(target);
+}
+
+Result<RequestTarget> ParseRequestTargetWithUrl(std::string_view target) {
   auto parsed = boost::urls::parse_origin_form(target);
   if (!parsed) {
     return Status(Code::kBadRequest, "invalid request URI: " + parsed.error().message());

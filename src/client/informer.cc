@@ -29,16 +29,22 @@ void Informer::Deliver(const store::WatchEvent& event) {
   last_rv_ = event.object->resource_version;
   store::ObjectPtr old;
   store::ObjectPtr now;
-  auto it = objects_.find(key);
-  if (it != objects_.end()) old = it->second;
+  // One search serves the read and the write: a second lookup by name cost every event.
+  auto it = objects_.lower_bound(key);
+  const bool known = it != objects_.end() && it->first == key;
+  if (known) old = it->second;
   if (event.type == store::EventType::kDeleted) {
-    if (it != objects_.end()) objects_.erase(it);
-    if (!old) return;  // a deletion of something never seen
+    if (!known) return;  // a deletion of something never seen
+    objects_.erase(it);
   } else {
     // Older states can come again after a watch restart from a list; keep the newest.
     if (old && old->resource_version >= event.object->resource_version) return;
     now = event.object;
-    objects_[key] = now;
+    if (known) {
+      it->second = now;
+    } else {
+      objects_.emplace_hint(it, std::move(key), now);
+    }
   }
   for (const Handler& handler : handlers_) handler(old, now);
 }
