@@ -199,15 +199,21 @@ class TypedInformer final : public SyncSource {
     {
       std::unique_lock<std::shared_mutex> lock;
       if (reads_ != nullptr) lock = std::unique_lock<std::shared_mutex>(reads_->containers());
-      if (auto it = entries_.find(key); it != entries_.end()) {
+      auto it = entries_.lower_bound(key);
+      const bool known = it != entries_.end() && it->first == key;
+      if (known && decoded) {  // a new version: the entry stays where it is
+        Refile(key, it->second, decoded.get());
+        previous = std::move(it->second.object);
+        it->second.stored = now_stored;
+        it->second.object = std::move(decoded);
+      } else if (known) {
         Unindex(key, it->second);
         previous = std::move(it->second.object);
         entries_.erase(it);
-      }
-      if (decoded) {
+      } else if (decoded) {
         Entry entry{now_stored, std::move(decoded), {}};
         Index(key, entry);
-        entries_.emplace(key, std::move(entry));
+        entries_.emplace_hint(it, key, std::move(entry));
       }
     }
     bool was_synced = synced();
@@ -229,27 +235,53 @@ class TypedInformer final : public SyncSource {
     return nullptr;
   }
 
+  // What index `i` files `object` under, sorted and without repeats.
+  std::vector<std::string> IndexValues(std::size_t i, const T& object) const {
+    std::vector<std::string> values = index_funcs_[i].second(object);
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
+  }
+
   void Index(const store::ObjectName& key, Entry& entry) {
     entry.index_values.clear();
-    for (const auto& [name, func] : index_funcs_) {
-      std::vector<std::string> values = func(*entry.object);
-      std::sort(values.begin(), values.end());
-      values.erase(std::unique(values.begin(), values.end()), values.end());
-      auto& index = indexes_[name];
+    for (std::size_t i = 0; i < index_funcs_.size(); ++i) {
+      std::vector<std::string> values = IndexValues(i, *entry.object);
+      auto& index = indexes_[index_funcs_[i].first];
       for (const std::string& value : values) index[value].emplace(key, entry.object.get());
       entry.index_values.push_back(std::move(values));
     }
   }
 
+  // Files `now`, the next version of the entry's object. Most versions keep their index values
+  // (a status change keeps owner and labels): then only the object pointer changes, where
+  // unfiling and filing again cost map nodes on every event.
+  void Refile(const store::ObjectName& key, Entry& entry, const T* now) {
+    for (std::size_t i = 0; i < index_funcs_.size(); ++i) {
+      std::vector<std::string> values = IndexValues(i, *now);
+      auto& index = indexes_[index_funcs_[i].first];
+      if (values != entry.index_values[i]) {
+        Unfile(index, key, entry.index_values[i]);
+        entry.index_values[i] = values;
+      }
+      for (const std::string& value : values) index[value][key] = now;
+    }
+  }
+
   void Unindex(const store::ObjectName& key, const Entry& entry) {
     for (std::size_t i = 0; i < entry.index_values.size(); ++i) {
-      auto& index = indexes_[index_funcs_[i].first];
-      for (const std::string& value : entry.index_values[i]) {
-        auto it = index.find(value);
-        if (it == index.end()) continue;
-        it->second.erase(key);
-        if (it->second.empty()) index.erase(it);
-      }
+      Unfile(indexes_[index_funcs_[i].first], key, entry.index_values[i]);
+    }
+  }
+
+  template <class IndexMap>
+  static void Unfile(IndexMap& index, const store::ObjectName& key,
+                     const std::vector<std::string>& values) {
+    for (const std::string& value : values) {
+      auto it = index.find(value);
+      if (it == index.end()) continue;
+      it->second.erase(key);
+      if (it->second.empty()) index.erase(it);
     }
   }
 

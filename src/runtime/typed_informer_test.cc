@@ -157,6 +157,26 @@ TEST_F(TypedInformerTest, IndexesFollowLabelChangesAndDeletes) {
   EXPECT_TRUE(pods.ByIndex("no-such-index", "0").empty());
 }
 
+// A version that keeps its index values (an annotation change) is filed in place: the index
+// must hand out the new version, not the replaced one.
+TEST_F(TypedInformerTest, IndexesHandOutTheNewVersionWhenTheirValuesStay) {
+  Write(Pod("a-0", "0", OwnerRef("a", "uid-a")));
+  ASSERT_TRUE(pods.Start().ok());
+  cp.loop.RunUntilIdle();
+  Json patch = {{"metadata", {{"annotations", {{"note", "second"}}}}}};
+  ASSERT_TRUE(client.Patch(client::kPods, "default", "a-0", apiserver::PatchType::kMerge, patch).ok());
+  cp.loop.RunUntilIdle();
+  const api::Pod* now = pods.Get("default", "a-0");
+  ASSERT_NE(now, nullptr);
+  EXPECT_EQ(now->metadata.annotations.at("note"), "second");
+  for (const auto& [index, value] : std::vector<std::pair<std::string, std::string>>{
+           {"group", "0"}, {"uid", "uid-a"}, {"owner", "LeaderWorkerSet/default/a"}}) {
+    std::vector<const api::Pod*> filed = pods.ByIndex(index, value);
+    ASSERT_EQ(filed.size(), 1u) << index;
+    EXPECT_EQ(filed[0], now) << index;
+  }
+}
+
 TEST_F(TypedInformerTest, UndecodableObjectIsTreatedAsAbsent) {
   ASSERT_TRUE(pods.Start().ok());
   Write(Pod("a", "0"));
