@@ -39,4 +39,10 @@ IndexedItems Index(const Json* list, const ListSchema& schema);
 // without a second copy of every path element.
 std::map<PathElement, const Json*> FirstItems(const Json* list, const ListSchema& schema);
 
+// True when `a` and `b` are lists of the same length whose items have the same keys at the same
+// positions, each key once: pairing their items by key (FirstItems) then pairs them by position.
+// False when an item has no key (FirstItems leaves it out), for atomic lists, and for lists
+// longer than a pairwise check of their keys is worth.
+bool SameKeysInOrder(const Json& a, const Json& b, const ListSchema& schema);
+
 }  // namespace lws::apiserver::items

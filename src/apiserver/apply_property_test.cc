@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "apiserver/apply.h"
+#include "apiserver/apply_items.h"
 #include "apiserver/apply_testing.h"
 #include "apiserver/apply_value.h"
 #include "store/object.h"
@@ -355,6 +356,71 @@ RC_GTEST_PROP(ApplyProperty, AValidTwinChangesNoVerdict, ()) {
   if (*rc::gen::arbitrary<bool>()) value = MaybeBroken(value);
   RC_ASSERT(ValidateShape(value, schema, allow_duplicates, nullptr, {&twin, &twin_skip}) ==
             ValidateShape(value, schema, allow_duplicates));
+}
+
+// Map lists compare by key, in any order: pairing aligned lists by position (SameKeysInOrder)
+// finds what pairing by key finds when the same items come in the reverse order.
+RC_GTEST_PROP(ApplyProperty, ComparingListsByPositionAgreesWithComparingByKey, ()) {
+  const Json before = GenLive();
+  Json after = *rc::gen::arbitrary<bool>() ? GenConfig() : before;
+  for (Json& c : after["spec"]["template"]["spec"]["containers"]) {
+    if (*rc::gen::arbitrary<bool>()) c["image"] = *rc::gen::element<std::string>("i1", "i2", "i3");
+    if (c.contains("env") && *rc::gen::arbitrary<bool>()) c["env"][0]["value"] = "changed";
+  }
+  Json reversed = before;
+  for (Json& c : reversed["spec"]["template"]["spec"]["containers"]) {
+    if (c.contains("env")) std::reverse(c["env"].begin(), c["env"].end());
+  }
+  Json& containers = reversed["spec"]["template"]["spec"]["containers"];
+  std::reverse(containers.begin(), containers.end());
+  const ListTypeProvider schema = testing::StatefulSetSchema();
+  Comparison by_position = Compare(before, after, schema);
+  Comparison by_key = Compare(reversed, after, schema);
+  RC_ASSERT(by_position.added == by_key.added);
+  RC_ASSERT(by_position.removed == by_key.removed);
+  RC_ASSERT(by_position.modified == by_key.modified);
+}
+
+// Where SameKeysInOrder pairs two lists by position, every item has a key, no key repeats, and
+// the items at each position have the same key: pairing by key (FirstItems) pairs them alike.
+RC_GTEST_PROP(ApplyProperty, ListsWithTheSameKeysInOrderPairAlikeByKey, ()) {
+  const int kind = *rc::gen::inRange(0, 3);
+  const ListSchema schema = kind == 0   ? MapList({"name"})
+                            : kind == 1 ? MapList({"port", "protocol"}, {{"protocol", "TCP"}})
+                                        : SetList();
+  const auto gen_item = [&]() -> Json {
+    if (kind == 2) return *rc::gen::element<Json>("a", "b", 1, 1.0, 2, true, nullptr, Json::object());
+    Json item = Json::object();
+    if (kind == 0 && *rc::gen::inRange(0, 5) > 0) item["name"] = *rc::gen::element<std::string>("a", "b", "c");
+    if (kind == 1) {
+      if (*rc::gen::inRange(0, 5) > 0) item["port"] = *rc::gen::element<Json>(80, 80.0, 81);
+      if (*rc::gen::arbitrary<bool>()) item["protocol"] = *rc::gen::element<std::string>("TCP", "UDP");
+    }
+    item["value"] = *rc::gen::inRange(0, 2);
+    return item;
+  };
+  Json a = Json::array();
+  for (int i = *rc::gen::inRange(0, 5); i > 0; --i) a.push_back(gen_item());
+  Json b = a;
+  for (Json& item : b) {
+    if (item.is_object() && *rc::gen::arbitrary<bool>()) item["value"] = 7;
+  }
+  if (*rc::gen::inRange(0, 4) == 0 && !b.empty()) b[*rc::gen::inRange<std::size_t>(0, b.size())] = gen_item();
+  const bool aligned = items::SameKeysInOrder(a, b, schema);
+  RC_CLASSIFY(aligned);
+  if (!aligned) return;
+  const auto first_a = items::FirstItems(&a, schema);
+  const auto first_b = items::FirstItems(&b, schema);
+  RC_ASSERT(first_a.size() == a.size());
+  RC_ASSERT(first_b.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    Result<PathElement> pa = ListItemElement(schema, a[i]);
+    Result<PathElement> pb = ListItemElement(schema, b[i]);
+    RC_ASSERT(pa.ok() && pb.ok());
+    RC_ASSERT(*pa == *pb);
+    RC_ASSERT(first_a.at(*pa) == &a[i]);
+    RC_ASSERT(first_b.at(*pb) == &b[i]);
+  }
 }
 
 }  // namespace
