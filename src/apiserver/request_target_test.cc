@@ -78,7 +78,8 @@ TEST(RequestTargetTest, MalformedTargetsAreBadRequests) {
 
 TEST(RequestTargetTest, EmptySegmentsAreSkippedOnBothPaths) {
   for (const char* target : {"//api//v1///pods/", "/", "/version", "/healthz/etcd", "/apis/apps",
-                             "/openapi/v3/apis/apps/v1", "/api/v1/namespaces/./pods/.."}) {
+                             "/openapi/v3/apis/apps/v1", "/api/v1/namespaces/./pods/..",
+                             "/./api/v1/pods", "/./", "/.", "/.//api/v1", "/a/./b"}) {
     auto plain = ParseRequestTarget(target);
     auto url = ParseRequestTargetWithUrl(target);
     ASSERT_EQ(plain.ok(), url.ok()) << target;
@@ -105,7 +106,8 @@ RC_GTEST_PROP(RequestTargetProperty, SplittingPlainPathsAgreesWithBoostUrl, ()) 
     return piece;
   };
   std::string target = *rc::gen::element<std::string>("/api/v1", "/apis/apps/v1", "/apis", "",
-                                                      "/version", "/healthz", "/openapi/v3");
+                                                      "/version", "/healthz", "/openapi/v3",
+                                                      "/.", "/./api/v1");
   const int segments = *rc::gen::inRange(0, 6);
   for (int i = 0; i < segments; ++i) target += separator() + segment();
   if (*rc::gen::arbitrary<bool>()) target += "/";
