@@ -24,6 +24,42 @@ Json InvolvedObject(const Json& object) {
   return ref;
 }
 
+// What an event says about its object.
+struct EventText {
+  const std::string& type;
+  const std::string& reason;
+  const std::string& message;
+  const std::string& action;  // "" : none
+};
+
+// A new Event about `object` named `name`, as client-go's recorder makes one. Built key by key:
+// nlohmann's brace lists build a two-element array per key first, and events are a tenth of a
+// simulated rollout's writes.
+Json NewEvent(const Json& object, const std::string& name, const std::string& ns,
+              const EventText& text, const std::string& now, const std::string& component,
+              const std::string& host) {
+  Json event = Json::object();
+  event["apiVersion"] = "v1";
+  event["kind"] = "Event";
+  Json& meta = event["metadata"];
+  meta["name"] = name;
+  meta["namespace"] = ns;
+  event["involvedObject"] = InvolvedObject(object);
+  event["type"] = text.type;
+  event["reason"] = text.reason;
+  event["message"] = text.message;
+  Json& source = event["source"];
+  source["component"] = component;
+  if (!host.empty()) source["host"] = host;
+  event["count"] = 1;
+  event["firstTimestamp"] = now;
+  event["lastTimestamp"] = now;
+  event["reportingComponent"] = component;
+  event["reportingInstance"] = host.empty() ? component : host;
+  if (!text.action.empty()) event["action"] = text.action;
+  return event;
+}
+
 }  // namespace
 
 EventRecorder::EventRecorder(const Client* client, const Clock* clock, std::string component,
@@ -51,25 +87,8 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
   std::int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            clock_->Now().time_since_epoch()).count();
   if (nanos <= last_nanos_) nanos = last_nanos_ + 1;  // unique names at one instant
-  // Built key by key: nlohmann's brace lists build a two-element array per key first, and
-  // events are a tenth of a simulated rollout's writes.
-  Json event = Json::object();
-  event["apiVersion"] = "v1";
-  event["kind"] = "Event";
-  event["metadata"]["namespace"] = ns;
-  event["involvedObject"] = InvolvedObject(object);
-  event["type"] = type;
-  event["reason"] = reason;
-  event["message"] = message;
-  Json& source = event["source"];
-  source["component"] = component_;
-  if (!host_.empty()) source["host"] = host_;
-  event["count"] = 1;
-  event["firstTimestamp"] = now;
-  event["lastTimestamp"] = now;
-  event["reportingComponent"] = component_;
-  event["reportingInstance"] = host_.empty() ? component_ : host_;
-  if (!action.empty()) event["action"] = action;
+  const std::string object_name = store::MetaString(object, "name");
+  const EventText text{type, reason, message, action};
   // Other recorders name their events from the same clock: on a virtual clock they often
   // record about the same object at the same instant (a restarted controller right after the old
   // one, hundreds of events), so a taken name moves on by 1, 3, 7, ... nanoseconds: past a block
@@ -79,9 +98,10 @@ void EventRecorder::Record(const Json& object, const std::string& type, const st
   for (int attempt = 0; attempt < kNameAttempts && created.status().code() == Code::kAlreadyExists;
        ++attempt) {
     last_nanos_ = nanos + ((std::int64_t{1} << attempt) - 1);
-    name = fmt::format("{}.{:x}", store::MetaString(object, "name"), last_nanos_);
-    event["metadata"]["name"] = name;
-    created = client_->Create(kEvents, event);
+    name = fmt::format("{}.{:x}", object_name, last_nanos_);
+    // Built again for each try: the server takes the event it is handed, and copying it for
+    // every try cost as much as building it.
+    created = client_->Create(kEvents, NewEvent(object, name, ns, text, now, component_, host_));
   }
   ++recorded_;
   if (!created.ok()) {
