@@ -173,6 +173,27 @@ TEST_F(Lifecycle, ConditionsWipedAreRestored) {  // S42
   ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 10s));
 }
 
+// Another writer's edit of fields the controller owns on the leader StatefulSet is undone by
+// the next apply (spec 8), also now that an apply that cannot change anything is not sent
+// (controllers/lws/applied_leader_sets.h).
+TEST_F(Lifecycle, EditsOfOwnedLeaderStatefulSetFieldsAreUndone) {
+  CreateLws({});
+  ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
+  auto leader = world.StatefulSet("test-sample");
+  ASSERT_TRUE(leader.has_value());
+  ASSERT_EQ(leader->metadata.Label(api::kSetNameLabel), "test-sample");
+  const Json edit = {{"metadata", {{"labels", {{api::kSetNameLabel, nullptr}}}}},
+                     {"spec", {{"replicas", 3}}}};
+  ASSERT_TRUE(world.MergePatch(client::kStatefulSets, "test-sample", edit).ok());
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        auto now = world.StatefulSet("test-sample");
+        return now && now->spec.replicas.value_or(-1) == 2 &&
+               now->metadata.Label(api::kSetNameLabel) == "test-sample" && Available();
+      },
+      120s));
+}
+
 TEST_F(Lifecycle, DeletingAWorkerRecreatesTheGroup) {  // S44, S49
   LwsShape shape;
   shape.replicas = 1;

@@ -100,6 +100,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, key.name);
   if (lws == nullptr || lws->metadata.IsDeleting()) {
     expectations_.Forget(key);
+    applied_leader_sets_.Forget(key);
     return ReconcileResult::Done();
   }
   const Time now = loop_->clock().Now();
@@ -178,6 +179,12 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
                                              const std::string& revision_key,
                                              const RolloutDecision& decision) {
   api::Json body = LeaderStatefulSetApply(lws, revision_key, decision.partition, decision.replicas);
+  // The same apply to the version the last one left changes nothing (applied_leader_sets.h).
+  if (sts != nullptr &&
+      applied_leader_sets_.Unchanged(key, body,
+                                     caches_->statefulsets.GetStored(key.namespace_, key.name).get())) {
+    return Status::Ok();
+  }
   auto applied = client_->Patch(client::kStatefulSets, key.namespace_, key.name,
                                 apiserver::PatchType::kApply, body);
   if (!applied.ok()) {
@@ -190,6 +197,7 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
     return applied.status();
   }
   Expect(key, caches_->statefulsets.informer(), (*applied)->json);
+  applied_leader_sets_.Remember(key, std::move(body), *applied);
   return Status::Ok();
 }
 

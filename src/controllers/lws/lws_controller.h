@@ -32,6 +32,7 @@
 #include "client/event_recorder.h"
 #include "client/client.h"
 #include "controllers/group/caches.h"
+#include "controllers/lws/applied_leader_sets.h"
 #include "controllers/lws/rolling_update.h"
 #include "runtime/expectations.h"
 #include "runtime/work_queue.h"
@@ -86,6 +87,7 @@ class LwsController {
   Caches* caches_;
   client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
+  AppliedLeaderSets applied_leader_sets_;
   std::mutex match_cache_mu_;
   api::RevisionMatchCache match_cache_;
   runtime::WorkQueue queue_;

@@ -1,0 +1,118 @@
+#include "controllers/lws/applied_leader_sets.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "api/field.h"
+
+namespace lws::controllers {
+
+namespace {
+
+using api::Json;
+
+// Whether objects `a` and `b` have the same members apart from the `ignored` ones, each pair
+// compared by `same(key, a_value, b_value)`.
+template <class Same>
+bool SameMembers(const Json& a, const Json& b, std::initializer_list<std::string_view> ignored,
+                 Same same) {
+  if (!a.is_object() || !b.is_object()) return false;
+  const auto counted = [&ignored](const std::string& key) {
+    return std::find(ignored.begin(), ignored.end(), key) == ignored.end();
+  };
+  std::size_t compared = 0;
+  for (const auto& [key, value] : a.get_ref<const Json::object_t&>()) {
+    if (!counted(key)) continue;
+    auto it = b.find(key);
+    if (it == b.end() || !same(key, value, *it)) return false;
+    ++compared;
+  }
+  const auto& members = b.get_ref<const Json::object_t&>();
+  return compared == static_cast<std::size_t>(std::count_if(
+                         members.begin(), members.end(),
+                         [&counted](const auto& member) { return counted(member.first); }));
+}
+
+// managedFields entries of the main resource (no subresource), in order.
+std::vector<const Json*> MainEntries(const Json& entries) {
+  std::vector<const Json*> out;
+  for (const Json& entry : entries) {
+    const Json* sub = entry.is_object() ? &api::ChildOrNull(entry, "subresource") : nullptr;
+    const bool main = sub == nullptr || sub->is_null() ||
+                      (sub->is_string() && sub->get_ref<const std::string&>().empty());
+    if (main) {
+      out.push_back(&entry);
+    }
+  }
+  return out;
+}
+
+bool SameMainEntries(const Json& a, const Json& b) {
+  if (!a.is_array() || !b.is_array()) return IdenticalJson(a, b);
+  const std::vector<const Json*> main_a = MainEntries(a), main_b = MainEntries(b);
+  return std::equal(main_a.begin(), main_a.end(), main_b.begin(), main_b.end(),
+                    [](const Json* x, const Json* y) { return IdenticalJson(*x, *y); });
+}
+
+bool SameMetadata(const Json& a, const Json& b) {
+  return SameMembers(a, b, {"resourceVersion"},
+                     [](const std::string& key, const Json& x, const Json& y) {
+                       return key == "managedFields" ? SameMainEntries(x, y) : IdenticalJson(x, y);
+                     });
+}
+
+}  // namespace
+
+bool IdenticalJson(const Json& a, const Json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    const auto& ma = a.get_ref<const Json::object_t&>();
+    const auto& mb = b.get_ref<const Json::object_t&>();
+    return std::equal(ma.begin(), ma.end(), mb.begin(), mb.end(),
+                      [](const auto& x, const auto& y) {
+                        return x.first == y.first && IdenticalJson(x.second, y.second);
+                      });
+  }
+  if (a.is_array()) {
+    const auto& la = a.get_ref<const Json::array_t&>();
+    const auto& lb = b.get_ref<const Json::array_t&>();
+    return std::equal(la.begin(), la.end(), lb.begin(), lb.end(),
+                      [](const Json& x, const Json& y) { return IdenticalJson(x, y); });
+  }
+  return a == b;  // the same type: strings, booleans, null, numbers of one kind
+}
+
+bool SameOutsideStatus(const Json& a, const Json& b) {
+  return SameMembers(a, b, {"status"}, [](const std::string& key, const Json& x, const Json& y) {
+    return key == "metadata" ? SameMetadata(x, y) : IdenticalJson(x, y);
+  });
+}
+
+bool AppliedLeaderSets::Unchanged(const runtime::Key& key, const Json& config,
+                                  const store::StoredObject* live) const {
+  if (live == nullptr) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = applied_.find(key);
+  return it != applied_.end() && IdenticalJson(it->second.config, config) &&
+         SameOutsideStatus(it->second.answered->json, live->json);
+}
+
+void AppliedLeaderSets::Remember(const runtime::Key& key, Json config, store::ObjectPtr answered) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (answered == nullptr) {
+    applied_.erase(key);
+    return;
+  }
+  applied_[key] = Applied{std::move(config), std::move(answered)};
+}
+
+void AppliedLeaderSets::Forget(const runtime::Key& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  applied_.erase(key);
+}
+
+}  // namespace lws::controllers
