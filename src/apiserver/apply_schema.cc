@@ -169,13 +169,6 @@ struct ShapeWalk {
     }
     std::set<PathElement> seen;
     for (std::size_t i = 0; i < value.size(); ++i) {
-      // An item equal to the valid twin's item at its place passed this very check there; with
-      // duplicates allowed and nothing skipped, its key is not needed either (building it was
-      // most of checking a status write's lists).
-      if (allow_duplicates && skip == nullptr && twin_skip == nullptr && twin != nullptr &&
-          twin->is_array() && i < twin->size() && (*twin)[i] == value[i]) {
-        continue;
-      }
       Result<PathElement> pe = ListItemElement(list, value[i]);
       if (!pe.ok()) {
         errors.push_back({path, "element " + std::to_string(i) + ": " + pe.status().message()});
