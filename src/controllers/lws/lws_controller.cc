@@ -180,11 +180,8 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
                                              const RolloutDecision& decision) {
   api::Json body = LeaderStatefulSetApply(lws, revision_key, decision.partition, decision.replicas);
   // The same apply to the version the last one left changes nothing (applied_leader_sets.h).
-  if (sts != nullptr &&
-      applied_leader_sets_.Unchanged(key, body,
-                                     caches_->statefulsets.GetStored(key.namespace_, key.name).get())) {
-    return Status::Ok();
-  }
+  const store::ObjectPtr live = caches_->statefulsets.GetStored(key.namespace_, key.name);
+  if (applied_leader_sets_.Unchanged(key, body, live.get())) return Status::Ok();
   auto applied = client_->Patch(client::kStatefulSets, key.namespace_, key.name,
                                 apiserver::PatchType::kApply, body);
   if (!applied.ok()) {
