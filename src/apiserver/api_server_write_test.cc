@@ -3,6 +3,7 @@
 // Writes through ApiServer::Handle beyond plain CRUD: the patch types, server-side apply,
 // /scale, /status, pods/binding, dryRun and ClusterIP allocation.
 #include "apiserver/api_server_testing.h"
+#include "apiserver/request_handler.h"
 
 namespace lws::apiserver::testing {
 namespace {
@@ -179,6 +180,43 @@ TEST_F(ApiServerTest, StatusWritesTrustOnlyVersionsWhoseShapesWereChecked) {
   Reply after = put_conditions("fixer", {{{"type", "Ready"}, {"status", "False"}}});
   ASSERT_EQ(after.code, 200) << after.body;
   EXPECT_FALSE(fields_of("fixer", after.body).is_null()) << after.body["metadata"];
+}
+
+// Creates and bindings add only what the shape check cannot fault (scalars, flat maps, a
+// condition keyed by its type): the versions they store are marked checked when what they
+// started from was, so a pod's first status write does not walk the whole pod again. A Service
+// (cluster IPs written after the check) and a version stored by a patch are not marked.
+TEST_F(ApiServerTest, CreatesAndBindingsKeepTheShapeCheck) {
+  auto checked = [&](const std::string& group, const std::string& resource, const std::string& name) {
+    const api::ResourceInfo* info = server_->served()->registry.Find(group, "v1", resource);
+    auto stored = store_->Get(*info, "default", name);
+    return stored.ok() && ShapesChecked(**stored, server_->served());
+  };
+  ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
+  EXPECT_TRUE(checked("", "pods", "p"));
+  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"},
+                  {"metadata", {{"name", "p"}, {"annotations", {{"placed-by", "test"}}}}},
+                  {"target", {{"kind", "Node"}, {"name", "n1"}}}};
+  ASSERT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
+  EXPECT_TRUE(checked("", "pods", "p"));
+  ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
+  EXPECT_TRUE(checked("apps", "statefulsets", "s1"));
+
+  Json service = {{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", {{"name", "svc"}}},
+                  {"spec", {{"ports", {{{"port", 80}}}}}}};
+  ASSERT_EQ(Post("/api/v1/namespaces/default/services", service).code, 201);
+  EXPECT_FALSE(checked("", "services", "svc"));
+  Reply patched = Patch(std::string(kPods) + "/p", "application/merge-patch+json",
+                        {{"metadata", {{"labels", {{"a", "b"}}}}}});
+  ASSERT_EQ(patched.code, 200) << patched.body;
+  EXPECT_FALSE(checked("", "pods", "p"));
+  // Bound from an unmarked version, the pod stays unmarked.
+  ASSERT_EQ(Post(kPods, PodJson("q")).code, 201);
+  ASSERT_EQ(Patch(std::string(kPods) + "/q", "application/merge-patch+json",
+                  {{"metadata", {{"labels", {{"a", "b"}}}}}}).code, 200);
+  binding["metadata"]["name"] = "q";
+  ASSERT_EQ(Post(std::string(kPods) + "/q/binding", binding).code, 201);
+  EXPECT_FALSE(checked("", "pods", "q"));
 }
 
 TEST_F(ApiServerTest, BindingChecksTheUidItNames) {

@@ -22,6 +22,16 @@ bool IsNamespace(const api::ResourceInfo& info) {
   return info.group.empty() && info.resource == "namespaces";
 }
 
+// True when `value` is a scalar, or a map whose members are scalars or empty maps (an initial
+// status: pods' phase and qosClass, a StatefulSet's counts, a Service's empty loadBalancer).
+bool HoldsNoList(const Json& value) {
+  if (!value.is_object()) return !value.is_array();
+  for (const auto& [key, member] : value.items()) {
+    if (member.is_array() || (member.is_object() && !member.empty())) return false;
+  }
+  return true;
+}
+
 // Services get a ClusterIP on create, which can fail before the store is asked.
 bool AllocatesClusterIp(const api::ResourceInfo& info) {
   return info.group.empty() && info.resource == "services";
@@ -75,7 +85,9 @@ Status RequestHandler::CheckNameFree(const Json& object) const {
   return store::AlreadyExistsError(*info_, name);
 }
 
-Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object) {
+Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object, bool shapes_checked) {
+  // A CRD's status and a Service's cluster IPs are written after the check: not marked.
+  if (IsCrd(*info_) || AllocatesClusterIp(*info_)) shapes_checked = false;
   if (IsCrd(*info_)) {
     api::ResourceRegistry trial = served_->registry;
     Status valid = trial.AddCustomResource(object);
@@ -89,6 +101,11 @@ Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object) {
   options.initial_status = InitialStatus(object);
   ASSIGN_OR_RETURN(store::ObjectPtr created, store_->Create(*info_, std::move(object), options));
   if (IsCrd(*info_) && !options.dry_run) return EstablishCrd(created);
+  // The store added scalar metadata (uid, creationTimestamp, generation...) and replaced the
+  // status by the initial one: checked still, when that status holds no list.
+  if (shapes_checked && HoldsNoList(api::ChildOrNull(created->json, "status"))) {
+    MarkShapesChecked(*created, served_);
+  }
   return created;
 }
 

@@ -208,7 +208,9 @@ Result<HttpResponse> RequestHandler::Binding() {
   store::UpdateOptions options;
   options.dry_run = DryRun();
   options.with_status = true;
-  RETURN_IF_ERROR(store_->Update(*info_, std::move(pod), options).status());
+  ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, std::move(pod), options));
+  // A string, string annotations and a condition keyed by its type: a checked pod stays checked.
+  if (ShapesChecked(*current, served_)) MarkShapesChecked(*bound, served_);
   return JsonResponse(201, {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", Json::object()},
                             {"status", "Success"}, {"code", 201}});
 }

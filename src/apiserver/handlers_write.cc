@@ -53,11 +53,18 @@ api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
                                  namespaced ? api::MetaScope::kNamespaced : api::MetaScope::kCluster);
 }
 
-// The fact "this stored version passed UpdateManagedFields' shape check" (ValidateShape with
-// duplicates allowed, managedFields left out), kept in the version's view slots and pointing at
-// the ServedResources whose list types it was checked under: a CRD change makes a new snapshot,
-// so old marks stop counting and the next write checks again. A status write then walks only
-// what it changed instead of the whole live object as well.
+// True when the store can only commit `object` over `current`: it names current's
+// resourceVersion, so any other live version is a conflict.
+bool PinnedTo(const Json& object, const store::StoredObject& current) {
+  const std::string rv = store::MetaString(object, "resourceVersion");
+  return !rv.empty() && rv == std::to_string(current.resource_version);
+}
+
+}  // namespace
+
+// The mark is kept in the version's view slots and points at the ServedResources whose list
+// types it was checked under: a CRD change makes a new snapshot, so old marks stop counting and
+// the next write checks again.
 struct ShapesCheckedMark {};
 
 bool ShapesChecked(const store::StoredObject& version,
@@ -69,15 +76,6 @@ void MarkShapesChecked(const store::StoredObject& version,
                        const std::shared_ptr<const ServedResources>& served) {
   version.KeepView(typeid(ShapesCheckedMark), served);
 }
-
-// True when the store can only commit `object` over `current`: it names current's
-// resourceVersion, so any other live version is a conflict.
-bool PinnedTo(const Json& object, const store::StoredObject& current) {
-  const std::string rv = store::MetaString(object, "resourceVersion");
-  return !rv.empty() && rv == std::to_string(current.resource_version);
-}
-
-}  // namespace
 
 Result<Json> RequestHandler::BodyJson(
     const std::function<Result<Json>(const std::string&)>& decode) const {
@@ -236,8 +234,11 @@ Result<HttpResponse> RequestHandler::Create() {
   RETURN_IF_ERROR(CheckNamespaceExists());
   RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
   RETURN_IF_ERROR(CheckNameFree(object));
-  object = WithManagedFields(nullptr, std::move(object), "");
-  ASSIGN_OR_RETURN(store::ObjectPtr created, CreateWithSideEffects(std::move(object)));
+  static const Json kNone;  // a create has no old object
+  bool shapes_checked = false;
+  object = UpdateManagedFields(kNone, std::move(object), ManagerScope(""), &shapes_checked);
+  ASSIGN_OR_RETURN(store::ObjectPtr created,
+                   CreateWithSideEffects(std::move(object), shapes_checked));
   return ObjectResponse(201, created);
 }
 

@@ -31,6 +31,17 @@ using api::Json;
 // fieldValidation=Strict|Warn|Ignore (Warn when absent, as the server defaults it).
 enum class FieldValidation { kStrict, kWarn, kIgnore };
 
+// The fact "this stored version passed UpdateManagedFields' shape check" (ValidateShape with
+// duplicates allowed, managedFields left out; handlers_write.cc). A write over a marked version
+// walks only what it changed instead of the whole live object as well. A handler marks the
+// version it stored when that version passed the check, or provably would: the check looks only
+// at associative lists and depth, so adding scalars or flat maps to a checked object keeps it
+// checked.
+bool ShapesChecked(const store::StoredObject& version,
+                   const std::shared_ptr<const ServedResources>& served);
+void MarkShapesChecked(const store::StoredObject& version,
+                       const std::shared_ptr<const ServedResources>& served);
+
 class RequestHandler {
  public:
   RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
@@ -100,7 +111,9 @@ class RequestHandler {
   // handlers_crd.cc
   Status CheckNamespaceExists();
   Status CheckNameFree(const Json& object) const;
-  Result<store::ObjectPtr> CreateWithSideEffects(Json object);
+  // `shapes_checked`: `object` passed UpdateManagedFields' shape check; the created version is
+  // then marked checked when the store added nothing the check looks at (MarkShapesChecked).
+  Result<store::ObjectPtr> CreateWithSideEffects(Json object, bool shapes_checked = false);
   // Deletes what goes with `current`: a namespace's objects, a CRD's custom resources.
   Status BeforeDelete(const Json& current);
   Status DeleteAllIn(const api::ResourceInfo& resource, const std::string& ns);
