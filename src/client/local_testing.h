@@ -1,7 +1,8 @@
 // File: client/local_testing.h
 //
-// The embedded control plane on a virtual clock, for tests of the cluster's components: an
-// in-memory store and an API server on a VirtualLoop's clock, and a helper to make clients.
+// The embedded control plane for tests of the cluster's components: an in-memory store and an
+// API server on a VirtualLoop's clock, and a helper to make clients (or on any clock, for tests
+// that bring their own loop).
 #pragma once
 
 #include <memory>
@@ -14,28 +15,40 @@
 
 namespace lws::client::testing {
 
-struct ControlPlane {
-  // `admission` is the API server's admission chain, e.g. with the LWS webhooks
-  // (controllers::InstallLwsWebhooks) for tests of components whose pods they mutate.
-  explicit ControlPlane(std::uint64_t seed = 7, bool install_lws_crd = false,
-                        apiserver::AdmissionChain admission = {}) {
+// An in-memory store and an API server over it, both on `clock`: the embedded control plane
+// without a loop, for tests that bring their own (ControlPlane below; a RealEventLoop).
+struct InMemoryControlPlane {
+  InMemoryControlPlane(const Clock* clock, std::uint64_t seed, bool install_lws_crd,
+                       apiserver::AdmissionChain admission) {
     store::StoreOptions store_options;
-    store_options.clock = &loop.clock();
+    store_options.clock = clock;
     store_options.seed = seed;
     store_options.watch_queue_size = 1'000'000;
     store = store::Store::Open(store_options).value();
     apiserver::ApiServerOptions options;
     options.store = store.get();
-    options.clock = &loop.clock();
+    options.clock = clock;
     options.install_lws_crd = install_lws_crd;
     options.admission = std::move(admission);
     server = apiserver::ApiServer::Create(std::move(options)).value();
   }
-  LocalClient Client(std::string manager) { return LocalClient(server.get(), store.get(), manager); }
 
-  sim::VirtualLoop loop;
   std::unique_ptr<store::Store> store;
   std::unique_ptr<apiserver::ApiServer> server;
+};
+
+// The loop comes first: the store and the server read its clock.
+struct VirtualLoopFirst {
+  sim::VirtualLoop loop;
+};
+
+struct ControlPlane : VirtualLoopFirst, InMemoryControlPlane {
+  // `admission` is the API server's admission chain, e.g. with the LWS webhooks
+  // (controllers::InstallLwsWebhooks) for tests of components whose pods they mutate.
+  explicit ControlPlane(std::uint64_t seed = 7, bool install_lws_crd = false,
+                        apiserver::AdmissionChain admission = {})
+      : InMemoryControlPlane(&loop.clock(), seed, install_lws_crd, std::move(admission)) {}
+  LocalClient Client(std::string manager) { return LocalClient(server.get(), store.get(), manager); }
 };
 
 }  // namespace lws::client::testing

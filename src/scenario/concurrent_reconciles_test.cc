@@ -17,6 +17,7 @@
 #include "api/codec.h"
 #include "api/lws_types.h"
 #include "client/local_client.h"
+#include "client/local_testing.h"
 #include "client/resource.h"
 #include "cluster/local_cluster.h"
 #include "controllers/admission/lws_webhooks.h"
@@ -42,27 +43,23 @@ Status OnLoop(EventLoop* loop, const std::function<Status()>& work) {
 class ConcurrentReconciles : public ::testing::Test {
  protected:
   void SetUp() override {
-    store::StoreOptions store_options;
-    store_options.clock = &loop_.clock();
-    store_options.watch_queue_size = 1'000'000;
-    store_ = store::Store::Open(store_options).value();
-    apiserver::ApiServerOptions options;
-    options.store = store_.get();
-    options.clock = &loop_.clock();
-    options.install_lws_crd = true;
-    controllers::InstallLwsWebhooks(&options.admission);
-    server_ = apiserver::ApiServer::Create(std::move(options)).value();
-    user_ = std::make_unique<client::LocalClient>(server_.get(), store_.get(), "kubectl");
+    apiserver::AdmissionChain admission;
+    controllers::InstallLwsWebhooks(&admission);
+    planes_ = std::make_unique<client::testing::InMemoryControlPlane>(
+        &loop_.clock(), /*seed=*/7, /*install_lws_crd=*/true, std::move(admission));
+    store_ = planes_->store.get();
+    server_ = planes_->server.get();
+    user_ = std::make_unique<client::LocalClient>(server_, store_, "kubectl");
 
     cluster::ClusterSpec spec = GpuCluster(8, 8);
     spec.pools[0].startup = {cluster::Distribution::Kind::kFixed, 0.2, 0};
     spec.pools[0].termination = 100ms;
-    cluster_ = std::make_unique<cluster::LocalCluster>(&loop_, server_.get(), store_.get(), spec,
+    cluster_ = std::make_unique<cluster::LocalCluster>(&loop_, server_, store_, spec,
                                                        cluster::LocalClusterOptions{});
     controllers::LwsManagerOptions workers;
     workers.lws_workers = 4;
     workers.group_workers = 4;
-    manager_ = std::make_unique<controllers::LwsManager>(&loop_, server_.get(), store_.get(), workers);
+    manager_ = std::make_unique<controllers::LwsManager>(&loop_, server_, store_, workers);
     Status started = OnLoop(&loop_, [this] {
       RETURN_IF_ERROR(cluster_->Start());
       return manager_->Start();
@@ -164,8 +161,9 @@ class ConcurrentReconciles : public ::testing::Test {
   static constexpr int kSize = 3;
 
   RealEventLoop loop_;
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<apiserver::ApiServer> server_;
+  std::unique_ptr<client::testing::InMemoryControlPlane> planes_;
+  store::Store* store_ = nullptr;
+  apiserver::ApiServer* server_ = nullptr;
   std::unique_ptr<client::LocalClient> user_;
   std::unique_ptr<cluster::LocalCluster> cluster_;
   std::unique_ptr<controllers::LwsManager> manager_;
