@@ -86,8 +86,6 @@ Status RequestHandler::CheckNameFree(const Json& object) const {
 }
 
 Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object, bool shapes_checked) {
-  // A CRD's status and a Service's cluster IPs are written after the check: not marked.
-  if (IsCrd(*info_) || AllocatesClusterIp(*info_)) shapes_checked = false;
   if (IsCrd(*info_)) {
     api::ResourceRegistry trial = served_->registry;
     Status valid = trial.AddCustomResource(object);
@@ -102,8 +100,10 @@ Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object, bool
   ASSIGN_OR_RETURN(store::ObjectPtr created, store_->Create(*info_, std::move(object), options));
   if (IsCrd(*info_) && !options.dry_run) return EstablishCrd(created);
   // The store added scalar metadata (uid, creationTimestamp, generation...) and replaced the
-  // status by the initial one: checked still, when that status holds no list.
-  if (shapes_checked && HoldsNoList(api::ChildOrNull(created->json, "status"))) {
+  // status by the initial one: checked still, when that status holds no list. A CRD's status
+  // and a Service's cluster IPs are written after the check: not marked.
+  if (shapes_checked && !IsCrd(*info_) && !AllocatesClusterIp(*info_) &&
+      HoldsNoList(api::ChildOrNull(created->json, "status"))) {
     MarkShapesChecked(*created, served_);
   }
   return created;

@@ -223,10 +223,10 @@ FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) con
 }
 
 Json RequestHandler::WithManagedFields(const Json* old, Json updated,
-                                       std::string_view subresource) {
+                                       std::string_view subresource, bool* shapes_checked) {
   static const Json kNone;  // a create has no old object; copying a live one cost a whole DOM
   return UpdateManagedFields(old == nullptr ? kNone : *old, std::move(updated),
-                             ManagerScope(subresource));
+                             ManagerScope(subresource), shapes_checked);
 }
 
 Result<HttpResponse> RequestHandler::Create() {
@@ -234,9 +234,8 @@ Result<HttpResponse> RequestHandler::Create() {
   RETURN_IF_ERROR(CheckNamespaceExists());
   RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
   RETURN_IF_ERROR(CheckNameFree(object));
-  static const Json kNone;  // a create has no old object
   bool shapes_checked = false;
-  object = UpdateManagedFields(kNone, std::move(object), ManagerScope(""), &shapes_checked);
+  object = WithManagedFields(nullptr, std::move(object), "", &shapes_checked);
   ASSIGN_OR_RETURN(store::ObjectPtr created,
                    CreateWithSideEffects(std::move(object), shapes_checked));
   return ObjectResponse(201, created);

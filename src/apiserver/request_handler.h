@@ -100,8 +100,10 @@ class RequestHandler {
   Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource);
   // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).
   Status AdmitDelete(const Json& current, bool dry_run);
-  // Records the write in managedFields (non-apply writes).
-  Json WithManagedFields(const Json* old, Json updated, std::string_view subresource);
+  // Records the write in managedFields (non-apply writes); `shapes_checked` as
+  // UpdateManagedFields sets it.
+  Json WithManagedFields(const Json* old, Json updated, std::string_view subresource,
+                         bool* shapes_checked = nullptr);
   FieldManagerScope ManagerScope(std::string_view subresource) const;
   // Stores `object` as an update of `old` (main resource or /status), retrying nothing.
   Result<store::ObjectPtr> StoreUpdate(Json object, bool status_only);

@@ -3,7 +3,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <future>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -11,6 +10,7 @@
 #include "api/quantity.h"
 #include "base/event_loop.h"
 #include "base/log.h"
+#include "base/run_on_loop.h"
 #include "cli/demo.h"
 #include "cli/serve.h"
 #include "client/local_client.h"
@@ -23,14 +23,6 @@ namespace lws::cli {
 namespace {
 
 constexpr auto kBookmarkInterval = std::chrono::seconds(30);
-
-// Runs `work` on the loop's thread and waits for its Status: the cluster's components may only
-// be touched from there.
-Status RunOnLoop(EventLoop* loop, std::function<Status()> work) {
-  std::promise<Status> done;
-  loop->Post([&] { done.set_value(work()); });
-  return done.get_future().get();
-}
 
 std::int64_t TotalOf(const cluster::NodePoolSpec& pool, const std::string& resource, int nodes) {
   auto it = pool.allocatable.find(resource);

@@ -10,12 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <future>
 #include <map>
 #include <thread>
 
 #include "api/codec.h"
 #include "api/lws_types.h"
+#include "base/run_on_loop.h"
 #include "client/local_client.h"
 #include "client/local_testing.h"
 #include "client/resource.h"
@@ -32,23 +32,15 @@ using namespace std::chrono_literals;
 // Real seconds a step may take before the test gives up (the run itself takes a few).
 constexpr auto kPatience = 90s;
 
-// Runs `work` on the loop's thread and waits for it: the cluster and the manager may only be
-// started and stopped there.
-Status OnLoop(EventLoop* loop, const std::function<Status()>& work) {
-  std::promise<Status> done;
-  loop->Post([&] { done.set_value(work()); });
-  return done.get_future().get();
+apiserver::AdmissionChain LwsAdmission() {
+  apiserver::AdmissionChain admission;
+  controllers::InstallLwsWebhooks(&admission);
+  return admission;
 }
 
 class ConcurrentReconciles : public ::testing::Test {
  protected:
   void SetUp() override {
-    apiserver::AdmissionChain admission;
-    controllers::InstallLwsWebhooks(&admission);
-    planes_ = std::make_unique<client::testing::InMemoryControlPlane>(
-        &loop_.clock(), /*seed=*/7, /*install_lws_crd=*/true, std::move(admission));
-    store_ = planes_->store.get();
-    server_ = planes_->server.get();
     user_ = std::make_unique<client::LocalClient>(server_, store_, "kubectl");
 
     cluster::ClusterSpec spec = GpuCluster(8, 8);
@@ -60,7 +52,7 @@ class ConcurrentReconciles : public ::testing::Test {
     workers.lws_workers = 4;
     workers.group_workers = 4;
     manager_ = std::make_unique<controllers::LwsManager>(&loop_, server_, store_, workers);
-    Status started = OnLoop(&loop_, [this] {
+    Status started = RunOnLoop(&loop_, [this] {
       RETURN_IF_ERROR(cluster_->Start());
       return manager_->Start();
     });
@@ -68,7 +60,7 @@ class ConcurrentReconciles : public ::testing::Test {
   }
 
   void TearDown() override {
-    (void)OnLoop(&loop_, [this] {
+    (void)RunOnLoop(&loop_, [this] {
       manager_->Stop();
       cluster_->Stop();
       return Status::Ok();
@@ -161,9 +153,10 @@ class ConcurrentReconciles : public ::testing::Test {
   static constexpr int kSize = 3;
 
   RealEventLoop loop_;
-  std::unique_ptr<client::testing::InMemoryControlPlane> planes_;
-  store::Store* store_ = nullptr;
-  apiserver::ApiServer* server_ = nullptr;
+  client::testing::InMemoryControlPlane planes_{&loop_.clock(), /*seed=*/7,
+                                                 /*install_lws_crd=*/true, LwsAdmission()};
+  store::Store* const store_ = planes_.store.get();
+  apiserver::ApiServer* const server_ = planes_.server.get();
   std::unique_ptr<client::LocalClient> user_;
   std::unique_ptr<cluster::LocalCluster> cluster_;
   std::unique_ptr<controllers::LwsManager> manager_;
@@ -205,7 +198,7 @@ TEST_F(ConcurrentReconciles, RollingUpdatesReplaceEveryGroupOnce) {
     }
   }
   std::uint64_t group_reconciles = 0;  // the queue counts on the loop's thread: read it there
-  (void)OnLoop(&loop_, [&] {
+  (void)RunOnLoop(&loop_, [&] {
     group_reconciles = manager_->group_reconciles();
     return Status::Ok();
   });

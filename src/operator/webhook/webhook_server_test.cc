@@ -12,7 +12,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <mutex>
 
 #include <boost/asio/io_context.hpp>
@@ -25,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include "api/lws_testing.h"
+#include "base/run_on_loop.h"
 #include "operator/webhook/cert_secret.h"
 
 namespace lws::operator_webhook {
@@ -93,10 +93,7 @@ class WebhookServerTest : public ::testing::Test {
   // Runs `f` on the loop's thread, as the server's methods require, and waits for it.
   template <typename F>
   auto OnLoop(F f) {
-    std::packaged_task<decltype(f())()> task(std::move(f));
-    auto done = task.get_future();
-    loop_.Post([&task] { task(); });
-    return done.get();
+    return RunOnLoop(&loop_, std::move(f));
   }
   void SetUp() override {
     dir_ = std::filesystem::path(::testing::TempDir()) /
