@@ -131,8 +131,11 @@ class WebhookServerTest : public ::testing::Test {
     };
     return options;
   }
+  // On the loop's thread, as the server's contract requires: its first check is scheduled there.
   void StartServer(WebhookServerOptions options) {
-    auto started = WebhookServer::Start(&loop_, std::move(options), LwsWebhookEndpoints());
+    auto started = OnLoop([this, &options] {
+      return WebhookServer::Start(&loop_, std::move(options), LwsWebhookEndpoints());
+    });
     ASSERT_TRUE(started.ok()) << started.status().message();
     server_ = std::move(*started);
   }
@@ -177,7 +180,8 @@ TEST_F(WebhookServerTest, UnknownPathsAre404AndNotCounted) {
 
 TEST_F(WebhookServerTest, StartFailsWithoutCertificates) {
   std::filesystem::remove(dir_ / "tls.crt");
-  auto started = WebhookServer::Start(&loop_, Options(), LwsWebhookEndpoints());
+  auto started =
+      OnLoop([this] { return WebhookServer::Start(&loop_, Options(), LwsWebhookEndpoints()); });
   ASSERT_FALSE(started.ok());
   EXPECT_NE(started.status().message().find("tls.crt"), std::string::npos)
       << started.status().message();
