@@ -89,6 +89,20 @@ Json LocalUserInfo() {
   return {{"username", "system:admin"}, {"groups", {"system:masters", "system:authenticated"}}};
 }
 
+namespace {
+
+// The stored object as the review carries it, its managedFields included.
+Json OldObjectOf(const ReviewRequest& r) {
+  if (r.old_object == nullptr) return Json();
+  Json old = *r.old_object;
+  if (r.old_managed_fields != nullptr && !r.old_managed_fields->empty()) {
+    store::PutManagedFields(&old, *r.old_managed_fields);
+  }
+  return old;
+}
+
+}  // namespace
+
 Json BuildAdmissionReview(const ReviewRequest& r) {
   Json request = {{"uid", r.uid},
                   {"kind", GroupVersionKindJson(r)},
@@ -98,7 +112,7 @@ Json BuildAdmissionReview(const ReviewRequest& r) {
                   {"operation", r.operation},
                   {"userInfo", LocalUserInfo()},
                   {"object", r.object != nullptr ? *r.object : Json()},
-                  {"oldObject", r.old_object != nullptr ? *r.old_object : Json()},
+                  {"oldObject", OldObjectOf(r)},
                   {"dryRun", r.dry_run},
                   {"options", OptionsFor(r)}};
   // omitempty in admission/v1.

@@ -26,6 +26,7 @@
 
 #include "apiserver/webhook_match.h"
 #include "base/result.h"
+#include "store/object.h"
 
 namespace lws::apiserver {
 
@@ -37,6 +38,7 @@ struct ReviewRequest : WebhookMatchRequest {
   std::string name;
   bool dry_run = false;
   std::string field_manager;  // the request's ?fieldManager=, "" when not given
+  const store::ManagedEntries* old_managed_fields = nullptr;  // as AdmissionRequest's
 };
 
 // The user every request of the local cluster acts as (it authenticates nobody but the optional

@@ -85,7 +85,8 @@ Status RequestHandler::CheckNameFree(const Json& object) const {
   return store::AlreadyExistsError(*info_, name);
 }
 
-Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object, bool shapes_checked) {
+Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(
+    Json object, bool shapes_checked, std::optional<store::ManagedEntries> managed_fields) {
   if (IsCrd(*info_)) {
     api::ResourceRegistry trial = served_->registry;
     Status valid = trial.AddCustomResource(object);
@@ -97,6 +98,7 @@ Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(Json object, bool
   store::CreateOptions options;
   options.dry_run = DryRun();
   options.initial_status = InitialStatus(object);
+  options.managed_fields = std::move(managed_fields);
   ASSIGN_OR_RETURN(store::ObjectPtr created, store_->Create(*info_, std::move(object), options));
   if (IsCrd(*info_) && !options.dry_run) return EstablishCrd(created);
   // The store added scalar metadata (uid, creationTimestamp, generation...) and replaced the

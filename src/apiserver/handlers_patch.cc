@@ -39,7 +39,8 @@ Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
                            current.status().code() == Code::kNotFound)) {
       return current.status();
     }
-    Json live = current.ok() ? (*current)->json : Json();
+    // The whole object, managedFields included: a patch may name them.
+    Json live = current.ok() ? (*current)->FullJson() : Json();
     Json object;
     bool created = false;
     switch (type) {

@@ -67,7 +67,7 @@ std::string ListJson(const api::ResourceInfo& info, const store::ListResult& lis
 
 Json ListAsJson(const api::ResourceInfo& info, const store::ListResult& list) {
   Json items = Json::array();
-  for (const auto& item : list.items) items.push_back(item->json);
+  for (const auto& item : list.items) items.push_back(item->FullJson());
   Json metadata = {{"resourceVersion", std::to_string(list.resource_version)}};
   if (!list.continue_token.empty()) metadata["continue"] = list.continue_token;
   return {{"kind", info.list_kind}, {"apiVersion", info.ApiVersion()}, {"metadata", metadata},
@@ -81,7 +81,7 @@ Result<HttpResponse> RequestHandler::Get() {
   TableRepresentation rep = NegotiateTable(http_.headers.Get("Accept"));
   if (!rep.table) return ObjectResponse(200, object);
   ASSIGN_OR_RETURN(TableOptions options, TableOptionsFor(target_.query, rep, now_));
-  return JsonResponse(200, TableForObject(*info_, object->json, options), rep.content_type);
+  return JsonResponse(200, TableForObject(*info_, object->FullJson(), options), rep.content_type);
 }
 
 Result<HttpResponse> RequestHandler::GetStatus() { return Get(); }

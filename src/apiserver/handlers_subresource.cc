@@ -115,14 +115,15 @@ Result<HttpResponse> RequestHandler::Scale() {
                                               replicas, "must be greater than or equal to 0"));
     return api::InvalidStatus("Scale.autoscaling", target_.name, errors);
   }
-  Json object = current->json;
+  const Json live = current->FullJson();
+  Json object = live;
   SetValueAt(&object, info_->scale->spec_replicas_path, replicas);
   // A Scale that names a resourceVersion is a precondition on the parent (kubectl scale
   // --resource-version); otherwise the write goes on top of what was just read.
   std::string rv = store::MetaString(wanted, "resourceVersion");
   if (!rv.empty()) object["metadata"]["resourceVersion"] = rv;
-  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, "scale"));
-  object = WithManagedFields(&current->json, std::move(object), "scale");
+  RETURN_IF_ERROR(PrepareForWrite(&object, &live, "scale"));
+  object = WithManagedFields(&live, std::move(object), "scale");
   ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), false));
   return JsonResponse(200, ScaleOf(*info_, stored->json));
 }
@@ -208,6 +209,7 @@ Result<HttpResponse> RequestHandler::Binding() {
   store::UpdateOptions options;
   options.dry_run = DryRun();
   options.with_status = true;
+  options.managed_fields = current->managed_fields;
   ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, std::move(pod), options));
   // A string, string annotations and a condition keyed by its type: a checked pod stays checked.
   if (ShapesChecked(*current, served_)) MarkShapesChecked(*bound, served_);

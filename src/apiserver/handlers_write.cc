@@ -130,7 +130,8 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
 }
 
 Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
-                                       std::string_view subresource) {
+                                       std::string_view subresource,
+                                       const store::ManagedEntries* old_managed_fields) {
   ASSIGN_OR_RETURN(FieldValidation mode, FieldValidationMode());
   auto found = served_->schemas.find(info_->GroupResource());
   const api::StructuralSchema* schema =
@@ -163,6 +164,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
   admission.name = store::MetaString(*object, "name");
   admission.object = object;
   admission.old_object = old;
+  admission.old_managed_fields = old_managed_fields;
   admission.dry_run = DryRun();
   admission.field_manager = target_.query.Get("fieldManager");
   admission.warnings = &warnings_;
@@ -195,7 +197,8 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
   return admitted ? chain.RunValidating(admission) : Status::Ok();
 }
 
-Status RequestHandler::AdmitDelete(const Json& current, bool dry_run) {
+Status RequestHandler::AdmitDelete(const store::StoredObject& stored, bool dry_run) {
+  const Json& current = stored.json;
   const AdmissionChain& chain = server_->options_.admission;
   if (!chain.Handles(*info_, "")) return Status::Ok();
   AdmissionRequest admission;
@@ -204,6 +207,7 @@ Status RequestHandler::AdmitDelete(const Json& current, bool dry_run) {
   admission.namespace_ = store::MetaString(current, "namespace");
   admission.name = store::MetaString(current, "name");
   admission.old_object = &current;
+  admission.old_managed_fields = &stored.managed_fields;
   admission.dry_run = dry_run;
   admission.warnings = &warnings_;
   RETURN_IF_ERROR(chain.RunMutating(admission));
@@ -229,21 +233,36 @@ Json RequestHandler::WithManagedFields(const Json* old, Json updated,
                              ManagerScope(subresource), shapes_checked);
 }
 
+store::ManagedEntries RequestHandler::RecordWrite(const store::StoredObject* current,
+                                                  Json* updated, std::string_view subresource,
+                                                  bool* shapes_checked) {
+  static const Json kNone;  // a create has no old object
+  FieldManagerScope scope = ManagerScope(subresource);
+  if (current == nullptr) {
+    return RecordManagedFields(kNone, LiveEntries(kNone), updated, scope, shapes_checked);
+  }
+  scope.live_shapes_checked = ShapesChecked(*current, served_);
+  return RecordManagedFields(current->json, LiveEntries::Of(*current), updated, scope,
+                             shapes_checked);
+}
+
 Result<HttpResponse> RequestHandler::Create() {
   ASSIGN_OR_RETURN(Json object, DecodeObjectBody(false));
   RETURN_IF_ERROR(CheckNamespaceExists());
   RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
   RETURN_IF_ERROR(CheckNameFree(object));
   bool shapes_checked = false;
-  object = WithManagedFields(nullptr, std::move(object), "", &shapes_checked);
+  store::ManagedEntries entries = RecordWrite(nullptr, &object, "", &shapes_checked);
   ASSIGN_OR_RETURN(store::ObjectPtr created,
-                   CreateWithSideEffects(std::move(object), shapes_checked));
+                   CreateWithSideEffects(std::move(object), shapes_checked, std::move(entries)));
   return ObjectResponse(201, created);
 }
 
-Result<store::ObjectPtr> RequestHandler::StoreUpdate(Json object, bool status_only) {
+Result<store::ObjectPtr> RequestHandler::StoreUpdate(
+    Json object, bool status_only, std::optional<store::ManagedEntries> managed_fields) {
   store::UpdateOptions options;
   options.dry_run = DryRun();
+  options.managed_fields = std::move(managed_fields);
   if (status_only) return store_->UpdateStatus(*info_, std::move(object), options);
   ASSIGN_OR_RETURN(store::ObjectPtr stored, store_->Update(*info_, std::move(object), options));
   if (!options.dry_run) RETURN_IF_ERROR(AfterWrite(stored->json, false));
@@ -255,15 +274,18 @@ Result<HttpResponse> RequestHandler::Update(bool status_only) {
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    store_->Get(*info_, target_.namespace_, target_.name));
   std::string_view sub = status_only ? "status" : "";
-  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub));
-  FieldManagerScope scope = ManagerScope(sub);
-  scope.live_shapes_checked = ShapesChecked(*current, served_);
+  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub, &current->managed_fields));
   bool shapes_checked = false;
-  object = UpdateManagedFields(current->json, std::move(object), scope, &shapes_checked);
+  store::ManagedEntries entries = RecordWrite(current.get(), &object, sub, &shapes_checked);
   // The stored version is `object` over `current` (status writes take the rest from it), both
   // checked, when nothing else can have been written in between.
   shapes_checked = shapes_checked && PinnedTo(object, *current);
-  ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), status_only));
+  // A status write left with no entries stores none of its own: the store keeps the live ones,
+  // as it keeps them for any status body without managedFields.
+  std::optional<store::ManagedEntries> given;
+  if (!status_only || !entries.empty()) given = std::move(entries);
+  ASSIGN_OR_RETURN(store::ObjectPtr stored,
+                   StoreUpdate(std::move(object), status_only, std::move(given)));
   if (shapes_checked) MarkShapesChecked(*stored, served_);
   return ObjectResponse(200, stored);
 }
@@ -294,7 +316,7 @@ Result<HttpResponse> RequestHandler::Delete() {
   ASSIGN_OR_RETURN(store::DeleteOptions options, store::ParseDeleteOptions(body));
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    store_->Get(*info_, target_.namespace_, target_.name));
-  RETURN_IF_ERROR(AdmitDelete(current->json, options.dry_run));
+  RETURN_IF_ERROR(AdmitDelete(*current, options.dry_run));
   if (!options.dry_run) RETURN_IF_ERROR(BeforeDelete(current->json));
   ASSIGN_OR_RETURN(store::DeleteResult result,
                    store_->Delete(*info_, target_.namespace_, target_.name, options));
@@ -321,7 +343,7 @@ Result<HttpResponse> RequestHandler::DeleteCollection() {
   RETURN_IF_ERROR(store::ValidateDeleteOptions(options));
   Json items = Json::array();
   for (const store::ObjectPtr& item : list.items) {
-    RETURN_IF_ERROR(AdmitDelete(item->json, options.dry_run));
+    RETURN_IF_ERROR(AdmitDelete(*item, options.dry_run));
     Result<store::DeleteResult> result =
         store_->Delete(*info_, store::MetaString(item->json, "namespace"),
                        store::MetaString(item->json, "name"), options);
@@ -329,7 +351,7 @@ Result<HttpResponse> RequestHandler::DeleteCollection() {
       if (result.status().code() == Code::kNotFound) continue;  // raced with another delete
       return result.status();
     }
-    items.push_back(result->object->json);
+    items.push_back(result->object->FullJson());
   }
   Json body = {{"kind", info_->list_kind},
                {"apiVersion", info_->ApiVersion()},

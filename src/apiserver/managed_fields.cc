@@ -106,6 +106,10 @@ Json ManagedFieldsEntry::ToJson(Json fields_v1) const {
 }
 
 Result<ManagedFieldSets> DecodeManagedFields(const Json& managed_fields) {
+  return DecodeManagedFields(LiveEntries(managed_fields));
+}
+
+Result<ManagedFieldSets> DecodeManagedFields(const LiveEntries& managed_fields) {
   ManagedFieldSets out;
   if (managed_fields.is_null()) return out;
   if (!managed_fields.is_array()) return Status::BadRequest("managedFields is not a list");
@@ -147,10 +151,41 @@ void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
   SetEncodedManagedFields(object, EncodeManagedFields(managed));
 }
 
+LiveEntries LiveEntries::Of(const store::StoredObject& version) {
+  if (!version.managed_fields.empty()) return LiveEntries(version.managed_fields);
+  return LiveEntries(ManagedFieldsOf(version.json));
+}
+
+std::size_t LiveEntries::size() const {
+  if (shared_ != nullptr) return shared_->size();
+  return value_->is_array() ? value_->size() : 0;
+}
+
+const Json& LiveEntries::operator[](std::size_t i) const {
+  return shared_ != nullptr ? *(*shared_)[i] : (*value_)[i];
+}
+
+store::ManagedEntry LiveEntries::Shared(std::size_t i) const {
+  return shared_ != nullptr ? (*shared_)[i] : nullptr;
+}
+
+Json LiveEntries::ToJson() const {
+  if (shared_ == nullptr) return *value_;
+  if (shared_->empty()) return nullptr;
+  Json array = Json::array();
+  for (const store::ManagedEntry& entry : *shared_) array.push_back(*entry);
+  return array;
+}
+
 ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
                                        std::string_view subresource) {
+  return ManagedFieldsForWrite(LiveEntries(ManagedFieldsOf(live)), updated, subresource);
+}
+
+ManagedFieldSets ManagedFieldsForWrite(const LiveEntries& live, const Json& updated,
+                                       std::string_view subresource) {
   auto from_live = [&live]() {
-    Result<ManagedFieldSets> decoded = DecodeManagedFields(ManagedFieldsOf(live));
+    Result<ManagedFieldSets> decoded = DecodeManagedFields(live);
     return decoded.ok() ? std::move(*decoded) : ManagedFieldSets();
   };
   if (KeepsLiveEntries(updated, subresource)) return from_live();

@@ -28,6 +28,7 @@
 #include "apiserver/apply_schema.h"
 #include "apiserver/field_set.h"
 #include "base/clock.h"
+#include "store/object.h"
 
 namespace lws::apiserver {
 
@@ -70,9 +71,39 @@ const Json& ManagedFieldsOf(const Json& object);
 // Replaces metadata.managedFields with `managed`; removes the key when `managed` is empty.
 void SetManagedFields(Json* object, const ManagedFieldSets& managed);
 
+// The live object's metadata.managedFields as a write reads them: the JSON value an object holds
+// (any value: a write must cope with what a client stored), or a stored version's entries, kept
+// apart from it and shared (store::StoredObject::managed_fields).
+class LiveEntries {
+ public:
+  explicit LiveEntries(const Json& value) : value_(&value) {}
+  explicit LiveEntries(const store::ManagedEntries& shared) : shared_(&shared) {}
+  // The entries of a stored version, wherever it keeps them.
+  static LiveEntries Of(const store::StoredObject& version);
+
+  bool is_array() const { return shared_ != nullptr || value_->is_array(); }
+  bool is_null() const { return shared_ != nullptr ? shared_->empty() : value_->is_null(); }
+  std::size_t size() const;  // 0 unless is_array()
+  const Json& operator[](std::size_t i) const;
+  // Item `i` as the stored version shares it; null for a JSON value.
+  store::ManagedEntry Shared(std::size_t i) const;
+  // The value as JSON (a copy; null for no shared entries).
+  Json ToJson() const;
+
+ private:
+  const Json* value_ = nullptr;
+  const store::ManagedEntries* shared_ = nullptr;
+};
+
+// DecodeManagedFields of live entries (no copy of them).
+Result<ManagedFieldSets> DecodeManagedFields(const LiveEntries& managed_fields);
+
 // The entries a non-apply write starts from (decodeLiveOrNew): a request body that carries
 // managedFields replaces them ([] or [{}] clears them); a body without them, or with entries
 // that do not decode, keeps the live object's. Subresource writes always keep the live ones.
+ManagedFieldSets ManagedFieldsForWrite(const LiveEntries& live, const Json& updated,
+                                       std::string_view subresource);
+// The same, reading the live entries from the object `live`.
 ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
                                        std::string_view subresource);
 
@@ -108,5 +139,12 @@ ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFiel
 // both objects passed that check (the caller may then mark the version it stores).
 Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,
                          bool* shapes_checked = nullptr);
+// UpdateManagedFields with the live entries read apart from `old` and the result given apart:
+// returns the new version's entries and leaves `updated` without metadata.managedFields (when it
+// is an object). Entries the write leaves as they were are the live ones, shared: a status write
+// copies none of the others' entries. What the store takes as UpdateOptions::managed_fields.
+store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& live, Json* updated,
+                                          const FieldManagerScope& scope,
+                                          bool* shapes_checked = nullptr);
 
 }  // namespace lws::apiserver

@@ -99,12 +99,23 @@ void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet ta
 // RecordUpdate of a create that starts from no entries: the writer's entry alone, its fields
 // written straight from the object. Building the set of every added path and encoding it was
 // most of the cost of a create.
-void RecordCreate(const Json& before, Json* updated, const FieldManagerScope& scope) {
-  FieldSet skip = UntrackedFields(before, *updated, scope);
-  Json fields = AddedFieldsV1(*updated, scope.schema, &skip, &StrippedFields());
-  Json entries = Json::array();  // none when nothing was taken
-  if (!fields.empty()) entries.push_back(WriterEntry(scope).ToJson(std::move(fields)));
-  SetEncodedManagedFields(updated, std::move(entries));
+store::ManagedEntries RecordCreate(const Json& before, const Json& updated,
+                                   const FieldManagerScope& scope) {
+  FieldSet skip = UntrackedFields(before, updated, scope);
+  Json fields = AddedFieldsV1(updated, scope.schema, &skip, &StrippedFields());
+  store::ManagedEntries entries;  // none when nothing was taken
+  if (!fields.empty()) {
+    entries.push_back(std::make_shared<const Json>(WriterEntry(scope).ToJson(std::move(fields))));
+  }
+  return entries;
+}
+
+// An encoded managedFields array as entries of their own.
+store::ManagedEntries Entries(Json array) {
+  store::ManagedEntries entries;
+  entries.reserve(array.size());
+  for (Json& entry : array) entries.push_back(std::make_shared<const Json>(std::move(entry)));
+  return entries;
 }
 
 }  // namespace
@@ -245,6 +256,13 @@ struct LiveEntry {
   const Json* raw = nullptr;    // the undecoded entry, written back as it was...
   bool retimed = false;         // ...but with the entry's time and apiVersion, when set...
   std::optional<Json> edited;   // ...and these FieldsV1, when set
+  store::ManagedEntry shared;   // `raw` as the live version shares it, if it does
+
+  // The entry as written back: the live one itself when the write left it as it was.
+  store::ManagedEntry Take() {
+    if (raw != nullptr && !retimed && !edited && shared != nullptr) return shared;
+    return std::make_shared<const Json>(TakeJson());
+  }
 
   // The entry as written back. Moves `edited` out: it is called once, when the entries are
   // written, and the edited FieldsV1 was already a copy.
@@ -295,8 +313,9 @@ std::optional<Json> EditedWriterFields(const Json& fields_v1, const WriteChanges
 // changes (and the writer's own): a status write leaves the spec owner's entry, usually the
 // largest, as the JSON it was. nullopt when an entry does not read as an entry: the caller then
 // takes the full path, whose rule for bad entries (drop them all) stays the only one.
-std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& before,
-                                       const Json& after, const FieldManagerScope& scope) {
+std::optional<store::ManagedEntries> RecordUpdateOnLive(const LiveEntries& live_entries,
+                                                       const Json& before, const Json& after,
+                                                       const FieldManagerScope& scope) {
   if (!live_entries.is_array()) return std::nullopt;
   WriteChanges changes = ChangesOf(before, after, scope);
   FieldSet taken = TakenFields(changes.changed, changes.removed);  // `changed` is read below
@@ -326,6 +345,7 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
                          fields_v1.empty() || MayShare(fields_v1, changes.changed) ||
                          MayShare(fields_v1, changes.removed);
     LiveEntry live{std::move(*header), touched ? nullptr : &item};
+    if (!touched) live.shared = live_entries.Shared(i);
     if (touched) {
       Result<FieldSet> set = FieldSet::FromFieldsV1(fields_v1);
       if (!set.ok()) return std::nullopt;
@@ -350,50 +370,58 @@ std::optional<Json> RecordUpdateOnLive(const Json& live_entries, const Json& bef
   std::stable_sort(order.begin(), order.end(), [](const LiveEntry* a, const LiveEntry* b) {
     return SortKey(a->entry) < SortKey(b->entry);
   });
-  Json out = Json::array();
-  for (LiveEntry* live : order) out.push_back(live->TakeJson());
+  store::ManagedEntries out;
+  out.reserve(order.size());
+  for (LiveEntry* live : order) out.push_back(live->Take());
   return out;
 }
 
 }  // namespace
 
-Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,
-                         bool* shapes_checked) {
+store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& live,
+                                          Json* updated, const FieldManagerScope& scope,
+                                          bool* shapes_checked) {
   if (shapes_checked != nullptr) *shapes_checked = false;
-  if (!updated.is_object()) return updated;
+  if (!updated->is_object()) return {};
   // Writes that keep the live entries (ManagedFieldsForWrite) read them lazily below; a body
   // with entries of its own takes the full path.
-  const bool keeps_live = KeepsLiveEntries(updated, scope.subresource);
+  const bool keeps_live = KeepsLiveEntries(*updated, scope.subresource);
   std::optional<ManagedFieldSets> managed;
-  if (!keeps_live) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
-  SetManagedFields(&updated, {});
-  // `old` keeps its managedFields: every walk below leaves them out instead of copying `old`.
+  if (!keeps_live) managed = ManagedFieldsForWrite(live, *updated, scope.subresource);
+  SetManagedFields(updated, {});
+  // `old` may hold managedFields: every walk below leaves them out instead of copying `old`.
   static const Json kEmpty = Json::object();
   const Json& before = old.is_object() ? old : kEmpty;
   const bool shapes_valid =
       (scope.live_shapes_checked ||
        ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath())
            .empty()) &&
-      ValidateShape(updated, scope.schema, /*allow_duplicates=*/true, nullptr,
+      ValidateShape(*updated, scope.schema, /*allow_duplicates=*/true, nullptr,
                     ValidTwin{&before, &ManagedFieldsPath()})
           .empty();
-  if (!shapes_valid) return updated;
+  if (!shapes_valid) return {};
   if (shapes_checked != nullptr) *shapes_checked = true;
   if (keeps_live) {
-    std::optional<Json> recorded =
-        RecordUpdateOnLive(ManagedFieldsOf(before), before, updated, scope);
-    if (recorded) {
-      SetEncodedManagedFields(&updated, std::move(*recorded));
-      return updated;
+    if (std::optional<store::ManagedEntries> recorded =
+            RecordUpdateOnLive(live, before, *updated, scope)) {
+      return std::move(*recorded);
     }
   }
-  if (!managed) managed = ManagedFieldsForWrite(old, updated, scope.subresource);
-  if (managed->empty() && before.empty()) {
-    RecordCreate(before, &updated, scope);  // `updated` carries no entries (cleared above)
+  if (!managed) managed = ManagedFieldsForWrite(live, *updated, scope.subresource);
+  if (managed->empty() && before.empty()) return RecordCreate(before, *updated, scope);
+  *managed = RecordUpdate(before, *updated, std::move(*managed), scope);
+  return Entries(EncodeManagedFields(*managed));
+}
+
+Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,
+                         bool* shapes_checked) {
+  if (!updated.is_object()) {
+    if (shapes_checked != nullptr) *shapes_checked = false;
     return updated;
   }
-  *managed = RecordUpdate(before, updated, std::move(*managed), scope);
-  SetManagedFields(&updated, *managed);
+  store::ManagedEntries entries =
+      RecordManagedFields(old, LiveEntries(ManagedFieldsOf(old)), &updated, scope, shapes_checked);
+  store::PutManagedFields(&updated, entries);
   return updated;
 }
 

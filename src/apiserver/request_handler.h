@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,16 +98,24 @@ class RequestHandler {
   // Defaults, validates and admits `object` for storing (`old` null on create): prune (unknown
   // fields per fieldValidation) and default, mutating admission, default again, validate against
   // the CRD schema or the built-in rules, then validating admission.
-  Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource);
+  // `old_managed_fields`: the stored object's, when `old` does not hold them.
+  Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource,
+                         const store::ManagedEntries* old_managed_fields = nullptr);
   // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).
-  Status AdmitDelete(const Json& current, bool dry_run);
+  Status AdmitDelete(const store::StoredObject& current, bool dry_run);
   // Records the write in managedFields (non-apply writes); `shapes_checked` as
   // UpdateManagedFields sets it.
   Json WithManagedFields(const Json* old, Json updated, std::string_view subresource,
                          bool* shapes_checked = nullptr);
   FieldManagerScope ManagerScope(std::string_view subresource) const;
-  // Stores `object` as an update of `old` (main resource or /status), retrying nothing.
-  Result<store::ObjectPtr> StoreUpdate(Json object, bool status_only);
+  // WithManagedFields with the entries kept apart (RecordManagedFields): `current` is the live
+  // version (null on create); `updated` loses any managedFields it carried.
+  store::ManagedEntries RecordWrite(const store::StoredObject* current, Json* updated,
+                                    std::string_view subresource, bool* shapes_checked);
+  // Stores `object` as an update of `old` (main resource or /status), retrying nothing; with
+  // `managed_fields`, those are the new version's (store::UpdateOptions::managed_fields).
+  Result<store::ObjectPtr> StoreUpdate(Json object, bool status_only,
+                                       std::optional<store::ManagedEntries> managed_fields = {});
   // Runs create side effects (CRD registration, namespace content) after a successful write.
   Status AfterWrite(const Json& stored, bool deleted);
 
@@ -115,7 +124,10 @@ class RequestHandler {
   Status CheckNameFree(const Json& object) const;
   // `shapes_checked`: `object` passed UpdateManagedFields' shape check; the created version is
   // then marked checked when the store added nothing the check looks at (MarkShapesChecked).
-  Result<store::ObjectPtr> CreateWithSideEffects(Json object, bool shapes_checked = false);
+  // `managed_fields`, when given, are the created version's (store::CreateOptions).
+  Result<store::ObjectPtr> CreateWithSideEffects(
+      Json object, bool shapes_checked = false,
+      std::optional<store::ManagedEntries> managed_fields = {});
   // Deletes what goes with `current`: a namespace's objects, a CRD's custom resources.
   Status BeforeDelete(const Json& current);
   Status DeleteAllIn(const api::ResourceInfo& resource, const std::string& ns);

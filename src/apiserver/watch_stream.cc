@@ -33,7 +33,7 @@ void WatchStream::AppendEvent(const store::WatchEvent& event, std::string* out) 
     table.no_headers = sent_headers_;
     sent_headers_ = true;
     out->append(store::Serialize(
-        TableWatchEvent(type, *options_.resource, event.object->json, table)));
+        TableWatchEvent(type, *options_.resource, event.object->FullJson(), table)));
     out->push_back('\n');
     return;
   }

@@ -148,7 +148,9 @@ struct DemoRun {
     };
   }
   int Run() { return RunDemo(cp.Client("lws-demo"), cp.loop.clock(), out, options); }
-  Json Lws() { return cp.Client("test").Get(kLeaderWorkerSets, "default", "demo").value()->json; }
+  Json Lws() {
+    return cp.Client("test").Get(kLeaderWorkerSets, "default", "demo").value()->FullJson();
+  }
   static std::string Image(const Json& lws, const char* tmpl) {
     return lws["spec"]["leaderWorkerTemplate"][tmpl]["spec"]["containers"][0]["image"];
   }

@@ -28,7 +28,7 @@ TEST(LocalClient, CreateGoesThroughDefaultsAndValidation) {
   // Built-in defaults were applied by the server's pipeline.
   EXPECT_EQ((*created)->json["spec"]["restartPolicy"], "Always");
   EXPECT_EQ((*created)->json["status"]["phase"], "Pending");
-  EXPECT_EQ((*created)->json["metadata"]["managedFields"][0]["manager"], "test-controller");
+  EXPECT_EQ((*created)->FullJson()["metadata"]["managedFields"][0]["manager"], "test-controller");
 
   Json bad = Pod("b");
   bad["spec"]["containers"][0].erase("image");
@@ -95,7 +95,7 @@ TEST(LocalClient, StatusWriteBodyChangesTheStatusAlone) {
 
   Result<store::ObjectPtr> written = client.UpdateStatus(kPods, body);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
-  const Json& stored = (*written)->json;
+  const Json stored = (*written)->FullJson();  // managedFields included
   EXPECT_EQ(stored["status"]["phase"], "Running");
   EXPECT_EQ(stored["spec"], pod["spec"]);
   EXPECT_EQ(stored["metadata"]["labels"], pod["metadata"]["labels"]);

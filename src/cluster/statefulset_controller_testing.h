@@ -86,7 +86,7 @@ class StatefulSetControllerTest : public ::testing::Test {
   std::map<std::string, Json> Pods() {
     std::map<std::string, Json> out;
     for (const store::ObjectPtr& pod : List(client::kPods)) {
-      out[store::MetaString(pod->json, "name")] = pod->json;
+      out[store::MetaString(pod->json, "name")] = pod->FullJson();  // managedFields included
     }
     return out;
   }

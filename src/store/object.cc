@@ -41,8 +41,72 @@ const ObjectName& StoredObject::name() const {
   return name_;
 }
 
+Json StoredObject::FullJson() const {
+  Json out = json;
+  if (!managed_fields.empty()) PutManagedFields(&out, managed_fields);
+  return out;
+}
+
+namespace {
+
+// Serialize(object) with `entries` as its metadata.managedFields, without copying the object:
+// members are written in key order (the order FlatMap keeps), the entries at theirs.
+std::string SerializeWithEntries(const Json& object, const ManagedEntries& entries) {
+  auto dump = [](const Json& value) { return Serialize(value); };
+  auto write_entries = [&](std::string* out) {
+    *out += "\"managedFields\":[";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (i > 0) *out += ',';
+      *out += dump(*entries[i]);
+    }
+    *out += ']';
+  };
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [key, value] : object.items()) {
+    if (!first) out += ',';
+    first = false;
+    out += dump(Json(key));
+    out += ':';
+    if (key != "metadata" || !value.is_object()) {
+      out += dump(value);
+      continue;
+    }
+    out += '{';
+    bool written = false, first_member = true;
+    for (const auto& [meta_key, meta_value] : value.items()) {
+      if (!written && std::string_view(meta_key) > "managedFields") {
+        if (!first_member) out += ',';
+        write_entries(&out);
+        written = true;
+        first_member = false;
+      }
+      if (meta_key == "managedFields") continue;  // replaced by the entries
+      if (!first_member) out += ',';
+      first_member = false;
+      out += dump(Json(meta_key));
+      out += ':';
+      out += dump(meta_value);
+    }
+    if (!written) {
+      if (!first_member) out += ',';
+      write_entries(&out);
+    }
+    out += '}';
+  }
+  return out + "}";
+}
+
+}  // namespace
+
 const std::string& StoredObject::bytes() const {
-  std::call_once(bytes_once_, [this] { bytes_ = Serialize(json); });
+  std::call_once(bytes_once_, [this] {
+    // The store always gives a version metadata, so the entries have a place to go.
+    auto meta = json.is_object() ? json.find("metadata") : json.end();
+    const bool apart = !managed_fields.empty() && meta != json.end() && meta->is_object();
+    bytes_ = apart ? SerializeWithEntries(json, managed_fields)
+                   : managed_fields.empty() ? Serialize(json) : Serialize(FullJson());
+  });
   return bytes_;
 }
 
@@ -69,8 +133,62 @@ void StoredObject::KeepView(std::type_index type, const std::shared_ptr<const vo
   views_.emplace_back(type, view);
 }
 
+ManagedEntries TakeManagedFields(Json* object) {
+  ManagedEntries entries;
+  auto meta = object->find("metadata");
+  if (meta == object->end() || !meta->is_object()) return entries;
+  auto found = meta->find("managedFields");
+  // An empty array stays: it is stored and served as it was written.
+  if (found == meta->end() || !found->is_array() || found->empty()) return entries;
+  entries.reserve(found->size());
+  for (Json& entry : *found) entries.push_back(std::make_shared<const Json>(std::move(entry)));
+  meta->erase(found);
+  return entries;
+}
+
+void PutManagedFields(Json* object, const ManagedEntries& entries) {
+  if (!object->is_object()) return;
+  if (entries.empty()) {
+    auto meta = object->find("metadata");
+    if (meta != object->end() && meta->is_object()) meta->erase("managedFields");
+    return;
+  }
+  Json& meta = (*object)["metadata"];
+  if (!meta.is_object()) meta = Json::object();
+  Json array = Json::array();
+  for (const ManagedEntry& entry : entries) array.push_back(*entry);
+  meta["managedFields"] = std::move(array);
+}
+
+bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i] && *a[i] != *b[i]) return false;
+  }
+  return true;
+}
+
+Json ManagedFieldsJson(const StoredObject& version) {
+  if (version.managed_fields.empty()) {
+    auto meta = version.json.find("metadata");
+    if (meta == version.json.end() || !meta->is_object()) return nullptr;
+    auto found = meta->find("managedFields");
+    return found == meta->end() ? Json() : *found;
+  }
+  Json array = Json::array();
+  for (const ManagedEntry& entry : version.managed_fields) array.push_back(*entry);
+  return array;
+}
+
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
+  ManagedEntries entries = TakeManagedFields(&json);
+  return MakeStoredObject(std::move(json), rv, std::move(entries));
+}
+
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields) {
   auto stored = std::make_shared<StoredObject>();
+  if (!managed_fields.empty()) TakeManagedFields(&json);  // the entries given replace them
+  stored->managed_fields = std::move(managed_fields);
   Json& meta = json["metadata"];
   if (!meta.is_object()) meta = Json::object();
   if (rv == 0) {

@@ -39,12 +39,25 @@ struct ObjectName {
   auto operator<=>(const ObjectName&) const = default;
 };
 
+// One metadata.managedFields entry of a stored version. Immutable and shared: the versions a
+// write leaves an entry unchanged in hold the same one (a pod's status writes do not copy the
+// spec owner's entry, usually the largest part of the object).
+using ManagedEntry = std::shared_ptr<const Json>;
+using ManagedEntries = std::vector<ManagedEntry>;
+
 struct StoredObject {
-  Json json;                           // the object; metadata.resourceVersion included
+  // The object; metadata.resourceVersion included. Versions made by the store keep
+  // metadata.managedFields apart, in `managed_fields`; an object read from a server (the REST
+  // client) keeps them here. ManagedFieldsJson and FullJson read either.
+  Json json;
   std::uint64_t resource_version = 0;  // 0 for dry-run results that were never stored
   api::StringMap labels;               // metadata.labels, kept for selector matching
+  ManagedEntries managed_fields;       // in order; empty when `json` holds them or there are none
 
-  // `json` serialised (Serialize), made once on first use; safe from any thread.
+  // The object as clients see it: `json` with metadata.managedFields (a copy).
+  Json FullJson() const;
+  // `json` serialised with its managedFields (Serialize(FullJson())), made once on first use;
+  // safe from any thread.
   const std::string& bytes() const;
   // NameOf(json), read once on first use (every informer a version reaches asks); safe from any
   // thread.
@@ -83,9 +96,22 @@ api::StringMap LabelsOf(const Json& object);
 // ones (status writes, updates; apiserver/managed_fields.h).
 Json CopyWithoutManagedFields(const Json& object);
 
-// Builds a stored version: writes metadata.resourceVersion (removes it when rv is 0), serialises
-// once and extracts the labels. REQUIRES: json is an object.
+// Builds a stored version: writes metadata.resourceVersion (removes it when rv is 0), takes
+// metadata.managedFields out into managed_fields when they are a non-empty array, and extracts the
+// labels. REQUIRES: json is an object.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
+// The same with the version's entries given apart (`json`'s own, if any, are replaced).
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields);
+
+// metadata.managedFields of a version, wherever it keeps them: null when it has none.
+Json ManagedFieldsJson(const StoredObject& version);
+// Takes metadata.managedFields out of `object` when they are a non-empty array (the key is
+// removed); other values stay where they are and give no entries.
+ManagedEntries TakeManagedFields(Json* object);
+// Writes `entries` into `object` as metadata.managedFields (copies); removes the key when empty.
+void PutManagedFields(Json* object, const ManagedEntries& entries);
+// True when both hold the same entries in the same order (shared or equal).
+bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b);
 
 // The name of an object read from its metadata (missing fields read as "").
 ObjectName NameOf(const Json& object);

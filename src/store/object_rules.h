@@ -26,6 +26,9 @@ struct CreateOptions {
   // The status the object starts with on resources with a status subresource; null clears it.
   // The API server's pod strategy passes {"phase":"Pending","qosClass":...} here.
   Json initial_status;
+  // The new version's metadata.managedFields, given apart from the object (which then holds
+  // none): the API server passes the entries a write left unchanged as they were, shared.
+  std::optional<ManagedEntries> managed_fields;
 };
 
 struct UpdateOptions {
@@ -34,6 +37,9 @@ struct UpdateOptions {
   // status: what a registry's own GuaranteedUpdate does (the pod binding sets spec.nodeName and
   // the PodScheduled condition in one write). Ignored by UpdateStatus.
   bool with_status = false;
+  // As CreateOptions::managed_fields. Without them, a status write whose body carries no
+  // metadata.managedFields keeps the live ones, and any other update stores the body's.
+  std::optional<ManagedEntries> managed_fields;
 };
 
 // metav1.DeleteOptions (the fields the store acts on).

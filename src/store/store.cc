@@ -11,6 +11,11 @@ namespace {
 
 using internal::RunLocked;
 
+bool HasManagedFieldsKey(const Json& object) {
+  auto meta = object.find("metadata");
+  return meta != object.end() && meta->is_object() && meta->contains("managedFields");
+}
+
 constexpr int kGenerateNameAttempts = 8;  // upstream's RetryGenerateName: 1 + 7 retries
 
 }  // namespace
@@ -28,7 +33,7 @@ Result<std::uint64_t> ParseResourceVersion(std::string_view text) {
 }
 
 Json DeleteResponseBody(const api::ResourceInfo& info, const DeleteResult& result) {
-  if (!result.deleted || ReturnsDeletedObject(info)) return result.object->json;
+  if (!result.deleted || ReturnsDeletedObject(info)) return result.object->FullJson();
   Json details = {{"name", MetaString(result.object->json, "name")},
                   {"kind", info.resource},
                   {"uid", MetaString(result.object->json, "uid")}};
@@ -86,8 +91,9 @@ Status Store::Load() {
     if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
       auto stored = std::make_shared<StoredObject>();
       stored->labels = LabelsOf(json);
+      stored->managed_fields = TakeManagedFields(&json);
       stored->json = std::move(json);
-      stored->SetBytes(std::string(text));
+      stored->SetBytes(std::string(text));  // the whole object, its managedFields included
       stored->resource_version = rv;
       object = std::move(stored);
     } else {
@@ -209,8 +215,10 @@ Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object
                    PrepareForCreate(info, std::move(object), options_.clock->Now(), NewUid(), options));
   const ObjectName name = NameOf(prepared);
   if (Find(gr, name) != nullptr) return AlreadyExistsError(info, name.name);
-  if (options.dry_run) return MakeStoredObject(std::move(prepared), 0);
-  return CommitPut(gr, name, std::move(prepared), nullptr, notes);
+  ManagedEntries entries = options.managed_fields ? *options.managed_fields
+                                                  : TakeManagedFields(&prepared);
+  if (options.dry_run) return MakeStoredObject(std::move(prepared), 0, std::move(entries));
+  return CommitPut(gr, name, std::move(prepared), std::move(entries), nullptr, notes);
 }
 
 Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object, bool status_only,
@@ -226,15 +234,29 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
   if (found == nullptr) return NotFoundError(info, name.name);
   const ObjectPtr current = *found;
   RETURN_IF_ERROR(CheckUpdatePrecondition(info, object, current->resource_version));
+  // A status write's body without managedFields keeps the live ones (WithStatusOf, which copied
+  // them when the object held them).
+  const bool keeps_live_entries =
+      !options.managed_fields && status_only && !HasManagedFieldsKey(object);
   ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->json, std::move(object),
                                                   status_only, options.with_status));
+  ManagedEntries entries = options.managed_fields ? *options.managed_fields
+                           : keeps_live_entries   ? current->managed_fields
+                                                  : TakeManagedFields(&updated);
   if (ShouldDeleteDuringUpdate(current->json, updated)) {
-    if (options.dry_run) return MakeStoredObject(std::move(updated), current->resource_version);
-    return CommitDelete(gr, name, std::move(updated), current, notes);
+    if (options.dry_run) {
+      return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
+    }
+    return CommitDelete(gr, name, std::move(updated), std::move(entries), current, notes);
   }
-  if (updated == current->json) return current;  // no-op: same RV, no event
-  if (options.dry_run) return MakeStoredObject(std::move(updated), current->resource_version);
-  return CommitPut(gr, name, std::move(updated), current, notes);
+  // no-op: same RV, no event
+  if (updated == current->json && SameManagedFields(entries, current->managed_fields)) {
+    return current;
+  }
+  if (options.dry_run) {
+    return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
+  }
+  return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes);
 }
 
 Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const ObjectName& name,
@@ -250,21 +272,28 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
       (plan.action == DeletePlan::Action::kUpdate && plan.object == current->json)) {
     return DeleteResult{current, false};
   }
+  // The planned object is the live one with deletion fields set: it keeps the live entries.
+  ManagedEntries entries = current->managed_fields;
   if (options.dry_run) {
-    return DeleteResult{MakeStoredObject(std::move(plan.object), current->resource_version), deleted};
+    return DeleteResult{
+        MakeStoredObject(std::move(plan.object), current->resource_version, std::move(entries)),
+        deleted};
   }
   if (deleted) {
-    ASSIGN_OR_RETURN(ObjectPtr last, CommitDelete(gr, name, std::move(plan.object), current, notes));
+    ASSIGN_OR_RETURN(ObjectPtr last, CommitDelete(gr, name, std::move(plan.object),
+                                                  std::move(entries), current, notes));
     return DeleteResult{last, true};
   }
-  ASSIGN_OR_RETURN(ObjectPtr kept, CommitPut(gr, name, std::move(plan.object), current, notes));
+  ASSIGN_OR_RETURN(ObjectPtr kept, CommitPut(gr, name, std::move(plan.object), std::move(entries),
+                                             current, notes));
   return DeleteResult{kept, false};
 }
 
 Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const ObjectName& name,
-                                   Json json, ObjectPtr prev, Notifications* notes) {
+                                   Json json, ManagedEntries entries, ObjectPtr prev,
+                                   Notifications* notes) {
   const std::uint64_t rv = rv_ + 1;
-  ObjectPtr object = MakeStoredObject(std::move(json), rv);
+  ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries));
   if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
   rv_ = rv;
   objects_[group_resource][name] = object;
@@ -274,9 +303,10 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
 }
 
 Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const ObjectName& name,
-                                      Json last, ObjectPtr prev, Notifications* notes) {
+                                      Json last, ManagedEntries entries, ObjectPtr prev,
+                                      Notifications* notes) {
   const std::uint64_t rv = rv_ + 1;
-  ObjectPtr object = MakeStoredObject(std::move(last), rv);
+  ObjectPtr object = MakeStoredObject(std::move(last), rv, std::move(entries));
   if (db_) RETURN_IF_ERROR(db_->Remove(StorageKey(group_resource, name), rv));
   rv_ = rv;
   objects_[group_resource].erase(name);

@@ -204,10 +204,12 @@ class Store {
                                     const DeleteOptions& options, Notifications* notes);
   // Stores `json` as the next version of `name` (durably), records the event and fans it out.
   Result<ObjectPtr> CommitPut(const std::string& group_resource, const ObjectName& name,
-                              Json json, ObjectPtr prev, Notifications* notes);
+                              Json json, ManagedEntries entries, ObjectPtr prev,
+                              Notifications* notes);
   // Removes `name` (durably); `last` is its final state, stored with the next resourceVersion.
   Result<ObjectPtr> CommitDelete(const std::string& group_resource, const ObjectName& name,
-                                 Json last, ObjectPtr prev, Notifications* notes);
+                                 Json last, ManagedEntries entries, ObjectPtr prev,
+                                 Notifications* notes);
   void Publish(HistoryEvent event, Notifications* notes);
   Result<ListResult> ListLocked(const api::ResourceInfo& info, const std::string& ns,
                                const ListOptions& options,

@@ -176,14 +176,78 @@ TEST_F(StoreWriteTest, StatusWriteKeepsEverythingButStatusAndManagedFields) {
   ObjectPtr status = *store_->UpdateStatus(Pods(), update);
   EXPECT_EQ(status->json["status"]["phase"], "Running");
   EXPECT_EQ(status->json["metadata"]["labels"]["x"], "1");
-  EXPECT_EQ(status->json["metadata"]["managedFields"], Json::array({{{"manager", "a"}}}));
+  // The store keeps them apart from the object (StoredObject::managed_fields).
+  EXPECT_FALSE(status->json["metadata"].contains("managedFields"));
+  EXPECT_EQ(ManagedFieldsJson(*status), Json::array({{{"manager", "a"}}}));
   update = status->json;
   update["metadata"]["managedFields"] = Json::array({{{"manager", "b"}}});
   update.erase("status");
   ObjectPtr managed = *store_->UpdateStatus(Pods(), update);
-  EXPECT_EQ(managed->json["metadata"]["managedFields"], Json::array({{{"manager", "b"}}}));
+  EXPECT_EQ(ManagedFieldsJson(*managed), Json::array({{{"manager", "b"}}}));
   EXPECT_FALSE(managed->json.contains("status"));
   EXPECT_EQ(managed->json["metadata"]["labels"]["x"], "1");
+}
+
+// managedFields live beside the object (StoredObject::managed_fields): served with it, shared
+// by the versions a write leaves them unchanged in, replaced by a body that carries its own.
+TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem) {
+  Json pod = testing::Pod("p");
+  pod["metadata"]["managedFields"] = Json::array({{{"manager", "a"}}});
+  pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
+  ObjectPtr created = MustCreate(Pods(), pod);
+  ASSERT_EQ(created->managed_fields.size(), 1u);
+  EXPECT_FALSE(created->json["metadata"].contains("managedFields"));
+  const Json served = Json::parse(created->bytes());
+  EXPECT_EQ(served["metadata"]["managedFields"], Json::array({{{"manager", "a"}}}));
+  EXPECT_EQ(created->FullJson(), served);
+
+  Json status = created->json;
+  status["status"] = {{"phase", "Running"}};
+  ObjectPtr running = *store_->UpdateStatus(Pods(), status);
+  ASSERT_EQ(running->managed_fields.size(), 1u);
+  EXPECT_EQ(running->managed_fields[0], created->managed_fields[0]) << "shared, not copied";
+
+  DeleteOptions graceful;
+  graceful.grace_period_seconds = 30;
+  ObjectPtr marked = store_->Delete(Pods(), "default", "p", graceful)->object;
+  ASSERT_EQ(marked->managed_fields.size(), 1u);
+  EXPECT_EQ(marked->managed_fields[0], created->managed_fields[0]);
+
+  // A main-resource update stores what its body holds: none here, as before the split.
+  Json update = marked->json;
+  update["metadata"]["labels"] = {{"x", "1"}};
+  ObjectPtr updated = *store_->Update(Pods(), update);
+  EXPECT_TRUE(updated->managed_fields.empty());
+  EXPECT_FALSE(Json::parse(updated->bytes())["metadata"].contains("managedFields"));
+
+  // Entries given apart replace the body's; the same entries again make no new version.
+  UpdateOptions given;
+  given.managed_fields = ManagedEntries{std::make_shared<const Json>(Json{{"manager", "c"}})};
+  ObjectPtr with_given = *store_->Update(Pods(), updated->json, given);
+  EXPECT_EQ(ManagedFieldsJson(*with_given), Json::array({{{"manager", "c"}}}));
+  given.managed_fields = ManagedEntries{std::make_shared<const Json>(Json{{"manager", "c"}})};
+  EXPECT_EQ(*store_->Update(Pods(), with_given->json, given), with_given) << "a no-op";
+}
+
+// bytes() writes the entries into metadata without copying the object: the same text as
+// serialising the whole object, wherever "managedFields" sorts among the metadata keys.
+TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
+  const ManagedEntries entries = {
+      std::make_shared<const Json>(Json{{"manager", "a\u00e9\"q"}, {"fieldsV1", {{"f:x", Json::object()}}}}),
+      std::make_shared<const Json>(Json{{"manager", "b"}})};
+  const std::vector<Json> metadatas = {
+      Json::object(),
+      {{"name", "n"}},
+      {{"labels", {{"k", "v"}}}},
+      {{"labels", {{"k", "v"}}}, {"name", "n"}, {"uid", "u"}},
+      {{"a\"b", 1}, {"managedFieldsX", 2}, {"managedField", 3}},
+  };
+  for (const Json& metadata : metadatas) {
+    Json object = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", metadata}, {"z", {1, 2}}};
+    ObjectPtr version = MakeStoredObject(object, 7, entries);
+    EXPECT_EQ(version->bytes(), Serialize(version->FullJson())) << metadata.dump();
+    EXPECT_EQ(Json::parse(version->bytes())["metadata"]["managedFields"].size(), 2u);
+  }
 }
 
 TEST_F(StoreWriteTest, StatusClearedOnCreate) {

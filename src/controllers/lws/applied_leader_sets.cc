@@ -37,25 +37,38 @@ bool SameMembers(const Json& a, const Json& b, std::initializer_list<std::string
                          [&counted](const auto& member) { return counted(member.first); }));
 }
 
-// managedFields entries of the main resource (no subresource), in order.
+// Whether a managedFields entry is the main resource's (no subresource).
+bool IsMainEntry(const Json& entry) {
+  const Json* sub = entry.is_object() ? &api::ChildOrNull(entry, "subresource") : nullptr;
+  return sub == nullptr || sub->is_null() ||
+         (sub->is_string() && sub->get_ref<const std::string&>().empty());
+}
+
+// managedFields entries of the main resource, in order.
 std::vector<const Json*> MainEntries(const Json& entries) {
   std::vector<const Json*> out;
   for (const Json& entry : entries) {
-    const Json* sub = entry.is_object() ? &api::ChildOrNull(entry, "subresource") : nullptr;
-    const bool main = sub == nullptr || sub->is_null() ||
-                      (sub->is_string() && sub->get_ref<const std::string&>().empty());
-    if (main) {
-      out.push_back(&entry);
-    }
+    if (IsMainEntry(entry)) out.push_back(&entry);
+  }
+  return out;
+}
+std::vector<const Json*> MainEntries(const store::ManagedEntries& entries) {
+  std::vector<const Json*> out;
+  for (const store::ManagedEntry& entry : entries) {
+    if (IsMainEntry(*entry)) out.push_back(entry.get());
   }
   return out;
 }
 
+bool SameEntries(const std::vector<const Json*>& a, const std::vector<const Json*>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Json* x, const Json* y) {
+    return x == y || IdenticalJson(*x, *y);
+  });
+}
+
 bool SameMainEntries(const Json& a, const Json& b) {
   if (!a.is_array() || !b.is_array()) return IdenticalJson(a, b);
-  const std::vector<const Json*> main_a = MainEntries(a), main_b = MainEntries(b);
-  return std::equal(main_a.begin(), main_a.end(), main_b.begin(), main_b.end(),
-                    [](const Json* x, const Json* y) { return IdenticalJson(*x, *y); });
+  return SameEntries(MainEntries(a), MainEntries(b));
 }
 
 bool SameMetadata(const Json& a, const Json& b) {
@@ -97,8 +110,11 @@ bool AppliedLeaderSets::Unchanged(const runtime::Key& key, const Json& config,
   if (live == nullptr) return false;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = applied_.find(key);
+  // The store keeps the entries apart from the object (an answer read over HTTP holds them).
   return it != applied_.end() && IdenticalJson(it->second.config, config) &&
-         SameOutsideStatus(it->second.answered->json, live->json);
+         SameOutsideStatus(it->second.answered->json, live->json) &&
+         SameEntries(MainEntries(it->second.answered->managed_fields),
+                     MainEntries(live->managed_fields));
 }
 
 void AppliedLeaderSets::Remember(const runtime::Key& key, Json config, store::ObjectPtr answered) {
