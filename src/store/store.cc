@@ -293,6 +293,8 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
                                    Json json, ManagedEntries entries, ObjectPtr prev,
                                    Notifications* notes) {
   const std::uint64_t rv = rv_ + 1;
+  static const ManagedEntries kNone;
+  entries = entry_pool_.Share(std::move(entries), prev ? prev->managed_fields : kNone);
   ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries));
   if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
   rv_ = rv;

@@ -53,6 +53,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "base/rng.h"
+#include "store/entry_pool.h"
 #include "store/history.h"
 #include "store/object.h"
 #include "store/object_rules.h"
@@ -226,6 +227,7 @@ class Store {
   std::uint64_t rv_ = 0;
   std::map<std::string, ObjectMap> objects_;  // by group resource
   History history_;
+  ManagedEntryPool entry_pool_;  // under mu_
   std::map<std::string, std::vector<WatcherPtr>> watchers_;  // by group resource
   Rng rng_;
 };

@@ -229,6 +229,26 @@ TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem)
   EXPECT_EQ(*store_->Update(Pods(), with_given->json, given), with_given) << "a no-op";
 }
 
+// Equal entries of different objects are stored once (store/entry_pool.h), spelled as written.
+TEST_F(StoreWriteTest, EqualManagedFieldsEntriesOfDifferentObjectsAreStoredOnce) {
+  auto with_entry = [](const std::string& name, Json entry) {
+    Json pod = testing::Pod(name);
+    pod["metadata"]["managedFields"] = Json::array({std::move(entry)});
+    return pod;
+  };
+  const Json entry = {{"manager", "m"}, {"fieldsV1", {{"f:spec", Json::object()}}}};
+  ObjectPtr a = MustCreate(Pods(), with_entry("a", entry));
+  ObjectPtr b = MustCreate(Pods(), with_entry("b", entry));
+  ASSERT_EQ(b->managed_fields.size(), 1u);
+  EXPECT_EQ(a->managed_fields[0], b->managed_fields[0]);
+
+  ObjectPtr one = MustCreate(Pods(), with_entry("one", {{"manager", "n"}, {"x", 1}}));
+  ObjectPtr one_point_zero = MustCreate(Pods(), with_entry("one-point-zero", {{"manager", "n"}, {"x", 1.0}}));
+  EXPECT_NE(one->managed_fields[0], one_point_zero->managed_fields[0]);
+  EXPECT_NE(one_point_zero->bytes().find("\"x\":1.0"), std::string::npos)
+      << one_point_zero->bytes();
+}
+
 // bytes() writes the entries into metadata without copying the object: the same text as
 // serialising the whole object, wherever "managedFields" sorts among the metadata keys.
 TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
