@@ -136,15 +136,7 @@ const Json& ManagedFieldsOf(const Json& object) {
 }
 
 void SetEncodedManagedFields(Json* object, Json entries) {
-  if (!object->is_object()) return;
-  if (entries.empty()) {
-    auto meta = object->find("metadata");
-    if (meta != object->end() && meta->is_object()) meta->erase("managedFields");
-    return;
-  }
-  Json& meta = (*object)["metadata"];
-  if (!meta.is_object()) meta = Json::object();
-  meta["managedFields"] = std::move(entries);
+  store::PutManagedFieldsJson(object, std::move(entries));
 }
 
 void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
@@ -167,14 +159,6 @@ const Json& LiveEntries::operator[](std::size_t i) const {
 
 store::ManagedEntry LiveEntries::Shared(std::size_t i) const {
   return shared_ != nullptr ? (*shared_)[i] : nullptr;
-}
-
-Json LiveEntries::ToJson() const {
-  if (shared_ == nullptr) return *value_;
-  if (shared_->empty()) return nullptr;
-  Json array = Json::array();
-  for (const store::ManagedEntry& entry : *shared_) array.push_back(*entry);
-  return array;
 }
 
 ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,

@@ -87,8 +87,6 @@ class LiveEntries {
   const Json& operator[](std::size_t i) const;
   // Item `i` as the stored version shares it; null for a JSON value.
   store::ManagedEntry Shared(std::size_t i) const;
-  // The value as JSON (a copy; null for no shared entries).
-  Json ToJson() const;
 
  private:
   const Json* value_ = nullptr;

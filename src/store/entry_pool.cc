@@ -3,32 +3,14 @@
 #include <algorithm>
 #include <functional>
 
+#include "api/identical_json.h"
+
 namespace lws::store {
 
 namespace {
 
 // Expired entries are dropped after this many additions (amortised over the writes).
 constexpr std::size_t kSweepEvery = 8192;
-
-// Equal and spelled the same: nlohmann's == takes 1 and 1.0 for equal, and sharing one for the
-// other would change what the version serialises to.
-bool Identical(const Json& a, const Json& b) {
-  if (a.type() != b.type()) return false;
-  if (a.is_object()) {
-    const auto& ma = a.get_ref<const Json::object_t&>();
-    const auto& mb = b.get_ref<const Json::object_t&>();
-    return std::equal(ma.begin(), ma.end(), mb.begin(), mb.end(), [](const auto& x, const auto& y) {
-      return x.first == y.first && Identical(x.second, y.second);
-    });
-  }
-  if (a.is_array()) {
-    const auto& la = a.get_ref<const Json::array_t&>();
-    const auto& lb = b.get_ref<const Json::array_t&>();
-    return std::equal(la.begin(), la.end(), lb.begin(), lb.end(),
-                      [](const Json& x, const Json& y) { return Identical(x, y); });
-  }
-  return a == b;
-}
 
 }  // namespace
 
@@ -51,7 +33,8 @@ ManagedEntry ManagedEntryPool::Find(std::size_t hash, const Json& entry) const {
   if (bucket == pooled_.end()) return nullptr;
   for (const std::weak_ptr<const Json>& weak : bucket->second) {
     ManagedEntry pooled = weak.lock();
-    if (pooled != nullptr && Identical(*pooled, entry)) return pooled;
+    // Spelled the same, not just equal: sharing 1.0 for 1 would change what a version serialises to.
+    if (pooled != nullptr && api::IdenticalJson(*pooled, entry)) return pooled;
   }
   return nullptr;
 }

@@ -146,7 +146,7 @@ ManagedEntries TakeManagedFields(Json* object) {
   return entries;
 }
 
-void PutManagedFields(Json* object, const ManagedEntries& entries) {
+void PutManagedFieldsJson(Json* object, Json entries) {
   if (!object->is_object()) return;
   if (entries.empty()) {
     auto meta = object->find("metadata");
@@ -155,9 +155,17 @@ void PutManagedFields(Json* object, const ManagedEntries& entries) {
   }
   Json& meta = (*object)["metadata"];
   if (!meta.is_object()) meta = Json::object();
+  meta["managedFields"] = std::move(entries);
+}
+
+Json ManagedEntriesJson(const ManagedEntries& entries) {
   Json array = Json::array();
   for (const ManagedEntry& entry : entries) array.push_back(*entry);
-  meta["managedFields"] = std::move(array);
+  return array;
+}
+
+void PutManagedFields(Json* object, const ManagedEntries& entries) {
+  PutManagedFieldsJson(object, ManagedEntriesJson(entries));
 }
 
 bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b) {
@@ -175,9 +183,7 @@ Json ManagedFieldsJson(const StoredObject& version) {
     auto found = meta->find("managedFields");
     return found == meta->end() ? Json() : *found;
   }
-  Json array = Json::array();
-  for (const ManagedEntry& entry : version.managed_fields) array.push_back(*entry);
-  return array;
+  return ManagedEntriesJson(version.managed_fields);
 }
 
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {

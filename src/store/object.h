@@ -110,6 +110,10 @@ Json ManagedFieldsJson(const StoredObject& version);
 ManagedEntries TakeManagedFields(Json* object);
 // Writes `entries` into `object` as metadata.managedFields (copies); removes the key when empty.
 void PutManagedFields(Json* object, const ManagedEntries& entries);
+// The same with the entries already a JSON array (moved in).
+void PutManagedFieldsJson(Json* object, Json entries);
+// `entries` as a JSON array (copies).
+Json ManagedEntriesJson(const ManagedEntries& entries);
 // True when both hold the same entries in the same order (shared or equal).
 bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b);
 

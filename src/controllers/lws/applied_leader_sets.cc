@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "api/field.h"
+#include "api/identical_json.h"
 
 namespace lws::controllers {
 
 namespace {
 
+using api::IdenticalJson;
 using api::Json;
 
 // Whether objects `a` and `b` have the same members apart from the `ignored` ones, each pair
@@ -79,25 +81,6 @@ bool SameMetadata(const Json& a, const Json& b) {
 }
 
 }  // namespace
-
-bool IdenticalJson(const Json& a, const Json& b) {
-  if (a.type() != b.type()) return false;
-  if (a.is_object()) {
-    const auto& ma = a.get_ref<const Json::object_t&>();
-    const auto& mb = b.get_ref<const Json::object_t&>();
-    return std::equal(ma.begin(), ma.end(), mb.begin(), mb.end(),
-                      [](const auto& x, const auto& y) {
-                        return x.first == y.first && IdenticalJson(x.second, y.second);
-                      });
-  }
-  if (a.is_array()) {
-    const auto& la = a.get_ref<const Json::array_t&>();
-    const auto& lb = b.get_ref<const Json::array_t&>();
-    return std::equal(la.begin(), la.end(), lb.begin(), lb.end(),
-                      [](const Json& x, const Json& y) { return IdenticalJson(x, y); });
-  }
-  return a == b;  // the same type: strings, booleans, null, numbers of one kind
-}
 
 bool SameOutsideStatus(const Json& a, const Json& b) {
   return SameMembers(a, b, {"status"}, [](const std::string& key, const Json& x, const Json& y) {

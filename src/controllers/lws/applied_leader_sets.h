@@ -47,10 +47,6 @@ class AppliedLeaderSets {
   std::map<runtime::Key, Applied> applied_;
 };
 
-// Whether `a` and `b` hold the same JSON, types included (1 and 1.0 differ: a write that only
-// respells a number is still a change an apply would undo).
-bool IdenticalJson(const api::Json& a, const api::Json& b);
-
 // Whether two versions of an object are identical outside `status`, metadata.resourceVersion and
 // the managedFields entries of the status subresource.
 bool SameOutsideStatus(const api::Json& a, const api::Json& b);
