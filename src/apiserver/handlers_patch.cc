@@ -85,7 +85,7 @@ Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
                                 ") does not match the name on the URL (" + target_.name + ")");
     }
     RETURN_IF_ERROR(PrepareForWrite(&object, &live, subresource));
-    if (type != PatchType::kApply) object = WithManagedFields(&live, std::move(object), subresource);
+    if (type != PatchType::kApply) object = WithManagedFields(live, std::move(object), subresource);
     bool implicit_rv = store::MetaString(object, "resourceVersion") ==
                        store::MetaString(live, "resourceVersion");
     Result<store::ObjectPtr> stored = StoreUpdate(std::move(object), status_only);

@@ -123,7 +123,7 @@ Result<HttpResponse> RequestHandler::Scale() {
   std::string rv = store::MetaString(wanted, "resourceVersion");
   if (!rv.empty()) object["metadata"]["resourceVersion"] = rv;
   RETURN_IF_ERROR(PrepareForWrite(&object, &live, "scale"));
-  object = WithManagedFields(&live, std::move(object), "scale");
+  object = WithManagedFields(live, std::move(object), "scale");
   ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), false));
   return JsonResponse(200, ScaleOf(*info_, stored->json));
 }

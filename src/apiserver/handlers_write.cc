@@ -226,11 +226,9 @@ FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) con
   return scope;
 }
 
-Json RequestHandler::WithManagedFields(const Json* old, Json updated,
-                                       std::string_view subresource, bool* shapes_checked) {
-  static const Json kNone;  // a create has no old object; copying a live one cost a whole DOM
-  return UpdateManagedFields(old == nullptr ? kNone : *old, std::move(updated),
-                             ManagerScope(subresource), shapes_checked);
+Json RequestHandler::WithManagedFields(const Json& old, Json updated,
+                                       std::string_view subresource) {
+  return UpdateManagedFields(old, std::move(updated), ManagerScope(subresource));
 }
 
 store::ManagedEntries RequestHandler::RecordWrite(const store::StoredObject* current,

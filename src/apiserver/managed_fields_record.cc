@@ -110,14 +110,6 @@ store::ManagedEntries RecordCreate(const Json& before, const Json& updated,
   return entries;
 }
 
-// An encoded managedFields array as entries of their own.
-store::ManagedEntries Entries(Json array) {
-  store::ManagedEntries entries;
-  entries.reserve(array.size());
-  for (Json& entry : array) entries.push_back(std::make_shared<const Json>(std::move(entry)));
-  return entries;
-}
-
 }  // namespace
 
 ManagedFieldSets RecordUpdate(const Json& before, const Json& after, ManagedFieldSets managed,
@@ -410,7 +402,7 @@ store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& li
   if (!managed) managed = ManagedFieldsForWrite(live, *updated, scope.subresource);
   if (managed->empty() && before.empty()) return RecordCreate(before, *updated, scope);
   *managed = RecordUpdate(before, *updated, std::move(*managed), scope);
-  return Entries(EncodeManagedFields(*managed));
+  return store::ManagedEntriesOf(EncodeManagedFields(*managed));
 }
 
 Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,

@@ -103,10 +103,9 @@ class RequestHandler {
                          const store::ManagedEntries* old_managed_fields = nullptr);
   // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).
   Status AdmitDelete(const store::StoredObject& current, bool dry_run);
-  // Records the write in managedFields (non-apply writes); `shapes_checked` as
-  // UpdateManagedFields sets it.
-  Json WithManagedFields(const Json* old, Json updated, std::string_view subresource,
-                         bool* shapes_checked = nullptr);
+  // Records the write over the whole live object `old` (managedFields inline) in managedFields
+  // (patches and /scale; creates and updates use RecordWrite).
+  Json WithManagedFields(const Json& old, Json updated, std::string_view subresource);
   FieldManagerScope ManagerScope(std::string_view subresource) const;
   // WithManagedFields with the entries kept apart (RecordManagedFields): `current` is the live
   // version (null on create); `updated` loses any managedFields it carried.

@@ -133,15 +133,20 @@ void StoredObject::KeepView(std::type_index type, const std::shared_ptr<const vo
   views_.emplace_back(type, view);
 }
 
-ManagedEntries TakeManagedFields(Json* object) {
+ManagedEntries ManagedEntriesOf(Json array) {
   ManagedEntries entries;
+  entries.reserve(array.size());
+  for (Json& entry : array) entries.push_back(std::make_shared<const Json>(std::move(entry)));
+  return entries;
+}
+
+ManagedEntries TakeManagedFields(Json* object) {
   auto meta = object->find("metadata");
-  if (meta == object->end() || !meta->is_object()) return entries;
+  if (meta == object->end() || !meta->is_object()) return {};
   auto found = meta->find("managedFields");
   // An empty array stays: it is stored and served as it was written.
-  if (found == meta->end() || !found->is_array() || found->empty()) return entries;
-  entries.reserve(found->size());
-  for (Json& entry : *found) entries.push_back(std::make_shared<const Json>(std::move(entry)));
+  if (found == meta->end() || !found->is_array() || found->empty()) return {};
+  ManagedEntries entries = ManagedEntriesOf(std::move(*found));
   meta->erase(found);
   return entries;
 }

@@ -100,7 +100,8 @@ Json CopyWithoutManagedFields(const Json& object);
 // metadata.managedFields out into managed_fields when they are a non-empty array, and extracts the
 // labels. REQUIRES: json is an object.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
-// The same with the version's entries given apart (`json`'s own, if any, are replaced).
+// The same with the version's entries given apart: when there are any, they replace a non-empty
+// managedFields array `json` holds; otherwise `json` is kept as it is.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields);
 
 // metadata.managedFields of a version, wherever it keeps them: null when it has none.
@@ -114,6 +115,8 @@ void PutManagedFields(Json* object, const ManagedEntries& entries);
 void PutManagedFieldsJson(Json* object, Json entries);
 // `entries` as a JSON array (copies).
 Json ManagedEntriesJson(const ManagedEntries& entries);
+// The items of the JSON array `array` as entries of their own (moved, not copied).
+ManagedEntries ManagedEntriesOf(Json array);
 // True when both hold the same entries in the same order (shared or equal).
 bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b);
 
