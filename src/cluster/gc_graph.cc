@@ -122,11 +122,23 @@ std::vector<std::pair<const GcGraph::Item*, bool>> GcGraph::MarkedAndContext() c
     for (const GcOwnerRef& ref : it->second.meta->refs) {
       if (auto owner = by_uid_.find(ref.uid); owner != by_uid_.end()) choose(owner->second, false);
     }
+    if (!ReadsDependents(*it->second.meta)) continue;
     auto dependents = dependents_.find(it->second.meta->uid);
     if (dependents == dependents_.end()) continue;
     for (const Item* dependent : dependents->second) choose(dependent, false);
   }
   return {chosen.begin(), chosen.end()};
+}
+
+bool GcGraph::ReadsDependents(const GcMeta& meta) const {
+  if (meta.deleting && (meta.has_foreground || meta.has_orphan)) return true;  // rule 6
+  for (const GcOwnerRef& ref : meta.refs) {  // rule 4
+    auto owner = by_uid_.find(ref.uid);
+    if (owner == by_uid_.end()) continue;
+    const GcMeta& owner_meta = *owner->second->second.meta;
+    if (owner_meta.deleting && owner_meta.has_foreground) return true;
+  }
+  return false;
 }
 
 GcSnapshot GcGraph::Build(const api::ResourceRegistry& registry) {

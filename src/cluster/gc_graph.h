@@ -8,8 +8,9 @@
 // previous pass: the rules judge an object X on its own metadata, its owners' and its
 // dependents', so X is *judged* again when X, one of its owners or one of its dependents
 // changed in a way the rules read (anything of GcMeta but the resourceVersion). A judged object
-// comes with its owners and dependents as *context*: they are in the snapshot so that X is
-// judged exactly as a plan over every object would judge it, but they get no actions.
+// comes with its owners, and its dependents where the rules read them (ReadsDependents), as
+// *context*: they are in the snapshot so that X is judged exactly as a plan over every object
+// would judge it, but they get no actions.
 // Objects that are not judged would get the verdict they got on the pass that last judged them,
 // which that pass applied: a write changes its object, so it is judged again; a write that
 // failed with NotFound or Conflict found it changed; any other failure makes the next pass
@@ -21,8 +22,10 @@
 //
 // The feed is read at one instant, so every object of a snapshot is settled (gc_plan.h).
 //
-// Cost: a pass costs what changed, times the number of owners and dependents of what changed,
-// instead of every object of the cluster (most of them Events, which take part in nothing).
+// Cost: a pass costs what changed, times the number of owners of what changed (and of
+// dependents, for the few objects whose verdict reads them), instead of every object of the
+// cluster (most of them Events, which take part in nothing). A leader StatefulSet judged
+// because one leader pod changed does not bring its thousand other pods along.
 // Memory: the current version of every object (shared with the store) and what the rules read
 // from it.
 //
@@ -80,8 +83,13 @@ class GcGraph {
   void Erase(Objects::iterator it);
   // Marks `key` and the owners and dependents of `meta` (its version before or after a change).
   void MarkAround(const Key& key, const GcMeta& meta);
-  // The marked objects (judged: true) and their owners and dependents, in key order.
+  // The marked objects (judged: true) and their owners, and their dependents where the rules
+  // read them, in key order.
   std::vector<std::pair<const Item*, bool>> MarkedAndContext() const;
+  // Whether the rules read the dependents of an object with `meta` (gc_plan.h): rule 6 when it
+  // waits for or orphans them, rule 4 when one of its owners waits (then whether it has any
+  // decides how it is deleted). Any other verdict reads only the object and its owners.
+  bool ReadsDependents(const GcMeta& meta) const;
   // The snapshot of the marked objects (or of all) and their context.
   GcSnapshot Build(const api::ResourceRegistry& registry);
 

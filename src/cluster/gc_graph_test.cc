@@ -62,14 +62,28 @@ TEST_F(GcGraphTest, WritesTheRulesDoNotReadJudgeNothing) {
   EXPECT_EQ(graph_.full_reads(), 1);
 }
 
-TEST_F(GcGraphTest, NewDependentIsJudgedWithItsOwnerAndTheOwnersOtherDependentsAsContext) {
+TEST_F(GcGraphTest, NewDependentIsJudgedWithItsOwnerButNotTheOwnersOtherDependents) {
   ObjectPtr cm = MustCreate(ConfigMaps(), ConfigMap("cm"));
   MustCreate(Pods(), OwnedBy(Pod("p1"), ConfigMaps(), cm));
   Next();
   MustCreate(Pods(), OwnedBy(Pod("p2"), ConfigMaps(), cm));
-  // The owner is judged (its dependents changed) and so needs all of them beside it.
-  EXPECT_EQ(Next(), (std::vector<std::string>{"configmaps/cm judged", "pods/p1 context",
-                                              "pods/p2 judged"}));
+  // The owner is judged (its dependents changed), but it is not being deleted: its verdict
+  // reads its own owners only, so its other dependents stay out.
+  EXPECT_EQ(Next(), (std::vector<std::string>{"configmaps/cm judged", "pods/p2 judged"}));
+}
+
+TEST_F(GcGraphTest, OwnerWaitingForItsDependentsIsJudgedWithAllOfThem) {
+  ObjectPtr cm = MustCreate(ConfigMaps(), ConfigMap("cm"));
+  ObjectPtr p1 = MustCreate(Pods(), OwnedBy(Pod("p1"), ConfigMaps(), cm));
+  MustCreate(Pods(), OwnedBy(Pod("p2"), ConfigMaps(), cm));
+  MustCreate(Pods(), OwnedBy(Pod("p1-child"), Pods(), p1));
+  Next();
+  ASSERT_TRUE(
+      store_->Delete(ConfigMaps(), "default", "cm", {.propagation_policy = "Foreground"}).ok());
+  // Rule 6 reads every dependent of the waiting owner; rule 4 asks each of them whether it has
+  // dependents of its own (p1 has), so theirs come too.
+  EXPECT_EQ(Next(), (std::vector<std::string>{"configmaps/cm judged", "pods/p1 judged",
+                                              "pods/p1-child context", "pods/p2 judged"}));
 }
 
 TEST_F(GcGraphTest, DeletedOwnerHasItsDependentsJudgedAndCollected) {
