@@ -131,12 +131,10 @@ std::vector<std::pair<const GcGraph::Item*, bool>> GcGraph::MarkedAndContext() c
 }
 
 bool GcGraph::ReadsDependents(const GcMeta& meta) const {
-  if (meta.deleting && (meta.has_foreground || meta.has_orphan)) return true;  // rule 6
+  if (meta.WaitsForDependents() || meta.Orphans()) return true;  // rule 6
   for (const GcOwnerRef& ref : meta.refs) {  // rule 4
     auto owner = by_uid_.find(ref.uid);
-    if (owner == by_uid_.end()) continue;
-    const GcMeta& owner_meta = *owner->second->second.meta;
-    if (owner_meta.deleting && owner_meta.has_foreground) return true;
+    if (owner != by_uid_.end() && owner->second->second.meta->WaitsForDependents()) return true;
   }
   return false;
 }

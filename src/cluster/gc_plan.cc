@@ -27,8 +27,8 @@ struct Node {
   int dependent_count = 0;  // references that resolve to this node
   int blocking_count = 0;   // ... with blockOwnerDeletion: true
 
-  bool WaitsForDependents() const { return meta->deleting && meta->has_foreground; }
-  bool Orphans() const { return meta->deleting && meta->has_orphan; }
+  bool WaitsForDependents() const { return meta->WaitsForDependents(); }
+  bool Orphans() const { return meta->Orphans(); }
 };
 
 std::string GroupOf(const std::string& api_version) {

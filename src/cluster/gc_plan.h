@@ -88,6 +88,10 @@ struct GcMeta {
   bool has_orphan = false;      // finalizer `orphan`
   bool has_foreground = false;  // finalizer `foregroundDeletion`
   std::vector<GcOwnerRef> refs;  // the well-formed ones (string uid), in order
+
+  // The vocabulary above: an owner that waits for its dependents, or orphans them.
+  bool WaitsForDependents() const { return deleting && has_foreground; }
+  bool Orphans() const { return deleting && has_orphan; }
 };
 GcMeta ExtractGcMeta(const api::Json& object);
 
