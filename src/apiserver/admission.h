@@ -37,9 +37,10 @@ struct AdmissionRequest {
   std::string name;
   api::Json* object = nullptr;            // the object to store; null on delete
   const api::Json* old_object = nullptr;  // the stored object; null on create
-  // The stored object's managedFields, which the store keeps apart from `old_object` (null
-  // when `old_object` holds its own): webhooks see them in the review's oldObject.
-  const store::ManagedEntries* old_managed_fields = nullptr;
+  // The stored version `old_object` belongs to, whose managedFields the store keeps apart from
+  // it (null when `old_object` holds its own): webhooks see them in the review's oldObject.
+  // Read only by a plugin that needs them, since reading makes deferred entries.
+  const store::StoredObject* old_version = nullptr;
   bool dry_run = false;
   std::string field_manager;                 // ?fieldManager= as sent; "" when absent
   std::vector<std::string>* warnings = nullptr;  // where a plugin adds warnings for the client

@@ -95,8 +95,8 @@ namespace {
 Json OldObjectOf(const ReviewRequest& r) {
   if (r.old_object == nullptr) return Json();
   Json old = *r.old_object;
-  if (r.old_managed_fields != nullptr && !r.old_managed_fields->empty()) {
-    store::PutManagedFields(&old, *r.old_managed_fields);
+  if (r.old_version != nullptr && !r.old_version->managed_fields().empty()) {
+    store::PutManagedFields(&old, r.old_version->managed_fields());
   }
   return old;
 }

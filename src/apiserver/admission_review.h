@@ -38,7 +38,7 @@ struct ReviewRequest : WebhookMatchRequest {
   std::string name;
   bool dry_run = false;
   std::string field_manager;  // the request's ?fieldManager=, "" when not given
-  const store::ManagedEntries* old_managed_fields = nullptr;  // as AdmissionRequest's
+  const store::StoredObject* old_version = nullptr;  // as AdmissionRequest's
 };
 
 // The user every request of the local cluster acts as (it authenticates nobody but the optional

@@ -4,6 +4,7 @@
 // /scale, /status, pods/binding, dryRun and ClusterIP allocation.
 #include "apiserver/api_server_testing.h"
 #include "apiserver/request_handler.h"
+#include "store/store_testing.h"
 
 namespace lws::apiserver::testing {
 namespace {
@@ -233,6 +234,77 @@ TEST_F(ApiServerTest, BindingChecksTheUidItNames) {
   EXPECT_FALSE(Get(std::string(kPods) + "/p").body["spec"].contains("nodeName"));
   binding["metadata"]["uid"] = pod["metadata"]["uid"];
   EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
+}
+
+
+// Deferred managedFields (managed_fields.h, RecordOrDeferManagedFields): a pod's life written
+// in process with nothing read in between leaves every version with the entries the same
+// writes give when each answer is read (and so its entries made) at once. Both pods live the
+// same life at the same times: "read" has each answer serialised, "unread" none.
+TEST_F(ApiServerTest, UnreadVersionsMakeTheEntriesOfReadOnes) {
+  auto write = [&](const std::string& name, const std::string& method, std::string target,
+                   Json body) {
+    HttpRequest request;
+    request.method = method;
+    request.target = std::move(target);
+    request.headers.Add("Content-Type", "application/json");
+    request.parsed_body = &body;
+    request.in_process = name == "unread";
+    HttpResponse response = server_->Handle(request);
+    EXPECT_LT(response.status, 300) << method << " " << request.target << ": " << response.body;
+  };
+  auto live = [&](const std::string& name) {
+    return store_->Get(store::testing::Pods(), "default", name).value();
+  };
+  using Step = std::function<void(const std::string& name)>;
+  const std::string pods = kPods;
+  const std::vector<Step> life = {
+      [&](const std::string& name) {
+        write(name, "POST", pods + "?fieldManager=statefulset-controller", PodJson(name));
+      },
+      [&](const std::string& name) {
+        write(name, "POST", pods + "/" + name + "/binding",
+              {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", name}}},
+               {"target", {{"kind", "Node"}, {"name", "n1"}}}});
+      },
+      [&](const std::string& name) {
+        Json pod = live(name)->json;
+        pod["status"]["phase"] = "Running";
+        pod["status"]["conditions"] = {{{"type", "Ready"}, {"status", "False"}}};
+        write(name, "PUT", pods + "/" + name + "/status?fieldManager=kubelet", pod);
+      },
+      [&](const std::string& name) {
+        Json pod = live(name)->json;
+        pod["status"]["conditions"] = {{{"type", "Ready"}, {"status", "True"}}};
+        write(name, "PUT", pods + "/" + name + "/status?fieldManager=kubelet", pod);
+      },
+      [&](const std::string& name) {
+        Json pod = live(name)->json;
+        pod["metadata"]["labels"]["role"] = "leader";
+        write(name, "PUT", pods + "/" + name + "?fieldManager=lws", pod);
+      },
+      [&](const std::string& name) {
+        write(name, "DELETE", pods + "/" + name, {{"gracePeriodSeconds", 30}});
+      },
+  };
+  const std::uint64_t before = store_->CurrentResourceVersion();
+  for (const Step& step : life) {
+    step("read");
+    step("unread");
+    clock_.Advance(std::chrono::seconds(1));
+  }
+  EXPECT_GE(live("unread")->deferred_depth(), 5) << "the unread writes deferred their entries";
+  std::map<std::string, std::vector<std::string>> versions;
+  for (const store::StoreChange& change : store_->Changes(before).value().changes) {
+    versions[change.object->name().name].push_back(
+        store::ManagedFieldsJson(*change.object).dump());
+  }
+  ASSERT_EQ(versions["read"].size(), life.size());
+  EXPECT_EQ(versions["unread"], versions["read"]);
+  // The recording happened: the creator, the kubelet and the label's writer all have entries.
+  for (const char* owner : {"statefulset-controller", "kubelet", "f:role"}) {
+    EXPECT_NE(versions["unread"].back().find(owner), std::string::npos) << owner;
+  }
 }
 
 }  // namespace

@@ -85,8 +85,27 @@ Status RequestHandler::CheckNameFree(const Json& object) const {
   return store::AlreadyExistsError(*info_, name);
 }
 
+bool RequestHandler::StoresOnlyUntracked(const store::StoredObject* current, const Json& updated,
+                                         std::string_view subresource) const {
+  // A status write stores the body's status over the rest of the live object: all it tracks.
+  if (subresource == "status") return true;
+  if (!subresource.empty()) return false;
+  // Written after the recording: a CRD's status, a Service's cluster IPs.
+  if (current == nullptr && (IsCrd(*info_) || AllocatesClusterIp(*info_))) return false;
+  // The store sets untracked metadata and keeps the status, which a main-resource write of a
+  // kind with /status ignores; of what it tracks, it changes only the deletion fields (removed
+  // on create, the live ones kept on update).
+  static const Json kNone;
+  const Json& live_meta = current != nullptr ? api::ChildOrNull(current->json, "metadata") : kNone;
+  const Json& meta = api::ChildOrNull(updated, "metadata");
+  for (const char* field : {"deletionTimestamp", "deletionGracePeriodSeconds"}) {
+    if (api::ChildOrNull(meta, field) != api::ChildOrNull(live_meta, field)) return false;
+  }
+  return true;
+}
+
 Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(
-    Json object, bool shapes_checked, std::optional<store::ManagedEntries> managed_fields) {
+    Json object, bool shapes_checked, std::optional<store::NewEntries> managed_fields) {
   if (IsCrd(*info_)) {
     api::ResourceRegistry trial = served_->registry;
     Status valid = trial.AddCustomResource(object);

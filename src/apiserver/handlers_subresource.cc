@@ -209,7 +209,7 @@ Result<HttpResponse> RequestHandler::Binding() {
   store::UpdateOptions options;
   options.dry_run = DryRun();
   options.with_status = true;
-  options.managed_fields = current->managed_fields;
+  options.managed_fields = store::KeptEntries(current);
   ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, std::move(pod), options));
   // A string, string annotations and a condition keyed by its type: a checked pod stays checked.
   if (ShapesChecked(*current, served_)) MarkShapesChecked(*bound, served_);

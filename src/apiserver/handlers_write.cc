@@ -131,7 +131,7 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
 
 Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
                                        std::string_view subresource,
-                                       const store::ManagedEntries* old_managed_fields) {
+                                       const store::StoredObject* old_version) {
   ASSIGN_OR_RETURN(FieldValidation mode, FieldValidationMode());
   auto found = served_->schemas.find(info_->GroupResource());
   const api::StructuralSchema* schema =
@@ -164,7 +164,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
   admission.name = store::MetaString(*object, "name");
   admission.object = object;
   admission.old_object = old;
-  admission.old_managed_fields = old_managed_fields;
+  admission.old_version = old_version;
   admission.dry_run = DryRun();
   admission.field_manager = target_.query.Get("fieldManager");
   admission.warnings = &warnings_;
@@ -207,7 +207,7 @@ Status RequestHandler::AdmitDelete(const store::StoredObject& stored, bool dry_r
   admission.namespace_ = store::MetaString(current, "namespace");
   admission.name = store::MetaString(current, "name");
   admission.old_object = &current;
-  admission.old_managed_fields = &stored.managed_fields;
+  admission.old_version = &stored;
   admission.dry_run = dry_run;
   admission.warnings = &warnings_;
   RETURN_IF_ERROR(chain.RunMutating(admission));
@@ -231,17 +231,14 @@ Json RequestHandler::WithManagedFields(const Json& old, Json updated,
   return UpdateManagedFields(old, std::move(updated), ManagerScope(subresource));
 }
 
-store::ManagedEntries RequestHandler::RecordWrite(const store::StoredObject* current,
-                                                  Json* updated, std::string_view subresource,
-                                                  bool* shapes_checked) {
-  static const Json kNone;  // a create has no old object
+store::NewEntries RequestHandler::RecordWrite(const store::ObjectPtr& current, Json* updated,
+                                              std::string_view subresource,
+                                              bool* shapes_checked) {
   FieldManagerScope scope = ManagerScope(subresource);
-  if (current == nullptr) {
-    return RecordManagedFields(kNone, LiveEntries(kNone), updated, scope, shapes_checked);
-  }
-  scope.live_shapes_checked = ShapesChecked(*current, served_);
-  return RecordManagedFields(current->json, LiveEntries::Of(*current), updated, scope,
-                             shapes_checked);
+  if (current != nullptr) scope.live_shapes_checked = ShapesChecked(*current, served_);
+  return RecordOrDeferManagedFields(current, updated, scope,
+                                    StoresOnlyUntracked(current.get(), *updated, subresource),
+                                    shapes_checked);
 }
 
 Result<HttpResponse> RequestHandler::Create() {
@@ -250,14 +247,14 @@ Result<HttpResponse> RequestHandler::Create() {
   RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
   RETURN_IF_ERROR(CheckNameFree(object));
   bool shapes_checked = false;
-  store::ManagedEntries entries = RecordWrite(nullptr, &object, "", &shapes_checked);
+  store::NewEntries entries = RecordWrite(nullptr, &object, "", &shapes_checked);
   ASSIGN_OR_RETURN(store::ObjectPtr created,
                    CreateWithSideEffects(std::move(object), shapes_checked, std::move(entries)));
   return ObjectResponse(201, created);
 }
 
 Result<store::ObjectPtr> RequestHandler::StoreUpdate(
-    Json object, bool status_only, std::optional<store::ManagedEntries> managed_fields) {
+    Json object, bool status_only, std::optional<store::NewEntries> managed_fields) {
   store::UpdateOptions options;
   options.dry_run = DryRun();
   options.managed_fields = std::move(managed_fields);
@@ -272,16 +269,16 @@ Result<HttpResponse> RequestHandler::Update(bool status_only) {
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    store_->Get(*info_, target_.namespace_, target_.name));
   std::string_view sub = status_only ? "status" : "";
-  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub, &current->managed_fields));
+  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub, current.get()));
   bool shapes_checked = false;
-  store::ManagedEntries entries = RecordWrite(current.get(), &object, sub, &shapes_checked);
+  store::NewEntries entries = RecordWrite(current, &object, sub, &shapes_checked);
   // The stored version is `object` over `current` (status writes take the rest from it), both
   // checked, when nothing else can have been written in between.
   shapes_checked = shapes_checked && PinnedTo(object, *current);
   // A status write left with no entries stores none of its own: the store keeps the live ones,
   // as it keeps them for any status body without managedFields.
-  std::optional<store::ManagedEntries> given;
-  if (!status_only || !entries.empty()) given = std::move(entries);
+  std::optional<store::NewEntries> given;
+  if (!status_only || entries.deferred || !entries.made.empty()) given = std::move(entries);
   ASSIGN_OR_RETURN(store::ObjectPtr stored,
                    StoreUpdate(std::move(object), status_only, std::move(given)));
   if (shapes_checked) MarkShapesChecked(*stored, served_);

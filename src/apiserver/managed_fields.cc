@@ -144,7 +144,7 @@ void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
 }
 
 LiveEntries LiveEntries::Of(const store::StoredObject& version) {
-  if (!version.managed_fields.empty()) return LiveEntries(version.managed_fields);
+  if (!version.managed_fields().empty()) return LiveEntries(version.managed_fields());
   return LiveEntries(ManagedFieldsOf(version.json));
 }
 

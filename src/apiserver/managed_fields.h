@@ -145,4 +145,16 @@ store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& li
                                           const FieldManagerScope& scope,
                                           bool* shapes_checked = nullptr);
 
+// RecordManagedFields over the live version `current` (null on create), deferred when
+// `may_defer` and the write keeps the live entries: the checks run now (the body's
+// managedFields leave `updated`, the shapes decide whether anything is recorded), and the rest
+// runs on the version the store makes of `*updated` when its entries are first read. The
+// caller allows it only where that version differs from `*updated` in fields the scope does
+// not track (metadata the store sets, a status it keeps or a write ignores): the deferred
+// entries are then exactly the ones recorded at once. A status write whose entries come out
+// empty keeps the live ones either way (RequestHandler::Update).
+store::NewEntries RecordOrDeferManagedFields(const store::ObjectPtr& current, Json* updated,
+                                             const FieldManagerScope& scope, bool may_defer,
+                                             bool* shapes_checked = nullptr);
+
 }  // namespace lws::apiserver

@@ -1,7 +1,8 @@
 // File: apiserver/managed_fields_internal.h
 //
-// What managed_fields.cc (the entries' encoding) shares with managed_fields_record.cc (recording
-// a write). Not for other callers: managed_fields.h is the interface.
+// What managed_fields.cc (the entries' encoding), managed_fields_record.cc (recording a write)
+// and managed_fields_defer.cc (recording it later) share. Not for other callers:
+// managed_fields.h is the interface.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,18 @@ bool KeepsLiveEntries(const Json& updated, std::string_view subresource);
 // SetManagedFields with the entries already encoded (a JSON array): an empty one removes the
 // field. The record paths that write entries straight to JSON share it.
 void SetEncodedManagedFields(Json* object, Json entries);
+
+// {}: the `before` of a create.
+const Json& EmptyObject();
+
+// Whether `before` (unless the scope says it was checked) and `updated` pass ValidateShape with
+// duplicates allowed, managedFields left out: the condition for recording a write at all.
+bool ShapesPass(const Json& before, const Json& updated, const FieldManagerScope& scope);
+
+// The entries a write that keeps the live ones leaves (RecordManagedFields past its checks):
+// `updated` without managedFields, both shapes passed.
+store::ManagedEntries RecordKeepingLive(const Json& before, const LiveEntries& live,
+                                        const Json& updated, const FieldManagerScope& scope);
 
 // The order the API server lists entries in: operation, time, manager, apiVersion, subresource.
 using EntryOrder = std::tuple<std::string, std::int64_t, std::string, std::string, std::string>;

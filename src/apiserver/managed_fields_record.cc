@@ -368,7 +368,39 @@ std::optional<store::ManagedEntries> RecordUpdateOnLive(const LiveEntries& live_
   return out;
 }
 
+// The entries a write leaves, recorded from `managed` (the entries it starts from).
+store::ManagedEntries RecordFrom(ManagedFieldSets managed, const Json& before, const Json& updated,
+                                 const FieldManagerScope& scope) {
+  if (managed.empty() && before.empty()) return RecordCreate(before, updated, scope);
+  managed = RecordUpdate(before, updated, std::move(managed), scope);
+  return store::ManagedEntriesOf(EncodeManagedFields(managed));
+}
+
 }  // namespace
+
+const Json& EmptyObject() {
+  static const Json kEmpty = Json::object();
+  return kEmpty;
+}
+
+bool ShapesPass(const Json& before, const Json& updated, const FieldManagerScope& scope) {
+  return (scope.live_shapes_checked ||
+          ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath())
+              .empty()) &&
+         ValidateShape(updated, scope.schema, /*allow_duplicates=*/true, nullptr,
+                       ValidTwin{&before, &ManagedFieldsPath()})
+             .empty();
+}
+
+store::ManagedEntries RecordKeepingLive(const Json& before, const LiveEntries& live,
+                                        const Json& updated, const FieldManagerScope& scope) {
+  if (std::optional<store::ManagedEntries> recorded =
+          RecordUpdateOnLive(live, before, updated, scope)) {
+    return std::move(*recorded);
+  }
+  return RecordFrom(ManagedFieldsForWrite(live, updated, scope.subresource), before, updated,
+                    scope);
+}
 
 store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& live,
                                           Json* updated, const FieldManagerScope& scope,
@@ -382,27 +414,11 @@ store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& li
   if (!keeps_live) managed = ManagedFieldsForWrite(live, *updated, scope.subresource);
   SetManagedFields(updated, {});
   // `old` may hold managedFields: every walk below leaves them out instead of copying `old`.
-  static const Json kEmpty = Json::object();
-  const Json& before = old.is_object() ? old : kEmpty;
-  const bool shapes_valid =
-      (scope.live_shapes_checked ||
-       ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath())
-           .empty()) &&
-      ValidateShape(*updated, scope.schema, /*allow_duplicates=*/true, nullptr,
-                    ValidTwin{&before, &ManagedFieldsPath()})
-          .empty();
-  if (!shapes_valid) return {};
+  const Json& before = old.is_object() ? old : EmptyObject();
+  if (!ShapesPass(before, *updated, scope)) return {};
   if (shapes_checked != nullptr) *shapes_checked = true;
-  if (keeps_live) {
-    if (std::optional<store::ManagedEntries> recorded =
-            RecordUpdateOnLive(live, before, *updated, scope)) {
-      return std::move(*recorded);
-    }
-  }
-  if (!managed) managed = ManagedFieldsForWrite(live, *updated, scope.subresource);
-  if (managed->empty() && before.empty()) return RecordCreate(before, *updated, scope);
-  *managed = RecordUpdate(before, *updated, std::move(*managed), scope);
-  return store::ManagedEntriesOf(EncodeManagedFields(*managed));
+  if (keeps_live) return RecordKeepingLive(before, live, *updated, scope);
+  return RecordFrom(std::move(*managed), before, *updated, scope);
 }
 
 Json UpdateManagedFields(const Json& old, Json updated, const FieldManagerScope& scope,

@@ -98,23 +98,29 @@ class RequestHandler {
   // Defaults, validates and admits `object` for storing (`old` null on create): prune (unknown
   // fields per fieldValidation) and default, mutating admission, default again, validate against
   // the CRD schema or the built-in rules, then validating admission.
-  // `old_managed_fields`: the stored object's, when `old` does not hold them.
+  // `old_version`: the stored version `old` belongs to, when `old` does not hold its
+  // managedFields (admission reads them from it).
   Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource,
-                         const store::ManagedEntries* old_managed_fields = nullptr);
+                         const store::StoredObject* old_version = nullptr);
   // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).
   Status AdmitDelete(const store::StoredObject& current, bool dry_run);
   // Records the write over the whole live object `old` (managedFields inline) in managedFields
   // (patches and /scale; creates and updates use RecordWrite).
   Json WithManagedFields(const Json& old, Json updated, std::string_view subresource);
   FieldManagerScope ManagerScope(std::string_view subresource) const;
-  // WithManagedFields with the entries kept apart (RecordManagedFields): `current` is the live
-  // version (null on create); `updated` loses any managedFields it carried.
-  store::ManagedEntries RecordWrite(const store::StoredObject* current, Json* updated,
-                                    std::string_view subresource, bool* shapes_checked);
+  // WithManagedFields with the entries kept apart (RecordOrDeferManagedFields): `current` is
+  // the live version (null on create); `updated` loses any managedFields it carried. The
+  // entries are deferred where the store will change nothing the recording tracks.
+  store::NewEntries RecordWrite(const store::ObjectPtr& current, Json* updated,
+                                std::string_view subresource, bool* shapes_checked);
+  // Whether the store, writing `updated` over `current` (null on create), changes nothing the
+  // write's managedFields track: RecordWrite then defers them.
+  bool StoresOnlyUntracked(const store::StoredObject* current, const Json& updated,
+                           std::string_view subresource) const;
   // Stores `object` as an update of `old` (main resource or /status), retrying nothing; with
   // `managed_fields`, those are the new version's (store::UpdateOptions::managed_fields).
   Result<store::ObjectPtr> StoreUpdate(Json object, bool status_only,
-                                       std::optional<store::ManagedEntries> managed_fields = {});
+                                       std::optional<store::NewEntries> managed_fields = {});
   // Runs create side effects (CRD registration, namespace content) after a successful write.
   Status AfterWrite(const Json& stored, bool deleted);
 
@@ -126,7 +132,7 @@ class RequestHandler {
   // `managed_fields`, when given, are the created version's (store::CreateOptions).
   Result<store::ObjectPtr> CreateWithSideEffects(
       Json object, bool shapes_checked = false,
-      std::optional<store::ManagedEntries> managed_fields = {});
+      std::optional<store::NewEntries> managed_fields = {});
   // Deletes what goes with `current`: a namespace's objects, a CRD's custom resources.
   Status BeforeDelete(const Json& current);
   Status DeleteAllIn(const api::ResourceInfo& resource, const std::string& ns);

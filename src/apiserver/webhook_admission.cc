@@ -153,7 +153,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     review.name = request.name;
     review.dry_run = request.dry_run;
     review.field_manager = request.field_manager;
-    review.old_managed_fields = request.old_managed_fields;
+    review.old_version = request.old_version;
     return review;
   }
 

@@ -114,7 +114,7 @@ TEST_F(TypedInformerTest, InformersShareTheStoredVersionsViewUnlessPrivate) {
   EXPECT_NE(own.Get("default", "a"), a);
   // The stored version has managedFields (the API server wrote them, the store keeps them apart
   // from the object); the views do not.
-  EXPECT_FALSE(pods.GetStored("default", "a")->managed_fields.empty());
+  EXPECT_FALSE(pods.GetStored("default", "a")->managed_fields().empty());
   EXPECT_FALSE(a->metadata.rest.contains("managedFields"));
   EXPECT_FALSE(own.Get("default", "a")->metadata.rest.contains("managedFields"));
 }

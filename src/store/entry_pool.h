@@ -6,12 +6,13 @@
 // same creator entry (the fields, not the values, are recorded), as do most events of one kind.
 // Storing each once keeps the store's memory close to the objects' own size.
 //
-// Holds its entries weakly: an entry lives while some version holds it. Not thread-safe; the
-// store calls it under its lock.
+// Holds its entries weakly: an entry lives while some version holds it. Thread-safe: the store
+// calls it under its lock, and deferred entries call it when they are made, on any thread.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,7 @@ class ManagedEntryPool {
   ManagedEntry Find(std::size_t hash, const Json& entry) const;
   void Sweep();
 
+  std::mutex mu_;
   std::unordered_map<std::size_t, std::vector<std::weak_ptr<const Json>>> pooled_;
   std::size_t added_since_sweep_ = 0;
 };

@@ -41,9 +41,31 @@ const ObjectName& StoredObject::name() const {
   return name_;
 }
 
+const ManagedEntries& StoredObject::managed_fields() const {
+  std::call_once(entries_once_, [this] {
+    if (!entries_maker_) return;
+    managed_fields_ = entries_maker_(json);
+    entries_maker_ = nullptr;  // frees the older versions it held
+  });
+  return managed_fields_;
+}
+
+void StoredObject::SetManagedFields(ManagedEntries entries) {
+  managed_fields_ = std::move(entries);
+  entries_maker_ = nullptr;
+  deferred_depth_ = 0;
+}
+
+void StoredObject::DeferManagedFields(DeferredEntries deferred) {
+  managed_fields_.clear();
+  entries_maker_ = std::move(deferred.maker);
+  deferred_depth_ = deferred.depth;
+}
+
 Json StoredObject::FullJson() const {
   Json out = json;
-  if (!managed_fields.empty()) PutManagedFields(&out, managed_fields);
+  const ManagedEntries& entries = managed_fields();
+  if (!entries.empty()) PutManagedFields(&out, entries);
   return out;
 }
 
@@ -103,9 +125,10 @@ const std::string& StoredObject::bytes() const {
   std::call_once(bytes_once_, [this] {
     // The store always gives a version metadata, so the entries have a place to go.
     auto meta = json.is_object() ? json.find("metadata") : json.end();
-    const bool apart = !managed_fields.empty() && meta != json.end() && meta->is_object();
-    bytes_ = apart ? SerializeWithEntries(json, managed_fields)
-                   : managed_fields.empty() ? Serialize(json) : Serialize(FullJson());
+    const ManagedEntries& entries = managed_fields();
+    const bool apart = !entries.empty() && meta != json.end() && meta->is_object();
+    bytes_ = apart ? SerializeWithEntries(json, entries)
+                   : entries.empty() ? Serialize(json) : Serialize(FullJson());
   });
   return bytes_;
 }
@@ -182,13 +205,13 @@ bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b) {
 }
 
 Json ManagedFieldsJson(const StoredObject& version) {
-  if (version.managed_fields.empty()) {
+  if (version.managed_fields().empty()) {
     auto meta = version.json.find("metadata");
     if (meta == version.json.end() || !meta->is_object()) return nullptr;
     auto found = meta->find("managedFields");
     return found == meta->end() ? Json() : *found;
   }
-  return ManagedEntriesJson(version.managed_fields);
+  return ManagedEntriesJson(version.managed_fields());
 }
 
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
@@ -196,10 +219,10 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
   return MakeStoredObject(std::move(json), rv, std::move(entries));
 }
 
-ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields) {
-  auto stored = std::make_shared<StoredObject>();
-  if (!managed_fields.empty()) TakeManagedFields(&json);  // the entries given replace them
-  stored->managed_fields = std::move(managed_fields);
+namespace {
+
+// The part of MakeStoredObject both kinds of entries share.
+ObjectPtr FinishStoredObject(std::shared_ptr<StoredObject> stored, Json json, std::uint64_t rv) {
   Json& meta = json["metadata"];
   if (!meta.is_object()) meta = Json::object();
   if (rv == 0) {
@@ -211,6 +234,53 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_f
   stored->json = std::move(json);
   stored->resource_version = rv;
   return stored;
+}
+
+}  // namespace
+
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields) {
+  auto stored = std::make_shared<StoredObject>();
+  if (!managed_fields.empty()) TakeManagedFields(&json);  // the entries given replace them
+  stored->SetManagedFields(std::move(managed_fields));
+  return FinishStoredObject(std::move(stored), std::move(json), rv);
+}
+
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, DeferredEntries deferred) {
+  auto stored = std::make_shared<StoredObject>();
+  stored->DeferManagedFields(std::move(deferred));
+  return FinishStoredObject(std::move(stored), std::move(json), rv);
+}
+
+bool MayDeferAfter(const StoredObject* previous) {
+  return previous == nullptr || previous->deferred_depth() < kMaxDeferredDepth;
+}
+
+NewEntries KeptEntries(const ObjectPtr& live) {
+  NewEntries out;
+  if (live->deferred_depth() == 0 || !MayDeferAfter(live.get())) {
+    out.made = live->managed_fields();
+  } else {
+    out.deferred = SameEntriesAs(live);
+  }
+  out.kept_from = live.get();
+  return out;
+}
+
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries) {
+  if (entries.deferred) return MakeStoredObject(std::move(json), rv, std::move(*entries.deferred));
+  return MakeStoredObject(std::move(json), rv, std::move(entries.made));
+}
+
+bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version) {
+  if (entries.kept_from == &version) return true;
+  if (entries.deferred) return SameManagedFields(entries.deferred->maker(json), version.managed_fields());
+  return SameManagedFields(entries.made, version.managed_fields());
+}
+
+DeferredEntries SameEntriesAs(ObjectPtr version) {
+  const int depth = version->deferred_depth() + 1;
+  return {[version = std::move(version)](const Json&) { return version->managed_fields(); },
+          depth};
 }
 
 std::string MetaString(const Json& object, std::string_view field) {

@@ -13,8 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <typeindex>
@@ -45,14 +47,42 @@ struct ObjectName {
 using ManagedEntry = std::shared_ptr<const Json>;
 using ManagedEntries = std::vector<ManagedEntry>;
 
+// Makes a version's entries from the version's own `json` (without managedFields) when they are
+// first read: the API server records a write's managedFields this way (deferred recording,
+// apiserver/managed_fields.h), because in-process readers seldom read them and recording was
+// the largest single cost of a simulated write.
+using EntriesMaker = std::function<ManagedEntries(const Json& json)>;
+
+// How many deferred versions may follow one another: each holds the version before it until its
+// entries are made, so the chain is cut (the entries made at once) past this depth.
+inline constexpr int kMaxDeferredDepth = 8;
+
+// A version's entries to be made when first read, and how many deferred versions `maker`
+// reaches, the new one included.
+struct DeferredEntries {
+  EntriesMaker maker;
+  int depth = 1;
+};
+
 struct StoredObject {
   // The object; metadata.resourceVersion included. Versions made by the store keep
-  // metadata.managedFields apart, in `managed_fields`; an object read from a server (the REST
+  // metadata.managedFields apart, in managed_fields(); an object read from a server (the REST
   // client) keeps them here. ManagedFieldsJson and FullJson read either.
   Json json;
   std::uint64_t resource_version = 0;  // 0 for dry-run results that were never stored
   api::StringMap labels;               // metadata.labels, kept for selector matching
-  ManagedEntries managed_fields;       // in order; empty when `json` holds them or there are none
+
+  // The entries kept apart, in order; empty when `json` holds them or there are none. Made on
+  // first use when deferred; safe from any thread.
+  const ManagedEntries& managed_fields() const;
+  // Sets the entries (REQUIRES: before the version is shared).
+  void SetManagedFields(ManagedEntries entries);
+  // Defers them to a maker, which may hold older versions (REQUIRES: before the version is
+  // shared).
+  void DeferManagedFields(DeferredEntries deferred);
+  // The depth given to DeferManagedFields; 0 when the entries were given made. It stays as
+  // given once they are made: a bound on the chain, not its current length.
+  int deferred_depth() const { return deferred_depth_; }
 
   // The object as clients see it: `json` with metadata.managedFields (a copy).
   Json FullJson() const;
@@ -75,6 +105,10 @@ struct StoredObject {
   void KeepView(std::type_index type, const std::shared_ptr<const void>& view) const;
 
  private:
+  mutable std::once_flag entries_once_;
+  mutable ManagedEntries managed_fields_;
+  mutable EntriesMaker entries_maker_;  // reset once used: what it holds is freed
+  int deferred_depth_ = 0;
   mutable std::once_flag bytes_once_;
   mutable std::string bytes_;
   mutable std::once_flag name_once_;
@@ -103,6 +137,34 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
 // The same with the version's entries given apart: when there are any, they replace a non-empty
 // managedFields array `json` holds; otherwise `json` is kept as it is.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields);
+// The same with the entries deferred (StoredObject::DeferManagedFields). REQUIRES: `json` holds
+// no managedFields array.
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, DeferredEntries deferred);
+// Whether a version written over `previous` (null: a create) may defer its entries: the chain of
+// deferred versions behind it is shorter than kMaxDeferredDepth.
+bool MayDeferAfter(const StoredObject* previous);
+// The deferred form of a version keeping `version`'s entries (a binding, a deletion mark).
+// REQUIRES: MayDeferAfter(version).
+DeferredEntries SameEntriesAs(ObjectPtr version);
+
+// A new version's entries as a write hands them to the store: made, or deferred.
+struct NewEntries {
+  NewEntries() = default;
+  NewEntries(ManagedEntries entries) : made(std::move(entries)) {}  // NOLINT: implicit
+  NewEntries(DeferredEntries entries) : deferred(std::move(entries)) {}  // NOLINT: implicit
+
+  ManagedEntries made;  // when not deferred
+  std::optional<DeferredEntries> deferred;
+  // Set when these are `kept_from`'s entries, unchanged (KeptEntries).
+  const StoredObject* kept_from = nullptr;
+};
+// The entries of a version that keeps `live`'s as they are: `live`'s own when given made (or
+// when the chain behind it is at its bound: then made now), deferred to them otherwise.
+NewEntries KeptEntries(const ObjectPtr& live);
+// The version, its entries made or deferred as `entries` says.
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries);
+// True when `entries` are `version`'s own: made (deferred ones are made now) and the same.
+bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version);
 
 // metadata.managedFields of a version, wherever it keeps them: null when it has none.
 Json ManagedFieldsJson(const StoredObject& version);

@@ -27,8 +27,9 @@ struct CreateOptions {
   // The API server's pod strategy passes {"phase":"Pending","qosClass":...} here.
   Json initial_status;
   // The new version's metadata.managedFields, given apart from the object (which then holds
-  // none): the API server passes the entries a write left unchanged as they were, shared.
-  std::optional<ManagedEntries> managed_fields;
+  // none): the API server passes the entries a write left unchanged as they were, shared, or
+  // defers them (store/object.h, EntriesMaker).
+  std::optional<NewEntries> managed_fields;
 };
 
 struct UpdateOptions {
@@ -39,7 +40,7 @@ struct UpdateOptions {
   bool with_status = false;
   // As CreateOptions::managed_fields. Without them, a status write whose body carries no
   // metadata.managedFields keeps the live ones, and any other update stores the body's.
-  std::optional<ManagedEntries> managed_fields;
+  std::optional<NewEntries> managed_fields;
 };
 
 // metav1.DeleteOptions (the fields the store acts on).

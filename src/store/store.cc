@@ -91,7 +91,7 @@ Status Store::Load() {
     if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
       auto stored = std::make_shared<StoredObject>();
       stored->labels = LabelsOf(json);
-      stored->managed_fields = TakeManagedFields(&json);
+      stored->SetManagedFields(TakeManagedFields(&json));
       stored->json = std::move(json);
       stored->SetBytes(std::string(text));  // the whole object, its managedFields included
       stored->resource_version = rv;
@@ -215,8 +215,8 @@ Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object
                    PrepareForCreate(info, std::move(object), options_.clock->Now(), NewUid(), options));
   const ObjectName name = NameOf(prepared);
   if (Find(gr, name) != nullptr) return AlreadyExistsError(info, name.name);
-  ManagedEntries entries = options.managed_fields ? *options.managed_fields
-                                                  : TakeManagedFields(&prepared);
+  NewEntries entries = options.managed_fields ? *options.managed_fields
+                                              : NewEntries(TakeManagedFields(&prepared));
   if (options.dry_run) return MakeStoredObject(std::move(prepared), 0, std::move(entries));
   return CommitPut(gr, name, std::move(prepared), std::move(entries), nullptr, notes);
 }
@@ -240,9 +240,9 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
       !options.managed_fields && status_only && !HasManagedFieldsKey(object);
   ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->json, std::move(object),
                                                   status_only, options.with_status));
-  ManagedEntries entries = options.managed_fields ? *options.managed_fields
-                           : keeps_live_entries   ? current->managed_fields
-                                                  : TakeManagedFields(&updated);
+  NewEntries entries = options.managed_fields ? *options.managed_fields
+                       : keeps_live_entries   ? KeptEntries(current)
+                                              : NewEntries(TakeManagedFields(&updated));
   if (ShouldDeleteDuringUpdate(current->json, updated)) {
     if (options.dry_run) {
       return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
@@ -250,7 +250,7 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
     return CommitDelete(gr, name, std::move(updated), std::move(entries), current, notes);
   }
   // no-op: same RV, no event
-  if (updated == current->json && SameManagedFields(entries, current->managed_fields)) {
+  if (updated == current->json && SameEntries(entries, updated, *current)) {
     return current;
   }
   if (options.dry_run) {
@@ -273,7 +273,7 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
     return DeleteResult{current, false};
   }
   // The planned object is the live one with deletion fields set: it keeps the live entries.
-  ManagedEntries entries = current->managed_fields;
+  NewEntries entries = KeptEntries(current);
   if (options.dry_run) {
     return DeleteResult{
         MakeStoredObject(std::move(plan.object), current->resource_version, std::move(entries)),
@@ -290,11 +290,22 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
 }
 
 Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const ObjectName& name,
-                                   Json json, ManagedEntries entries, ObjectPtr prev,
+                                   Json json, NewEntries entries, ObjectPtr prev,
                                    Notifications* notes) {
   const std::uint64_t rv = rv_ + 1;
-  static const ManagedEntries kNone;
-  entries = entry_pool_.Share(std::move(entries), prev ? prev->managed_fields : kNone);
+  if (entries.deferred) {
+    if (entries.kept_from == nullptr) {  // kept entries are pooled already
+      entries.deferred->maker = [pool = entry_pool_, make = std::move(entries.deferred->maker)](
+                                    const Json& object) { return pool->Share(make(object), {}); };
+    }
+  } else {
+    // The previous version's entries are pooled already (read only when made: reading
+    // deferred ones would make them).
+    static const ManagedEntries kNone;
+    const bool prev_made = prev != nullptr && prev->deferred_depth() == 0;
+    entries.made =
+        entry_pool_->Share(std::move(entries.made), prev_made ? prev->managed_fields() : kNone);
+  }
   ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries));
   if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
   rv_ = rv;
@@ -305,7 +316,7 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
 }
 
 Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const ObjectName& name,
-                                      Json last, ManagedEntries entries, ObjectPtr prev,
+                                      Json last, NewEntries entries, ObjectPtr prev,
                                       Notifications* notes) {
   const std::uint64_t rv = rv_ + 1;
   ObjectPtr object = MakeStoredObject(std::move(last), rv, std::move(entries));

@@ -205,11 +205,11 @@ class Store {
                                     const DeleteOptions& options, Notifications* notes);
   // Stores `json` as the next version of `name` (durably), records the event and fans it out.
   Result<ObjectPtr> CommitPut(const std::string& group_resource, const ObjectName& name,
-                              Json json, ManagedEntries entries, ObjectPtr prev,
+                              Json json, NewEntries entries, ObjectPtr prev,
                               Notifications* notes);
   // Removes `name` (durably); `last` is its final state, stored with the next resourceVersion.
   Result<ObjectPtr> CommitDelete(const std::string& group_resource, const ObjectName& name,
-                                 Json last, ManagedEntries entries, ObjectPtr prev,
+                                 Json last, NewEntries entries, ObjectPtr prev,
                                  Notifications* notes);
   void Publish(HistoryEvent event, Notifications* notes);
   Result<ListResult> ListLocked(const api::ResourceInfo& info, const std::string& ns,
@@ -227,7 +227,8 @@ class Store {
   std::uint64_t rv_ = 0;
   std::map<std::string, ObjectMap> objects_;  // by group resource
   History history_;
-  ManagedEntryPool entry_pool_;  // under mu_
+  // Shared with the makers of deferred entries, which may outlive the store.
+  std::shared_ptr<ManagedEntryPool> entry_pool_ = std::make_shared<ManagedEntryPool>();
   std::map<std::string, std::vector<WatcherPtr>> watchers_;  // by group resource
   Rng rng_;
 };

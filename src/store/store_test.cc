@@ -195,7 +195,7 @@ TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem)
   pod["metadata"]["managedFields"] = Json::array({{{"manager", "a"}}});
   pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
   ObjectPtr created = MustCreate(Pods(), pod);
-  ASSERT_EQ(created->managed_fields.size(), 1u);
+  ASSERT_EQ(created->managed_fields().size(), 1u);
   EXPECT_FALSE(created->json["metadata"].contains("managedFields"));
   const Json served = Json::parse(created->bytes());
   EXPECT_EQ(served["metadata"]["managedFields"], Json::array({{{"manager", "a"}}}));
@@ -204,20 +204,20 @@ TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem)
   Json status = created->json;
   status["status"] = {{"phase", "Running"}};
   ObjectPtr running = *store_->UpdateStatus(Pods(), status);
-  ASSERT_EQ(running->managed_fields.size(), 1u);
-  EXPECT_EQ(running->managed_fields[0], created->managed_fields[0]) << "shared, not copied";
+  ASSERT_EQ(running->managed_fields().size(), 1u);
+  EXPECT_EQ(running->managed_fields()[0], created->managed_fields()[0]) << "shared, not copied";
 
   DeleteOptions graceful;
   graceful.grace_period_seconds = 30;
   ObjectPtr marked = store_->Delete(Pods(), "default", "p", graceful)->object;
-  ASSERT_EQ(marked->managed_fields.size(), 1u);
-  EXPECT_EQ(marked->managed_fields[0], created->managed_fields[0]);
+  ASSERT_EQ(marked->managed_fields().size(), 1u);
+  EXPECT_EQ(marked->managed_fields()[0], created->managed_fields()[0]);
 
   // A main-resource update stores what its body holds: none here, as before the split.
   Json update = marked->json;
   update["metadata"]["labels"] = {{"x", "1"}};
   ObjectPtr updated = *store_->Update(Pods(), update);
-  EXPECT_TRUE(updated->managed_fields.empty());
+  EXPECT_TRUE(updated->managed_fields().empty());
   EXPECT_FALSE(Json::parse(updated->bytes())["metadata"].contains("managedFields"));
 
   // Entries given apart replace the body's; the same entries again make no new version.
@@ -239,12 +239,12 @@ TEST_F(StoreWriteTest, EqualManagedFieldsEntriesOfDifferentObjectsAreStoredOnce)
   const Json entry = {{"manager", "m"}, {"fieldsV1", {{"f:spec", Json::object()}}}};
   ObjectPtr a = MustCreate(Pods(), with_entry("a", entry));
   ObjectPtr b = MustCreate(Pods(), with_entry("b", entry));
-  ASSERT_EQ(b->managed_fields.size(), 1u);
-  EXPECT_EQ(a->managed_fields[0], b->managed_fields[0]);
+  ASSERT_EQ(b->managed_fields().size(), 1u);
+  EXPECT_EQ(a->managed_fields()[0], b->managed_fields()[0]);
 
   ObjectPtr one = MustCreate(Pods(), with_entry("one", {{"manager", "n"}, {"x", 1}}));
   ObjectPtr one_point_zero = MustCreate(Pods(), with_entry("one-point-zero", {{"manager", "n"}, {"x", 1.0}}));
-  EXPECT_NE(one->managed_fields[0], one_point_zero->managed_fields[0]);
+  EXPECT_NE(one->managed_fields()[0], one_point_zero->managed_fields()[0]);
   EXPECT_NE(one_point_zero->bytes().find("\"x\":1.0"), std::string::npos)
       << one_point_zero->bytes();
 }

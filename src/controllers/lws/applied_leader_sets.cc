@@ -96,8 +96,8 @@ bool AppliedLeaderSets::Unchanged(const runtime::Key& key, const Json& config,
   // The store keeps the entries apart from the object (an answer read over HTTP holds them).
   return it != applied_.end() && IdenticalJson(it->second.config, config) &&
          SameOutsideStatus(it->second.answered->json, live->json) &&
-         SameEntries(MainEntries(it->second.answered->managed_fields),
-                     MainEntries(live->managed_fields));
+         SameEntries(MainEntries(it->second.answered->managed_fields()),
+                     MainEntries(live->managed_fields()));
 }
 
 void AppliedLeaderSets::Remember(const runtime::Key& key, Json config, store::ObjectPtr answered) {

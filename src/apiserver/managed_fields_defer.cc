@@ -1,0 +1,103 @@
+// File: apiserver/managed_fields_defer.cc
+//
+// Recording a write's managedFields when they are first read instead of at once
+// (RecordOrDeferManagedFields). In a simulated rollout nothing reads most versions' entries:
+// the controllers' views leave them out, and only HTTP readers, applies and patches ask. The
+// recording's checks run at once, because they decide what the write stores; the comparison of
+// the two versions and the encoding of the entries wait in a store::EntriesMaker.
+
+#include <optional>
+#include <vector>
+
+#include "apiserver/managed_fields.h"
+#include "apiserver/managed_fields_internal.h"
+
+namespace lws::apiserver {
+namespace {
+
+// The metadata the store writes over a main-resource body (store/object_rules.h). None of it
+// is tracked, but the comparison of before and after still sees it, and what it sees decides
+// which way the recording goes (RecordUpdateOnLive's shortcuts): the maker puts the body's
+// values back before it compares.
+constexpr const char* kStoreWrittenMeta[] = {"name", "uid", "creationTimestamp", "generation",
+                                             "resourceVersion"};
+
+// The body's values of kStoreWrittenMeta (null: absent).
+using BodyMeta = std::vector<std::optional<Json>>;
+
+BodyMeta BodyMetaOf(const Json& body) {
+  const Json& meta = api::ChildOrNull(body, "metadata");
+  BodyMeta out;
+  for (const char* key : kStoreWrittenMeta) {
+    auto found = meta.is_object() ? meta.find(key) : meta.end();
+    out.push_back(meta.is_object() && found != meta.end() ? std::optional<Json>(*found)
+                                                           : std::nullopt);
+  }
+  return out;
+}
+
+// `stored` with the body's kStoreWrittenMeta.
+Json WithBodyMeta(const Json& stored, const BodyMeta& body_meta) {
+  Json after = stored;
+  Json& meta = after["metadata"];
+  for (std::size_t i = 0; i < body_meta.size(); ++i) {
+    if (body_meta[i]) {
+      meta[kStoreWrittenMeta[i]] = *body_meta[i];
+    } else {
+      meta.erase(kStoreWrittenMeta[i]);
+    }
+  }
+  return after;
+}
+
+// What the maker runs on the version the store made: RecordManagedFields past its checks.
+// `current` is the version the write was made over (null on create); `body_meta`, for a
+// main-resource write, the body's store-written metadata (a status write ignores metadata).
+store::ManagedEntries RecordLater(const store::ObjectPtr& current, const Json& stored,
+                                  const std::optional<BodyMeta>& body_meta,
+                                  const FieldManagerScope& scope) {
+  static const Json kNone;
+  const Json& before =
+      current != nullptr && current->json.is_object() ? current->json : EmptyObject();
+  const LiveEntries live = current != nullptr ? LiveEntries::Of(*current) : LiveEntries(kNone);
+  store::ManagedEntries entries =
+      body_meta ? RecordKeepingLive(before, live, WithBodyMeta(stored, *body_meta), scope)
+                : RecordKeepingLive(before, live, stored, scope);
+  // A status write left with no entries keeps the live ones: the store's rule for a status body
+  // without managedFields (RequestHandler::Update passes none of its own then).
+  if (entries.empty() && scope.subresource == "status" && current != nullptr) {
+    return current->managed_fields();
+  }
+  return entries;
+}
+
+}  // namespace
+
+store::NewEntries RecordOrDeferManagedFields(const store::ObjectPtr& current, Json* updated,
+                                             const FieldManagerScope& scope, bool may_defer,
+                                             bool* shapes_checked) {
+  static const Json kNone;
+  const Json& old = current != nullptr ? current->json : kNone;
+  const bool defer = may_defer && updated->is_object() &&
+                     KeepsLiveEntries(*updated, scope.subresource) &&
+                     store::MayDeferAfter(current.get());
+  if (!defer) {
+    const LiveEntries live = current != nullptr ? LiveEntries::Of(*current) : LiveEntries(kNone);
+    return RecordManagedFields(old, live, updated, scope, shapes_checked);
+  }
+  if (shapes_checked != nullptr) *shapes_checked = false;
+  SetManagedFields(updated, {});
+  const Json& before = old.is_object() ? old : EmptyObject();
+  if (!ShapesPass(before, *updated, scope)) return store::ManagedEntries{};
+  if (shapes_checked != nullptr) *shapes_checked = true;
+  const int depth = (current != nullptr ? current->deferred_depth() : 0) + 1;
+  std::optional<BodyMeta> body_meta;
+  if (scope.subresource.empty()) body_meta = BodyMetaOf(*updated);
+  return store::DeferredEntries{
+      [current, body_meta = std::move(body_meta), scope](const Json& stored) {
+        return RecordLater(current, stored, body_meta, scope);
+      },
+      depth};
+}
+
+}  // namespace lws::apiserver
