@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -251,6 +252,66 @@ TEST_F(StoreWriteTest, EqualManagedFieldsEntriesOfDifferentObjectsAreStoredOnce)
 
 // bytes() writes the entries into metadata without copying the object: the same text as
 // serialising the whole object, wherever "managedFields" sorts among the metadata keys.
+// Deferred entries (StoredObject::DeferManagedFields) through the store: made once, by the first
+// reader on any thread, from the version's own object; a status write and a deletion mark that
+// keep them defer to them; the no-op check makes them to compare.
+TEST_F(StoreWriteTest, DeferredManagedFieldsAreMadeOnceByTheFirstReader) {
+  std::atomic<int> made{0};
+  auto maker = [&made](const std::string& manager) {
+    return DeferredEntries{[&made, manager](const Json& object) {
+                             ++made;
+                             Json entry = {{"manager", manager},
+                                           {"name", MetaString(object, "name")}};
+                             return ManagedEntries{std::make_shared<const Json>(std::move(entry))};
+                           },
+                           1};
+  };
+  Json pod = testing::Pod("p");
+  pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
+  CreateOptions create;
+  create.managed_fields = maker("creator");
+  ObjectPtr created = *store_->Create(Pods(), pod, create);
+  EXPECT_EQ(created->deferred_depth(), 1);
+
+  Json status = created->json;
+  status["status"] = {{"phase", "Running"}};
+  ObjectPtr running = *store_->UpdateStatus(Pods(), status);  // keeps the live entries
+  EXPECT_EQ(running->deferred_depth(), 2);
+  DeleteOptions graceful;
+  graceful.grace_period_seconds = 30;
+  ObjectPtr marked = store_->Delete(Pods(), "default", "p", graceful)->object;
+  EXPECT_EQ(marked->deferred_depth(), 3);
+  EXPECT_EQ(made, 0) << "nothing read yet";
+
+  // Readers race for the last version's bytes and the others' entries.
+  std::vector<std::thread> readers;
+  std::vector<std::string> bytes(4);
+  for (int i = 0; i < 4; ++i) {
+    readers.emplace_back([&, i] {
+      bytes[i] = marked->bytes();
+      (void)running->managed_fields();
+    });
+  }
+  for (std::thread& reader : readers) reader.join();
+  EXPECT_EQ(made, 1) << "one maker, run once, shared by the versions that keep its entries";
+  for (const std::string& text : bytes) EXPECT_EQ(text, bytes[0]);
+  EXPECT_EQ(Json::parse(bytes[0])["metadata"]["managedFields"],
+            Json::parse(R"([{"manager":"creator","name":"p"}])"));
+  EXPECT_EQ(marked->managed_fields()[0], created->managed_fields()[0]);
+
+  // A write whose object is unchanged is a no-op only if its entries are the same: the check
+  // makes them.
+  UpdateOptions same;
+  same.managed_fields = maker("creator");
+  EXPECT_EQ(*store_->Update(Pods(), marked->json, same), marked);
+  EXPECT_EQ(made, 2);
+  UpdateOptions other;
+  other.managed_fields = maker("other");
+  ObjectPtr taken = *store_->Update(Pods(), marked->json, other);
+  EXPECT_NE(taken, marked);
+  EXPECT_EQ(ManagedFieldsJson(*taken), Json::parse(R"([{"manager":"other","name":"p"}])"));
+}
+
 TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
   const ManagedEntries entries = {
       std::make_shared<const Json>(Json{{"manager", "a\u00e9\"q"}, {"fieldsV1", {{"f:x", Json::object()}}}}),
