@@ -295,7 +295,8 @@ TEST_F(ApiServerTest, UnreadVersionsMakeTheEntriesOfReadOnes) {
   }
   EXPECT_GE(live("unread")->deferred_depth(), 5) << "the unread writes deferred their entries";
   std::map<std::string, std::vector<std::string>> versions;
-  for (const store::StoreChange& change : store_->Changes(before).value().changes) {
+  const store::ChangeLog log = store_->Changes(before).value();
+  for (const store::StoreChange& change : log.changes) {
     versions[change.object->name().name].push_back(
         store::ManagedFieldsJson(*change.object).dump());
   }
