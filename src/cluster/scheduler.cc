@@ -138,10 +138,15 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   }
   const SchedulerCache::CachedPod* cached = cache_.FindPod(key);
   const std::string uid = store::MetaString(now->json, "uid");
-  if (cached && cached->uid == uid && cached->source &&
-      cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
-      cached->source->labels == now->labels &&
-      scheduler_json::Child(cached->source->json, "spec") == scheduler_json::Child(now->json, "spec")) {
+  // A status write (body_rv kept) or any change outside the spec and labels.
+  const bool same_body = cached && cached->source && now->body_rv != 0 &&
+                         cached->source->body_rv == now->body_rv;
+  if (same_body ||
+      (cached && cached->uid == uid && cached->source &&
+       cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
+       cached->source->labels == now->labels &&
+       scheduler_json::Child(cached->source->json, "spec") ==
+           scheduler_json::Child(now->json, "spec"))) {
     cache_.RefreshSource(key, now);  // a status or metadata change: the same requests and labels
     return;
   }

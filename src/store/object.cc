@@ -221,8 +221,9 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
 
 namespace {
 
-// The part of MakeStoredObject both kinds of entries share.
-ObjectPtr FinishStoredObject(std::shared_ptr<StoredObject> stored, Json json, std::uint64_t rv) {
+// What every MakeStoredObject does once the version holds its entries.
+ObjectPtr FinishStoredObject(std::shared_ptr<StoredObject> stored, Json json, std::uint64_t rv,
+                             std::uint64_t body_rv) {
   Json& meta = json["metadata"];
   if (!meta.is_object()) meta = Json::object();
   if (rv == 0) {
@@ -233,22 +234,30 @@ ObjectPtr FinishStoredObject(std::shared_ptr<StoredObject> stored, Json json, st
   stored->labels = LabelsOf(json);
   stored->json = std::move(json);
   stored->resource_version = rv;
+  stored->body_rv = body_rv != 0 ? body_rv : rv;
   return stored;
 }
 
 }  // namespace
 
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields) {
-  auto stored = std::make_shared<StoredObject>();
-  if (!managed_fields.empty()) TakeManagedFields(&json);  // the entries given replace them
-  stored->SetManagedFields(std::move(managed_fields));
-  return FinishStoredObject(std::move(stored), std::move(json), rv);
+  return MakeStoredObject(std::move(json), rv, NewEntries(std::move(managed_fields)));
 }
 
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, DeferredEntries deferred) {
+  return MakeStoredObject(std::move(json), rv, NewEntries(std::move(deferred)));
+}
+
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
+                           std::uint64_t body_rv) {
   auto stored = std::make_shared<StoredObject>();
-  stored->DeferManagedFields(std::move(deferred));
-  return FinishStoredObject(std::move(stored), std::move(json), rv);
+  if (entries.deferred) {
+    stored->DeferManagedFields(std::move(*entries.deferred));
+  } else {
+    if (!entries.made.empty()) TakeManagedFields(&json);  // the entries given replace them
+    stored->SetManagedFields(std::move(entries.made));
+  }
+  return FinishStoredObject(std::move(stored), std::move(json), rv, body_rv);
 }
 
 bool MayDeferAfter(const StoredObject* previous) {
@@ -266,10 +275,6 @@ NewEntries KeptEntries(const ObjectPtr& live) {
   return out;
 }
 
-ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries) {
-  if (entries.deferred) return MakeStoredObject(std::move(json), rv, std::move(*entries.deferred));
-  return MakeStoredObject(std::move(json), rv, std::move(entries.made));
-}
 
 bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version) {
   if (entries.kept_from == &version) return true;

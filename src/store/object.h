@@ -70,6 +70,11 @@ struct StoredObject {
   // client) keeps them here. ManagedFieldsJson and FullJson read either.
   Json json;
   std::uint64_t resource_version = 0;  // 0 for dry-run results that were never stored
+  // The resourceVersion of the write that last changed anything but the status: a status write
+  // keeps its predecessor's. Two versions with the same non-zero body_rv differ only in
+  // status, resourceVersion and managedFields, which lets readers skip comparing the rest.
+  // Versions the store did not make carry their own resourceVersion.
+  std::uint64_t body_rv = 0;
   api::StringMap labels;               // metadata.labels, kept for selector matching
 
   // The entries kept apart, in order; empty when `json` holds them or there are none. Made on
@@ -161,8 +166,9 @@ struct NewEntries {
 // The entries of a version that keeps `live`'s as they are: `live`'s own when given made (or
 // when the chain behind it is at its bound: then made now), deferred to them otherwise.
 NewEntries KeptEntries(const ObjectPtr& live);
-// The version, its entries made or deferred as `entries` says.
-ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries);
+// The version, its entries made or deferred as `entries` says; `body_rv` 0 means `rv`.
+ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
+                           std::uint64_t body_rv = 0);
 // True when `entries` are `version`'s own: made (deferred ones are made now) and the same.
 bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version);
 

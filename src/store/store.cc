@@ -95,6 +95,7 @@ Status Store::Load() {
       stored->json = std::move(json);
       stored->SetBytes(std::string(text));  // the whole object, its managedFields included
       stored->resource_version = rv;
+      stored->body_rv = rv;
       object = std::move(stored);
     } else {
       object = MakeStoredObject(std::move(json), rv);
@@ -256,7 +257,7 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
   if (options.dry_run) {
     return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
   }
-  return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes);
+  return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes, status_only);
 }
 
 Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const ObjectName& name,
@@ -291,7 +292,7 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
 
 Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const ObjectName& name,
                                    Json json, NewEntries entries, ObjectPtr prev,
-                                   Notifications* notes) {
+                                   Notifications* notes, bool status_only) {
   const std::uint64_t rv = rv_ + 1;
   if (entries.deferred) {
     if (entries.kept_from == nullptr) {  // kept entries are pooled already
@@ -306,7 +307,8 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
     entries.made =
         entry_pool_->Share(std::move(entries.made), prev_made ? prev->managed_fields() : kNone);
   }
-  ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries));
+  const std::uint64_t body_rv = status_only && prev ? prev->body_rv : rv;
+  ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries), body_rv);
   if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
   rv_ = rv;
   objects_[group_resource][name] = object;

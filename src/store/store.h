@@ -204,9 +204,10 @@ class Store {
   Result<DeleteResult> DeleteLocked(const api::ResourceInfo& info, const ObjectName& name,
                                     const DeleteOptions& options, Notifications* notes);
   // Stores `json` as the next version of `name` (durably), records the event and fans it out.
+  // `status_only`: the write changed only the status (StoredObject::body_rv).
   Result<ObjectPtr> CommitPut(const std::string& group_resource, const ObjectName& name,
                               Json json, NewEntries entries, ObjectPtr prev,
-                              Notifications* notes);
+                              Notifications* notes, bool status_only = false);
   // Removes `name` (durably); `last` is its final state, stored with the next resourceVersion.
   Result<ObjectPtr> CommitDelete(const std::string& group_resource, const ObjectName& name,
                                  Json last, NewEntries entries, ObjectPtr prev,

@@ -312,6 +312,34 @@ TEST_F(StoreWriteTest, DeferredManagedFieldsAreMadeOnceByTheFirstReader) {
   EXPECT_EQ(ManagedFieldsJson(*taken), Json::parse(R"([{"manager":"other","name":"p"}])"));
 }
 
+// body_rv names the write that last changed anything but the status: status writes keep it,
+// every other write (a binding's with_status update, a deletion mark) starts a new one.
+TEST_F(StoreWriteTest, StatusWritesKeepTheBodyResourceVersion) {
+  Json pod = testing::Pod("p");
+  pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
+  ObjectPtr created = MustCreate(Pods(), pod);
+  EXPECT_EQ(created->body_rv, created->resource_version);
+  Json status = created->json;
+  status["status"] = {{"phase", "Running"}};
+  ObjectPtr running = *store_->UpdateStatus(Pods(), status);
+  status = running->json;
+  status["status"]["phase"] = "Succeeded";
+  status["spec"]["nodeName"] = "elsewhere";  // ignored by a status write
+  ObjectPtr done = *store_->UpdateStatus(Pods(), status);
+  EXPECT_EQ(running->body_rv, created->body_rv);
+  EXPECT_EQ(done->body_rv, created->body_rv);
+  EXPECT_GT(done->resource_version, running->resource_version);
+
+  Json labelled = done->json;
+  labelled["metadata"]["labels"] = {{"a", "b"}};
+  ObjectPtr updated = *store_->Update(Pods(), labelled);
+  EXPECT_EQ(updated->body_rv, updated->resource_version);
+  DeleteOptions graceful;
+  graceful.grace_period_seconds = 30;
+  ObjectPtr marked = store_->Delete(Pods(), "default", "p", graceful)->object;
+  EXPECT_EQ(marked->body_rv, marked->resource_version);
+}
+
 TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
   const ManagedEntries entries = {
       std::make_shared<const Json>(Json{{"manager", "a\u00e9\"q"}, {"fieldsV1", {{"f:x", Json::object()}}}}),
