@@ -50,16 +50,25 @@ Json WithBodyMeta(const Json& stored, const BodyMeta& body_meta) {
   return after;
 }
 
+// The live entries of `current`, none on create.
+LiveEntries LiveOf(const store::ObjectPtr& current) {
+  static const Json kNone;
+  return current != nullptr ? LiveEntries::Of(*current) : LiveEntries(kNone);
+}
+
+// The `before` of a write over `current` (null on create).
+const Json& BeforeOf(const store::ObjectPtr& current) {
+  return current != nullptr && current->json.is_object() ? current->json : EmptyObject();
+}
+
 // What the maker runs on the version the store made: RecordManagedFields past its checks.
 // `current` is the version the write was made over (null on create); `body_meta`, for a
 // main-resource write, the body's store-written metadata (a status write ignores metadata).
 store::ManagedEntries RecordLater(const store::ObjectPtr& current, const Json& stored,
                                   const std::optional<BodyMeta>& body_meta,
                                   const FieldManagerScope& scope) {
-  static const Json kNone;
-  const Json& before =
-      current != nullptr && current->json.is_object() ? current->json : EmptyObject();
-  const LiveEntries live = current != nullptr ? LiveEntries::Of(*current) : LiveEntries(kNone);
+  const Json& before = BeforeOf(current);
+  const LiveEntries live = LiveOf(current);
   store::ManagedEntries entries =
       body_meta ? RecordKeepingLive(before, live, WithBodyMeta(stored, *body_meta), scope)
                 : RecordKeepingLive(before, live, stored, scope);
@@ -76,20 +85,17 @@ store::ManagedEntries RecordLater(const store::ObjectPtr& current, const Json& s
 store::NewEntries RecordOrDeferManagedFields(const store::ObjectPtr& current, Json* updated,
                                              const FieldManagerScope& scope, bool may_defer,
                                              bool* shapes_checked) {
-  static const Json kNone;
-  const Json& old = current != nullptr ? current->json : kNone;
   const bool defer = may_defer && updated->is_object() &&
                      KeepsLiveEntries(*updated, scope.subresource) &&
                      store::MayDeferAfter(current.get());
   if (!defer) {
-    const LiveEntries live = current != nullptr ? LiveEntries::Of(*current) : LiveEntries(kNone);
-    return RecordManagedFields(old, live, updated, scope, shapes_checked);
+    static const Json kNone;
+    return RecordManagedFields(current != nullptr ? current->json : kNone, LiveOf(current),
+                               updated, scope, shapes_checked);
   }
-  if (shapes_checked != nullptr) *shapes_checked = false;
-  SetManagedFields(updated, {});
-  const Json& before = old.is_object() ? old : EmptyObject();
-  if (!ShapesPass(before, *updated, scope)) return store::ManagedEntries{};
-  if (shapes_checked != nullptr) *shapes_checked = true;
+  if (!StripAndCheckShapes(BeforeOf(current), updated, scope, shapes_checked)) {
+    return store::ManagedEntries{};
+  }
   const int depth = (current != nullptr ? current->deferred_depth() : 0) + 1;
   std::optional<BodyMeta> body_meta;
   if (scope.subresource.empty()) body_meta = BodyMetaOf(*updated);

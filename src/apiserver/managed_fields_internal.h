@@ -31,9 +31,12 @@ void SetEncodedManagedFields(Json* object, Json entries);
 // {}: the `before` of a create.
 const Json& EmptyObject();
 
-// Whether `before` (unless the scope says it was checked) and `updated` pass ValidateShape with
-// duplicates allowed, managedFields left out: the condition for recording a write at all.
-bool ShapesPass(const Json& before, const Json& updated, const FieldManagerScope& scope);
+// The checks every recording of a write starts with: `updated` loses its metadata.managedFields,
+// then `before` (unless the scope says it was checked) and `updated` must pass ValidateShape
+// with duplicates allowed, managedFields left out, for anything to be recorded. Returns that,
+// also written to `shapes_checked` when given.
+bool StripAndCheckShapes(const Json& before, Json* updated, const FieldManagerScope& scope,
+                         bool* shapes_checked);
 
 // The entries a write that keeps the live ones leaves (RecordManagedFields past its checks):
 // `updated` without managedFields, both shapes passed.

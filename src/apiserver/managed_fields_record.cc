@@ -383,13 +383,18 @@ const Json& EmptyObject() {
   return kEmpty;
 }
 
-bool ShapesPass(const Json& before, const Json& updated, const FieldManagerScope& scope) {
-  return (scope.live_shapes_checked ||
-          ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath())
-              .empty()) &&
-         ValidateShape(updated, scope.schema, /*allow_duplicates=*/true, nullptr,
-                       ValidTwin{&before, &ManagedFieldsPath()})
-             .empty();
+bool StripAndCheckShapes(const Json& before, Json* updated, const FieldManagerScope& scope,
+                         bool* shapes_checked) {
+  SetManagedFields(updated, {});
+  const bool pass =
+      (scope.live_shapes_checked ||
+       ValidateShape(before, scope.schema, /*allow_duplicates=*/true, &ManagedFieldsPath())
+           .empty()) &&
+      ValidateShape(*updated, scope.schema, /*allow_duplicates=*/true, nullptr,
+                    ValidTwin{&before, &ManagedFieldsPath()})
+          .empty();
+  if (shapes_checked != nullptr) *shapes_checked = pass;
+  return pass;
 }
 
 store::ManagedEntries RecordKeepingLive(const Json& before, const LiveEntries& live,
@@ -412,11 +417,9 @@ store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& li
   const bool keeps_live = KeepsLiveEntries(*updated, scope.subresource);
   std::optional<ManagedFieldSets> managed;
   if (!keeps_live) managed = ManagedFieldsForWrite(live, *updated, scope.subresource);
-  SetManagedFields(updated, {});
   // `old` may hold managedFields: every walk below leaves them out instead of copying `old`.
   const Json& before = old.is_object() ? old : EmptyObject();
-  if (!ShapesPass(before, *updated, scope)) return {};
-  if (shapes_checked != nullptr) *shapes_checked = true;
+  if (!StripAndCheckShapes(before, updated, scope, shapes_checked)) return {};
   if (keeps_live) return RecordKeepingLive(before, live, *updated, scope);
   return RecordFrom(std::move(*managed), before, *updated, scope);
 }

@@ -244,10 +244,6 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_f
   return MakeStoredObject(std::move(json), rv, NewEntries(std::move(managed_fields)));
 }
 
-ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, DeferredEntries deferred) {
-  return MakeStoredObject(std::move(json), rv, NewEntries(std::move(deferred)));
-}
-
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
                            std::uint64_t body_rv) {
   auto stored = std::make_shared<StoredObject>();
@@ -264,6 +260,17 @@ bool MayDeferAfter(const StoredObject* previous) {
   return previous == nullptr || previous->deferred_depth() < kMaxDeferredDepth;
 }
 
+namespace {
+
+// The deferred form of a version keeping `version`'s entries (a binding, a deletion mark).
+DeferredEntries SameEntriesAs(ObjectPtr version) {
+  const int depth = version->deferred_depth() + 1;
+  return {[version = std::move(version)](const Json&) { return version->managed_fields(); },
+          depth};
+}
+
+}  // namespace
+
 NewEntries KeptEntries(const ObjectPtr& live) {
   NewEntries out;
   if (live->deferred_depth() == 0 || !MayDeferAfter(live.get())) {
@@ -275,17 +282,10 @@ NewEntries KeptEntries(const ObjectPtr& live) {
   return out;
 }
 
-
 bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version) {
   if (entries.kept_from == &version) return true;
   if (entries.deferred) return SameManagedFields(entries.deferred->maker(json), version.managed_fields());
   return SameManagedFields(entries.made, version.managed_fields());
-}
-
-DeferredEntries SameEntriesAs(ObjectPtr version) {
-  const int depth = version->deferred_depth() + 1;
-  return {[version = std::move(version)](const Json&) { return version->managed_fields(); },
-          depth};
 }
 
 std::string MetaString(const Json& object, std::string_view field) {

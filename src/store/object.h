@@ -142,15 +142,9 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv);
 // The same with the version's entries given apart: when there are any, they replace a non-empty
 // managedFields array `json` holds; otherwise `json` is kept as it is.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_fields);
-// The same with the entries deferred (StoredObject::DeferManagedFields). REQUIRES: `json` holds
-// no managedFields array.
-ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, DeferredEntries deferred);
 // Whether a version written over `previous` (null: a create) may defer its entries: the chain of
 // deferred versions behind it is shorter than kMaxDeferredDepth.
 bool MayDeferAfter(const StoredObject* previous);
-// The deferred form of a version keeping `version`'s entries (a binding, a deletion mark).
-// REQUIRES: MayDeferAfter(version).
-DeferredEntries SameEntriesAs(ObjectPtr version);
 
 // A new version's entries as a write hands them to the store: made, or deferred.
 struct NewEntries {
@@ -166,7 +160,8 @@ struct NewEntries {
 // The entries of a version that keeps `live`'s as they are: `live`'s own when given made (or
 // when the chain behind it is at its bound: then made now), deferred to them otherwise.
 NewEntries KeptEntries(const ObjectPtr& live);
-// The version, its entries made or deferred as `entries` says; `body_rv` 0 means `rv`.
+// The version, its entries made or deferred as `entries` says (deferred: REQUIRES `json` holds
+// no managedFields array); `body_rv` 0 means `rv`.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
                            std::uint64_t body_rv = 0);
 // True when `entries` are `version`'s own: made (deferred ones are made now) and the same.
