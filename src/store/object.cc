@@ -245,8 +245,13 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_f
 }
 
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
-                           std::uint64_t body_rv) {
+                           const ObjectPtr& status_written_over) {
   auto stored = std::make_shared<StoredObject>();
+  std::uint64_t body_rv = 0;
+  if (status_written_over != nullptr) {
+    stored->status_written_over = status_written_over;
+    body_rv = status_written_over->body_rv;
+  }
   if (entries.deferred) {
     stored->DeferManagedFields(std::move(*entries.deferred));
   } else {

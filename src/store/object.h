@@ -75,6 +75,10 @@ struct StoredObject {
   // status, resourceVersion and managedFields, which lets readers skip comparing the rest.
   // Versions the store did not make carry their own resourceVersion.
   std::uint64_t body_rv = 0;
+  // For a status write's version, the version it was written over, held weakly: a reader
+  // decoding this version starts from that one's view when it still has it
+  // (store/decoded_view.h), since the two differ only in status and resourceVersion.
+  std::weak_ptr<const StoredObject> status_written_over;
   api::StringMap labels;               // metadata.labels, kept for selector matching
 
   // The entries kept apart, in order; empty when `json` holds them or there are none. Made on
@@ -161,9 +165,10 @@ struct NewEntries {
 // when the chain behind it is at its bound: then made now), deferred to them otherwise.
 NewEntries KeptEntries(const ObjectPtr& live);
 // The version, its entries made or deferred as `entries` says (deferred: REQUIRES `json` holds
-// no managedFields array); `body_rv` 0 means `rv`.
+// no managedFields array). `status_written_over`: for a status write, the version it replaces
+// (the new one keeps its body_rv and links to it); null otherwise.
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
-                           std::uint64_t body_rv = 0);
+                           const ObjectPtr& status_written_over = nullptr);
 // True when `entries` are `version`'s own: made (deferred ones are made now) and the same.
 bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version);
 

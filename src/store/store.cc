@@ -102,6 +102,8 @@ Status Store::Load() {
     }
     objects_[group_resource][name] = std::move(object);
     rv_ = std::max(rv_, rv);
+    std::uint64_t& last = last_write_[group_resource];
+    last = std::max(last, rv);
     return Status::Ok();
   });
 }
@@ -195,6 +197,12 @@ bool Store::Contains(const api::ResourceInfo& info, const std::string& namespace
 std::uint64_t Store::CurrentResourceVersion() const {
   std::lock_guard lock(mu_);
   return rv_;
+}
+
+std::uint64_t Store::LastWrite(const api::ResourceInfo& info) const {
+  std::lock_guard lock(mu_);
+  auto it = last_write_.find(info.GroupResource());
+  return it == last_write_.end() ? 0 : it->second;
 }
 
 Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object,
@@ -307,11 +315,12 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
     entries.made =
         entry_pool_->Share(std::move(entries.made), prev_made ? prev->managed_fields() : kNone);
   }
-  const std::uint64_t body_rv = status_only && prev ? prev->body_rv : rv;
-  ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries), body_rv);
+  ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries),
+                                      status_only ? prev : nullptr);
   if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
   rv_ = rv;
   objects_[group_resource][name] = object;
+  last_write_[group_resource] = rv;
   EventType type = prev ? EventType::kModified : EventType::kAdded;
   Publish(HistoryEvent{type, group_resource, name, rv, object, std::move(prev), nullptr}, notes);
   return object;
@@ -325,6 +334,7 @@ Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const O
   if (db_) RETURN_IF_ERROR(db_->Remove(StorageKey(group_resource, name), rv));
   rv_ = rv;
   objects_[group_resource].erase(name);
+  last_write_[group_resource] = rv;
   Publish(HistoryEvent{EventType::kDeleted, group_resource, name, rv, object, std::move(prev),
                        nullptr},
           notes);
