@@ -113,6 +113,27 @@ TEST_F(WebhookAdmissionTest, ValidatingWebhookDeniesLwsCreate) {
   EXPECT_EQ(request["dryRun"], false);
 }
 
+TEST_F(WebhookAdmissionTest, RequestsSeeConfigurationChangesAtOnce) {
+  AnswerWith({{"allowed", false}, {"status", {{"code", 403}, {"message", "no"}}}});
+  EXPECT_EQ(Post(kLws, LwsJson("before")).code, 201);  // nothing registered yet
+  Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration",
+                                             "vleaderworkerset.kb.io", "leaderworkerset.x-k8s.io",
+                                             "leaderworkersets"));
+  EXPECT_EQ(Post(kLws, LwsJson("denied")).code, 403);
+  // An edit that takes the webhook off LWS creates: the next request is not sent to it.
+  const std::string configuration =
+      std::string(kValidatingConfigs) + "/vleaderworkerset.kb.io-configuration";
+  Json rules = {{"op", "replace"}, {"path", "/webhooks/0/rules/0/operations"}, {"value", {"DELETE"}}};
+  ASSERT_EQ(Patch(configuration, "application/json-patch+json", Json::array({rules})).code, 200);
+  EXPECT_EQ(Post(kLws, LwsJson("after-edit")).code, 201);
+  rules["value"] = {"CREATE"};
+  ASSERT_EQ(Patch(configuration, "application/json-patch+json", Json::array({rules})).code, 200);
+  EXPECT_EQ(Post(kLws, LwsJson("denied-again")).code, 403);
+  ASSERT_EQ(Delete(configuration).code, 200);
+  EXPECT_EQ(Post(kLws, LwsJson("after-delete")).code, 201);
+  EXPECT_EQ(calls_.size(), 2u);
+}
+
 TEST_F(WebhookAdmissionTest, MutatingWebhookPatchIsApplied) {
   Register(kMutatingConfigs, Configuration("MutatingWebhookConfiguration", "mleaderworkerset.kb.io",
                                            "leaderworkerset.x-k8s.io", "leaderworkersets"));

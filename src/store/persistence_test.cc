@@ -76,6 +76,10 @@ TEST_F(PersistenceTest, EverythingComesBackAfterReopenIncludingTheCounter) {
   store_ = OpenDurable();
   ASSERT_NE(store_, nullptr);
   EXPECT_EQ(store_->CurrentResourceVersion(), 5u);
+  // The loaded objects' newest versions (the deletion left nothing to load).
+  EXPECT_EQ(store_->LastWrite(Pods()), 4u);
+  EXPECT_EQ(store_->LastWrite(testing::Nodes()), 3u);
+  EXPECT_EQ(store_->LastWrite(ConfigMaps()), 0u);
   ObjectPtr back = *store_->Get(Pods(), "default", "p1");
   EXPECT_EQ(back->json, p1_updated->json);
   EXPECT_EQ(back->bytes(), p1_updated->bytes());

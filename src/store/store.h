@@ -180,6 +180,11 @@ class Store {
   // Sends a BOOKMARK with the current resourceVersion to every watcher that allows them.
   void SendBookmarks();
   std::uint64_t CurrentResourceVersion() const;
+  // The resourceVersion of the last write to any object of `info`'s resource since the store
+  // opened (0: none). Equal answers mean a LIST would return the same objects: what a reader
+  // that keeps something derived from a whole resource (the API server's parsed webhook
+  // configurations) checks instead of listing on every request.
+  std::uint64_t LastWrite(const api::ResourceInfo& info) const;
 
  private:
   using ObjectMap = std::map<ObjectName, ObjectPtr>;
@@ -227,6 +232,7 @@ class Store {
   std::unique_ptr<Database> db_;
   std::uint64_t rv_ = 0;
   std::map<std::string, ObjectMap> objects_;  // by group resource
+  std::map<std::string, std::uint64_t, std::less<>> last_write_;  // by group resource (LastWrite)
   History history_;
   // Shared with the makers of deferred entries, which may outlive the store.
   std::shared_ptr<ManagedEntryPool> entry_pool_ = std::make_shared<ManagedEntryPool>();

@@ -32,6 +32,25 @@ TEST_F(StoreWriteTest, OneResourceVersionCounterAcrossResources) {
   EXPECT_EQ(Rv(MustCreate(ConfigMaps(), testing::ConfigMap("c1"))), "6");
 }
 
+TEST_F(StoreWriteTest, LastWriteIsPerResource) {
+  EXPECT_EQ(store_->LastWrite(Pods()), 0u);
+  MustCreate(Pods(), testing::Pod("p1"));                 // 1
+  MustCreate(ConfigMaps(), testing::ConfigMap("c1"));     // 2
+  EXPECT_EQ(store_->LastWrite(Pods()), 1u);
+  EXPECT_EQ(store_->LastWrite(ConfigMaps()), 2u);
+  EXPECT_EQ(store_->LastWrite(StatefulSets()), 0u);
+  Json status = (*store_->Get(Pods(), "default", "p1"))->json;
+  status["status"] = {{"phase", "Running"}};
+  ASSERT_TRUE(store_->UpdateStatus(Pods(), status).ok());  // 3
+  EXPECT_EQ(store_->LastWrite(Pods()), 3u);
+  ASSERT_TRUE(store_->Delete(ConfigMaps(), "default", "c1").ok());  // 4
+  EXPECT_EQ(store_->LastWrite(ConfigMaps()), 4u);
+  EXPECT_EQ(store_->LastWrite(Pods()), 3u);
+  // A write that changes nothing stores nothing.
+  ASSERT_TRUE(store_->UpdateStatus(Pods(), (*store_->Get(Pods(), "default", "p1"))->json).ok());
+  EXPECT_EQ(store_->LastWrite(Pods()), 3u);
+}
+
 TEST_F(StoreWriteTest, CreateSetsIdentityFromTheClockAndSeed) {
   clock_.Set(Time(std::chrono::seconds(1'700'000'000)));
   ObjectPtr p = MustCreate(Pods(), testing::Pod("p1"));
