@@ -29,21 +29,6 @@ api::Taint MakeTaint(std::string_view key, std::string_view effect) {
   return taint;
 }
 
-// The taint the node lifecycle controller keeps on a node that is not Ready (a kubelet also
-// registers its node with the not-ready taint), unless the node carries it already; nullopt for
-// a Ready node. It comes after the node's own taints.
-std::optional<api::Taint> LifecycleTaint(const api::Node& node) {
-  std::string_view ready = "False";
-  for (const api::NodeCondition& c : node.status.conditions) {
-    if (c.type == "Ready") ready = c.status;
-  }
-  if (ready == "True") return std::nullopt;
-  const std::string_view key = ready == "Unknown" ? kTaintUnreachable : kTaintNotReady;
-  for (const api::Taint& t : node.spec.taints) {
-    if (t.key == key && t.effect == "NoSchedule") return std::nullopt;
-  }
-  return MakeTaint(key, "NoSchedule");
-}
 
 std::optional<api::SelectionOperator> NodeSelectorOperator(std::string_view op) {
   if (op == "In") return api::SelectionOperator::kIn;
@@ -99,6 +84,19 @@ FilterStatus Reject(std::string_view reason, bool resolvable = false) {
 
 }  // namespace
 
+std::optional<api::Taint> LifecycleTaint(const api::Node& node) {
+  std::string_view ready = "False";
+  for (const api::NodeCondition& c : node.status.conditions) {
+    if (c.type == "Ready") ready = c.status;
+  }
+  if (ready == "True") return std::nullopt;
+  const std::string_view key = ready == "Unknown" ? kTaintUnreachable : kTaintNotReady;
+  for (const api::Taint& t : node.spec.taints) {
+    if (t.key == key && t.effect == "NoSchedule") return std::nullopt;
+  }
+  return MakeTaint(key, "NoSchedule");
+}
+
 bool Tolerates(const std::vector<api::Toleration>& tolerations, const api::Taint& taint) {
   for (const api::Toleration& t : tolerations) {
     if (ToleratesOne(t, taint)) return true;
@@ -114,7 +112,8 @@ FilterStatus CheckUnschedulable(const api::Pod& pod, const api::Node& node) {
 
 // The node's taints are read in place: copying them for every node of every attempt was most
 // of this filter.
-FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node) {
+FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node,
+                         const std::optional<api::Taint>& lifecycle) {
   auto untolerated = [&pod](const api::Taint& taint) {
     return (taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
            !Tolerates(pod.spec.tolerations, taint);
@@ -125,10 +124,12 @@ FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node) {
   for (const api::Taint& taint : node.spec.taints) {
     if (untolerated(taint)) return reject(taint);
   }
-  if (std::optional<api::Taint> extra = LifecycleTaint(node); extra && untolerated(*extra)) {
-    return reject(*extra);
-  }
+  if (lifecycle && untolerated(*lifecycle)) return reject(*lifecycle);
   return {};
+}
+
+FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node) {
+  return CheckTaints(pod, node, LifecycleTaint(node));
 }
 
 FilterStatus CheckNodeAffinity(const api::Pod& pod, const api::Node& node) {

@@ -46,8 +46,15 @@ ResourceAmounts ToAmounts(const api::ResourceList& list);
 
 // NodeUnschedulable.
 FilterStatus CheckUnschedulable(const api::Pod& pod, const api::Node& node);
+// The taint the node lifecycle controller keeps on a node that is not Ready (a kubelet also
+// registers its node with the not-ready taint), unless the node carries it already; nullopt for
+// a Ready node. It comes after the node's own taints.
+std::optional<api::Taint> LifecycleTaint(const api::Node& node);
 // TaintToleration, with the not-ready/unreachable taint described in scheduler_plan.h.
 FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node);
+// The same with the node's LifecycleTaint given (NodeTotals keeps it).
+FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node,
+                         const std::optional<api::Taint>& lifecycle);
 // NodeAffinity: nodeSelector and required node affinity.
 FilterStatus CheckNodeAffinity(const api::Pod& pod, const api::Node& node);
 // NodeResourcesFit; `request` is ToAmounts(PodRequests(pod)).
@@ -84,7 +91,8 @@ ScoredAmounts NonZeroRequests(const api::Pod& pod);
 
 // Totals of a node with no pods.
 NodeTotals EmptyTotals(const api::Node& node);
-// Sets what `totals` holds of the node itself (allocatable and what derives from it).
+// Sets what `totals` holds of the node itself (allocatable and what derives from it, and the
+// node's LifecycleTaint).
 void SetNodeAllocatable(NodeTotals& totals, const api::Node& node);
 // Adds (`sign` 1) or removes (`sign` -1) `pod` from `totals`.
 void CountPod(NodeTotals& totals, const api::Pod* pod, int sign);

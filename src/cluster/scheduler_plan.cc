@@ -41,7 +41,8 @@ FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info,
   const api::Node& node = *info.node;
   FilterStatus status = scheduler::CheckUnschedulable(pod, node);
   if (!status.Passed()) return status;
-  status = scheduler::CheckTaints(pod, node);
+  status = info.totals ? scheduler::CheckTaints(pod, node, info.totals->lifecycle_taint)
+                       : scheduler::CheckTaints(pod, node);
   if (!status.Passed()) return status;
   status = scheduler::CheckNodeAffinity(pod, node);
   if (!status.Passed()) return status;

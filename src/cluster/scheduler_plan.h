@@ -69,6 +69,9 @@ struct NodeTotals {
   // The pods with required pod anti-affinity: the only placed pods that can reject an incoming
   // pod without affinity terms of its own (upstream's HavePodsWithRequiredAntiAffinityList).
   std::vector<const api::Pod*> anti_affinity_pods;
+  // scheduler::LifecycleTaint of the node: read for every node of every attempt, and only a
+  // node update changes it.
+  std::optional<api::Taint> lifecycle_taint;
 };
 
 struct NodeInfo {

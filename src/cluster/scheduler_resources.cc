@@ -158,6 +158,7 @@ void SetNodeAllocatable(NodeTotals& totals, const api::Node& node) {
   totals.scored_capacity = ScoredOf(totals.allocatable);
   auto pods = node.status.allocatable.find("pods");
   totals.allowed_pods = pods == node.status.allocatable.end() ? 0 : pods->second.Value();
+  totals.lifecycle_taint = LifecycleTaint(node);
 }
 
 NodeTotals EmptyTotals(const api::Node& node) {
