@@ -114,7 +114,11 @@ void Kubelets::Sync(const store::ObjectName& key) {
     if (deleted_nodes_.contains(node_name)) SyncOnDeadNode(key, entry, object, false);
     return;  // else the node is not known yet
   }
-  const std::optional<bool> ready = NodeReadyCondition(node->json);
+  // OnNode keeps every known node's condition as the node cache changes; reading it there
+  // spares a scan of the node's conditions per pod sync.
+  auto known = node_ready_.find(node_name);
+  const std::optional<bool> ready =
+      known != node_ready_.end() ? known->second : NodeReadyCondition(node->json);
   if (!ready) return;  // its kubelet has not started
   if (!*ready) return SyncOnDeadNode(key, entry, object, true);
   if (IsDeleting(pod)) return SyncTermination(key, entry, pod);

@@ -36,6 +36,33 @@ Json CopyWithoutManagedFields(const Json& object) {
   return out;
 }
 
+namespace {
+
+// Frees `json`'s members depth first: each container is emptied after its children, so nothing
+// is moved on the way. Nodes deeper than kMaxDepth are left to nlohmann's own destructor, which
+// does not recurse: hostile input may nest arbitrarily deep.
+void FreeDepthFirst(Json& json, int depth) {
+  constexpr int kMaxDepth = 64;
+  if (depth > kMaxDepth) return;
+  if (json.is_object()) {
+    auto& members = json.get_ref<Json::object_t&>();
+    for (auto& member : members) {
+      if (member.second.is_structured()) FreeDepthFirst(member.second, depth + 1);
+    }
+    members.clear();
+  } else if (json.is_array()) {
+    auto& items = json.get_ref<Json::array_t&>();
+    for (Json& item : items) {
+      if (item.is_structured()) FreeDepthFirst(item, depth + 1);
+    }
+    items.clear();
+  }
+}
+
+}  // namespace
+
+StoredObject::~StoredObject() { FreeDepthFirst(json, 0); }
+
 const ObjectName& StoredObject::name() const {
   std::call_once(name_once_, [this] { name_ = NameOf(json); });
   return name_;

@@ -359,6 +359,24 @@ TEST_F(StoreWriteTest, StatusWritesKeepTheBodyResourceVersion) {
   EXPECT_EQ(marked->body_rv, marked->resource_version);
 }
 
+TEST(StoredObjectTest, AnyNestingIsFreedWithoutExhaustingTheStack) {
+  // The version frees its members depth first up to a bound, and leaves deeper nodes to
+  // nlohmann's iterative destructor: a body nested 200,000 deep must not overflow the stack.
+  Json deep = Json::array();
+  Json* at = &deep;
+  for (int i = 0; i < 200'000; ++i) {
+    at->push_back(Json::object());
+    at = &(*at)[0];
+    (*at)["k"] = Json::array();
+    at = &(*at)["k"];
+  }
+  Json object = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c"}}}};
+  object["data"] = std::move(deep);  // a copy would recurse
+  ObjectPtr version = MakeStoredObject(std::move(object), 3);
+  EXPECT_EQ(version->json["data"][0]["k"].size(), 1u);
+  version.reset();  // freed here
+}
+
 TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
   const ManagedEntries entries = {
       std::make_shared<const Json>(Json{{"manager", "a\u00e9\"q"}, {"fieldsV1", {{"f:x", Json::object()}}}}),
