@@ -29,7 +29,6 @@ api::Taint MakeTaint(std::string_view key, std::string_view effect) {
   return taint;
 }
 
-
 std::optional<api::SelectionOperator> NodeSelectorOperator(std::string_view op) {
   if (op == "In") return api::SelectionOperator::kIn;
   if (op == "NotIn") return api::SelectionOperator::kNotIn;

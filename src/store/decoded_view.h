@@ -17,6 +17,7 @@
 #include <typeindex>
 
 #include "api/codec.h"
+#include "api/field.h"
 #include "base/result.h"
 #include "store/object.h"
 
@@ -67,7 +68,7 @@ std::shared_ptr<const T> ViewAfterStatusWrite(const StoredObject& object) {
         status != object.json.end() && !status->is_null()) {
       api::codec::DecodeValue(*status, view->status, where.Child("status"), errs);
     }
-    const Json& meta = object.json["metadata"];
+    const Json& meta = api::ChildOrNull(object.json, "metadata");
     if (auto rv = meta.find("resourceVersion"); rv != meta.end() && !rv->is_null()) {
       api::codec::DecodeValue(*rv, view->metadata.resource_version,
                               where.Child("metadata").Child("resourceVersion"), errs);

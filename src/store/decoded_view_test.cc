@@ -2,13 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "api/apps.h"
+#include "api/builtin_testing.h"
 #include "api/pod.h"
 #include "store/store_testing.h"
-#include "testdata/testdata_dir.h"
 
 namespace lws::store {
 namespace {
@@ -75,14 +72,8 @@ TEST(DecodedViewTest, AnUndecodableVersionReportsTheField) {
   EXPECT_EQ(view.status().causes()[0].field, "spec.nodeName");
 }
 
-
 // The upstream fixture pod (every field populated, unknown ones included).
-Json FixturePod() {
-  std::ifstream in(TestdataDir() + "/k8s-api/core.v1.Pod.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return Json::parse(text.str());
-}
+Json FixturePod() { return api::testing::LoadTestdata("k8s-api/core.v1.Pod.json"); }
 
 // Status writes' views are made from the view of the version they replace; each must be
 // exactly what decoding the new version gives.

@@ -361,7 +361,8 @@ TEST_F(StoreWriteTest, StatusWritesKeepTheBodyResourceVersion) {
 
 TEST(StoredObjectTest, AnyNestingIsFreedWithoutExhaustingTheStack) {
   // The version frees its members depth first up to a bound, and leaves deeper nodes to
-  // nlohmann's iterative destructor: a body nested 200,000 deep must not overflow the stack.
+  // nlohmann's iterative destructor: a body nested 400,000 levels deep (an object in an array,
+  // 200,000 times) must not overflow the stack.
   Json deep = Json::array();
   Json* at = &deep;
   for (int i = 0; i < 200'000; ++i) {
