@@ -117,7 +117,8 @@ class Planner {
     if (status.Passed()) status = scheduler::CheckTaints(pod, node);
     if (status.Passed()) status = scheduler::CheckNodeAffinity(pod, node);
     if (status.Passed()) {
-      status = scheduler::CheckResources(scheduler::ToAmounts(PodRequests(pod)), NodeInfo{&node, {}});
+      status = scheduler::CheckResources(
+          scheduler::ResourceRequest(scheduler::ToAmounts(PodRequests(pod))), NodeInfo{&node, {}});
     }
     if (status.Passed()) {
       std::vector<NodeInfo> with = world_;

@@ -57,8 +57,22 @@ FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node,
                          const std::optional<api::Taint>& lifecycle);
 // NodeAffinity: nodeSelector and required node affinity.
 FilterStatus CheckNodeAffinity(const api::Pod& pod, const api::Node& node);
-// NodeResourcesFit; `request` is ToAmounts(PodRequests(pod)).
-FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& node);
+// A pod's accounted requests (ToAmounts(PodRequests(pod))) made ready once per attempt for the
+// resource filter, which runs for every node: each positive amount with its position among the
+// scored resources (ScoredAmounts; -1 for the others, which are looked up in the maps) and its
+// reason. In name order, the order of the filter's reasons.
+struct ResourceRequest {
+  struct Item {
+    std::string name;
+    std::int64_t amount = 0;
+    int scored = -1;
+    std::string reason;  // "Insufficient <name>"
+  };
+  explicit ResourceRequest(const ResourceAmounts& amounts);
+  std::vector<Item> items;
+};
+// NodeResourcesFit.
+FilterStatus CheckResources(const ResourceRequest& request, const NodeInfo& node);
 
 // True iff `tolerations` tolerate the taint (upstream Toleration.ToleratesTaint).
 bool Tolerates(const std::vector<api::Toleration>& tolerations, const api::Taint& taint);

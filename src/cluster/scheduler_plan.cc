@@ -36,7 +36,7 @@ bool NeverPreempts(const api::Pod& pod) {
 
 // The first plugin that rejects the node, in the default profile's filter order.
 FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info,
-                        const scheduler::ResourceAmounts& request,
+                        const scheduler::ResourceRequest& request,
                         const scheduler::InterPodAffinity& inter_pod) {
   const api::Node& node = *info.node;
   FilterStatus status = scheduler::CheckUnschedulable(pod, node);
@@ -70,7 +70,7 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
     result.condition_reason = "SchedulerError";
     return result;
   }
-  const scheduler::ResourceAmounts request = scheduler::ToAmounts(PodRequests(pod));
+  const scheduler::ResourceRequest request(scheduler::ToAmounts(PodRequests(pod)));
   const ScoredAmounts nonzero = scheduler::NonZeroRequests(pod);
   const scheduler::InterPodAffinity inter_pod(pod, nodes);
 

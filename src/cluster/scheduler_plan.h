@@ -65,6 +65,9 @@ struct NodeTotals {
   std::int64_t allowed_pods = 0;  // the node's allocatable "pods" (not an accounted resource)
   ResourceAmounts requested;    // sum of the pods' effective requests
   ScoredAmounts scored_capacity{};  // `allocatable` of the scored resources (0: absent)
+  // `requested` of the scored resources: the resource filter reads these three from the arrays,
+  // not the maps, for every node an attempt examines.
+  ScoredAmounts scored_requested{};
   ScoredAmounts nonzero{};      // sum of the pods' scored requests with upstream's non-zero defaults
   // The pods with required pod anti-affinity: the only placed pods that can reject an incoming
   // pod without affinity terms of its own (upstream's HavePodsWithRequiredAntiAffinityList).

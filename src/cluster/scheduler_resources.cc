@@ -99,21 +99,51 @@ ResourceAmounts ToAmounts(const ResourceList& list) {
   return amounts;
 }
 
-FilterStatus CheckResources(const ResourceAmounts& request, const NodeInfo& info) {
+namespace {
+
+FilterStatus CheckResourcesOf(const ResourceRequest& request, const NodeInfo& info,
+                              const NodeTotals& totals) {
   FilterStatus status;
   status.resolvable = true;  // evicting pods could make room
-  std::optional<NodeTotals> scratch;
-  const NodeTotals& totals = TotalsOf(info, scratch);
   if (static_cast<std::int64_t>(info.pods.size()) + 1 > totals.allowed_pods) {
     status.reasons.emplace_back(kReasonTooManyPods);
   }
-  for (const auto& [name, amount] : request) {
-    if (amount <= 0) continue;
-    if (amount > Amount(totals.allocatable, name) - Amount(totals.requested, name)) {
-      status.reasons.push_back("Insufficient " + name);
-    }
+  for (const ResourceRequest::Item& item : request.items) {
+    const std::int64_t free =
+        item.scored >= 0 ? totals.scored_capacity[item.scored] - totals.scored_requested[item.scored]
+                         : Amount(totals.allocatable, item.name) - Amount(totals.requested, item.name);
+    if (item.amount > free) status.reasons.push_back(item.reason);
   }
   return status;
+}
+
+std::int64_t ScoreOf(const ScoredAmounts& nonzero_request, const NodeTotals& totals) {
+  std::int64_t score_sum = 0;
+  std::int64_t weight_sum = 0;
+  for (std::size_t i = 0; i < nonzero_request.size(); ++i) {
+    const std::int64_t capacity = totals.scored_capacity[i];
+    if (capacity == 0) continue;  // upstream skips resources the node does not have
+    score_sum += LeastRequested(nonzero_request[i] + totals.nonzero[i], capacity);
+    ++weight_sum;
+  }
+  return weight_sum == 0 ? 0 : score_sum / weight_sum;
+}
+
+}  // namespace
+
+// Both run for every node of every attempt, where the scheduler cache has set `info.totals`:
+// the scratch totals are declared only on the other path, because constructing the empty
+// optional zeroes its storage, which showed in the profile.
+FilterStatus CheckResources(const ResourceRequest& request, const NodeInfo& info) {
+  if (info.totals) return CheckResourcesOf(request, info, *info.totals);
+  std::optional<NodeTotals> scratch;
+  return CheckResourcesOf(request, info, TotalsOf(info, scratch));
+}
+
+std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& info) {
+  if (info.totals) return ScoreOf(nonzero_request, *info.totals);
+  std::optional<NodeTotals> scratch;
+  return ScoreOf(nonzero_request, TotalsOf(info, scratch));
 }
 
 namespace {
@@ -132,6 +162,16 @@ ScoredAmounts ScoredOf(const ResourceAmounts& amounts) {
 
 }  // namespace
 
+ResourceRequest::ResourceRequest(const ResourceAmounts& amounts) {
+  const auto& scored = ScoredNames();
+  for (const auto& [name, amount] : amounts) {
+    if (amount <= 0) continue;
+    const auto at = std::find(scored.begin(), scored.end(), name);
+    items.push_back({name, amount, at == scored.end() ? -1 : static_cast<int>(at - scored.begin()),
+                     "Insufficient " + name});
+  }
+}
+
 ScoredAmounts NonZeroRequests(const api::Pod& pod) {
   // upstream DefaultMilliCPURequest and DefaultMemoryRequest.
   static const ResourceList kDefaults = {{"cpu", Quantity::FromMilli(100)},
@@ -139,19 +179,6 @@ ScoredAmounts NonZeroRequests(const api::Pod& pod) {
   return ScoredOf(ToAmounts(Requests(pod, kDefaults)));
 }
 
-std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& info) {
-  std::optional<NodeTotals> scratch;
-  const NodeTotals& totals = TotalsOf(info, scratch);
-  std::int64_t score_sum = 0;
-  std::int64_t weight_sum = 0;
-  for (std::size_t i = 0; i < nonzero_request.size(); ++i) {
-    const std::int64_t capacity = totals.scored_capacity[i];
-    if (capacity == 0) continue;  // upstream skips resources the node does not have
-    score_sum += LeastRequested(nonzero_request[i] + totals.nonzero[i], capacity);
-    ++weight_sum;
-  }
-  return weight_sum == 0 ? 0 : score_sum / weight_sum;
-}
 
 void SetNodeAllocatable(NodeTotals& totals, const api::Node& node) {
   totals.allocatable = ToAmounts(node.status.allocatable);
@@ -168,9 +195,10 @@ NodeTotals EmptyTotals(const api::Node& node) {
 }
 
 void CountPod(NodeTotals& totals, const api::Pod* pod, int sign) {
-  for (const auto& [name, amount] : ToAmounts(PodRequests(*pod))) {
-    totals.requested[name] += sign * amount;
-  }
+  const ResourceAmounts requests = ToAmounts(PodRequests(*pod));
+  for (const auto& [name, amount] : requests) totals.requested[name] += sign * amount;
+  const ScoredAmounts scored = ScoredOf(requests);
+  for (std::size_t i = 0; i < scored.size(); ++i) totals.scored_requested[i] += sign * scored[i];
   const ScoredAmounts nonzero = NonZeroRequests(*pod);
   for (std::size_t i = 0; i < nonzero.size(); ++i) totals.nonzero[i] += sign * nonzero[i];
   const auto& affinity = pod->spec.affinity;

@@ -90,6 +90,7 @@ RC_GTEST_PROP(SchedulerCacheTotals, EqualRecomputedTotals, ()) {
     RC_ASSERT(nonzero_entries(info.totals->requested) == nonzero_entries(computed.requested));
     RC_ASSERT(info.totals->nonzero == computed.nonzero);
     RC_ASSERT(info.totals->scored_capacity == computed.scored_capacity);
+    RC_ASSERT(info.totals->scored_requested == computed.scored_requested);
     RC_ASSERT(info.totals->allowed_pods == computed.allowed_pods);
     RC_ASSERT(info.totals->allocatable == computed.allocatable);
   }
