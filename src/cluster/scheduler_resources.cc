@@ -101,6 +101,15 @@ ResourceAmounts ToAmounts(const ResourceList& list) {
 
 namespace {
 
+// What the node has left of the item's resource.
+std::int64_t FreeOf(const ResourceRequest::Item& item, const NodeTotals& totals) {
+  if (item.scored >= 0) {
+    const auto at = static_cast<std::size_t>(item.scored);
+    return totals.scored_capacity[at] - totals.scored_requested[at];
+  }
+  return Amount(totals.allocatable, item.name) - Amount(totals.requested, item.name);
+}
+
 FilterStatus CheckResourcesOf(const ResourceRequest& request, const NodeInfo& info,
                               const NodeTotals& totals) {
   FilterStatus status;
@@ -109,10 +118,7 @@ FilterStatus CheckResourcesOf(const ResourceRequest& request, const NodeInfo& in
     status.reasons.emplace_back(kReasonTooManyPods);
   }
   for (const ResourceRequest::Item& item : request.items) {
-    const std::int64_t free =
-        item.scored >= 0 ? totals.scored_capacity[item.scored] - totals.scored_requested[item.scored]
-                         : Amount(totals.allocatable, item.name) - Amount(totals.requested, item.name);
-    if (item.amount > free) status.reasons.push_back(item.reason);
+    if (item.amount > FreeOf(item, totals)) status.reasons.push_back(item.reason);
   }
   return status;
 }
