@@ -102,6 +102,30 @@ TEST(UpdateManagedFieldsTest, WritersTakeWhatTheyChange) {
   EXPECT_EQ(ManagedFieldsOf(obj).size(), 2u);
 }
 
+// The writer's entry owns `labels` itself (it wrote an empty map); another manager added a
+// label, which the writer's next write removes. Removing a path below a field the entry owns
+// leaves the field owned, as the FieldSet difference does (the entry is edited as JSON here).
+TEST(UpdateManagedFieldsTest, RemovingBelowAnOwnedFieldKeepsIt) {
+  Json obj = StatefulSet(1);
+  obj["metadata"]["labels"] = Json::object();
+  obj = UpdateManagedFields(Json(), obj, Scope("creator", 0));
+  ASSERT_EQ(ManagedFieldsOf(obj)[0]["fieldsV1"]["f:metadata"], J(R"({"f:labels":{}})"));
+  Json labelled = obj;
+  labelled["metadata"]["labels"]["a"] = "1";
+  obj = UpdateManagedFields(obj, labelled, Scope("other", 1));
+  Json written = obj;
+  written["metadata"].erase("managedFields");
+  written["metadata"]["labels"] = Json::object();
+  written["spec"]["replicas"] = 2;
+  obj = UpdateManagedFields(obj, written, Scope("creator", 2));
+  Json creator;
+  for (const Json& entry : ManagedFieldsOf(obj)) {
+    if (entry["manager"] == "creator") creator = entry["fieldsV1"];
+  }
+  EXPECT_EQ(creator["f:metadata"], J(R"({"f:labels":{}})")) << ManagedFieldsOf(obj).dump();
+  EXPECT_TRUE(creator["f:spec"].contains("f:replicas"));
+}
+
 TEST(UpdateManagedFieldsTest, StatusIsolation) {
   Json obj = UpdateManagedFields(Json(), StatefulSet(1), Scope("creator"));
   Json with_status = obj;
