@@ -12,18 +12,14 @@ void SchedulerCache::SetNode(api::Node node) {
   auto it = nodes_.find(name);
   if (it != nodes_.end()) {
     *it->second = std::move(node);  // the address NodeInfo points to stays the same
-    NodeInfo& info = infos_[index_.at(name)];
-    scheduler::SetNodeAllocatable(*info.totals, *info.node);
+    NodeInfo* info = FindInfo(name);
+    scheduler::SetNodeAllocatable(*info->totals, *info->node);
     return;
   }
   auto owned = std::make_unique<api::Node>(std::move(node));
   const api::Node* raw = owned.get();
   nodes_.emplace(name, std::move(owned));
-  auto at = std::lower_bound(infos_.begin(), infos_.end(), name, [](const NodeInfo& info, const std::string& n) {
-    return info.node->metadata.name < n;
-  });
-  infos_.insert(at, NodeInfo{raw, {}, scheduler::EmptyTotals(*raw)});
-  Reindex();
+  infos_.insert(LowerBound(name), NodeInfo{raw, {}, scheduler::EmptyTotals(*raw)});
   // Pods seen bound to this node before the node itself.
   for (const auto& [key, cached] : pods_) {
     if (cached.pod->spec.node_name == name) Attach(cached.pod.get());
@@ -31,10 +27,9 @@ void SchedulerCache::SetNode(api::Node node) {
 }
 
 void SchedulerCache::RemoveNode(const std::string& name) {
-  auto it = index_.find(name);
-  if (it == index_.end()) return;
-  infos_.erase(infos_.begin() + static_cast<std::ptrdiff_t>(it->second));
-  Reindex();
+  NodeInfo* info = FindInfo(name);
+  if (info == nullptr) return;
+  infos_.erase(infos_.begin() + (info - infos_.data()));
   nodes_.erase(name);
 }
 
@@ -68,26 +63,31 @@ const SchedulerCache::CachedPod* SchedulerCache::FindPod(const store::ObjectName
 }
 
 void SchedulerCache::Attach(const api::Pod* pod) {
-  auto it = index_.find(pod->spec.node_name);
-  if (it == index_.end()) return;
-  NodeInfo& info = infos_[it->second];
-  info.pods.push_back(pod);
-  scheduler::CountPod(*info.totals, pod, 1);
+  NodeInfo* info = FindInfo(pod->spec.node_name);
+  if (info == nullptr) return;
+  info->pods.push_back(pod);
+  scheduler::CountPod(*info->totals, pod, 1);
 }
 
 void SchedulerCache::Detach(const api::Pod* pod) {
-  auto it = index_.find(pod->spec.node_name);
-  if (it == index_.end()) return;
-  NodeInfo& info = infos_[it->second];
-  auto at = std::find(info.pods.begin(), info.pods.end(), pod);
-  if (at == info.pods.end()) return;
-  info.pods.erase(at);
-  scheduler::CountPod(*info.totals, pod, -1);
+  NodeInfo* info = FindInfo(pod->spec.node_name);
+  if (info == nullptr) return;
+  auto at = std::find(info->pods.begin(), info->pods.end(), pod);
+  if (at == info->pods.end()) return;
+  info->pods.erase(at);
+  scheduler::CountPod(*info->totals, pod, -1);
 }
 
-void SchedulerCache::Reindex() {
-  index_.clear();
-  for (std::size_t i = 0; i < infos_.size(); ++i) index_[infos_[i].node->metadata.name] = i;
+std::vector<NodeInfo>::iterator SchedulerCache::LowerBound(const std::string& name) {
+  return std::lower_bound(infos_.begin(), infos_.end(), name,
+                          [](const NodeInfo& info, const std::string& n) {
+                            return info.node->metadata.name < n;
+                          });
+}
+
+NodeInfo* SchedulerCache::FindInfo(const std::string& name) {
+  auto it = LowerBound(name);
+  return it != infos_.end() && it->node->metadata.name == name ? &*it : nullptr;
 }
 
 }  // namespace lws::cluster

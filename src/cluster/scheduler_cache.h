@@ -62,12 +62,15 @@ class SchedulerCache {
  private:
   void Attach(const api::Pod* pod);
   void Detach(const api::Pod* pod);
-  void Reindex();
+  // `infos_` is sorted by node name, so a node is found by binary search. A name-to-position
+  // map had to be rebuilt for every node added or removed: O(nodes log nodes) each, which made
+  // starting a cluster of thousands of nodes quadratic.
+  std::vector<NodeInfo>::iterator LowerBound(const std::string& name);
+  NodeInfo* FindInfo(const std::string& name);  // null when the cache has no such node
 
   std::map<std::string, std::unique_ptr<api::Node>> nodes_;
   std::map<store::ObjectName, CachedPod> pods_;
-  std::vector<NodeInfo> infos_;
-  std::map<std::string, std::size_t> index_;  // node name -> position in infos_
+  std::vector<NodeInfo> infos_;  // sorted by node name
 };
 
 }  // namespace lws::cluster

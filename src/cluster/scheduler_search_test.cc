@@ -57,13 +57,24 @@ TEST(NodeSearch, FullSearchIgnoresStart) {
 }
 
 // The cache's incremental totals equal the totals computed from the pods, whatever the order of
-// binds and removals.
+// binds, removals and nodes coming and going.
 RC_GTEST_PROP(SchedulerCacheTotals, EqualRecomputedTotals, ()) {
   SchedulerCache cache;
   const int node_count = *rc::gen::inRange(1, 4);
   for (int n = 0; n < node_count; ++n) cache.SetNode(MakeNode("node-" + std::to_string(n)));
   const int steps = *rc::gen::inRange(1, 40);
   for (int i = 0; i < steps; ++i) {
+    // Nodes come and go too: a pod bound to a node the cache lost is counted again once the
+    // node is back.
+    if (*rc::gen::inRange(0, 6) == 0) {
+      const std::string node = "node-" + std::to_string(*rc::gen::inRange(0, node_count + 1));
+      if (cache.HasNode(node)) {
+        cache.RemoveNode(node);
+      } else {
+        cache.SetNode(MakeNode(node));
+      }
+      continue;
+    }
     const std::string name = "p" + std::to_string(*rc::gen::inRange(0, 8));
     const store::ObjectName key{"default", name};
     if (*rc::gen::arbitrary<bool>()) {
@@ -75,8 +86,18 @@ RC_GTEST_PROP(SchedulerCacheTotals, EqualRecomputedTotals, ()) {
     pod.spec.node_name = "node-" + std::to_string(*rc::gen::inRange(0, node_count + 1));
     cache.SetPod(key, std::make_shared<const api::Pod>(std::move(pod)), nullptr);  // node-<count> is unknown: held, not counted
   }
+  for (std::size_t i = 1; i < cache.nodes().size(); ++i) {
+    RC_ASSERT(cache.nodes()[i - 1].node->metadata.name < cache.nodes()[i].node->metadata.name);
+  }
   for (const NodeInfo& info : cache.nodes()) {
     RC_ASSERT(info.totals.has_value());
+    // Exactly the cached pods bound to this node are attached to it.
+    std::size_t bound = 0;
+    for (int p = 0; p < 8; ++p) {
+      const SchedulerCache::CachedPod* cached = cache.FindPod({"default", "p" + std::to_string(p)});
+      if (cached != nullptr && cached->pod->spec.node_name == info.node->metadata.name) ++bound;
+    }
+    RC_ASSERT(info.pods.size() == bound);
     NodeInfo bare{info.node, info.pods, std::nullopt};
     std::optional<NodeTotals> scratch;
     const NodeTotals& computed = scheduler::TotalsOf(bare, scratch);
