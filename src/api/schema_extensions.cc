@@ -23,40 +23,52 @@ bool IsDns1035Label(const std::string& s) {
   return s.back() != '-';
 }
 
+// The member `key` of `x` when it is a non-empty string; null when it is absent, or when it is
+// not one (after adding upstream's error for it).
+const std::string* NonEmptyString(const Json& x, const char* key, const FieldPath& path,
+                                  ErrorList* out) {
+  auto it = x.find(key);
+  if (it == x.end()) return nullptr;
+  if (!it->is_string()) {
+    out->push_back(Invalid(path.Child(key), *it, "must be a string"));
+    return nullptr;
+  }
+  const std::string& value = it->get_ref<const std::string&>();
+  if (value.empty()) {
+    out->push_back(Invalid(path.Child(key), "", "must not be empty"));
+    return nullptr;
+  }
+  return &value;
+}
+
+// Why the lower-cased `kind` is not a valid kind name, joined; "" when it is.
+std::string KindProblems(const std::string& kind) {
+  std::string lower = kind;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<std::string> errs;
+  if (lower.size() > 63) errs.push_back("must be no more than 63 characters");
+  if (!IsDns1035Label(lower)) {
+    errs.push_back(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+        "alphabetic character, and end with an alphanumeric character (e.g. 'my-name' or 'abc-123', "
+        "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+  }
+  std::string joined;
+  for (const auto& e : errs) joined += (joined.empty() ? "" : ",") + e;
+  return joined;
+}
+
 void ValidateEmbedded(const FieldPath& path, const Json& x, ErrorList* out) {
   if (!x.contains("apiVersion")) out->push_back(Required(path.Child("apiVersion"), ""));
   if (!x.contains("kind")) out->push_back(Required(path.Child("kind"), ""));
-  if (auto it = x.find("apiVersion"); it != x.end()) {
-    FieldPath p = path.Child("apiVersion");
-    if (!it->is_string()) {
-      out->push_back(Invalid(p, *it, "must be a string"));
-    } else if (it->get<std::string>().empty()) {
-      out->push_back(Invalid(p, "", "must not be empty"));
-    } else if (const std::string& gv = it->get_ref<const std::string&>();
-               gv != "/" && std::count(gv.begin(), gv.end(), '/') > 1) {
-      out->push_back(Invalid(p, gv, "unexpected GroupVersion string: " + gv));
-    }
+  if (const std::string* gv = NonEmptyString(x, "apiVersion", path, out);
+      gv != nullptr && *gv != "/" && std::count(gv->begin(), gv->end(), '/') > 1) {
+    out->push_back(Invalid(path.Child("apiVersion"), *gv, "unexpected GroupVersion string: " + *gv));
   }
-  if (auto it = x.find("kind"); it != x.end()) {
-    FieldPath p = path.Child("kind");
-    if (!it->is_string()) {
-      out->push_back(Invalid(p, *it, "must be a string"));
-    } else if (it->get<std::string>().empty()) {
-      out->push_back(Invalid(p, "", "must not be empty"));
-    } else {
-      std::string lower = it->get<std::string>();
-      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      std::vector<std::string> errs;
-      if (lower.size() > 63) errs.push_back("must be no more than 63 characters");
-      if (!IsDns1035Label(lower)) {
-        errs.push_back(
-            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-            "alphabetic character, and end with an alphanumeric character (e.g. 'my-name' or 'abc-123', "
-            "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-      }
-      std::string joined;
-      for (const auto& e : errs) joined += (joined.empty() ? "" : ",") + e;
-      if (!errs.empty()) out->push_back(Invalid(p, *it, "may have mixed case, but should otherwise match: " + joined));
+  if (const std::string* kind = NonEmptyString(x, "kind", path, out)) {
+    if (std::string problems = KindProblems(*kind); !problems.empty()) {
+      out->push_back(Invalid(path.Child("kind"), *kind,
+                             "may have mixed case, but should otherwise match: " + problems));
     }
   }
 }

@@ -302,6 +302,14 @@ TEST(SchemaPruneTest, PreserveUnknownFieldsEmbeddedAndAdditional) {
                 "label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, "
                 "and end with an alphanumeric character (e.g. 'my-name' or 'abc-123', regex used for validation is "
                 "'[a-z]([-a-z0-9]*[a-z0-9])?')"}));
+  obj["res"] = {{"apiVersion", "a/b/c"}, {"kind", ""}};
+  EXPECT_EQ(Messages(s.Validate(obj)),
+            (std::vector<std::string>{
+                "res.apiVersion: Invalid value: \"a/b/c\": unexpected GroupVersion string: a/b/c",
+                "res.kind: Invalid value: \"\": must not be empty"}));
+  obj["res"] = {{"apiVersion", 5}, {"kind", "Pod"}};
+  EXPECT_EQ(Messages(s.Validate(obj)),
+            (std::vector<std::string>{"res.apiVersion: Invalid value: 5: must be a string"}));
 }
 
 TEST(SchemaPruneTest, RejectsNonSchemas) {
