@@ -101,6 +101,18 @@ ResourceAmounts ToAmounts(const ResourceList& list) {
 
 namespace {
 
+// The scored resources' names, in ScoredAmounts order.
+const std::array<std::string, 3>& ScoredNames() {
+  static const std::array<std::string, 3> kNames = {"cpu", "memory", std::string(kGpu)};
+  return kNames;
+}
+
+ScoredAmounts ScoredOf(const ResourceAmounts& amounts) {
+  ScoredAmounts out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = Amount(amounts, ScoredNames()[i]);
+  return out;
+}
+
 // What the node has left of the item's resource.
 std::int64_t FreeOf(const ResourceRequest::Item& item, const NodeTotals& totals) {
   if (item.scored >= 0) {
@@ -135,38 +147,30 @@ std::int64_t ScoreOf(const ScoredAmounts& nonzero_request, const NodeTotals& tot
   return weight_sum == 0 ? 0 : score_sum / weight_sum;
 }
 
+// `use(totals)` with the node's totals: the cache's when it set them, else computed here. The
+// filters and the score run for every node of every attempt, where the cache has set them; the
+// scratch totals are declared only on the other path, because constructing an empty
+// std::optional<NodeTotals> zeroes its storage, which showed in the profile.
+template <class Use>
+auto WithTotals(const NodeInfo& info, Use use) {
+  if (info.totals) return use(*info.totals);
+  std::optional<NodeTotals> scratch;
+  return use(TotalsOf(info, scratch));
+}
+
 }  // namespace
 
-// Both run for every node of every attempt, where the scheduler cache has set `info.totals`:
-// the scratch totals are declared only on the other path, because constructing the empty
-// optional zeroes its storage, which showed in the profile.
 FilterStatus CheckResources(const ResourceRequest& request, const NodeInfo& info) {
-  if (info.totals) return CheckResourcesOf(request, info, *info.totals);
-  std::optional<NodeTotals> scratch;
-  return CheckResourcesOf(request, info, TotalsOf(info, scratch));
+  return WithTotals(info, [&](const NodeTotals& totals) {
+    return CheckResourcesOf(request, info, totals);
+  });
 }
 
 std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& info) {
-  if (info.totals) return ScoreOf(nonzero_request, *info.totals);
-  std::optional<NodeTotals> scratch;
-  return ScoreOf(nonzero_request, TotalsOf(info, scratch));
+  return WithTotals(info,
+                    [&](const NodeTotals& totals) { return ScoreOf(nonzero_request, totals); });
 }
 
-namespace {
-
-// The scored resources' names, in ScoredAmounts order.
-const std::array<std::string, 3>& ScoredNames() {
-  static const std::array<std::string, 3> kNames = {"cpu", "memory", std::string(kGpu)};
-  return kNames;
-}
-
-ScoredAmounts ScoredOf(const ResourceAmounts& amounts) {
-  ScoredAmounts out{};
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = Amount(amounts, ScoredNames()[i]);
-  return out;
-}
-
-}  // namespace
 
 ResourceRequest::ResourceRequest(const ResourceAmounts& amounts) {
   const auto& scored = ScoredNames();
@@ -184,7 +188,6 @@ ScoredAmounts NonZeroRequests(const api::Pod& pod) {
                                          {"memory", Quantity::FromInt(200 * 1024 * 1024)}};
   return ScoredOf(ToAmounts(Requests(pod, kDefaults)));
 }
-
 
 void SetNodeAllocatable(NodeTotals& totals, const api::Node& node) {
   totals.allocatable = ToAmounts(node.status.allocatable);
