@@ -24,6 +24,15 @@ Json::iterator FindElement(Json& node, const PathElement& pe, bool* unsure) {
   return it;
 }
 
+// Whether the FieldsV1 node of a path element is a member itself: written {} when nothing lies
+// below it, and with "." beside what does.
+bool IsMember(const Json& node) { return node.empty() || node.contains("."); }
+
+// A member with nothing left below it is written {}, not {".": {}}.
+void CompactMember(Json& node) {
+  if (node.size() == 1 && node.contains(".")) node = Json::object();
+}
+
 }  // namespace
 
 // True unless the FieldsV1 node `fields_v1` provably shares no path with `set`: some element of
@@ -59,7 +68,7 @@ bool OwnsAll(const Json& fields_v1, const FieldSet& set) {
   for (const PathElement& pe : set.members()) {
     auto it = fields_v1.find(pe.Serialize());
     if (it == fields_v1.end() || !it->is_object()) return false;
-    if (!it->empty() && !it->contains(".")) return false;  // paths go through it, none ends there
+    if (!IsMember(*it)) return false;  // paths go through it, none ends there
   }
   for (const auto& [pe, below] : set.children()) {
     auto it = fields_v1.find(pe.Serialize());
@@ -76,13 +85,12 @@ bool RemoveFieldsV1(Json& node, const FieldSet& set) {
     auto it = FindElement(node, pe, &unsure);
     if (unsure || (it != node.end() && !it->is_object())) return false;
     if (it == node.end()) continue;
-    // A member is written {} when nothing lies below it, and with "." beside what does.
-    const bool member = it->empty() || it->contains(".");
+    const bool member = IsMember(*it);
     if (!RemoveFieldsV1(*it, below)) return false;
     if (it->empty() && !member) {
       node.erase(it);  // nothing left below, and not a member itself
-    } else if (it->size() == 1 && it->contains(".")) {
-      *it = Json::object();  // a member with nothing below is written {}
+    } else {
+      CompactMember(*it);
     }
   }
   for (const PathElement& pe : set.members()) {
@@ -114,8 +122,8 @@ bool AddFieldsV1(Json& node, const FieldSet& set) {
     if (!AddFieldsV1(*it, below)) return false;
     if (made && it->empty()) {
       node.erase(it);  // nothing was added below after all
-    } else if (it->size() == 1 && it->contains(".")) {
-      *it = Json::object();
+    } else {
+      CompactMember(*it);
     }
   }
   for (const PathElement& pe : set.members()) {
