@@ -147,7 +147,8 @@ class Pass {
     return current ? *revs_.current : *revs_.update;
   }
 
-  Status Create(int ordinal) {
+  // Upstream createMissingPersistentVolumeClaims: the claims of `ordinal` that do not exist.
+  void CreateMissingClaims(int ordinal) {
     for (api::PersistentVolumeClaim& pvc : NewStatefulSetPvcs(set_, ordinal)) {
       bool exists = std::any_of(snap_.pvcs.begin(), snap_.pvcs.end(), [&](const auto& p) {
         return p.metadata.name == pvc.metadata.name;
@@ -158,6 +159,10 @@ class Pass {
       a.reason = "claim for " + StatefulSetPodName(set_, ordinal);
       plan_.actions.push_back(std::move(a));
     }
+  }
+
+  Status Create(int ordinal) {
+    CreateMissingClaims(ordinal);
     const api::ControllerRevision& revision = RevisionFor(ordinal);
     ASSIGN_OR_RETURN(const api::PodTemplateSpec* tmpl, TemplateOf(revision));
     api::Pod pod = NewStatefulSetPod(set_, *tmpl, revision.metadata.name, ordinal);
@@ -182,14 +187,13 @@ class Pass {
       unavailable_[i] = true;
       return Monotonic();
     }
+    // A pending pod waits for its claims: one deleted since the pod was made is made again.
+    if (pod->status.phase == "Pending") CreateMissingClaims(ordinal);
     unavailable_[i] = !Available(*pod);
     if (unavailable_[i] && Monotonic()) return true;
     if (!StatefulSetIdentityMatches(set_, *pod)) {
       api::Pod fixed = *pod;
-      fixed.metadata.labels[std::string(kStatefulSetPodNameLabel)] = pod->metadata.name;
-      fixed.metadata.labels[std::string(kPodIndexLabel)] = std::to_string(ordinal);
-      fixed.spec.hostname = pod->metadata.name;
-      fixed.spec.subdomain = set_.spec.service_name;
+      UpdateStatefulSetPodIdentity(set_, ordinal, fixed);
       StatefulSetAction a{.kind = Kind::kUpdatePod, .name = pod->metadata.name};
       a.pod = std::move(fixed);
       a.reason = "identity";

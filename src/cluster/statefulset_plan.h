@@ -17,7 +17,8 @@
 //   3. Replicas, lowest ordinal first: a Failed or Succeeded pod is deleted (it is recreated on a
 //      later pass, once gone); a missing pod is created, after its missing PVCs, from the current
 //      revision when a RollingUpdate partition keeps its ordinal there, else from the update
-//      revision; a pod whose identity (labels, hostname, subdomain) drifted is relabelled.
+//      revision; a pod whose identity (pod-name label) drifted is relabelled; a Pending
+//      pod's missing PVCs are created.
 //      OrderedReady ("monotonic") stops the pass at the first creation or deletion, and at the
 //      first pod that is terminating or not Running+Ready+available; Parallel goes on.
 //   4. Condemned pods, highest ordinal first, are deleted: OrderedReady one per pass, only once
@@ -148,9 +149,13 @@ api::Pod NewStatefulSetPod(const api::StatefulSet& set, api::PodTemplateSpec tmp
 // labels; owned by the set when the retention policy's whenDeleted is Delete.
 std::vector<api::PersistentVolumeClaim> NewStatefulSetPvcs(const api::StatefulSet& set,
                                                            int ordinal);
-// True iff `pod` carries the identity of its ordinal: name, namespace, pod-name and pod-index
-// labels, hostname and subdomain (upstream identityMatches).
+// True iff `pod` carries the identity of its ordinal: a name of the set, its namespace and the
+// pod-name label (upstream identityMatches). Hostname and subdomain are not part of it: they are
+// immutable, and a pod webhook may set them (LWS's UniquePerReplica subdomain).
 bool StatefulSetIdentityMatches(const api::StatefulSet& set, const api::Pod& pod);
+// Gives `pod` its ordinal's namespace, pod-name and pod-index labels (upstream updateIdentity):
+// all an update of an existing pod may change.
+void UpdateStatefulSetPodIdentity(const api::StatefulSet& set, int ordinal, api::Pod& pod);
 // Ready=True for longer than minReadySeconds at `now` (upstream podutil.IsPodAvailable), and
 // Running.
 bool IsPodAvailable(const api::Pod& pod, std::int32_t min_ready_seconds, Time now);

@@ -40,6 +40,7 @@ class Cluster {
 
   api::StatefulSet& set() { return snap_.set; }
   const StatefulSetSnapshot& snapshot() const { return snap_; }
+  StatefulSetSnapshot& snapshot() { return snap_; }
   const api::StatefulSetStatus& status() const { return snap_.set.status; }
   StatefulSetPlan& last() { return last_; }
 
@@ -232,13 +233,30 @@ TEST(StatefulSetPlan, PodIdentity) {
   EXPECT_EQ(pod.spec.containers[0].image, "nginx:1");
 }
 
+// Upstream identityMatches looks at the pod-name label; updateIdentity then also restores the
+// pod-index label.
 TEST(StatefulSetPlan, DriftedIdentityIsRelabelled) {
   Cluster c(WebSet(1));
   c.Converge();
+  c.Find("web-0")->metadata.labels.erase("statefulset.kubernetes.io/pod-name");
   c.Find("web-0")->metadata.labels.erase("apps.kubernetes.io/pod-index");
   EXPECT_EQ(c.Step(), Strings({"update web-0"}));
+  EXPECT_EQ(c.Find("web-0")->metadata.Label("statefulset.kubernetes.io/pod-name"), "web-0");
   EXPECT_EQ(c.Find("web-0")->metadata.Label("apps.kubernetes.io/pod-index"), "0");
   EXPECT_EQ(c.Step(), Strings());
+}
+
+// Issue 31 item 8: hostname and subdomain are set when a pod is made (upstream initIdentity) and
+// are no part of identityMatches: a pod webhook's subdomain (LWS UniquePerReplica) is kept, and
+// no update is planned that the API server would refuse (pod spec is immutable).
+TEST(StatefulSetPlan, WebhookSubdomainAndHostnameAreKept) {
+  Cluster c(WebSet(1));
+  c.Converge();
+  c.Find("web-0")->spec.subdomain = "web-0-group";
+  c.Find("web-0")->spec.hostname = "other";
+  c.Find("web-0")->metadata.labels.erase("apps.kubernetes.io/pod-index");
+  EXPECT_EQ(c.Step(), Strings());
+  EXPECT_EQ(c.Find("web-0")->spec.subdomain, "web-0-group");
 }
 
 TEST(StatefulSetPlan, StartOrdinal) {
@@ -424,6 +442,13 @@ TEST(StatefulSetPlan, VolumeClaimTemplatesCreatePvcsBeforePods) {
   // Recreating the pod reuses the claim.
   c.Remove("web-0");
   EXPECT_EQ(c.Step(), Strings({"create web-0"}));
+  // A pending pod's deleted claim is made again (upstream createMissingPersistentVolumeClaims);
+  // the pod itself is not updated.
+  c.snapshot().pvcs.clear();
+  EXPECT_EQ(c.Step(), Strings({"pvc data-web-0"}));
+  c.MakeReady("web-0");
+  c.snapshot().pvcs.clear();
+  EXPECT_EQ(c.Step(), Strings());
 }
 
 TEST(StatefulSetPlan, RevisionNameCollisionBumpsCollisionCount) {

@@ -49,11 +49,11 @@ void SetClaimVolumes(const api::StatefulSet& set, int ordinal, api::Pod& pod) {
   }
 }
 
-void SetIdentity(const api::StatefulSet& set, int ordinal, api::Pod& pod) {
+// Upstream initIdentity: hostname and subdomain are immutable pod spec fields, so they are set
+// here, when the pod is made, and never by an update (UpdateStatefulSetPodIdentity).
+void InitIdentity(const api::StatefulSet& set, int ordinal, api::Pod& pod) {
   pod.metadata.name = StatefulSetPodName(set, ordinal);
-  pod.metadata.namespace_ = set.metadata.namespace_;
-  pod.metadata.labels[std::string(kStatefulSetPodNameLabel)] = pod.metadata.name;
-  pod.metadata.labels[std::string(kPodIndexLabel)] = std::to_string(ordinal);
+  UpdateStatefulSetPodIdentity(set, ordinal, pod);
   pod.spec.hostname = pod.metadata.name;
   pod.spec.subdomain = set.spec.service_name;
 }
@@ -128,7 +128,7 @@ api::Pod NewStatefulSetPod(const api::StatefulSet& set, api::PodTemplateSpec tmp
   pod.metadata.finalizers = std::move(tmpl.metadata.finalizers);
   pod.metadata.owner_references.push_back(ControllerRefTo(set));
   pod.spec = std::move(tmpl.spec);
-  SetIdentity(set, ordinal, pod);
+  InitIdentity(set, ordinal, pod);
   pod.metadata.labels[std::string(kControllerRevisionHashLabel)] = revision_name;
   SetClaimVolumes(set, ordinal, pod);
   return pod;
@@ -163,9 +163,13 @@ std::vector<api::PersistentVolumeClaim> NewStatefulSetPvcs(const api::StatefulSe
 bool StatefulSetIdentityMatches(const api::StatefulSet& set, const api::Pod& pod) {
   int ordinal = StatefulSetPodOrdinal(set, pod.metadata.name);
   return ordinal >= 0 && pod.metadata.namespace_ == set.metadata.namespace_ &&
-         pod.metadata.Label(std::string(kStatefulSetPodNameLabel)) == pod.metadata.name &&
-         pod.metadata.Label(std::string(kPodIndexLabel)) == std::to_string(ordinal) &&
-         pod.spec.hostname == pod.metadata.name && pod.spec.subdomain == set.spec.service_name;
+         pod.metadata.Label(std::string(kStatefulSetPodNameLabel)) == pod.metadata.name;
+}
+
+void UpdateStatefulSetPodIdentity(const api::StatefulSet& set, int ordinal, api::Pod& pod) {
+  pod.metadata.namespace_ = set.metadata.namespace_;
+  pod.metadata.labels[std::string(kStatefulSetPodNameLabel)] = pod.metadata.name;
+  pod.metadata.labels[std::string(kPodIndexLabel)] = std::to_string(ordinal);
 }
 
 bool IsPodAvailable(const api::Pod& pod, std::int32_t min_ready_seconds, Time now) {
