@@ -157,6 +157,89 @@ TEST_F(Lifecycle, UniquePerReplicaMakesOneServicePerGroup) {  // S34
   EXPECT_EQ(services[1]["metadata"]["ownerReferences"][0]["name"], "test-sample-1");
 }
 
+// Issue 31 item 8: the pod webhook gives each UniquePerReplica pod its group's Service as
+// subdomain; the StatefulSet controller sets the subdomain only when it creates a pod (upstream
+// initIdentity), so it must not try to write it back to `serviceName` on an existing pod (the
+// API server refuses, pod spec is immutable, and the leader StatefulSet is never synced again).
+// A surge rollout, and the switch back to Shared, both complete.
+TEST_F(Lifecycle, UniquePerReplicaRollsOutWithSurgeAndBackToShared) {
+  LwsShape shape;
+  shape.subdomain_policy = "UniquePerReplica";
+  shape.max_surge = 1;
+  CreateLws(shape);
+  ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
+  auto leader_pod = world.Pod("test-sample-0");
+  ASSERT_TRUE(leader_pod.has_value());
+  EXPECT_EQ(leader_pod->spec.subdomain, "test-sample-0");
+  auto synced = [&] {
+    auto sts = world.StatefulSet("test-sample");
+    return sts && sts->status.replicas == 2 &&
+           sts->status.observed_generation == sts->metadata.generation;
+  };
+  ASSERT_TRUE(world.RunUntil(synced, 30s));
+
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
+  bool surge_service = false;
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        for (const Json& s : world.List(client::kServices)) {
+          surge_service |= s["metadata"]["name"] == "test-sample-2";
+        }
+        return Condition("test-sample", "UpdateInProgress") == "False" && Available() &&
+               world.Lws("test-sample")->status.updated_replicas == 2 && synced();
+      },
+      300s));
+  EXPECT_TRUE(surge_service);
+
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample",
+                               {{"spec", {{"networkConfig", {{"subdomainPolicy", "Shared"}}}}}})
+                  .ok());
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        auto pod = world.Pod("test-sample-0");
+        return pod && pod->spec.subdomain == "test-sample" && Available() &&
+               Condition("test-sample", "UpdateInProgress") == "False" && synced();
+      },
+      300s));
+}
+
+// Issue 31 item 1: a leader StatefulSet without the replicas annotation (an old upstream
+// version's, or a user's edit) is adopted by a restarted controller with no group restarted, the
+// annotation written back at rest, and a later template change rolls out.
+TEST_F(Lifecycle, LeaderStatefulSetWithoutReplicasAnnotationIsAdoptedAndHealed) {
+  CreateLws({});
+  ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
+  auto before = world.Pods({{api::kSetNameLabel, "test-sample"}});
+  world.StopController();
+  const Json strip = {{"metadata", {{"annotations", {{api::kReplicasAnnotation, nullptr}}}}}};
+  ASSERT_TRUE(world.MergePatch(client::kStatefulSets, "test-sample", strip).ok());
+  ASSERT_TRUE(world.StartController().ok());
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        auto sts = world.StatefulSet("test-sample");
+        return sts && sts->metadata.annotations[api::kReplicasAnnotation] == "2";
+      },
+      30s));
+  world.RunFor(10s);
+  auto after = world.Pods({{api::kSetNameLabel, "test-sample"}});
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].metadata.uid, before[i].metadata.uid) << after[i].metadata.name;
+  }
+  EXPECT_TRUE(Available());
+
+  // Stripped again, then a template change: rule 2 does not need it, and rolls out.
+  ASSERT_TRUE(world.MergePatch(client::kStatefulSets, "test-sample", strip).ok());
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        auto lws = world.Lws("test-sample");
+        return Available() && Condition("test-sample", "UpdateInProgress") == "False" &&
+               lws->status.updated_replicas == 2;
+      },
+      300s));
+}
+
 TEST_F(Lifecycle, GroupOfOneHasNoWorkerStatefulSet) {  // S29
   LwsShape shape;
   shape.size = 1;

@@ -35,7 +35,7 @@ runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueOptions options) {
 
 }  // namespace
 
-Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
+LeaderSetState LeaderSetStateOf(const api::StatefulSet& sts) {
   LeaderSetState state;
   state.replicas = sts.spec.replicas.value_or(1);
   const auto& rolling = sts.spec.update_strategy.rolling_update;
@@ -43,8 +43,12 @@ Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts) {
   std::string text;
   auto it = sts.metadata.annotations.find(api::kReplicasAnnotation);
   if (it != sts.metadata.annotations.end()) text = it->second;
-  ASSIGN_OR_RETURN(std::int64_t replicas, api::GoAtoi(text));
-  state.replicas_annotation = static_cast<std::int32_t>(replicas);
+  Result<std::int64_t> replicas = api::GoAtoi(text);
+  if (replicas.ok()) {
+    state.replicas_annotation = static_cast<std::int32_t>(*replicas);
+  } else {
+    state.replicas_annotation = replicas.status();
+  }
   return state;
 }
 
@@ -140,13 +144,14 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
   std::optional<LeaderSetState> current;
   std::vector<GroupState> states;
   if (sts != nullptr) {
-    ASSIGN_OR_RETURN(current, LeaderSetStateOf(*sts));
+    current = LeaderSetStateOf(*sts);
     states = GroupStates(lws, step.key, current->replicas,
                          caches_->Leaders(key.namespace_, key.name),
                          caches_->StatefulSets(key.namespace_, key.name));
   }
-  RolloutDecision decision =
-      RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated);
+  ASSIGN_OR_RETURN(
+      RolloutDecision decision,
+      RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated));
   if (decision.deleting) {
     Event(lws, "Normal", "GroupsProgressing",
           DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1), "Delete");

@@ -93,8 +93,8 @@ class LwsController {
   runtime::WorkQueue queue_;
 };
 
-// The leader StatefulSet's numbers as the rollout reads them (spec 11.1). Fails when the replicas
-// annotation does not parse, as upstream's strconv.Atoi does.
-Result<LeaderSetState> LeaderSetStateOf(const api::StatefulSet& sts);
+// The leader StatefulSet's numbers as the rollout reads them (spec 11.1). A replicas annotation
+// that does not parse is kept as its error (strconv.Atoi's), for the rules that read it.
+LeaderSetState LeaderSetStateOf(const api::StatefulSet& sts);
 
 }  // namespace lws::controllers

@@ -95,7 +95,7 @@ std::int32_t WantReplicas(const RolloutSettings& s, std::int32_t sts_replicas, s
   return want;
 }
 
-RolloutDecision Decide(const RolloutSettings& s, const LeaderSetState* sts,
+Result<RolloutDecision> Decide(const RolloutSettings& s, const LeaderSetState* sts,
                        const std::vector<GroupState>& states, bool lws_updated) {
   RolloutDecision d;
   if (sts == nullptr) {
@@ -130,7 +130,8 @@ RolloutDecision Decide(const RolloutSettings& s, const LeaderSetState* sts,
     return d;
   }
   const std::int32_t unready = LwsUnreadyReplicas(states, s.replicas);
-  if (sts->replicas_annotation != s.replicas) {
+  if (!sts->replicas_annotation.ok()) return sts->replicas_annotation.status();
+  if (*sts->replicas_annotation != s.replicas) {
     d.rule = 4;
     d.partition = std::min(sts->partition, BurstReplicas(s));
     d.replicas = WantReplicas(s, sts->replicas, unready, &d);
@@ -145,9 +146,11 @@ RolloutDecision Decide(const RolloutSettings& s, const LeaderSetState* sts,
 
 }  // namespace
 
-RolloutDecision RollingUpdateParameters(const RolloutSettings& settings, const LeaderSetState* sts,
-                                        const std::vector<GroupState>& states, bool lws_updated) {
-  RolloutDecision decision = Decide(settings, sts, states, lws_updated);
+Result<RolloutDecision> RollingUpdateParameters(const RolloutSettings& settings,
+                                                const LeaderSetState* sts,
+                                                const std::vector<GroupState>& states,
+                                                bool lws_updated) {
+  ASSIGN_OR_RETURN(RolloutDecision decision, Decide(settings, sts, states, lws_updated));
   // Groups below the user's partition are never updated, whatever the arithmetic says.
   decision.partition = std::max(decision.partition, settings.partition);
   return decision;

@@ -46,7 +46,10 @@ Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws);
 struct LeaderSetState {
   std::int32_t replicas = 0;             // stsR: spec.replicas
   std::int32_t partition = 0;            // stsP: spec.updateStrategy.rollingUpdate.partition
-  std::int32_t replicas_annotation = 0;  // annR: leaderworkerset.sigs.k8s.io/replicas
+  // annR: leaderworkerset.sigs.k8s.io/replicas, or the error of reading it (strconv.Atoi's):
+  // only the rolling-update rules 4 and 5 read it, so a set without it (written by an old
+  // controller, or edited) still rolls out on a template change and heals at rest.
+  Result<std::int32_t> replicas_annotation = 0;
 };
 
 // Groups [from, to] (inclusive) that a decision removes from the top: upstream reports them in a
@@ -88,8 +91,9 @@ std::int32_t RollingUpdatePartition(const std::vector<GroupState>& states, std::
 
 // (partition, replicas) for the leader StatefulSet (rollingUpdateParameters). `sts` is null when the
 // leader StatefulSet does not exist; `states` has one entry per index [0, sts->replicas);
-// `lws_updated` says the template changed in this reconcile.
-RolloutDecision RollingUpdateParameters(const RolloutSettings& settings, const LeaderSetState* sts,
+// `lws_updated` says the template changed in this reconcile. Fails with the replicas annotation's
+// error when rule 4 or 5 needs it and it is missing or not a number, as upstream does.
+Result<RolloutDecision> RollingUpdateParameters(const RolloutSettings& settings, const LeaderSetState* sts,
                                         const std::vector<GroupState>& states, bool lws_updated);
 
 }  // namespace lws::controllers

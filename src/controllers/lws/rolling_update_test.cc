@@ -20,6 +20,12 @@ RolloutSettings Settings(std::int32_t replicas, std::int32_t mu, std::int32_t ms
   return s;
 }
 
+// RollingUpdateParameters, whose errors only the replicas annotation's tests look at.
+RolloutDecision Params(const RolloutSettings& settings, const LeaderSetState* sts,
+                       const std::vector<GroupState>& states, bool lws_updated) {
+  return RollingUpdateParameters(settings, sts, states, lws_updated).value();
+}
+
 // The rest of the cluster, reduced to what the arithmetic sees: the leader StatefulSet replaces
 // every old group at or above the partition at once, creates missing groups (new, not ready) and
 // removes groups above its replicas.
@@ -38,7 +44,7 @@ struct World {
     for (auto& g : groups) g.updated = false;
   }
   RolloutDecision Reconcile(bool lws_updated = false) {
-    RolloutDecision d = RollingUpdateParameters(settings, &sts, groups, lws_updated);
+    RolloutDecision d = Params(settings, &sts, groups, lws_updated);
     if (d.deleting) deletions.push_back(*d.deleting);
     sts = {d.replicas, d.partition, settings.replicas};
     groups.resize(d.replicas, GroupState{false, true});
@@ -74,14 +80,14 @@ TEST(RollingUpdateReplicas, UpstreamTable) {  // S159
 TEST(RollingUpdateParameters, UpstreamUnitCases) {  // S160
   LeaderSetState sts{2, 0, 2};
   std::vector<GroupState> states(2, GroupState{true, true});
-  EXPECT_PR(RollingUpdateParameters(Settings(3, 0, 1), &sts, states, false), 0, 3);
-  EXPECT_PR(RollingUpdateParameters(Settings(3, 0, 1), &sts, states, true), 2, 3);
-  EXPECT_PR(RollingUpdateParameters(Settings(2, 1, 2), &sts, states, true), 2, 3);
+  EXPECT_PR(Params(Settings(3, 0, 1), &sts, states, false), 0, 3);
+  EXPECT_PR(Params(Settings(3, 0, 1), &sts, states, true), 2, 3);
+  EXPECT_PR(Params(Settings(2, 1, 2), &sts, states, true), 2, 3);
 }
 
 TEST(RollingUpdateParameters, NoStatefulSetStartsAtTheUserPartition) {
-  EXPECT_PR(RollingUpdateParameters(Settings(4, 1, 0), nullptr, {}, false), 0, 4);
-  EXPECT_PR(RollingUpdateParameters(Settings(4, 1, 0, 3), nullptr, {}, false), 3, 4);
+  EXPECT_PR(Params(Settings(4, 1, 0), nullptr, {}, false), 0, 4);
+  EXPECT_PR(Params(Settings(4, 1, 0, 3), nullptr, {}, false), 3, 4);
 }
 
 TEST(ContinuousReadyReplicas, CountsFromTheTopOnly) {
@@ -217,46 +223,46 @@ TEST(WorkedExample, F_ReplicasChangedMidRollout) {
   // Scale-up 4 -> 6 during a rollout with partition 2 (rule 3b).
   LeaderSetState sts{4, 2, 4};
   std::vector<GroupState> states{{true, false}, {true, false}, {true, true}, {true, true}};
-  auto up = RollingUpdateParameters(Settings(6, 1, 0), &sts, states, false);
+  auto up = Params(Settings(6, 1, 0), &sts, states, false);
   EXPECT_PR(up, 2, 6);
   EXPECT_EQ(up.rule, 30);
   // Scale-down 6 -> 3 with the sts partition at 5 (rule 4), then rule 5.
   sts = {6, 5, 6};
   states.assign(6, GroupState{true, false});
-  auto down = RollingUpdateParameters(Settings(3, 1, 0), &sts, states, false);
+  auto down = Params(Settings(3, 1, 0), &sts, states, false);
   EXPECT_PR(down, 3, 3);
   EXPECT_EQ(down.rule, 4);
   sts = {3, 3, 3};
   states.resize(3);
-  EXPECT_PR(RollingUpdateParameters(Settings(3, 1, 0), &sts, states, false), 2, 3);
+  EXPECT_PR(Params(Settings(3, 1, 0), &sts, states, false), 2, 3);
   // Template + replicas 6 -> 3 together with maxSurge 2.
   sts = {6, 0, 6};
   states.assign(6, GroupState{true, false});
-  EXPECT_PR(RollingUpdateParameters(Settings(3, 1, 2), &sts, states, true), 3, 5);
+  EXPECT_PR(Params(Settings(3, 1, 2), &sts, states, true), 3, 5);
   sts = {5, 3, 3};
   states = {{true, false}, {true, false}, {true, false}, {false, true}, {false, true}};
-  EXPECT_PR(RollingUpdateParameters(Settings(3, 1, 2), &sts, states, false), 2, 5);
+  EXPECT_PR(Params(Settings(3, 1, 2), &sts, states, false), 2, 5);
   // Template + replicas 2 -> 4 with maxSurge 2: the surge appears one reconcile later.
   sts = {2, 0, 2};
   states.assign(2, GroupState{true, false});
-  EXPECT_PR(RollingUpdateParameters(Settings(4, 1, 2), &sts, states, true), 2, 4);
+  EXPECT_PR(Params(Settings(4, 1, 2), &sts, states, true), 2, 4);
   sts = {4, 2, 4};
   states = {{true, false}, {true, false}, {false, false}, {false, true}};
-  EXPECT_PR(RollingUpdateParameters(Settings(4, 1, 2), &sts, states, false), 2, 6);
+  EXPECT_PR(Params(Settings(4, 1, 2), &sts, states, false), 2, 6);
   // A maxSurge 2 rollout at (3, 6), then replicas 4 -> 6, then 6 -> 2.
   sts = {6, 3, 4};
   states = {{true, false}, {true, false}, {true, false}, {false, true}, {true, true}, {true, true}};
-  EXPECT_PR(RollingUpdateParameters(Settings(6, 1, 2), &sts, states, false), 3, 8);
+  EXPECT_PR(Params(Settings(6, 1, 2), &sts, states, false), 3, 8);
   sts = {8, 3, 6};
   states.resize(8, GroupState{false, true});
-  EXPECT_PR(RollingUpdateParameters(Settings(2, 1, 2), &sts, states, false), 3, 3);
+  EXPECT_PR(Params(Settings(2, 1, 2), &sts, states, false), 3, 3);
 }
 
 TEST(RollingUpdateParameters, Q17FirstBurst) {
   auto first = [](std::int32_t mu, std::int32_t ms) {
     LeaderSetState sts{4, 0, 4};
     std::vector<GroupState> states(4, GroupState{true, false});
-    return RollingUpdateParameters(Settings(4, mu, ms), &sts, states, true).replicas;
+    return Params(Settings(4, mu, ms), &sts, states, true).replicas;
   };
   EXPECT_EQ(first(1, 2), 6);
   EXPECT_EQ(first(1, 4), 7);
@@ -267,7 +273,7 @@ TEST(RollingUpdateParameters, UnhealthyGroupsBelowTheBaseRaiseThePartition) {
   // 4 replicas, maxUnavailable 2, group 1 unready: partition 3 instead of 2 (11.9).
   LeaderSetState sts{4, 4, 4};
   std::vector<GroupState> states{{true, false}, {false, false}, {true, false}, {true, false}};
-  EXPECT_PR(RollingUpdateParameters(Settings(4, 2, 0), &sts, states, false), 3, 4);
+  EXPECT_PR(Params(Settings(4, 2, 0), &sts, states, false), 3, 4);
 }
 
 TEST(RollingUpdateParameters, EverythingUnreadyStillDescends) {
@@ -291,7 +297,7 @@ TEST(RollingUpdateParameters, ScaleDownAtRestKeepsSurgeForUnreadyDesiredGroups) 
   // 4 -> 2 with maxSurge 1, maxUnavailable 0, and group 1 unready: 3 until it is ready (11.9).
   LeaderSetState sts{4, 0, 4};
   std::vector<GroupState> states{{true, true}, {false, true}, {true, true}, {true, true}};
-  auto d = RollingUpdateParameters(Settings(2, 0, 1), &sts, states, false);
+  auto d = Params(Settings(2, 0, 1), &sts, states, false);
   EXPECT_PR(d, 0, 3);
   ASSERT_TRUE(d.deleting.has_value());
   EXPECT_EQ(d.deleting->from, 3);
@@ -322,6 +328,30 @@ TEST(RolloutSettingsOf, ScalesPercentagesAndCapsSurge) {
   config.max_surge = api::IntOrString::FromString("lots");
   lws.spec.rollout_strategy.rolling_update_configuration = config;
   EXPECT_FALSE(RolloutSettingsOf(lws).ok());
+}
+
+}  // namespace
+}  // namespace lws::controllers
+
+namespace lws::controllers {
+namespace {
+
+// Issue 31 item 1: upstream reads the replicas annotation only in rules 4 and 5 (strconv.Atoi,
+// whose error fails the reconcile); creation, a template change and a set at rest never need it,
+// and the apply they make writes it back.
+TEST(RollingUpdateParameters, ReplicasAnnotationIsReadOnlyByRulesFourAndFive) {
+  const Status missing = Status::BadRequest("strconv.Atoi: parsing \"\": invalid syntax");
+  LeaderSetState sts{4, 0, missing};
+  std::vector<GroupState> states(4, GroupState{true, true});
+  EXPECT_PR(Params(Settings(4, 1, 1), &sts, states, false), 0, 4);  // rule 3, at rest
+  states.assign(4, GroupState{true, false});
+  EXPECT_PR(Params(Settings(4, 1, 1), &sts, states, true), 4, 5);   // rule 2, template change
+  sts.partition = 3;
+  auto mid_rollout = RollingUpdateParameters(Settings(4, 1, 1), &sts, states, false);
+  ASSERT_FALSE(mid_rollout.ok());
+  EXPECT_EQ(mid_rollout.status().message(), "strconv.Atoi: parsing \"\": invalid syntax");
+  sts.replicas = 2;  // rule 3b grows first, without the annotation
+  EXPECT_PR(Params(Settings(4, 1, 1), &sts, states, false), 3, 4);
 }
 
 }  // namespace
