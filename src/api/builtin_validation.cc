@@ -6,6 +6,7 @@
 
 #include "api/builtin_internal.h"
 #include "api/builtin_json.h"
+#include "api/event_validation.h"
 #include "api/meta.h"
 #include "api/name_validation.h"
 #include "api/object_meta_validation.h"
@@ -182,6 +183,8 @@ std::vector<std::string> IsValidPortName(std::string_view port) {
 
 ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Json* old) {
   if (info.custom || info.group == "apiextensions.k8s.io") return {};
+  // Events skip the generic metadata rules, as upstream's event strategy does.
+  if (Is(info, "", "Event")) return ValidateEvent(object, old, EventApi::kCoreV1);
   const bool statefulset = Is(info, "apps", "StatefulSet");
   // StatefulSet names became DNS labels in 1.27; updates skip the name so older objects can
   // still be finalized (ValidateStatefulSetUpdate).

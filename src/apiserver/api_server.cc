@@ -90,6 +90,7 @@ HttpResponse ApiServer::Handle(const HttpRequest& request) {
     response.body = StatusJson(target.status()).dump();
     return response;
   }
+  if (AddressesEventsV1(*target)) return HandleEventsV1(request, std::move(*target));
   RequestHandler handler(this, request, std::move(*target), served());
   return handler.Run();
 }

@@ -29,6 +29,7 @@
 #include "apiserver/apply_schema.h"
 #include "apiserver/http.h"
 #include "apiserver/openapi.h"
+#include "apiserver/request_target.h"
 #include "apiserver/webhook_admission.h"
 #include "base/clock.h"
 #include "base/result.h"
@@ -62,6 +63,9 @@ struct ServedResources {
   std::map<std::string, ListTypeProvider> list_types;
 };
 
+// Whether `target` addresses events.k8s.io/v1 events (served from core/v1, event_versions.h).
+bool AddressesEventsV1(const RequestTarget& target);
+
 class ApiServer {
  public:
   static Result<std::unique_ptr<ApiServer>> Create(ApiServerOptions options);
@@ -80,6 +84,8 @@ class ApiServer {
   friend class RequestHandler;
   explicit ApiServer(ApiServerOptions options);
 
+  // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
+  HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target);
   Status SeedNamespaces();
   Status LoadStoredCrds();
   Status InstallLwsCrd();

@@ -6,6 +6,7 @@
 #include "api/builtin_defaults.h"
 #include "api/builtin_status.h"
 #include "api/builtin_validation.h"
+#include "api/event_validation.h"
 #include "apiserver/request_handler.h"
 
 namespace lws::apiserver {
@@ -20,6 +21,7 @@ api::ErrorList RequestHandler::ValidateBuiltin(const Json& object, const Json* o
   // A /status write changes nothing the object validation looks at (the store keeps everything
   // but .status), and status fields have no rules here.
   if (subresource == "status") return {};
+  if (target_.as_events_v1) return api::ValidateEvent(object, old, api::EventApi::kEventsV1);
   return api::ValidateBuiltin(*info_, object, old);
 }
 

@@ -16,11 +16,6 @@ namespace {
 
 constexpr int kPatchAttempts = 5;
 
-Result<Json> ParsePatchBody(PatchType type, const std::string& body) {
-  if (type == PatchType::kApply) return DecodeYamlBody(body);
-  return DecodeJsonBody(body, "error decoding patch");
-}
-
 }  // namespace
 
 Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {

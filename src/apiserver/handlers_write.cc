@@ -23,24 +23,6 @@
 namespace lws::apiserver {
 namespace {
 
-bool IsProtobuf(std::string_view content_type) {
-  return content_type.find("protobuf") != std::string_view::npos;
-}
-
-Status ProtobufBodyError() {
-  return Status(Code::kUnsupportedMediaType,
-                "the body of the request was in an unknown format - accepted media types "
-                "include: application/json, application/yaml (this server reads JSON only; "
-                "`kubectl create namespace|service ...` send protobuf: write the object with "
-                "`--dry-run=client -o json | kubectl apply -f -` instead)");
-}
-
-Result<Json> ParseBody(std::string_view content_type, const std::string& body) {
-  if (IsProtobuf(content_type)) return ProtobufBodyError();
-  if (content_type.find("yaml") != std::string_view::npos) return DecodeYamlBody(body);
-  return DecodeJsonBody(body, "couldn't get version/kind; json parse error");
-}
-
 // Checks name/generateName and labels/annotations of a custom resource, as the API server does
 // for every object before any webhook sees it.
 api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
@@ -86,7 +68,7 @@ Result<Json> RequestHandler::BodyJson(
 Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
   const std::string content_type = http_.headers.Get("Content-Type");
   ASSIGN_OR_RETURN(Json object,
-                   BodyJson([&](const std::string& body) { return ParseBody(content_type, body); }));
+                   BodyJson([&](const std::string& body) { return ParseObjectBody(content_type, body); }));
   if (!object.is_object()) {
     return Status::BadRequest("couldn't get version/kind; json parse error: json: cannot "
                               "unmarshal " + std::string(object.type_name()) +
@@ -290,7 +272,7 @@ Result<HttpResponse> RequestHandler::Delete() {
   if (!http_.body.empty() || http_.parsed_body != nullptr) {
     const std::string content_type = http_.headers.Get("Content-Type");
     ASSIGN_OR_RETURN(body, BodyJson([&](const std::string& bytes) {
-                       return ParseBody(content_type, bytes);
+                       return ParseObjectBody(content_type, bytes);
                      }));
   }
   // Query parameters fill what the body leaves out (kubectl sends a body; curl users do not).

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "api/codec.h"
+#include "apiserver/patch.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
@@ -16,5 +17,10 @@ namespace lws::apiserver {
 // `context` starts the error message: "couldn't get version/kind; json parse error".
 Result<api::Json> DecodeJsonBody(const std::string& body, std::string_view context);
 Result<api::Json> DecodeYamlBody(const std::string& body);
+// An object body (POST, PUT, DELETE options) by its Content-Type: YAML, JSON, or 415 for
+// protobuf, which this server does not read.
+Result<api::Json> ParseObjectBody(std::string_view content_type, const std::string& body);
+// A PATCH body: YAML for apply, JSON for the other types.
+Result<api::Json> ParsePatchBody(PatchType type, const std::string& body);
 
 }  // namespace lws::apiserver

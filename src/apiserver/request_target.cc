@@ -85,6 +85,10 @@ void QueryParams::Set(std::string key, std::string value) {
   values_.emplace(std::move(key), std::move(value));  // first value wins
 }
 
+void QueryParams::Replace(std::string key, std::string value) {
+  values_.insert_or_assign(std::move(key), std::move(value));
+}
+
 bool QueryParams::Has(std::string_view key) const { return values_.find(key) != values_.end(); }
 
 std::string QueryParams::Get(std::string_view key) const {

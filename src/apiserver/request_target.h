@@ -38,7 +38,10 @@ enum class TargetKind {
 // Query parameters; a repeated key keeps its first value, as Go's Values.Get reads it.
 class QueryParams {
  public:
+  // Adds `key` unless present: the first value a query names wins, as in Go's url.Values.Get.
   void Set(std::string key, std::string value);
+  // Sets `key` to `value`, present or not.
+  void Replace(std::string key, std::string value);
   bool Has(std::string_view key) const;
   // The value of `key`, or "" when absent.
   std::string Get(std::string_view key) const;
@@ -60,6 +63,9 @@ struct RequestTarget {
   std::string name;         // "" for collections
   std::string subresource;  // "status", "scale", "binding", ...
   QueryParams query;
+  // The client addressed events.k8s.io/v1 events, served from the core/v1 events this target
+  // now names (event_versions.h): validation applies the events.k8s.io/v1 rules.
+  bool as_events_v1 = false;
 
   bool IsCollection() const { return kind == TargetKind::kResource && name.empty(); }
 };
