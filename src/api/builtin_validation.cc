@@ -207,4 +207,9 @@ ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Js
   return errs;
 }
 
+ErrorList ValidateBuiltinStatusWrite(const ResourceInfo& info, const Json& object) {
+  if (info.custom || Is(info, "", "Event")) return {};
+  return ValidateMetadata(info, object, false);
+}
+
 }  // namespace lws::api

@@ -46,4 +46,8 @@ namespace lws::api {
 // (and `*old`) went through ApplyBuiltinDefaults. Never throws, whatever the JSON shape.
 ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Json* old);
 
+// The errors of a /status write of a built-in kind: the metadata rules (a status write of a
+// built-in kind takes the body's labels and annotations, api::StatusWriteOf), no spec rules.
+ErrorList ValidateBuiltinStatusWrite(const ResourceInfo& info, const Json& object);
+
 }  // namespace lws::api

@@ -159,6 +159,12 @@ std::vector<std::string> StringsAt(const Json& obj, const char* key) {
 
 }  // namespace
 
+StatusWrite StatusWriteOf(const ResourceInfo& info) {
+  if (info.custom) return StatusWrite::kOnlyStatus;
+  if (info.group.empty() && info.resource == "pods") return StatusWrite::kAllButSpecAndOwners;
+  return StatusWrite::kAllButSpec;
+}
+
 ResourceRegistry ResourceRegistry::WithBuiltins() {
   ResourceRegistry registry;
   for (auto& r : BuiltinResources()) {

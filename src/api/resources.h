@@ -61,6 +61,16 @@ struct ResourceInfo {
   std::string GroupResource() const { return group.empty() ? resource : resource + "." + group; }
 };
 
+// What a write to the /status subresource of a resource takes from its body (upstream's status
+// strategies, PrepareForUpdate and GetResetFields):
+//   kOnlyStatus     custom resources: the status; everything else stays as stored;
+//   kAllButSpec     built-in kinds: everything but the spec (labels, annotations, finalizers,
+//                   ownerReferences included), the metadata the server owns excepted;
+//   kAllButSpecAndOwners  pods: the same, and ownerReferences stay as stored (old kubelets
+//                   corrupted them, so upstream ignores them on pods/status).
+enum class StatusWrite { kOnlyStatus, kAllButSpec, kAllButSpecAndOwners };
+StatusWrite StatusWriteOf(const ResourceInfo& info);
+
 class ResourceRegistry {
  public:
   // The built-in resources of kubectl-compat.md section 2: core v1 (pods, services, nodes,

@@ -34,6 +34,7 @@ inline FieldManagerScope Scope(std::string manager, int seconds = 0, std::string
   scope.api_version = "apps/v1";
   scope.subresource = std::move(subresource);
   scope.status_subresource = true;
+  scope.status_write = api::StatusWrite::kAllButSpec;  // a StatefulSet's
   scope.now = At(seconds);
   scope.schema = StatefulSetSchema();
   return scope;

@@ -18,9 +18,9 @@ void RequestHandler::DefaultBuiltin(Json* object, const Json* old) const {
 
 api::ErrorList RequestHandler::ValidateBuiltin(const Json& object, const Json* old,
                                                std::string_view subresource) const {
-  // A /status write changes nothing the object validation looks at (the store keeps everything
-  // but .status), and status fields have no rules here.
-  if (subresource == "status") return {};
+  // A /status write keeps the stored spec (store/object_rules.h), and status fields have no
+  // rules here; a built-in kind's takes the body's metadata, which is checked.
+  if (subresource == "status") return api::ValidateBuiltinStatusWrite(*info_, object);
   if (target_.as_events_v1) return api::ValidateEvent(object, old, api::EventApi::kEventsV1);
   return api::ValidateBuiltin(*info_, object, old);
 }

@@ -87,9 +87,13 @@ Status RequestHandler::CheckNameFree(const Json& object) const {
 
 bool RequestHandler::StoresOnlyUntracked(const store::StoredObject* current, const Json& updated,
                                          std::string_view subresource) const {
-  // A status write stores the body's status over the rest of the live object: all it tracks.
-  if (subresource == "status") return true;
-  if (!subresource.empty()) return false;
+  // A custom resource's status write stores the body's status over the rest of the live
+  // object: all it tracks. A built-in kind's also takes the body's metadata, as a main-resource
+  // write does (below); what it keeps of the live object (the spec) it does not track.
+  if (subresource == "status" && api::StatusWriteOf(*info_) == api::StatusWrite::kOnlyStatus) {
+    return true;
+  }
+  if (!subresource.empty() && subresource != "status") return false;
   // Written after the recording: a CRD's status, a Service's cluster IPs.
   if (current == nullptr && (IsCrd(*info_) || AllocatesClusterIp(*info_))) return false;
   // The store sets untracked metadata and keeps the status, which a main-resource write of a

@@ -202,6 +202,7 @@ FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) con
   scope.api_version = info_->ApiVersion();
   scope.subresource = std::string(subresource);
   scope.status_subresource = info_->has_status;
+  scope.status_write = api::StatusWriteOf(*info_);
   scope.now = now_;
   auto types = served_->list_types.find(info_->GroupResource());
   if (types != served_->list_types.end()) scope.schema = types->second;

@@ -185,10 +185,18 @@ FieldSet IgnoredFields(const FieldManagerScope& scope,
                        std::initializer_list<const Json*> objects) {
   FieldSet out;
   if (scope.subresource == "status") {
+    const bool with_metadata = scope.status_write != api::StatusWrite::kOnlyStatus;
     for (const Json* object : objects) {
       if (object == nullptr || !object->is_object()) continue;
       for (const auto& [key, value] : object->items()) {
-        if (key != "status") out.Insert({PathElement::Field(key)});
+        if (key != "status" && !(with_metadata && key == "metadata")) {
+          out.Insert({PathElement::Field(key)});
+        }
+      }
+    }
+    if (scope.status_write == api::StatusWrite::kAllButSpecAndOwners) {
+      for (const char* meta : {"deletionTimestamp", "ownerReferences"}) {
+        out.Insert({PathElement::Field("metadata"), PathElement::Field(meta)});
       }
     }
   } else if (scope.subresource.empty() && scope.status_subresource) {

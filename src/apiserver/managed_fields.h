@@ -16,7 +16,10 @@
 //   1. apiVersion, kind, metadata.{name, namespace, uid, resourceVersion, generation,
 //      creationTimestamp, selfLink, managedFields} are never tracked (upstream stripMetaManager).
 //   2. A write to the main resource of a kind with a status subresource ignores .status; a
-//      write to /status ignores everything but .status (the reset fields of the strategies).
+//      write to /status ignores what the store keeps of the live object (the reset fields of
+//      the strategies, api::StatusWriteOf): everything but .status for custom resources, the
+//      top-level fields other than metadata and status for built-in kinds, and for pods also
+//      metadata.deletionTimestamp and metadata.ownerReferences.
 //   3. Entries left without fields are dropped.
 #pragma once
 
@@ -25,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/resources.h"
 #include "apiserver/apply_schema.h"
 #include "apiserver/field_set.h"
 #include "base/clock.h"
@@ -111,6 +115,9 @@ struct FieldManagerScope {
   std::string api_version;           // the served version written to: "apps/v1"
   std::string subresource;           // "", "status" or "scale"
   bool status_subresource = false;   // the kind serves /status (rule 2 above)
+  // What a /status write of the kind takes from its body (rule 2 above): the status alone, or
+  // the metadata too (built-in kinds).
+  api::StatusWrite status_write = api::StatusWrite::kOnlyStatus;
   Time now;
   ListTypeProvider schema;
   // The live object is known to pass ValidateShape under `schema` (duplicates allowed,

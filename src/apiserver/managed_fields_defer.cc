@@ -63,7 +63,8 @@ const Json& BeforeOf(const store::ObjectPtr& current) {
 
 // What the maker runs on the version the store made: RecordManagedFields past its checks.
 // `current` is the version the write was made over (null on create); `body_meta`, for a
-// main-resource write, the body's store-written metadata (a status write ignores metadata).
+// write that takes the body's metadata (main resource, a built-in kind's /status), the body's
+// store-written metadata.
 store::ManagedEntries RecordLater(const store::ObjectPtr& current, const Json& stored,
                                   const std::optional<BodyMeta>& body_meta,
                                   const FieldManagerScope& scope) {
@@ -98,7 +99,10 @@ store::NewEntries RecordOrDeferManagedFields(const store::ObjectPtr& current, Js
   }
   const int depth = (current != nullptr ? current->deferred_depth() : 0) + 1;
   std::optional<BodyMeta> body_meta;
-  if (scope.subresource.empty()) body_meta = BodyMetaOf(*updated);
+  if (scope.subresource.empty() ||
+      (scope.subresource == "status" && scope.status_write != api::StatusWrite::kOnlyStatus)) {
+    body_meta = BodyMetaOf(*updated);
+  }
   return store::DeferredEntries{
       [current, body_meta = std::move(body_meta), scope](const Json& stored) {
         return RecordLater(current, stored, body_meta, scope);

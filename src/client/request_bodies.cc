@@ -32,8 +32,10 @@ api::Json StatusWriteBody(const api::Json& object, api::Json status) {
   }
   api::Json& meta = body["metadata"] = api::Json::object();
   const api::Json& live = api::ChildOrNull(object, "metadata");
-  for (const char* key : {"name", "namespace", "uid", "resourceVersion"}) {
-    if (auto it = live.find(key); it != live.end()) meta[key] = *it;
+  if (live.is_object()) {
+    for (const auto& [key, value] : live.items()) {
+      if (key != "managedFields") meta[key] = value;
+    }
   }
   body["status"] = std::move(status);
   return body;

@@ -20,10 +20,11 @@ api::Json DeleteOptionsBody(const DeleteOptions& options);
 api::Json BindingBody(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                       const std::string& node);
 
-// A /status write of `object` (its apiVersion, kind, name, namespace, uid and resourceVersion,
-// which guards the write) carrying `status`. The API server keeps everything else from the
-// stored object, so a whole copy would only be defaulted, walked and thrown away; the real
-// kubelet's status patches likewise carry the uid and the status alone.
+// A /status write of `object` (its apiVersion, kind and metadata but managedFields; the
+// resourceVersion guards the write) carrying `status`. The API server keeps the spec of the
+// stored object, so a copy of it would only be defaulted, walked and thrown away. The metadata
+// goes along: a built-in kind's status write takes the body's labels and annotations
+// (api::StatusWriteOf), and a body without them would remove them.
 api::Json StatusWriteBody(const api::Json& object, api::Json status);
 
 }  // namespace lws::client

@@ -62,6 +62,22 @@ Json WithStatusOf(const Json& old, Json update) {
   return result;
 }
 
+// `update` with every top-level member of `old` but metadata and status (a built-in kind's
+// status write keeps the stored spec): members `old` lacks are removed.
+void KeepAllButMetadataAndStatus(const Json& old, Json& update) {
+  for (auto it = update.begin(); it != update.end();) {
+    const std::string& key = it.key();
+    if (key != "metadata" && key != "status" && !old.contains(key)) {
+      it = update.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const auto& [key, value] : old.items()) {
+    if (key != "metadata" && key != "status") update[key] = value;
+  }
+}
+
 std::vector<std::string> Finalizers(const Json& object) {
   std::vector<std::string> out;
   const Json& meta = object.at("metadata");
@@ -188,7 +204,17 @@ Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Js
   RETURN_IF_ERROR(CheckObjectShape(update));
   if (update["metadata"].is_null()) update["metadata"] = Json::object();
   const std::string name = MetaString(old, "name");
-  if (status_only) return WithStatusOf(old, std::move(update));
+  const api::StatusWrite status_write = api::StatusWriteOf(info);
+  if (status_only && status_write == api::StatusWrite::kOnlyStatus) {
+    return WithStatusOf(old, std::move(update));
+  }
+  if (status_only) {
+    KeepAllButMetadataAndStatus(old, update);
+    if (status_write == api::StatusWrite::kAllButSpecAndOwners) {
+      CopyMetaField(old, update, "ownerReferences");
+    }
+    with_status = true;
+  }
   const std::string new_uid = MetaString(update, "uid");
   if (!new_uid.empty() && new_uid != MetaString(old, "uid")) {
     return Invalid(info, name, {api::Invalid(MetaPath("uid"), new_uid, "field is immutable")});
@@ -216,6 +242,11 @@ Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Js
     update["metadata"]["generation"] = MetaInt(old, "generation") + 1;
   }
   return update;
+}
+
+bool OnlyStatusChanged(const api::ResourceInfo& info, const Json& old, const Json& updated) {
+  if (api::StatusWriteOf(info) == api::StatusWrite::kOnlyStatus) return true;
+  return api::ChildOrNull(old, "metadata") == api::ChildOrNull(updated, "metadata");
 }
 
 bool ShouldDeleteDuringUpdate(const Json& old, const Json& updated) {

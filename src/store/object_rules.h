@@ -94,13 +94,23 @@ Status CheckUpdatePrecondition(const api::ResourceInfo& info, const Json& update
 //     deletionGracePeriodSeconds and generation kept from `old` (a different uid is 422 `field
 //     is immutable`), status kept from `old` when the resource has a status subresource, and no
 //     finalizer added while `old` is being deleted (422 Forbidden);
-//   - status_only: `old` with `update`'s status (and managedFields when present);
+//   - status_only, custom resources: `old` with `update`'s status (and managedFields when
+//     present);
+//   - status_only, built-in kinds: as the main resource with `update`'s status, but every
+//     top-level field other than metadata and status kept from `old` (the spec), and for pods
+//     also metadata.ownerReferences (api::StatusWriteOf);
 //   - with_status (main resource only): as the main resource, but the status is `update`'s.
 // generation is old + 1 iff the resource tracks it and anything outside metadata (and status,
 // when it is a subresource) changed. resourceVersion is left as in `old`, so the result equals
 // `old` exactly when the update is a no-op.
 Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Json update,
                               bool status_only, bool with_status = false);
+
+// True when `updated`, the result of a status write over `old`, differs from it in the status
+// (and resourceVersion) only: always for custom resources; for built-in kinds, whose status
+// writes also take metadata, when the metadata is the same. managedFields are not compared:
+// REQUIRES both to hold none (they are kept apart).
+bool OnlyStatusChanged(const api::ResourceInfo& info, const Json& old, const Json& updated);
 
 // True iff an update that produced `updated` from `old` completes a pending deletion: `old` is
 // being deleted with no grace period left and `updated` has no finalizers.

@@ -265,7 +265,10 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
   if (options.dry_run) {
     return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
   }
-  return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes, status_only);
+  // A built-in kind's status write may change metadata too: only a write that changed nothing
+  // but the status keeps its predecessor's body_rv and decoded view.
+  const bool only_status = status_only && OnlyStatusChanged(info, current->json, updated);
+  return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes, only_status);
 }
 
 Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const ObjectName& name,

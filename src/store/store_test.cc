@@ -185,24 +185,50 @@ TEST_F(StoreWriteTest, AWriteWithStatusChangesSpecAndStatusAtOnce) {
   EXPECT_FALSE((*store_->Update(StatefulSets(), no_status, with_status))->json.contains("status"));
 }
 
-TEST_F(StoreWriteTest, StatusWriteKeepsEverythingButStatusAndManagedFields) {
+// Issue 31 item 7: upstream's podStatusStrategy resets the spec, deletionTimestamp and
+// ownerReferences; labels and annotations written through pods/status are kept.
+TEST_F(StoreWriteTest, PodStatusWriteKeepsSpecAndOwnersButTakesLabels) {
   Json pod = testing::Pod("p");
   pod["metadata"]["managedFields"] = Json::array({{{"manager", "a"}}});
   pod["metadata"]["labels"] = {{"x", "1"}};
+  pod["metadata"]["ownerReferences"] =
+      Json::array({{{"apiVersion", "v1"}, {"kind", "Node"}, {"name", "n"}, {"uid", "u"}}});
   ObjectPtr p = MustCreate(Pods(), pod);
   Json update = p->json;
   update["status"] = {{"phase", "Running"}};
   update["metadata"]["labels"] = {{"x", "changed"}};
+  update["metadata"]["ownerReferences"] = Json::array();
+  update["spec"]["nodeName"] = "elsewhere";
   ObjectPtr status = *store_->UpdateStatus(Pods(), update);
   EXPECT_EQ(status->json["status"]["phase"], "Running");
-  EXPECT_EQ(status->json["metadata"]["labels"]["x"], "1");
+  EXPECT_EQ(status->json["metadata"]["labels"]["x"], "changed");
+  EXPECT_EQ(status->json["metadata"]["ownerReferences"], pod["metadata"]["ownerReferences"]);
+  EXPECT_EQ(status->json["spec"], p->json["spec"]);
+  EXPECT_NE(status->body_rv, p->body_rv) << "more than the status changed";
+  Json status_only = status->json;
+  status_only["status"]["phase"] = "Succeeded";
+  ObjectPtr next = *store_->UpdateStatus(Pods(), status_only);
+  EXPECT_EQ(next->body_rv, status->body_rv) << "only the status changed";
+}
+
+TEST_F(StoreWriteTest, StatusWriteKeepsEverythingButStatusAndManagedFields) {
+  Json lws = testing::LeaderWorkerSet("l");
+  lws["metadata"]["managedFields"] = Json::array({{{"manager", "a"}}});
+  lws["metadata"]["labels"] = {{"x", "1"}};
+  ObjectPtr p = MustCreate(Lws(), lws);
+  Json update = p->json;
+  update["status"] = {{"replicas", 2}};
+  update["metadata"]["labels"] = {{"x", "changed"}};
+  ObjectPtr status = *store_->UpdateStatus(Lws(), update);
+  EXPECT_EQ(status->json["status"]["replicas"], 2);
+  EXPECT_EQ(status->json["metadata"]["labels"]["x"], "1") << "a custom resource's status write";
   // The store keeps them apart from the object (StoredObject::managed_fields).
   EXPECT_FALSE(status->json["metadata"].contains("managedFields"));
   EXPECT_EQ(ManagedFieldsJson(*status), Json::array({{{"manager", "a"}}}));
   update = status->json;
   update["metadata"]["managedFields"] = Json::array({{{"manager", "b"}}});
   update.erase("status");
-  ObjectPtr managed = *store_->UpdateStatus(Pods(), update);
+  ObjectPtr managed = *store_->UpdateStatus(Lws(), update);
   EXPECT_EQ(ManagedFieldsJson(*managed), Json::array({{{"manager", "b"}}}));
   EXPECT_FALSE(managed->json.contains("status"));
   EXPECT_EQ(managed->json["metadata"]["labels"]["x"], "1");

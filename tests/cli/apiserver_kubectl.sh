@@ -115,6 +115,15 @@ k patch lws l1 -p '{"spec":{"replicas":2}}'
 check "patch strategic on a CR is refused" err_has 'application/strategic-merge-patch\+json is not supported by leaderworkerset\.x-k8s\.io/v1, Kind=LeaderWorkerSet'
 k patch pod p1 --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"Ready","status":"True"}]}}'
 check "patch status subresource" test "$(jp pod/p1 '{.status.conditions[0].type}')" = Ready
+# Through /status a built-in kind keeps the body's labels (upstream resets only the spec, and
+# for pods ownerReferences); a custom resource keeps nothing but the status.
+k patch pod p1 --subresource=status --type=merge -p '{"metadata":{"labels":{"via":"status"}},"spec":{"nodeName":"n9"}}'
+check "status patch of a pod: label kept" test "$(jp pod/p1 '{.metadata.labels.via}')" = status
+check "status patch of a pod: spec not" test -z "$(jp pod/p1 '{.spec.nodeName}')"
+k patch sts s1 --subresource=status --type=merge -p '{"metadata":{"annotations":{"via":"status"}}}'
+check "status patch of a StatefulSet: annotation kept" test "$(jp sts/s1 '{.metadata.annotations.via}')" = status
+k patch lws l1 --subresource=status --type=merge -p '{"metadata":{"labels":{"via":"status"}}}'
+check "status patch of a custom resource: label dropped" test -z "$(jp lws/l1 '{.metadata.labels.via}')"
 
 # label, annotate
 k label pod p1 zone=a
