@@ -240,6 +240,52 @@ TEST_F(Lifecycle, LeaderStatefulSetWithoutReplicasAnnotationIsAdoptedAndHealed) 
       300s));
 }
 
+// Issue 31 item 2, checked against upstream's newest setConditions (pkg/controllers/
+// leaderworkerset_controller.go, which no longer short-circuits: "Accumulating with
+// `shouldUpdate || setCondition(...)` would short-circuit and silently drop every condition
+// after the first one that changed"): a template change from Available is one status write with
+// UpdateInProgress=True, Progressing=True and Available=False, and one GroupsUpdating event.
+TEST_F(Lifecycle, TemplateChangeSetsEveryConditionInOneStatusWrite) {
+  CreateLws({});
+  ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
+  world.RunFor(5s);
+  const std::uint64_t before = world.store()->CurrentResourceVersion();
+  auto rollout_notes = [&] {
+    std::vector<std::string> notes;
+    for (const std::string& note : EventNotes("GroupsUpdating")) {
+      if (note.rfind("Rolling Upgrade", 0) == 0) notes.push_back(note);
+    }
+    return notes;
+  };
+  const std::size_t updating_events = rollout_notes().size();
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
+  ASSERT_TRUE(world.RunUntil(
+      [&] { return Condition("test-sample", "UpdateInProgress") == "True"; }, 30s));
+
+  auto changes = world.store()->Changes(before);
+  ASSERT_TRUE(changes.ok());
+  std::vector<Json> status_versions;  // each LWS version whose conditions changed
+  Json last_conditions;
+  bool first = true;
+  for (const store::StoreChange& change : changes->changes) {
+    if (change.group_resource != "leaderworkersets.leaderworkerset.x-k8s.io") continue;
+    Json conditions = change.object->json["status"]["conditions"];
+    if (!first && conditions == last_conditions) continue;
+    if (!first) status_versions.push_back(conditions);
+    first = false;
+    last_conditions = conditions;
+  }
+  ASSERT_EQ(status_versions.size(), 1u) << Json(status_versions).dump();
+  std::map<std::string, std::string> by_type;
+  for (const Json& c : status_versions[0]) by_type[c["type"]] = c["status"];
+  EXPECT_EQ(by_type["UpdateInProgress"], "True");
+  EXPECT_EQ(by_type["Progressing"], "True");
+  EXPECT_EQ(by_type["Available"], "False");
+  auto notes = rollout_notes();
+  ASSERT_EQ(notes.size(), updating_events + 1);
+  EXPECT_EQ(notes.back(), "Rolling Upgrade is in progress, with 2 groups ready of total 2 groups");
+}
+
 TEST_F(Lifecycle, GroupOfOneHasNoWorkerStatefulSet) {  // S29
   LwsShape shape;
   shape.size = 1;
