@@ -15,8 +15,8 @@
 //   ... client connects to server->address() ...
 //   server->Stop();  // or let it go out of scope
 //
-// With HttpServerOptions::tls the same server speaks HTTPS instead (TLS 1.2 or later, HTTP/1.1
-// only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the handshake. SetTls swaps
+// With HttpServerOptions::tls the same server speaks HTTPS instead (TLS 1.2 or later, or what
+// its TlsPolicy asks; HTTP/1.1 only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the handshake. SetTls swaps
 // the certificate for connections accepted from then on (a rotated webhook certificate), while
 // open connections keep the one they started with.
 //
@@ -30,16 +30,27 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apiserver/http.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
 
-// PEM text (tls_certificates.h makes or checks it).
+// How a TLS server negotiates (the operator Configuration's `tls` section, upstream
+// pkg/config/tls.go): the lowest protocol version, and the TLS 1.2 cipher suites by IANA id
+// (empty: OpenSSL's defaults). As in Go's crypto/tls, TLS 1.3 suites are not configurable: a
+// list that names no TLS 1.2 suite OpenSSL has leaves TLS 1.2 nothing to negotiate.
+struct TlsPolicy {
+  std::uint16_t min_version = 0x0303;  // TLS 1.2; 0x0304 is TLS 1.3
+  std::vector<std::uint16_t> cipher_suites;
+};
+
+// PEM text (tls_certificates.h makes or checks it), and the policy.
 struct HttpTlsOptions {
   std::string cert_chain_pem;  // the serving certificate first, then any intermediates
   std::string key_pem;
+  TlsPolicy policy;
 };
 
 struct HttpServerOptions {

@@ -19,6 +19,7 @@
 #include "cli/serve.h"
 #include "client/rest/kubeconfig_loader.h"
 #include "client/rest/rest_client.h"
+#include "config/tls_options.h"
 #include "controllers/lws/manager.h"
 #include "operator/controller_metrics.h"
 #include "operator/leader_election.h"
@@ -31,6 +32,16 @@ namespace lws::cli {
 namespace {
 
 constexpr std::string_view kCommand = "lws controller";
+
+// The Configuration's `tls` section for the webhook and metrics servers (upstream applies it to
+// both through controller-runtime's TLSOpts).
+apiserver::TlsPolicy TlsPolicyOf(const config::Configuration& configuration) {
+  apiserver::TlsPolicy policy;
+  if (!configuration.tls) return policy;
+  policy.min_version = config::MinTlsVersionId(*configuration.tls);
+  policy.cipher_suites = config::CipherSuiteIds(*configuration.tls);
+  return policy;
+}
 
 // Exit codes: 0 after a shutdown signal, 1 when leadership was lost or a part failed at start.
 constexpr int kExitLostLease = 1;
@@ -180,6 +191,7 @@ Status Operator::StartProbes() {
   op::MetricsServerOptions metrics;
   metrics.bind_address = configuration_.metrics.bind_address;
   metrics.secure = options_.metrics_secure;
+  metrics.tls_policy = TlsPolicyOf(configuration_);
   ASSIGN_OR_RETURN(metrics_server_,
                    op::StartMetricsServer(metrics, &registry_, client_.get(), &clock_));
   op::HealthProbeOptions health;
@@ -229,6 +241,7 @@ void Operator::StartWebhookServerWhenReady() {
     server.host = configuration_.webhook.host;
     server.port = static_cast<std::uint16_t>(configuration_.webhook.port.value_or(config::kDefaultWebhookPort));
     server.cert_dir = configuration_.webhook.cert_dir;
+    server.tls_policy = TlsPolicyOf(configuration_);
     server.observer = [this](const operator_webhook::WebhookRequestRecord& record) {
       op::RecordWebhookRequest(metrics_, std::string(record.webhook), record.code, record.latency);
     };

@@ -104,4 +104,16 @@ api::ErrorList ValidateTls(const TlsConfig& tls, const api::FieldPath& path) {
   return errors;
 }
 
+std::uint16_t MinTlsVersionId(const TlsConfig& tls) {
+  return TlsVersionId(tls.min_version).value_or(0x0303);
+}
+
+std::vector<std::uint16_t> CipherSuiteIds(const TlsConfig& tls) {
+  std::vector<std::uint16_t> ids;
+  for (const std::string& name : tls.cipher_suites) {
+    if (std::optional<CipherSuite> suite = FindCipherSuite(name)) ids.push_back(suite->id);
+  }
+  return ids;
+}
+
 }  // namespace lws::config

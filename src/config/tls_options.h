@@ -34,6 +34,11 @@ std::optional<CipherSuite> FindCipherSuite(std::string_view name);
 // cliflag.TLSVersion: "VersionTLS10" -> 0x0301 ... "VersionTLS13" -> 0x0304.
 std::optional<std::uint16_t> TlsVersionId(std::string_view name);
 
+// The lowest TLS version of a validated `tls` section as an IANA id (0x0303 when unset), and its
+// cipher suites' ids, in order (empty when unset: the server's defaults).
+std::uint16_t MinTlsVersionId(const TlsConfig& tls);
+std::vector<std::uint16_t> CipherSuiteIds(const TlsConfig& tls);
+
 // Field errors for the `tls` section at `path`, with upstream's messages as details.
 api::ErrorList ValidateTls(const TlsConfig& tls, const api::FieldPath& path);
 

@@ -37,6 +37,7 @@ Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(const MetricsS
       ASSIGN_OR_RETURN(apiserver::TlsIdentity identity, apiserver::CreateSelfSigned({}, clock->Now()));
       server_options.tls = apiserver::HttpTlsOptions{identity.cert_pem, identity.key_pem};
     }
+    server_options.tls->policy = options.tls_policy;
     auto authorizer = std::make_shared<MetricsAuthorizer>(client, clock, options.auth);
     handler = WithAuthenticationAndAuthorization(std::move(authorizer), std::move(handler));
   }

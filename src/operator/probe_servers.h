@@ -36,6 +36,7 @@ struct MetricsServerOptions {
   bool secure = true;
   // The serving certificate and key (PEM); unset with `secure`: a self-signed one.
   std::optional<apiserver::HttpTlsOptions> tls;
+  apiserver::TlsPolicy tls_policy;  // the Configuration's `tls` section, for either certificate
   MetricsAuthOptions auth;
 };
 

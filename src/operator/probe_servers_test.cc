@@ -9,6 +9,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <openssl/ssl.h>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -62,10 +63,13 @@ Answer PlainGet(std::uint16_t port, const std::string& target) {
 }
 
 // A scraper that skips verification, as Prometheus does with the operator's self-signed cert.
-Answer TlsGet(std::uint16_t port, const std::string& target, const std::string& token) {
+// `max_version`: the highest TLS version offered (0: any).
+Answer TlsGet(std::uint16_t port, const std::string& target, const std::string& token,
+              int max_version = 0) {
   net::io_context io;
   ssl::context context(ssl::context::tls_client);
   context.set_verify_mode(ssl::verify_none);
+  if (max_version != 0) SSL_CTX_set_max_proto_version(context.native_handle(), max_version);
   ssl::stream<tcp::socket> stream(io, context);
   stream.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   SetReceiveTimeout(stream.next_layer().native_handle());
@@ -120,6 +124,19 @@ TEST_F(ProbeServersTest, SecureMetricsServerNeedsAnAuthorizedToken) {
   EXPECT_EQ(TlsGet(port, "/metrics", "stolen").status, 401);
   // Plain HTTP to the HTTPS port gets no HTTP answer.
   EXPECT_ANY_THROW(PlainGet(port, "/metrics"));
+}
+
+// Issue 31 item 5: the Configuration's tls.minVersion reaches the metrics server too.
+TEST_F(ProbeServersTest, SecureMetricsServerAppliesTheTlsPolicy) {
+  MetricsServerOptions options;
+  options.bind_address = "127.0.0.1:0";
+  options.tls_policy.min_version = TLS1_3_VERSION;
+  Result<std::unique_ptr<apiserver::HttpServer>> server =
+      StartMetricsServer(options, &registry_, &reviews_, &clock_);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const std::uint16_t port = (*server)->port();
+  EXPECT_ANY_THROW(TlsGet(port, "/metrics", "scraper", TLS1_2_VERSION));
+  EXPECT_EQ(TlsGet(port, "/metrics", "scraper").status, 200);
 }
 
 TEST_F(ProbeServersTest, InsecureMetricsServerIsPlainHttpWithoutTheFilter) {

@@ -66,6 +66,7 @@ Result<apiserver::HttpTlsOptions> WebhookServer::ReadCertificates() const {
   apiserver::HttpTlsOptions tls;
   ASSIGN_OR_RETURN(tls.cert_chain_pem, ReadFile((dir / options_.cert_name).string()));
   ASSIGN_OR_RETURN(tls.key_pem, ReadFile((dir / options_.key_name).string()));
+  tls.policy = options_.tls_policy;
   return tls;
 }
 

@@ -51,6 +51,7 @@ struct WebhookServerOptions {
   std::string key_name = "tls.key";
   int threads = 2;
   Duration cert_check_interval = std::chrono::seconds(10);
+  apiserver::TlsPolicy tls_policy;  // the Configuration's `tls` section
   WebhookObserver observer;  // optional
 };
 

@@ -43,13 +43,24 @@ struct Answer {
   std::string body;
 };
 
+// What the client offers: at most `max_version` (0: any) and, when given, these TLS 1.2 suites
+// (OpenSSL names) alone.
+struct ClientOffer {
+  int max_version = 0;
+  std::string tls12_suites;
+};
+
 // One HTTPS exchange with a fresh connection that trusts `ca_pem` only.
 Answer Exchange(std::uint16_t port, const std::string& ca_pem, const std::string& target,
-                const std::string& body) {
+                const std::string& body, const ClientOffer& offer = {}) {
   net::io_context io;
   ssl::context context(ssl::context::tls_client);
   context.add_certificate_authority(net::buffer(ca_pem));
   context.set_verify_mode(ssl::verify_peer);
+  if (offer.max_version != 0) SSL_CTX_set_max_proto_version(context.native_handle(), offer.max_version);
+  if (!offer.tls12_suites.empty()) {
+    SSL_CTX_set_cipher_list(context.native_handle(), offer.tls12_suites.c_str());
+  }
   ssl::stream<tcp::socket> stream(io, context);
   X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(stream.native_handle()), "127.0.0.1");
   Answer answer;
@@ -166,6 +177,38 @@ TEST_F(WebhookServerTest, ServesAReviewOverVerifiedHttps) {
   ASSERT_EQ(records_.size(), 1u);
   EXPECT_EQ(records_[0].first, "/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset");
   EXPECT_EQ(records_[0].second, 200);
+}
+
+// Issue 31 item 5: the Configuration's tls.minVersion and tls.cipherSuites (as upstream's
+// pkg/config/tls.go applies them to the webhook server): a client offering only a refused
+// version or suite fails the handshake; one that offers an accepted one is served.
+TEST_F(WebhookServerTest, TlsPolicyRefusesOtherVersionsAndSuites) {
+  const std::string kValidate = "/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset";
+  WebhookServerOptions options = Options();
+  options.tls_policy.min_version = TLS1_3_VERSION;
+  StartServer(std::move(options));
+  const std::uint16_t port = server_->port();
+  Answer tls12 = Exchange(port, first_.ca_cert, kValidate, ValidationReview(),
+                          {.max_version = TLS1_2_VERSION});
+  EXPECT_TRUE(tls12.error) << "a TLS 1.2 client must be refused";
+  Answer tls13 = Exchange(port, first_.ca_cert, kValidate, ValidationReview());
+  EXPECT_FALSE(tls13.error) << tls13.error.message();
+  OnLoop([this] { server_->Stop(); });
+  server_.reset();
+
+  options = Options();
+  options.tls_policy.cipher_suites = {0xc02f};  // TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256
+  StartServer(std::move(options));
+  const std::uint16_t port2 = server_->port();
+  Answer other_suite = Exchange(port2, first_.ca_cert, kValidate, ValidationReview(),
+                                {TLS1_2_VERSION, "ECDHE-RSA-AES256-GCM-SHA384"});
+  EXPECT_TRUE(other_suite.error) << "a client without the configured suite must be refused";
+  Answer same_suite = Exchange(port2, first_.ca_cert, kValidate, ValidationReview(),
+                               {TLS1_2_VERSION, "ECDHE-RSA-AES128-GCM-SHA256"});
+  EXPECT_FALSE(same_suite.error) << same_suite.error.message();
+  EXPECT_EQ(same_suite.status, 200);
+  // TLS 1.3 suites are not configurable, as in Go: a TLS 1.3 client is served.
+  EXPECT_FALSE(Exchange(port2, first_.ca_cert, kValidate, ValidationReview()).error);
 }
 
 TEST_F(WebhookServerTest, UnknownPathsAre404AndNotCounted) {
