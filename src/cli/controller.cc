@@ -296,6 +296,7 @@ void Operator::StartControllers() {
   manager_options.group_queue_observer = &pod_metrics_;
   manager_options.lws_workers = static_cast<std::size_t>(options_.lws_workers);
   manager_options.group_workers = static_cast<std::size_t>(options_.group_workers);
+  manager_options.event_instance = std::string(controllers::kLwsEventController) + "-" + Hostname();
   manager_ = std::make_unique<controllers::LwsManager>(&controller_loop_, client_.get(),
                                                        manager_options);
   if (Status started = manager_->Start(); !started.ok()) {

@@ -35,7 +35,12 @@ Scheduler::Scheduler(EventLoop* loop, const client::LocalClient* client, Schedul
     : loop_(loop),
       client_(client),
       options_(std::move(options)),
-      recorder_(client, &loop->clock(), "default-scheduler"),
+      // kube-scheduler records through events.k8s.io (client-go tools/events).
+      recorder_(client, &loop->clock(),
+                client::EventRecorderOptions{.component = "default-scheduler",
+                                             .instance = "default-scheduler-lws-up",
+                                             .api = client::EventApi::kEventsV1,
+                                             .loop = loop}),
       nodes_(loop, client, client::kNodes),
       pods_(loop, client, client::kPods) {
   nodes_.AddHandler([this](const ObjectPtr& old, const ObjectPtr& now) { OnNode(old, now); });

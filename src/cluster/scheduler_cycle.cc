@@ -119,7 +119,8 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
   ++bindings_;
   recorder_.Record(current->json, "Normal", "Scheduled",
                    fmt::format("Successfully assigned {}/{} to {}", key.namespace_, key.name,
-                               result.node_name));
+                               result.node_name),
+                   "Binding");
 }
 
 void Scheduler::Park(const ObjectName& key, const ObjectPtr& pod, const std::string& reason,
@@ -127,7 +128,7 @@ void Scheduler::Park(const ObjectName& key, const ObjectPtr& pod, const std::str
   Pending& pending = pending_.at(key);
   pending.parked = true;
   pending.parked_at = loop_->Now();
-  recorder_.Record(pod->json, "Warning", "FailedScheduling", TruncateNote(message));
+  recorder_.Record(pod->json, "Warning", "FailedScheduling", TruncateNote(message), "Scheduling");
   WriteCondition(pod, pending, reason, message);
   ArmRetry();
 }

@@ -25,11 +25,21 @@ runtime::WorkQueueOptions QueueOptions(runtime::WorkQueueObserver* observer, std
   return options;
 }
 
+// Upstream records through events.k8s.io (client-go tools/events), as `leaderworkerset`.
+client::EventRecorderOptions EventOptions(EventLoop* loop, const std::string& instance) {
+  client::EventRecorderOptions options;
+  options.component = std::string(kLwsEventController);
+  options.instance = instance.empty() ? options.component + "-lws-up" : instance;
+  options.api = client::EventApi::kEventsV1;
+  options.loop = loop;
+  return options;
+}
+
 }  // namespace
 
 LwsManager::LwsManager(EventLoop* loop, const client::Client* client, LwsManagerOptions options)
     : client_(client),
-      recorder_(client_, &loop->clock(), std::string(kLwsFieldManager)),
+      recorder_(client_, &loop->clock(), EventOptions(loop, options.event_instance)),
       caches_(std::make_unique<Caches>(loop, client_, options.decode_privately)),
       group_(std::make_unique<GroupController>(
           loop, client_, caches_.get(), &recorder_,

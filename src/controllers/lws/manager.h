@@ -37,7 +37,13 @@ struct LwsManagerOptions {
   // themselves, as over the REST client: the benchmark sets it to measure what the caches
   // would hold on a real cluster.
   bool decode_privately = false;
+  // The events' reportingInstance (upstream: "leaderworkerset-<hostname>"); "" in-process, where
+  // `lws up` and the simulator use "leaderworkerset-lws-up" so that a run replays.
+  std::string event_instance;
 };
+
+// The events' reportingController: upstream's recorder name (spec 20).
+inline constexpr std::string_view kLwsEventController = "leaderworkerset";
 
 class LwsManager {
  public:
