@@ -33,6 +33,20 @@ namespace {
 
 constexpr std::string_view kCommand = "lws controller";
 
+// gangSchedulingManagement.schedulerProvider (validated: volcano is the only provider).
+controllers::GangProvider GangProviderOf(const config::Configuration& configuration) {
+  const auto& gang = configuration.gang_scheduling_management;
+  return gang && gang->scheduler_provider.value_or("") == "volcano" ? controllers::GangProvider::kVolcano
+                                                                    : controllers::GangProvider::kNone;
+}
+
+// The pod webhook names each group's PodGroup when gang scheduling is on.
+api::PodMutationOptions PodMutationOptionsOf(const config::Configuration& configuration) {
+  api::PodMutationOptions options;
+  options.gang_scheduling = GangProviderOf(configuration) != controllers::GangProvider::kNone;
+  return options;
+}
+
 // The Configuration's `tls` section for the webhook and metrics servers (upstream applies it to
 // both through controller-runtime's TLSOpts).
 apiserver::TlsPolicy TlsPolicyOf(const config::Configuration& configuration) {
@@ -246,7 +260,8 @@ void Operator::StartWebhookServerWhenReady() {
       op::RecordWebhookRequest(metrics_, std::string(record.webhook), record.code, record.latency);
     };
     auto started = operator_webhook::WebhookServer::Start(&serving_loop_, std::move(server),
-                                                           operator_webhook::LwsWebhookEndpoints());
+                                                           operator_webhook::LwsWebhookEndpoints(
+                                                               PodMutationOptionsOf(configuration_)));
     if (!started.ok()) {
       Logger("controller")->error("webhook server: {}; retrying in 2s", started.status().message());
       serving_loop_.After(std::chrono::seconds(2), [this] { StartWebhookServerWhenReady(); });
@@ -297,6 +312,7 @@ void Operator::StartControllers() {
   manager_options.lws_workers = static_cast<std::size_t>(options_.lws_workers);
   manager_options.group_workers = static_cast<std::size_t>(options_.group_workers);
   manager_options.event_instance = std::string(controllers::kLwsEventController) + "-" + Hostname();
+  manager_options.gang = GangProviderOf(configuration_);
   manager_ = std::make_unique<controllers::LwsManager>(&controller_loop_, client_.get(),
                                                        manager_options);
   if (Status started = manager_->Start(); !started.ok()) {

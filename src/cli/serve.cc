@@ -36,7 +36,7 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.store = serving->store_.get();
   server_options.clock = clock;
   server_options.token = options.token;
-  if (options.webhooks) controllers::InstallLwsWebhooks(&admission);
+  if (options.webhooks) controllers::InstallLwsWebhooks(&admission, options.pod_mutation);
   server_options.admission = std::move(admission);
   // Webhooks registered by configuration objects are called over HTTPS unless a test injects
   // its own transport.

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "api/pod_mutation.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "base/clock.h"
@@ -38,6 +39,7 @@ struct ServeOptions {
   std::chrono::milliseconds tick_interval{250};
   std::function<void()> tick;        // run on a transport thread every tick_interval
   bool webhooks = true;              // the LWS webhooks in the admission chain (spec 3.3, 14)
+  api::PodMutationOptions pod_mutation;  // the pod webhook's: gang scheduling's annotation
   // Posts AdmissionReviews to the webhooks registered by Mutating/ValidatingWebhookConfiguration
   // objects (apiserver/webhook_admission.h), which the server always consults. Null until the
   // client/rest HTTPS transport provides one (see Serving::Start): every call then fails and

@@ -97,6 +97,10 @@ int RunUp(const UpOptions& options) {
   serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
   serve.kubeconfig_out = options.kubeconfig_out;
   serve.webhooks = options.webhooks && options.controller;
+  // Gang scheduling in the cluster file: the LWS controller makes each group's PodGroup and the
+  // pod webhook names it, as with gangSchedulingManagement.schedulerProvider: volcano.
+  const bool gang = spec->gang_scheduler == cluster::kVolcanoScheduler;
+  serve.pod_mutation.gang_scheduling = gang;
   serve.tls = options.tls;
   Result<std::unique_ptr<Serving>> serving = Serving::Start("lws up", &loop.clock(), serve);
   if (!serving.ok()) {
@@ -111,8 +115,10 @@ int RunUp(const UpOptions& options) {
   // manager runs next to a real one (unless an operator outside is to do their work).
   std::unique_ptr<controllers::LwsManager> lws_controllers;
   if (options.controller) {
+    controllers::LwsManagerOptions manager_options;
+    if (gang) manager_options.gang = controllers::GangProvider::kVolcano;
     lws_controllers = std::make_unique<controllers::LwsManager>(&loop, (*serving)->server(),
-                                                                (*serving)->store());
+                                                                (*serving)->store(), manager_options);
   }
   auto start = [&] {
     RETURN_IF_ERROR(cluster.Start());

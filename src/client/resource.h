@@ -30,5 +30,7 @@ inline const Resource kPersistentVolumeClaims{"", "v1", "persistentvolumeclaims"
 inline const Resource kStatefulSets{"apps", "v1", "statefulsets"};
 inline const Resource kControllerRevisions{"apps", "v1", "controllerrevisions"};
 inline const Resource kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets"};
+// Volcano's PodGroups (a CRD: served only where Volcano, or a test, installed it).
+inline const Resource kPodGroups{"scheduling.volcano.sh", "v1beta1", "podgroups"};
 
 }  // namespace lws::client

@@ -97,7 +97,7 @@ Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string&
   Decoder d;
   ClusterSpec spec;
   if (!d.IsObject(*doc, FieldPath())) return InvalidFile(file, d.errors);
-  d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "nodePools", "capacityChanges"});
+  d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "nodePools", "capacityChanges", "gangScheduler"});
   if (api::StringMember(*doc, "apiVersion") != kClusterConfigApiVersion) {
     d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kClusterConfigApiVersion}));
   }
@@ -115,6 +115,15 @@ Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string&
       d.errors.push_back(api::FieldError(api::FieldErrorType::kDuplicate,
                                          FieldPath("nodePools").Index(i).Child("name").String(),
                                          spec.pools.back().name, ""));
+    }
+  }
+  if (doc->contains("gangScheduler")) {
+    const Json& gang = (*doc)["gangScheduler"];
+    if (gang != kVolcanoScheduler) {
+      d.errors.push_back(
+          api::NotSupported(FieldPath("gangScheduler"), gang, {std::string(kVolcanoScheduler)}));
+    } else {
+      spec.gang_scheduler = kVolcanoScheduler;
     }
   }
   const Json changes = doc->value("capacityChanges", Json::array());

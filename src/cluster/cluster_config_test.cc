@@ -152,3 +152,27 @@ TEST(ClusterConfig, ShippedExampleIsValid) {
 
 }  // namespace
 }  // namespace lws::cluster
+
+namespace lws::cluster {
+namespace {
+
+TEST(ClusterConfig, GangSchedulerIsVolcanoOrAnError) {
+  const std::string base =
+      "apiVersion: lws-cpp.dev/v1alpha1\nkind: Cluster\n"
+      "nodePools: [{name: gpu, nodes: 1, allocatable: {pods: \"110\"}}]\n";
+  Result<ClusterSpec> plain = ParseClusterConfig(base, "c.yaml");
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_EQ(plain->gang_scheduler, "");
+  Result<ClusterSpec> volcano = ParseClusterConfig(base + "gangScheduler: volcano\n", "c.yaml");
+  ASSERT_TRUE(volcano.ok()) << volcano.status().message();
+  EXPECT_EQ(volcano->gang_scheduler, "volcano");
+  Result<ClusterSpec> other = ParseClusterConfig(base + "gangScheduler: kueue\n", "c.yaml");
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.status().message().find(
+                "c.yaml: gangScheduler: Unsupported value: \"kueue\": supported values: \"volcano\""),
+            std::string::npos)
+      << other.status().message();
+}
+
+}  // namespace
+}  // namespace lws::cluster

@@ -83,9 +83,16 @@ struct CapacityChange {
   std::string ToString() const;  // "stockout of pool gpu-b begins", "zone zone-a goes down"
 };
 
+// The cluster file's `gangScheduler` value that runs Volcano's gang scheduling.
+inline constexpr std::string_view kVolcanoScheduler = "volcano";
+
 struct ClusterSpec {
   std::vector<NodePoolSpec> pools;
   std::vector<CapacityChange> changes;  // in time order
+  // "volcano": a second scheduler of that name places PodGroups all or nothing (scheduler_gang.h),
+  // the PodGroup CRD is installed, and the LWS controller makes a PodGroup per group; pods choose
+  // it with spec.schedulerName: volcano. "": none.
+  std::string gang_scheduler;
 
   const NodePoolSpec* FindPool(const std::string& name) const;
 };

@@ -4,6 +4,7 @@
 
 #include "base/log.h"
 #include "cluster/garbage_collector.h"
+#include "cluster/volcano_crd.h"
 
 namespace lws::cluster {
 
@@ -30,10 +31,17 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       scheduler_client_(server, store, "default-scheduler"),
       kubelet_client_(server, store, "kubelet"),
       statefulset_client_(server, store, "statefulset-controller"),
-      gc_client_(server, store, "generic-garbage-collector") {
+      gc_client_(server, store, "generic-garbage-collector"),
+      gang_client_(server, store, std::string(kVolcanoScheduler)) {
   Rng root(options_.seed);
   node_pools_ = std::make_unique<NodePools>(loop, &pools_client_, &spec_, root.Derive("node-pools"));
   scheduler_ = std::make_unique<Scheduler>(loop, &scheduler_client_);
+  if (spec_.gang_scheduler == kVolcanoScheduler) {
+    SchedulerOptions gang;
+    gang.scheduler_name = std::string(kVolcanoScheduler);
+    gang.gang = true;
+    gang_scheduler_ = std::make_unique<Scheduler>(loop, &gang_client_, gang);
+  }
   KubeletOptions kubelet_options;
   kubelet_options.mode = options_.kubelet;
   kubelets_ = std::make_unique<Kubelets>(loop, &kubelet_client_, &spec_, root.Derive("kubelets"),
@@ -48,6 +56,10 @@ Status LocalCluster::Start() {
   if (Status s = node_pools_->Start(); !s.ok()) return s;
   if (Status s = kubelets_->Start(); !s.ok()) return s;
   if (Status s = scheduler_->Start(); !s.ok()) return s;
+  if (gang_scheduler_) {
+    if (Status s = InstallPodGroupCrd(); !s.ok()) return s;
+    if (Status s = gang_scheduler_->Start(); !s.ok()) return s;
+  }
   if (Status s = statefulsets_->Start(); !s.ok()) return s;
   return WatchForCollection();
 }
@@ -56,8 +68,17 @@ void LocalCluster::Stop() {
   gc_watches_.clear();
   if (statefulsets_) statefulsets_->Stop();
   if (scheduler_) scheduler_->Stop();
+  if (gang_scheduler_) gang_scheduler_->Stop();
   if (kubelets_) kubelets_->Stop();
   if (node_pools_) node_pools_->Stop();
+}
+
+Status LocalCluster::InstallPodGroupCrd() {
+  const client::Resource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+  Result<store::ObjectPtr> created = gang_client_.Create(crds, VolcanoPodGroupCrd());
+  if (created.ok() || created.status().code() == Code::kAlreadyExists) return Status::Ok();
+  return Status(created.status().code(),
+                "installing the PodGroup CRD for gang scheduling: " + created.status().message());
 }
 
 Status LocalCluster::WatchForCollection() {

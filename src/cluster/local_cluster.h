@@ -51,6 +51,8 @@ class LocalCluster {
   NodePools& node_pools() { return *node_pools_; }
   Kubelets& kubelets() { return *kubelets_; }
   Scheduler& scheduler() { return *scheduler_; }
+  // The "volcano" gang scheduler, when the spec asks for one (ClusterSpec::gang_scheduler).
+  Scheduler* gang_scheduler() { return gang_scheduler_.get(); }
   StatefulSetController& statefulsets() { return *statefulsets_; }
   std::uint64_t gc_passes() const { return gc_passes_; }
 
@@ -58,6 +60,8 @@ class LocalCluster {
   // The garbage collector acts on deletions: a pass runs after any object of an owning kind is
   // deleted or marked for deletion (several in one loop turn share one pass).
   Status WatchForCollection();
+  // Creates the PodGroup CRD unless it exists.
+  Status InstallPodGroupCrd();
   void OnPossibleGarbage(const store::WatchEvent& event);
   void CollectGarbage();
 
@@ -71,8 +75,10 @@ class LocalCluster {
   client::LocalClient kubelet_client_;
   client::LocalClient statefulset_client_;
   client::LocalClient gc_client_;
+  client::LocalClient gang_client_;
   std::unique_ptr<NodePools> node_pools_;
   std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Scheduler> gang_scheduler_;
   std::unique_ptr<Kubelets> kubelets_;
   std::unique_ptr<StatefulSetController> statefulsets_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;

@@ -29,18 +29,27 @@ Json NodeSchedulingView(const Json& node) {
           scheduler_json::Child(scheduler_json::Child(node, "status"), "allocatable"), conditions};
 }
 
+// kube-scheduler records through events.k8s.io (client-go tools/events); Volcano's scheduler
+// through core/v1 (tools/record).
+client::EventRecorderOptions RecorderOptions(EventLoop* loop, const SchedulerOptions& options) {
+  client::EventRecorderOptions recorder;
+  recorder.component = options.scheduler_name;
+  if (!options.gang) {
+    recorder.instance = options.scheduler_name + "-lws-up";
+    recorder.api = client::EventApi::kEventsV1;
+    recorder.loop = loop;
+  }
+  return recorder;
+}
+
 }  // namespace
 
 Scheduler::Scheduler(EventLoop* loop, const client::LocalClient* client, SchedulerOptions options)
     : loop_(loop),
       client_(client),
       options_(std::move(options)),
-      // kube-scheduler records through events.k8s.io (client-go tools/events).
-      recorder_(client, &loop->clock(),
-                client::EventRecorderOptions{.component = "default-scheduler",
-                                             .instance = "default-scheduler-lws-up",
-                                             .api = client::EventApi::kEventsV1,
-                                             .loop = loop}),
+      recorder_(client, &loop->clock(), RecorderOptions(loop, options_)),
+      gang_recorder_(client, &loop->clock(), options_.scheduler_name),
       nodes_(loop, client, client::kNodes),
       pods_(loop, client, client::kPods) {
   nodes_.AddHandler([this](const ObjectPtr& old, const ObjectPtr& now) { OnNode(old, now); });
@@ -81,7 +90,7 @@ void Scheduler::OnNode(const ObjectPtr& old, const ObjectPtr& now) {
   }
   Result<api::Node> node = api::Decode<api::Node>(now->json);
   if (!node.ok()) {
-    Logger("default-scheduler")->warn("cannot read node {}: {}", store::MetaString(now->json, "name"),
+    Logger(options_.scheduler_name)->warn("cannot read node {}: {}", store::MetaString(now->json, "name"),
                                       node.status().message());
     return;
   }
@@ -157,7 +166,7 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   }
   Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*now);
   if (!pod.ok()) {
-    Logger("default-scheduler")->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
+    Logger(options_.scheduler_name)->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
                                       pod.status().message());
     return;
   }

@@ -46,7 +46,14 @@ struct SchedulerOptions {
   // How long a parked pod waits, without any event, before it is tried again (upstream's
   // podMaxInUnschedulablePodsDuration, 5 minutes, shortened).
   Duration unschedulable_retry = std::chrono::seconds(10);
+  // Volcano's gang scheduling (scheduler_gang.h): a pod whose scheduling.k8s.io/group-name
+  // annotation names a PodGroup is placed together with its group, all or nothing; `lws up`
+  // runs such a scheduler as "volcano" when the cluster file asks for gang scheduling.
+  bool gang = false;
 };
+
+// The annotation naming a pod's Volcano PodGroup.
+inline constexpr std::string_view kGroupNameAnnotation = "scheduling.k8s.io/group-name";
 
 class Scheduler {
  public:
@@ -92,6 +99,14 @@ class Scheduler {
   void Kick();
   void RunBatch();
   void ScheduleOne(const store::ObjectName& key);
+  void BindTo(const store::ObjectName& key, const store::ObjectPtr& current, const api::Pod& pod,
+              const std::string& node);
+  // Gang mode (scheduler_gang_cycle.cc): places `pod`'s whole PodGroup, or parks it.
+  void ScheduleGang(const api::Pod& pod);
+  // The PodGroup's status.phase and Unschedulable condition, written when they change, and a
+  // Warning Unschedulable event on it while it cannot run.
+  void UpdatePodGroup(const store::ObjectPtr& group, bool running, const std::string& reason,
+                      const std::string& message);
   void Park(const store::ObjectName& key, const store::ObjectPtr& pod, const std::string& reason,
             const std::string& message);
   void WriteCondition(const store::ObjectPtr& pod, Pending& pending, const std::string& reason,
@@ -103,6 +118,7 @@ class Scheduler {
   const client::LocalClient* const client_;
   const SchedulerOptions options_;
   client::EventRecorder recorder_;
+  client::EventRecorder gang_recorder_;  // Volcano records on PodGroups through core/v1
   client::Informer nodes_;
   client::Informer pods_;
   SchedulerCache cache_;

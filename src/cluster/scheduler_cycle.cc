@@ -89,12 +89,16 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
   }
   Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*current);
   if (!view.ok()) {
-    Logger("default-scheduler")->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
+    Logger(options_.scheduler_name)->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
                                       view.status().message());
     pending_.erase(it);  // its next update brings it back
     return;
   }
   const api::Pod& pod = **view;
+  if (options_.gang && !pod.metadata.Annotation(std::string(kGroupNameAnnotation)).empty()) {
+    ScheduleGang(pod);
+    return;
+  }
   ++attempts_;
   ScheduleResult result = SchedulePod(pod, cache_.nodes(), NodeSearch{true, next_start_});
   next_start_ = result.next_start;
@@ -102,24 +106,28 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
     Park(key, current, result.condition_reason, result.message);
     return;
   }
-  Status bound = client_->Bind(key.namespace_, key.name, pod.metadata.uid, result.node_name);
+  BindTo(key, current, pod, result.node_name);
+}
+
+void Scheduler::BindTo(const ObjectName& key, const ObjectPtr& current, const api::Pod& pod,
+                       const std::string& node) {
+  Status bound = client_->Bind(key.namespace_, key.name, pod.metadata.uid, node);
   if (!bound.ok()) {
     if (IsRace(bound)) {
-      pending_.erase(it);  // bound by someone else, being deleted, or gone
+      Forget(key);  // bound by someone else, being deleted, or gone
     } else {
       Park(key, current, "SchedulerError", bound.message());
     }
     return;
   }
-  pending_.erase(it);
+  Forget(key);
   // Assumed at once: the next pod of this batch must see the node's resources taken.
   auto assumed = std::make_shared<api::Pod>(pod);
-  assumed->spec.node_name = result.node_name;
+  assumed->spec.node_name = node;
   cache_.SetPod(key, std::move(assumed), nullptr);
   ++bindings_;
   recorder_.Record(current->json, "Normal", "Scheduled",
-                   fmt::format("Successfully assigned {}/{} to {}", key.namespace_, key.name,
-                               result.node_name),
+                   fmt::format("Successfully assigned {}/{} to {}", key.namespace_, key.name, node),
                    "Binding");
 }
 
@@ -165,7 +173,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
                      ConditionPatch(pod->json, index, condition), "status");
   if (!patched.ok()) {
     if (!IsPatchRace(patched.status())) {
-      Logger("default-scheduler")->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_,
+      Logger(options_.scheduler_name)->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_,
                                         key.name, patched.status().message());
     }
     return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "api/pod_requests.h"
 #include "cluster/scheduler_filters.h"
 
 namespace lws::cluster {
@@ -12,56 +13,6 @@ using api::Quantity;
 using api::ResourceList;
 
 constexpr std::string_view kGpu = "nvidia.com/gpu";
-
-void AddInto(ResourceList& into, const ResourceList& add) {
-  for (const auto& [name, amount] : add) into[name] += amount;
-}
-
-void MaxInto(ResourceList& into, const ResourceList& other) {
-  for (const auto& [name, amount] : other) {
-    auto it = into.find(name);
-    if (it == into.end() || amount > it->second) into[name] = amount;
-  }
-}
-
-// The container's requests, a limit standing in for a missing request (API defaulting), then
-// `defaults` for anything still missing.
-ResourceList ContainerRequests(const api::Container& container, const ResourceList& defaults) {
-  ResourceList requests = container.resources.requests;
-  for (const auto& [name, amount] : container.resources.limits) requests.emplace(name, amount);
-  for (const auto& [name, amount] : defaults) requests.emplace(name, amount);
-  return requests;
-}
-
-// A sidecar is an init container with restartPolicy Always: it keeps running beside the
-// regular containers (KEP-753).
-bool IsSidecar(const api::Container& container) {
-  if (!container.rest.is_object()) return false;
-  auto it = container.rest.find("restartPolicy");
-  return it != container.rest.end() && it->is_string() && *it == "Always";
-}
-
-// upstream resourcehelper.PodRequests with NonMissingContainerRequests = `defaults`.
-ResourceList Requests(const api::Pod& pod, const ResourceList& defaults) {
-  ResourceList total;
-  for (const api::Container& c : pod.spec.containers) AddInto(total, ContainerRequests(c, defaults));
-  ResourceList sidecars;  // running sidecars started so far
-  ResourceList init_peak;
-  for (const api::Container& c : pod.spec.init_containers) {
-    ResourceList requests = ContainerRequests(c, defaults);
-    if (IsSidecar(c)) {
-      AddInto(total, requests);
-      AddInto(sidecars, requests);
-      requests = sidecars;
-    } else {
-      AddInto(requests, sidecars);
-    }
-    MaxInto(init_peak, requests);
-  }
-  MaxInto(total, init_peak);
-  AddInto(total, pod.spec.overhead);
-  return total;
-}
 
 std::int64_t Amount(const scheduler::ResourceAmounts& amounts, const std::string& name) {
   auto it = amounts.find(name);
@@ -76,7 +27,9 @@ std::int64_t LeastRequested(std::int64_t requested, std::int64_t capacity) {
 
 }  // namespace
 
-ResourceList PodRequests(const api::Pod& pod) { return Requests(pod, {}); }
+ResourceList PodRequests(const api::Pod& pod) {
+  return api::PodSpecRequests(pod.spec, {}, api::LimitsAsRequests::kYes);
+}
 
 namespace scheduler {
 
@@ -186,7 +139,7 @@ ScoredAmounts NonZeroRequests(const api::Pod& pod) {
   // upstream DefaultMilliCPURequest and DefaultMemoryRequest.
   static const ResourceList kDefaults = {{"cpu", Quantity::FromMilli(100)},
                                          {"memory", Quantity::FromInt(200 * 1024 * 1024)}};
-  return ScoredOf(ToAmounts(Requests(pod, kDefaults)));
+  return ScoredOf(ToAmounts(api::PodSpecRequests(pod.spec, kDefaults, api::LimitsAsRequests::kYes)));
 }
 
 void SetNodeAllocatable(NodeTotals& totals, const api::Node& node) {

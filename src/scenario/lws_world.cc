@@ -8,9 +8,14 @@ namespace lws::scenario {
 
 namespace {
 
-apiserver::AdmissionChain WebhookChain() {
+bool Gang(const cluster::ClusterSpec& spec) { return spec.gang_scheduler == cluster::kVolcanoScheduler; }
+
+// The pod webhook names each group's PodGroup when the cluster gang-schedules (cli/up.cc).
+apiserver::AdmissionChain WebhookChain(const cluster::ClusterSpec& spec) {
   apiserver::AdmissionChain chain;
-  controllers::InstallLwsWebhooks(&chain);
+  api::PodMutationOptions pod;
+  pod.gang_scheduling = Gang(spec);
+  controllers::InstallLwsWebhooks(&chain, pod);
   return chain;
 }
 
@@ -33,7 +38,7 @@ std::optional<T> DecodeStored(const Result<store::ObjectPtr>& stored) {
 
 LwsWorld::LwsWorld(WorldOptions options)
     : options_(std::move(options)),
-      control_plane_(options_.seed, /*install_lws_crd=*/true, WebhookChain()),
+      control_plane_(options_.seed, /*install_lws_crd=*/true, WebhookChain(options_.cluster)),
       user_(control_plane_.Client("kubectl")) {
   cluster::LocalClusterOptions cluster_options;
   cluster_options.seed = options_.seed;
@@ -56,6 +61,7 @@ Status LwsWorld::Start() {
 }
 
 Status LwsWorld::StartController(controllers::LwsManagerOptions options) {
+  if (Gang(options_.cluster)) options.gang = controllers::GangProvider::kVolcano;
   manager_ = std::make_unique<controllers::LwsManager>(&loop(), control_plane_.server.get(),
                                                        control_plane_.store.get(), options);
   return manager_->Start();

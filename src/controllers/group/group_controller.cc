@@ -20,11 +20,12 @@ bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists;
 
 GroupController::GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
                                  client::EventRecorder* recorder,
-                                 runtime::WorkQueueOptions queue)
+                                 runtime::WorkQueueOptions queue, GangProvider gang)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
+      gang_(gang),
       queue_(loop, "pod", [this](const runtime::Key& key) { return Reconcile(key); },
              queue) {}
 
@@ -104,6 +105,13 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     std::lock_guard<std::mutex> lock(applied_revisions_mu_);
     applied_revisions_.erase({key.namespace_, lws_name});
   }
+  snapshot.gang = gang_;
+  if (gang_ != GangProvider::kNone && lws != nullptr && IsLeaderPod(*pod) &&
+      !pod->metadata.IsDeleting()) {
+    Result<bool> exists = PodGroupExists(*pod);
+    if (!exists.ok()) return runtime::ReconcileResult::Error(exists.status());
+    snapshot.pod_group_exists = *exists;
+  }
   GroupPlan plan = PlanGroup(snapshot);
   for (const GroupAction& action : plan.actions) {
     Status applied = Apply(key, *lws, action);
@@ -114,6 +122,15 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     return runtime::ReconcileResult::After(std::chrono::milliseconds(*plan.requeue_after_ms));
   }
   return runtime::ReconcileResult::Done();
+}
+
+Result<bool> GroupController::PodGroupExists(const api::Pod& leader) const {
+  const std::string name = leader.metadata.Annotation(api::kGangGroupNameAnnotation);
+  if (name.empty()) return false;
+  Result<store::ObjectPtr> found = client_->Get(client::kPodGroups, leader.metadata.namespace_, name);
+  if (found.ok()) return true;
+  if (found.status().code() == Code::kNotFound) return false;
+  return found.status();
 }
 
 std::shared_ptr<const api::LeaderWorkerSet> GroupController::RevisionLws(
@@ -175,6 +192,11 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
       record("Warning", kReasonFailedCreate,
              FailedCreateWorkerStatefulSetNote(key.name, created.status()), "Create");
       return created.status();
+    }
+    case GroupActionKind::kCreatePodGroup: {
+      auto created = client_->Create(client::kPodGroups, action.object);
+      if (!created.ok() && !IsAlreadyExists(created.status())) return created.status();
+      return Status::Ok();
     }
     case GroupActionKind::kWarning:
       record("Warning", action.reason, action.note, "Create");

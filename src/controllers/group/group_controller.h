@@ -39,8 +39,10 @@ class GroupController {
   // `recorder` is shared by both LWS controllers: events on one LWS at the same instant must
   // get distinct names. `queue` carries the operator's settings for the work queue: an observer
   // (its metrics), workers and the caches' ConcurrentReads (runtime/work_queue.h).
+  // `gang`: the Configuration's gang-scheduling provider (PodGroups are created for it).
   GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
-                  client::EventRecorder* recorder, runtime::WorkQueueOptions queue = {});
+                  client::EventRecorder* recorder, runtime::WorkQueueOptions queue = {},
+                  GangProvider gang = GangProvider::kNone);
   GroupController(const GroupController&) = delete;
   GroupController& operator=(const GroupController&) = delete;
 
@@ -62,11 +64,15 @@ class GroupController {
   std::shared_ptr<const api::LeaderWorkerSet> RevisionLws(const api::LeaderWorkerSet& lws,
                                                           const api::ControllerRevision& revision);
   void EnqueueController(const api::ObjectMeta& meta);
+  // Whether the PodGroup `leader`'s group-name annotation names exists (read from the API, as
+  // upstream's Get); an error other than NotFound fails the reconcile.
+  Result<bool> PodGroupExists(const api::Pod& leader) const;
 
   EventLoop* loop_;
   const client::Client* client_;
   Caches* caches_;
   client::EventRecorder* recorder_;
+  const GangProvider gang_;
   runtime::Expectations expectations_;
   runtime::WorkQueue queue_;
 

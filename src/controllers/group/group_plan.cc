@@ -4,6 +4,7 @@
 
 #include "api/revision.h"
 #include "controllers/group/headless_service.h"
+#include "controllers/group/pod_group.h"
 #include "controllers/group/worker_statefulset.h"
 
 namespace lws::controllers {
@@ -96,6 +97,10 @@ GroupPlan PlanGroup(const GroupSnapshot& s) {
   if (lws.UniquePerReplica() && s.group_service == nullptr) {
     plan.actions.push_back({GroupActionKind::kCreateGroupService, "", "",
                             WithoutStatus(api::Encode(GroupHeadlessService(lws, pod))), ""});
+  }
+  if (s.gang == GangProvider::kVolcano && !s.pod_group_exists &&
+      !pod.metadata.Annotation(api::kGangGroupNameAnnotation).empty()) {
+    plan.actions.push_back({GroupActionKind::kCreatePodGroup, "", "", PodGroupFor(lws, pod), ""});
   }
   if (lws.Size() == 1) return plan;
   if (lws.spec.startup_policy == api::kLeaderReadyStartupPolicy && !PodReady(pod)) return plan;

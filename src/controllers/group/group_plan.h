@@ -12,13 +12,13 @@
 //      ordinals made it from the worker template): Warning FailedCreate, stop;
 //   6. a leader being deleted: stop (never build a group around a dying leader);
 //   7. UniquePerReplica: create the group's headless Service if missing;
+//  7b. gang scheduling with Volcano: create the group's PodGroup if missing (pod_group.h);
 //   8. size 1: stop (no workers);
 //   9. startupPolicy LeaderReady and the leader not Ready: stop (its status update re-triggers);
 //  10. the leader's revision is missing: requeue after 1 s (quirk Q15: forever, if truncated);
 //  11. build the worker StatefulSet from the leader's revision; with an exclusive-topology
 //      annotation wait for the leader to be scheduled and pin the workers to its domain;
 //  12. create the worker StatefulSet if none of that name exists (never update one: quirk Q1).
-// Gang scheduling (PodGroups, spec section 19) is not planned here.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,7 @@
 #include "api/lws_types.h"
 #include "base/status.h"
 #include "controllers/group/event_reasons.h"
+#include "controllers/group/pod_group.h"
 #include "controllers/group/restart_policy.h"
 
 namespace lws::controllers {
@@ -50,12 +51,16 @@ struct GroupSnapshot {
   const api::LeaderWorkerSet* revision_lws = nullptr;
   // The node pod.spec.nodeName names, if it exists.
   const api::Node* leader_node = nullptr;
+  // Gang scheduling, and whether the PodGroup the leader's group-name annotation names exists.
+  GangProvider gang = GangProvider::kNone;
+  bool pod_group_exists = false;
 };
 
 enum class GroupActionKind {
   kDeleteLeaderForeground,   // delete pod `target` with propagationPolicy Foreground; Normal event
   kCreateGroupService,       // create `object` (a Service); ignore AlreadyExists
   kCreateWorkerStatefulSet,  // create `object` (a StatefulSet); Normal event on success
+  kCreatePodGroup,           // create `object` (a Volcano PodGroup); ignore AlreadyExists
   kWarning,                  // emit a Warning event on the LWS
 };
 

@@ -23,6 +23,8 @@ struct Snapshot {
   bool lws_found = true;
   bool revision_found = true;
   std::optional<api::LeaderWorkerSet> revision_lws;  // the reconciler's kept ApplyRevision
+  GangProvider gang = GangProvider::kNone;
+  bool pod_group_exists = false;
 
   explicit Snapshot(api::LeaderWorkerSet l = testing::Lws([](Json& j) {
     j["spec"]["leaderWorkerTemplate"]["restartPolicy"] = "None";
@@ -45,6 +47,8 @@ struct Snapshot {
     s.leader_revision = revision_found ? &revision : nullptr;
     s.leader_node = node ? &*node : nullptr;
     s.revision_lws = revision_lws ? &*revision_lws : nullptr;
+    s.gang = gang;
+    s.pod_group_exists = pod_group_exists;
     return PlanGroup(s);
   }
 };
@@ -319,6 +323,47 @@ TEST(GroupPlanTest, S54MissingNodeIsNotFound) {
   EXPECT_EQ(plan.error.code(), Code::kNotFound);
   EXPECT_EQ(plan.error.message(), "getting node \"n1\": nodes \"n1\" not found");
   EXPECT_TRUE(plan.actions.empty());
+}
+
+// Spec section 19, upstream CreatePodGroupIfNotExists: a non-deleting leader's PodGroup is made
+// when missing, before the size-1 stop; minMember is the size (1 with LeaderReady), minResources
+// the templates' requests.
+TEST(GroupPlanTest, GangSchedulingCreatesTheMissingPodGroup) {
+  Snapshot s(testing::Lws([](Json& j) {
+    j["metadata"]["annotations"] = {{"scheduling.volcano.sh/queue-name", "q"},
+                                    {"volcano.sh/x", "1"}};
+    j["spec"]["leaderWorkerTemplate"]["size"] = 3;
+    j["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["resources"] =
+        {{"requests", {{"cpu", "2"}, {"nvidia.com/gpu", "8"}}}};
+  }));
+  s.pod.metadata.annotations[api::kGangGroupNameAnnotation] = "test-sample-1-abc";
+  s.pod.metadata.uid = "leader-uid";
+  EXPECT_EQ(Kinds(s.Plan()), std::vector<GroupActionKind>{GroupActionKind::kCreateWorkerStatefulSet});
+  s.gang = GangProvider::kVolcano;
+  GroupPlan plan = s.Plan();
+  ASSERT_EQ(Kinds(plan), (std::vector<GroupActionKind>{GroupActionKind::kCreatePodGroup,
+                                                       GroupActionKind::kCreateWorkerStatefulSet}));
+  const Json& group = plan.actions[0].object;
+  EXPECT_EQ(group["apiVersion"], "scheduling.volcano.sh/v1beta1");
+  EXPECT_EQ(group["metadata"]["name"], "test-sample-1-abc");
+  EXPECT_EQ(group["metadata"]["annotations"], Json({{"volcano.sh/x", "1"}}));
+  EXPECT_EQ(group["metadata"]["ownerReferences"][0]["uid"], "leader-uid");
+  EXPECT_EQ(group["spec"]["minMember"], 3);
+  EXPECT_EQ(group["spec"]["queue"], "q");
+  // The leader template requests nothing: (size - 1) x the worker's requests.
+  EXPECT_EQ(group["spec"]["minResources"], Json({{"cpu", "4"}, {"nvidia.com/gpu", "16"}}));
+
+  s.pod_group_exists = true;
+  EXPECT_EQ(Kinds(s.Plan()), std::vector<GroupActionKind>{GroupActionKind::kCreateWorkerStatefulSet});
+  s.pod_group_exists = false;
+  s.lws.spec.startup_policy = api::kLeaderReadyStartupPolicy;
+  plan = s.Plan();
+  ASSERT_FALSE(plan.actions.empty());
+  EXPECT_EQ(plan.actions[0].object["spec"]["minMember"], 1);
+  s.lws.spec.leader_worker_template.size = 1;  // before the size-1 stop
+  EXPECT_EQ(Kinds(s.Plan()), std::vector<GroupActionKind>{GroupActionKind::kCreatePodGroup});
+  s.pod.metadata.deletion_timestamp = "2025-01-01T00:00:00Z";
+  ExpectNothing(s.Plan());
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ LwsManager::LwsManager(EventLoop* loop, const client::Client* client, LwsManager
       caches_(std::make_unique<Caches>(loop, client_, options.decode_privately)),
       group_(std::make_unique<GroupController>(
           loop, client_, caches_.get(), &recorder_,
-          QueueOptions(options.group_queue_observer, options.group_workers, caches_.get()))),
+          QueueOptions(options.group_queue_observer, options.group_workers, caches_.get()),
+          options.gang)),
       lws_(std::make_unique<LwsController>(
           loop, client_, caches_.get(), &recorder_,
           QueueOptions(options.lws_queue_observer, options.lws_workers, caches_.get()))) {}

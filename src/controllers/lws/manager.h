@@ -40,6 +40,8 @@ struct LwsManagerOptions {
   // The events' reportingInstance (upstream: "leaderworkerset-<hostname>"); "" in-process, where
   // `lws up` and the simulator use "leaderworkerset-lws-up" so that a run replays.
   std::string event_instance;
+  // gangSchedulingManagement.schedulerProvider: PodGroups for every group (pod_group.h).
+  GangProvider gang = GangProvider::kNone;
 };
 
 // The events' reportingController: upstream's recorder name (spec 20).
