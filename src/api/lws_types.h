@@ -19,6 +19,11 @@ inline const std::string kSetNameLabel = "leaderworkerset.sigs.k8s.io/name";
 inline const std::string kRevisionLabel = "leaderworkerset.sigs.k8s.io/template-revision-hash";
 inline const std::string kWorkerIndexLabel = "leaderworkerset.sigs.k8s.io/worker-index";
 inline const std::string kGroupIndexLabel = "leaderworkerset.sigs.k8s.io/group-index";
+// On the leader StatefulSet ("leader") and the worker StatefulSets ("worker"), not on pods
+// (upstream PRs 1002 and 1017, newer than spec section 4).
+inline const std::string kRoleLabel = "leaderworkerset.sigs.k8s.io/role";
+inline const std::string kRoleLeader = "leader";
+inline const std::string kRoleWorker = "worker";
 inline const std::string kGroupUniqueHashLabel = "leaderworkerset.sigs.k8s.io/group-key";
 inline const std::string kSubGroupIndexLabel = "leaderworkerset.sigs.k8s.io/subgroup-index";
 inline const std::string kSubGroupUniqueHashLabel = "leaderworkerset.sigs.k8s.io/subgroup-key";

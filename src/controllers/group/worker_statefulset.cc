@@ -78,6 +78,7 @@ api::StatefulSet BuildWorkerStatefulSet(const api::LeaderWorkerSet& live,
   sts.metadata.namespace_ = leader.metadata.namespace_;
   sts.metadata.labels = live.metadata.labels;
   Overlay(sts.metadata.labels, labels);
+  sts.metadata.labels[api::kRoleLabel] = api::kRoleWorker;  // the StatefulSet's, not the pods
   sts.metadata.annotations = live.metadata.annotations;
   sts.metadata.owner_references = {
       ControllerRefTo("v1", "Pod", leader.metadata.name, leader.metadata.uid)};

@@ -49,7 +49,9 @@ TEST_P(S164Test, WorkerStatefulSetApplyConfiguration) {
   api::StatefulSet sts = Build(Lws(c.edit), S164Leader());
   EXPECT_EQ(sts.metadata.name, "test-sample");
   EXPECT_EQ(sts.metadata.namespace_, "default");
-  EXPECT_EQ(sts.metadata.labels, kS164Labels);
+  api::StringMap sts_labels = kS164Labels;
+  sts_labels[api::kRoleLabel] = "worker";  // the StatefulSet's only: not the pod template's
+  EXPECT_EQ(sts.metadata.labels, sts_labels);
   EXPECT_EQ(sts.metadata.annotations, c.sts_annotations);
   EXPECT_EQ(sts.spec.replicas, std::optional<std::int32_t>(c.replicas));
   ASSERT_TRUE(sts.spec.selector.has_value());
@@ -153,6 +155,7 @@ TEST(WorkerStatefulSetTest, S157LwsMetadataPropagatesButControllerLabelsWin) {
   api::StatefulSet sts = Build(lws, S164Leader());
   api::StringMap want_labels = kS164Labels;
   want_labels["app"] = "inference";
+  want_labels[api::kRoleLabel] = "worker";
   EXPECT_EQ(sts.metadata.labels, want_labels);
   EXPECT_EQ(sts.metadata.annotations, (api::StringMap{{"owner", "platform"}}));
   // The pod template carries only the group's labels, not the LWS object's.

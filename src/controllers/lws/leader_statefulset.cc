@@ -109,6 +109,7 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
   api::StringMap labels = lws.metadata.labels;
   labels[api::kSetNameLabel] = name;
   labels[api::kRevisionLabel] = revision_key;
+  labels[api::kRoleLabel] = api::kRoleLeader;
   api::StringMap annotations = lws.metadata.annotations;
   annotations[api::kReplicasAnnotation] = std::to_string(lws.Replicas());
 

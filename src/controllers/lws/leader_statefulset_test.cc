@@ -76,6 +76,7 @@ TEST(LeaderStatefulSetApplyTest, S156aWholeBody) {
     "metadata": {
       "name": "test-sample", "namespace": "default",
       "labels": {"leaderworkerset.sigs.k8s.io/name": "test-sample",
+                 "leaderworkerset.sigs.k8s.io/role": "leader",
                  "leaderworkerset.sigs.k8s.io/template-revision-hash": "rev-a"},
       "annotations": {"leaderworkerset.sigs.k8s.io/replicas": "1"},
       "ownerReferences": [{"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
@@ -198,7 +199,8 @@ TEST(LeaderStatefulSetApplyTest, S156Table) {
     const Json& spec = got["spec"];
     EXPECT_EQ(got["metadata"]["name"], "test-sample");
     EXPECT_EQ(got["metadata"]["namespace"], "default");
-    EXPECT_EQ(got["metadata"]["labels"], (Json{{kName, "test-sample"}, {kRevision, "rev-1"}}));
+    EXPECT_EQ(got["metadata"]["labels"], (Json{{kName, "test-sample"}, {kRevision, "rev-1"},
+                                               {api::kRoleLabel, "leader"}}));
     EXPECT_EQ(got["metadata"]["annotations"], c.sts_annotations);
     EXPECT_EQ(spec["replicas"], c.replicas);
     EXPECT_EQ(spec["selector"],
@@ -234,7 +236,8 @@ TEST(LeaderStatefulSetApplyTest, S157UserMetadataPropagatesAndControllerKeysWin)
   lws_json["metadata"]["annotations"] = {{"owner", "platform"}, {kReplicas, "user-value"}};
   const Json got = LeaderStatefulSetApply(LwsOf(lws_json), "revision-1", 0, 2);
   EXPECT_EQ(got["metadata"]["labels"],
-            (Json{{"app", "inference"}, {kName, "test-sample"}, {kRevision, "revision-1"}}));
+            (Json{{"app", "inference"}, {kName, "test-sample"}, {kRevision, "revision-1"},
+                  {api::kRoleLabel, "leader"}}));
   EXPECT_EQ(got["metadata"]["annotations"], (Json{{"owner", "platform"}, {kReplicas, "2"}}));
   // LWS metadata does not reach the pod template.
   EXPECT_FALSE(got["spec"]["template"]["metadata"]["labels"].contains("app"));
