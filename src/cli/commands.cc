@@ -5,6 +5,7 @@
 #include "base/log.h"
 #include "cli/apiserver.h"
 #include "cli/controller.h"
+#include "cli/simulate.h"
 #include "cli/up.h"
 #include "cli/validate.h"
 
@@ -23,6 +24,7 @@ int Main(int argc, char** argv) {
   AddApiServerCommand(app, &exit_code);
   AddUpCommand(app, &exit_code);
   AddControllerCommand(app, &exit_code);
+  AddSimulateCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cluster/cluster_config_internal.h"
+#include "cluster/config_decoder.h"
 #include "api/name_validation.h"
 #include "api/quantity.h"
 #include "api/yaml.h"

@@ -8,7 +8,7 @@
 #include "api/go_duration.h"
 #include "api/yaml.h"
 #include "base/file.h"
-#include "cluster/cluster_config_internal.h"
+#include "cluster/config_decoder.h"
 
 namespace lws::cluster {
 
@@ -79,6 +79,10 @@ void DecodeChange(const Json& value, const FieldPath& path, const Known& known, 
   spec->changes.push_back(end);
 }
 
+}  // namespace
+
+namespace internal {
+
 Status InvalidFile(const std::string& file, const api::ErrorList& errors) {
   std::string message;
   std::vector<FieldCause> causes;
@@ -89,51 +93,71 @@ Status InvalidFile(const std::string& file, const api::ErrorList& errors) {
   return Status::Invalid(std::move(message), std::move(causes));
 }
 
-}  // namespace
+
+ClusterSpec DecodeClusterSection(const Json& doc, const FieldPath& path, Decoder* d,
+                                 const std::set<std::string>& extra_known) {
+  ClusterSpec spec;
+  std::set<std::string> known = {"nodePools", "capacityChanges", "gangScheduler", "otherTenants"};
+  known.insert(extra_known.begin(), extra_known.end());
+  d->Unknown(doc, path, known);
+  const Json pools = doc.value("nodePools", Json());
+  if (!pools.is_array() || pools.empty()) {
+    d->errors.push_back(api::Required(path.Child("nodePools"), "a cluster needs at least one node pool"));
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; pools.is_array() && i < pools.size(); ++i) {
+    spec.pools.push_back(DecodePool(pools[i], path.Child("nodePools").Index(i), d));
+    if (!spec.pools.back().name.empty() && !names.insert(spec.pools.back().name).second) {
+      d->errors.push_back(api::FieldError(api::FieldErrorType::kDuplicate,
+                                          path.Child("nodePools").Index(i).Child("name").String(),
+                                          spec.pools.back().name, ""));
+    }
+  }
+  if (doc.contains("gangScheduler")) {
+    const Json& gang = doc["gangScheduler"];
+    if (gang != kVolcanoScheduler) {
+      d->errors.push_back(api::NotSupported(path.Child("gangScheduler"), gang,
+                                            {std::string(kVolcanoScheduler)}));
+    } else {
+      spec.gang_scheduler = kVolcanoScheduler;
+    }
+  }
+  if (doc.contains("otherTenants")) {
+    spec.other_tenants = DecodeOtherTenants(doc["otherTenants"], path.Child("otherTenants"), d);
+    for (std::size_t i = 0; i < spec.other_tenants.arrivals.size(); ++i) {
+      const std::string& pool = spec.other_tenants.arrivals[i].pool;
+      if (!pool.empty() && spec.FindPool(pool) == nullptr) {
+        d->errors.push_back(api::Invalid(
+            path.Child("otherTenants").Child("arrivals").Index(i).Child("pool"), pool,
+            "no node pool has this name"));
+      }
+    }
+  }
+  const Json changes = doc.value("capacityChanges", Json::array());
+  Known known_names = KnownNames(spec);
+  for (std::size_t i = 0; changes.is_array() && i < changes.size(); ++i) {
+    DecodeChange(changes[i], path.Child("capacityChanges").Index(i), known_names, d, &spec);
+  }
+  std::stable_sort(spec.changes.begin(), spec.changes.end(),
+                   [](const CapacityChange& a, const CapacityChange& b) { return a.at < b.at; });
+  return spec;
+}
+
+}  // namespace internal
 
 Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string& file) {
   Result<Json> doc = api::LoadYaml(text);
   if (!doc.ok()) return Status::BadRequest(file + ": " + std::string(doc.status().message()));
   Decoder d;
-  ClusterSpec spec;
-  if (!d.IsObject(*doc, FieldPath())) return InvalidFile(file, d.errors);
-  d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "nodePools", "capacityChanges", "gangScheduler"});
+  if (!d.IsObject(*doc, FieldPath())) return internal::InvalidFile(file, d.errors);
   if (api::StringMember(*doc, "apiVersion") != kClusterConfigApiVersion) {
     d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kClusterConfigApiVersion}));
   }
   if (api::StringMember(*doc, "kind") != kClusterConfigKind) {
     d.errors.push_back(api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kClusterConfigKind}));
   }
-  const Json pools = doc->value("nodePools", Json());
-  if (!pools.is_array() || pools.empty()) {
-    d.errors.push_back(api::Required(FieldPath("nodePools"), "a cluster needs at least one node pool"));
-  }
-  std::set<std::string> names;
-  for (std::size_t i = 0; pools.is_array() && i < pools.size(); ++i) {
-    spec.pools.push_back(internal::DecodePool(pools[i], FieldPath("nodePools").Index(i), &d));
-    if (!spec.pools.back().name.empty() && !names.insert(spec.pools.back().name).second) {
-      d.errors.push_back(api::FieldError(api::FieldErrorType::kDuplicate,
-                                         FieldPath("nodePools").Index(i).Child("name").String(),
-                                         spec.pools.back().name, ""));
-    }
-  }
-  if (doc->contains("gangScheduler")) {
-    const Json& gang = (*doc)["gangScheduler"];
-    if (gang != kVolcanoScheduler) {
-      d.errors.push_back(
-          api::NotSupported(FieldPath("gangScheduler"), gang, {std::string(kVolcanoScheduler)}));
-    } else {
-      spec.gang_scheduler = kVolcanoScheduler;
-    }
-  }
-  const Json changes = doc->value("capacityChanges", Json::array());
-  Known known = KnownNames(spec);
-  for (std::size_t i = 0; changes.is_array() && i < changes.size(); ++i) {
-    DecodeChange(changes[i], FieldPath("capacityChanges").Index(i), known, &d, &spec);
-  }
-  if (!d.errors.empty()) return InvalidFile(file, d.errors);
-  std::stable_sort(spec.changes.begin(), spec.changes.end(),
-                   [](const CapacityChange& a, const CapacityChange& b) { return a.at < b.at; });
+  ClusterSpec spec = internal::DecodeClusterSection(*doc, FieldPath(), &d, {"apiVersion", "kind"});
+  if (!d.errors.empty()) return internal::InvalidFile(file, d.errors);
   return spec;
 }
 

@@ -83,6 +83,34 @@ struct CapacityChange {
   std::string ToString() const;  // "stockout of pool gpu-b begins", "zone zone-a goes down"
 };
 
+// Pods of other workloads, which compete for the accelerators an LWS uses (other_tenants.h).
+// They are plain pods in namespace default labelled sim.lws-cpp.dev/tenant, placed by the
+// default scheduler, Running until their time is up.
+struct OtherTenants {
+  // When a pod holding `resource` leaves its node, another tenant asks for the same amount on
+  // that node with `probability`, `delay` later (0: at once, ahead of any replacement), and holds
+  // it for `hold` (0: to the end); a request that is still pending `patience` later is withdrawn.
+  struct TakeFreed {
+    std::string resource = "nvidia.com/gpu";
+    double probability = 1.0;
+    Duration delay{};
+    Duration hold{};
+    Duration patience = std::chrono::minutes(1);
+  };
+  // `pods` pods requesting `requests` arrive at `at` (anywhere, or in `pool`), each held for
+  // `hold` (0: to the end) once running; pending ones wait in the scheduler's queue.
+  struct Arrival {
+    Duration at{};
+    int pods = 1;
+    std::map<std::string, std::string> requests;
+    std::string pool;
+    Duration hold{};
+  };
+  std::optional<TakeFreed> take_freed;
+  std::vector<Arrival> arrivals;
+  bool empty() const { return !take_freed && arrivals.empty(); }
+};
+
 // The cluster file's `gangScheduler` value that runs Volcano's gang scheduling.
 inline constexpr std::string_view kVolcanoScheduler = "volcano";
 
@@ -93,6 +121,7 @@ struct ClusterSpec {
   // the PodGroup CRD is installed, and the LWS controller makes a PodGroup per group; pods choose
   // it with spec.schedulerName: volcano. "": none.
   std::string gang_scheduler;
+  OtherTenants other_tenants;
 
   const NodePoolSpec* FindPool(const std::string& name) const;
 };

@@ -32,7 +32,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       kubelet_client_(server, store, "kubelet"),
       statefulset_client_(server, store, "statefulset-controller"),
       gc_client_(server, store, "generic-garbage-collector"),
-      gang_client_(server, store, std::string(kVolcanoScheduler)) {
+      gang_client_(server, store, std::string(kVolcanoScheduler)),
+      tenants_client_(server, store, "other-tenants") {
   Rng root(options_.seed);
   node_pools_ = std::make_unique<NodePools>(loop, &pools_client_, &spec_, root.Derive("node-pools"));
   scheduler_ = std::make_unique<Scheduler>(loop, &scheduler_client_);
@@ -41,6 +42,9 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
     gang.scheduler_name = std::string(kVolcanoScheduler);
     gang.gang = true;
     gang_scheduler_ = std::make_unique<Scheduler>(loop, &gang_client_, gang);
+  }
+  if (!spec_.other_tenants.empty()) {
+    tenants_ = std::make_unique<TenantPods>(loop, &tenants_client_, &spec_, root.Derive("other-tenants"));
   }
   KubeletOptions kubelet_options;
   kubelet_options.mode = options_.kubelet;
@@ -61,11 +65,15 @@ Status LocalCluster::Start() {
     if (Status s = gang_scheduler_->Start(); !s.ok()) return s;
   }
   if (Status s = statefulsets_->Start(); !s.ok()) return s;
+  if (tenants_) {
+    if (Status s = tenants_->Start(); !s.ok()) return s;
+  }
   return WatchForCollection();
 }
 
 void LocalCluster::Stop() {
   gc_watches_.clear();
+  if (tenants_) tenants_->Stop();
   if (statefulsets_) statefulsets_->Stop();
   if (scheduler_) scheduler_->Stop();
   if (gang_scheduler_) gang_scheduler_->Stop();

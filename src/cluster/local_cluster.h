@@ -27,6 +27,7 @@
 #include "cluster/node_pools.h"
 #include "cluster/scheduler.h"
 #include "cluster/statefulset_controller.h"
+#include "cluster/tenant_pods.h"
 #include "store/store.h"
 
 namespace lws::cluster {
@@ -76,9 +77,11 @@ class LocalCluster {
   client::LocalClient statefulset_client_;
   client::LocalClient gc_client_;
   client::LocalClient gang_client_;
+  client::LocalClient tenants_client_;
   std::unique_ptr<NodePools> node_pools_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Scheduler> gang_scheduler_;
+  std::unique_ptr<TenantPods> tenants_;  // when the spec has other tenants
   std::unique_ptr<Kubelets> kubelets_;
   std::unique_ptr<StatefulSetController> statefulsets_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;

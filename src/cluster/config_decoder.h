@@ -1,6 +1,8 @@
-// File: cluster/cluster_config_internal.h
+// File: cluster/config_decoder.h
 //
-// The pieces of the cluster-file decoder shared by cluster_config*.cc (internal to cluster/).
+// The strict decoder of the cluster file (cluster_config.h), shared with the files that embed a
+// cluster (`lws simulate`'s scenario file): every problem is collected with its field path, and
+// the caller reports them all at once (InvalidFile).
 #pragma once
 
 #include <map>
@@ -11,6 +13,7 @@
 #include "cluster/cluster_config.h"
 
 namespace lws::cluster::internal {
+
 
 using api::FieldPath;
 using api::Json;
@@ -62,5 +65,18 @@ struct Decoder {
 
 // nodePools[i]: one pool, every problem reported into *d.
 NodePoolSpec DecodePool(const Json& value, const FieldPath& path, Decoder* d);
+
+// The cluster's own fields of `object` (nodePools, capacityChanges, gangScheduler,
+// otherTenants), whose field paths start at `path`; every problem reported into *d. Fields of
+// `object` outside those and `extra_known` are reported as unknown.
+ClusterSpec DecodeClusterSection(const Json& object, const FieldPath& path, Decoder* d,
+                                 const std::set<std::string>& extra_known = {});
+
+// otherTenants (cluster_config_tenants.cc).
+OtherTenants DecodeOtherTenants(const Json& value, const FieldPath& path, Decoder* d);
+
+// The Status of a file with `errors`: kInvalid, one line and one cause per error, each line
+// starting with `file`.
+Status InvalidFile(const std::string& file, const api::ErrorList& errors);
 
 }  // namespace lws::cluster::internal

@@ -1,0 +1,227 @@
+// Sweep reports (report.h): JSON, merge, table.
+#include "simulate/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace lws::simulate {
+namespace {
+
+using api::Json;
+
+constexpr const char* kKind = "SimulationReport";
+
+double Round(double value, double unit) { return std::round(value / unit) * unit; }
+double Ms(double seconds) { return Round(seconds, 0.001); }
+double Micro(double hours) { return Round(hours, 1e-6); }
+
+Json StallJson(const Stall& s) {
+  Json reasons = Json::array();
+  for (const auto& [message, count] : s.reasons) reasons.push_back({{"message", message}, {"count", count}});
+  return {{"fromSeconds", Ms(s.from_s)},
+          {"toSeconds", Ms(s.to_s)},
+          {"waitingGroups", Json(std::vector<int>(s.waiting_groups.begin(), s.waiting_groups.end()))},
+          {"reasons", std::move(reasons)}};
+}
+
+Json RunJson(const RunResult& r) {
+  const RunMetrics& m = r.metrics;
+  Json stalls = Json::array();
+  for (const Stall& s : m.stalls) stalls.push_back(StallJson(s));
+  Json run = {{"seed", r.seed},
+              {"completed", m.completed},
+              {"durationSeconds", Ms(m.duration_s)},
+              {"minReadyGroups", m.min_ready},
+              {"belowFloorSeconds", Ms(m.below_floor_s)},
+              {"belowReplicasSeconds", Ms(m.below_replicas_s)},
+              {"groupHoursLost", Micro(m.group_hours_lost)},
+              {"peakAccelerators", m.peak_accelerators},
+              {"surgeAcceleratorHours", Micro(m.surge_accelerator_hours)},
+              {"nodesProvisioned", m.nodes_provisioned},
+              {"nodesReleased", m.nodes_released},
+              {"recreations", m.recreations},
+              {"crashes", m.crashes},
+              {"stalls", std::move(stalls)}};
+  run["firstNewReadySeconds"] = m.first_new_ready_s ? Json(Ms(*m.first_new_ready_s)) : Json();
+  return run;
+}
+
+RunResult RunFromJson(const Json& j) {
+  RunResult r;
+  r.seed = j.value("seed", std::uint64_t{0});
+  RunMetrics& m = r.metrics;
+  m.completed = j.value("completed", false);
+  m.duration_s = j.value("durationSeconds", 0.0);
+  if (j.contains("firstNewReadySeconds") && j["firstNewReadySeconds"].is_number()) {
+    m.first_new_ready_s = j["firstNewReadySeconds"].get<double>();
+  }
+  m.min_ready = j.value("minReadyGroups", 0);
+  m.below_floor_s = j.value("belowFloorSeconds", 0.0);
+  m.below_replicas_s = j.value("belowReplicasSeconds", 0.0);
+  m.group_hours_lost = j.value("groupHoursLost", 0.0);
+  m.peak_accelerators = j.value("peakAccelerators", std::int64_t{0});
+  m.surge_accelerator_hours = j.value("surgeAcceleratorHours", 0.0);
+  m.nodes_provisioned = j.value("nodesProvisioned", 0);
+  m.nodes_released = j.value("nodesReleased", 0);
+  m.recreations = j.value("recreations", std::int64_t{0});
+  m.crashes = j.value("crashes", std::int64_t{0});
+  for (const Json& s : j.value("stalls", Json::array())) {
+    Stall stall;
+    stall.from_s = s.value("fromSeconds", 0.0);
+    stall.to_s = s.value("toSeconds", 0.0);
+    for (const Json& g : s.value("waitingGroups", Json::array())) stall.waiting_groups.insert(g.get<int>());
+    for (const Json& reason : s.value("reasons", Json::array())) {
+      stall.reasons.emplace_back(reason.value("message", ""), reason.value("count", std::int64_t{0}));
+    }
+    m.stalls.push_back(std::move(stall));
+  }
+  return r;
+}
+
+// p50, p95 and worst of `values`, where `worse(a, b)` says a is worse than b.
+Json Spread(std::vector<double> values, const std::function<bool(double, double)>& worse) {
+  if (values.empty()) return Json();
+  std::sort(values.begin(), values.end(), [&](double a, double b) { return worse(b, a); });  // best first
+  auto rank = [&](double q) {
+    std::size_t k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+    return values[std::min(values.size(), std::max<std::size_t>(k, 1)) - 1];
+  };
+  return {{"p50", rank(0.5)}, {"p95", rank(0.95)}, {"worst", values.back()}};
+}
+
+Json Summary(const StrategyResults& s) {
+  auto bigger = [](double a, double b) { return a > b; };
+  auto smaller = [](double a, double b) { return a < b; };
+  auto collect = [&](const std::function<double(const RunResult&)>& get) {
+    std::vector<double> values;
+    for (const RunResult& r : s.runs) values.push_back(get(r));
+    return values;
+  };
+  int completed = 0;
+  std::vector<double> first_ready;
+  int stalled = 0;
+  for (const RunResult& r : s.runs) {
+    completed += r.metrics.completed;
+    if (r.metrics.first_new_ready_s) first_ready.push_back(*r.metrics.first_new_ready_s);
+    stalled += !r.metrics.stalls.empty();
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(1, s.runs.size()));
+  return {
+      {"runs", s.runs.size()},
+      {"completed", completed},
+      {"completionRate", Round(completed / n, 1e-4)},
+      {"runsWithStalls", stalled},
+      {"durationSeconds", Spread(collect([](const RunResult& r) { return Ms(r.metrics.duration_s); }), bigger)},
+      {"firstNewReadySeconds", Spread(first_ready, bigger)},
+      {"minReadyGroups", Spread(collect([](const RunResult& r) { return double(r.metrics.min_ready); }), smaller)},
+      {"belowFloorSeconds", Spread(collect([](const RunResult& r) { return Ms(r.metrics.below_floor_s); }), bigger)},
+      {"belowReplicasSeconds", Spread(collect([](const RunResult& r) { return Ms(r.metrics.below_replicas_s); }), bigger)},
+      {"groupHoursLost", Spread(collect([](const RunResult& r) { return Micro(r.metrics.group_hours_lost); }), bigger)},
+      {"peakAccelerators", Spread(collect([](const RunResult& r) { return double(r.metrics.peak_accelerators); }), bigger)},
+      {"surgeAcceleratorHours", Spread(collect([](const RunResult& r) { return Micro(r.metrics.surge_accelerator_hours); }), bigger)},
+      {"nodesProvisioned", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_provisioned); }), bigger)},
+      {"nodesReleased", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_released); }), bigger)},
+      {"recreations", Spread(collect([](const RunResult& r) { return double(r.metrics.recreations); }), bigger)},
+      {"crashes", Spread(collect([](const RunResult& r) { return double(r.metrics.crashes); }), bigger)}};
+}
+
+}  // namespace
+
+Json ReportJson(const Report& report) {
+  Json strategies = Json::array();
+  for (const StrategyResults& s : report.strategies) {
+    std::vector<const RunResult*> runs;
+    for (const RunResult& r : s.runs) runs.push_back(&r);
+    std::sort(runs.begin(), runs.end(), [](const RunResult* a, const RunResult* b) { return a->seed < b->seed; });
+    Json list = Json::array();
+    for (const RunResult* r : runs) list.push_back(RunJson(*r));
+    strategies.push_back({{"name", s.name}, {"summary", Summary(s)}, {"runs", std::move(list)}});
+  }
+  return {{"apiVersion", "lws-cpp.dev/v1alpha1"},
+          {"kind", kKind},
+          {"scenario", report.scenario},
+          {"lws", report.lws},
+          {"horizonSeconds", Ms(report.horizon_s)},
+          {"strategies", std::move(strategies)}};
+}
+
+Result<Report> ReportFromJson(const Json& json) {
+  if (!json.is_object() || api::StringMember(json, "kind") != kKind) {
+    return Status::BadRequest("not a SimulationReport (kind must be SimulationReport)");
+  }
+  Report report;
+  report.scenario = api::StringMember(json, "scenario");
+  report.lws = api::StringMember(json, "lws");
+  report.horizon_s = json.value("horizonSeconds", 0.0);
+  for (const Json& s : json.value("strategies", Json::array())) {
+    StrategyResults results;
+    results.name = s.value("name", "");
+    for (const Json& run : s.value("runs", Json::array())) {
+      results.runs.push_back(RunFromJson(run));
+      results.runs.back().strategy = results.name;
+    }
+    report.strategies.push_back(std::move(results));
+  }
+  return report;
+}
+
+Result<Report> MergeReports(std::vector<Report> shards) {
+  if (shards.empty()) return Status::BadRequest("nothing to merge");
+  Report merged = std::move(shards.front());
+  for (std::size_t i = 1; i < shards.size(); ++i) {
+    Report& shard = shards[i];
+    if (shard.scenario != merged.scenario || shard.strategies.size() != merged.strategies.size()) {
+      return Status::BadRequest(fmt::format("shard {} is of another sweep (scenario {}, {} strategies)",
+                                            i + 1, shard.scenario, shard.strategies.size()));
+    }
+    for (std::size_t k = 0; k < shard.strategies.size(); ++k) {
+      if (shard.strategies[k].name != merged.strategies[k].name) {
+        return Status::BadRequest(fmt::format("shard {}: strategy {} where {} was expected", i + 1,
+                                              shard.strategies[k].name, merged.strategies[k].name));
+      }
+      for (RunResult& run : shard.strategies[k].runs) {
+        for (const RunResult& have : merged.strategies[k].runs) {
+          if (have.seed == run.seed) {
+            return Status::BadRequest(fmt::format("seed {} of strategy {} is in two shards", run.seed,
+                                                  run.strategy));
+          }
+        }
+        merged.strategies[k].runs.push_back(std::move(run));
+      }
+    }
+  }
+  return merged;
+}
+
+std::string ReportTable(const Report& report) {
+  const Json json = ReportJson(report);
+  std::string out = fmt::format("{:<16} {:>9} {:>22} {:>10} {:>12} {:>12} {:>10} {:>11} {:>7} {:>6}\n",
+                                "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY",
+                                "BELOW FLOOR", "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H", "NODES+",
+                                "STALLS");
+  auto secs = [](const Json& spread, const char* at) {
+    if (!spread.is_object()) return std::string("-");
+    double s = spread[at].get<double>();
+    return s >= 3600 ? fmt::format("{:.1f}h", s / 3600) : s >= 60 ? fmt::format("{:.1f}m", s / 60)
+                                                                   : fmt::format("{:.0f}s", s);
+  };
+  for (const Json& s : json["strategies"]) {
+    const Json& m = s["summary"];
+    const std::string duration =
+        secs(m["durationSeconds"], "p50") + "/" + secs(m["durationSeconds"], "p95") + "/" +
+        secs(m["durationSeconds"], "worst");
+    out += fmt::format(
+        "{:<16} {:>8.0f}% {:>22} {:>10} {:>12} {:>12.2f} {:>10} {:>11.2f} {:>7} {:>6}\n",
+        s["name"].get<std::string>(), m["completionRate"].get<double>() * 100, duration,
+        fmt::format("{}/{}", m["minReadyGroups"]["p50"].get<double>(), m["minReadyGroups"]["worst"].get<double>()),
+        secs(m["belowFloorSeconds"], "p50"), m["groupHoursLost"]["p50"].get<double>(),
+        m["peakAccelerators"]["p50"].get<double>(), m["surgeAcceleratorHours"]["p50"].get<double>(),
+        m["nodesProvisioned"]["p50"].get<double>(), m["runsWithStalls"].get<int>());
+  }
+  return out;
+}
+
+}  // namespace lws::simulate

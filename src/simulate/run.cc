@@ -1,0 +1,283 @@
+// One run of a scenario (run.h).
+#include "simulate/run.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "api/lws_types.h"
+#include "apiserver/patch.h"
+#include "client/resource.h"
+#include "controllers/lws/rolling_update.h"
+#include "scenario/lws_world.h"
+
+namespace lws::simulate {
+namespace {
+
+double Seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string NameOf(const Json& object) {
+  return api::StringMember(api::ChildOrNull(object, "metadata"), "name");
+}
+
+// The LWS a run watches: the first the timeline changes, else the first workload LWS.
+std::string TargetLws(const Scenario& s) {
+  for (const Change& c : s.timeline) {
+    if (c.kind == Change::Kind::kPatch) return c.target;
+  }
+  return NameOf(*s.Leaderworkersets().front());
+}
+
+// The accelerator the pools offer (the first of the usual names), nvidia.com/gpu by default.
+std::string AcceleratorOf(const cluster::ClusterSpec& spec) {
+  for (const char* name : {"nvidia.com/gpu", "google.com/tpu", "amd.com/gpu"}) {
+    for (const cluster::NodePoolSpec& pool : spec.pools) {
+      if (pool.allocatable.count(name)) return name;
+    }
+  }
+  return "nvidia.com/gpu";
+}
+
+class Runner {
+ public:
+  Runner(const Scenario& s, const Strategy& strategy, std::uint64_t seed, const RunOptions& options)
+      : s_(s),
+        strategy_(strategy),
+        options_(options),
+        world_(scenario::WorldOptions{s.cluster, seed}),
+        target_(TargetLws(s)),
+        accelerator_(AcceleratorOf(s.cluster)) {
+    result_.strategy = strategy.name;
+    result_.seed = seed;
+    result_.lws = target_;
+  }
+
+  Result<RunResult> Run() {
+    zero_ = world_.loop().Now();  // the cluster's start: the scenario's times count from it
+    RETURN_IF_ERROR(world_.Start());
+    ASSIGN_OR_RETURN(nodes_, world_.user().Watch(&world_.loop(), client::kNodes, "",
+                                                 [this](const store::WatchEvent& e) { OnNode(e); }));
+    RETURN_IF_ERROR(CreateWorkloads());
+    std::optional<Time> first_change;
+    Time last_change = Zero();
+    for (const Change& c : s_.timeline) {
+      if (c.kind == Change::Kind::kPatch && c.target == target_) {
+        if (!first_change) first_change = Zero() + c.at;
+        last_change = Zero() + c.at;
+      }
+    }
+    const Time start = first_change.value_or(Zero());
+    result_.window_start_s = Seconds(start - Zero());
+    for (const Change& c : s_.timeline) result_.marks.emplace_back(Seconds(c.at), c.description);
+    for (const cluster::CapacityChange& c : s_.cluster.changes) {
+      result_.marks.emplace_back(Seconds(c.at), c.ToString());
+    }
+    std::size_t next_change = 0;
+    std::optional<MetricsRecorder> recorder;
+    bool completed = false;
+    while (true) {
+      const Time now = world_.loop().Now();
+      while (next_change < s_.timeline.size() && Zero() + s_.timeline[next_change].at <= now) {
+        Apply(s_.timeline[next_change++]);
+      }
+      const Observation o = Sample(now);
+      if (!recorder && now >= start) {
+        recorder.emplace(start, FloorOf(), s_.stall);
+        window_open_ = true;
+      }
+      if (recorder) {
+        recorder->Add(o);
+        if (now >= last_change && ChangeObserved(o) && Done(o)) {
+          completed = true;
+          break;
+        }
+        if (now - start >= s_.horizon) break;
+      }
+      world_.RunFor(options_.sample);
+    }
+    result_.metrics = recorder->Finish(world_.loop().Now(), completed);
+    result_.metrics.nodes_provisioned = provisioned_;
+    result_.metrics.nodes_released = released_;
+    FillFromEvents(start);
+    return std::move(result_);
+  }
+
+ private:
+  Time Zero() const { return zero_; }
+
+  Status CreateWorkloads() {
+    const auto served = world_.user().server()->served();
+    for (const Json& object : s_.workloads) {
+      Json body = object;
+      const std::string api_version = api::StringMember(object, "apiVersion");
+      const std::string kind = api::StringMember(object, "kind");
+      if (kind == api::kLwsKind) {
+        ASSIGN_OR_RETURN(body, apiserver::ApplyMergePatch(object, strategy_.lws_patch));
+      }
+      const api::ResourceInfo* info = served->registry.FindByKind(api_version, kind);
+      if (info == nullptr) {
+        return Status::BadRequest(fmt::format("no matches for kind \"{}\" in version \"{}\"", kind, api_version));
+      }
+      client::Resource resource{info->group, info->version, info->resource, info->namespaced};
+      Result<store::ObjectPtr> created = world_.user().Create(resource, std::move(body));
+      if (!created.ok()) {
+        return Status(created.status().code(), fmt::format("creating {} {}: {}", kind, NameOf(object),
+                                                           created.status().message()));
+      }
+    }
+    return Status::Ok();
+  }
+
+  void Apply(const Change& c) {
+    const client::LocalClient& user = world_.user();
+    Status applied = Status::Ok();
+    if (c.kind == Change::Kind::kPatch) {
+      Result<store::ObjectPtr> patched = user.Patch(client::kLeaderWorkerSets, "default", c.target,
+                                                    apiserver::PatchType::kMerge, c.patch);
+      applied = patched.status();
+      if (patched.ok() && c.target == target_) {
+        change_generation_ = std::max<std::int64_t>(change_generation_, (*patched)->json["metadata"].value("generation", 0));
+      }
+    } else {
+      const bool cordon = c.kind != Change::Kind::kUncordon;
+      applied = user.Patch(client::kNodes, "", c.target, apiserver::PatchType::kMerge,
+                           {{"spec", {{"unschedulable", cordon}}}}).status();
+      if (applied.ok() && c.kind == Change::Kind::kDrain) applied = Evict(c.target);
+    }
+    if (!applied.ok()) {
+      result_.marks.emplace_back(Seconds(c.at), c.description + " failed: " + applied.message());
+    }
+  }
+
+  // kubectl drain without an Eviction API: every pod on the node is deleted gracefully.
+  Status Evict(const std::string& node) {
+    store::ListOptions options;
+    ASSIGN_OR_RETURN(options.field_selector, api::FieldSelector::Parse("spec.nodeName=" + node));
+    ASSIGN_OR_RETURN(store::ListResult pods, world_.user().List(client::kPods, options));
+    for (const store::ObjectPtr& pod : pods.items) {
+      (void)world_.user().Delete(client::kPods, store::MetaString(pod->json, "namespace"),
+                                 store::MetaString(pod->json, "name"));
+    }
+    return Status::Ok();
+  }
+
+  void OnNode(const store::WatchEvent& e) {
+    const std::string name = store::MetaString(e.object->json, "name");
+    if (e.type == store::EventType::kAdded && known_nodes_.insert(name).second && window_open_) ++provisioned_;
+    if (e.type == store::EventType::kDeleted) {
+      known_nodes_.erase(name);
+      if (window_open_) ++released_;
+    }
+  }
+
+  int FloorOf() {
+    auto lws = world_.Lws(target_);
+    if (!lws) return 0;
+    Result<controllers::RolloutSettings> settings = controllers::RolloutSettingsOf(*lws);
+    result_.replicas = lws->Replicas();
+    result_.floor = settings.ok() ? std::max(0, settings->replicas - settings->max_unavailable) : 0;
+    return result_.floor;
+  }
+
+  bool ChangeObserved(const Observation& o) const {
+    return o.observed_generation >= change_generation_;
+  }
+
+  static bool Done(const Observation& o) {
+    return o.available && !o.update_in_progress && o.sts_replicas == o.replicas;
+  }
+
+  // The state now: read again only when the store changed since the last look.
+  Observation Sample(Time now) {
+    const std::uint64_t rv = world_.store()->CurrentResourceVersion();
+    if (!last_ || rv != last_rv_) {
+      last_ = Observe(world_.user(), target_, accelerator_, now);
+      last_rv_ = rv;
+      if (options_.timeline) Track(*last_);
+    }
+    Observation o = *last_;
+    o.at = now;
+    return o;
+  }
+
+  void Track(const Observation& o) {
+    const double t = Seconds(o.at - Zero());
+    if (result_.ready.empty() || result_.ready.back().second != o.ready) result_.ready.emplace_back(t, o.ready);
+    if (result_.accelerators.empty() || result_.accelerators.back().second != o.accelerators) {
+      result_.accelerators.emplace_back(t, o.accelerators);
+    }
+    if (result_.groups.size() < o.groups.size()) result_.groups.resize(o.groups.size());
+    for (std::size_t i = 0; i < result_.groups.size(); ++i) {
+      GroupTrack& track = result_.groups[i];
+      track.index = static_cast<int>(i);
+      const GroupState state = i < o.groups.size() ? o.groups[i].state : GroupState::kAbsent;
+      const bool surge = static_cast<int>(i) >= o.replicas;
+      if (track.states.empty() || std::get<1>(track.states.back()) != state ||
+          std::get<2>(track.states.back()) != surge) {
+        track.states.emplace_back(t, state, surge);
+      }
+    }
+  }
+
+  // Stall reasons (the scheduler's and the autoscaler's messages about the waiting pods) and
+  // group recreations, from the events.
+  void FillFromEvents(Time start) {
+    std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> by_pod;
+    for (const api::Event& e : world_.Events()) {
+      const Json& series = api::ChildOrNull(e.rest, "series");
+      const std::int64_t times = series.is_object() ? series.value("count", std::int64_t{1})
+                                                    : std::max<std::int64_t>(1, e.count);
+      if (e.reason == "RecreateGroup" && e.involved_object.name == target_ &&
+          (e.last_timestamp.empty() || e.last_timestamp >= FormatRfc3339(start))) {
+        result_.metrics.recreations += times;
+      }
+      // What held a pod back: the scheduler's and the autoscaler's complaints.
+      if (e.involved_object.kind == "Pod" && (e.type == "Warning" || e.reason == "NotTriggerScaleUp")) {
+        by_pod[e.involved_object.name].emplace_back(e.reason + ": " + e.message, times);
+      }
+    }
+    for (Stall& stall : result_.metrics.stalls) {
+      std::map<std::string, std::int64_t> reasons;
+      for (const std::string& pod : stall.waiting_pods) {
+        for (const auto& [message, times] : by_pod[pod]) reasons[message] += times;
+      }
+      for (const cluster::CapacityChange& c : s_.cluster.changes) {
+        const double at = Seconds(c.at) - result_.window_start_s;
+        if (c.kind == cluster::CapacityChange::Kind::kStockoutBegin && at <= stall.to_s) {
+          reasons[c.ToString()] += 1;
+        }
+      }
+      stall.reasons.assign(reasons.begin(), reasons.end());
+      std::stable_sort(stall.reasons.begin(), stall.reasons.end(),
+                       [](const auto& a, const auto& b) { return a.second > b.second; });
+    }
+  }
+
+  const Scenario& s_;
+  const Strategy& strategy_;
+  const RunOptions options_;
+  scenario::LwsWorld world_;
+  const std::string target_;
+  const std::string accelerator_;
+  RunResult result_;
+  std::unique_ptr<client::Subscription> nodes_;
+  std::set<std::string> known_nodes_;
+  bool window_open_ = false;
+  int provisioned_ = 0;
+  int released_ = 0;
+  std::int64_t change_generation_ = 1;
+  std::optional<Observation> last_;
+  std::uint64_t last_rv_ = 0;
+  Time zero_;
+};
+
+}  // namespace
+
+Result<RunResult> RunScenario(const Scenario& scenario, const Strategy& strategy, std::uint64_t seed,
+                              const RunOptions& options) {
+  Runner runner(scenario, strategy, seed, options);
+  return runner.Run();
+}
+
+}  // namespace lws::simulate

@@ -1,0 +1,60 @@
+// File: simulate/run.h
+//
+// One run of a scenario: the whole product `lws up` runs (API server with the LWS webhooks,
+// node pools and autoscaler, scheduler, kubelets, StatefulSet controller, garbage collector,
+// the LWS controllers, other tenants) on a virtual clock (scenario/lws_world.h), seeded, with
+// one strategy applied to every LWS. It creates the workloads at 0s, applies the timeline as a
+// user would (merge patches, cordon, drain) and watches the first LWS the timeline changes (the
+// first workload LWS when it changes none) from its first change until the rollout completes
+// (Available, no update in progress, the change observed, the leader StatefulSet back at
+// spec.replicas) or the horizon ends. A run is a pure function of (scenario, strategy, seed):
+// it reads no wall clock and starts no thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "simulate/rollout_metrics.h"
+#include "simulate/scenario_file.h"
+
+namespace lws::simulate {
+
+// One group's states over the run, for the timeline picture: (seconds from 0, state) at each
+// change of state, and whether the group was a surge group (index >= replicas) then.
+struct GroupTrack {
+  int index = 0;
+  std::vector<std::tuple<double, GroupState, bool>> states;
+};
+
+struct RunResult {
+  std::string strategy;
+  std::uint64_t seed = 0;
+  std::string lws;           // the LWS watched
+  double window_start_s = 0;  // the first change, from the cluster's start
+  RunMetrics metrics;
+  // With RunOptions::timeline: every group's states, the ready groups and accelerators over
+  // time, and the scenario's events (changes, capacity changes) as (seconds, text).
+  std::vector<GroupTrack> groups;
+  std::vector<std::pair<double, int>> ready;
+  std::vector<std::pair<double, std::int64_t>> accelerators;
+  std::vector<std::pair<double, std::string>> marks;
+  int replicas = 0;
+  int floor = 0;
+};
+
+struct RunOptions {
+  bool timeline = false;
+  Duration sample = std::chrono::seconds(1);  // how often the state is looked at
+};
+
+// The run, or why it could not start (a workload refused by the API server, say).
+Result<RunResult> RunScenario(const Scenario& scenario, const Strategy& strategy, std::uint64_t seed,
+                              const RunOptions& options = {});
+
+// Checks that cannot wait for a run: every LWS (with every strategy) passes the API server's
+// admission, and each of its pods fits the allocatable of some node pool.
+Status CheckScenario(const Scenario& scenario, const std::string& file);
+
+}  // namespace lws::simulate

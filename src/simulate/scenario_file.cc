@@ -1,0 +1,242 @@
+// The scenario file (scenario_file.h).
+#include "simulate/scenario_file.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "api/lws_types.h"
+#include "api/yaml.h"
+#include "base/file.h"
+#include "cluster/cluster_config.h"
+#include "cluster/config_decoder.h"
+
+namespace lws::simulate {
+namespace {
+
+using api::FieldPath;
+using cluster::internal::Decoder;
+
+bool IsLws(const Json& object) {
+  return api::StringMember(object, "kind") == api::kLwsKind &&
+         api::StringMember(object, "apiVersion") == "leaderworkerset.x-k8s.io/v1";
+}
+
+std::string NameOf(const Json& object) {
+  return api::StringMember(api::ChildOrNull(object, "metadata"), "name");
+}
+
+// workloads[i]: one inline object, or every document of a file.
+void DecodeWorkload(const Json& value, const FieldPath& path, const std::string& dir, Decoder* d,
+                    Scenario* s) {
+  if (!d->IsObject(value, path)) return;
+  d->Unknown(value, path, {"file", "object"});
+  if (value.contains("file") == value.contains("object")) {
+    d->errors.push_back(api::Invalid(path, nullptr, "must set exactly one of file, object"));
+    return;
+  }
+  std::vector<Json> objects;
+  if (value.contains("object")) {
+    if (d->IsObject(value["object"], path.Child("object"))) objects.push_back(value["object"]);
+  } else {
+    const std::string file = d->String(value["file"], path.Child("file"));
+    if (file.empty()) return;
+    const std::string full = std::filesystem::path(file).is_absolute()
+                                 ? file
+                                 : (std::filesystem::path(dir) / file).string();
+    Result<std::string> text = ReadFile(full);
+    Result<std::vector<api::YamlDocument>> docs =
+        text.ok() ? api::LoadYamlDocuments(*text) : Result<std::vector<api::YamlDocument>>(text.status());
+    if (!docs.ok()) {
+      d->errors.push_back(api::Invalid(path.Child("file"), file, std::string(docs.status().message())));
+      return;
+    }
+    for (api::YamlDocument& doc : *docs) objects.push_back(std::move(doc.value));
+  }
+  for (Json& object : objects) {
+    if (!object.is_object() || NameOf(object).empty() || api::StringMember(object, "kind").empty()) {
+      d->errors.push_back(api::Invalid(path, nullptr, "every object needs apiVersion, kind and metadata.name"));
+      continue;
+    }
+    const std::string ns = api::StringMember(object["metadata"], "namespace");
+    if (!ns.empty() && ns != "default") {
+      d->errors.push_back(api::Invalid(path, ns, "objects live in namespace default in a simulation"));
+      continue;
+    }
+    object["metadata"]["namespace"] = "default";
+    s->workloads.push_back(std::move(object));
+  }
+}
+
+const Json* FindLws(const Scenario& s, const std::string& name) {
+  for (const Json* lws : s.Leaderworkersets()) {
+    if (NameOf(*lws) == name) return lws;
+  }
+  return nullptr;
+}
+
+// The merge patch that sets every container of both templates to `image` (containers is a
+// list: a merge patch replaces it whole, so the patch carries the whole list).
+Json ImagePatch(const Json& lws, const std::string& image) {
+  Json templates = Json::object();
+  for (const char* role : {"leaderTemplate", "workerTemplate"}) {
+    const Json& tmpl = api::ChildOrNull(
+        api::ChildOrNull(api::ChildOrNull(lws, "spec"), "leaderWorkerTemplate"), role);
+    Json containers = api::ChildOrNull(api::ChildOrNull(tmpl, "spec"), "containers");
+    if (!containers.is_array()) continue;
+    for (Json& c : containers) c["image"] = image;
+    templates[role] = {{"spec", {{"containers", std::move(containers)}}}};
+  }
+  return {{"spec", {{"leaderWorkerTemplate", std::move(templates)}}}};
+}
+
+void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
+  if (!d->IsObject(value, path)) return;
+  d->Unknown(value, path, {"at", "lws", "patch", "image", "replicas", "cordon", "uncordon", "drain"});
+  Change change;
+  if (!value.contains("at")) d->errors.push_back(api::Required(path.Child("at"), ""));
+  else change.at = d->Time(value["at"], path.Child("at"));
+  int forms = 0;
+  for (auto [key, kind] : {std::pair{"cordon", Change::Kind::kCordon},
+                           std::pair{"uncordon", Change::Kind::kUncordon},
+                           std::pair{"drain", Change::Kind::kDrain}}) {
+    if (!value.contains(key)) continue;
+    ++forms;
+    change.kind = kind;
+    change.target = d->String(value[key], path.Child(key));
+    change.description = std::string(key) + " " + change.target;
+  }
+  if (value.contains("lws")) {
+    ++forms;
+    change.target = d->String(value["lws"], path.Child("lws"));
+    const Json* lws = FindLws(*s, change.target);
+    if (lws == nullptr) {
+      d->errors.push_back(api::Invalid(path.Child("lws"), change.target,
+                                       "no LeaderWorkerSet of this name among the workloads"));
+      return;
+    }
+    int what = 0;
+    if (value.contains("patch")) {
+      ++what;
+      if (d->IsObject(value["patch"], path.Child("patch"))) change.patch = value["patch"];
+      change.description = "patch";
+    }
+    if (value.contains("image")) {
+      ++what;
+      const std::string image = d->String(value["image"], path.Child("image"));
+      change.patch = ImagePatch(*lws, image);
+      change.description = "image " + image;
+    }
+    if (value.contains("replicas")) {
+      ++what;
+      const int replicas = d->Count(value["replicas"], path.Child("replicas"));
+      change.patch = {{"spec", {{"replicas", replicas}}}};
+      change.description = "replicas " + std::to_string(replicas);
+    }
+    if (what != 1) {
+      d->errors.push_back(api::Invalid(path, nullptr, "a change of an LWS sets exactly one of patch, image, replicas"));
+    }
+  }
+  if (forms != 1) {
+    d->errors.push_back(api::Invalid(path, nullptr, "must set exactly one of lws, cordon, uncordon, drain"));
+    return;
+  }
+  s->timeline.push_back(std::move(change));
+}
+
+void DecodeStrategy(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
+  if (!d->IsObject(value, path)) return;
+  d->Unknown(value, path, {"name", "rolloutStrategy", "annotations"});
+  Strategy strategy;
+  if (!value.contains("name")) d->errors.push_back(api::Required(path.Child("name"), ""));
+  else strategy.name = d->String(value["name"], path.Child("name"));
+  for (const Strategy& other : s->strategies) {
+    if (other.name == strategy.name) {
+      d->errors.push_back(api::FieldError(api::FieldErrorType::kDuplicate,
+                                          path.Child("name").String(), strategy.name, ""));
+    }
+  }
+  if (value.contains("rolloutStrategy") && d->IsObject(value["rolloutStrategy"], path.Child("rolloutStrategy"))) {
+    strategy.lws_patch["spec"]["rolloutStrategy"] = value["rolloutStrategy"];
+  }
+  if (value.contains("annotations")) {
+    Json annotations = Json::object();
+    for (const auto& [key, item] : d->StringMap(value["annotations"], path.Child("annotations"))) {
+      annotations[key] = item;
+    }
+    strategy.lws_patch["metadata"]["annotations"] = std::move(annotations);
+  }
+  s->strategies.push_back(std::move(strategy));
+}
+
+void DecodeLimits(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
+  if (!d->IsObject(value, path)) return;
+  d->Unknown(value, path, {"horizon", "stall"});
+  if (value.contains("horizon")) s->horizon = d->Time(value["horizon"], path.Child("horizon"));
+  if (value.contains("stall")) s->stall = d->Time(value["stall"], path.Child("stall"));
+  if (s->horizon <= Duration::zero()) {
+    d->errors.push_back(api::Invalid(path.Child("horizon"), value.value("horizon", Json()), "must be positive"));
+  }
+}
+
+template <typename F>
+void EachItem(const Json& doc, const char* key, Decoder* d, F decode) {
+  const Json list = doc.value(key, Json::array());
+  if (!list.is_array()) {
+    d->errors.push_back(api::TypeInvalid(FieldPath(key), list, "must be a list"));
+    return;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) decode(list[i], FieldPath(key).Index(i));
+}
+
+}  // namespace
+
+std::vector<const Json*> Scenario::Leaderworkersets() const {
+  std::vector<const Json*> out;
+  for (const Json& object : workloads) {
+    if (IsLws(object)) out.push_back(&object);
+  }
+  return out;
+}
+
+Result<Scenario> ParseScenario(std::string_view text, const std::string& file, const std::string& dir) {
+  Result<Json> doc = api::LoadYaml(text);
+  if (!doc.ok()) return Status::BadRequest(file + ": " + std::string(doc.status().message()));
+  Decoder d;
+  Scenario s;
+  if (!d.IsObject(*doc, FieldPath())) return cluster::internal::InvalidFile(file, d.errors);
+  d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "metadata", "cluster", "workloads", "timeline",
+                                "strategies", "limits"});
+  if (api::StringMember(*doc, "apiVersion") != kScenarioApiVersion) {
+    d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kScenarioApiVersion}));
+  }
+  if (api::StringMember(*doc, "kind") != kScenarioKind) {
+    d.errors.push_back(api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kScenarioKind}));
+  }
+  s.name = api::StringMember(api::ChildOrNull(*doc, "metadata"), "name");
+  if (s.name.empty()) s.name = std::filesystem::path(file).stem().string();
+  if (!doc->contains("cluster")) {
+    d.errors.push_back(api::Required(FieldPath("cluster"), "the node pools the workloads run on"));
+  } else if (d.IsObject((*doc)["cluster"], FieldPath("cluster"))) {
+    s.cluster = cluster::internal::DecodeClusterSection((*doc)["cluster"], FieldPath("cluster"), &d);
+  }
+  EachItem(*doc, "workloads", &d, [&](const Json& v, const FieldPath& p) { DecodeWorkload(v, p, dir, &d, &s); });
+  if (s.Leaderworkersets().empty()) {
+    d.errors.push_back(api::Required(FieldPath("workloads"), "at least one LeaderWorkerSet"));
+  }
+  EachItem(*doc, "timeline", &d, [&](const Json& v, const FieldPath& p) { DecodeChange(v, p, &d, &s); });
+  EachItem(*doc, "strategies", &d, [&](const Json& v, const FieldPath& p) { DecodeStrategy(v, p, &d, &s); });
+  if (doc->contains("limits")) DecodeLimits((*doc)["limits"], FieldPath("limits"), &d, &s);
+  if (!d.errors.empty()) return cluster::internal::InvalidFile(file, d.errors);
+  if (s.strategies.empty()) s.strategies.push_back({"as-written", Json::object()});
+  std::stable_sort(s.timeline.begin(), s.timeline.end(),
+                   [](const Change& a, const Change& b) { return a.at < b.at; });
+  return s;
+}
+
+Result<Scenario> LoadScenario(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return Status(text.status().code(), "the scenario file: " + text.status().message());
+  return ParseScenario(*text, path, std::filesystem::path(path).parent_path().string());
+}
+
+}  // namespace lws::simulate
