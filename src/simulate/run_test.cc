@@ -1,0 +1,120 @@
+// Runs of scenarios (run.h, sweep.h): determinism, and the two ways scarce capacity stops a
+// rollout that issue 32 asks `lws simulate` to show.
+#include "simulate/run.h"
+
+#include <gtest/gtest.h>
+
+#include "simulate/report.h"
+#include "simulate/sweep.h"
+
+namespace lws::simulate {
+namespace {
+
+// Two nodes of 8 GPUs, in stockout: 2 groups of one 8-GPU pod fill them.
+std::string TightScenario(const std::string& strategy, const std::string& tenants) {
+  return R"(
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+metadata: {name: tight}
+cluster:
+  nodePools:
+  - name: gpu
+    nodes: 2
+    maxNodes: 4
+    allocatable: {nvidia.com/gpu: "8", pods: "110"}
+    startup: {distribution: uniform, min: 20s, max: 40s}
+    termination: 5s
+  capacityChanges: [{at: 0s, stockout: gpu, for: 10h}]
+)" + tenants + R"(
+workloads:
+- object:
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata: {name: model}
+    spec:
+      replicas: 2
+      leaderWorkerTemplate:
+        size: 1
+        workerTemplate:
+          spec:
+            containers: [{name: c, image: img:1, resources: {limits: {nvidia.com/gpu: "8"}}}]
+timeline: [{at: 5m, lws: model, image: img:2}]
+strategies: [)" + strategy + R"(]
+limits: {horizon: 30m, stall: 3m}
+)";
+}
+
+const char* kSurgeOnly = "{name: surge, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: 1}}}";
+const char* kUnavailable = "{name: unavailable, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 1, maxSurge: 0}}}";
+
+Scenario Parse(const std::string& text) {
+  Result<Scenario> s = ParseScenario(text, "test.yaml", ".");
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return *s;
+}
+
+TEST(RunScenario, SameSeedSameReportAnyJobs) {
+  Scenario s = Parse(TightScenario(std::string(kUnavailable) + ", " + kSurgeOnly, ""));
+  SweepOptions one;
+  one.seeds = {1, 2, 3};
+  SweepOptions two = one;
+  two.jobs = 2;
+  Result<Report> a = Sweep(s, one);
+  Result<Report> b = Sweep(s, two);
+  Result<Report> c = Sweep(s, one);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_EQ(ReportJson(*a).dump(), ReportJson(*b).dump());
+  EXPECT_EQ(ReportJson(*a).dump(), ReportJson(*c).dump());
+  // Shards merged equal the whole.
+  SweepOptions first = one, second = one;
+  first.shard_count = second.shard_count = 2;
+  second.shard_index = 1;
+  Result<Report> merged = MergeReports({*Sweep(s, first), *Sweep(s, second)});
+  ASSERT_TRUE(merged.ok()) << merged.status().message();
+  EXPECT_EQ(ReportJson(*merged).dump(), ReportJson(*a).dump());
+}
+
+// maxSurge needs a node the stockout does not give: the surge group waits and the rollout never
+// completes; the stall names the group and the scheduler's reason.
+TEST(RunScenario, SurgeThatCannotBeScheduledStallsWithTheSchedulersReason) {
+  Scenario s = Parse(TightScenario(kSurgeOnly, ""));
+  Result<RunResult> run = RunScenario(s, s.strategies[0], 1);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const RunMetrics& m = run->metrics;
+  EXPECT_FALSE(m.completed);
+  EXPECT_EQ(m.duration_s, 1800);
+  EXPECT_EQ(m.min_ready, 2) << "maxUnavailable 0: nothing goes down";
+  ASSERT_EQ(m.stalls.size(), 1u);
+  EXPECT_EQ(m.stalls[0].waiting_groups, std::set<int>{2});
+  bool insufficient = false, stockout = false;
+  for (const auto& [message, count] : m.stalls[0].reasons) {
+    insufficient |= message.find("FailedScheduling: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu") == 0;
+    stockout |= message.find("stockout of pool gpu") != std::string::npos;
+  }
+  EXPECT_TRUE(insufficient);
+  EXPECT_TRUE(stockout);
+  // The surge group never gets a node: it costs waiting, not accelerators.
+  EXPECT_EQ(m.surge_accelerator_hours, 0);
+  EXPECT_EQ(m.peak_accelerators, 16);
+}
+
+// maxUnavailable releases a node; another tenant takes it before the replacement: capacity is
+// lost and the rollout does not complete. Without the tenant it completes.
+TEST(RunScenario, CapacityTakenByOtherTenantsIsLost) {
+  const std::string tenants = "  otherTenants: {takeFreed: {probability: 1, delay: 0s}}";
+  Scenario taken = Parse(TightScenario(kUnavailable, tenants));
+  Scenario free = Parse(TightScenario(kUnavailable, ""));
+  Result<RunResult> lost = RunScenario(taken, taken.strategies[0], 1);
+  Result<RunResult> kept = RunScenario(free, free.strategies[0], 1);
+  ASSERT_TRUE(lost.ok() && kept.ok());
+  EXPECT_TRUE(kept->metrics.completed);
+  EXPECT_LT(kept->metrics.group_hours_lost, 0.05);
+  EXPECT_FALSE(lost->metrics.completed);
+  EXPECT_EQ(lost->metrics.min_ready, 1);
+  EXPECT_GT(lost->metrics.group_hours_lost, 0.3);  // one group of two missing for most of 30 min
+  EXPECT_GT(lost->metrics.below_replicas_s, 1500);
+  ASSERT_FALSE(lost->metrics.stalls.empty());
+}
+
+}  // namespace
+}  // namespace lws::simulate

@@ -1,0 +1,154 @@
+// The scenario file (scenario_file.h): what decodes, and every error with its file and field.
+#include "simulate/scenario_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "simulate/run.h"
+
+namespace lws::simulate {
+namespace {
+
+constexpr const char* kValid = R"(
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+metadata: {name: small}
+cluster:
+  nodePools:
+  - {name: gpu, nodes: 2, allocatable: {nvidia.com/gpu: "8", pods: "110"}}
+  otherTenants:
+    takeFreed: {probability: 0.25, delay: 30s}
+    arrivals: [{at: 5m, pods: 2, requests: {nvidia.com/gpu: "4"}, pool: gpu, for: 1h}]
+workloads:
+- object:
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata: {name: demo}
+    spec:
+      replicas: 2
+      leaderWorkerTemplate:
+        size: 2
+        workerTemplate:
+          spec:
+            containers: [{name: c, image: img:1, resources: {limits: {nvidia.com/gpu: "2"}}}]
+timeline:
+- {at: 20m, lws: demo, replicas: 3}
+- {at: 10m, lws: demo, image: img:2}
+- {at: 30m, cordon: gpu-1}
+strategies:
+- {name: surge, rolloutStrategy: {rollingUpdateConfiguration: {maxSurge: 1}}}
+limits: {horizon: 1h, stall: 2m}
+)";
+
+TEST(ScenarioFile, DecodesEveryPart) {
+  Result<Scenario> s = ParseScenario(kValid, "small.yaml", ".");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->name, "small");
+  ASSERT_EQ(s->cluster.pools.size(), 1u);
+  ASSERT_TRUE(s->cluster.other_tenants.take_freed.has_value());
+  EXPECT_EQ(s->cluster.other_tenants.take_freed->probability, 0.25);
+  ASSERT_EQ(s->cluster.other_tenants.arrivals.size(), 1u);
+  EXPECT_EQ(s->cluster.other_tenants.arrivals[0].pods, 2);
+  ASSERT_EQ(s->Leaderworkersets().size(), 1u);
+  ASSERT_EQ(s->timeline.size(), 3u);
+  // In time order; the image change patches every container of the templates.
+  EXPECT_EQ(s->timeline[0].description, "image img:2");
+  EXPECT_EQ(s->timeline[0].patch["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["image"],
+            "img:2");
+  EXPECT_EQ(s->timeline[1].patch, Json::parse(R"({"spec":{"replicas":3}})"));
+  EXPECT_EQ(s->timeline[2].kind, Change::Kind::kCordon);
+  ASSERT_EQ(s->strategies.size(), 1u);
+  EXPECT_EQ(s->strategies[0].lws_patch["spec"]["rolloutStrategy"]["rollingUpdateConfiguration"]["maxSurge"], 1);
+  EXPECT_EQ(s->horizon, std::chrono::hours(1));
+  EXPECT_EQ(s->stall, std::chrono::minutes(2));
+  EXPECT_TRUE(CheckScenario(*s, "small.yaml").ok());
+}
+
+TEST(ScenarioFile, ReportsEveryProblemWithFileAndField) {
+  const std::string bad = R"(
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+cluster:
+  nodePools: [{name: gpu, nodes: 1, allocatable: {pods: "110"}, colour: red}]
+  otherTenants: {takeFreed: {probability: 2}, arrivals: [{at: 1m, requests: {nvidia.com/gpu: lots}, pool: cpu}]}
+workloads:
+- {object: {apiVersion: v1, kind: ConfigMap, metadata: {name: cm, namespace: team-a}}}
+- {file: missing.yaml}
+timeline:
+- {at: soon, lws: nosuch, replicas: 2}
+- {at: 1m, cordon: n, drain: n}
+strategies: [{rolloutStrategy: {}}, {name: x}, {name: x}]
+limits: {horizon: 0s}
+surprise: true
+)";
+  Result<Scenario> s = ParseScenario(bad, "bad.yaml", "/nonexistent");
+  ASSERT_FALSE(s.ok());
+  const std::string message(s.status().message());
+  for (const char* expected : {
+           "bad.yaml: surprise: Forbidden: unknown field",
+           "bad.yaml: cluster.nodePools[0].colour: Forbidden: unknown field",
+           "bad.yaml: cluster.otherTenants.takeFreed.probability: Invalid value: 2: must be a number between 0 and 1",
+           "bad.yaml: cluster.otherTenants.arrivals[0].requests[nvidia.com/gpu]: Invalid value: \"lots\"",
+           "bad.yaml: cluster.otherTenants.arrivals[0].pool: Invalid value: \"cpu\": no node pool has this name",
+           "bad.yaml: workloads[0]: Invalid value: \"team-a\": objects live in namespace default in a simulation",
+           "bad.yaml: workloads[1].file: Invalid value: \"missing.yaml\"",
+           "bad.yaml: workloads: Required value: at least one LeaderWorkerSet",
+           "bad.yaml: timeline[0].lws: Invalid value: \"nosuch\": no LeaderWorkerSet of this name among the workloads",
+           "bad.yaml: timeline[1]: Invalid value: null: must set exactly one of lws, cordon, uncordon, drain",
+           "bad.yaml: strategies[0].name: Required value",
+           "bad.yaml: strategies[2].name: Duplicate value: \"x\"",
+           "bad.yaml: limits.horizon: Invalid value: \"0s\": must be positive"}) {
+    EXPECT_NE(message.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n" << message;
+  }
+}
+
+TEST(ScenarioFile, WorkloadsFromFilesAndTheChecksBeforeRunning) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "scenario-files";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "lws.yaml") << R"(apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: big}
+spec:
+  replicas: 1
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers: [{name: c, image: i, resources: {limits: {nvidia.com/gpu: "16"}}}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+)";
+  const std::string text = R"(
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+cluster: {nodePools: [{name: gpu, nodes: 1, allocatable: {nvidia.com/gpu: "8", pods: "110"}}]}
+workloads: [{file: lws.yaml}]
+strategies: [{name: broken, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: 0}}}]
+)";
+  Result<Scenario> s = ParseScenario(text, "s.yaml", dir.string());
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->workloads.size(), 2u);
+  EXPECT_EQ(s->name, "s");
+  Status checked = CheckScenario(*s, "s.yaml");
+  ASSERT_FALSE(checked.ok());
+  const std::string message(checked.message());
+  EXPECT_NE(message.find("s.yaml: LeaderWorkerSet big (strategy broken): spec.rolloutStrategy."
+                         "rollingUpdateConfiguration.maxUnavailable: Invalid value"),
+            std::string::npos)
+      << message;
+  s->strategies = {{"plain", Json::object()}};
+  checked = CheckScenario(*s, "s.yaml");
+  ASSERT_FALSE(checked.ok());
+  EXPECT_NE(std::string(checked.message())
+                .find("s.yaml: LeaderWorkerSet big (strategy plain): a leader pod fits no node of the "
+                      "cluster: it asks for nvidia.com/gpu 16 (pool gpu nodes have 8)"),
+            std::string::npos)
+      << checked.message();
+}
+
+}  // namespace
+}  // namespace lws::simulate
