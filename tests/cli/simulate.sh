@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `lws simulate` against the real binary: bad scenarios are refused with the file and the field,
+# results do not depend on --jobs or on sharding, the HTML report and the SVG timeline are
+# written, and a rollout that cannot complete exits 3. Usage: simulate.sh LWS_BINARY REPO_ROOT
+set -uo pipefail
+lws="$1"
+root="$2"
+failures=0
+check() {  # check NAME CONDITION...
+  local name="$1"; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+example="$root/examples/simulate/h100-rollout.yaml"
+
+cat >"$tmp/bad.yaml" <<'YAML'
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+cluster: {nodePools: [{name: gpu, nodes: 1, allocatable: {pods: "110"}, colour: red}]}
+workloads: [{file: nope.yaml}]
+timeline: [{at: 1m, lws: x, image: a}]
+YAML
+"$lws" simulate "$tmp/bad.yaml" >"$tmp/out" 2>"$tmp/err"
+check "bad scenario: exit 2" test $? -eq 2
+check "bad scenario: unknown field with its path" grep -q "bad.yaml: cluster.nodePools\[0\].colour: Forbidden: unknown field" "$tmp/err"
+check "bad scenario: missing workload file" grep -q "bad.yaml: workloads\[0\].file: Invalid value: \"nope.yaml\"" "$tmp/err"
+check "bad scenario: unknown LWS in the timeline" grep -q "bad.yaml: timeline\[0\].lws: Invalid value: \"x\"" "$tmp/err"
+
+sed 's/nvidia.com\/gpu: "4"}/nvidia.com\/gpu: "16"}/; s/limits: {nvidia.com\/gpu: "4"}/limits: {nvidia.com\/gpu: "16"}/' "$example" >"$tmp/big.yaml"
+"$lws" simulate "$tmp/big.yaml" >"$tmp/out" 2>"$tmp/err"
+check "a pod that fits no node: exit 2 before running" test $? -eq 2
+check "a pod that fits no node: says so" grep -q "fits no node of the cluster: it asks for nvidia.com/gpu 16 (pool h100 nodes have 8)" "$tmp/err"
+
+"$lws" simulate "$example" --seeds 4 --jobs 1 -o json --no-progress >"$tmp/j1.json" 2>"$tmp/err"
+code=$?
+check "sweep runs (exit 0 or 3)" test $code -eq 0 -o $code -eq 3
+"$lws" simulate "$example" --seeds 4 --jobs 2 -o json --no-progress >"$tmp/j2.json" 2>/dev/null
+check "--jobs 1 and --jobs 2: the same bytes" cmp -s "$tmp/j1.json" "$tmp/j2.json"
+"$lws" simulate "$example" --seeds 4 --shard 0/2 -o json --no-progress >"$tmp/s0.json" 2>/dev/null
+"$lws" simulate "$example" --seeds 4 --shard 1/2 -o json --no-progress >"$tmp/s1.json" 2>/dev/null
+"$lws" simulate merge "$tmp/s1.json" "$tmp/s0.json" -o json >"$tmp/merged.json" 2>"$tmp/err"
+check "merged shards: the same bytes as the whole sweep" cmp -s "$tmp/merged.json" "$tmp/j1.json"
+"$lws" simulate merge "$tmp/s0.json" "$tmp/s0.json" >"$tmp/out" 2>"$tmp/err"
+check "a seed in two shards is refused" grep -q "is in two shards" "$tmp/err"
+check "json has four strategies" test "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["strategies"]))' "$tmp/j1.json")" = 4
+
+"$lws" simulate "$example" --seed 2 --no-progress --report "$tmp/report.html" --timeline "$tmp/timeline.svg" >"$tmp/table" 2>/dev/null
+check "table has a row per strategy" test "$(grep -c '^mu' "$tmp/table")" -eq 4
+check "HTML report written with an SVG per strategy" test "$(grep -c '<svg' "$tmp/report.html")" -eq 4
+check "SVG timeline written" grep -q 'group 7' "$tmp/timeline.svg"
+
+cat >"$tmp/stuck.yaml" <<'YAML'
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+cluster:
+  nodePools: [{name: gpu, nodes: 1, maxNodes: 2, allocatable: {nvidia.com/gpu: "8", pods: "110"}, startup: {distribution: fixed, value: 10s}}]
+  capacityChanges: [{at: 0s, stockout: gpu, for: 10h}]
+workloads:
+- object:
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata: {name: m}
+    spec:
+      replicas: 1
+      rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: 1}}
+      leaderWorkerTemplate:
+        size: 1
+        workerTemplate: {spec: {containers: [{name: c, image: a, resources: {limits: {nvidia.com/gpu: "8"}}}]}}
+timeline: [{at: 2m, lws: m, image: b}]
+limits: {horizon: 20m, stall: 2m}
+YAML
+"$lws" simulate "$tmp/stuck.yaml" --seed 1 --no-progress -o json >"$tmp/stuck.json" 2>"$tmp/err"
+check "a rollout that cannot complete: exit 3" test $? -eq 3
+check "its stall names the scheduler's reason" grep -q "Insufficient nvidia.com/gpu" "$tmp/stuck.json"
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
