@@ -11,6 +11,11 @@
 
 #include "api/yaml.h"
 #include "base/file.h"
+#include "api/go_duration.h"
+#include "client/resource.h"
+#include "client/rest/kubeconfig_loader.h"
+#include "client/rest/rest_client.h"
+#include "simulate/from_cluster.h"
 #include "simulate/html_report.h"
 #include "simulate/sweep.h"
 
@@ -76,10 +81,63 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// What --from-cluster reads: the LWS, every node and every pod, through any API server.
+Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
+  const std::size_t slash = options.lws.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == options.lws.size()) {
+    return Status::BadRequest("--lws must be NAMESPACE/NAME, not \"" + options.lws + "\"");
+  }
+  rest::LoadOptions load;
+  load.kubeconfig_path = options.kubeconfig;
+  load.context = options.context;
+  ASSIGN_OR_RETURN(rest::RestConfig config,
+                   rest::LoadRestConfig(load, rest::Environment::FromProcess()));
+  rest::RestClientOptions client_options;
+  client_options.field_manager = "lws-simulate";
+  client_options.qps = 50;
+  client_options.burst = 100;
+  ASSIGN_OR_RETURN(auto client, rest::RestClient::FromConfig(std::move(config), client_options));
+  simulate::LiveCluster live;
+  ASSIGN_OR_RETURN(store::ObjectPtr lws, client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
+                                                     options.lws.substr(slash + 1)));
+  live.lws = lws->json;
+  ASSIGN_OR_RETURN(store::ListResult nodes, client->List(client::kNodes, {}));
+  for (const store::ObjectPtr& node : nodes.items) live.nodes.push_back(node->json);
+  ASSIGN_OR_RETURN(store::ListResult pods, client->List(client::kPods, {}));
+  for (const store::ObjectPtr& pod : pods.items) live.pods.push_back(pod->json);
+  return live;
+}
+
+// The scenario of --from-cluster, as a document and parsed (the document is what runs).
+Result<simulate::Scenario> ScenarioFromCluster(const SimulateOptions& options, std::ostream& err) {
+  if (options.lws.empty() || options.change.empty()) {
+    return Status::BadRequest("--from-cluster needs --lws NAMESPACE/NAME and --change PATCH.yaml");
+  }
+  ASSIGN_OR_RETURN(std::string change_text, ReadFile(options.change));
+  Result<api::Json> change = api::LoadYaml(change_text);
+  if (!change.ok() || !change->is_object()) {
+    return Status::BadRequest(options.change + ": a JSON merge patch object is needed" +
+                              (change.ok() ? "" : ": " + change.status().message()));
+  }
+  simulate::FromClusterOptions from;
+  from.change = *change;
+  ASSIGN_OR_RETURN(from.horizon, api::ParseGoDuration(options.horizon));
+  ASSIGN_OR_RETURN(simulate::LiveCluster live, ReadCluster(options));
+  ASSIGN_OR_RETURN(api::Json document, simulate::ScenarioFromCluster(live, from));
+  const std::string yaml = api::EmitYaml(document);
+  if (!options.emit_scenario.empty()) {
+    RETURN_IF_ERROR(WriteFileAtomically(options.emit_scenario, yaml, false));
+    err << "lws simulate: wrote the scenario to " << options.emit_scenario << "\n";
+  }
+  return simulate::ParseScenario(yaml, "<from-cluster>", ".");
+}
+
 }  // namespace
 
 int RunSimulate(const SimulateOptions& options, std::ostream& out, std::ostream& err) {
-  Result<simulate::Scenario> scenario = simulate::LoadScenario(options.scenario);
+  Result<simulate::Scenario> scenario = options.from_cluster
+                                            ? ScenarioFromCluster(options, err)
+                                            : simulate::LoadScenario(options.scenario);
   if (!scenario.ok()) {
     err << "lws simulate: invalid scenario\n" << scenario.status().message() << "\n";
     return kBadInput;
@@ -162,6 +220,14 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--timeline", options->timeline, "Write the first run's timeline as SVG");
   options->progress = ::isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   cmd->add_flag("!--no-progress", options->progress, "No progress line on standard error");
+  cmd->add_flag("--from-cluster", options->from_cluster,
+                "Build the scenario from a live LWS (any API server; nothing is written)");
+  cmd->add_option("--kubeconfig", options->kubeconfig, "With --from-cluster: the kubeconfig");
+  cmd->add_option("--context", options->context, "With --from-cluster: the kubeconfig context");
+  cmd->add_option("--lws", options->lws, "With --from-cluster: the LeaderWorkerSet, NAMESPACE/NAME");
+  cmd->add_option("--change", options->change, "With --from-cluster: a JSON merge patch of the LWS (YAML or JSON)");
+  cmd->add_option("--horizon", options->horizon, "With --from-cluster: how long the rollout may take");
+  cmd->add_option("--emit-scenario", options->emit_scenario, "With --from-cluster: write the scenario built");
   CLI::App* merge = cmd->add_subcommand("merge", "Combine the JSON of shards into one report");
   merge->add_option("files", options->merge, "Shard reports (-o json)")->required();
   merge->add_option("-o,--output", options->output, "table, json or yaml")
@@ -171,8 +237,8 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
       *exit_code = RunSimulateMerge(*options, std::cout, std::cerr);
       return;
     }
-    if (options->scenario.empty()) {
-      std::cerr << "lws simulate: a scenario file is required\n" << cmd->help();
+    if (options->scenario.empty() == !options->from_cluster) {
+      std::cerr << "lws simulate: give a scenario file or --from-cluster (one of them)\n" << cmd->help();
       *exit_code = kBadInput;
       return;
     }

@@ -6,6 +6,8 @@
 //   lws simulate SCENARIO.yaml [--seeds N | --seed S] [--jobs J] [--shard I/N]
 //                [-o table|json|yaml] [--report out.html] [--timeline out.svg]
 //   lws simulate merge SHARD.json...   [-o table|json|yaml]
+//   lws simulate --from-cluster [--kubeconfig K] --lws NS/NAME --change PATCH.yaml
+//                [--horizon 6h] [--emit-scenario out.yaml] [the sweep flags above]
 //
 // Exit codes: 0 every run completed, 3 some run did not complete within the horizon (the
 // report says which), 2 bad input (scenario file, flags), 1 a run failed.
@@ -33,6 +35,13 @@ struct SimulateOptions {
   std::string timeline;    // SVG file
   bool progress = true;
   std::vector<std::string> merge;  // `merge` files
+  bool from_cluster = false;
+  std::string kubeconfig;
+  std::string context;
+  std::string lws;            // NS/NAME
+  std::string change;         // a merge patch file (YAML or JSON)
+  std::string horizon = "6h";
+  std::string emit_scenario;  // write the scenario built from the cluster
 };
 
 int RunSimulate(const SimulateOptions& options, std::ostream& out, std::ostream& err);

@@ -74,5 +74,39 @@ YAML
 check "a rollout that cannot complete: exit 3" test $? -eq 3
 check "its stall names the scheduler's reason" grep -q "Insufficient nvidia.com/gpu" "$tmp/stuck.json"
 
+# --from-cluster against a running `lws up`: the scenario it builds (written with
+# --emit-scenario) gives the same result as a file; the live cluster is left as it was.
+if command -v kubectl >/dev/null 2>&1; then
+  source "$root/tests/lib/apiserver.sh"
+  failures_before=$failures
+  failures=0
+  start_up "$lws" "$tmp" --config "$root/testdata/up/cluster.yaml" --seed 3 || exit 1
+  trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
+  kubectl apply -f - >/dev/null <<'YAML'
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: live}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate: {spec: {containers: [{name: c, image: "img:1", resources: {limits: {nvidia.com/gpu: "2"}}}]}}
+YAML
+  kubectl run other --image=batch --overrides='{"spec":{"containers":[{"name":"other","image":"batch","resources":{"limits":{"nvidia.com/gpu":"4"}}}]}}' >/dev/null 2>&1
+  kubectl wait --for=condition=Available lws/live --timeout=60s >/dev/null 2>&1
+  check "from-cluster: the live LWS is Available" test $? -eq 0
+  echo '{"spec":{"leaderWorkerTemplate":{"workerTemplate":{"spec":{"containers":[{"name":"c","image":"img:2","resources":{"limits":{"nvidia.com/gpu":"2"}}}]}}}}}' >"$tmp/change.json"
+  "$lws" simulate --from-cluster --kubeconfig "$KUBECONFIG" --lws default/live --change "$tmp/change.json" \
+    --horizon 1h --emit-scenario "$tmp/built.yaml" --seeds 2 -o json --no-progress >"$tmp/live.json" 2>"$tmp/err"
+  check "from-cluster: runs and completes (exit 0)" test $? -eq 0
+  check "from-cluster: one pool of the live nodes" grep -q "nodes: 4" "$tmp/built.yaml"
+  check "from-cluster: the other pod holds its GPUs" grep -q "other-1" "$tmp/built.yaml"
+  check "from-cluster: the observed startup time" grep -q "value: 2s" "$tmp/built.yaml"
+  "$lws" simulate "$tmp/built.yaml" --seeds 2 -o json --no-progress >"$tmp/file.json" 2>/dev/null
+  check "from-cluster: the same result as the scenario file" cmp -s "$tmp/live.json" "$tmp/file.json"
+  check "from-cluster: nothing written to the cluster" test "$(kubectl get lws live -o jsonpath='{.spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image}')" = "img:1"
+  failures=$((failures + failures_before))
+fi
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
