@@ -228,8 +228,11 @@ class Runner {
       const Json& series = api::ChildOrNull(e.rest, "series");
       const std::int64_t times = series.is_object() ? series.value("count", std::int64_t{1})
                                                     : std::max<std::int64_t>(1, e.count);
-      if (e.reason == "RecreateGroup" && e.involved_object.name == target_ &&
-          (e.last_timestamp.empty() || e.last_timestamp >= FormatRfc3339(start))) {
+      // The event's last occurrence, in either API's fields.
+      std::string last = api::StringMember(series, "lastObservedTime");
+      if (last.empty()) last = e.event_time.empty() ? e.last_timestamp : e.event_time;
+      Result<Time> at = ParseRfc3339(last);
+      if (e.reason == "RecreateGroup" && e.involved_object.name == target_ && at.ok() && *at >= start) {
         result_.metrics.recreations += times;
       }
       // What held a pod back: the scheduler's and the autoscaler's complaints.

@@ -118,3 +118,29 @@ TEST(RunScenario, CapacityTakenByOtherTenantsIsLost) {
 
 }  // namespace
 }  // namespace lws::simulate
+
+namespace lws::simulate {
+namespace {
+
+// Another tenant's pods arriving at 4m take the one spare node: the surge group that would have
+// used it waits, where without them the rollout completes.
+TEST(RunScenario, ArrivingTenantsTakeTheSpareNode) {
+  auto text = [](bool arrivals) {
+    std::string s = TightScenario(kSurgeOnly, arrivals ? "  otherTenants: {arrivals: [{at: 4m, pods: 1, requests: {nvidia.com/gpu: \"8\"}}]}" : "");
+    const std::string two = "    nodes: 2\n";
+    s.replace(s.find(two), two.size(), "    nodes: 3\n");  // one spare node
+    return s;
+  };
+  Scenario without = Parse(text(false));
+  Scenario with = Parse(text(true));
+  Result<RunResult> free = RunScenario(without, without.strategies[0], 1);
+  Result<RunResult> taken = RunScenario(with, with.strategies[0], 1);
+  ASSERT_TRUE(free.ok() && taken.ok());
+  EXPECT_TRUE(free->metrics.completed);
+  EXPECT_FALSE(taken->metrics.completed);
+  ASSERT_FALSE(taken->metrics.stalls.empty());
+  EXPECT_EQ(taken->metrics.stalls[0].waiting_groups, std::set<int>{2});
+}
+
+}  // namespace
+}  // namespace lws::simulate
