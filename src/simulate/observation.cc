@@ -131,6 +131,8 @@ Observation Observe(const client::LocalClient& client, const std::string& name,
     if (ready && !pod.metadata.IsDeleting()) {
       ++o.ready;
       if (is_new) ++o.new_ready;
+    } else if (!pod.metadata.IsDeleting()) {
+      o.stranded_accelerators += group.accelerators;
     }
     if (group.index >= o.replicas) o.surge_accelerators += group.accelerators;
   }

@@ -52,6 +52,7 @@ struct Observation {
   int new_ready = 0;      // ready groups of the update revision
   std::int64_t accelerators = 0;        // held by every pod of the LWS
   std::int64_t surge_accelerators = 0;  // held by groups with an index >= replicas
+  std::int64_t stranded_accelerators = 0;  // held by placed pods of groups that are not ready
   std::vector<GroupView> groups;        // by index, 0 .. the highest seen
   std::int64_t restarts = 0;            // container restarts of its live pods, summed
 };

@@ -40,6 +40,7 @@ Json RunJson(const RunResult& r) {
               {"groupHoursLost", Micro(m.group_hours_lost)},
               {"peakAccelerators", m.peak_accelerators},
               {"surgeAcceleratorHours", Micro(m.surge_accelerator_hours)},
+              {"strandedAcceleratorHours", Micro(m.stranded_accelerator_hours)},
               {"nodesProvisioned", m.nodes_provisioned},
               {"nodesReleased", m.nodes_released},
               {"recreations", m.recreations},
@@ -64,6 +65,7 @@ RunResult RunFromJson(const Json& j) {
   m.group_hours_lost = j.value("groupHoursLost", 0.0);
   m.peak_accelerators = j.value("peakAccelerators", std::int64_t{0});
   m.surge_accelerator_hours = j.value("surgeAcceleratorHours", 0.0);
+  m.stranded_accelerator_hours = j.value("strandedAcceleratorHours", 0.0);
   m.nodes_provisioned = j.value("nodesProvisioned", 0);
   m.nodes_released = j.value("nodesReleased", 0);
   m.recreations = j.value("recreations", std::int64_t{0});
@@ -122,6 +124,7 @@ Json Summary(const StrategyResults& s) {
       {"groupHoursLost", Spread(collect([](const RunResult& r) { return Micro(r.metrics.group_hours_lost); }), bigger)},
       {"peakAccelerators", Spread(collect([](const RunResult& r) { return double(r.metrics.peak_accelerators); }), bigger)},
       {"surgeAcceleratorHours", Spread(collect([](const RunResult& r) { return Micro(r.metrics.surge_accelerator_hours); }), bigger)},
+      {"strandedAcceleratorHours", Spread(collect([](const RunResult& r) { return Micro(r.metrics.stranded_accelerator_hours); }), bigger)},
       {"nodesProvisioned", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_provisioned); }), bigger)},
       {"nodesReleased", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_released); }), bigger)},
       {"recreations", Spread(collect([](const RunResult& r) { return double(r.metrics.recreations); }), bigger)},
@@ -198,10 +201,10 @@ Result<Report> MergeReports(std::vector<Report> shards) {
 
 std::string ReportTable(const Report& report) {
   const Json json = ReportJson(report);
-  std::string out = fmt::format("{:<16} {:>9} {:>22} {:>10} {:>12} {:>12} {:>10} {:>11} {:>7} {:>6}\n",
+  std::string out = fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}\n",
                                 "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY",
-                                "BELOW FLOOR", "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H", "NODES+",
-                                "STALLS");
+                                "BELOW FLOOR", "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H",
+                                "STRANDED ACC-H", "NODES+", "STALLS");
   auto secs = [](const Json& spread, const char* at) {
     if (!spread.is_object()) return std::string("-");
     double s = spread[at].get<double>();
@@ -213,13 +216,18 @@ std::string ReportTable(const Report& report) {
     const std::string duration =
         secs(m["durationSeconds"], "p50") + "/" + secs(m["durationSeconds"], "p95") + "/" +
         secs(m["durationSeconds"], "worst");
+    if (m["runs"].get<std::size_t>() == 0) {
+      out += fmt::format("{:<18} (no runs)\n", s["name"].get<std::string>());
+      continue;
+    }
     out += fmt::format(
-        "{:<16} {:>8.0f}% {:>22} {:>10} {:>12} {:>12.2f} {:>10} {:>11.2f} {:>7} {:>6}\n",
+        "{:<18} {:>8.0f}% {:>22} {:>9} {:>11} {:>12.2f} {:>8} {:>11.2f} {:>14.2f} {:>6} {:>6}\n",
         s["name"].get<std::string>(), m["completionRate"].get<double>() * 100, duration,
         fmt::format("{}/{}", m["minReadyGroups"]["p50"].get<double>(), m["minReadyGroups"]["worst"].get<double>()),
         secs(m["belowFloorSeconds"], "p50"), m["groupHoursLost"]["p50"].get<double>(),
         m["peakAccelerators"]["p50"].get<double>(), m["surgeAcceleratorHours"]["p50"].get<double>(),
-        m["nodesProvisioned"]["p50"].get<double>(), m["runsWithStalls"].get<int>());
+        m["strandedAcceleratorHours"]["p50"].get<double>(), m["nodesProvisioned"]["p50"].get<double>(),
+        m["runsWithStalls"].get<int>());
   }
   return out;
 }

@@ -27,6 +27,7 @@ void MetricsRecorder::Integrate(Time until) {
     m_.group_hours_lost += (o.replicas - o.ready) * dt / 3600.0;
   }
   m_.surge_accelerator_hours += static_cast<double>(o.surge_accelerators) * dt / 3600.0;
+  m_.stranded_accelerator_hours += static_cast<double>(o.stranded_accelerators) * dt / 3600.0;
 }
 
 void MetricsRecorder::Add(const Observation& o) {

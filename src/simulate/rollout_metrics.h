@@ -41,6 +41,9 @@ struct RunMetrics {
   double group_hours_lost = 0;
   std::int64_t peak_accelerators = 0;
   double surge_accelerator_hours = 0;
+  // Accelerator-hours held by groups that were not ready (partly placed, or starting): what
+  // gang scheduling saves when a group can only partly fit.
+  double stranded_accelerator_hours = 0;
   int nodes_provisioned = 0;
   int nodes_released = 0;
   std::vector<Stall> stalls;

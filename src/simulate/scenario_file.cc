@@ -6,6 +6,7 @@
 
 #include "api/lws_types.h"
 #include "api/yaml.h"
+#include "apiserver/patch.h"
 #include "base/file.h"
 #include "cluster/cluster_config.h"
 #include "cluster/config_decoder.h"
@@ -145,7 +146,7 @@ void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario
 
 void DecodeStrategy(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
   if (!d->IsObject(value, path)) return;
-  d->Unknown(value, path, {"name", "rolloutStrategy", "annotations"});
+  d->Unknown(value, path, {"name", "rolloutStrategy", "annotations", "patch"});
   Strategy strategy;
   if (!value.contains("name")) d->errors.push_back(api::Required(path.Child("name"), ""));
   else strategy.name = d->String(value["name"], path.Child("name"));
@@ -164,6 +165,11 @@ void DecodeStrategy(const Json& value, const FieldPath& path, Decoder* d, Scenar
       annotations[key] = item;
     }
     strategy.lws_patch["metadata"]["annotations"] = std::move(annotations);
+  }
+  if (value.contains("patch") && d->IsObject(value["patch"], path.Child("patch"))) {
+    // Any other override, as a JSON merge patch of the LWS (applied after the two above).
+    Result<Json> merged = apiserver::ApplyMergePatch(strategy.lws_patch, value["patch"]);
+    if (merged.ok()) strategy.lws_patch = std::move(*merged);
   }
   s->strategies.push_back(std::move(strategy));
 }

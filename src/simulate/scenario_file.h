@@ -22,6 +22,7 @@
 //   strategies:                      # each run on the same seeds; none: the workloads as written
 //   - {name: "mu1-ms0", rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 1, maxSurge: 0}}}
 //   - {name: "mu0-ms1", rolloutStrategy: {...}, annotations: {...}}
+//   - {name: "gang", patch: {spec: {...}}}   # any JSON merge patch of the LWS
 //   limits:
 //     horizon: 6h                    # after the first change: not completed by then is stuck
 //     stall: 5m                      # no progress this long is a stall
