@@ -89,7 +89,10 @@ Json CommonLabels(const Pool& pool) {
   Json common = Json::object();
   const Json& first = At(*pool.nodes.front(), {"metadata", "labels"});
   if (!first.is_object()) return common;
-  for (const auto& [key, value] : first.items()) {
+  for (const auto& item : first.items()) {
+    // Named copies: clang 14 cannot capture structured bindings in the lambda below.
+    const std::string& key = item.key();
+    const Json& value = item.value();
     if (kSimulatedLabels.count(key)) continue;
     bool shared = std::all_of(pool.nodes.begin(), pool.nodes.end(), [&](const Json* n) {
       return At(*n, {"metadata", "labels"}).value(key, Json()) == value;

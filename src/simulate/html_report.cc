@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <tuple>
@@ -84,14 +85,31 @@ std::string TimelineSvg(const RunResult& run) {
                      run.metrics.completed ? "completed in " + Duration(run.metrics.duration_s)
                                            : "not completed within the horizon");
   // The ready-groups panel, against replicas and the floor.
+  // The panel spans from just below the floor (or the fewest groups ready after the change) to
+  // the most: a dip of one group in a hundred must show. The creation's climb is cut at the bottom.
   int most = std::max(run.replicas, 1);
-  for (const auto& [t, v] : run.ready) most = std::max(most, v);
-  auto y = [&](double v) { return 20 + kPanel - v / most * (kPanel - 10); };
+  int least = run.floor;
+  for (const auto& [t, v] : run.ready) {
+    most = std::max(most, v);
+    if (t >= run.window_start_s) least = std::min(least, v);
+  }
+  const double bottom_value = std::max(0, least - 1);
+  auto y = [&](double v) {
+    const double clamped = std::max(v, bottom_value);
+    return 20 + kPanel - (clamped - bottom_value) / std::max(1.0, most - bottom_value) * (kPanel - 10);
+  };
+  double last_label_y = -100;
   for (auto [value, label, dash] : {std::tuple{run.replicas, "replicas", "4,3"},
-                                    std::tuple{run.floor, "floor", "2,2"}}) {
-    svg += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\" "
-                       "stroke-dasharray=\"{}\"/><text x=\"4\" y=\"{:.1f}\">{} {}</text>\n",
-                       kLeft, kLeft + kWidth, y(value), y(value), dash, y(value) + 4, label, value);
+                                    std::tuple{run.floor, "floor", "2,2"},
+                                    std::tuple{static_cast<int>(bottom_value), "", ""}}) {
+    const double label_y = std::max(y(value) + 4, last_label_y + 12);  // labels never overlap
+    last_label_y = label_y;
+    if (*dash != '\0') {
+      svg += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\" "
+                         "stroke-dasharray=\"{}\"/>", kLeft, kLeft + kWidth, y(value), y(value), dash);
+    }
+    svg += fmt::format("<text x=\"4\" y=\"{:.1f}\">{}{}{}</text>\n", label_y, label,
+                       *label != '\0' ? " " : "", value);
   }
   std::vector<std::pair<double, double>> ready;
   for (const auto& [t, v] : run.ready) ready.emplace_back(t, v);
@@ -104,8 +122,11 @@ std::string TimelineSvg(const RunResult& run) {
   // One row per group.
   for (const GroupTrack& track : run.groups) {
     const double row_y = top + track.index * row;
-    if (row >= 9) {
-      svg += fmt::format("<text x=\"4\" y=\"{:.1f}\">group {}</text>\n", row_y + row * 0.75, track.index);
+    // Every row labelled when rows are tall enough, else every k-th, 10 px apart at least.
+    const int every = std::max(1, static_cast<int>(std::ceil(10.0 / row)));
+    if (track.index % every == 0) {
+      svg += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-size=\"{:.0f}\">group {}</text>\n",
+                         row_y + std::min(row, 10.0) * 0.85, std::min(11.0, std::max(8.0, row)), track.index);
     }
     for (std::size_t i = 0; i < track.states.size(); ++i) {
       const auto& [t, state, surge] = track.states[i];
