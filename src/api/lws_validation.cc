@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "api/group_restarts.h"
 #include "api/object_meta_validation.h"
 
 namespace lws::api {
@@ -131,6 +132,9 @@ ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws) {
   }
   ValidateRollingUpdate(lws, &errs);
   ValidateSubGroupPolicy(lws, &errs);
+  // Ours, not upstream's: the opt-in restart budget and backoff (group_restarts.h).
+  ErrorList restarts = ValidateGroupRestartAnnotations(lws);
+  errs.insert(errs.end(), restarts.begin(), restarts.end());
   return errs;
 }
 

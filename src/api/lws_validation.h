@@ -11,7 +11,8 @@
 
 namespace lws::api {
 
-// Rules checked on CREATE and UPDATE (V1-V16).
+// Rules checked on CREATE and UPDATE (V1-V16), and the lws-cpp.dev restart annotations
+// (group_restarts.h).
 ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws);
 
 // UPDATE: the rules above on `updated`, plus V17-V20 against `old`.
