@@ -67,6 +67,8 @@ inline const std::string kSubGroupLeaderExcluded = "LeaderExcluded";
 inline const std::string kConditionAvailable = "Available";
 inline const std::string kConditionProgressing = "Progressing";
 inline const std::string kConditionUpdateInProgress = "UpdateInProgress";
+// Ours (KEP 820's proposed type): a group spent its opt-in restart budget (api/group_restarts.h).
+inline const std::string kConditionDegraded = "Degraded";
 
 struct SubGroupPolicy {
   std::optional<std::string> type;  // subGroupPolicyType: LeaderWorker | LeaderExcluded

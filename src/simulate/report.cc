@@ -199,12 +199,24 @@ Result<Report> MergeReports(std::vector<Report> shards) {
   return merged;
 }
 
+// True when some strategy's runs recreated a group: only then is RECREATED shown, so tables of
+// runs without failures keep their width.
+bool AnyRecreations(const Json& json) {
+  for (const Json& s : json["strategies"]) {
+    const Json& r = s["summary"]["recreations"];
+    if (r.is_object() && r["worst"].get<double>() > 0) return true;
+  }
+  return false;
+}
+
 std::string ReportTable(const Report& report) {
   const Json json = ReportJson(report);
-  std::string out = fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}\n",
+  const bool recreations = AnyRecreations(json);
+  std::string out = fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}",
                                 "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY",
                                 "BELOW FLOOR", "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H",
                                 "STRANDED ACC-H", "NODES+", "STALLS");
+  out += recreations ? fmt::format(" {:>9}\n", "RECREATED") : "\n";
   auto secs = [](const Json& spread, const char* at) {
     if (!spread.is_object()) return std::string("-");
     double s = spread[at].get<double>();
@@ -221,13 +233,14 @@ std::string ReportTable(const Report& report) {
       continue;
     }
     out += fmt::format(
-        "{:<18} {:>8.0f}% {:>22} {:>9} {:>11} {:>12.2f} {:>8} {:>11.2f} {:>14.2f} {:>6} {:>6}\n",
+        "{:<18} {:>8.0f}% {:>22} {:>9} {:>11} {:>12.2f} {:>8} {:>11.2f} {:>14.2f} {:>6} {:>6}",
         s["name"].get<std::string>(), m["completionRate"].get<double>() * 100, duration,
         fmt::format("{}/{}", m["minReadyGroups"]["p50"].get<double>(), m["minReadyGroups"]["worst"].get<double>()),
         secs(m["belowFloorSeconds"], "p50"), m["groupHoursLost"]["p50"].get<double>(),
         m["peakAccelerators"]["p50"].get<double>(), m["surgeAcceleratorHours"]["p50"].get<double>(),
         m["strandedAcceleratorHours"]["p50"].get<double>(), m["nodesProvisioned"]["p50"].get<double>(),
         m["runsWithStalls"].get<int>());
+    out += recreations ? fmt::format(" {:>9}\n", m["recreations"]["p50"].get<double>()) : "\n";
   }
   return out;
 }

@@ -81,6 +81,15 @@ check "dry-run: invalid refused" err_has 'denied the request: spec\.rolloutStrat
 k patch lws demo --type=merge -p '{"spec":{"leaderWorkerTemplate":{"subGroupPolicy":{"subGroupSize":2}}}}'
 check "update: cannot enable subgroups" err_has \
   'denied the request: spec\.leaderWorkerTemplate\.SubGroupPolicy\.subGroupSize: Invalid value: 2: cannot enable subGroupSize after the lws is already created'
+# Ours: the opt-in restart annotations are checked with their field path; valid ones are kept.
+k annotate lws demo lws-cpp.dev/max-group-restarts=-1
+check "restart budget: refused with the annotation's path" err_has \
+  'denied the request: metadata\.annotations\[lws-cpp\.dev/max-group-restarts\]: Invalid value: "-1": must be a non-negative integer'
+k annotate lws demo lws-cpp.dev/group-restart-backoff=500ms
+check "restart backoff: refused below 1s" err_has \
+  'metadata\.annotations\[lws-cpp\.dev/group-restart-backoff\]: Invalid value: "500ms": must be between 1s and 1h'
+k annotate lws demo lws-cpp.dev/max-group-restarts=3 lws-cpp.dev/group-restart-backoff=30s
+check "restart budget and backoff: accepted" test "$(jp lws/demo '{.metadata.annotations.lws-cpp\.dev/max-group-restarts}')" = 3
 k scale lws demo --replicas=3
 check "scale: scaled" out_has 'leaderworkerset\.leaderworkerset\.x-k8s\.io/demo scaled'
 check "scale: replicas 3" test "$(jp lws/demo '{.spec.replicas}')" = 3

@@ -106,6 +106,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     applied_revisions_.erase({key.namespace_, lws_name});
   }
   snapshot.gang = gang_;
+  snapshot.now = now;
   if (gang_ != GangProvider::kNone && lws != nullptr && IsLeaderPod(*pod) &&
       !pod->metadata.IsDeleting()) {
     Result<bool> exists = PodGroupExists(*pod);
@@ -115,6 +116,11 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
   GroupPlan plan = PlanGroup(snapshot);
   for (const GroupAction& action : plan.actions) {
     Status applied = Apply(key, *lws, action);
+    if (applied.code() == Code::kConflict && action.kind == GroupActionKind::kPatchLws) {
+      // The restart counts raced another write of the LWS (often its status): plan again on
+      // the newer version, as the LWS reconciler does; nothing was acted on yet.
+      return runtime::ReconcileResult::After(Duration{0});
+    }
     if (!applied.ok()) return runtime::ReconcileResult::Error(applied);
   }
   if (!plan.error.ok()) return runtime::ReconcileResult::Error(plan.error);
@@ -201,6 +207,16 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
     case GroupActionKind::kWarning:
       record("Warning", action.reason, action.note, "Create");
       return Status::Ok();
+    case GroupActionKind::kNormalEvent:
+      record("Normal", action.reason, action.note, "Update");
+      return Status::Ok();
+    case GroupActionKind::kPatchLws: {
+      // Carries the resourceVersion the plan read: on a Conflict the reconcile plans again on
+      // the newer LWS instead of overwriting counts another worker wrote.
+      auto patched = client_->Patch(client::kLeaderWorkerSets, lws.metadata.namespace_,
+                                    lws.metadata.name, apiserver::PatchType::kMerge, action.object);
+      return patched.ok() ? Status::Ok() : patched.status();
+    }
   }
   return Status::Ok();
 }

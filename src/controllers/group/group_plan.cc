@@ -12,6 +12,61 @@ namespace {
 
 constexpr std::int64_t kMissingRevisionRequeueMs = 1000;
 
+void AddEvent(const BudgetDecision& d, GroupPlan& plan) {
+  const GroupActionKind kind =
+      d.event_type == "Warning" ? GroupActionKind::kWarning : GroupActionKind::kNormalEvent;
+  plan.actions.push_back({kind, d.reason, d.note, api::Json(), ""});
+}
+
+void AddCountsPatch(const GroupSnapshot& s, const BudgetDecision& d, GroupPlan& plan) {
+  plan.actions.push_back({GroupActionKind::kPatchLws, "", "",
+                          api::GroupRestartCountsPatch(*d.counts, s.lws->metadata.resource_version),
+                          ""});
+}
+
+BudgetInputs BudgetInputsOf(const GroupSnapshot& s, const api::GroupRestartConfig& config,
+                            const api::Pod& leader) {
+  // Counts that do not parse (only an LWS stored before the webhook checked them) start over:
+  // failing every reconcile on them would stop every group restart of the LWS.
+  Result<api::GroupRestartCounts> counts = api::ReadGroupRestartCounts(s.lws->metadata);
+  return BudgetInputs{config, counts.ok() ? *counts : api::GroupRestartCounts{}, &leader, s.now};
+}
+
+// Step 3 with the opt-in budget or backoff: count, wait, or keep the group as it is.
+void PlanGatedRecreate(const GroupSnapshot& s, const api::GroupRestartConfig& config,
+                       const api::Pod& leader, const std::string& recreate_note, GroupPlan& plan) {
+  BudgetDecision d = GateRecreate(BudgetInputsOf(s, config, leader), s.pod->metadata.name);
+  switch (d.verdict) {
+    case BudgetVerdict::kKeep:
+      return;
+    case BudgetVerdict::kWait:
+      plan.requeue_after_ms =
+          std::chrono::ceil<std::chrono::milliseconds>(d.wait).count();
+      AddEvent(d, plan);
+      return;
+    case BudgetVerdict::kExhaust:
+      AddCountsPatch(s, d, plan);
+      AddEvent(d, plan);
+      return;
+    case BudgetVerdict::kRecreate:
+      AddCountsPatch(s, d, plan);
+      plan.actions.push_back({GroupActionKind::kDeleteLeaderForeground, kReasonRecreateGroup,
+                              recreate_note, api::Json(), leader.metadata.name});
+      return;
+  }
+}
+
+// Step 3a. True when the plan is complete.
+bool PlanRecovery(const GroupSnapshot& s, const api::GroupRestartConfig& config, GroupPlan& plan) {
+  if (!IsLeaderPod(*s.pod)) return false;
+  std::optional<BudgetDecision> d = PlanRecover(BudgetInputsOf(s, config, *s.pod));
+  if (!d) return false;
+  AddCountsPatch(s, *d, plan);
+  plan.actions.push_back({GroupActionKind::kDeleteLeaderForeground, d->reason, d->note,
+                          api::Json(), s.pod->metadata.name});
+  return true;
+}
+
 // Steps 1 and 3: the label check and the restart policy. True when the plan is complete.
 bool PlanLabelsAndRestart(const GroupSnapshot& s, GroupPlan& plan) {
   const api::ObjectMeta& meta = s.pod->metadata;
@@ -25,6 +80,8 @@ bool PlanLabelsAndRestart(const GroupSnapshot& s, GroupPlan& plan) {
     return true;
   }
   if (s.lws == nullptr) return true;
+  const api::GroupRestartConfig config = api::ReadGroupRestartConfig(s.lws->metadata);
+  if (config.enabled() && PlanRecovery(s, config, plan)) return true;
   Result<RestartDecision> decision = DecideRestart(s.restart);
   if (!decision.ok()) {
     plan.error = decision.status();
@@ -37,6 +94,10 @@ bool PlanLabelsAndRestart(const GroupSnapshot& s, GroupPlan& plan) {
       return true;
     case RestartVerdict::kDeleteLeader: {
       const api::Pod* leader = IsLeaderPod(*s.pod) ? s.pod : s.restart.leader;
+      if (config.enabled()) {
+        PlanGatedRecreate(s, config, *leader, decision->event_note, plan);
+        return true;
+      }
       plan.actions.push_back({GroupActionKind::kDeleteLeaderForeground, kReasonRecreateGroup,
                               decision->event_note, api::Json(), leader->metadata.name});
       return true;

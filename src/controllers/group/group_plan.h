@@ -5,8 +5,11 @@
 // PlanGroup says what to write. Steps, first stop wins:
 //   1. the pod lacks the name or worker-index label: error;
 //   2. the LWS is gone: nothing (its pods will be garbage-collected);
+//  3a. a leader asking for recovery of its exhausted group: clear its count, delete it, stop
+//      (restart_budget.h; only with the opt-in restart annotations);
 //   3. restart policy (restart_policy.h): delete the leader (foreground) and stop, or stop when
-//      the leader is already being deleted;
+//      the leader is already being deleted; with the opt-in budget or backoff, the recreation is
+//      counted first, or waits, or the group is kept as it is (restart_budget.h);
 //   4. a worker: stop (workers are reconciled only for restarts);
 //   5. a leader carrying the leader-name annotation (a cluster without StatefulSet start
 //      ordinals made it from the worker template): Warning FailedCreate, stop;
@@ -30,6 +33,7 @@
 #include "base/status.h"
 #include "controllers/group/event_reasons.h"
 #include "controllers/group/pod_group.h"
+#include "controllers/group/restart_budget.h"
 #include "controllers/group/restart_policy.h"
 
 namespace lws::controllers {
@@ -54,6 +58,8 @@ struct GroupSnapshot {
   // Gang scheduling, and whether the PodGroup the leader's group-name annotation names exists.
   GangProvider gang = GangProvider::kNone;
   bool pod_group_exists = false;
+  // The reconcile's time, for the opt-in backoff between group recreations.
+  Time now;
 };
 
 enum class GroupActionKind {
@@ -62,6 +68,8 @@ enum class GroupActionKind {
   kCreateWorkerStatefulSet,  // create `object` (a StatefulSet); Normal event on success
   kCreatePodGroup,           // create `object` (a Volcano PodGroup); ignore AlreadyExists
   kWarning,                  // emit a Warning event on the LWS
+  kNormalEvent,              // emit a Normal event on the LWS
+  kPatchLws,                 // merge-patch the LWS with `object` (the restart counts, restart_budget.h)
 };
 
 struct GroupAction {

@@ -1,6 +1,7 @@
 #include "controllers/lws/lws_controller.h"
 
 #include "api/codec.h"
+#include "api/group_restarts.h"
 #include "base/log.h"
 #include "client/resource.h"
 #include "controllers/group/headless_service.h"
@@ -120,13 +121,19 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   const api::RevisionRefs revisions = caches_->Revisions(key.namespace_, key.name);
   auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts, revisions);
   if (!revision_key.ok()) return ReconcileResult::Error(revision_key.status());
-  auto done = UpdateStatus(key, *lws, *revision_key);
-  if (!done.ok()) {
-    // Someone wrote the LWS after our cache saw it: plan again on the newer version.
-    if (done.status().code() == Code::kConflict) return ReconcileResult::After(Duration{0});
-    return ReconcileResult::Error(done.status());
+  auto outcome = UpdateStatus(key, *lws, *revision_key);
+  // Someone wrote the LWS after our cache saw it: plan again on the newer version.
+  auto conflict = [](const Status& s) { return s.code() == Code::kConflict; };
+  if (!outcome.ok()) {
+    if (conflict(outcome.status())) return ReconcileResult::After(Duration{0});
+    return ReconcileResult::Error(outcome.status());
   }
-  if (*done) TruncateRevisions(*lws, revisions, *revision_key);
+  if (outcome->update_done) TruncateRevisions(*lws, revisions, *revision_key);
+  if (!outcome->written) {
+    Status pruned = PruneGroupRestarts(key, *lws, *revision_key, outcome->update_done);
+    if (conflict(pruned)) return ReconcileResult::After(Duration{0});
+    if (!pruned.ok()) return ReconcileResult::Error(pruned);
+  }
   return ReconcileResult::Done();
 }
 
@@ -215,8 +222,8 @@ Status LwsController::EnsureSharedService(const api::LeaderWorkerSet& lws) {
   return created.status();
 }
 
-Result<bool> LwsController::UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
-                                         const std::string& revision_key) {
+Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
+    const runtime::Key& key, const api::LeaderWorkerSet& lws, const std::string& revision_key) {
   const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
   auto worker_set = [&](const std::string& name) {
     return caches_->statefulsets.Get(key.namespace_, name);
@@ -234,7 +241,26 @@ Result<bool> LwsController::UpdateStatus(const runtime::Key& key, const api::Lea
     if (!written.ok()) return written.status();
     Expect(key, caches_->sets.informer(), (*written)->json);
   }
-  return plan.update_done;
+  return StatusOutcome{plan.update_done, plan.changed};
+}
+
+Status LwsController::PruneGroupRestarts(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                         const std::string& revision_key, bool update_done) {
+  if (lws.metadata.annotations.count(api::kGroupRestartsAnnotation) == 0) return Status::Ok();
+  // Counts that do not parse are replaced by the pod controller's next write.
+  Result<api::GroupRestartCounts> counts = api::ReadGroupRestartCounts(lws.metadata);
+  if (!counts.ok()) return Status::Ok();
+  const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
+  const std::int32_t groups =
+      std::max(lws.Replicas(), sts != nullptr ? sts->spec.replicas.value_or(0) : 0);
+  auto pruned = api::PruneGroupRestartCounts(*counts, revision_key, update_done, groups);
+  if (!pruned) return Status::Ok();
+  auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
+                                apiserver::PatchType::kMerge,
+                                api::GroupRestartCountsPatch(*pruned, lws.metadata.resource_version));
+  if (!patched.ok()) return patched.status();
+  Expect(key, caches_->sets.informer(), (*patched)->json);
+  return Status::Ok();
 }
 
 void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,

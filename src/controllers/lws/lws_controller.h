@@ -9,7 +9,10 @@
 //   4. server-side apply of the leader StatefulSet (field manager "lws", forced);
 //   5. the shared headless Service (created if missing, never updated);
 //   6. the status and conditions (written only when changed; a Conflict retries at once);
-//   7. once the update is done, the old revisions are deleted.
+//   7. once the update is done, the old revisions are deleted;
+//   8. ours, with the opt-in restart budget or backoff: the restart counts of groups that can no
+//      longer exist are dropped (api/group_restarts.h), when the status did not just change
+//      (the LWS's resourceVersion is the precondition of that write).
 //
 // Triggers: the LWS itself, StatefulSets it controls or that carry its name label (the worker
 // StatefulSets), Services and ControllerRevisions it controls, and its leader pods. Upstream does
@@ -69,9 +72,16 @@ class LwsController {
                                 const api::StatefulSet* sts, const std::string& revision_key,
                                 const RolloutDecision& decision);
   Status EnsureSharedService(const api::LeaderWorkerSet& lws);
-  // Step 6; true when the update is done.
-  Result<bool> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
-                            const std::string& revision_key);
+  // Step 6.
+  struct StatusOutcome {
+    bool update_done = false;
+    bool written = false;
+  };
+  Result<StatusOutcome> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                     const std::string& revision_key);
+  // Step 8.
+  Status PruneGroupRestarts(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                            const std::string& revision_key, bool update_done);
   // `revisions` as read at the start of the reconcile: a revision it created since is the
   // current one, which truncation keeps anyway.
   void TruncateRevisions(const api::LeaderWorkerSet& lws,

@@ -1,8 +1,11 @@
 #include "controllers/lws/lws_status.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "api/codec.h"
+#include "api/group_restarts.h"
+#include "controllers/group/restart_budget.h"
 #include "controllers/group/worker_statefulset.h"
 #include "controllers/lws/lws_events.h"
 
@@ -115,6 +118,63 @@ bool SetCondition(std::vector<api::Condition>* conditions, const api::Condition&
 
 namespace {
 
+// "group 3" or "groups 1, 4", in group-index order.
+std::string GroupList(std::vector<std::pair<std::int32_t, std::string>> groups) {
+  std::sort(groups.begin(), groups.end());
+  std::string out = groups.size() == 1 ? "group " : "groups ";
+  for (std::size_t i = 0; i < groups.size(); ++i) out += (i ? ", " : "") + groups[i].second;
+  return out;
+}
+
+}  // namespace
+
+bool SetDegradedCondition(const api::LeaderWorkerSet& lws,
+                          const std::vector<const api::Pod*>& leaders,
+                          std::vector<api::Condition>* conditions, const std::string& now) {
+  auto found = std::find_if(conditions->begin(), conditions->end(),
+                            [](const api::Condition& c) { return c.type == api::kConditionDegraded; });
+  if (found == conditions->end() &&
+      lws.metadata.annotations.count(api::kGroupRestartsAnnotation) == 0) {
+    return false;
+  }
+  Result<api::GroupRestartCounts> counts = api::ReadGroupRestartCounts(lws.metadata);
+  std::vector<std::pair<std::int32_t, std::string>> exhausted;
+  for (const api::Pod* leader : leaders) {
+    if (!counts.ok()) break;
+    auto it = counts->find(GroupRestartKeyOf(*leader));
+    auto index = GroupIndex(leader->metadata);
+    if (it != counts->end() && it->second.exhausted && index) {
+      exhausted.emplace_back(*index, leader->metadata.Label(api::kGroupIndexLabel));
+    }
+  }
+  if (exhausted.empty() && found == conditions->end()) return false;
+  api::Condition wanted;
+  wanted.type = api::kConditionDegraded;
+  wanted.observed_generation = lws.metadata.generation;
+  wanted.last_transition_time = now;
+  if (exhausted.empty()) {
+    wanted.status = "False";
+    wanted.reason = "RestartBudgetAvailable";
+    wanted.message = "No group is kept after spending its restart budget";
+  } else {
+    wanted.status = "True";
+    wanted.reason = "ReplicaRestartBudgetExceeded";
+    wanted.message = GroupList(exhausted) + ": restart budget spent (" +
+                     api::kMaxGroupRestartsAnnotation + "), not recreated; annotate a group's " +
+                     "leader pod with " + api::kRecoverAnnotation + "=true to recreate it";
+  }
+  if (found == conditions->end()) {
+    conditions->push_back(wanted);
+    return true;
+  }
+  if (found->status == wanted.status && found->message == wanted.message) return false;
+  if (found->status == wanted.status) wanted.last_transition_time = found->last_transition_time;
+  *found = wanted;
+  return true;
+}
+
+namespace {
+
 // The counts of spec 12 step 2, over the leader pods.
 struct Counts {
   std::int32_t ready = 0;
@@ -187,6 +247,7 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
   for (const std::string& type : asserted) {
     conditions_changed |= SetCondition(&status.conditions, MakeCondition(type, generation, now), now);
   }
+  SetDegradedCondition(lws, leaders, &status.conditions, now);
   for (api::Condition& c : status.conditions) c.observed_generation = generation;
   if (conditions_changed) {
     api::Condition first = MakeCondition(asserted.front(), generation, now);

@@ -12,6 +12,9 @@
 // Conditions follow upstream's setCondition: a condition is replaced only when its status or
 // observedGeneration changes, so reason and message never refresh on their own (Q5), and
 // UpdateInProgress goes False only when Available becomes True (Q4).
+// Ours, only with the opt-in restart budget (api/group_restarts.h): Degraded is True while a
+// current group (its leader's revision and index) is kept after spending its budget, with a
+// message naming those groups; it goes False once none is, and is never added False.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +66,10 @@ bool ExclusiveConditionTypes(const std::string& a, const std::string& b);
 // The condition of `type` upstream asserts, status True, with its reason and message.
 api::Condition MakeCondition(const std::string& type, std::int64_t generation,
                              const std::string& now);
+// The Degraded condition for `leaders` and the LWS's restart counts: true when it changed.
+bool SetDegradedCondition(const api::LeaderWorkerSet& lws,
+                          const std::vector<const api::Pod*>& leaders,
+                          std::vector<api::Condition>* conditions, const std::string& now);
 // Upstream setCondition: true when `conditions` changed.
 bool SetCondition(std::vector<api::Condition>* conditions, const api::Condition& wanted,
                   const std::string& now);

@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include "api/group_restarts.h"
+
 namespace lws::controllers {
 namespace {
 
@@ -233,6 +235,47 @@ TEST(PlanStatus, ZeroReplicasIsAvailableAtOnce) {  // S30
   auto plan = PlanStatus(Lws(0, 2), "k1", 0, {}, [](const std::string&) { return nullptr; }, kNow);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(StatusOf(plan->status, "Available"), "True");
+}
+
+TEST(PlanStatus, DegradedNamesTheGroupsKeptAfterTheirBudget) {
+  api::LeaderWorkerSet lws = Lws(3, 2);
+  Groups g;
+  g.Add(0, "k", true);
+  g.Add(1, "k", false);
+  g.Add(2, "k", false);
+  // No counts: no Degraded condition, as upstream.
+  auto plan = PlanStatus(lws, "k", 3, g.Leaders(), g.Lookup(), kNow);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(StatusOf(plan->status, "Degraded"), "-");
+  // Groups 2 and 1 exhausted; an exhausted entry of another revision is not a current group.
+  lws.metadata.annotations[api::kGroupRestartsAnnotation] =
+      R"({"k/2":{"restarts":1,"exhausted":true},"k/1":{"restarts":1,"exhausted":true},)"
+      R"("old/0":{"restarts":1,"exhausted":true}})";
+  plan = PlanStatus(lws, "k", 3, g.Leaders(), g.Lookup(), kNow);
+  const api::Condition* degraded = Find(plan->status, "Degraded");
+  ASSERT_NE(degraded, nullptr);
+  EXPECT_EQ(degraded->status, "True");
+  EXPECT_EQ(degraded->reason, "ReplicaRestartBudgetExceeded");
+  EXPECT_EQ(degraded->message,
+            "groups 1, 2: restart budget spent (lws-cpp.dev/max-group-restarts), not recreated; "
+            "annotate a group's leader pod with lws-cpp.dev/recover=true to recreate it");
+  EXPECT_TRUE(plan->changed);
+  // Group 1 recovered: the message follows, the transition time stays.
+  lws.status = plan->status;
+  lws.metadata.annotations[api::kGroupRestartsAnnotation] = R"({"k/2":{"restarts":1,"exhausted":true}})";
+  plan = PlanStatus(lws, "k", 3, g.Leaders(), g.Lookup(), kLater);
+  degraded = Find(plan->status, "Degraded");
+  EXPECT_EQ(degraded->message.substr(0, 9), "group 2: ");
+  EXPECT_EQ(degraded->last_transition_time, kNow);
+  // None left: False, and the other conditions are upstream's.
+  lws.status = plan->status;
+  lws.metadata.annotations.erase(api::kGroupRestartsAnnotation);
+  plan = PlanStatus(lws, "k", 3, g.Leaders(), g.Lookup(), kLater);
+  degraded = Find(plan->status, "Degraded");
+  EXPECT_EQ(degraded->status, "False");
+  EXPECT_EQ(degraded->reason, "RestartBudgetAvailable");
+  EXPECT_EQ(degraded->last_transition_time, kLater);
+  EXPECT_EQ(StatusOf(plan->status, "Progressing"), "True");
 }
 
 TEST(GroupStates, ByIndexAndExpectedNames) {
