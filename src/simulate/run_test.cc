@@ -144,3 +144,61 @@ TEST(RunScenario, ArrivingTenantsTakeTheSpareNode) {
 
 }  // namespace
 }  // namespace lws::simulate
+
+namespace lws::simulate {
+namespace {
+
+// A broken build whose worker crashes 5 s after it is Ready, rolled out to 3 groups, with and
+// without the opt-in restart budget: upstream recreates the groups for the whole window (the
+// three are never Ready together, so the rollout never completes), the budget stops after one
+// recreation per group, and the table shows the RECREATED column.
+TEST(RunScenario, RestartBudgetStopsACrashLoop) {
+  Scenario s = Parse(R"(
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+metadata: {name: crash}
+cluster:
+  nodePools:
+  - {name: gpu, nodes: 4, allocatable: {nvidia.com/gpu: "8", pods: "110"},
+     startup: {distribution: fixed, value: 10s}}
+workloads:
+- object:
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata: {name: model}
+    spec:
+      replicas: 3
+      leaderWorkerTemplate:
+        size: 2
+        workerTemplate:
+          spec:
+            containers: [{name: c, image: img:1, resources: {limits: {nvidia.com/gpu: "4"}}}]
+timeline:
+- at: 2m
+  lws: model
+  patch:
+    spec:
+      leaderWorkerTemplate:
+        workerTemplate:
+          metadata: {annotations: {sim.lws-cpp.dev/crash-after-seconds: "5"}}
+strategies:
+- {name: upstream}
+- {name: budget-1, annotations: {lws-cpp.dev/max-group-restarts: "1"}}
+limits: {horizon: 20m, stall: 5m}
+)");
+  Result<RunResult> upstream = RunScenario(s, s.strategies[0], 1);
+  Result<RunResult> budget = RunScenario(s, s.strategies[1], 1);
+  ASSERT_TRUE(upstream.ok() && budget.ok());
+  EXPECT_FALSE(upstream->metrics.completed);
+  EXPECT_GT(upstream->metrics.recreations, 10);  // a group every ~25 s for 20 minutes
+  EXPECT_LE(budget->metrics.recreations, 3);
+  SweepOptions one;
+  one.seeds = {1};
+  Result<Report> report = Sweep(s, one);
+  ASSERT_TRUE(report.ok());
+  const std::string table = ReportTable(*report);
+  EXPECT_NE(table.find(" RECREATED\n"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace lws::simulate
