@@ -4,6 +4,7 @@
 
 #include "api/group_restarts.h"
 #include "api/object_meta_validation.h"
+#include "api/rollout_annotations.h"
 
 namespace lws::api {
 
@@ -135,6 +136,8 @@ ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws) {
   // Ours, not upstream's: the opt-in restart budget and backoff (group_restarts.h).
   ErrorList restarts = ValidateGroupRestartAnnotations(lws);
   errs.insert(errs.end(), restarts.begin(), restarts.end());
+  ErrorList rollout = ValidateRolloutAnnotations(lws);
+  errs.insert(errs.end(), rollout.begin(), rollout.end());
   return errs;
 }
 

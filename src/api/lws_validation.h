@@ -11,8 +11,8 @@
 
 namespace lws::api {
 
-// Rules checked on CREATE and UPDATE (V1-V16), and the lws-cpp.dev restart annotations
-// (group_restarts.h).
+// Rules checked on CREATE and UPDATE (V1-V16), and the lws-cpp.dev annotations
+// (group_restarts.h, rollout_annotations.h).
 ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws);
 
 // UPDATE: the rules above on `updated`, plus V17-V20 against `old`.

@@ -86,6 +86,10 @@ OperatorMetrics::OperatorMetrics(Registry* r) : registry(r) {
       "lws_rollout_duration_seconds",
       "How long rolling updates took, from UpdateInProgress turning True to turning False.", lws,
       {1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400});
+  rollout_progress_deadline_exceeded = r->Gauge(
+      "lws_rollout_progress_deadline_exceeded",
+      "1 while a LeaderWorkerSet's Progressing condition is False for its progress deadline "
+      "(lws-cpp.dev/progress-deadline), else 0.", lws);
 }
 
 std::string_view ReconcileResultLabel(const runtime::ReconcileResult& result) {

@@ -71,6 +71,7 @@ struct OperatorMetrics {
   GaugeVec* rollout_groups_updated;
   GaugeVec* rollout_surge_groups;
   HistogramVec* rollout_duration_seconds;
+  GaugeVec* rollout_progress_deadline_exceeded;
 };
 
 // One controller's reconcile and work-queue metrics, fed by its WorkQueue:

@@ -140,6 +140,23 @@ TEST(RolloutMetricsTest, SampleFromTheObject) {
   EXPECT_EQ(RolloutSampleOf(api::Json::parse(R"({"status":{"replicas":"x","conditions":7}})")), RolloutSample{});
 }
 
+TEST(RolloutMetricsTest, ProgressDeadlineExceededFromTheProgressingCondition) {
+  Registry registry;
+  OperatorMetrics metrics(&registry);
+  RolloutMetrics rollouts(&metrics);
+  const LabelValues lws = {"default", "vllm"};
+  api::Json stalled = Lws(4, 4, 1, "True", "2024-01-02T03:00:00Z");
+  stalled["status"]["conditions"].push_back(
+      {{"type", "Progressing"}, {"status", "False"}, {"reason", "ProgressDeadlineExceeded"}});
+  EXPECT_TRUE(RolloutSampleOf(stalled).progress_deadline_exceeded);
+  rollouts.OnChange(nullptr, store::MakeStoredObject(stalled, 1));
+  EXPECT_EQ(metrics.rollout_progress_deadline_exceeded->Value(lws), 1);
+  // Upstream's Progressing=False (flipped by Available) is not a stall.
+  stalled["status"]["conditions"].back()["reason"] = "GroupsProgressing";
+  rollouts.OnChange(nullptr, store::MakeStoredObject(stalled, 2));
+  EXPECT_EQ(metrics.rollout_progress_deadline_exceeded->Value(lws), 0);
+}
+
 TEST(RolloutMetricsTest, DurationFromUpdateInProgressTransitions) {
   Registry registry;
   OperatorMetrics metrics(&registry);

@@ -31,7 +31,12 @@ RolloutSample RolloutSampleOf(const api::Json& lws) {
   auto conditions = status->find("conditions");
   if (conditions == status->end() || !conditions->is_array()) return sample;
   for (const api::Json& c : *conditions) {
-    if (!c.is_object() || c.value("type", api::Json()) != "UpdateInProgress") continue;
+    if (!c.is_object()) continue;
+    if (c.value("type", api::Json()) == "Progressing") {
+      sample.progress_deadline_exceeded = c.value("status", api::Json()) == "False" &&
+                                          c.value("reason", api::Json()) == "ProgressDeadlineExceeded";
+    }
+    if (c.value("type", api::Json()) != "UpdateInProgress") continue;
     sample.update_in_progress = c.value("status", api::Json()) == "True";
     auto t = c.find("lastTransitionTime");
     if (t != c.end() && t->is_string()) {
@@ -58,6 +63,7 @@ void RolloutMetrics::Observe(const std::string& ns, const std::string& name, con
   const LabelValues labels = {ns, name};
   metrics_->rollout_groups_updated->Set(labels, sample.groups_updated);
   metrics_->rollout_surge_groups->Set(labels, sample.surge_groups);
+  metrics_->rollout_progress_deadline_exceeded->Set(labels, sample.progress_deadline_exceeded ? 1 : 0);
   const store::ObjectName key{ns, name};
   auto started = started_.find(key);
   if (sample.update_in_progress) {
@@ -77,6 +83,7 @@ void RolloutMetrics::Observe(const std::string& ns, const std::string& name, con
 void RolloutMetrics::Forget(const std::string& ns, const std::string& name) {
   metrics_->rollout_groups_updated->Remove({ns, name});
   metrics_->rollout_surge_groups->Remove({ns, name});
+  metrics_->rollout_progress_deadline_exceeded->Remove({ns, name});
   started_.erase(store::ObjectName{ns, name});
 }
 

@@ -9,6 +9,8 @@
 //   lws_rollout_duration_seconds{namespace,name}  one observation per finished rolling update:
 //      from the UpdateInProgress condition's lastTransitionTime when it turned True to the one
 //      when it turned False (spec 12: it turns False when Available turns True).
+//   lws_rollout_progress_deadline_exceeded{namespace,name}  1 while Progressing is False with
+//      reason ProgressDeadlineExceeded (the opt-in progress deadline), else 0
 // Times come from the objects, not from when we saw them, so a restarted operator measures a
 // rollout it saw only the end of correctly, as long as it saw the True condition once; a
 // rollout whose start it never saw is not observed.
@@ -35,6 +37,7 @@ struct RolloutSample {
   int surge_groups = 0;
   bool update_in_progress = false;
   std::optional<Time> update_transition;  // UpdateInProgress' lastTransitionTime, when present
+  bool progress_deadline_exceeded = false;
   bool operator==(const RolloutSample&) const = default;
 };
 

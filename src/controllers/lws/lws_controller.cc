@@ -2,6 +2,7 @@
 
 #include "api/codec.h"
 #include "api/group_restarts.h"
+#include "api/rollout_annotations.h"
 #include "base/log.h"
 #include "client/resource.h"
 #include "controllers/group/headless_service.h"
@@ -106,6 +107,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   if (lws == nullptr || lws->metadata.IsDeleting()) {
     expectations_.Forget(key);
     applied_leader_sets_.Forget(key);
+    Remember(key, std::nullopt);
     return ReconcileResult::Done();
   }
   const Time now = loop_->clock().Now();
@@ -134,6 +136,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
     if (conflict(pruned)) return ReconcileResult::After(Duration{0});
     if (!pruned.ok()) return ReconcileResult::Error(pruned);
   }
+  if (outcome->recheck_after) return ReconcileResult::After(*outcome->recheck_after);
   return ReconcileResult::Done();
 }
 
@@ -228,11 +231,23 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
   auto worker_set = [&](const std::string& name) {
     return caches_->statefulsets.Get(key.namespace_, name);
   };
+  const Time now = loop_->clock().Now();
+  std::optional<ProgressDeadlineInputs> progress;
+  if (auto deadline = api::ReadRolloutBehaviours(lws.metadata).progress_deadline) {
+    progress = ProgressDeadlineInputs{*deadline, Remembered(key), now,
+                                      [&](const std::string& group) {
+                                        return caches_->GroupPods(key.namespace_, key.name, group);
+                                      }};
+  }
   ASSIGN_OR_RETURN(StatusPlan plan,
                    PlanStatus(lws, revision_key, sts != nullptr ? sts->status.replicas : 0,
                               caches_->Leaders(key.namespace_, key.name), worker_set,
-                              FormatRfc3339(loop_->clock().Now())));
+                              FormatRfc3339(now), progress ? &*progress : nullptr));
+  Remember(key, plan.progress.mark);
   if (plan.event) Event(lws, "Normal", plan.event->first, plan.event->second, "Update");
+  if (plan.stalled_event) {
+    Event(lws, "Warning", kReasonProgressDeadlineExceeded, *plan.stalled_event, "Update");
+  }
   if (plan.changed) {
     store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
     api::Json object = stored->json;
@@ -241,7 +256,23 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
     if (!written.ok()) return written.status();
     Expect(key, caches_->sets.informer(), (*written)->json);
   }
-  return StatusOutcome{plan.update_done, plan.changed};
+  return StatusOutcome{plan.update_done, plan.changed, plan.progress.recheck_after};
+}
+
+std::optional<ProgressMark> LwsController::Remembered(const runtime::Key& key) {
+  std::lock_guard<std::mutex> lock(progress_mu_);
+  auto it = progress_.find(key);
+  if (it == progress_.end()) return std::nullopt;
+  return it->second;
+}
+
+void LwsController::Remember(const runtime::Key& key, const std::optional<ProgressMark>& mark) {
+  std::lock_guard<std::mutex> lock(progress_mu_);
+  if (mark) {
+    progress_[key] = *mark;
+  } else {
+    progress_.erase(key);
+  }
 }
 
 Status LwsController::PruneGroupRestarts(const runtime::Key& key, const api::LeaderWorkerSet& lws,

@@ -10,6 +10,9 @@
 //   5. the shared headless Service (created if missing, never updated);
 //   6. the status and conditions (written only when changed; a Conflict retries at once);
 //   7. once the update is done, the old revisions are deleted;
+//  6b. ours, with the opt-in progress deadline (progress_deadline.h): the last progress is
+//      remembered per LWS, Progressing turns False past the deadline, and the LWS is reconciled
+//      again when the deadline would pass;
 //   8. ours, with the opt-in restart budget or backoff: the restart counts of groups that can no
 //      longer exist are dropped (api/group_restarts.h), when the status did not just change
 //      (the LWS's resourceVersion is the precondition of that write).
@@ -28,7 +31,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
 
 #include "api/revision.h"
 #include "api/revision_cache.h"
@@ -36,6 +41,7 @@
 #include "client/client.h"
 #include "controllers/group/caches.h"
 #include "controllers/lws/applied_leader_sets.h"
+#include "controllers/lws/progress_deadline.h"
 #include "controllers/lws/rolling_update.h"
 #include "runtime/expectations.h"
 #include "runtime/work_queue.h"
@@ -76,6 +82,7 @@ class LwsController {
   struct StatusOutcome {
     bool update_done = false;
     bool written = false;
+    std::optional<Duration> recheck_after;  // the progress deadline's next look
   };
   Result<StatusOutcome> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
                                      const std::string& revision_key);
@@ -98,6 +105,11 @@ class LwsController {
   client::EventRecorder* recorder_;
   runtime::Expectations expectations_;
   AppliedLeaderSets applied_leader_sets_;
+  // Step 6b: the last progress of each LWS with a progress deadline.
+  std::optional<ProgressMark> Remembered(const runtime::Key& key);
+  void Remember(const runtime::Key& key, const std::optional<ProgressMark>& mark);
+  std::mutex progress_mu_;
+  std::map<runtime::Key, ProgressMark> progress_;
   std::mutex match_cache_mu_;
   api::RevisionMatchCache match_cache_;
   runtime::WorkQueue queue_;

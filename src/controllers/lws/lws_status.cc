@@ -116,6 +116,15 @@ bool SetCondition(std::vector<api::Condition>* conditions, const api::Condition&
   return changed;
 }
 
+bool ProgressDeadlineExceeded(const api::LeaderWorkerSetStatus& status) {
+  for (const api::Condition& c : status.conditions) {
+    if (c.type == api::kConditionProgressing) {
+      return c.status == "False" && c.reason == kReasonProgressDeadlineExceeded;
+    }
+  }
+  return false;
+}
+
 namespace {
 
 // "group 3" or "groups 1, 4", in group-index order.
@@ -218,7 +227,8 @@ Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
 Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string& revision_key,
                               std::int32_t sts_status_replicas,
                               const std::vector<const api::Pod*>& leaders,
-                              const WorkerSetLookup& worker_set, const std::string& now) {
+                              const WorkerSetLookup& worker_set, const std::string& now,
+                              const ProgressDeadlineInputs* progress) {
   ASSIGN_OR_RETURN(Counts counts, Count(lws, revision_key, leaders, worker_set));
   const std::int64_t generation = lws.metadata.generation;
   const std::int32_t replicas = lws.Replicas();
@@ -243,13 +253,41 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
   } else {
     asserted = {api::kConditionProgressing};
   }
+  std::optional<std::string> stalled;  // the message, past the progress deadline
+  if (progress != nullptr) {
+    const bool complete = asserted.size() == 1 && asserted[0] == api::kConditionAvailable;
+    plan.progress = CheckProgress(
+        *progress, ProgressSignature(revision_key, leaders, progress->group_pods), complete);
+    if (plan.progress.exceeded) {
+      stalled = StalledMessage(lws, progress->deadline, leaders, progress->group_pods);
+    }
+  }
+  const bool was_stalled = ProgressDeadlineExceeded(lws.status);
   bool conditions_changed = false;
   for (const std::string& type : asserted) {
-    conditions_changed |= SetCondition(&status.conditions, MakeCondition(type, generation, now), now);
+    api::Condition wanted = MakeCondition(type, generation, now);
+    if (stalled && type == api::kConditionProgressing) {
+      wanted.status = "False";
+      wanted.reason = kReasonProgressDeadlineExceeded;
+      wanted.message = *stalled;
+    }
+    conditions_changed |= SetCondition(&status.conditions, wanted, now);
   }
   SetDegradedCondition(lws, leaders, &status.conditions, now);
   for (api::Condition& c : status.conditions) c.observed_generation = generation;
-  if (conditions_changed) {
+  if (!stalled && ProgressDeadlineExceeded(status)) {
+    // Complete past a stall: Progressing stays False, as upstream leaves it once Available, but
+    // with upstream's words, so nothing reads the finished rollout as stalled.
+    for (api::Condition& c : status.conditions) {
+      if (c.type != api::kConditionProgressing) continue;
+      const api::Condition upstream = MakeCondition(api::kConditionProgressing, generation, now);
+      c.reason = upstream.reason;
+      c.message = upstream.message;
+    }
+  }
+  if (stalled && !was_stalled && ProgressDeadlineExceeded(status)) {
+    plan.stalled_event = *stalled;
+  } else if (conditions_changed) {
     api::Condition first = MakeCondition(asserted.front(), generation, now);
     plan.event = std::make_pair(first.reason,
                                 ConditionEventNote(first.message, counts.ready, replicas));

@@ -27,6 +27,7 @@
 #include "api/lws_types.h"
 #include "api/pod.h"
 #include "base/result.h"
+#include "controllers/lws/progress_deadline.h"
 #include "controllers/lws/rolling_update.h"
 
 namespace lws::controllers {
@@ -49,15 +50,23 @@ struct StatusPlan {
   bool update_done = false;           // partition 0 and every desired group updated and ready
   // The Normal event upstream records when a condition changed: (reason, note).
   std::optional<std::pair<std::string, std::string>> event;
+  // With the opt-in progress deadline: what to remember, when to look again, and the note of the
+  // Warning ProgressDeadlineExceeded event when Progressing has just turned False for it (then
+  // `event` is not set: the condition change is ours, not upstream's).
+  ProgressCheck progress;
+  std::optional<std::string> stalled_event;
 };
 
 // The status of `lws` (its stored status is the starting point). `sts_status_replicas` is the
 // leader StatefulSet's status.replicas; `now` is the RFC 3339 time of new conditions. Fails
 // (BadRequest) when a leader pod's group-index label does not parse, as upstream does.
+// `progress`: the opt-in progress deadline's inputs (progress_deadline.h), null when off; past
+// the deadline, the Progressing condition upstream asserts True is False instead.
 Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string& revision_key,
                               std::int32_t sts_status_replicas,
                               const std::vector<const api::Pod*>& leaders,
-                              const WorkerSetLookup& worker_set, const std::string& now);
+                              const WorkerSetLookup& worker_set, const std::string& now,
+                              const ProgressDeadlineInputs* progress = nullptr);
 
 // ---- Conditions (exposed for tests: S158, S161) ----------------------------------------------
 
@@ -66,6 +75,8 @@ bool ExclusiveConditionTypes(const std::string& a, const std::string& b);
 // The condition of `type` upstream asserts, status True, with its reason and message.
 api::Condition MakeCondition(const std::string& type, std::int64_t generation,
                              const std::string& now);
+// Progressing is False for the progress deadline.
+bool ProgressDeadlineExceeded(const api::LeaderWorkerSetStatus& status);
 // The Degraded condition for `leaders` and the LWS's restart counts: true when it changed.
 bool SetDegradedCondition(const api::LeaderWorkerSet& lws,
                           const std::vector<const api::Pod*>& leaders,
