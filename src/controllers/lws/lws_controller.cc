@@ -10,6 +10,7 @@
 #include "controllers/lws/lws_events.h"
 #include "controllers/lws/lws_status.h"
 #include "controllers/lws/revision_step.h"
+#include "controllers/lws/surge_fallback.h"
 
 namespace lws::controllers {
 
@@ -121,7 +122,8 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
     return ReconcileResult::After(kDeletingStatefulSetRetry);
   }
   const api::RevisionRefs revisions = caches_->Revisions(key.namespace_, key.name);
-  auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts, revisions);
+  std::optional<Duration> surge_recheck;
+  auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts, revisions, &surge_recheck);
   if (!revision_key.ok()) return ReconcileResult::Error(revision_key.status());
   auto outcome = UpdateStatus(key, *lws, *revision_key);
   // Someone wrote the LWS after our cache saw it: plan again on the newer version.
@@ -131,18 +133,34 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
     return ReconcileResult::Error(outcome.status());
   }
   if (outcome->update_done) TruncateRevisions(*lws, revisions, *revision_key);
+  if (outcome->update_done && !outcome->written &&
+      lws->metadata.annotations.count(api::kSurgeFallbackAnnotation) > 0) {
+    // The rollout the fallback was for is done: the next one starts with the user's settings.
+    auto cleared = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
+                                  apiserver::PatchType::kMerge,
+                                  api::SurgeFallbackPatch(std::nullopt, lws->metadata.resource_version));
+    if (!cleared.ok()) {
+      return conflict(cleared.status()) ? ReconcileResult::After(Duration{0})
+                                        : ReconcileResult::Error(cleared.status());
+    }
+    Expect(key, caches_->sets.informer(), (*cleared)->json);
+    return ReconcileResult::Done();
+  }
   if (!outcome->written) {
     Status pruned = PruneGroupRestarts(key, *lws, *revision_key, outcome->update_done);
     if (conflict(pruned)) return ReconcileResult::After(Duration{0});
     if (!pruned.ok()) return ReconcileResult::Error(pruned);
   }
-  if (outcome->recheck_after) return ReconcileResult::After(*outcome->recheck_after);
+  // The progress deadline's and the surge fallback's next look, whichever comes first.
+  std::optional<Duration> recheck = outcome->recheck_after;
+  if (surge_recheck) recheck = recheck ? std::min(*recheck, *surge_recheck) : *surge_recheck;
+  if (recheck) return ReconcileResult::After(*recheck);
   return ReconcileResult::Done();
 }
 
 Result<std::string> LwsController::ReconcileLeaderStatefulSet(
     const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
-    const api::RevisionRefs& revisions) {
+    const api::RevisionRefs& revisions, std::optional<Duration>* recheck) {
   RevisionStep step;
   {
     std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
@@ -159,6 +177,8 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
                          caches_->Leaders(key.namespace_, key.name),
                          caches_->StatefulSets(key.namespace_, key.name));
   }
+  ASSIGN_OR_RETURN(settings, ApplySurgeFallback(key, lws, settings, step.key, states,
+                                                sts != nullptr && !step.lws_updated, recheck));
   ASSIGN_OR_RETURN(
       RolloutDecision decision,
       RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated));
@@ -257,6 +277,37 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
     Expect(key, caches_->sets.informer(), (*written)->json);
   }
   return StatusOutcome{plan.update_done, plan.changed, plan.progress.recheck_after};
+}
+
+Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& key,
+                                                         const api::LeaderWorkerSet& lws,
+                                                         const RolloutSettings& settings,
+                                                         const std::string& revision_key,
+                                                         const std::vector<GroupState>& states,
+                                                         bool rolling,
+                                                         std::optional<Duration>* recheck) {
+  SurgeFallbackInputs in;
+  in.lws = &lws;
+  in.settings = settings;
+  in.revision_key = revision_key;
+  in.now = loop_->clock().Now();
+  for (std::int32_t i = 0; rolling && i < static_cast<std::int32_t>(states.size()); ++i) {
+    if (i < settings.replicas && !states[i].updated) in.update_in_progress = true;
+    if (i >= settings.replicas) {
+      in.surge.push_back({i, caches_->GroupPods(key.namespace_, key.name, std::to_string(i))});
+    }
+  }
+  SurgeFallbackDecision d = DecideSurgeFallback(in);
+  *recheck = d.recheck_after;
+  if (d.blocked) Event(lws, "Warning", kReasonSurgeUnschedulable, *d.blocked, "Update");
+  if (!d.engage) return d.effective;
+  auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
+                                apiserver::PatchType::kMerge,
+                                api::SurgeFallbackPatch(*d.engage, lws.metadata.resource_version));
+  if (!patched.ok()) return patched.status();
+  Expect(key, caches_->sets.informer(), (*patched)->json);
+  Event(lws, "Warning", kReasonSurgeUnschedulable, d.engage->reason, "Update");
+  return d.effective;
 }
 
 std::optional<ProgressMark> LwsController::Remembered(const runtime::Key& key) {

@@ -6,10 +6,12 @@
 //   1. the LWS and its leader StatefulSet from the caches (a deleting set: retry in 5 s);
 //   2. the current revision, creating one for a new LWS, a missing key, or a template update;
 //   3. (partition, replicas) from the group states, and the "deleting surge replica" event;
+//      ours, with the opt-in surge fallback (surge_fallback.h): the settings it leaves;
 //   4. server-side apply of the leader StatefulSet (field manager "lws", forced);
 //   5. the shared headless Service (created if missing, never updated);
 //   6. the status and conditions (written only when changed; a Conflict retries at once);
-//   7. once the update is done, the old revisions are deleted;
+//   7. once the update is done, the old revisions are deleted (and a surge fallback recorded
+//      for it is dropped);
 //  6b. ours, with the opt-in progress deadline (progress_deadline.h): the last progress is
 //      remembered per LWS, Progressing turns False past the deadline, and the LWS is reconciled
 //      again when the deadline would pass;
@@ -68,10 +70,20 @@ class LwsController {
 
  private:
   runtime::ReconcileResult Reconcile(const runtime::Key& key);
-  // Steps 2-5; returns the revision key in use.
+  // Steps 2-5; returns the revision key in use. `recheck`: when the surge fallback wants to look
+  // again.
   Result<std::string> ReconcileLeaderStatefulSet(
       const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
-      const api::RevisionRefs& revisions);
+      const api::RevisionRefs& revisions, std::optional<Duration>* recheck);
+  // Step 3's settings with the opt-in surge fallback (surge_fallback.h): records it on the LWS
+  // and in an event when it engages. `rolling`: the leader StatefulSet exists and the template
+  // did not change in this reconcile.
+  Result<RolloutSettings> ApplySurgeFallback(const runtime::Key& key,
+                                             const api::LeaderWorkerSet& lws,
+                                             const RolloutSettings& settings,
+                                             const std::string& revision_key,
+                                             const std::vector<GroupState>& states, bool rolling,
+                                             std::optional<Duration>* recheck);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
   Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
