@@ -34,9 +34,48 @@ TEST(RolloutAnnotationsTest, ProgressDeadline) {
   EXPECT_FALSE(ReadRolloutBehaviours(WithDeadline("600").metadata).progress_deadline.has_value());
 }
 
+TEST(RolloutAnnotationsTest, SurgeFallback) {
+  LeaderWorkerSet lws = DefaultLws();
+  lws.metadata.annotations[kSurgeFallbackAfterAnnotation] = "5m";
+  lws.metadata.annotations[kSurgeFallbackReleaseAnnotation] = "true";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
+  RolloutBehaviours b = ReadRolloutBehaviours(lws.metadata);
+  EXPECT_EQ(b.surge_fallback_after, Duration(5min));
+  EXPECT_TRUE(b.surge_fallback_release);
+
+  lws.metadata.annotations[kSurgeFallbackAfterAnnotation] = "1s";
+  lws.metadata.annotations[kSurgeFallbackReleaseAnnotation] = "yes";
+  lws.metadata.annotations[kSurgeFallbackAnnotation] = R"({"revision":"r","maxSurge":-1})";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
+            "metadata.annotations[lws-cpp.dev/surge-fallback-after]: Invalid value: \"1s\": must "
+            "be between 10s and 24h\n"
+            "metadata.annotations[lws-cpp.dev/surge-fallback-release]: Invalid value: \"yes\": "
+            "must be \"true\" or \"false\"\n"
+            "metadata.annotations[lws-cpp.dev/surge-fallback]: Invalid value: "
+            "\"{\\\"revision\\\":\\\"r\\\",\\\"maxSurge\\\":-1}\": must be a JSON object "
+            "with revision (a string), maxSurge and maxUnavailable (integers >= 0) and reason (a "
+            "string)\n");
+  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).surge_fallback_release);
+  EXPECT_FALSE(ReadSurgeFallbackState(lws.metadata).has_value());
+}
+
+TEST(RolloutAnnotationsTest, SurgeFallbackStateRoundTrips) {
+  SurgeFallbackState state{"abc", 0, 1, "why"};
+  Json patch = SurgeFallbackPatch(state, "12");
+  EXPECT_EQ(patch["metadata"]["resourceVersion"], "12");
+  ObjectMeta meta;
+  meta.annotations[kSurgeFallbackAnnotation] =
+      patch["metadata"]["annotations"][kSurgeFallbackAnnotation].get<std::string>();
+  EXPECT_EQ(ReadSurgeFallbackState(meta), state);
+  EXPECT_TRUE(SurgeFallbackPatch(std::nullopt, "13")["metadata"]["annotations"]
+                  [kSurgeFallbackAnnotation].is_null());
+}
+
 TEST(RolloutAnnotationsTest, UpstreamManifestsAreUnchanged) {
   EXPECT_EQ(Describe(ValidateLeaderWorkerSet(DefaultLws())), "");
   EXPECT_FALSE(ReadRolloutBehaviours(DefaultLws().metadata).progress_deadline.has_value());
+  EXPECT_FALSE(ReadRolloutBehaviours(DefaultLws().metadata).surge_fallback_after.has_value());
+  EXPECT_FALSE(ReadSurgeFallbackState(DefaultLws().metadata).has_value());
 }
 
 }  // namespace
