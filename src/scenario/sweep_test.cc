@@ -6,11 +6,20 @@
 // LWS_SWEEP_FIRST (default 1). A failure prints the seed and the command that replays it.
 // Convergence bound: every run converges within kConvergenceBound of virtual time after the last
 // fault (and after each spec change).
+//
+// Traces: every run folds each stored change (type, resource, object as written) into a hash. A
+// seed listed in testdata/scenario/sweep_traces.txt must give the hash recorded there: the
+// opt-in behaviours of docs/scarcity.md must not change a single write of an LWS that does not
+// ask for them. A deliberate change of what the simulation writes (a new event, a new field)
+// changes the hashes: LWS_SWEEP_PRINT_TRACES=1 prints "seed hash" lines to record again, after
+// checking that the change is meant.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <map>
 #include <sstream>
 
 #include "base/rng.h"
@@ -18,6 +27,7 @@
 #include "cluster/kubelet.h"
 #include "scenario/lws_world.h"
 #include "scenario/rollout_checker.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::scenario {
 namespace {
@@ -25,6 +35,51 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr Duration kConvergenceBound = 20min;
+
+// FNV-1a over every change the store records, in order.
+class TraceHash {
+ public:
+  explicit TraceHash(store::Store* store) : store_(store) {}
+  void Update() {
+    if (store_->CurrentResourceVersion() == seen_) return;
+    Result<store::ChangeLog> log = store_->Changes(seen_);
+    if (!log.ok()) {
+      Fold("gone");  // the history window passed: still deterministic, but say so in the hash
+      seen_ = store_->CurrentResourceVersion();
+      return;
+    }
+    for (const store::StoreChange& change : log->changes) {
+      Fold(std::to_string(static_cast<int>(change.type)));
+      Fold(change.group_resource);
+      Fold(change.object->json.dump());
+    }
+    seen_ = log->resource_version;
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  void Fold(std::string_view bytes) {
+    for (unsigned char c : bytes) hash_ = (hash_ ^ c) * 1099511628211ull;
+    hash_ = (hash_ ^ 0xff) * 1099511628211ull;  // a separator, so "ab","c" differs from "a","bc"
+  }
+  store::Store* store_;
+  std::uint64_t seen_ = 0;
+  std::uint64_t hash_ = 14695981039346656037ull;
+};
+
+// testdata/scenario/sweep_traces.txt: "seed hash" per line, # comments.
+std::map<std::uint64_t, std::string> RecordedTraces() {
+  std::map<std::uint64_t, std::string> traces;
+  std::ifstream in(TestdataDir() + "/scenario/sweep_traces.txt");
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::uint64_t seed = 0;
+    std::string hash;
+    if (fields >> seed >> hash) traces[seed] = hash;
+  }
+  return traces;
+}
 constexpr Duration kFaultWindow = 4min;
 
 struct SweepCase {
@@ -86,7 +141,8 @@ class SweepRun {
   SweepRun(std::uint64_t seed, SweepCase c)
       : seed_(seed), case_(std::move(c)), rng_(Rng(seed).Derive("faults")),
         world_(Options(seed, case_)),
-        checker_(&world_.user(), case_.shape.name, case_.limits) {}
+        checker_(&world_.user(), case_.shape.name, case_.limits),
+        trace_(world_.store()) {}
 
   // Returns "" on success, else what went wrong.
   std::string Run() {
@@ -115,6 +171,7 @@ class SweepRun {
   }
 
   const RolloutChecker& checker() const { return checker_; }
+  std::string trace() const { return fmt::format("{:016x}", trace_.value()); }
 
  private:
   static WorldOptions Options(std::uint64_t seed, const SweepCase& c) {
@@ -164,6 +221,7 @@ class SweepRun {
     while (loop.Now() < deadline) {
       if (!loop.Step()) loop.RunFor(100ms);
       checker_.Check();
+      trace_.Update();
       if (loop.Now() >= next_probe) {
         next_probe = loop.Now() + 100ms;
         if (loop.Now() >= fault_end_ && checker_.Converged(&why_)) return true;
@@ -177,6 +235,7 @@ class SweepRun {
   Rng rng_;
   LwsWorld world_;
   RolloutChecker checker_;
+  TraceHash trace_;
   Time fault_end_{};
   std::string why_;
 };
@@ -196,6 +255,8 @@ std::vector<std::uint64_t> Seeds() {
 }
 
 TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
+  const std::map<std::uint64_t, std::string> recorded = RecordedTraces();
+  const bool print = std::getenv("LWS_SWEEP_PRINT_TRACES") != nullptr;
   int runs = 0;
   for (std::uint64_t seed : Seeds()) {
     Rng rng(seed);
@@ -208,6 +269,12 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
     EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ")\n" << replay;
     EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ")\n"
                                     << fmt::format("{}", fmt::join(violations, "\n")) << "\n" << replay;
+    if (print) std::printf("%llu %s\n", static_cast<unsigned long long>(seed), run.trace().c_str());
+    if (auto it = recorded.find(seed); it != recorded.end()) {
+      EXPECT_EQ(run.trace(), it->second)
+          << "seed " << seed << ": the run's writes differ from the recorded trace "
+          << "(testdata/scenario/sweep_traces.txt; see the top of sweep_test.cc)\n" << replay;
+    }
     ++runs;
   }
   EXPECT_GT(runs, 0);
