@@ -5,6 +5,7 @@
 #include <map>
 
 #include "api/lws_types.h"
+#include "api/rollout_annotations.h"
 #include "client/resource.h"
 
 namespace lws::scenario {
@@ -170,7 +171,7 @@ void RolloutChecker::Check() {
   }
   if (rolling_ && was_available_ && !faults_) {
     min_ready_ = std::min(min_ready_, ready);
-    if (ready < limits_.replicas - limits_.max_unavailable) {
+    if (ready < limits_.replicas - limits_.max_unavailable - limits_.floor_slack) {
       Violation(fmt::format("rv {}: {} ready groups < replicas {} - maxUnavailable {}", rv, ready,
                             limits_.replicas, limits_.max_unavailable));
     }
@@ -206,8 +207,22 @@ bool RolloutChecker::Converged(std::string* why) {
     }
     if (!done) ++unready;
   }
-  const int surge = std::min(limits_.max_surge, replicas);
-  const int want_replicas = unready <= surge ? replicas + std::max(0, unready - limits_.max_unavailable)
+  // With the opt-in surge fallback in force for this revision (docs/scarcity.md), the rollout
+  // sizes the surge from the settings it recorded on the LWS.
+  int max_surge = limits_.max_surge;
+  int max_unavailable = limits_.max_unavailable;
+  api::ObjectMeta meta;
+  const Json& annotations = view.lws["metadata"].value("annotations", Json::object());
+  if (auto it = annotations.find(api::kSurgeFallbackAnnotation);
+      it != annotations.end() && it->is_string()) {
+    meta.annotations[api::kSurgeFallbackAnnotation] = it->get<std::string>();
+  }
+  if (auto fallback = api::ReadSurgeFallbackState(meta); fallback && fallback->revision == key) {
+    max_surge = std::min(max_surge, fallback->max_surge);
+    max_unavailable = fallback->max_unavailable;
+  }
+  const int surge = std::min(max_surge, replicas);
+  const int want_replicas = unready <= surge ? replicas + std::max(0, unready - max_unavailable)
                                              : replicas + surge;
   const int sts_replicas = view.sts["spec"].value("replicas", 1);
   if (sts_replicas != want_replicas) {

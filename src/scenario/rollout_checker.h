@@ -36,6 +36,8 @@ struct RolloutLimits {
   int replicas = 0;
   int max_surge = 0;        // scaled and capped
   int max_unavailable = 0;  // scaled
+  // Groups the user allowed below replicas - maxUnavailable (the surge fallback's release).
+  int floor_slack = 0;
 };
 
 class RolloutChecker {

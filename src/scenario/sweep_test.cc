@@ -82,12 +82,28 @@ std::map<std::uint64_t, std::string> RecordedTraces() {
 }
 constexpr Duration kFaultWindow = 4min;
 
+// Short times, so that the behaviours engage within a run's faults and startups. The restart
+// budget and backoff only with a restart policy that recreates groups (the webhook refuses them
+// with None).
+api::Json ScarcityAnnotations(const std::string& restart_policy) {
+  api::Json a = {{"lws-cpp.dev/progress-deadline", "1m"},
+                 {"lws-cpp.dev/surge-fallback-after", "30s"},
+                 {"lws-cpp.dev/surge-fallback-release", "true"}};
+  if (restart_policy != "None") {
+    a["lws-cpp.dev/max-group-restarts"] = "3";
+    a["lws-cpp.dev/group-restart-backoff"] = "5s";
+  }
+  return a;
+}
+
 struct SweepCase {
   LwsShape shape;
   RolloutLimits limits;
   bool crashes = false;
   bool node_loss = false;
   bool lower_partition = false;
+  // Every opt-in behaviour of docs/scarcity.md on (RolloutSweep.ScarcityBehavioursKeepTheInvariants).
+  bool scarcity = false;
   int startup_max = 10;
   std::string Describe() const {
     return fmt::format("replicas {} size {} maxUnavailable {} maxSurge {} partition {} sgs {} restart {} "
@@ -147,7 +163,9 @@ class SweepRun {
   // Returns "" on success, else what went wrong.
   std::string Run() {
     if (Status s = world_.Start(); !s.ok()) return "start: " + s.ToString();
-    auto created = world_.Create(client::kLeaderWorkerSets, LwsObject(case_.shape));
+    api::Json lws = LwsObject(case_.shape);
+    if (case_.scarcity) lws["metadata"]["annotations"] = ScarcityAnnotations(case_.shape.restart_policy);
+    auto created = world_.Create(client::kLeaderWorkerSets, lws);
     if (!created.ok()) return "create: " + created.status().ToString();
     if (!RunChecked(kConvergenceBound)) return "never converged after create: " + why_;
     checker_.RolloutStarted();
@@ -276,6 +294,27 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
           << "(testdata/scenario/sweep_traces.txt; see the top of sweep_test.cc)\n" << replay;
     }
     ++runs;
+  }
+  EXPECT_GT(runs, 0);
+}
+
+// The same shapes with every scarcity behaviour on: the safety properties hold (the floor the user
+// allowed is one group lower when the surge fallback may release one with maxUnavailable 0) and
+// every run converges.
+TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
+  int runs = 0;
+  for (std::uint64_t seed : Seeds()) {
+    Rng rng(seed);
+    SweepCase c = Draw(rng);
+    c.scarcity = true;
+    if (c.limits.max_unavailable == 0) c.limits.floor_slack = 1;  // the fallback's release
+    SweepRun run(seed, c);
+    std::string failure = run.Run();
+    const auto& violations = run.checker().violations();
+    EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ", scarcity on)";
+    ++runs;
+    EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ", scarcity on)\n"
+                                    << fmt::format("{}", fmt::join(violations, "\n"));
   }
   EXPECT_GT(runs, 0);
 }
