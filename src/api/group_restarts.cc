@@ -77,6 +77,7 @@ GroupRestartConfig ReadGroupRestartConfig(const ObjectMeta& meta) {
       it != meta.annotations.end()) {
     if (Result<Duration> d = ParseBackoff(it->second); d.ok()) config.backoff = *d;
   }
+  config.counted = meta.annotations.count("lws-cpp.dev/failure-policy") > 0;
   return config;
 }
 

@@ -44,7 +44,10 @@ inline constexpr Duration kMaxGroupRestartBackoff = std::chrono::minutes(5);
 struct GroupRestartConfig {
   std::optional<std::int32_t> max_restarts;
   std::optional<Duration> backoff;
-  bool enabled() const { return max_restarts.has_value() || backoff.has_value(); }
+  // A failure policy (rollout_annotations.h) reads the counts: recreations are counted even
+  // without a budget or a backoff.
+  bool counted = false;
+  bool enabled() const { return max_restarts.has_value() || backoff.has_value() || counted; }
 };
 GroupRestartConfig ReadGroupRestartConfig(const ObjectMeta& meta);
 

@@ -39,13 +39,51 @@ Result<SurgeFallbackState> ParseState(const std::string& text) {
                             doc["maxUnavailable"].get<std::int32_t>(), doc.value("reason", "")};
 }
 
+std::optional<std::int32_t> ParseThreshold(const std::string& text) {
+  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const std::int32_t value = std::stoi(text);
+  return value >= 1 ? std::optional<std::int32_t>(value) : std::nullopt;
+}
+
+Result<FailedRevision> ParseFailed(const std::string& text) {
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto str = [&](const char* key, bool required) {
+    return doc.contains(key) ? doc[key].is_string() : !required;
+  };
+  if (!doc.is_object() || !str("revision", true) || !str("policy", true) ||
+      !str("rolledBackTo", false) || !str("reason", false)) {
+    return Status::BadRequest("must be a JSON object with revision and policy (strings), and "
+                              "rolledBackTo and reason (strings)");
+  }
+  return FailedRevision{doc["revision"].get<std::string>(), doc["policy"].get<std::string>(),
+                        doc.value("rolledBackTo", ""), doc.value("reason", "")};
+}
+
 }  // namespace
+
+std::optional<FailedRevision> ReadFailedRevision(const ObjectMeta& meta) {
+  auto it = meta.annotations.find(kFailedRevisionAnnotation);
+  if (it == meta.annotations.end()) return std::nullopt;
+  Result<FailedRevision> failed = ParseFailed(it->second);
+  return failed.ok() ? std::optional<FailedRevision>(*failed) : std::nullopt;
+}
+
+std::string EncodeFailedRevision(const FailedRevision& f) {
+  Json doc = {{"revision", f.revision}, {"policy", f.policy}, {"reason", f.reason}};
+  if (!f.rolled_back_to.empty()) doc["rolledBackTo"] = f.rolled_back_to;
+  return doc.dump();
+}
 
 RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   RolloutBehaviours b;
   b.progress_deadline = DeadlineAt(meta, kProgressDeadlineAnnotation);
   b.surge_fallback_after = DeadlineAt(meta, kSurgeFallbackAfterAnnotation);
   b.surge_fallback_release = meta.Annotation(kSurgeFallbackReleaseAnnotation) == "true";
+  const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
+  if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
+  if (auto t = ParseThreshold(meta.Annotation(kFailureThresholdAnnotation))) b.failure_threshold = *t;
   return b;
 }
 
@@ -86,6 +124,21 @@ ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {
       it != annotations.end() && it->second != "true" && it->second != "false") {
     errs.push_back(Invalid(path(kSurgeFallbackReleaseAnnotation), it->second,
                            "must be \"true\" or \"false\""));
+  }
+  if (auto it = annotations.find(kFailurePolicyAnnotation); it != annotations.end() &&
+      it->second != kFailurePolicyPause && it->second != kFailurePolicyRollback) {
+    errs.push_back(NotSupported(path(kFailurePolicyAnnotation), it->second,
+                                {kFailurePolicyPause, kFailurePolicyRollback}));
+  }
+  if (auto it = annotations.find(kFailureThresholdAnnotation);
+      it != annotations.end() && !ParseThreshold(it->second)) {
+    errs.push_back(Invalid(path(kFailureThresholdAnnotation), it->second,
+                           "must be an integer between 1 and 999999"));
+  }
+  if (auto it = annotations.find(kFailedRevisionAnnotation); it != annotations.end()) {
+    if (Result<FailedRevision> f = ParseFailed(it->second); !f.ok()) {
+      errs.push_back(Invalid(path(kFailedRevisionAnnotation), it->second, f.status().message()));
+    }
   }
   if (auto it = annotations.find(kSurgeFallbackAnnotation); it != annotations.end()) {
     if (Result<SurgeFallbackState> s = ParseState(it->second); !s.ok()) {

@@ -11,6 +11,12 @@
 //                                          go on with the surge that runs (surge_fallback.h)
 //   lws-cpp.dev/surge-fallback-release: "true"  and, with maxUnavailable 0, release one group at
 //                                          a time when no surge group runs
+//   lws-cpp.dev/failure-policy: Pause|Rollback  what to do with a revision that fails
+//   lws-cpp.dev/failure-threshold: "3"     it fails past 3 container restarts and group
+//                                          recreations on its groups (or at the progress
+//                                          deadline, when one is set) (failure_policy.h)
+// Written by the controller when a revision failed:
+//   lws-cpp.dev/failed-revision: {"revision":"abc","policy":"Rollback","rolledBackTo":"def","reason":"..."}
 // Written by the controller when the surge fallback engages, for the revision being rolled out:
 //   lws-cpp.dev/surge-fallback: {"revision":"abc","maxSurge":0,"maxUnavailable":1,"reason":"..."}
 #pragma once
@@ -29,12 +35,32 @@ inline const std::string kProgressDeadlineAnnotation = "lws-cpp.dev/progress-dea
 inline const std::string kSurgeFallbackAfterAnnotation = "lws-cpp.dev/surge-fallback-after";
 inline const std::string kSurgeFallbackReleaseAnnotation = "lws-cpp.dev/surge-fallback-release";
 inline const std::string kSurgeFallbackAnnotation = "lws-cpp.dev/surge-fallback";
+inline const std::string kFailurePolicyAnnotation = "lws-cpp.dev/failure-policy";
+inline const std::string kFailureThresholdAnnotation = "lws-cpp.dev/failure-threshold";
+inline const std::string kFailedRevisionAnnotation = "lws-cpp.dev/failed-revision";
+inline const std::string kFailurePolicyPause = "Pause";
+inline const std::string kFailurePolicyRollback = "Rollback";
+inline constexpr std::int32_t kDefaultFailureThreshold = 3;
 
 struct RolloutBehaviours {
   std::optional<Duration> progress_deadline;
   std::optional<Duration> surge_fallback_after;
   bool surge_fallback_release = false;
+  std::string failure_policy;  // "", Pause or Rollback
+  std::int32_t failure_threshold = kDefaultFailureThreshold;
 };
+
+// A revision the failure policy acted on.
+struct FailedRevision {
+  std::string revision;
+  std::string policy;           // Pause or Rollback
+  std::string rolled_back_to;   // Rollback: the revision restored
+  std::string reason;
+  bool operator==(const FailedRevision&) const = default;
+};
+std::optional<FailedRevision> ReadFailedRevision(const ObjectMeta& meta);
+// The annotation's value for `failed`.
+std::string EncodeFailedRevision(const FailedRevision& failed);
 
 // The surge fallback in force for one revision's rollout.
 struct SurgeFallbackState {
@@ -53,7 +79,8 @@ Json SurgeFallbackPatch(const std::optional<SurgeFallbackState>& state,
 RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta);
 
 // The webhook's checks: the deadlines are Go durations in [10s, 24h], the release flag "true" or
-// "false", the state the controller's JSON.
+// "false", the failure policy Pause or Rollback, the threshold an integer >= 1, the states the
+// controller's JSON.
 ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws);
 
 }  // namespace lws::api

@@ -8,6 +8,7 @@
 #include "controllers/group/headless_service.h"
 #include "controllers/lws/leader_statefulset.h"
 #include "controllers/lws/lws_events.h"
+#include "controllers/lws/failure_policy.h"
 #include "controllers/lws/lws_status.h"
 #include "controllers/lws/revision_step.h"
 #include "controllers/lws/surge_fallback.h"
@@ -182,6 +183,10 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
   ASSIGN_OR_RETURN(
       RolloutDecision decision,
       RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated));
+  ASSIGN_OR_RETURN(bool rolled_back,
+                   ApplyFailurePolicy(key, lws, step.key, states, settings.replicas, revisions,
+                                      current ? &*current : nullptr, &decision));
+  if (rolled_back) return step.key;  // the next reconcile rolls the restored template out
   if (decision.deleting) {
     Event(lws, "Normal", "GroupsProgressing",
           DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1), "Delete");
@@ -308,6 +313,56 @@ Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& ke
   Expect(key, caches_->sets.informer(), (*patched)->json);
   Event(lws, "Warning", kReasonSurgeUnschedulable, d.engage->reason, "Update");
   return d.effective;
+}
+
+Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
+                                               const api::LeaderWorkerSet& lws,
+                                               const std::string& revision_key,
+                                               const std::vector<GroupState>& states,
+                                               std::int32_t replicas,
+                                               const api::RevisionRefs& revisions,
+                                               const LeaderSetState* current,
+                                               RolloutDecision* decision) {
+  if (lws.metadata.annotations.count(api::kFailurePolicyAnnotation) == 0 &&
+      lws.metadata.annotations.count(api::kFailedRevisionAnnotation) == 0) {
+    return false;
+  }
+  FailureInputs in;
+  in.lws = &lws;
+  in.revision_key = revision_key;
+  in.deadline_exceeded = ProgressDeadlineExceeded(lws.status);
+  in.revisions = &revisions;
+  in.watching = InFailureWindow(lws.status, loop_->clock().Now());
+  std::vector<std::vector<const api::Pod*>> groups;
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(states.size()); ++i) {
+    if (i < replicas && !states[i].updated) in.watching = true;
+    for (const api::Pod* pod : caches_->GroupPods(key.namespace_, key.name, std::to_string(i))) {
+      in.pods.push_back(pod);
+    }
+  }
+  FailureDecision d = DecideFailure(in);
+  if (d.rollback) {
+    auto written = client_->Update(client::kLeaderWorkerSets, api::Encode(*d.rollback));
+    if (!written.ok()) return written.status();
+    Expect(key, caches_->sets.informer(), (*written)->json);
+    Event(lws, "Warning", kReasonRolloutFailed, d.record->reason, "Update");
+    return true;
+  }
+  if (d.record) {
+    api::Json patch = {{"metadata",
+                        {{"resourceVersion", lws.metadata.resource_version},
+                         {"annotations",
+                          {{api::kFailedRevisionAnnotation, api::EncodeFailedRevision(*d.record)}}}}}};
+    auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
+                                  apiserver::PatchType::kMerge, patch);
+    if (!patched.ok()) return patched.status();
+    Expect(key, caches_->sets.informer(), (*patched)->json);
+    Event(lws, "Warning", kReasonRolloutFailed, d.record->reason, "Update");
+  }
+  if (d.paused && current != nullptr) {
+    decision->partition = std::max(decision->partition, current->partition);
+  }
+  return false;
 }
 
 std::optional<ProgressMark> LwsController::Remembered(const runtime::Key& key) {

@@ -6,7 +6,8 @@
 //   1. the LWS and its leader StatefulSet from the caches (a deleting set: retry in 5 s);
 //   2. the current revision, creating one for a new LWS, a missing key, or a template update;
 //   3. (partition, replicas) from the group states, and the "deleting surge replica" event;
-//      ours, with the opt-in surge fallback (surge_fallback.h): the settings it leaves;
+//      ours, with the opt-in surge fallback (surge_fallback.h): the settings it leaves; and the
+//      opt-in failure policy (failure_policy.h): pause, or roll the template back;
 //   4. server-side apply of the leader StatefulSet (field manager "lws", forced);
 //   5. the shared headless Service (created if missing, never updated);
 //   6. the status and conditions (written only when changed; a Conflict retries at once);
@@ -84,6 +85,13 @@ class LwsController {
                                              const std::string& revision_key,
                                              const std::vector<GroupState>& states, bool rolling,
                                              std::optional<Duration>* recheck);
+  // Step 3, ours: the opt-in failure policy (failure_policy.h). Records a failed revision; holds
+  // the partition when paused; true when it rolled the LWS back (the reconcile stops there).
+  Result<bool> ApplyFailurePolicy(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                  const std::string& revision_key,
+                                  const std::vector<GroupState>& states, std::int32_t replicas,
+                                  const api::RevisionRefs& revisions, const LeaderSetState* current,
+                                  RolloutDecision* decision);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
   Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,

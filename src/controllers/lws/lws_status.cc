@@ -6,6 +6,7 @@
 #include "api/codec.h"
 #include "api/group_restarts.h"
 #include "controllers/group/restart_budget.h"
+#include "controllers/lws/failure_policy.h"
 #include "controllers/lws/surge_fallback.h"
 #include "controllers/group/worker_statefulset.h"
 #include "controllers/lws/lws_events.h"
@@ -276,6 +277,7 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
   }
   SetDegradedCondition(lws, leaders, &status.conditions, now);
   SetSurgeFallbackCondition(lws, revision_key, &status.conditions, now);
+  SetRolloutFailedCondition(lws, revision_key, &status.conditions, now);
   for (api::Condition& c : status.conditions) c.observed_generation = generation;
   if (!stalled && ProgressDeadlineExceeded(status)) {
     // Complete past a stall: Progressing stays False, as upstream leaves it once Available, but

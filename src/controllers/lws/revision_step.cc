@@ -1,6 +1,8 @@
 // File: controllers/lws/revision_step.cc
 #include "controllers/lws/revision_step.h"
 
+#include "api/rollout_annotations.h"
+
 #include "api/revision.h"
 #include "controllers/lws/lws_events.h"
 
@@ -48,9 +50,17 @@ RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSe
 std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
                                              const api::RevisionRefs& revisions,
                                              const std::string& current_key) {
+  const bool keep_previous = lws.metadata.annotations.count(api::kFailurePolicyAnnotation) > 0;
+  const api::ControllerRevision* previous = nullptr;
+  for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {
+    if (api::RevisionKey(*revision) == current_key) continue;
+    if (previous == nullptr || revision->revision > previous->revision) previous = revision;
+  }
   std::vector<std::string> names;
   for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {
-    if (api::RevisionKey(*revision) != current_key) names.push_back(revision->metadata.name);
+    if (api::RevisionKey(*revision) == current_key) continue;
+    if (keep_previous && revision == previous) continue;
+    names.push_back(revision->metadata.name);
   }
   return names;
 }
