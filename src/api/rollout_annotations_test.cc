@@ -71,6 +71,38 @@ TEST(RolloutAnnotationsTest, SurgeFallbackStateRoundTrips) {
                   [kSurgeFallbackAnnotation].is_null());
 }
 
+TEST(RolloutAnnotationsTest, FailurePolicy) {
+  LeaderWorkerSet lws = DefaultLws();
+  lws.metadata.annotations[kFailurePolicyAnnotation] = "Rollback";
+  lws.metadata.annotations[kFailureThresholdAnnotation] = "5";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
+  RolloutBehaviours b = ReadRolloutBehaviours(lws.metadata);
+  EXPECT_EQ(b.failure_policy, "Rollback");
+  EXPECT_EQ(b.failure_threshold, 5);
+  lws.metadata.annotations.erase(kFailureThresholdAnnotation);
+  EXPECT_EQ(ReadRolloutBehaviours(lws.metadata).failure_threshold, 3);
+
+  lws.metadata.annotations[kFailurePolicyAnnotation] = "Retry";
+  lws.metadata.annotations[kFailureThresholdAnnotation] = "0";
+  lws.metadata.annotations[kFailedRevisionAnnotation] = "{}";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
+            "metadata.annotations[lws-cpp.dev/failure-policy]: Unsupported value: \"Retry\": "
+            "supported values: \"Pause\", \"Rollback\"\n"
+            "metadata.annotations[lws-cpp.dev/failure-threshold]: Invalid value: \"0\": must be an "
+            "integer between 1 and 999999\n"
+            "metadata.annotations[lws-cpp.dev/failed-revision]: Invalid value: \"{}\": must be a "
+            "JSON object with revision and policy (strings), and rolledBackTo and reason "
+            "(strings)\n");
+  EXPECT_EQ(ReadRolloutBehaviours(lws.metadata).failure_policy, "");
+}
+
+TEST(RolloutAnnotationsTest, FailedRevisionRoundTrips) {
+  FailedRevision failed{"abc", "Rollback", "def", "why"};
+  ObjectMeta meta;
+  meta.annotations[kFailedRevisionAnnotation] = EncodeFailedRevision(failed);
+  EXPECT_EQ(ReadFailedRevision(meta), failed);
+}
+
 TEST(RolloutAnnotationsTest, UpstreamManifestsAreUnchanged) {
   EXPECT_EQ(Describe(ValidateLeaderWorkerSet(DefaultLws())), "");
   EXPECT_FALSE(ReadRolloutBehaviours(DefaultLws().metadata).progress_deadline.has_value());

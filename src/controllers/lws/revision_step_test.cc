@@ -238,6 +238,12 @@ TEST(RevisionsToTruncateTest, KeepsOnlyTheCurrentKeyOfOwnedRevisions) {
   EXPECT_EQ(RevisionsToTruncate(DefaultLws(), api::RefsOf(revisions), "old"),
             (std::vector<std::string>{"rev-orphan", "rev-current", "rev-current-twin"}));
   EXPECT_TRUE(RevisionsToTruncate(DefaultLws(), {}, "current").empty());
+
+  // Ours: with a failure policy the newest other revision stays, to roll back to.
+  api::LeaderWorkerSet with_policy = DefaultLws();
+  with_policy.metadata.annotations["lws-cpp.dev/failure-policy"] = "Rollback";
+  EXPECT_EQ(RevisionsToTruncate(with_policy, api::RefsOf(revisions), "current"),
+            (std::vector<std::string>{"rev-old"}));
 }
 
 }  // namespace
