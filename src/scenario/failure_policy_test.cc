@@ -32,15 +32,7 @@ class FailurePolicy : public ::testing::Test {
           [cluster::kCrashAfterSecondsAnnotation] = "10";
     ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", broken).ok());
   }
-  api::Condition Condition(const std::string& type) {
-    auto lws = world.Lws("test-sample");
-    if (lws) {
-      for (const auto& c : lws->status.conditions) {
-        if (c.type == type) return c;
-      }
-    }
-    return api::Condition{};
-  }
+  api::Condition Condition(const std::string& type) { return world.LwsCondition("test-sample", type); }
   std::string Revision(const std::string& pod) {
     auto p = world.Pod(pod);
     return p ? p->metadata.Label(api::kRevisionLabel) : "";

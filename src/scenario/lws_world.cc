@@ -197,6 +197,16 @@ Json WorkerImagePatch(const std::string& image) {
              {{"workerTemplate", {{"spec", {{"containers", Json::array({container})}}}}}}}}}};
 }
 
+api::Condition LwsWorld::LwsCondition(const std::string& name, const std::string& type) const {
+  std::optional<api::LeaderWorkerSet> lws = Lws(name);
+  if (lws) {
+    for (const api::Condition& c : lws->status.conditions) {
+      if (c.type == type) return c;
+    }
+  }
+  return api::Condition{};
+}
+
 Json LwsObject(const LwsShape& s) {
   auto container = [&](const std::string& name) {
     Json c = {{"name", name}, {"image", s.image}};

@@ -74,6 +74,8 @@ class LwsWorld {
   std::vector<Json> List(const client::Resource& resource, const api::StringMap& labels = {}) const;
   // The ControllerRevisions LWS `name` controls (not its StatefulSets' revisions).
   std::vector<Json> LwsRevisions(const std::string& name) const;
+  // The condition `type` of LWS `name`; an empty Condition (status "") when either is absent.
+  api::Condition LwsCondition(const std::string& name, const std::string& type) const;
   // Events of namespace default whose reason is `reason` (all when ""), oldest first.
   std::vector<api::Event> Events(const std::string& reason = "") const;
 

@@ -32,13 +32,10 @@ class RestartBudget : public ::testing::Test {
     auto lws = world.Lws("test-sample");
     return lws ? lws->metadata.Annotation(api::kGroupRestartsAnnotation) : "?";
   }
+  // The Degraded condition; nullptr when the LWS has none.
   const api::Condition* Degraded() {
-    lws_ = world.Lws("test-sample");
-    if (!lws_) return nullptr;
-    for (const auto& c : lws_->status.conditions) {
-      if (c.type == "Degraded") return &c;
-    }
-    return nullptr;
+    degraded_ = world.LwsCondition("test-sample", "Degraded");
+    return degraded_.type.empty() ? nullptr : &degraded_;
   }
   std::string LeaderUid() {
     auto leader = world.Pod("test-sample-0");
@@ -51,7 +48,7 @@ class RestartBudget : public ::testing::Test {
   }
 
   LwsWorld world{WorldOptions{GpuCluster(2, 8), 1}};
-  std::optional<api::LeaderWorkerSet> lws_;
+  api::Condition degraded_;
 };
 
 TEST_F(RestartBudget, ASpentBudgetKeepsTheGroupUntilRecoveryIsAsked) {

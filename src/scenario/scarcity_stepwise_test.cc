@@ -26,15 +26,7 @@ class Scarcity : public ::testing::Test {
     auto created = world.Create(client::kLeaderWorkerSets, lws);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
-  api::Condition Condition(const std::string& type) {
-    auto lws = world.Lws("test-sample");
-    if (lws) {
-      for (const auto& c : lws->status.conditions) {
-        if (c.type == type) return c;
-      }
-    }
-    return api::Condition{};
-  }
+  api::Condition Condition(const std::string& type) { return world.LwsCondition("test-sample", type); }
   std::string Progressing() {
     api::Condition c = Condition("Progressing");
     return c.status + "/" + c.reason;
