@@ -90,6 +90,12 @@ check "restart backoff: refused below 1s" err_has \
   'metadata\.annotations\[lws-cpp\.dev/group-restart-backoff\]: Invalid value: "500ms": must be between 1s and 1h'
 k annotate lws demo lws-cpp.dev/max-group-restarts=3 lws-cpp.dev/group-restart-backoff=30s
 check "restart budget and backoff: accepted" test "$(jp lws/demo '{.metadata.annotations.lws-cpp\.dev/max-group-restarts}')" = 3
+k annotate lws demo lws-cpp.dev/failure-policy=Retry
+check "failure policy: refused with the supported values" err_has \
+  'metadata\.annotations\[lws-cpp\.dev/failure-policy\]: Unsupported value: "Retry": supported values: "Pause", "Rollback"'
+k annotate lws demo lws-cpp.dev/surge-fallback-after=1d
+check "surge fallback: refused with the annotation's path" err_has \
+  'metadata\.annotations\[lws-cpp\.dev/surge-fallback-after\]: Invalid value: "1d": time: unknown unit "d" in duration "1d"'
 k scale lws demo --replicas=3
 check "scale: scaled" out_has 'leaderworkerset\.leaderworkerset\.x-k8s\.io/demo scaled'
 check "scale: replicas 3" test "$(jp lws/demo '{.spec.replicas}')" = 3

@@ -11,7 +11,9 @@
 #   - the upstream sample becomes Available; a rolling update starts; the leader is killed with
 #     SIGKILL in the middle of it; the standby takes the Lease over and the rollout completes;
 #   - no group is recreated more than the rollout requires: every group gets exactly one new
-#     leader pod (its update), none more.
+#     leader pod (its update), none more;
+#   - ours, opt-in: with lws-cpp.dev/failure-policy: Rollback, a crashing build is rolled back to
+#     the previous template and every group runs it again.
 # Usage: operator_e2e.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -149,6 +151,26 @@ created=$(awk '{print $1}' "$tmp/new-leaders" | sort | uniq -c | awk '{print $2 
 check "each group's leader pod was recreated exactly once ($created)" \
   test "$(awk '{print $1}' "$tmp/new-leaders" | sort | uniq -c | awk '$1 == 1' | wc -l)" = 3 -a \
        "$(wc -l <"$tmp/new-leaders")" = 3
+
+# Ours, opt-in (docs/scarcity.md): with the Rollback failure policy, a build whose worker crashes
+# 2 s after it is Ready is rolled back to the previous template.
+check "failure policy: the LWS is annotated" \
+  k annotate lws $lws lws-cpp.dev/failure-policy=Rollback lws-cpp.dev/failure-threshold=1
+check "a failing build is rolled out" k patch lws $lws --type=json -p '[
+  {"op":"add","path":"/spec/leaderWorkerTemplate/workerTemplate/metadata","value":{"annotations":{"sim.lws-cpp.dev/crash-after-seconds":"2"}}},
+  {"op":"replace","path":"/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0/image","value":"nginxinc/nginx-unprivileged:broken"}]'
+rolled_back() {
+  test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="RolloutFailed")].reason}')" = RolledBack
+}
+check "the failing revision is rolled back" eventually 120 rolled_back
+check "the template is the previous one again" \
+  test "$(jp lws $lws -o jsonpath='{.spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image}')" = nginxinc/nginx-unprivileged:1.28
+check "a Warning event says why" eventually 10 kubectl get events --field-selector reason=RolloutFailed -o name
+back_on_previous() {
+  done_updating &&
+    test "$(jp pods -l leaderworkerset.sigs.k8s.io/name=$lws -o jsonpath='{.items[*].spec.containers[0].image}' | tr ' ' '\n' | sort -u)" = nginxinc/nginx-unprivileged:1.28
+}
+check "every group runs the previous image again" eventually 120 back_on_previous
 
 # SIGTERM: the standby-turned-leader stops cleanly and releases the Lease.
 if [ "$standby" = a ]; then pid=${controller_pids[0]}; else pid=${controller_pids[1]}; fi
