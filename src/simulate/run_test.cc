@@ -202,3 +202,24 @@ limits: {horizon: 20m, stall: 5m}
 
 }  // namespace
 }  // namespace lws::simulate
+
+namespace lws::simulate {
+namespace {
+
+// Regression: a surge rollout stalled in a stockout, rolled back at its progress deadline. The
+// rollback once ping-ponged between the two revisions without virtual time passing (the run
+// never ended); now it completes on the previous revision.
+TEST(RunScenario, ProgressDeadlineRollbackEndsAStalledSurge) {
+  const std::string strategy =
+      "{name: rollback, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: 1}}, "
+      "annotations: {lws-cpp.dev/progress-deadline: 3m, lws-cpp.dev/failure-policy: Rollback}}";
+  Scenario s = Parse(TightScenario(strategy, ""));
+  Result<RunResult> run = RunScenario(s, s.strategies[0], 1);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_TRUE(run->metrics.completed);
+  EXPECT_GE(run->metrics.duration_s, 180);
+  EXPECT_LT(run->metrics.duration_s, 300);
+}
+
+}  // namespace
+}  // namespace lws::simulate

@@ -7,12 +7,12 @@
 namespace lws::controllers {
 namespace {
 
-// The newest revision other than `key`: what the groups not yet updated run.
+// The newest revision other than `key` and `failed`: what the groups not yet updated run.
 const api::ControllerRevision* PreviousRevision(const api::RevisionRefs& revisions,
-                                                const std::string& key) {
+                                                const std::string& key, const std::string& failed) {
   const api::ControllerRevision* previous = nullptr;
   for (const api::ControllerRevision* r : revisions) {
-    if (api::RevisionKey(*r) == key) continue;
+    if (api::RevisionKey(*r) == key || api::RevisionKey(*r) == failed) continue;
     if (previous == nullptr || r->revision > previous->revision) previous = r;
   }
   return previous;
@@ -65,17 +65,23 @@ FailureDecision DecideFailure(const FailureInputs& in) {
   FailureDecision d;
   const api::LeaderWorkerSet& lws = *in.lws;
   // A recorded revision is not rolled out again by itself.
-  if (auto failed = api::ReadFailedRevision(lws.metadata); failed && failed->revision == in.revision_key) {
+  const std::optional<api::FailedRevision> failed = api::ReadFailedRevision(lws.metadata);
+  if (failed && failed->revision == in.revision_key) {
     d.paused = true;
     return d;
   }
+  // The revision rolled back to is not judged again (the status still describes the failed
+  // rollout until it is written again): a new template starts a new judgement.
+  if (failed && failed->rolled_back_to == in.revision_key) return d;
   const api::RolloutBehaviours b = api::ReadRolloutBehaviours(lws.metadata);
   if (b.failure_policy.empty() || !in.watching) return d;
   const std::string cause = FailureCause(in, b);
   if (cause.empty()) return d;
   api::FailedRevision record{in.revision_key, b.failure_policy, "", ""};
   const api::ControllerRevision* previous =
-      in.revisions != nullptr ? PreviousRevision(*in.revisions, in.revision_key) : nullptr;
+      in.revisions != nullptr
+          ? PreviousRevision(*in.revisions, in.revision_key, failed ? failed->revision : "")
+          : nullptr;
   if (b.failure_policy == api::kFailurePolicyRollback && previous != nullptr) {
     Result<api::LeaderWorkerSet> restored = api::ApplyRevision(lws, *previous);
     if (restored.ok()) {

@@ -74,6 +74,26 @@ TEST(FailurePolicyTest, RollbackWithoutAPreviousRevisionPauses) {
             "revision to roll back to)");
 }
 
+// Regression: right after a rollback the status still says the deadline passed; judging the
+// revision rolled back to on it rolled forward to the failed one, and back, without end.
+TEST(FailurePolicyTest, TheRevisionRolledBackToIsNotJudgedAgain) {
+  api::LeaderWorkerSet lws = api::testing::DefaultLws();
+  lws.metadata.annotations[api::kFailurePolicyAnnotation] = "Rollback";
+  lws.metadata.annotations[api::kFailedRevisionAnnotation] =
+      api::EncodeFailedRevision({"new", "Rollback", "old", "why"});
+  FailureInputs in;
+  in.lws = &lws;
+  in.revision_key = "old";
+  in.watching = true;
+  in.deadline_exceeded = true;
+  api::RevisionRefs none;
+  in.revisions = &none;
+  FailureDecision d = DecideFailure(in);
+  EXPECT_FALSE(d.paused);
+  EXPECT_FALSE(d.record.has_value());
+  EXPECT_FALSE(d.rollback.has_value());
+}
+
 TEST(FailurePolicyTest, TheWindowRunsTenMinutesPastTheRollout) {
   const Time t0 = *ParseRfc3339("2026-01-01T00:00:00Z");
   api::LeaderWorkerSetStatus status;

@@ -51,9 +51,12 @@ std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
                                              const api::RevisionRefs& revisions,
                                              const std::string& current_key) {
   const bool keep_previous = lws.metadata.annotations.count(api::kFailurePolicyAnnotation) > 0;
+  // The one to keep is the newest that did not fail.
+  const auto failed = api::ReadFailedRevision(lws.metadata);
   const api::ControllerRevision* previous = nullptr;
   for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {
     if (api::RevisionKey(*revision) == current_key) continue;
+    if (failed && api::RevisionKey(*revision) == failed->revision) continue;
     if (previous == nullptr || revision->revision > previous->revision) previous = revision;
   }
   std::vector<std::string> names;

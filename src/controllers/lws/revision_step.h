@@ -43,7 +43,8 @@ RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSe
 
 // Names of the owned revisions whose key differs from `current_key` (spec 7.6), in list order.
 // Revisions controlled by another object are never named. Ours: with the opt-in failure policy
-// (failure_policy.h) the newest other revision is kept, so there is one to roll back to.
+// (failure_policy.h) the newest other revision that is not the recorded failed one is kept, so
+// there is one to roll back to.
 std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
                                              const api::RevisionRefs& revisions,
                                              const std::string& current_key);
