@@ -26,8 +26,13 @@ bool VirtualLoop::Step() {
     if (queue_.empty()) return false;
     Time when = queue_.NextTime();
     if (when > clock_.Now()) clock_.Set(when);
+    if (clock_.Now() - window_start_ >= std::chrono::seconds(1)) {
+      window_start_ = clock_.Now();
+      tasks_at_instant_ = 0;
+    }
     task = queue_.Pop();
   }
+  if (++tasks_at_instant_ > instant_limit_) livelocked_ = true;
   ++tasks_run_;
   task();
   return true;
@@ -35,6 +40,7 @@ bool VirtualLoop::Step() {
 
 void VirtualLoop::RunUntil(Time until) {
   for (;;) {
+    if (livelocked_) return;  // the clock stays at the instant that never ended
     {
       std::lock_guard lock(mu_);
       if (queue_.empty() || queue_.NextTime() > until) break;

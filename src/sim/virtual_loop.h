@@ -35,11 +35,23 @@ class VirtualLoop final : public EventLoop {
   std::uint64_t tasks_run() const { return tasks_run_; }
   std::size_t pending() const;
 
+  // Livelock guard: a component that writes in a loop keeps posting tasks due now (or a few
+  // milliseconds on), and virtual time barely moves. Past `limit` tasks within one virtual
+  // second, RunUntil stops early and livelocked() says so (the time and the count), so the
+  // simulator reports an error instead of hanging. Off by default.
+  void SetInstantTaskLimit(std::uint64_t limit) { instant_limit_ = limit; }
+  bool livelocked() const { return livelocked_; }
+  std::uint64_t tasks_at_instant() const { return tasks_at_instant_; }
+
  private:
   ManualClock clock_;
   mutable std::mutex mu_;
   TaskQueue queue_;
   std::uint64_t tasks_run_ = 0;
+  std::uint64_t instant_limit_ = UINT64_MAX;  // off unless set
+  std::uint64_t tasks_at_instant_ = 0;  // since window_start_
+  Time window_start_{};
+  bool livelocked_ = false;
 };
 
 }  // namespace lws::sim

@@ -89,3 +89,30 @@ TEST(VirtualLoopTest, SameSeedSameTraceDifferentSeedDifferentTrace) {
 
 }  // namespace
 }  // namespace lws::sim
+
+namespace lws::sim {
+namespace {
+
+// A task that posts itself for now again, forever: RunUntil stops at the limit and says so.
+TEST(VirtualLoopTest, ALivelockStopsAtTheInstantTaskLimit) {
+  VirtualLoop loop;
+  loop.SetInstantTaskLimit(1000);
+  std::function<void()> again = [&] { loop.Post(again); };
+  loop.Post(again);
+  const Time start = loop.Now();
+  loop.RunFor(std::chrono::seconds(10));
+  EXPECT_TRUE(loop.livelocked());
+  EXPECT_EQ(loop.Now(), start);
+  EXPECT_EQ(loop.tasks_at_instant(), 1001u);
+}
+
+TEST(VirtualLoopTest, ManyTasksOverTimeAreNoLivelock) {
+  VirtualLoop loop;
+  loop.SetInstantTaskLimit(10);
+  for (int i = 0; i < 100; ++i) loop.At(loop.Now() + std::chrono::seconds(i), [] {});
+  loop.RunFor(std::chrono::minutes(5));
+  EXPECT_FALSE(loop.livelocked());
+}
+
+}  // namespace
+}  // namespace lws::sim
