@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "controllers/lws/own_conditions.h"
+
 namespace lws::controllers {
 namespace {
 
@@ -108,37 +110,20 @@ FailureDecision DecideFailure(const FailureInputs& in) {
 
 bool SetRolloutFailedCondition(const api::LeaderWorkerSet& lws, const std::string& revision_key,
                                std::vector<api::Condition>* conditions, const std::string& now) {
-  auto found = std::find_if(conditions->begin(), conditions->end(), [](const api::Condition& c) {
-    return c.type == kConditionRolloutFailed;
-  });
   auto failed = api::ReadFailedRevision(lws.metadata);
-  const bool in_force =
-      failed && (failed->revision == revision_key || failed->rolled_back_to == revision_key);
-  if (!in_force && (found == conditions->end() || found->status == "False")) return false;
-  api::Condition wanted;
-  wanted.type = kConditionRolloutFailed;
-  wanted.observed_generation = lws.metadata.generation;
-  wanted.last_transition_time = now;
-  if (in_force) {
-    wanted.status = "True";
-    wanted.reason = failed->revision == revision_key ? "RolloutPaused" : "RolledBack";
-    wanted.message = failed->reason.empty() ? "revision " + failed->revision + " failed"
-                                            : failed->reason;
-  } else {
-    wanted.status = "False";
-    wanted.reason = "NoFailedRevision";
-    wanted.message = "The revision in force has not failed";
+  const std::int64_t generation = lws.metadata.generation;
+  if (!failed || (failed->revision != revision_key && failed->rolled_back_to != revision_key)) {
+    return SetOwnCondition(conditions, OwnCondition(kConditionRolloutFailed, false,
+                                                    "NoFailedRevision",
+                                                    "The revision in force has not failed",
+                                                    generation, now));
   }
-  if (found == conditions->end()) {
-    conditions->push_back(wanted);
-    return true;
-  }
-  if (found->status == wanted.status && found->message == wanted.message &&
-      found->reason == wanted.reason) {
-    return false;
-  }
-  *found = wanted;
-  return true;
+  return SetOwnCondition(
+      conditions,
+      OwnCondition(kConditionRolloutFailed, true,
+                   failed->revision == revision_key ? "RolloutPaused" : "RolledBack",
+                   failed->reason.empty() ? "revision " + failed->revision + " failed" : failed->reason,
+                   generation, now));
 }
 
 }  // namespace lws::controllers

@@ -7,6 +7,7 @@
 #include "api/group_restarts.h"
 #include "controllers/group/restart_budget.h"
 #include "controllers/lws/failure_policy.h"
+#include "controllers/lws/own_conditions.h"
 #include "controllers/lws/surge_fallback.h"
 #include "controllers/group/worker_statefulset.h"
 #include "controllers/lws/lws_events.h"
@@ -142,10 +143,10 @@ std::string GroupList(std::vector<std::pair<std::int32_t, std::string>> groups) 
 bool SetDegradedCondition(const api::LeaderWorkerSet& lws,
                           const std::vector<const api::Pod*>& leaders,
                           std::vector<api::Condition>* conditions, const std::string& now) {
-  auto found = std::find_if(conditions->begin(), conditions->end(),
-                            [](const api::Condition& c) { return c.type == api::kConditionDegraded; });
-  if (found == conditions->end() &&
-      lws.metadata.annotations.count(api::kGroupRestartsAnnotation) == 0) {
+  // Nothing to read, and nothing shown, for an LWS that never counted a restart.
+  if (lws.metadata.annotations.count(api::kGroupRestartsAnnotation) == 0 &&
+      std::none_of(conditions->begin(), conditions->end(),
+                   [](const api::Condition& c) { return c.type == api::kConditionDegraded; })) {
     return false;
   }
   Result<api::GroupRestartCounts> counts = api::ReadGroupRestartCounts(lws.metadata);
@@ -158,30 +159,20 @@ bool SetDegradedCondition(const api::LeaderWorkerSet& lws,
       exhausted.emplace_back(*index, leader->metadata.Label(api::kGroupIndexLabel));
     }
   }
-  if (exhausted.empty() && found == conditions->end()) return false;
-  api::Condition wanted;
-  wanted.type = api::kConditionDegraded;
-  wanted.observed_generation = lws.metadata.generation;
-  wanted.last_transition_time = now;
+  const std::int64_t generation = lws.metadata.generation;
   if (exhausted.empty()) {
-    wanted.status = "False";
-    wanted.reason = "RestartBudgetAvailable";
-    wanted.message = "No group is kept after spending its restart budget";
-  } else {
-    wanted.status = "True";
-    wanted.reason = "ReplicaRestartBudgetExceeded";
-    wanted.message = GroupList(exhausted) + ": restart budget spent (" +
-                     api::kMaxGroupRestartsAnnotation + "), not recreated; annotate a group's " +
-                     "leader pod with " + api::kRecoverAnnotation + "=true to recreate it";
+    return SetOwnCondition(conditions, OwnCondition(api::kConditionDegraded, false,
+                                                    "RestartBudgetAvailable",
+                                                    "No group is kept after spending its restart budget",
+                                                    generation, now));
   }
-  if (found == conditions->end()) {
-    conditions->push_back(wanted);
-    return true;
-  }
-  if (found->status == wanted.status && found->message == wanted.message) return false;
-  if (found->status == wanted.status) wanted.last_transition_time = found->last_transition_time;
-  *found = wanted;
-  return true;
+  return SetOwnCondition(
+      conditions,
+      OwnCondition(api::kConditionDegraded, true, "ReplicaRestartBudgetExceeded",
+                   GroupList(exhausted) + ": restart budget spent (" +
+                       api::kMaxGroupRestartsAnnotation + "), not recreated; annotate a group's " +
+                       "leader pod with " + api::kRecoverAnnotation + "=true to recreate it",
+                   generation, now));
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "api/go_duration.h"
+#include "controllers/lws/own_conditions.h"
 
 namespace lws::controllers {
 namespace {
@@ -91,32 +92,17 @@ SurgeFallbackDecision DecideSurgeFallback(const SurgeFallbackInputs& in) {
 
 bool SetSurgeFallbackCondition(const api::LeaderWorkerSet& lws, const std::string& revision_key,
                                std::vector<api::Condition>* conditions, const std::string& now) {
-  auto found = std::find_if(conditions->begin(), conditions->end(), [](const api::Condition& c) {
-    return c.type == kConditionSurgeFallback;
-  });
   auto state = api::ReadSurgeFallbackState(lws.metadata);
-  const bool in_force = state && state->revision == revision_key;
-  if (!in_force && (found == conditions->end() || found->status == "False")) return false;
-  api::Condition wanted;
-  wanted.type = kConditionSurgeFallback;
-  wanted.observed_generation = lws.metadata.generation;
-  wanted.last_transition_time = now;
-  if (in_force) {
-    wanted.status = "True";
-    wanted.reason = kReasonSurgeUnschedulable;
-    wanted.message = state->reason;
-  } else {
-    wanted.status = "False";
-    wanted.reason = "NoSurgeFallback";
-    wanted.message = "The rollout uses the LeaderWorkerSet's maxSurge and maxUnavailable";
+  const std::int64_t generation = lws.metadata.generation;
+  if (!state || state->revision != revision_key) {
+    return SetOwnCondition(
+        conditions, OwnCondition(kConditionSurgeFallback, false, "NoSurgeFallback",
+                                 "The rollout uses the LeaderWorkerSet's maxSurge and maxUnavailable",
+                                 generation, now));
   }
-  if (found == conditions->end()) {
-    conditions->push_back(wanted);
-    return true;
-  }
-  if (found->status == wanted.status && found->message == wanted.message) return false;
-  *found = wanted;
-  return true;
+  return SetOwnCondition(conditions, OwnCondition(kConditionSurgeFallback, true,
+                                                  kReasonSurgeUnschedulable, state->reason,
+                                                  generation, now));
 }
 
 }  // namespace lws::controllers
