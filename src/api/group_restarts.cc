@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "api/go_duration.h"
+#include "api/rollout_annotations.h"
 
 namespace lws::api {
 namespace {
@@ -77,7 +78,7 @@ GroupRestartConfig ReadGroupRestartConfig(const ObjectMeta& meta) {
       it != meta.annotations.end()) {
     if (Result<Duration> d = ParseBackoff(it->second); d.ok()) config.backoff = *d;
   }
-  config.counted = meta.annotations.count("lws-cpp.dev/failure-policy") > 0;
+  config.counted = meta.annotations.count(kFailurePolicyAnnotation) > 0;
   return config;
 }
 
@@ -157,10 +158,10 @@ std::optional<GroupRestartCounts> PruneGroupRestartCounts(const GroupRestartCoun
 }
 
 Json GroupRestartCountsPatch(const GroupRestartCounts& counts, const std::string& resource_version) {
-  Json value = counts.empty() ? Json() : Json(EncodeGroupRestartCounts(counts));
-  return {{"metadata",
-           {{"resourceVersion", resource_version},
-            {"annotations", {{kGroupRestartsAnnotation, std::move(value)}}}}}};
+  return AnnotationPatch(kGroupRestartsAnnotation,
+                         counts.empty() ? std::nullopt
+                                        : std::optional<std::string>(EncodeGroupRestartCounts(counts)),
+                         resource_version);
 }
 
 Duration GroupRestartDelay(Duration base, std::int32_t restarts) {

@@ -21,6 +21,13 @@ const std::string& ValueOr(const StringMap& map, std::string_view key) {
 
 const std::string& ObjectMeta::Label(std::string_view key) const { return ValueOr(labels, key); }
 
+Json AnnotationPatch(const std::string& key, const std::optional<std::string>& value,
+                     const std::string& resource_version) {
+  return {{"metadata",
+           {{"resourceVersion", resource_version},
+            {"annotations", {{key, value ? Json(*value) : Json()}}}}}};
+}
+
 const std::string& ObjectMeta::Annotation(std::string_view key) const {
   return ValueOr(annotations, key);
 }

@@ -162,6 +162,12 @@ struct ObjectReference {
   }
 };
 
+// The JSON merge patch that sets annotation `key` to `value` (removes it when nullopt), with
+// `resource_version` as a precondition: for state a controller keeps in an annotation, so that
+// two writers of it get a Conflict instead of losing each other's update.
+Json AnnotationPatch(const std::string& key, const std::optional<std::string>& value,
+                     const std::string& resource_version);
+
 // A typed list ("PodList", "LeaderWorkerSetList").
 template <class T>
 struct List {

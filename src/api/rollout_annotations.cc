@@ -96,15 +96,13 @@ std::optional<SurgeFallbackState> ReadSurgeFallbackState(const ObjectMeta& meta)
 
 Json SurgeFallbackPatch(const std::optional<SurgeFallbackState>& state,
                         const std::string& resource_version) {
-  Json value;
+  std::optional<std::string> value;
   if (state) {
     value = Json{{"revision", state->revision}, {"maxSurge", state->max_surge},
                  {"maxUnavailable", state->max_unavailable}, {"reason", state->reason}}
                 .dump();
   }
-  return {{"metadata",
-           {{"resourceVersion", resource_version},
-            {"annotations", {{kSurgeFallbackAnnotation, std::move(value)}}}}}};
+  return AnnotationPatch(kSurgeFallbackAnnotation, value, resource_version);
 }
 
 ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "api/yaml.h"
+#include "base/clock.h"
 #include "base/file.h"
 #include "api/go_duration.h"
 #include "client/resource.h"
@@ -60,10 +61,11 @@ int Print(const simulate::Report& report, const std::string& output, std::ostrea
 // "12/200 runs, 3.1 runs/s, about 1m2s left" on one terminal line, at most once a second.
 class Progress {
  public:
-  explicit Progress(std::ostream& err, bool on) : err_(err), on_(on), start_(std::chrono::steady_clock::now()) {}
+  // Real elapsed time (the runs' own time is virtual): base's monotonic clock.
+  explicit Progress(std::ostream& err, bool on) : err_(err), on_(on), start_(MonotonicNow()) {}
   void operator()(std::size_t done, std::size_t total) {
     if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
+    const MonotonicTime now = MonotonicNow();
     if (done < total && now - last_ < std::chrono::seconds(1)) return;
     last_ = now;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
@@ -77,8 +79,8 @@ class Progress {
  private:
   std::ostream& err_;
   bool on_;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_{};
+  MonotonicTime start_;
+  MonotonicTime last_{};
 };
 
 // What --from-cluster reads: the LWS, every node and every pod, through any API server.

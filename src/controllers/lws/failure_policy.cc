@@ -9,17 +9,6 @@
 namespace lws::controllers {
 namespace {
 
-// The newest revision other than `key` and `failed`: what the groups not yet updated run.
-const api::ControllerRevision* PreviousRevision(const api::RevisionRefs& revisions,
-                                                const std::string& key, const std::string& failed) {
-  const api::ControllerRevision* previous = nullptr;
-  for (const api::ControllerRevision* r : revisions) {
-    if (api::RevisionKey(*r) == key || api::RevisionKey(*r) == failed) continue;
-    if (previous == nullptr || r->revision > previous->revision) previous = r;
-  }
-  return previous;
-}
-
 // Why the revision failed, or "" when it has not.
 std::string FailureCause(const FailureInputs& in, const api::RolloutBehaviours& b) {
   Result<api::GroupRestartCounts> counts = api::ReadGroupRestartCounts(in.lws->metadata);
@@ -36,6 +25,16 @@ std::string FailureCause(const FailureInputs& in, const api::RolloutBehaviours& 
 }
 
 }  // namespace
+
+const api::ControllerRevision* PreviousRevision(const api::RevisionRefs& revisions,
+                                                const std::string& key, const std::string& failed) {
+  const api::ControllerRevision* previous = nullptr;
+  for (const api::ControllerRevision* r : revisions) {
+    if (api::RevisionKey(*r) == key || api::RevisionKey(*r) == failed) continue;
+    if (previous == nullptr || r->revision > previous->revision) previous = r;
+  }
+  return previous;
+}
 
 std::int64_t RevisionFailures(const std::vector<const api::Pod*>& pods,
                               const api::GroupRestartCounts& counts,

@@ -58,6 +58,11 @@ bool InFailureWindow(const api::LeaderWorkerSetStatus& status, Time now);
 
 FailureDecision DecideFailure(const FailureInputs& in);
 
+// The newest of `revisions` whose key is neither `key` nor `failed` (the recorded failed
+// revision, "" for none): what a rollback restores, and what truncation keeps for it.
+const api::ControllerRevision* PreviousRevision(const api::RevisionRefs& revisions,
+                                                const std::string& key, const std::string& failed);
+
 // Container restarts of the pods on `revision_key`, plus recreations of its groups.
 std::int64_t RevisionFailures(const std::vector<const api::Pod*>& pods,
                               const api::GroupRestartCounts& counts,

@@ -1,17 +1,14 @@
 #include "controllers/lws/lws_controller.h"
 
 #include "api/codec.h"
-#include "api/group_restarts.h"
 #include "api/rollout_annotations.h"
 #include "base/log.h"
 #include "client/resource.h"
 #include "controllers/group/headless_service.h"
 #include "controllers/lws/leader_statefulset.h"
 #include "controllers/lws/lws_events.h"
-#include "controllers/lws/failure_policy.h"
 #include "controllers/lws/lws_status.h"
 #include "controllers/lws/revision_step.h"
-#include "controllers/lws/surge_fallback.h"
 
 namespace lws::controllers {
 
@@ -134,20 +131,13 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
     return ReconcileResult::Error(outcome.status());
   }
   if (outcome->update_done) TruncateRevisions(*lws, revisions, *revision_key);
-  if (outcome->update_done && !outcome->written &&
-      lws->metadata.annotations.count(api::kSurgeFallbackAnnotation) > 0) {
-    // The rollout the fallback was for is done: the next one starts with the user's settings.
-    auto cleared = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
-                                  apiserver::PatchType::kMerge,
-                                  api::SurgeFallbackPatch(std::nullopt, lws->metadata.resource_version));
+  if (!outcome->written) {
+    Result<bool> cleared = ClearSurgeFallback(key, *lws, outcome->update_done);
     if (!cleared.ok()) {
       return conflict(cleared.status()) ? ReconcileResult::After(Duration{0})
                                         : ReconcileResult::Error(cleared.status());
     }
-    Expect(key, caches_->sets.informer(), (*cleared)->json);
-    return ReconcileResult::Done();
-  }
-  if (!outcome->written) {
+    if (*cleared) return ReconcileResult::Done();
     Status pruned = PruneGroupRestarts(key, *lws, *revision_key, outcome->update_done);
     if (conflict(pruned)) return ReconcileResult::After(Duration{0});
     if (!pruned.ok()) return ReconcileResult::Error(pruned);
@@ -178,14 +168,21 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
                          caches_->Leaders(key.namespace_, key.name),
                          caches_->StatefulSets(key.namespace_, key.name));
   }
+  // Some desired group is not on the revision: the opt-in behaviours act during a rollout.
+  bool updating = false;
+  for (std::size_t i = 0; i < states.size() && static_cast<std::int32_t>(i) < settings.replicas; ++i) {
+    updating = updating || !states[i].updated;
+  }
   ASSIGN_OR_RETURN(settings, ApplySurgeFallback(key, lws, settings, step.key, states,
-                                                sts != nullptr && !step.lws_updated, recheck));
+                                                sts != nullptr && !step.lws_updated, updating,
+                                                recheck));
   ASSIGN_OR_RETURN(
       RolloutDecision decision,
       RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated));
   ASSIGN_OR_RETURN(bool rolled_back,
-                   ApplyFailurePolicy(key, lws, step.key, states, settings.replicas, revisions,
-                                      current ? &*current : nullptr, &decision));
+                   ApplyFailurePolicy(key, lws, step.key, static_cast<std::int32_t>(states.size()),
+                                      updating, revisions, current ? &*current : nullptr,
+                                      &decision));
   if (rolled_back) return step.key;  // the next reconcile rolls the restored template out
   if (decision.deleting) {
     Event(lws, "Normal", "GroupsProgressing",
@@ -283,9 +280,6 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
   }
   return StatusOutcome{plan.update_done, plan.changed, plan.progress.recheck_after};
 }
-
-
-
 
 void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,
                                       const api::RevisionRefs& revisions,

@@ -78,20 +78,19 @@ class LwsController {
       const api::RevisionRefs& revisions, std::optional<Duration>* recheck);
   // Step 3's settings with the opt-in surge fallback (surge_fallback.h): records it on the LWS
   // and in an event when it engages. `rolling`: the leader StatefulSet exists and the template
-  // did not change in this reconcile.
+  // did not change in this reconcile; `updating`: some desired group is not on the revision.
   Result<RolloutSettings> ApplySurgeFallback(const runtime::Key& key,
                                              const api::LeaderWorkerSet& lws,
                                              const RolloutSettings& settings,
                                              const std::string& revision_key,
                                              const std::vector<GroupState>& states, bool rolling,
-                                             std::optional<Duration>* recheck);
+                                             bool updating, std::optional<Duration>* recheck);
   // Step 3, ours: the opt-in failure policy (failure_policy.h). Records a failed revision; holds
   // the partition when paused; true when it rolled the LWS back (the reconcile stops there).
   Result<bool> ApplyFailurePolicy(const runtime::Key& key, const api::LeaderWorkerSet& lws,
-                                  const std::string& revision_key,
-                                  const std::vector<GroupState>& states, std::int32_t replicas,
-                                  const api::RevisionRefs& revisions, const LeaderSetState* current,
-                                  RolloutDecision* decision);
+                                  const std::string& revision_key, std::int32_t groups,
+                                  bool updating, const api::RevisionRefs& revisions,
+                                  const LeaderSetState* current, RolloutDecision* decision);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
   Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
@@ -106,9 +105,15 @@ class LwsController {
   };
   Result<StatusOutcome> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
                                      const std::string& revision_key);
+  // Step 7, ours: drops the recorded surge fallback once its rollout is done; true when it wrote.
+  Result<bool> ClearSurgeFallback(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                  bool update_done);
   // Step 8.
   Status PruneGroupRestarts(const runtime::Key& key, const api::LeaderWorkerSet& lws,
                             const std::string& revision_key, bool update_done);
+  // Writes `patch` (an api::AnnotationPatch of the controller's state on the LWS) and expects
+  // its answer in the cache.
+  Status PatchLws(const runtime::Key& key, const api::Json& patch);
   // `revisions` as read at the start of the reconcile: a revision it created since is the
   // current one, which truncation keeps anyway.
   void TruncateRevisions(const api::LeaderWorkerSet& lws,

@@ -1,6 +1,6 @@
 // The LeaderWorkerSet reconciler's steps for lws-cpp's opt-in behaviours (docs/scarcity.md):
-// the surge fallback, the failure policy, the progress deadline's memory and the pruning of the
-// restart counts. Each does nothing for an LWS without its annotations (lws_controller.h).
+// the surge fallback, the failure policy, the progress deadline's memory, and the tidying of the
+// state they keep on the LWS. Each does nothing for an LWS without its annotations (lws_controller.h).
 #include <algorithm>
 
 #include "api/group_restarts.h"
@@ -18,28 +18,27 @@ Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& ke
                                                          const RolloutSettings& settings,
                                                          const std::string& revision_key,
                                                          const std::vector<GroupState>& states,
-                                                         bool rolling,
+                                                         bool rolling, bool updating,
                                                          std::optional<Duration>* recheck) {
+  // Without its annotations there is nothing to decide: no pod lookups on upstream's path.
+  if (lws.metadata.annotations.count(api::kSurgeFallbackAfterAnnotation) == 0 &&
+      lws.metadata.annotations.count(api::kSurgeFallbackAnnotation) == 0) {
+    return settings;
+  }
   SurgeFallbackInputs in;
   in.lws = &lws;
   in.settings = settings;
   in.revision_key = revision_key;
   in.now = loop_->clock().Now();
-  for (std::int32_t i = 0; rolling && i < static_cast<std::int32_t>(states.size()); ++i) {
-    if (i < settings.replicas && !states[i].updated) in.update_in_progress = true;
-    if (i >= settings.replicas) {
-      in.surge.push_back({i, caches_->GroupPods(key.namespace_, key.name, std::to_string(i))});
-    }
+  in.update_in_progress = rolling && updating;
+  for (std::int32_t i = settings.replicas; rolling && i < static_cast<std::int32_t>(states.size()); ++i) {
+    in.surge.push_back({i, caches_->GroupPods(key.namespace_, key.name, std::to_string(i))});
   }
   SurgeFallbackDecision d = DecideSurgeFallback(in);
   *recheck = d.recheck_after;
   if (d.blocked) Event(lws, "Warning", kReasonSurgeUnschedulable, *d.blocked, "Update");
   if (!d.engage) return d.effective;
-  auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
-                                apiserver::PatchType::kMerge,
-                                api::SurgeFallbackPatch(*d.engage, lws.metadata.resource_version));
-  if (!patched.ok()) return patched.status();
-  Expect(key, caches_->sets.informer(), (*patched)->json);
+  RETURN_IF_ERROR(PatchLws(key, api::SurgeFallbackPatch(*d.engage, lws.metadata.resource_version)));
   Event(lws, "Warning", kReasonSurgeUnschedulable, d.engage->reason, "Update");
   return d.effective;
 }
@@ -47,8 +46,7 @@ Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& ke
 Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
                                                const api::LeaderWorkerSet& lws,
                                                const std::string& revision_key,
-                                               const std::vector<GroupState>& states,
-                                               std::int32_t replicas,
+                                               std::int32_t groups, bool updating,
                                                const api::RevisionRefs& revisions,
                                                const LeaderSetState* current,
                                                RolloutDecision* decision) {
@@ -61,10 +59,8 @@ Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
   in.revision_key = revision_key;
   in.deadline_exceeded = ProgressDeadlineExceeded(lws.status);
   in.revisions = &revisions;
-  in.watching = InFailureWindow(lws.status, loop_->clock().Now());
-  std::vector<std::vector<const api::Pod*>> groups;
-  for (std::int32_t i = 0; i < static_cast<std::int32_t>(states.size()); ++i) {
-    if (i < replicas && !states[i].updated) in.watching = true;
+  in.watching = updating || InFailureWindow(lws.status, loop_->clock().Now());
+  for (std::int32_t i = 0; i < groups; ++i) {
     for (const api::Pod* pod : caches_->GroupPods(key.namespace_, key.name, std::to_string(i))) {
       in.pods.push_back(pod);
     }
@@ -78,14 +74,9 @@ Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
     return true;
   }
   if (d.record) {
-    api::Json patch = {{"metadata",
-                        {{"resourceVersion", lws.metadata.resource_version},
-                         {"annotations",
-                          {{api::kFailedRevisionAnnotation, api::EncodeFailedRevision(*d.record)}}}}}};
-    auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
-                                  apiserver::PatchType::kMerge, patch);
-    if (!patched.ok()) return patched.status();
-    Expect(key, caches_->sets.informer(), (*patched)->json);
+    RETURN_IF_ERROR(PatchLws(key, api::AnnotationPatch(api::kFailedRevisionAnnotation,
+                                                       api::EncodeFailedRevision(*d.record),
+                                                       lws.metadata.resource_version)));
     Event(lws, "Warning", kReasonRolloutFailed, d.record->reason, "Update");
   }
   if (d.paused && current != nullptr) {
@@ -105,9 +96,22 @@ Status LwsController::PruneGroupRestarts(const runtime::Key& key, const api::Lea
       std::max(lws.Replicas(), sts != nullptr ? sts->spec.replicas.value_or(0) : 0);
   auto pruned = api::PruneGroupRestartCounts(*counts, revision_key, update_done, groups);
   if (!pruned) return Status::Ok();
+  return PatchLws(key, api::GroupRestartCountsPatch(*pruned, lws.metadata.resource_version));
+}
+
+Result<bool> LwsController::ClearSurgeFallback(const runtime::Key& key,
+                                               const api::LeaderWorkerSet& lws, bool update_done) {
+  // The rollout the fallback was for is done: the next one starts with the user's settings.
+  if (!update_done || lws.metadata.annotations.count(api::kSurgeFallbackAnnotation) == 0) {
+    return false;
+  }
+  RETURN_IF_ERROR(PatchLws(key, api::SurgeFallbackPatch(std::nullopt, lws.metadata.resource_version)));
+  return true;
+}
+
+Status LwsController::PatchLws(const runtime::Key& key, const api::Json& patch) {
   auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
-                                apiserver::PatchType::kMerge,
-                                api::GroupRestartCountsPatch(*pruned, lws.metadata.resource_version));
+                                apiserver::PatchType::kMerge, patch);
   if (!patched.ok()) return patched.status();
   Expect(key, caches_->sets.informer(), (*patched)->json);
   return Status::Ok();

@@ -1,9 +1,9 @@
 // File: controllers/lws/revision_step.cc
 #include "controllers/lws/revision_step.h"
 
-#include "api/rollout_annotations.h"
-
 #include "api/revision.h"
+#include "api/rollout_annotations.h"
+#include "controllers/lws/failure_policy.h"
 #include "controllers/lws/lws_events.h"
 
 namespace lws::controllers {
@@ -50,19 +50,17 @@ RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSe
 std::vector<std::string> RevisionsToTruncate(const api::LeaderWorkerSet& lws,
                                              const api::RevisionRefs& revisions,
                                              const std::string& current_key) {
-  const bool keep_previous = lws.metadata.annotations.count(api::kFailurePolicyAnnotation) > 0;
-  // The one to keep is the newest that did not fail.
-  const auto failed = api::ReadFailedRevision(lws.metadata);
+  const api::RevisionRefs owned = api::OwnedRevisions(revisions, lws);
+  // With a failure policy, the one a rollback would restore stays.
   const api::ControllerRevision* previous = nullptr;
-  for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {
-    if (api::RevisionKey(*revision) == current_key) continue;
-    if (failed && api::RevisionKey(*revision) == failed->revision) continue;
-    if (previous == nullptr || revision->revision > previous->revision) previous = revision;
+  if (lws.metadata.annotations.count(api::kFailurePolicyAnnotation) > 0) {
+    const auto failed = api::ReadFailedRevision(lws.metadata);
+    previous = PreviousRevision(owned, current_key, failed ? failed->revision : "");
   }
   std::vector<std::string> names;
-  for (const api::ControllerRevision* revision : api::OwnedRevisions(revisions, lws)) {
+  for (const api::ControllerRevision* revision : owned) {
     if (api::RevisionKey(*revision) == current_key) continue;
-    if (keep_previous && revision == previous) continue;
+    if (revision == previous) continue;
     names.push_back(revision->metadata.name);
   }
   return names;
