@@ -81,6 +81,7 @@ RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   b.progress_deadline = DeadlineAt(meta, kProgressDeadlineAnnotation);
   b.surge_fallback_after = DeadlineAt(meta, kSurgeFallbackAfterAnnotation);
   b.surge_fallback_release = meta.Annotation(kSurgeFallbackReleaseAnnotation) == "true";
+  b.rollout_before_scale_up = meta.Annotation(kRolloutBeforeScaleUpAnnotation) == "true";
   const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
   if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
   if (auto t = ParseThreshold(meta.Annotation(kFailureThresholdAnnotation))) b.failure_threshold = *t;
@@ -118,10 +119,11 @@ ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {
       errs.push_back(Invalid(path(key), it->second, d.status().message()));
     }
   }
-  if (auto it = annotations.find(kSurgeFallbackReleaseAnnotation);
-      it != annotations.end() && it->second != "true" && it->second != "false") {
-    errs.push_back(Invalid(path(kSurgeFallbackReleaseAnnotation), it->second,
-                           "must be \"true\" or \"false\""));
+  for (const std::string& key : {kSurgeFallbackReleaseAnnotation, kRolloutBeforeScaleUpAnnotation}) {
+    auto it = annotations.find(key);
+    if (it != annotations.end() && it->second != "true" && it->second != "false") {
+      errs.push_back(Invalid(path(key), it->second, "must be \"true\" or \"false\""));
+    }
   }
   if (auto it = annotations.find(kFailurePolicyAnnotation); it != annotations.end() &&
       it->second != kFailurePolicyPause && it->second != kFailurePolicyRollback) {

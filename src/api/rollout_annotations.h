@@ -11,6 +11,9 @@
 //                                          go on with the surge that runs (surge_fallback.h)
 //   lws-cpp.dev/surge-fallback-release: "true"  and, with maxUnavailable 0, release one group at
 //                                          a time when no surge group runs
+//   lws-cpp.dev/rollout-before-scale-up: "true"  a replica increase during a rollout (or with
+//                                          the template change) waits until the existing groups
+//                                          run the new revision (scale_up_hold.h)
 //   lws-cpp.dev/failure-policy: Pause|Rollback  what to do with a revision that fails
 //   lws-cpp.dev/failure-threshold: "3"     it fails past 3 container restarts and group
 //                                          recreations on its groups (or at the progress
@@ -35,6 +38,7 @@ inline const std::string kProgressDeadlineAnnotation = "lws-cpp.dev/progress-dea
 inline const std::string kSurgeFallbackAfterAnnotation = "lws-cpp.dev/surge-fallback-after";
 inline const std::string kSurgeFallbackReleaseAnnotation = "lws-cpp.dev/surge-fallback-release";
 inline const std::string kSurgeFallbackAnnotation = "lws-cpp.dev/surge-fallback";
+inline const std::string kRolloutBeforeScaleUpAnnotation = "lws-cpp.dev/rollout-before-scale-up";
 inline const std::string kFailurePolicyAnnotation = "lws-cpp.dev/failure-policy";
 inline const std::string kFailureThresholdAnnotation = "lws-cpp.dev/failure-threshold";
 inline const std::string kFailedRevisionAnnotation = "lws-cpp.dev/failed-revision";
@@ -46,6 +50,7 @@ struct RolloutBehaviours {
   std::optional<Duration> progress_deadline;
   std::optional<Duration> surge_fallback_after;
   bool surge_fallback_release = false;
+  bool rollout_before_scale_up = false;
   std::string failure_policy;  // "", Pause or Rollback
   std::int32_t failure_threshold = kDefaultFailureThreshold;
 };
@@ -78,7 +83,7 @@ Json SurgeFallbackPatch(const std::optional<SurgeFallbackState>& state,
                         const std::string& resource_version);
 RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta);
 
-// The webhook's checks: the deadlines are Go durations in [10s, 24h], the release flag "true" or
+// The webhook's checks: the deadlines are Go durations in [10s, 24h], the flags "true" or
 // "false", the failure policy Pause or Rollback, the threshold an integer >= 1, the states the
 // controller's JSON.
 ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws);

@@ -59,6 +59,22 @@ TEST(RolloutAnnotationsTest, SurgeFallback) {
   EXPECT_FALSE(ReadSurgeFallbackState(lws.metadata).has_value());
 }
 
+TEST(RolloutAnnotationsTest, RolloutBeforeScaleUp) {
+  LeaderWorkerSet lws = DefaultLws();
+  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
+  lws.metadata.annotations[kRolloutBeforeScaleUpAnnotation] = "true";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
+  EXPECT_TRUE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
+  lws.metadata.annotations[kRolloutBeforeScaleUpAnnotation] = "false";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
+  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
+  lws.metadata.annotations[kRolloutBeforeScaleUpAnnotation] = "True";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
+            "metadata.annotations[lws-cpp.dev/rollout-before-scale-up]: Invalid value: \"True\": "
+            "must be \"true\" or \"false\"\n");
+  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
+}
+
 TEST(RolloutAnnotationsTest, SurgeFallbackStateRoundTrips) {
   SurgeFallbackState state{"abc", 0, 1, "why"};
   Json patch = SurgeFallbackPatch(state, "12");

@@ -1,8 +1,8 @@
 // The opt-in scarcity behaviours (docs/scarcity.md) step by step, as `lws up --kubelet manual`
 // runs them: the test marks groups Ready through the pod status subresource, and after each step
 // checks the conditions, the events, and the leader StatefulSet's partition and replicas. The
-// progress deadline (controllers/lws/progress_deadline.h) and the surge fallback
-// (controllers/lws/surge_fallback.h).
+// progress deadline (controllers/lws/progress_deadline.h), the surge fallback
+// (controllers/lws/surge_fallback.h) and rollout before scale-up (controllers/lws/scale_up_hold.h).
 #include <gtest/gtest.h>
 
 #include "api/rollout_annotations.h"
@@ -71,6 +71,29 @@ class Scarcity : public ::testing::Test {
     ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
     ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
     ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "2/3"; }, 10s)) << LeaderSet();
+  }
+  // Upstream issue 717's shape: two groups of two 8-GPU pods fill the four nodes, then one apply
+  // asks for four groups of 4-GPU pods, which fit only once the two existing groups are replaced.
+  void CreateFullThenScaleWithSmallerPods(const Json& annotations) {
+    Create(LwsShape{.gpus = 8}, "", annotations);
+    ReadyGroup(0);
+    ReadyGroup(1);
+    ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
+    const Json smaller = LwsObject(LwsShape{.replicas = 4, .gpus = 4});
+    Json patch = {{"spec", {{"replicas", 4}, {"leaderWorkerTemplate", Json::object()}}}};
+    for (const char* role : {"leaderTemplate", "workerTemplate"}) {
+      patch["spec"]["leaderWorkerTemplate"][role] = smaller["spec"]["leaderWorkerTemplate"][role];
+    }
+    ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", patch).ok());
+  }
+  // The pods of group g, bound to a node, not deleting.
+  int BoundPods(int g) {
+    int bound = 0;
+    for (const auto& p : world.Pods({{api::kSetNameLabel, "test-sample"},
+                                     {api::kGroupIndexLabel, std::to_string(g)}})) {
+      bound += !p.spec.node_name.empty() && !p.metadata.IsDeleting();
+    }
+    return bound;
   }
 
   LwsWorld world{WorldOptions{GpuCluster(4, 8), 1, cluster::KubeletMode::kManual}};
@@ -204,6 +227,57 @@ TEST_F(Scarcity, WithoutTheSurgeFallbackTheRolloutWaitsAsUpstreams) {
   world.RunFor(10min);
   EXPECT_EQ(LeaderSet(), "2/3");
   EXPECT_TRUE(world.Events("SurgeUnschedulable").empty());
+}
+
+TEST_F(Scarcity, RolloutBeforeScaleUpReplacesTheExistingGroupsFirst) {
+  CreateFullThenScaleWithSmallerPods({{api::kRolloutBeforeScaleUpAnnotation, "true"}});
+  const std::string old_revision = Revision("test-sample-0");
+  // The rollout works on the two groups there are; the scale-up waits and says so.
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("ScaleUpHeld").status == "True"; }, 10s));
+  api::Condition held = Condition("ScaleUpHeld");
+  EXPECT_EQ(held.reason, "RolloutBeforeScaleUp");
+  EXPECT_EQ(held.message,
+            "Scaling up from 2 to 4 groups waits until the existing groups run the current "
+            "revision and are Ready (lws-cpp.dev/rollout-before-scale-up)");
+  auto events = world.Events("RolloutBeforeScaleUp");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].type, "Normal");
+  EXPECT_EQ(events[0].message, held.message);
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "1/2"; }, 10s)) << LeaderSet();
+  EXPECT_EQ(world.StatefulSet("test-sample")->metadata.Annotation(api::kReplicasAnnotation), "2");
+
+  // Group 1, then group 0, on the smaller pods; only then groups 2 and 3.
+  ASSERT_TRUE(world.RunUntil([&] { return Revision("test-sample-1") != old_revision; }, 30s));
+  ReadyGroup(1);
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "0/2"; }, 30s)) << LeaderSet();
+  EXPECT_EQ(Condition("ScaleUpHeld").status, "True");
+  ASSERT_TRUE(world.RunUntil([&] { return Revision("test-sample-0") != old_revision; }, 30s));
+  ReadyGroup(0);
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "0/4"; }, 30s)) << LeaderSet();
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("ScaleUpHeld").status == "False"; }, 10s));
+  EXPECT_EQ(Condition("ScaleUpHeld").reason, "ScaleUpReleased");
+  events = world.Events("ScaleUpReleased");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].message, "Scaling to 4 groups no longer waits for the rollout");
+  ReadyGroup(2);
+  ReadyGroup(3);
+  EXPECT_EQ(Revision("test-sample-3"), Revision("test-sample-0"));
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
+  EXPECT_EQ(world.StatefulSet("test-sample")->metadata.Annotation(api::kReplicasAnnotation), "4");
+  EXPECT_EQ(world.Events("RolloutBeforeScaleUp").size(), 1u);
+}
+
+TEST_F(Scarcity, WithoutRolloutBeforeScaleUpTheNewGroupsWaitForCapacityAsUpstreams) {
+  CreateFullThenScaleWithSmallerPods(Json::object());
+  const std::string old_revision = Revision("test-sample-0");
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "2/4"; }, 10s)) << LeaderSet();
+  world.RunFor(10min);
+  // Groups 2 and 3 never fit; groups 0 and 1 wait for them and keep the GPUs they need.
+  EXPECT_EQ(LeaderSet(), "2/4");
+  EXPECT_EQ(BoundPods(2) + BoundPods(3), 0);
+  EXPECT_EQ(Revision("test-sample-0"), old_revision);
+  EXPECT_EQ(Revision("test-sample-1"), old_revision);
+  EXPECT_EQ(Condition("ScaleUpHeld").status, "");
 }
 
 }  // namespace

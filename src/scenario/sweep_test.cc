@@ -88,7 +88,8 @@ constexpr Duration kFaultWindow = 4min;
 api::Json ScarcityAnnotations(const std::string& restart_policy) {
   api::Json a = {{"lws-cpp.dev/progress-deadline", "1m"},
                  {"lws-cpp.dev/surge-fallback-after", "30s"},
-                 {"lws-cpp.dev/surge-fallback-release", "true"}};
+                 {"lws-cpp.dev/surge-fallback-release", "true"},
+                 {"lws-cpp.dev/rollout-before-scale-up", "true"}};
   if (restart_policy != "None") {
     a["lws-cpp.dev/max-group-restarts"] = "3";
     a["lws-cpp.dev/group-restart-backoff"] = "5s";
@@ -104,13 +105,14 @@ struct SweepCase {
   bool lower_partition = false;
   // Every opt-in behaviour of docs/scarcity.md on (RolloutSweep.ScarcityBehavioursKeepTheInvariants).
   bool scarcity = false;
+  int scale_up = 0;  // groups added with the template change
   int startup_max = 10;
   std::string Describe() const {
     return fmt::format("replicas {} size {} maxUnavailable {} maxSurge {} partition {} sgs {} restart {} "
-                       "crashes {} nodeLoss {} lowerPartition {} startup 1-{}s",
+                       "crashes {} nodeLoss {} lowerPartition {} startup 1-{}s scaleUp {}",
                        shape.replicas, shape.size, shape.max_unavailable.dump(), shape.max_surge.dump(),
                        shape.partition, shape.sub_group_size, shape.restart_policy, crashes, node_loss,
-                       lower_partition, startup_max);
+                       lower_partition, startup_max, scale_up);
   }
 };
 
@@ -152,6 +154,25 @@ SweepCase Draw(Rng& rng) {
   }
 }
 
+// The limits after the template change adds `c.scale_up` groups. With the rollout before
+// scale-up the rollout of the existing groups is allowed max(maxUnavailable) of them down
+// (maxUnavailable scaled against the existing groups is at most the same scaled against more),
+// and the groups not yet added count as missing: the floor stays where it was.
+RolloutLimits ScaledUpLimits(const SweepCase& c) {
+  const int replicas = c.shape.replicas + c.scale_up;
+  auto scaled = [&](const api::Json& v, bool round_up) {
+    if (v.is_number_integer()) return v.get<int>();
+    const double exact = std::stoi(v.get<std::string>()) * replicas / 100.0;
+    return static_cast<int>(round_up ? std::ceil(exact) : std::floor(exact));
+  };
+  RolloutLimits limits = c.limits;
+  limits.replicas = replicas;
+  limits.max_surge = std::min(scaled(c.shape.max_surge, true), replicas);
+  limits.max_unavailable = scaled(c.shape.max_unavailable, false);
+  limits.floor_slack += c.scale_up;
+  return limits;
+}
+
 class SweepRun {
  public:
   SweepRun(std::uint64_t seed, SweepCase c)
@@ -170,6 +191,10 @@ class SweepRun {
     if (!RunChecked(kConvergenceBound)) return "never converged after create: " + why_;
     checker_.RolloutStarted();
     api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
+    if (case_.scale_up > 0) {
+      patch["spec"]["replicas"] = case_.shape.replicas + case_.scale_up;
+      case_.limits = ScaledUpLimits(case_);
+    }
     checker_.SpecChanged(case_.limits);
     if (auto p = world_.MergePatch(client::kLeaderWorkerSets, case_.shape.name, patch); !p.ok()) {
       return "template change: " + p.status().ToString();
@@ -189,6 +214,7 @@ class SweepRun {
   }
 
   const RolloutChecker& checker() const { return checker_; }
+  std::size_t Events(const std::string& reason) const { return world_.Events(reason).size(); }
   std::string trace() const { return fmt::format("{:016x}", trace_.value()); }
 
  private:
@@ -298,25 +324,34 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
   EXPECT_GT(runs, 0);
 }
 
-// The same shapes with every scarcity behaviour on: the safety properties hold (the floor the user
-// allowed is one group lower when the surge fallback may release one with maxUnavailable 0) and
-// every run converges.
+// The same shapes with every scarcity behaviour on, and with half of the template changes adding
+// one to three groups (which the rollout before scale-up holds): the safety properties hold (the
+// floor the user allowed is one group lower when the surge fallback may release one with
+// maxUnavailable 0, and the added groups count as missing until they are added) and every run
+// converges.
 TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
   int runs = 0;
+  int held = 0;  // runs whose scale-up waited for the rollout
   for (std::uint64_t seed : Seeds()) {
     Rng rng(seed);
     SweepCase c = Draw(rng);
     c.scarcity = true;
     if (c.limits.max_unavailable == 0) c.limits.floor_slack = 1;  // the fallback's release
+    Rng scale = Rng(seed).Derive("scale-up");
+    if (scale.Bernoulli(0.5)) c.scale_up = static_cast<int>(scale.UniformInt(1, 3));
     SweepRun run(seed, c);
     std::string failure = run.Run();
     const auto& violations = run.checker().violations();
     EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ", scarcity on)";
     ++runs;
+    held += run.Events("RolloutBeforeScaleUp") > 0;
     EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ", scarcity on)\n"
                                     << fmt::format("{}", fmt::join(violations, "\n"));
   }
   EXPECT_GT(runs, 0);
+  // The default 24 seeds include runs that add groups to existing ones.
+  if (runs >= 24) EXPECT_GT(held, 0);
+  std::printf("%d of %d runs held a scale-up\n", held, runs);
 }
 
 TEST(RolloutSweep, SameSeedSameRun) {

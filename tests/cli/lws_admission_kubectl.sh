@@ -96,6 +96,11 @@ check "failure policy: refused with the supported values" err_has \
 k annotate lws demo lws-cpp.dev/surge-fallback-after=1d
 check "surge fallback: refused with the annotation's path" err_has \
   'metadata\.annotations\[lws-cpp\.dev/surge-fallback-after\]: Invalid value: "1d": time: unknown unit "d" in duration "1d"'
+k annotate lws demo lws-cpp.dev/rollout-before-scale-up=yes
+check "rollout before scale-up: refused with the annotation's path" err_has \
+  'metadata\.annotations\[lws-cpp\.dev/rollout-before-scale-up\]: Invalid value: "yes": must be "true" or "false"'
+k annotate lws demo lws-cpp.dev/rollout-before-scale-up=true
+check "rollout before scale-up: accepted" test "$(jp lws/demo '{.metadata.annotations.lws-cpp\.dev/rollout-before-scale-up}')" = true
 k scale lws demo --replicas=3
 check "scale: scaled" out_has 'leaderworkerset\.leaderworkerset\.x-k8s\.io/demo scaled'
 check "scale: replicas 3" test "$(jp lws/demo '{.spec.replicas}')" = 3

@@ -38,6 +38,7 @@ expect_line "LeaderWorkerSet/broken: spec.rolloutStrategy.rollingUpdateConfigura
 expect_line "LeaderWorkerSet/Bad_Name: spec.startupPolicy: Unsupported value: \"Sometimes\": supported values: \"LeaderCreated\", \"LeaderReady\""
 expect_line "LeaderWorkerSet/bad-restarts: metadata.annotations[lws-cpp.dev/max-group-restarts]: Invalid value: \"-1\": must be a non-negative integer"
 expect_line "LeaderWorkerSet/bad-restarts: metadata.annotations[lws-cpp.dev/group-restart-backoff]: Invalid value: \"fast\": time: invalid duration \"fast\""
+expect_line "LeaderWorkerSet/bad-restarts: metadata.annotations[lws-cpp.dev/rollout-before-scale-up]: Invalid value: \"yes\": must be \"true\" or \"false\""
 expect_line "LeaderWorkerSet/bad-restarts: spec.leaderWorkerTemplate.restartPolicy: Invalid value: \"None\": must be RecreateGroupOnPodRestart or RecreateGroupAfterStart when lws-cpp.dev/max-group-restarts or lws-cpp.dev/group-restart-backoff is set"
 check "configmap skipped" grep -q 'skipping ConfigMap/not-an-lws' "$tmp/err"
 check "no object printed for invalid ones" test ! -s "$tmp/out"

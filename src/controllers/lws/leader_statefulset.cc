@@ -89,8 +89,9 @@ std::int64_t ScaledOrZero(const api::IntOrString& value, std::int64_t total, boo
 
 }  // namespace
 
-std::int32_t LeaderStatefulSetMaxUnavailable(const api::LeaderWorkerSet& lws) {
-  const std::int64_t replicas = lws.Replicas();
+std::int32_t LeaderStatefulSetMaxUnavailable(const api::LeaderWorkerSet& lws,
+                                             std::optional<std::int32_t> rollout_replicas) {
+  const std::int64_t replicas = rollout_replicas.value_or(lws.Replicas());
   const api::RollingUpdateConfiguration config =
       lws.spec.rollout_strategy.rolling_update_configuration.value_or(
           api::RollingUpdateConfiguration{});
@@ -102,7 +103,8 @@ std::int32_t LeaderStatefulSetMaxUnavailable(const api::LeaderWorkerSet& lws) {
 }
 
 Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& revision_key,
-                            std::int32_t partition, std::int32_t replicas) {
+                            std::int32_t partition, std::int32_t replicas,
+                            std::optional<std::int32_t> rollout_replicas) {
   const std::string& name = lws.metadata.name;
 
   // User labels and annotations first; the controller's keys win (spec 8, S157).
@@ -111,7 +113,7 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
   labels[api::kRevisionLabel] = revision_key;
   labels[api::kRoleLabel] = api::kRoleLeader;
   api::StringMap annotations = lws.metadata.annotations;
-  annotations[api::kReplicasAnnotation] = std::to_string(lws.Replicas());
+  annotations[api::kReplicasAnnotation] = std::to_string(rollout_replicas.value_or(lws.Replicas()));
 
   // Defaulting always sets the rollout type; an unset one would make the apply invalid.
   const std::string& strategy_type = lws.spec.rollout_strategy.type.empty()
@@ -129,7 +131,7 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
        {{"type", strategy_type},
         {"rollingUpdate",
          {{"partition", partition},
-          {"maxUnavailable", LeaderStatefulSetMaxUnavailable(lws)}}}}},
+          {"maxUnavailable", LeaderStatefulSetMaxUnavailable(lws, rollout_replicas)}}}}},
   };
   // The same reduced claims the worker StatefulSets carry (spec 17).
   Json claims = Json::array();

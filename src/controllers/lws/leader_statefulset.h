@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "api/lws_types.h"
@@ -21,14 +22,18 @@ namespace lws::controllers {
 // The server-side-apply body of the leader StatefulSet (apiVersion apps/v1, kind StatefulSet), as
 // upstream's constructLeaderStatefulSetApplyConfiguration builds it (plus its controller
 // ownerReference). `revision_key` labels the set and its pod template; `partition` and `replicas`
-// come from the rolling-update arithmetic (spec 11).
+// come from the rolling-update arithmetic (spec 11). `rollout_replicas`: the spec.replicas the
+// rollout works with, when it differs (a scale-up held by scale_up_hold.h): the replicas
+// annotation and maxUnavailable are written for it.
 api::Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& revision_key,
-                                 std::int32_t partition, std::int32_t replicas);
+                                 std::int32_t partition, std::int32_t replicas,
+                                 std::optional<std::int32_t> rollout_replicas = std::nullopt);
 
 // max(1, scaled(maxUnavailable, R, down) + min(scaled(maxSurge, R, up), R)) with R = spec.replicas:
 // the StatefulSet may replace as many leader pods at once as the LWS may have unavailable groups
 // plus surge groups. A value that does not scale (not a valid percentage, which validation
-// rejects) counts as 0.
-std::int32_t LeaderStatefulSetMaxUnavailable(const api::LeaderWorkerSet& lws);
+// rejects) counts as 0. `replicas` replaces R when set.
+std::int32_t LeaderStatefulSetMaxUnavailable(const api::LeaderWorkerSet& lws,
+                                             std::optional<std::int32_t> replicas = std::nullopt);
 
 }  // namespace lws::controllers

@@ -121,16 +121,17 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   }
   const api::RevisionRefs revisions = caches_->Revisions(key.namespace_, key.name);
   std::optional<Duration> surge_recheck;
-  auto revision_key = ReconcileLeaderStatefulSet(key, *lws, sts, revisions, &surge_recheck);
-  if (!revision_key.ok()) return ReconcileResult::Error(revision_key.status());
-  auto outcome = UpdateStatus(key, *lws, *revision_key);
+  auto step = ReconcileLeaderStatefulSet(key, *lws, sts, revisions, &surge_recheck);
+  if (!step.ok()) return ReconcileResult::Error(step.status());
+  const std::string& revision_key = step->revision_key;
+  auto outcome = UpdateStatus(key, *lws, *step);
   // Someone wrote the LWS after our cache saw it: plan again on the newer version.
   auto conflict = [](const Status& s) { return s.code() == Code::kConflict; };
   if (!outcome.ok()) {
     if (conflict(outcome.status())) return ReconcileResult::After(Duration{0});
     return ReconcileResult::Error(outcome.status());
   }
-  if (outcome->update_done) TruncateRevisions(*lws, revisions, *revision_key);
+  if (outcome->update_done) TruncateRevisions(*lws, revisions, revision_key);
   if (!outcome->written) {
     Result<bool> cleared = ClearSurgeFallback(key, *lws, outcome->update_done);
     if (!cleared.ok()) {
@@ -138,7 +139,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
                                         : ReconcileResult::Error(cleared.status());
     }
     if (*cleared) return ReconcileResult::Done();
-    Status pruned = PruneGroupRestarts(key, *lws, *revision_key, outcome->update_done);
+    Status pruned = PruneGroupRestarts(key, *lws, revision_key, outcome->update_done);
     if (conflict(pruned)) return ReconcileResult::After(Duration{0});
     if (!pruned.ok()) return ReconcileResult::Error(pruned);
   }
@@ -149,7 +150,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
   return ReconcileResult::Done();
 }
 
-Result<std::string> LwsController::ReconcileLeaderStatefulSet(
+Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
     const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
     const api::RevisionRefs& revisions, std::optional<Duration>* recheck) {
   RevisionStep step;
@@ -168,6 +169,14 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
                          caches_->Leaders(key.namespace_, key.name),
                          caches_->StatefulSets(key.namespace_, key.name));
   }
+  const std::optional<ScaleUpHold> hold = DecideScaleUpHold(
+      lws.metadata.Annotation(api::kRolloutBeforeScaleUpAnnotation) == "true", lws.Replicas(),
+      settings.partition, current ? &*current : nullptr, states, step.lws_updated);
+  std::optional<std::int32_t> rollout_replicas;
+  if (hold) {
+    rollout_replicas = hold->groups;
+    ASSIGN_OR_RETURN(settings, RolloutSettingsOf(lws, hold->groups));
+  }
   // Some desired group is not on the revision: the opt-in behaviours act during a rollout.
   bool updating = false;
   for (std::size_t i = 0; i < states.size() && static_cast<std::int32_t>(i) < settings.replicas; ++i) {
@@ -183,12 +192,12 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
                    ApplyFailurePolicy(key, lws, step.key, static_cast<std::int32_t>(states.size()),
                                       updating, revisions, current ? &*current : nullptr,
                                       &decision));
-  if (rolled_back) return step.key;  // the next reconcile rolls the restored template out
+  if (rolled_back) return LeaderStep{step.key, hold};  // the next reconcile rolls it out
   if (decision.deleting) {
     Event(lws, "Normal", "GroupsProgressing",
           DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1), "Delete");
   }
-  RETURN_IF_ERROR(ApplyLeaderStatefulSet(key, lws, sts, step.key, decision));
+  RETURN_IF_ERROR(ApplyLeaderStatefulSet(key, lws, sts, step.key, decision, rollout_replicas));
   if (sts == nullptr) {
     Event(lws, "Normal", "GroupsProgressing", CreatedLeaderStatefulSetNote(key.name), "Create");
   } else if (!step.lws_updated && decision.partition != current->partition) {
@@ -196,7 +205,7 @@ Result<std::string> LwsController::ReconcileLeaderStatefulSet(
           "Update");
   }
   RETURN_IF_ERROR(EnsureSharedService(lws));
-  return step.key;
+  return LeaderStep{step.key, hold};
 }
 
 Status LwsController::CreateRevision(const runtime::Key& key,
@@ -214,8 +223,10 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
                                              const api::LeaderWorkerSet& lws,
                                              const api::StatefulSet* sts,
                                              const std::string& revision_key,
-                                             const RolloutDecision& decision) {
-  api::Json body = LeaderStatefulSetApply(lws, revision_key, decision.partition, decision.replicas);
+                                             const RolloutDecision& decision,
+                                             std::optional<std::int32_t> rollout_replicas) {
+  api::Json body = LeaderStatefulSetApply(lws, revision_key, decision.partition, decision.replicas,
+                                          rollout_replicas);
   // The same apply to the version the last one left changes nothing (applied_leader_sets.h).
   const store::ObjectPtr live = caches_->statefulsets.GetStored(key.namespace_, key.name);
   if (applied_leader_sets_.Unchanged(key, body, live.get())) return Status::Ok();
@@ -248,12 +259,14 @@ Status LwsController::EnsureSharedService(const api::LeaderWorkerSet& lws) {
 }
 
 Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
-    const runtime::Key& key, const api::LeaderWorkerSet& lws, const std::string& revision_key) {
+    const runtime::Key& key, const api::LeaderWorkerSet& lws, const LeaderStep& step) {
+  const std::string& revision_key = step.revision_key;
   const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
   auto worker_set = [&](const std::string& name) {
     return caches_->statefulsets.Get(key.namespace_, name);
   };
   const Time now = loop_->clock().Now();
+  const std::string now_text = FormatRfc3339(now);
   std::optional<ProgressDeadlineInputs> progress;
   if (auto deadline = api::ReadRolloutBehaviours(lws.metadata).progress_deadline) {
     progress = ProgressDeadlineInputs{*deadline, Remembered(key), now,
@@ -264,12 +277,16 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
   ASSIGN_OR_RETURN(StatusPlan plan,
                    PlanStatus(lws, revision_key, sts != nullptr ? sts->status.replicas : 0,
                               caches_->Leaders(key.namespace_, key.name), worker_set,
-                              FormatRfc3339(now), progress ? &*progress : nullptr));
+                              now_text, progress ? &*progress : nullptr));
   Remember(key, plan.progress.mark);
   if (plan.event) Event(lws, "Normal", plan.event->first, plan.event->second, "Update");
   if (plan.stalled_event) {
     Event(lws, "Warning", kReasonProgressDeadlineExceeded, *plan.stalled_event, "Update");
   }
+  std::optional<std::pair<std::string, std::string>> hold_event;
+  plan.changed |=
+      SetScaleUpHeldCondition(lws, step.hold, &plan.status.conditions, now_text, &hold_event);
+  if (hold_event) Event(lws, "Normal", hold_event->first, hold_event->second, "Update");
   if (plan.changed) {
     store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
     api::Json object = stored->json;

@@ -6,6 +6,8 @@
 //   1. the LWS and its leader StatefulSet from the caches (a deleting set: retry in 5 s);
 //   2. the current revision, creating one for a new LWS, a missing key, or a template update;
 //   3. (partition, replicas) from the group states, and the "deleting surge replica" event;
+//      ours, with the opt-in rollout before scale-up (scale_up_hold.h): a replica increase
+//      waits while the existing groups roll out (the ScaleUpHeld condition says so);
 //      ours, with the opt-in surge fallback (surge_fallback.h): the settings it leaves; and the
 //      opt-in failure policy (failure_policy.h): pause, or roll the template back;
 //   4. server-side apply of the leader StatefulSet (field manager "lws", forced);
@@ -46,6 +48,7 @@
 #include "controllers/lws/applied_leader_sets.h"
 #include "controllers/lws/progress_deadline.h"
 #include "controllers/lws/rolling_update.h"
+#include "controllers/lws/scale_up_hold.h"
 #include "runtime/expectations.h"
 #include "runtime/work_queue.h"
 
@@ -71,9 +74,14 @@ class LwsController {
 
  private:
   runtime::ReconcileResult Reconcile(const runtime::Key& key);
-  // Steps 2-5; returns the revision key in use. `recheck`: when the surge fallback wants to look
-  // again.
-  Result<std::string> ReconcileLeaderStatefulSet(
+  // What steps 2-5 leave for the status: the revision key in use, and the scale-up the opt-in
+  // rollout before scale-up holds (scale_up_hold.h).
+  struct LeaderStep {
+    std::string revision_key;
+    std::optional<ScaleUpHold> hold;
+  };
+  // Steps 2-5. `recheck`: when the surge fallback wants to look again.
+  Result<LeaderStep> ReconcileLeaderStatefulSet(
       const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
       const api::RevisionRefs& revisions, std::optional<Duration>* recheck);
   // Step 3's settings with the opt-in surge fallback (surge_fallback.h): records it on the LWS
@@ -93,9 +101,11 @@ class LwsController {
                                   const LeaderSetState* current, RolloutDecision* decision);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
+  // `rollout_replicas`: the settings' replicas, when a held scale-up makes them differ.
   Status ApplyLeaderStatefulSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
                                 const api::StatefulSet* sts, const std::string& revision_key,
-                                const RolloutDecision& decision);
+                                const RolloutDecision& decision,
+                                std::optional<std::int32_t> rollout_replicas);
   Status EnsureSharedService(const api::LeaderWorkerSet& lws);
   // Step 6.
   struct StatusOutcome {
@@ -104,7 +114,7 @@ class LwsController {
     std::optional<Duration> recheck_after;  // the progress deadline's next look
   };
   Result<StatusOutcome> UpdateStatus(const runtime::Key& key, const api::LeaderWorkerSet& lws,
-                                     const std::string& revision_key);
+                                     const LeaderStep& step);
   // Step 7, ours: drops the recorded surge fallback once its rollout is done; true when it wrote.
   Result<bool> ClearSurgeFallback(const runtime::Key& key, const api::LeaderWorkerSet& lws,
                                   bool update_done);

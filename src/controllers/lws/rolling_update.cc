@@ -17,9 +17,10 @@ std::int32_t UserPartition(const api::LeaderWorkerSet& lws) {
   return config ? config->partition.value_or(0) : 0;
 }
 
-Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws) {
+Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws,
+                                          std::optional<std::int32_t> replicas) {
   RolloutSettings settings;
-  settings.replicas = lws.Replicas();
+  settings.replicas = replicas.value_or(lws.Replicas());
   const auto& config = lws.spec.rollout_strategy.rolling_update_configuration;
   if (!config) {
     // The webhook always fills the configuration; without it upstream's defaults apply.

@@ -40,7 +40,10 @@ struct RolloutSettings {
 std::int32_t UserPartition(const api::LeaderWorkerSet& lws);
 
 // Fails (BadRequest) when maxSurge or maxUnavailable is a string that is not a percentage.
-Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws);
+// `replicas` replaces spec.replicas when set (a held scale-up, scale_up_hold.h): the settings of
+// a rollout of that many groups.
+Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws,
+                                          std::optional<std::int32_t> replicas = std::nullopt);
 
 // The existing leader StatefulSet as the arithmetic reads it.
 struct LeaderSetState {
