@@ -82,6 +82,7 @@ RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   b.surge_fallback_after = DeadlineAt(meta, kSurgeFallbackAfterAnnotation);
   b.surge_fallback_release = meta.Annotation(kSurgeFallbackReleaseAnnotation) == "true";
   b.rollout_before_scale_up = meta.Annotation(kRolloutBeforeScaleUpAnnotation) == "true";
+  b.paused = meta.Annotation(kPausedAnnotation) == "true";
   const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
   if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
   if (auto t = ParseThreshold(meta.Annotation(kFailureThresholdAnnotation))) b.failure_threshold = *t;
@@ -119,7 +120,8 @@ ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {
       errs.push_back(Invalid(path(key), it->second, d.status().message()));
     }
   }
-  for (const std::string& key : {kSurgeFallbackReleaseAnnotation, kRolloutBeforeScaleUpAnnotation}) {
+  for (const std::string& key :
+       {kSurgeFallbackReleaseAnnotation, kRolloutBeforeScaleUpAnnotation, kPausedAnnotation}) {
     auto it = annotations.find(key);
     if (it != annotations.end() && it->second != "true" && it->second != "false") {
       errs.push_back(Invalid(path(key), it->second, "must be \"true\" or \"false\""));

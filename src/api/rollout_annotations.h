@@ -14,6 +14,8 @@
 //   lws-cpp.dev/rollout-before-scale-up: "true"  a replica increase during a rollout (or with
 //                                          the template change) waits until the existing groups
 //                                          run the new revision (scale_up_hold.h)
+//   lws-cpp.dev/paused: "true"           no further group is replaced (`kubectl lws rollout
+//                                          pause`, resumed by removing it)
 //   lws-cpp.dev/failure-policy: Pause|Rollback  what to do with a revision that fails
 //   lws-cpp.dev/failure-threshold: "3"     it fails past 3 container restarts and group
 //                                          recreations on its groups (or at the progress
@@ -39,6 +41,7 @@ inline const std::string kSurgeFallbackAfterAnnotation = "lws-cpp.dev/surge-fall
 inline const std::string kSurgeFallbackReleaseAnnotation = "lws-cpp.dev/surge-fallback-release";
 inline const std::string kSurgeFallbackAnnotation = "lws-cpp.dev/surge-fallback";
 inline const std::string kRolloutBeforeScaleUpAnnotation = "lws-cpp.dev/rollout-before-scale-up";
+inline const std::string kPausedAnnotation = "lws-cpp.dev/paused";
 inline const std::string kFailurePolicyAnnotation = "lws-cpp.dev/failure-policy";
 inline const std::string kFailureThresholdAnnotation = "lws-cpp.dev/failure-threshold";
 inline const std::string kFailedRevisionAnnotation = "lws-cpp.dev/failed-revision";
@@ -51,6 +54,7 @@ struct RolloutBehaviours {
   std::optional<Duration> surge_fallback_after;
   bool surge_fallback_release = false;
   bool rollout_before_scale_up = false;
+  bool paused = false;
   std::string failure_policy;  // "", Pause or Rollback
   std::int32_t failure_threshold = kDefaultFailureThreshold;
 };

@@ -59,20 +59,27 @@ TEST(RolloutAnnotationsTest, SurgeFallback) {
   EXPECT_FALSE(ReadSurgeFallbackState(lws.metadata).has_value());
 }
 
-TEST(RolloutAnnotationsTest, RolloutBeforeScaleUp) {
-  LeaderWorkerSet lws = DefaultLws();
-  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
-  lws.metadata.annotations[kRolloutBeforeScaleUpAnnotation] = "true";
-  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
-  EXPECT_TRUE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
-  lws.metadata.annotations[kRolloutBeforeScaleUpAnnotation] = "false";
-  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
-  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
-  lws.metadata.annotations[kRolloutBeforeScaleUpAnnotation] = "True";
-  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
-            "metadata.annotations[lws-cpp.dev/rollout-before-scale-up]: Invalid value: \"True\": "
-            "must be \"true\" or \"false\"\n");
-  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).rollout_before_scale_up);
+// The flags: "true" turns the behaviour on, "false" or nothing leaves it off, anything else is
+// refused with the annotation's path.
+TEST(RolloutAnnotationsTest, Flags) {
+  const std::vector<std::pair<std::string, bool RolloutBehaviours::*>> flags = {
+      {kRolloutBeforeScaleUpAnnotation, &RolloutBehaviours::rollout_before_scale_up},
+      {kPausedAnnotation, &RolloutBehaviours::paused},
+      {kSurgeFallbackReleaseAnnotation, &RolloutBehaviours::surge_fallback_release}};
+  for (const auto& [key, field] : flags) {
+    LeaderWorkerSet lws = DefaultLws();
+    EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).*field) << key;
+    lws.metadata.annotations[key] = "true";
+    EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "") << key;
+    EXPECT_TRUE(ReadRolloutBehaviours(lws.metadata).*field) << key;
+    lws.metadata.annotations[key] = "false";
+    EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "") << key;
+    EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).*field) << key;
+    lws.metadata.annotations[key] = "True";
+    EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
+              "metadata.annotations[" + key + "]: Invalid value: \"True\": must be \"true\" or \"false\"\n");
+    EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).*field) << key;
+  }
 }
 
 TEST(RolloutAnnotationsTest, SurgeFallbackStateRoundTrips) {

@@ -5,14 +5,28 @@
 #include "base/log.h"
 #include "cli/apiserver.h"
 #include "cli/controller.h"
+#include "cli/rollout.h"
 #include "cli/simulate.h"
 #include "cli/up.h"
 #include "cli/validate.h"
 
 namespace lws::cli {
 
+namespace {
+
+// Installed as kubectl-lws, the binary is a kubectl plugin: `kubectl lws rollout status x` runs
+// `kubectl-lws rollout status x`, and the help says how users type it.
+std::string ProgramName(const char* argv0) {
+  std::string_view path = argv0 != nullptr ? argv0 : "lws";
+  const std::size_t slash = path.rfind('/');
+  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  return path == "kubectl-lws" ? "kubectl lws" : "lws";
+}
+
+}  // namespace
+
 int Main(int argc, char** argv) {
-  CLI::App app{"lws: LeaderWorkerSet for Kubernetes, in C++"};
+  CLI::App app{"lws: LeaderWorkerSet for Kubernetes, in C++", ProgramName(argv[0])};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lws 0.1.0");
   std::string log_level = "info";
@@ -25,6 +39,7 @@ int Main(int argc, char** argv) {
   AddUpCommand(app, &exit_code);
   AddControllerCommand(app, &exit_code);
   AddSimulateCommand(app, &exit_code);
+  AddRolloutCommand(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

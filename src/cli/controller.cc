@@ -17,7 +17,7 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "cli/serve.h"
-#include "client/rest/kubeconfig_loader.h"
+#include "cli/kube_connect.h"
 #include "client/rest/rest_client.h"
 #include "config/tls_options.h"
 #include "controllers/lws/manager.h"
@@ -96,11 +96,6 @@ std::string ServerVersion(const std::string& body) {
 
 Result<std::unique_ptr<rest::RestClient>> Connect(const ControllerCommandOptions& options,
                                                   const config::Configuration& configuration) {
-  rest::LoadOptions load;
-  load.kubeconfig_path = options.kubeconfig;
-  load.context = options.context;
-  ASSIGN_OR_RETURN(rest::RestConfig rest_config,
-                   rest::LoadRestConfig(load, rest::Environment::FromProcess()));
   rest::RestClientOptions client_options;
   client_options.field_manager = std::string(controllers::kLwsFieldManager);
   if (configuration.client_connection) {
@@ -108,9 +103,10 @@ Result<std::unique_ptr<rest::RestClient>> Connect(const ControllerCommandOptions
     client_options.burst =
         configuration.client_connection->burst.value_or(config::kDefaultClientBurst);
   }
-  const std::string source = rest_config.source;
-  ASSIGN_OR_RETURN(std::unique_ptr<rest::RestClient> client,
-                   rest::RestClient::FromConfig(std::move(rest_config), client_options));
+  ASSIGN_OR_RETURN(KubeConnection connection,
+                   ConnectTo({options.kubeconfig, options.context, ""}, client_options));
+  std::unique_ptr<rest::RestClient> client = std::move(connection.client);
+  const std::string& source = connection.source;
   // Fail at start with the reason (a wrong CA, a refused connection), not in every informer.
   ASSIGN_OR_RETURN(rest::HttpAnswer version, client->Send({"GET", "/version"}));
   if (version.status != 200) {

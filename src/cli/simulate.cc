@@ -14,7 +14,7 @@
 #include "base/file.h"
 #include "api/go_duration.h"
 #include "client/resource.h"
-#include "client/rest/kubeconfig_loader.h"
+#include "cli/kube_connect.h"
 #include "client/rest/rest_client.h"
 #include "simulate/from_cluster.h"
 #include "simulate/html_report.h"
@@ -89,16 +89,13 @@ Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
   if (slash == std::string::npos || slash == 0 || slash + 1 == options.lws.size()) {
     return Status::BadRequest("--lws must be NAMESPACE/NAME, not \"" + options.lws + "\"");
   }
-  rest::LoadOptions load;
-  load.kubeconfig_path = options.kubeconfig;
-  load.context = options.context;
-  ASSIGN_OR_RETURN(rest::RestConfig config,
-                   rest::LoadRestConfig(load, rest::Environment::FromProcess()));
   rest::RestClientOptions client_options;
   client_options.field_manager = "lws-simulate";
   client_options.qps = 50;
   client_options.burst = 100;
-  ASSIGN_OR_RETURN(auto client, rest::RestClient::FromConfig(std::move(config), client_options));
+  ASSIGN_OR_RETURN(KubeConnection connection,
+                   ConnectTo({options.kubeconfig, options.context, ""}, client_options));
+  const auto& client = connection.client;
   simulate::LiveCluster live;
   ASSIGN_OR_RETURN(store::ObjectPtr lws, client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
                                                      options.lws.substr(slash + 1)));

@@ -2,7 +2,8 @@
 // runs them: the test marks groups Ready through the pod status subresource, and after each step
 // checks the conditions, the events, and the leader StatefulSet's partition and replicas. The
 // progress deadline (controllers/lws/progress_deadline.h), the surge fallback
-// (controllers/lws/surge_fallback.h) and rollout before scale-up (controllers/lws/scale_up_hold.h).
+// (controllers/lws/surge_fallback.h), rollout before scale-up (controllers/lws/scale_up_hold.h) and
+// a pause by the user (lws-cpp.dev/paused, `kubectl lws rollout pause`).
 #include <gtest/gtest.h>
 
 #include "api/rollout_annotations.h"
@@ -278,6 +279,48 @@ TEST_F(Scarcity, WithoutRolloutBeforeScaleUpTheNewGroupsWaitForCapacityAsUpstrea
   EXPECT_EQ(Revision("test-sample-0"), old_revision);
   EXPECT_EQ(Revision("test-sample-1"), old_revision);
   EXPECT_EQ(Condition("ScaleUpHeld").status, "");
+}
+
+TEST_F(Scarcity, APausedRolloutReplacesNoFurtherGroupAndItsDeadlineWaits) {
+  Create(LwsShape{.replicas = 3}, "1m", {{api::kPausedAnnotation, "true"}});
+  for (int g = 0; g < 3; ++g) ReadyGroup(g);
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
+  api::Condition paused = Condition("Paused");
+  EXPECT_EQ(paused.status, "True");
+  EXPECT_EQ(paused.reason, "RolloutPaused");
+  EXPECT_EQ(paused.message,
+            "The rollout is paused (lws-cpp.dev/paused): no further group is replaced; resume it "
+            "with kubectl lws rollout resume test-sample");
+  // A template change while paused: no group is replaced, and the deadline does not run.
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("UpdateInProgress").status == "True"; }, 10s));
+  world.RunFor(3min);
+  EXPECT_EQ(LeaderSet(), "3/3");
+  EXPECT_EQ(Progressing(), "True/GroupsProgressing");
+
+  // Resumed: the rollout moves; paused again mid-way, it stops where it is.
+  const Json resume = {{"metadata", {{"annotations", {{api::kPausedAnnotation, nullptr}}}}}};
+  const Json pause = {{"metadata", {{"annotations", {{api::kPausedAnnotation, "true"}}}}}};
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", resume).ok());
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "2/3"; }, 10s)) << LeaderSet();
+  EXPECT_EQ(Condition("Paused").status, "False");
+  EXPECT_EQ(Condition("Paused").reason, "RolloutResumed");
+  const std::string old_revision = Revision("test-sample-0");
+  ASSERT_TRUE(world.RunUntil([&] { return Revision("test-sample-2") != old_revision; }, 30s));
+  ReadyGroup(2);
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "1/3"; }, 30s)) << LeaderSet();
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", pause).ok());
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("Paused").status == "True"; }, 10s));
+  ASSERT_TRUE(world.RunUntil([&] { return Revision("test-sample-1") != old_revision; }, 30s));
+  ReadyGroup(1);
+  world.RunFor(3min);
+  EXPECT_EQ(LeaderSet(), "1/3");
+  EXPECT_EQ(Progressing(), "True/GroupsProgressing");
+  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", resume).ok());
+  ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "0/3"; }, 10s)) << LeaderSet();
+  ASSERT_TRUE(world.RunUntil([&] { return Revision("test-sample-0") != old_revision; }, 30s));
+  ReadyGroup(0);
+  ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
 }
 
 }  // namespace

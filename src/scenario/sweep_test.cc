@@ -339,6 +339,11 @@ TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
     if (c.limits.max_unavailable == 0) c.limits.floor_slack = 1;  // the fallback's release
     Rng scale = Rng(seed).Derive("scale-up");
     if (scale.Bernoulli(0.5)) c.scale_up = static_cast<int>(scale.UniformInt(1, 3));
+    // Percentages of 0 groups scale to 0: more groups may make them a rollout that cannot move,
+    // which the webhook refuses (V11).
+    if (const RolloutLimits up = ScaledUpLimits(c); up.max_surge == 0 && up.max_unavailable == 0) {
+      c.scale_up = 0;
+    }
     SweepRun run(seed, c);
     std::string failure = run.Run();
     const auto& violations = run.checker().violations();

@@ -12,8 +12,11 @@
 #     SIGKILL in the middle of it; the standby takes the Lease over and the rollout completes;
 #   - no group is recreated more than the rollout requires: every group gets exactly one new
 #     leader pod (its update), none more;
+#   - `kubectl lws rollout status` (the lws binary as a kubectl plugin) follows that rollout to
+#     its end, across the takeover;
 #   - ours, opt-in: with lws-cpp.dev/failure-policy: Rollback, a crashing build is rolled back to
-#     the previous template and every group runs it again.
+#     the previous template and every group runs it again; `kubectl lws rollout status` says the
+#     rollout failed.
 # Usage: operator_e2e.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -128,8 +131,13 @@ kubectl get pods -l leaderworkerset.sigs.k8s.io/worker-index=0 --watch-only \
   -o jsonpath='{.metadata.name} {.metadata.uid}{"\n"}' >"$tmp/leader-pods" 2>/dev/null &
 watch_pid=$!
 sleep 1
+mkdir -p "$tmp/bin"
+ln -s "$(readlink -f "$1")" "$tmp/bin/kubectl-lws"  # $lws names the LWS by now
+export PATH="$tmp/bin:$PATH"
 check "a rolling update starts" k patch lws $lws --type=json \
   -p '[{"op":"replace","path":"/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0/image","value":"nginxinc/nginx-unprivileged:1.28"}]'
+kubectl lws rollout status $lws --timeout 5m >"$tmp/status.out" 2>"$tmp/status.err" &
+status_pid=$!
 updating() { test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="UpdateInProgress")].status}')" = True; }
 check "the update is in progress" eventually 30 updating
 leader=$(holder)
@@ -143,6 +151,11 @@ done_updating() {
     test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="UpdateInProgress")].status}')" = False
 }
 check "the rollout completes under the new leader" eventually 180 done_updating
+wait "$status_pid"
+check "kubectl lws rollout status follows the rollout to its end" test $? = 0 -a \
+  "$(tail -1 "$tmp/status.out")" = "leaderworkerset \"$lws\" successfully rolled out"
+check "kubectl lws rollout status shows the groups being updated" \
+  grep -qE '^Waiting for leaderworkerset "'$lws'" rollout to finish: [0-2] out of 3 new groups have been updated\.\.\.$' "$tmp/status.out"
 check "every group runs the new image" test "$(jp pods -l leaderworkerset.sigs.k8s.io/name=$lws -o jsonpath='{.items[*].spec.containers[0].image}' | tr ' ' '\n' | sort -u)" = nginxinc/nginx-unprivileged:1.28
 kill "$watch_pid" 2>/dev/null
 # A pod appears in the watch once per change: keep the new uids, one line per (name, uid).
@@ -171,6 +184,10 @@ back_on_previous() {
     test "$(jp pods -l leaderworkerset.sigs.k8s.io/name=$lws -o jsonpath='{.items[*].spec.containers[0].image}' | tr ' ' '\n' | sort -u)" = nginxinc/nginx-unprivileged:1.28
 }
 check "every group runs the previous image again" eventually 120 back_on_previous
+ls -la "$tmp/bin"; echo "PATH=$PATH"; kubectl plugin list; kubectl lws rollout status $lws >"$tmp/out" 2>"$tmp/err"
+check "kubectl lws rollout status: the rollout failed (exit 1)" test $? = 1
+check "kubectl lws rollout status: says why" grep -qE \
+  '^error: leaderworkerset "'$lws'" rollout failed: revision [0-9a-f]+ failed: .*; rolled back to revision [0-9a-f]+$' "$tmp/err"
 
 # SIGTERM: the standby-turned-leader stops cleanly and releases the Lease.
 if [ "$standby" = a ]; then pid=${controller_pids[0]}; else pid=${controller_pids[1]}; fi

@@ -1,5 +1,7 @@
 #include "controllers/lws/lws_controller.h"
 
+#include <algorithm>
+
 #include "api/codec.h"
 #include "api/rollout_annotations.h"
 #include "base/log.h"
@@ -193,6 +195,10 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
                                       updating, revisions, current ? &*current : nullptr,
                                       &decision));
   if (rolled_back) return LeaderStep{step.key, hold};  // the next reconcile rolls it out
+  // Paused by the user (`kubectl lws rollout pause`): no further group is replaced.
+  if (current && lws.metadata.Annotation(api::kPausedAnnotation) == "true") {
+    decision.partition = std::max(decision.partition, current->partition);
+  }
   if (decision.deleting) {
     Event(lws, "Normal", "GroupsProgressing",
           DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1), "Delete");
@@ -268,7 +274,9 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
   const Time now = loop_->clock().Now();
   const std::string now_text = FormatRfc3339(now);
   std::optional<ProgressDeadlineInputs> progress;
-  if (auto deadline = api::ReadRolloutBehaviours(lws.metadata).progress_deadline) {
+  // A paused rollout makes no progress on purpose: its deadline counts again from the resume.
+  const api::RolloutBehaviours behaviours = api::ReadRolloutBehaviours(lws.metadata);
+  if (auto deadline = behaviours.progress_deadline; deadline && !behaviours.paused) {
     progress = ProgressDeadlineInputs{*deadline, Remembered(key), now,
                                       [&](const std::string& group) {
                                         return caches_->GroupPods(key.namespace_, key.name, group);

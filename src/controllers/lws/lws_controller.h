@@ -9,7 +9,8 @@
 //      ours, with the opt-in rollout before scale-up (scale_up_hold.h): a replica increase
 //      waits while the existing groups roll out (the ScaleUpHeld condition says so);
 //      ours, with the opt-in surge fallback (surge_fallback.h): the settings it leaves; and the
-//      opt-in failure policy (failure_policy.h): pause, or roll the template back;
+//      opt-in failure policy (failure_policy.h): pause, or roll the template back; and a pause
+//      by the user (lws-cpp.dev/paused, `kubectl lws rollout pause`): the partition is held;
 //   4. server-side apply of the leader StatefulSet (field manager "lws", forced);
 //   5. the shared headless Service (created if missing, never updated);
 //   6. the status and conditions (written only when changed; a Conflict retries at once);

@@ -269,6 +269,7 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
   SetDegradedCondition(lws, leaders, &status.conditions, now);
   SetSurgeFallbackCondition(lws, revision_key, &status.conditions, now);
   SetRolloutFailedCondition(lws, revision_key, &status.conditions, now);
+  SetPausedCondition(lws, &status.conditions, now);
   for (api::Condition& c : status.conditions) c.observed_generation = generation;
   if (!stalled && ProgressDeadlineExceeded(status)) {
     // Complete past a stall: Progressing stays False, as upstream leaves it once Available, but

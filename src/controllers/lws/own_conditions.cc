@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "api/rollout_annotations.h"
+
 namespace lws::controllers {
 
 bool SetOwnCondition(std::vector<api::Condition>* conditions, api::Condition wanted) {
@@ -32,6 +34,22 @@ api::Condition OwnCondition(const std::string& type, bool status, const std::str
   c.observed_generation = generation;
   c.last_transition_time = now;
   return c;
+}
+
+bool SetPausedCondition(const api::LeaderWorkerSet& lws, std::vector<api::Condition>* conditions,
+                        const std::string& now) {
+  const std::int64_t generation = lws.metadata.generation;
+  if (lws.metadata.Annotation(api::kPausedAnnotation) == "true") {
+    return SetOwnCondition(
+        conditions,
+        OwnCondition(kConditionPaused, true, "RolloutPaused",
+                     "The rollout is paused (" + api::kPausedAnnotation +
+                         "): no further group is replaced; resume it with kubectl lws rollout "
+                         "resume " + lws.metadata.name,
+                     generation, now));
+  }
+  return SetOwnCondition(conditions, OwnCondition(kConditionPaused, false, "RolloutResumed",
+                                                  "The rollout is not paused", generation, now));
 }
 
 }  // namespace lws::controllers
