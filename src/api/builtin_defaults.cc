@@ -2,12 +2,14 @@
 // builtin_defaults.h for the contract.
 #include "api/builtin_defaults.h"
 
+
 #include <string>
 #include <vector>
 
 #include "api/base64.h"
 #include "api/builtin_internal.h"
 #include "api/builtin_json.h"
+#include "api/priority_class.h"
 
 namespace lws::api {
 
@@ -180,6 +182,8 @@ void ApplyBuiltinDefaults(const ResourceInfo& info, Json* object) {
     ApplyClaimSpecDefaults(EnsureObject(object, "spec"));
   } else if (Is(info, "", "Secret")) {
     ApplySecretDefaults(object);
+  } else if (Is(info, "scheduling.k8s.io", "PriorityClass")) {
+    ApplyPriorityClassDefaults(object);
   }
 }
 

@@ -2,10 +2,12 @@
 // other builtin_*validation files share. See builtin_validation.h.
 #include "api/builtin_validation.h"
 
+
 #include <algorithm>
 
 #include "api/builtin_internal.h"
 #include "api/builtin_json.h"
+#include "api/priority_class.h"
 #include "api/event_validation.h"
 #include "api/meta.h"
 #include "api/name_validation.h"
@@ -203,6 +205,8 @@ ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Js
     AppendErrors(&errs, ValidateConfigMap(object, old));
   } else if (Is(info, "", "Secret")) {
     AppendErrors(&errs, ValidateSecret(object, old));
+  } else if (Is(info, "scheduling.k8s.io", "PriorityClass")) {
+    AppendErrors(&errs, ValidatePriorityClass(object, old));
   }
   return errs;
 }

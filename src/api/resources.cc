@@ -115,6 +115,8 @@ std::vector<ResourceInfo> BuiltinResources() {
     all.push_back(webhooks);
   }
   all.push_back(Builtin("coordination.k8s.io", "leases", "lease", "Lease", true, {}));
+  // Cluster-scoped; the server creates the two system classes at start (api/priority_class.h).
+  all.push_back(Builtin("scheduling.k8s.io", "priorityclasses", "priorityclass", "PriorityClass", false, {"pc"}));
 
   // The reviews a metrics endpoint delegates authentication and authorization to (the operator's
   // --metrics-bind-address filter): create-only, answered and never stored.

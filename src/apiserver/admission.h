@@ -61,6 +61,11 @@ class AdmissionPlugin {
 class AdmissionChain {
  public:
   void Add(std::shared_ptr<AdmissionPlugin> plugin) { plugins_.push_back(std::move(plugin)); }
+  // Before every plugin added so far: the server's own plugins run first, as kube-apiserver's
+  // built-in ones run before its webhooks.
+  void AddFirst(std::shared_ptr<AdmissionPlugin> plugin) {
+    plugins_.insert(plugins_.begin(), std::move(plugin));
+  }
   // Runs every handling plugin's Mutate, then every handling plugin's Validate; stops at the
   // first error.
   Status Run(AdmissionRequest& request) const;

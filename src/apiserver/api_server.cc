@@ -2,6 +2,8 @@
 #include "apiserver/api_server.h"
 
 #include "api/lws_crd.h"
+#include "api/priority_class.h"
+#include "apiserver/priority_admission.h"
 #include "base/assert.h"
 #include "apiserver/list_types.h"
 #include "apiserver/request_handler.h"
@@ -54,11 +56,13 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
   LWS_ASSERT(options.store != nullptr && options.clock != nullptr, "ApiServerOptions needs a store and a clock");
   store::Store* store = options.store;
   WebhookCaller caller = std::move(options.webhook_caller);
+  options.admission.AddFirst(NewPriorityAdmission(store));
   options.admission.Add(NewWebhookAdmission({store, std::move(caller)}));
   std::unique_ptr<ApiServer> server(new ApiServer(std::move(options)));
   ASSIGN_OR_RETURN(server->served_, BuildServed(api::ResourceRegistry::WithBuiltins()));
   RETURN_IF_ERROR(server->LoadStoredCrds());
   RETURN_IF_ERROR(server->SeedNamespaces());
+  RETURN_IF_ERROR(server->SeedPriorityClasses());
   if (server->options_.install_lws_crd) RETURN_IF_ERROR(server->InstallLwsCrd());
   return server;
 }
@@ -106,6 +110,15 @@ Status ApiServer::SeedNamespaces() {
     store::CreateOptions create;
     create.initial_status = {{"phase", "Active"}};
     RETURN_IF_ERROR(options_.store->Create(namespaces, std::move(ns), create).status());
+  }
+  return Status::Ok();
+}
+
+Status ApiServer::SeedPriorityClasses() {
+  const api::ResourceInfo& classes = Builtin(served_->registry, "scheduling.k8s.io", "priorityclasses");
+  for (api::Json pc : api::SystemPriorityClasses()) {
+    if (options_.store->Get(classes, "", store::MetaString(pc, "name")).ok()) continue;
+    RETURN_IF_ERROR(options_.store->Create(classes, std::move(pc), store::CreateOptions{}).status());
   }
   return Status::Ok();
 }

@@ -87,6 +87,8 @@ class ApiServer {
   // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
   HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target);
   Status SeedNamespaces();
+  // system-node-critical and system-cluster-critical (api/priority_class.h), when missing.
+  Status SeedPriorityClasses();
   Status LoadStoredCrds();
   Status InstallLwsCrd();
   // Rebuilds the served set after CRD `crd` was stored (null: deleted `crd_name`).

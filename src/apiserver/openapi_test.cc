@@ -26,7 +26,8 @@ TEST_F(OpenApiTest, RootListsEveryGroupVersionWithItsHash) {
                                       "apis/authorization.k8s.io/v1",
                                       "apis/rbac.authorization.k8s.io/v1",
                                       "apis/admissionregistration.k8s.io/v1",
-                                      "apis/apiextensions.k8s.io/v1", "apis/coordination.k8s.io/v1",
+                                      "apis/apiextensions.k8s.io/v1", "apis/scheduling.k8s.io/v1",
+                                      "apis/coordination.k8s.io/v1",
                                       "apis/leaderworkerset.x-k8s.io/v1"}));
   Json root = OpenApiRoot(docs);
   EXPECT_EQ(root["paths"].size(), docs.size());

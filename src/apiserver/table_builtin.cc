@@ -186,6 +186,24 @@ std::map<std::string, Printer> BuildPrinters() {
        Col("Holder", "holderIdentity contains the identity of the holder of a current lease."),
        AgeCol()},
       LeaseRow};
+  printers["scheduling.k8s.io/priorityclasses"] = {
+      {NameCol(),
+       Col("Value",
+           "value represents the integer value of this priority class. This is the actual priority "
+           "that pods receive when they have the name of this class in their pod spec.",
+           0, "integer"),
+       Col("Global-Default",
+           "globalDefault specifies whether this PriorityClass should be considered as the default "
+           "priority for pods that do not have any priority class. Only one PriorityClass can be "
+           "marked as `globalDefault`. However, if more than one PriorityClasses exists with their "
+           "`globalDefault` field set to true, the smallest value of such global default "
+           "PriorityClasses will be used as the default priority.",
+           0, "boolean"),
+       AgeCol(),
+       Col("PreemptionPolicy",
+           "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
+           "PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.")},
+      PriorityClassRow};
   printers["/configmaps"] = {{NameCol(), Col("Data", data("configuration")), AgeCol()},
                              ConfigMapRow};
   printers["/secrets"] = {

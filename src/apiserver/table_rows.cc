@@ -262,6 +262,13 @@ Row LeaseRow(const Json& lease, Time now) {
   return Cells({NameOf(lease), StringAt(lease, {"spec", "holderIdentity"}), AgeOf(lease, now)});
 }
 
+Row PriorityClassRow(const Json& pc, Time now) {
+  const Json* global = At(pc, {"globalDefault"});
+  const bool global_default = global != nullptr && global->is_boolean() && global->get<bool>();
+  return Cells({NameOf(pc), IntAt(pc, {"value"}), global_default, AgeOf(pc, now),
+                StringAt(pc, {"preemptionPolicy"})});
+}
+
 Row ConfigMapRow(const Json& cm, Time now) {
   std::int64_t data =
       Count(cm, "data").get<std::int64_t>() + Count(cm, "binaryData").get<std::int64_t>();

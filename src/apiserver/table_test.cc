@@ -193,6 +193,7 @@ TEST_F(TableTest, EveryBuiltinResourceHasItsColumns) {
         "Count", "Name"}},
       {"controllerrevisions", {"Name", "Controller", "Revision", "Age"}},
       {"leases", {"Name", "Holder", "Age"}},
+      {"priorityclasses", {"Name", "Value", "Global-Default", "Age", "PreemptionPolicy"}},
       {"configmaps", {"Name", "Data", "Age"}},
       {"secrets", {"Name", "Type", "Data", "Age"}},
       {"serviceaccounts", {"Name", "Secrets", "Age"}},

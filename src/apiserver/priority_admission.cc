@@ -1,0 +1,175 @@
+#include "apiserver/priority_admission.h"
+
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "api/priority_class.h"
+#include "base/log.h"
+
+namespace lws::apiserver {
+namespace {
+
+struct PriorityClass {
+  std::int64_t value = 0;
+  std::string preemption_policy;
+  bool global_default = false;
+};
+
+const api::ResourceInfo& PriorityClasses() {
+  static const api::ResourceRegistry registry = api::ResourceRegistry::WithBuiltins();
+  const api::ResourceInfo* info = registry.Find("scheduling.k8s.io", "v1", "priorityclasses");
+  LWS_ASSERT(info != nullptr, "built-in resource priorityclasses missing");
+  return *info;
+}
+
+std::string StringMember(const api::Json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+class PriorityAdmission final : public AdmissionPlugin {
+ public:
+  explicit PriorityAdmission(store::Store* store) : store_(store), resource_(PriorityClasses()) {}
+
+  std::string_view Name() const override { return "Priority"; }
+  bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
+    if (!subresource.empty() || resource.custom) return false;
+    return (resource.group.empty() && resource.kind == "Pod") ||
+           (resource.group == "scheduling.k8s.io" && resource.kind == "PriorityClass");
+  }
+
+  Status Mutate(AdmissionRequest& request) override {
+    if (request.resource->kind != "Pod" || request.object == nullptr || !request.object->is_object()) {
+      return Status::Ok();
+    }
+    api::Json& spec = (*request.object)["spec"];
+    if (!spec.is_object()) return Status::Ok();  // validation reports it
+    if (request.operation == AdmissionOperation::kUpdate) {
+      if (request.old_object != nullptr) KeepStored(*request.old_object, &spec);
+      return Status::Ok();
+    }
+    if (request.operation != AdmissionOperation::kCreate) return Status::Ok();
+    return AdmitCreate(request, &spec);
+  }
+
+  Status Validate(const AdmissionRequest& request) override {
+    if (request.resource->kind != "PriorityClass" || request.object == nullptr) return Status::Ok();
+    auto global = request.object->find("globalDefault");
+    if (global == request.object->end() || !global->is_boolean() || !global->get<bool>()) {
+      return Status::Ok();
+    }
+    const std::string self =
+        request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
+    const auto classes = Load();
+    for (const auto& [name, c] : *classes) {
+      if (!c.global_default || name == self) continue;
+      return Forbidden("priorityclasses", self,
+                       "PriorityClass " + name + " is already marked as default. Only one default can exist");
+    }
+    return Status::Ok();
+  }
+
+ private:
+  static Status Forbidden(const std::string& resource, const std::string& name, const std::string& why) {
+    return Status(Code::kForbidden, resource + " \"" + name + "\" is forbidden: " + why);
+  }
+
+  // Upstream: a pod's priority is immutable; an update that leaves it out keeps the stored one.
+  static void KeepStored(const api::Json& old, api::Json* spec) {
+    auto old_spec = old.find("spec");
+    if (old_spec == old.end() || !old_spec->is_object()) return;
+    for (const char* key : {"priority", "preemptionPolicy"}) {
+      auto stored = old_spec->find(key);
+      if (stored != old_spec->end() && !spec->contains(key)) (*spec)[key] = *stored;
+    }
+  }
+
+  Status AdmitCreate(const AdmissionRequest& request, api::Json* spec) {
+    const std::string class_name = StringMember(*spec, "priorityClassName");
+    const std::string pod =
+        request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
+    const auto classes = Load();
+    std::int64_t priority = 0;
+    std::string policy = api::kPreemptLowerPriority;
+    if (class_name.empty()) {
+      const std::pair<const std::string, PriorityClass>* chosen = nullptr;
+      for (const auto& entry : *classes) {
+        if (entry.second.global_default && (chosen == nullptr || entry.second.value < chosen->second.value)) {
+          chosen = &entry;
+        }
+      }
+      if (chosen != nullptr) {
+        (*spec)["priorityClassName"] = chosen->first;
+        priority = chosen->second.value;
+        policy = chosen->second.preemption_policy;
+      }
+    } else {
+      auto it = classes->find(class_name);
+      if (it == classes->end()) {
+        return Forbidden("pods", pod, "no PriorityClass with name " + class_name + " was found");
+      }
+      priority = it->second.value;
+      policy = it->second.preemption_policy;
+    }
+    if (auto given = spec->find("priority"); given != spec->end() && !given->is_null() &&
+                                              (!given->is_number_integer() || *given != priority)) {
+      return Forbidden("pods", pod,
+                       "the integer value of priority (" + given->dump() +
+                           ") must not be provided in pod spec; priority admission controller "
+                           "computed " + std::to_string(priority) + " from the given PriorityClass name");
+    }
+    if (auto given = spec->find("preemptionPolicy"); given != spec->end() && !given->is_null() &&
+                                                      *given != policy) {
+      return Forbidden("pods", pod,
+                       "the string value of PreemptionPolicy (" +
+                           (given->is_string() ? given->get<std::string>() : given->dump()) +
+                           ") must not be provided in pod spec; priority admission controller "
+                           "computed " + policy + " from the given PriorityClass name");
+    }
+    (*spec)["priority"] = priority;
+    (*spec)["preemptionPolicy"] = policy;
+    return Status::Ok();
+  }
+
+  // The classes by name, listed again only after a write to them (every pod create asks).
+  std::shared_ptr<const std::map<std::string, PriorityClass>> Load() const {
+    const std::uint64_t last_write = store_->LastWrite(resource_);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (classes_ != nullptr && last_write == loaded_at_) return classes_;
+    }
+    auto classes = std::make_shared<std::map<std::string, PriorityClass>>();
+    if (Result<store::ListResult> list = store_->List(resource_, store::ListOptions{}); list.ok()) {
+      for (const store::ObjectPtr& item : list->items) {
+        const api::Json& json = item->json;
+        PriorityClass c;
+        auto value = json.find("value");
+        if (value != json.end() && value->is_number_integer()) c.value = value->get<std::int64_t>();
+        c.preemption_policy = StringMember(json, "preemptionPolicy");
+        if (c.preemption_policy.empty()) c.preemption_policy = api::kPreemptLowerPriority;
+        auto global = json.find("globalDefault");
+        c.global_default = global != json.end() && global->is_boolean() && global->get<bool>();
+        (*classes)[store::MetaString(json, "name")] = c;
+      }
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    classes_ = std::move(classes);
+    loaded_at_ = last_write;
+    return classes_;
+  }
+
+  store::Store* store_;
+  const api::ResourceInfo& resource_;
+  mutable std::mutex mu_;
+  mutable std::shared_ptr<const std::map<std::string, PriorityClass>> classes_;
+  mutable std::uint64_t loaded_at_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<AdmissionPlugin> NewPriorityAdmission(store::Store* store) {
+  return std::make_shared<PriorityAdmission>(store);
+}
+
+}  // namespace lws::apiserver
