@@ -152,15 +152,21 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   }
   const SchedulerCache::CachedPod* cached = cache_.FindPod(key);
   const std::string uid = store::MetaString(now->json, "uid");
+  // A deletion is read again: preemption looks for victims still terminating (and for the
+  // condition it wrote before deleting them). It frees nothing until the pod is gone.
+  const bool now_deleting =
+      !scheduler_json::Child(scheduler_json::Child(now->json, "metadata"), "deletionTimestamp").is_null();
+  const bool deletion_changed = cached && cached->pod->metadata.IsDeleting() != now_deleting;
   // A status write (body_rv kept) or any change outside the spec and labels.
   const bool same_body = cached && cached->source && now->body_rv != 0 &&
                          cached->source->body_rv == now->body_rv;
-  if (same_body ||
-      (cached && cached->uid == uid && cached->source &&
-       cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
-       cached->source->labels == now->labels &&
-       scheduler_json::Child(cached->source->json, "spec") ==
-           scheduler_json::Child(now->json, "spec"))) {
+  const bool same_requests =
+      same_body || (cached && cached->uid == uid && cached->source &&
+                    cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
+                    cached->source->labels == now->labels &&
+                    scheduler_json::Child(cached->source->json, "spec") ==
+                        scheduler_json::Child(now->json, "spec"));
+  if (same_requests && !deletion_changed) {
     cache_.RefreshSource(key, now);  // a status or metadata change: the same requests and labels
     return;
   }
@@ -172,27 +178,33 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   }
   // An assumed pod now confirmed frees nothing; a changed one (requests resized, labels that
   // an anti-affinity term no longer matches, a namesake) may leave room.
-  const bool changed = cached != nullptr && cached->source != nullptr;
+  const bool changed = cached != nullptr && cached->source != nullptr && !same_requests;
   cache_.SetPod(key, std::move(*pod), now);
   if (changed) RequeueParked();
 }
 
 void Scheduler::Enqueue(const ObjectName& key) {
   Pending& pending = pending_[key];
-  pending.arrival = next_arrival_++;
+  std::int64_t priority = 0;
+  if (ObjectPtr pod = pods_.Get(key.namespace_, key.name)) {
+    const Json& value = scheduler_json::Child(scheduler_json::Child(pod->json, "spec"), "priority");
+    if (value.is_number_integer()) priority = value.get<std::int64_t>();
+  }
+  pending.order = {-priority, next_arrival_++};
   Activate(key, pending);
   Kick();
 }
 
 void Scheduler::Activate(const ObjectName& key, Pending& pending) {
   pending.parked = false;
-  active_[pending.arrival] = key;
+  active_[pending.order] = key;
 }
 
 void Scheduler::Forget(const ObjectName& key) {
+  if (nominated_.erase(key) > 0) nominations_stale_ = true;
   auto it = pending_.find(key);
   if (it == pending_.end()) return;
-  active_.erase(it->second.arrival);
+  active_.erase(it->second.order);
   pending_.erase(it);
 }
 

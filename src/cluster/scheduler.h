@@ -22,9 +22,17 @@
 // the pod from the queue: the informer tells what happened. Other binding errors park it with
 // reason SchedulerError, as upstream's binding-cycle failure does.
 //
-// Left out (see scheduler_plan.h for the filters): priorities and preemption, the backoff queue
-// (a failed pod waits for an event or the retry period, never a per-pod exponential delay), and
-// QueueingHints (every relevant event re-queues every parked pod).
+// Priority and preemption (scheduler_preemption.h): the queue pops the pod of highest
+// spec.priority first, then the first arrived (PrioritySort). A pod that fits nowhere but would
+// fit once pods of lower priority are gone is nominated on that node (status.nominatedNodeName),
+// the victims get the DisruptionTarget condition (reason PreemptionByScheduler), a Normal
+// "Preempted" event, and are deleted; the pod is parked and tried again when they are gone,
+// while its nomination keeps pods of lower or equal priority off the room it needs. Nominations
+// of pods of lower priority on that node are cleared, as upstream does.
+//
+// Left out (see scheduler_plan.h for the filters): the backoff queue (a failed pod waits for an
+// event or the retry period, never a per-pod exponential delay), QueueingHints (every relevant
+// event re-queues every parked pod), and PodDisruptionBudgets in the choice of victims.
 //
 // Threading: the loop only; Start may be called before the loop runs.
 #pragma once
@@ -73,10 +81,13 @@ class Scheduler {
   std::uint64_t attempts() const { return attempts_; }  // scheduling attempts (fit or not)
   // PodScheduled=False patches written (a repeat of an unchanged condition writes nothing).
   std::uint64_t condition_writes() const { return condition_writes_; }
+  std::uint64_t preemptions() const { return preemptions_; }  // pods evicted as victims
 
  private:
+  // Queue order: the highest spec.priority first, then the first seen (PrioritySort).
+  using QueueKey = std::pair<std::int64_t, std::uint64_t>;  // (-priority, arrival)
   struct Pending {
-    std::uint64_t arrival = 0;  // queue order: first seen, first tried
+    QueueKey order{0, 0};
     bool parked = false;
     Time parked_at;
     // The PodScheduled=False condition this scheduler last wrote, and the resourceVersion the
@@ -109,6 +120,15 @@ class Scheduler {
                       const std::string& message);
   void Park(const store::ObjectName& key, const store::ObjectPtr& pod, const std::string& reason,
             const std::string& message);
+  // Preemption's I/O (scheduler_preempt_cycle.cc): nominates `pod` on `result.nominated_node`,
+  // evicts the victims, and parks it.
+  void Nominate(const store::ObjectName& key, const store::ObjectPtr& current, const api::Pod& pod,
+                const ScheduleResult& result);
+  void EvictVictim(const api::Pod& victim, const api::Pod& preemptor, const std::string& node);
+  // Writes status.nominatedNodeName (null clears it).
+  void WriteNomination(const store::ObjectName& key, const api::Json& node);
+  // The pods this scheduler nominated, by node, for the filters; null when there are none.
+  const NominatedPods* Nominations();
   void WriteCondition(const store::ObjectPtr& pod, Pending& pending, const std::string& reason,
                       const std::string& message);
   void ArmRetry();
@@ -125,7 +145,11 @@ class Scheduler {
   std::size_t next_start_ = 0;  // where the next attempt's node search begins (NodeSearch)
 
   std::map<store::ObjectName, Pending> pending_;
-  std::map<std::uint64_t, store::ObjectName> active_;  // by arrival
+  std::map<QueueKey, store::ObjectName> active_;
+  // The pods nominated on a node, until they are bound or gone: (node, pod).
+  std::map<store::ObjectName, std::pair<std::string, std::shared_ptr<const api::Pod>>> nominated_;
+  NominatedPods nominations_;  // nominated_ by node, rebuilt when it changes
+  bool nominations_stale_ = false;
   std::uint64_t next_arrival_ = 1;
   TaskId batch_task_ = 0;
   TaskId retry_task_ = 0;
@@ -134,6 +158,7 @@ class Scheduler {
   std::uint64_t bindings_ = 0;
   std::uint64_t attempts_ = 0;
   std::uint64_t condition_writes_ = 0;
+  std::uint64_t preemptions_ = 0;
 };
 
 }  // namespace lws::cluster

@@ -100,8 +100,13 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
     return;
   }
   ++attempts_;
-  ScheduleResult result = SchedulePod(pod, cache_.nodes(), NodeSearch{true, next_start_});
+  ScheduleResult result =
+      SchedulePod(pod, cache_.nodes(), NodeSearch{true, next_start_}, Nominations());
   next_start_ = result.next_start;
+  if (!result.nominated_node.empty()) {
+    Nominate(key, current, pod, result);
+    return;
+  }
   if (result.node_name.empty()) {
     Park(key, current, result.condition_reason, result.message);
     return;

@@ -98,6 +98,10 @@ class InterPodAffinity {
   TopologyCounts existing_anti_affinity_counts_;  // existing pods' terms matching the pod
 };
 
+// The first plugin that rejects the node, in the default profile's filter order (scheduler_plan.h).
+FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info, const ResourceRequest& request,
+                        const InterPodAffinity& inter_pod);
+
 // LeastAllocated score (0-100) of a feasible node for a pod with `nonzero_request`.
 std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& node);
 // The pod's cpu/memory/gpu requests with upstream's non-zero defaults for cpu and memory.

@@ -67,8 +67,8 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
     waiting.push_back({object, std::move(*view)});
     // This attempt decides for every waiting member: none is tried again in this batch.
     Pending& pending = pending_[key];
-    if (pending.arrival == 0) pending.arrival = next_arrival_++;
-    active_.erase(pending.arrival);
+    if (pending.order.second == 0) pending.order.second = next_arrival_++;
+    active_.erase(pending.order);
   }
   std::sort(waiting.begin(), waiting.end(),
             [](const Member& a, const Member& b) { return a.pod->metadata.name < b.pod->metadata.name; });

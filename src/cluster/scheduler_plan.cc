@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cluster/scheduler_filters.h"
+#include "cluster/scheduler_preemption.h"
 
 namespace lws::cluster {
 namespace {
@@ -12,46 +13,25 @@ namespace {
 using scheduler::FilterStatus;
 
 constexpr std::string_view kNoNodes = "no nodes available to schedule pods";
-constexpr std::string_view kPreemptionNotHelpful = "Preemption is not helpful for scheduling";
-constexpr std::string_view kNoVictims = "No preemption victims found for incoming pod";
+}  // namespace
 
-// "0/N nodes are available: <count reason, ...>." with the histogram sorted as strings, count
-// prefix included, as upstream FitError.Error() does.
-std::string FitErrorText(std::size_t node_count, const std::map<std::string, int>& reasons) {
-  std::vector<std::string> parts;
-  for (const auto& [reason, count] : reasons) parts.push_back(std::to_string(count) + " " + reason);
-  std::sort(parts.begin(), parts.end());
-  std::string text = "0/" + std::to_string(node_count) + " nodes are available:";
-  if (parts.empty()) return text;
-  text += " ";
-  for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
-  return text + ".";
-}
+namespace scheduler {
 
-bool NeverPreempts(const api::Pod& pod) {
-  if (!pod.spec.rest.is_object()) return false;
-  auto it = pod.spec.rest.find("preemptionPolicy");
-  return it != pod.spec.rest.end() && it->is_string() && *it == "Never";
-}
-
-// The first plugin that rejects the node, in the default profile's filter order.
-FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info,
-                        const scheduler::ResourceRequest& request,
-                        const scheduler::InterPodAffinity& inter_pod) {
+FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info, const ResourceRequest& request,
+                        const InterPodAffinity& inter_pod) {
   const api::Node& node = *info.node;
-  FilterStatus status = scheduler::CheckUnschedulable(pod, node);
+  FilterStatus status = CheckUnschedulable(pod, node);
   if (!status.Passed()) return status;
-  status = info.totals ? scheduler::CheckTaints(pod, node, info.totals->lifecycle_taint)
-                       : scheduler::CheckTaints(pod, node);
+  status = info.totals ? CheckTaints(pod, node, info.totals->lifecycle_taint) : CheckTaints(pod, node);
   if (!status.Passed()) return status;
-  status = scheduler::CheckNodeAffinity(pod, node);
+  status = CheckNodeAffinity(pod, node);
   if (!status.Passed()) return status;
-  status = scheduler::CheckResources(request, info);
+  status = CheckResources(request, info);
   if (!status.Passed()) return status;
   return inter_pod.Check(node);
 }
 
-}  // namespace
+}  // namespace scheduler
 
 std::size_t NumFeasibleNodesToFind(std::size_t node_count) {
   constexpr std::size_t kMinFeasibleNodes = 100;
@@ -63,7 +43,7 @@ std::size_t NumFeasibleNodesToFind(std::size_t node_count) {
 }
 
 ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes,
-                           NodeSearch search) {
+                           NodeSearch search, const NominatedPods* nominated) {
   ScheduleResult result;
   if (nodes.empty()) {
     result.message = std::string(kNoNodes);
@@ -82,9 +62,13 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
   std::int64_t best_score = -1;
   // The preemption dry run's per-node verdicts: evicting could help, or could not.
   int no_victims = 0, not_helpful = 0;
+  bool victims_possible = false;
+  NodeInfo scratch;
   for (; processed < count && feasible < wanted; ++processed) {
-    const NodeInfo& info = nodes[(start + processed) % count];
-    FilterStatus status = RunFilters(pod, info, request, inter_pod);
+    const NodeInfo& node = nodes[(start + processed) % count];
+    const NodeInfo* with_nominated = WithNominatedPods(pod, node, nominated, &scratch);
+    const NodeInfo& info = with_nominated != nullptr ? *with_nominated : node;
+    FilterStatus status = scheduler::RunFilters(pod, info, request, inter_pod);
     const std::string& name = info.node->metadata.name;
     if (status.Passed()) {
       ++feasible;
@@ -96,9 +80,9 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
       continue;
     }
     for (const std::string& reason : status.reasons) ++result.reasons[reason];
-    // Every pod has the same priority here, so a node where evicting pods could help has no
-    // victims to evict.
+    // Where evicting pods could help but none has a lower priority, there are no victims.
     ++(status.resolvable ? no_victims : not_helpful);
+    victims_possible = victims_possible || (status.resolvable && HasLowerPriorityPod(pod, info));
   }
   result.next_start = (start + processed) % count;
   if (!result.node_name.empty()) {
@@ -107,12 +91,26 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
   }
 
   result.condition_reason = "Unschedulable";
-  std::map<std::string, int> preemption;
-  if (no_victims > 0) preemption[std::string(kNoVictims)] = no_victims;
-  if (not_helpful > 0) preemption[std::string(kPreemptionNotHelpful)] = not_helpful;
-  const std::string preemption_text = NeverPreempts(pod)
-                                          ? "not eligible due to preemptionPolicy=Never."
-                                          : FitErrorText(nodes.size(), preemption);
+  std::string preemption_text;
+  if (NeverPreempts(pod)) {
+    preemption_text = "not eligible due to preemptionPolicy=Never.";
+  } else if (victims_possible) {
+    PreemptionResult preemption = Preempt(pod, nodes, request, inter_pod, nominated);
+    if (!preemption.node.empty()) {
+      // PostFilter succeeded: the message has no preemption part (upstream FitError.Error()).
+      result.nominated_node = preemption.node;
+      result.victims = std::move(preemption.victims);
+      result.message = FitErrorText(nodes.size(), result.reasons);
+      return result;
+    }
+    preemption_text = preemption.message;
+  } else {
+    // No pod of lower priority where it would help: upstream's dry run finds no victims.
+    std::map<std::string, int> preemption;
+    if (no_victims > 0) preemption["No preemption victims found for incoming pod"] = no_victims;
+    if (not_helpful > 0) preemption["Preemption is not helpful for scheduling"] = not_helpful;
+    preemption_text = FitErrorText(nodes.size(), preemption);
+  }
   // upstream appends PostFilter's message with " %v.", after a text that already ends in ".".
   result.message = FitErrorText(nodes.size(), result.reasons) + " preemption: " + preemption_text + ".";
   return result;

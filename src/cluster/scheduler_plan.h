@@ -29,8 +29,11 @@
 // node name that sorts first. With a full search (the default NodeSearch) the result does not
 // depend on the order of `nodes` or of the pods in them.
 //
-// Left out: preemption (all pods are taken to have equal priority, so the preemption part of the
-// message says what upstream says when it finds no victims), volumes, host ports, topology
+// When no node fits, DefaultPreemption (scheduler_preemption.h) looks for victims of lower
+// priority: the result then names the node to nominate and the pods to evict. Pods nominated on
+// a node with at least the incoming pod's priority count there as if placed.
+//
+// Left out: volumes, host ports, topology
 // spread constraints, preferred (soft) terms, PreFilter node-name narrowing for matchFields,
 // namespaceSelector with terms (needs namespace labels; an empty one means all namespaces), and
 // percentageOfNodesToScore.
@@ -75,6 +78,9 @@ struct NodeTotals {
   // scheduler::LifecycleTaint of the node: read for every node of every attempt, and only a
   // node update changes it.
   std::optional<api::Taint> lifecycle_taint;
+  // At most the lowest spec.priority of the pods on the node (never raised when a pod leaves):
+  // where it is not below a pod's priority, preemption has no victim to look for.
+  std::int32_t lowest_priority = INT32_MAX;
 };
 
 struct NodeInfo {
@@ -97,6 +103,10 @@ struct ScheduleResult {
   std::map<std::string, int> reasons;
   // Where the next attempt's node search starts (NodeSearch).
   std::size_t next_start = 0;
+  // When no node fits but preemption makes room: the node to nominate the pod on, and the pods
+  // to evict there (the most important first).
+  std::string nominated_node;
+  std::vector<const api::Pod*> victims;
 
   bool operator==(const ScheduleResult&) const = default;
 };
@@ -120,8 +130,11 @@ struct NodeSearch {
 // least 100 nodes).
 std::size_t NumFeasibleNodesToFind(std::size_t node_count);
 
+// Pods nominated on each node (status.nominatedNodeName), by node name.
+using NominatedPods = std::map<std::string, std::vector<const api::Pod*>>;
+
 ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nodes,
-                           NodeSearch search = {});
+                           NodeSearch search = {}, const NominatedPods* nominated = nullptr);
 
 // The pod's effective requests, as upstream resourcehelper.PodRequests: the sum over containers,
 // raised to the largest init container (sidecars, i.e. init containers with restartPolicy

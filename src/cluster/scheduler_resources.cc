@@ -5,6 +5,7 @@
 
 #include "api/pod_requests.h"
 #include "cluster/scheduler_filters.h"
+#include "cluster/scheduler_preemption.h"
 
 namespace lws::cluster {
 namespace {
@@ -163,6 +164,7 @@ void CountPod(NodeTotals& totals, const api::Pod* pod, int sign) {
   for (std::size_t i = 0; i < scored.size(); ++i) totals.scored_requested[i] += sign * scored[i];
   const ScoredAmounts nonzero = NonZeroRequests(*pod);
   for (std::size_t i = 0; i < nonzero.size(); ++i) totals.nonzero[i] += sign * nonzero[i];
+  if (sign > 0) totals.lowest_priority = std::min(totals.lowest_priority, PodPriority(*pod));
   const auto& affinity = pod->spec.affinity;
   if (!affinity || !affinity->pod_anti_affinity) return;
   std::vector<const api::Pod*>& anti = totals.anti_affinity_pods;
