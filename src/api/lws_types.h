@@ -159,6 +159,10 @@ struct LeaderWorkerSetStatus {
   std::string hpa_pod_selector;
   std::int64_t observed_generation = 0;
   Json rest;
+  // The condition of `type`, or null.
+  const Condition* FindCondition(std::string_view type) const {
+    return api::FindCondition(conditions, type);
+  }
   template <class S, class V>
   static void Fields(S& s, V& v) {
     v("conditions", s.conditions);

@@ -2,6 +2,13 @@
 
 namespace lws::api {
 
+const Condition* FindCondition(const std::vector<Condition>& conditions, std::string_view type) {
+  for (const Condition& c : conditions) {
+    if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
 const OwnerReference* ObjectMeta::ControllerRef() const {
   for (const auto& ref : owner_references) {
     if (ref.IsController()) return &ref;

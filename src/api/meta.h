@@ -140,6 +140,9 @@ struct Condition {
   }
 };
 
+// The condition of `type` in `conditions`, or null.
+const Condition* FindCondition(const std::vector<Condition>& conditions, std::string_view type);
+
 // core/v1 ObjectReference (events' involvedObject / regarding).
 struct ObjectReference {
   std::string kind;

@@ -24,16 +24,6 @@ constexpr SystemClass kSystemClasses[] = {
      "node if necessary."},
 };
 
-std::int64_t ValueOf(const Json& object) {
-  const Json* v = Member(object, "value");
-  return v != nullptr && v->is_number_integer() ? v->get<std::int64_t>() : 0;
-}
-
-bool GlobalDefaultOf(const Json& object) {
-  const Json* v = Member(object, "globalDefault");
-  return v != nullptr && v->is_boolean() && v->get<bool>();
-}
-
 Json PolicyOf(const Json& object) {
   const Json* v = Member(object, "preemptionPolicy");
   return v != nullptr ? *v : Json(nullptr);
@@ -70,8 +60,23 @@ void ApplyPriorityClassDefaults(Json* object) {
   if (Member(*object, "preemptionPolicy") == nullptr) (*object)["preemptionPolicy"] = kPreemptLowerPriority;
 }
 
+PriorityClassSettings ReadPriorityClass(const Json& object) {
+  PriorityClassSettings settings;
+  if (const Json* v = Member(object, "value"); v != nullptr && v->is_number_integer()) {
+    settings.value = v->get<std::int64_t>();
+  }
+  if (const Json* v = Member(object, "globalDefault"); v != nullptr && v->is_boolean()) {
+    settings.global_default = v->get<bool>();
+  }
+  if (const Json* v = Member(object, "preemptionPolicy"); v != nullptr && v->is_string()) {
+    settings.preemption_policy = v->get<std::string>();
+  }
+  return settings;
+}
+
 ErrorList ValidatePriorityClass(const Json& object, const Json* old) {
   ErrorList errs;
+  const PriorityClassSettings settings = ReadPriorityClass(object);
   const Json* value = Member(object, "value");
   if (value != nullptr && !value->is_number_integer()) {
     errs.push_back(Invalid(FieldPath("value"), *value, "must be an integer"));
@@ -80,13 +85,13 @@ ErrorList ValidatePriorityClass(const Json& object, const Json* old) {
   const Json* name_json = meta != nullptr ? Member(*meta, "name") : nullptr;
   const std::string name = name_json != nullptr && name_json->is_string() ? name_json->get<std::string>() : "";
   if (name.rfind(kSystemPriorityClassPrefix, 0) == 0) {
-    const std::string error = SystemClassError(name, ValueOf(object), GlobalDefaultOf(object));
+    const std::string error = SystemClassError(name, settings.value, settings.global_default);
     if (!error.empty()) {
       errs.push_back(Forbidden(FieldPath("metadata").Child("name"),
                                std::string("priority class names with '") + kSystemPriorityClassPrefix +
                                    "' prefix are reserved for system use only. error: " + error));
     }
-  } else if (ValueOf(object) > kHighestUserDefinablePriority) {
+  } else if (settings.value > kHighestUserDefinablePriority) {
     errs.push_back(Forbidden(FieldPath("value"), "maximum allowed value of a user defined priority is " +
                                                      std::to_string(kHighestUserDefinablePriority)));
   }
@@ -96,7 +101,7 @@ ErrorList ValidatePriorityClass(const Json& object, const Json* old) {
                                 {kPreemptLowerPriority, kPreemptNever}));
   }
   if (old != nullptr) {
-    if (ValueOf(object) != ValueOf(*old)) {
+    if (settings.value != ReadPriorityClass(*old).value) {
       errs.push_back(Forbidden(FieldPath("value"), "may not be changed in an update."));
     }
     if (policy != PolicyOf(*old)) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "api/field.h"
@@ -19,6 +20,15 @@ inline constexpr std::int64_t kHighestUserDefinablePriority = 1'000'000'000;
 inline constexpr char kSystemPriorityClassPrefix[] = "system-";
 inline constexpr char kPreemptLowerPriority[] = "PreemptLowerPriority";
 inline constexpr char kPreemptNever[] = "Never";
+
+// What a PriorityClass object says, read leniently: a missing or mistyped field is unset (value 0,
+// not the default, policy "").
+struct PriorityClassSettings {
+  std::int64_t value = 0;
+  bool global_default = false;
+  std::string preemption_policy;
+};
+PriorityClassSettings ReadPriorityClass(const Json& object);
 
 // system-node-critical (2000001000) and system-cluster-critical (2000000000).
 std::vector<Json> SystemPriorityClasses();

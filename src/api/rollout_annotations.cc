@@ -76,13 +76,17 @@ std::string EncodeFailedRevision(const FailedRevision& f) {
   return doc.dump();
 }
 
+bool AnnotationFlag(const ObjectMeta& meta, const std::string& key) {
+  return meta.Annotation(key) == "true";
+}
+
 RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   RolloutBehaviours b;
   b.progress_deadline = DeadlineAt(meta, kProgressDeadlineAnnotation);
   b.surge_fallback_after = DeadlineAt(meta, kSurgeFallbackAfterAnnotation);
-  b.surge_fallback_release = meta.Annotation(kSurgeFallbackReleaseAnnotation) == "true";
-  b.rollout_before_scale_up = meta.Annotation(kRolloutBeforeScaleUpAnnotation) == "true";
-  b.paused = meta.Annotation(kPausedAnnotation) == "true";
+  b.surge_fallback_release = AnnotationFlag(meta, kSurgeFallbackReleaseAnnotation);
+  b.rollout_before_scale_up = AnnotationFlag(meta, kRolloutBeforeScaleUpAnnotation);
+  b.paused = AnnotationFlag(meta, kPausedAnnotation);
   const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
   if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
   if (auto t = ParseThreshold(meta.Annotation(kFailureThresholdAnnotation))) b.failure_threshold = *t;

@@ -86,6 +86,9 @@ std::optional<SurgeFallbackState> ReadSurgeFallbackState(const ObjectMeta& meta)
 Json SurgeFallbackPatch(const std::optional<SurgeFallbackState>& state,
                         const std::string& resource_version);
 RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta);
+// A flag annotation (surge-fallback-release, rollout-before-scale-up, paused) is "true": the one
+// reading of them, cheap enough for every reconcile.
+bool AnnotationFlag(const ObjectMeta& meta, const std::string& key);
 
 // The webhook's checks: the deadlines are Go durations in [10s, 24h], the flags "true" or
 // "false", the failure policy Pause or Rollback, the threshold an integer >= 1, the states the

@@ -1,6 +1,8 @@
 // File: apiserver/admission.cc
 #include "apiserver/admission.h"
 
+#include "base/assert.h"
+
 namespace lws::apiserver {
 
 std::string_view OperationName(AdmissionOperation operation) {
@@ -10,6 +12,13 @@ std::string_view OperationName(AdmissionOperation operation) {
     case AdmissionOperation::kDelete: return "DELETE";
   }
   return "";
+}
+
+const api::ResourceInfo& BuiltinResource(const std::string& group, const std::string& resource) {
+  static const api::ResourceRegistry registry = api::ResourceRegistry::WithBuiltins();
+  const api::ResourceInfo* info = registry.Find(group, "v1", resource);
+  LWS_ASSERT(info != nullptr, "built-in resource " + resource + " missing");
+  return *info;
 }
 
 Status AdmissionChain::Run(AdmissionRequest& request) const {

@@ -29,6 +29,10 @@ enum class AdmissionOperation { kCreate, kUpdate, kDelete };
 // "CREATE", "UPDATE", "DELETE": the operation as admission.Attributes and webhook rules name it.
 std::string_view OperationName(AdmissionOperation operation);
 
+// The built-in resource a plugin reads from the store (group "" for core/v1), version v1.
+// REQUIRES: it exists (a programming error otherwise).
+const api::ResourceInfo& BuiltinResource(const std::string& group, const std::string& resource);
+
 struct AdmissionRequest {
   AdmissionOperation operation = AdmissionOperation::kCreate;
   const api::ResourceInfo* resource = nullptr;

@@ -10,27 +10,10 @@
 namespace lws::apiserver {
 namespace {
 
-struct PriorityClass {
-  std::int64_t value = 0;
-  std::string preemption_policy;
-  bool global_default = false;
-};
-
-const api::ResourceInfo& PriorityClasses() {
-  static const api::ResourceRegistry registry = api::ResourceRegistry::WithBuiltins();
-  const api::ResourceInfo* info = registry.Find("scheduling.k8s.io", "v1", "priorityclasses");
-  LWS_ASSERT(info != nullptr, "built-in resource priorityclasses missing");
-  return *info;
-}
-
-std::string StringMember(const api::Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 class PriorityAdmission final : public AdmissionPlugin {
  public:
-  explicit PriorityAdmission(store::Store* store) : store_(store), resource_(PriorityClasses()) {}
+  explicit PriorityAdmission(store::Store* store)
+      : store_(store), resource_(BuiltinResource("scheduling.k8s.io", "priorityclasses")) {}
 
   std::string_view Name() const override { return "Priority"; }
   bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
@@ -43,8 +26,9 @@ class PriorityAdmission final : public AdmissionPlugin {
     if (request.resource->kind != "Pod" || request.object == nullptr || !request.object->is_object()) {
       return Status::Ok();
     }
-    api::Json& spec = (*request.object)["spec"];
-    if (!spec.is_object()) return Status::Ok();  // validation reports it
+    auto found = request.object->find("spec");
+    if (found == request.object->end() || !found->is_object()) return Status::Ok();  // validation's
+    api::Json& spec = *found;
     if (request.operation == AdmissionOperation::kUpdate) {
       if (request.old_object != nullptr) KeepStored(*request.old_object, &spec);
       return Status::Ok();
@@ -55,12 +39,8 @@ class PriorityAdmission final : public AdmissionPlugin {
 
   Status Validate(const AdmissionRequest& request) override {
     if (request.resource->kind != "PriorityClass" || request.object == nullptr) return Status::Ok();
-    auto global = request.object->find("globalDefault");
-    if (global == request.object->end() || !global->is_boolean() || !global->get<bool>()) {
-      return Status::Ok();
-    }
-    const std::string self =
-        request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
+    if (!api::ReadPriorityClass(*request.object).global_default) return Status::Ok();
+    const std::string self = NameOf(request);
     const auto classes = Load();
     for (const auto& [name, c] : *classes) {
       if (!c.global_default || name == self) continue;
@@ -71,6 +51,10 @@ class PriorityAdmission final : public AdmissionPlugin {
   }
 
  private:
+  // The request's name, or the object's (a create names it in the body).
+  static std::string NameOf(const AdmissionRequest& request) {
+    return request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
+  }
   static Status Forbidden(const std::string& resource, const std::string& name, const std::string& why) {
     return Status(Code::kForbidden, resource + " \"" + name + "\" is forbidden: " + why);
   }
@@ -86,14 +70,13 @@ class PriorityAdmission final : public AdmissionPlugin {
   }
 
   Status AdmitCreate(const AdmissionRequest& request, api::Json* spec) {
-    const std::string class_name = StringMember(*spec, "priorityClassName");
-    const std::string pod =
-        request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
+    const std::string class_name = api::StringMember(*spec, "priorityClassName");
+    const std::string pod = NameOf(request);
     const auto classes = Load();
     std::int64_t priority = 0;
     std::string policy = api::kPreemptLowerPriority;
     if (class_name.empty()) {
-      const std::pair<const std::string, PriorityClass>* chosen = nullptr;
+      const std::pair<const std::string, api::PriorityClassSettings>* chosen = nullptr;
       for (const auto& entry : *classes) {
         if (entry.second.global_default && (chosen == nullptr || entry.second.value < chosen->second.value)) {
           chosen = &entry;
@@ -133,23 +116,19 @@ class PriorityAdmission final : public AdmissionPlugin {
   }
 
   // The classes by name, listed again only after a write to them (every pod create asks).
-  std::shared_ptr<const std::map<std::string, PriorityClass>> Load() const {
+  std::shared_ptr<const std::map<std::string, api::PriorityClassSettings>> Load() const {
     const std::uint64_t last_write = store_->LastWrite(resource_);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (classes_ != nullptr && last_write == loaded_at_) return classes_;
     }
-    auto classes = std::make_shared<std::map<std::string, PriorityClass>>();
+    auto classes = std::make_shared<std::map<std::string, api::PriorityClassSettings>>();
     if (Result<store::ListResult> list = store_->List(resource_, store::ListOptions{}); list.ok()) {
       for (const store::ObjectPtr& item : list->items) {
         const api::Json& json = item->json;
-        PriorityClass c;
-        auto value = json.find("value");
-        if (value != json.end() && value->is_number_integer()) c.value = value->get<std::int64_t>();
-        c.preemption_policy = StringMember(json, "preemptionPolicy");
+        api::PriorityClassSettings c = api::ReadPriorityClass(json);
+        // Stored classes were defaulted; an unset policy is the default one all the same.
         if (c.preemption_policy.empty()) c.preemption_policy = api::kPreemptLowerPriority;
-        auto global = json.find("globalDefault");
-        c.global_default = global != json.end() && global->is_boolean() && global->get<bool>();
         (*classes)[store::MetaString(json, "name")] = c;
       }
     }
@@ -162,7 +141,7 @@ class PriorityAdmission final : public AdmissionPlugin {
   store::Store* store_;
   const api::ResourceInfo& resource_;
   mutable std::mutex mu_;
-  mutable std::shared_ptr<const std::map<std::string, PriorityClass>> classes_;
+  mutable std::shared_ptr<const std::map<std::string, api::PriorityClassSettings>> classes_;
   mutable std::uint64_t loaded_at_ = 0;
 };
 

@@ -13,13 +13,6 @@
 namespace lws::apiserver {
 namespace {
 
-const api::ResourceInfo& BuiltinResource(const std::string& group, const std::string& resource) {
-  static const api::ResourceRegistry registry = api::ResourceRegistry::WithBuiltins();
-  const api::ResourceInfo* info = registry.Find(group, "v1", resource);
-  LWS_ASSERT(info != nullptr, "built-in resource " + resource + " missing");
-  return *info;
-}
-
 // The parsed webhooks of one configuration kind, listed and parsed again only after a write to
 // the configurations (Store::LastWrite): every admitted request asks, and listing them each time
 // was a percent of a simulated rollout.

@@ -18,16 +18,21 @@ namespace {
 // How often `status` looks again while it waits.
 constexpr Duration kStatusInterval = std::chrono::seconds(1);
 
-// An error from the API server, as kubectl prints it; ours (no reason) as "error: ...".
+// A refusal of ours (a revision that does not exist, already paused, ...), as kubectl prints one.
+int Refuse(std::ostream& err, const std::string& message) {
+  err << "error: " << message << "\n";
+  return 1;
+}
+
+// An error from the API server, as kubectl prints it; others (no reason) as "error: ...".
 int Fail(std::ostream& err, const Status& status) {
   if (status.code() == Code::kNotFound || status.code() == Code::kConflict ||
       status.code() == Code::kForbidden || status.code() == Code::kInvalid ||
       status.code() == Code::kUnauthorized) {
     err << "Error from server (" << status.reason() << "): " << status.message() << "\n";
-  } else {
-    err << "error: " << status.message() << "\n";
+    return 1;
   }
-  return 1;
+  return Refuse(err, status.message());
 }
 
 Result<api::LeaderWorkerSet> GetLws(const client::Client& client, const std::string& ns,
@@ -64,16 +69,12 @@ int WatchStatus(const RolloutOptions& o, const client::Client& client, const std
     Result<api::LeaderWorkerSet> lws = GetLws(client, ns, o.name);
     if (!lws.ok()) return Fail(err, lws.status());
     RolloutStatusView view = ViewRolloutStatus(*lws);
-    if (view.error) {
-      err << "error: " << *view.error << "\n";
-      return 1;
-    }
+    if (view.error) return Refuse(err, *view.error);
     if (view.message != last) out << view.message << "\n" << std::flush;
     last = view.message;
     if (view.done || !o.watch) return 0;
     if (*timeout > Duration{0} && waited >= *timeout) {
-      err << "error: timed out waiting for the condition\n";
-      return 1;
+      return Refuse(err, "timed out waiting for the condition");
     }
     sleep(kStatusInterval);
   }
@@ -102,7 +103,7 @@ int History(const RolloutOptions& o, const client::Client& client, const std::st
     return 0;
   }
   Result<std::string> shown = FormatRevision(h->lws, h->Owned(), o.revision);
-  if (!shown.ok()) return Fail(err, Status(Code::kInternal, shown.status().message()));
+  if (!shown.ok()) return Refuse(err, shown.status().message());
   out << *shown << std::flush;
   return 0;
 }
@@ -112,7 +113,7 @@ int Undo(const RolloutOptions& o, const client::Client& client, const std::strin
   Result<LwsHistory> h = ReadHistory(client, ns, o.name);
   if (!h.ok()) return Fail(err, h.status());
   Result<UndoPlan> plan = PlanUndo(h->lws, h->Owned(), o.to_revision);
-  if (!plan.ok()) return Fail(err, Status(Code::kInternal, plan.status().message()));
+  if (!plan.ok()) return Refuse(err, plan.status().message());
   if (plan->skipped) {
     out << LwsRef(o.name) << " skipped rollback (current template already matches revision "
         << plan->revision << ")\n";
@@ -130,7 +131,7 @@ int Pause(const RolloutOptions& o, const client::Client& client, const std::stri
   Result<api::LeaderWorkerSet> lws = GetLws(client, ns, o.name);
   if (!lws.ok()) return Fail(err, lws.status());
   Result<api::Json> patch = PausePatch(*lws, pause);
-  if (!patch.ok()) return Fail(err, Status(Code::kInternal, patch.status().message()));
+  if (!patch.ok()) return Refuse(err, patch.status().message());
   auto written = client.Patch(client::kLeaderWorkerSets, ns, o.name, apiserver::PatchType::kMerge,
                               *patch);
   if (!written.ok()) return Fail(err, written.status());

@@ -7,26 +7,18 @@
 #include "api/codec.h"
 #include "api/rollout_annotations.h"
 #include "api/yaml.h"
+#include "controllers/lws/failure_policy.h"
+#include "controllers/lws/lws_status.h"
+#include "controllers/lws/own_conditions.h"
+#include "controllers/lws/rolling_update.h"
 
 namespace lws::cli {
 
 namespace {
 
-const api::Condition* FindCondition(const api::LeaderWorkerSet& lws, const std::string& type) {
-  for (const api::Condition& c : lws.status.conditions) {
-    if (c.type == type) return &c;
-  }
-  return nullptr;
-}
-
 bool ConditionIs(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& status) {
-  const api::Condition* c = FindCondition(lws, type);
+  const api::Condition* c = lws.status.FindCondition(type);
   return c != nullptr && c->status == status;
-}
-
-std::int32_t UserPartition(const api::LeaderWorkerSet& lws) {
-  const auto& config = lws.spec.rollout_strategy.rolling_update_configuration;
-  return config ? config->partition.value_or(0) : 0;
 }
 
 // Oldest first.
@@ -56,20 +48,20 @@ RolloutStatusView ViewRolloutStatus(const api::LeaderWorkerSet& lws) {
   if (status.observed_generation == 0 || lws.metadata.generation > status.observed_generation) {
     return {"Waiting for leaderworkerset spec update to be observed...", false, std::nullopt};
   }
-  if (const api::Condition* p = FindCondition(lws, api::kConditionProgressing);
-      p != nullptr && p->status == "False" && p->reason == "ProgressDeadlineExceeded") {
+  if (controllers::ProgressDeadlineExceeded(status)) {
     return {"", false, fmt::format("leaderworkerset \"{}\" exceeded its progress deadline", name)};
   }
-  if (const api::Condition* f = FindCondition(lws, "RolloutFailed"); f && f->status == "True") {
+  if (const api::Condition* f = status.FindCondition(controllers::kConditionRolloutFailed);
+      f != nullptr && f->status == "True") {
     return {"", false, fmt::format("leaderworkerset \"{}\" rollout failed: {}", name, f->message)};
   }
   const std::int32_t replicas = lws.Replicas();
-  const std::int32_t partition = std::min(UserPartition(lws), replicas);
+  const std::int32_t partition = std::min(controllers::UserPartition(lws), replicas);
   const std::int32_t want = replicas - partition;
   const bool updating = ConditionIs(lws, api::kConditionUpdateInProgress, "True");
   const std::string waiting = fmt::format("Waiting for leaderworkerset \"{}\" rollout to finish: ", name);
   const std::string paused =
-      ConditionIs(lws, "Paused", "True")
+      ConditionIs(lws, controllers::kConditionPaused, "True")
           ? fmt::format(" (paused: kubectl lws rollout resume {})", name)
           : "";
   if (updating || status.updated_replicas < want) {
@@ -173,7 +165,7 @@ Result<UndoPlan> PlanUndo(const api::LeaderWorkerSet& lws, const api::RevisionRe
 }
 
 Result<api::Json> PausePatch(const api::LeaderWorkerSet& lws, bool pause) {
-  const bool paused = lws.metadata.Annotation(api::kPausedAnnotation) == "true";
+  const bool paused = api::AnnotationFlag(lws.metadata, api::kPausedAnnotation);
   if (paused == pause) {
     return Status::BadRequest(fmt::format("leaderworkersets.leaderworkerset.x-k8s.io \"{}\" is {}",
                                           lws.metadata.name, pause ? "already paused" : "not paused"));

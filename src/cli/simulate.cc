@@ -94,7 +94,7 @@ Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
   client_options.qps = 50;
   client_options.burst = 100;
   ASSIGN_OR_RETURN(KubeConnection connection,
-                   ConnectTo({options.kubeconfig, options.context, ""}, client_options));
+                   ConnectTo(options.kube, client_options));
   const auto& client = connection.client;
   simulate::LiveCluster live;
   ASSIGN_OR_RETURN(store::ObjectPtr lws, client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
@@ -221,8 +221,7 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("!--no-progress", options->progress, "No progress line on standard error");
   cmd->add_flag("--from-cluster", options->from_cluster,
                 "Build the scenario from a live LWS (any API server; nothing is written)");
-  cmd->add_option("--kubeconfig", options->kubeconfig, "With --from-cluster: the kubeconfig");
-  cmd->add_option("--context", options->context, "With --from-cluster: the kubeconfig context");
+  AddKubeFlags(cmd, &options->kube, /*with_namespace=*/false, "With --from-cluster: ");
   cmd->add_option("--lws", options->lws, "With --from-cluster: the LeaderWorkerSet, NAMESPACE/NAME");
   cmd->add_option("--change", options->change, "With --from-cluster: a JSON merge patch of the LWS (YAML or JSON)");
   cmd->add_option("--horizon", options->horizon, "With --from-cluster: how long the rollout may take");

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/kube_connect.h"
+
 namespace CLI {
 class App;
 }
@@ -36,8 +38,7 @@ struct SimulateOptions {
   bool progress = true;
   std::vector<std::string> merge;  // `merge` files
   bool from_cluster = false;
-  std::string kubeconfig;
-  std::string context;
+  KubeFlags kube;             // --kubeconfig, --context (no namespace: --lws names it)
   std::string lws;            // NS/NAME
   std::string change;         // a merge patch file (YAML or JSON)
   std::string horizon = "6h";

@@ -133,7 +133,7 @@ void Scheduler::OnPod(const ObjectPtr& old, const ObjectPtr& now) {
   }
   auto it = pending_.find(key);
   if (it == pending_.end()) {
-    Enqueue(key);
+    Enqueue(key, now->json);
     return;
   }
   // A parked pod whose requirements changed may fit now; a status write (ours) changes nothing.
@@ -183,13 +183,10 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   if (changed) RequeueParked();
 }
 
-void Scheduler::Enqueue(const ObjectName& key) {
+void Scheduler::Enqueue(const ObjectName& key, const Json& pod) {
   Pending& pending = pending_[key];
-  std::int64_t priority = 0;
-  if (ObjectPtr pod = pods_.Get(key.namespace_, key.name)) {
-    const Json& value = scheduler_json::Child(scheduler_json::Child(pod->json, "spec"), "priority");
-    if (value.is_number_integer()) priority = value.get<std::int64_t>();
-  }
+  const Json& value = scheduler_json::Child(scheduler_json::Child(pod, "spec"), "priority");
+  const std::int64_t priority = value.is_number_integer() ? value.get<std::int64_t>() : 0;
   pending.order = {-priority, next_arrival_++};
   Activate(key, pending);
   Kick();

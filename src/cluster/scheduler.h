@@ -103,7 +103,8 @@ class Scheduler {
   void OnBoundPod(const store::ObjectName& key, const store::ObjectPtr& now);
   bool WantsToSchedule(const api::Json& pod) const;
 
-  void Enqueue(const store::ObjectName& key);
+  // Queues `pod` (the informer's object, which gives its priority).
+  void Enqueue(const store::ObjectName& key, const api::Json& pod);
   void Activate(const store::ObjectName& key, Pending& pending);
   void Forget(const store::ObjectName& key);
   void RequeueParked();

@@ -38,27 +38,6 @@ int FindPodScheduled(const Json& pod) {
   return -1;
 }
 
-// A JSON patch that puts `condition` in place of the PodScheduled condition at `index` (-1:
-// none yet). A JSON patch rather than upstream's strategic merge patch, because a null in a merge
-// patch deletes the key, and the stored condition must read `lastProbeTime: null` as a real
-// API server's does. The test op makes a stale index fail instead of overwriting another
-// condition.
-Json ConditionPatch(const Json& pod, int index, const Json& condition) {
-  if (index >= 0) {
-    const std::string path = "/status/conditions/" + std::to_string(index);
-    return Json::array({{{"op", "test"}, {"path", path + "/type"}, {"value", "PodScheduled"}},
-                        {{"op", "replace"}, {"path", path}, {"value", condition}}});
-  }
-  const Json& status = scheduler_json::Child(pod, "status");
-  if (!status.is_object()) {
-    return Json::array({{{"op", "add"}, {"path", "/status"}, {"value", {{"conditions", {condition}}}}}});
-  }
-  if (!scheduler_json::Child(status, "conditions").is_array()) {
-    return Json::array({{{"op", "add"}, {"path", "/status/conditions"}, {"value", {condition}}}});
-  }
-  return Json::array({{{"op", "add"}, {"path", "/status/conditions/-"}, {"value", condition}}});
-}
-
 bool IsRace(const Status& status) {
   return status.code() == Code::kConflict || status.code() == Code::kNotFound;
 }
@@ -175,7 +154,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   const ObjectName key = pod->name();
   Result<store::ObjectPtr> patched =
       client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
-                     ConditionPatch(pod->json, index, condition), "status");
+                     scheduler_json::ConditionPatch(pod->json, index, condition), "status");
   if (!patched.ok()) {
     if (!IsPatchRace(patched.status())) {
       Logger(options_.scheduler_name)->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_,

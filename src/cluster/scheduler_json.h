@@ -27,4 +27,27 @@ inline bool IsTerminal(const api::Json& pod) {
   return phase == "Succeeded" || phase == "Failed";
 }
 
+// A JSON patch of the pod's status that puts `condition` in place of the condition of its type
+// at `index`, or adds it (-1: none of that type yet), whether or not the pod has a status or
+// conditions. A JSON patch rather than upstream's strategic merge patch, because a null in a
+// merge patch deletes the key, and the stored condition must read `lastProbeTime: null` as a real
+// API server's does. The test op makes a stale index fail instead of overwriting another
+// condition.
+inline api::Json ConditionPatch(const api::Json& pod, int index, const api::Json& condition) {
+  using api::Json;
+  if (index >= 0) {
+    const std::string path = "/status/conditions/" + std::to_string(index);
+    return Json::array({{{"op", "test"}, {"path", path + "/type"}, {"value", condition.at("type")}},
+                        {{"op", "replace"}, {"path", path}, {"value", condition}}});
+  }
+  const Json& status = Child(pod, "status");
+  if (!status.is_object()) {
+    return Json::array({{{"op", "add"}, {"path", "/status"}, {"value", {{"conditions", {condition}}}}}});
+  }
+  if (!Child(status, "conditions").is_array()) {
+    return Json::array({{{"op", "add"}, {"path", "/status/conditions"}, {"value", {condition}}}});
+  }
+  return Json::array({{{"op", "add"}, {"path", "/status/conditions/-"}, {"value", condition}}});
+}
+
 }  // namespace lws::cluster::scheduler_json

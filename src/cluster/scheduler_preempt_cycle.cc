@@ -4,6 +4,7 @@
 
 #include "base/log.h"
 #include "cluster/scheduler.h"
+#include "cluster/scheduler_json.h"
 #include "cluster/scheduler_preemption.h"
 
 namespace lws::cluster {
@@ -35,27 +36,20 @@ void Scheduler::Nominate(const ObjectName& key, const ObjectPtr& current, const 
 
 void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor, const std::string& node) {
   const ObjectName key{victim.metadata.namespace_, victim.metadata.name};
-  if (victim.metadata.IsDeleting()) return;  // already on its way out
+  const ObjectPtr object = pods_.Get(key.namespace_, key.name);
+  if (victim.metadata.IsDeleting() || !object) return;  // already on its way out, or gone
   // The condition first, so that the pod reads as preempted while it terminates.
-  Json condition = {{"type", "DisruptionTarget"},
-                    {"status", "True"},
-                    {"lastTransitionTime", FormatRfc3339(loop_->Now())},
-                    {"reason", "PreemptionByScheduler"},
-                    {"message", options_.scheduler_name + ": preempting to accommodate a higher priority pod"}};
-  Json patch = Json::array({{{"op", "add"}, {"path", "/status/conditions/-"}, {"value", condition}}});
-  auto marked = client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
-                               patch, "status");
-  if (!marked.ok() && marked.status().code() == Code::kInvalid) {
-    // No conditions yet: add the array.
-    patch = Json::array({{{"op", "add"}, {"path", "/status/conditions"}, {"value", {condition}}}});
-    marked = client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
-                            patch, "status");
-  }
-  if (ObjectPtr object = pods_.Get(key.namespace_, key.name)) {
-    recorder_.Record(object->json, "Normal", "Preempted",
-                     fmt::format("Preempted by pod {} on node {}", preemptor.metadata.uid, node),
-                     "Preempting");
-  }
+  const Json condition = {
+      {"type", "DisruptionTarget"},
+      {"status", "True"},
+      {"lastTransitionTime", FormatRfc3339(loop_->Now())},
+      {"reason", "PreemptionByScheduler"},
+      {"message", options_.scheduler_name + ": preempting to accommodate a higher priority pod"}};
+  (void)client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
+                       scheduler_json::ConditionPatch(object->json, -1, condition), "status");
+  recorder_.Record(object->json, "Normal", "Preempted",
+                   fmt::format("Preempted by pod {} on node {}", preemptor.metadata.uid, node),
+                   "Preempting");
   auto deleted = client_->Delete(client::kPods, key.namespace_, key.name);
   if (!deleted.ok() && deleted.status().code() != Code::kNotFound) {
     Logger(options_.scheduler_name)->warn("cannot preempt {}/{}: {}", key.namespace_, key.name,

@@ -117,15 +117,21 @@ struct SweepCase {
 };
 
 // An int or a percentage, and its scaled value against `replicas` (rounded up or down).
+// `value` (an int, or a percentage string "N%") against `replicas`, rounded up or down.
+int Scaled(const api::Json& value, int replicas, bool round_up) {
+  if (value.is_number_integer()) return value.get<int>();
+  const double exact = std::stoi(value.get<std::string>()) * replicas / 100.0;
+  return static_cast<int>(round_up ? std::ceil(exact) : std::floor(exact));
+}
+
 std::pair<api::Json, int> IntOrPercent(Rng& rng, int replicas, bool round_up) {
+  api::Json value;
   if (rng.Bernoulli(0.5)) {
-    int v = static_cast<int>(rng.UniformInt(0, 3));
-    return {v, v};
+    value = static_cast<int>(rng.UniformInt(0, 3));
+  } else {
+    value = fmt::format("{}%", static_cast<int>(rng.UniformInt(0, 4)) * 25);
   }
-  int percent = static_cast<int>(rng.UniformInt(0, 4)) * 25;
-  double exact = percent * replicas / 100.0;
-  int scaled = static_cast<int>(round_up ? std::ceil(exact) : std::floor(exact));
-  return {fmt::format("{}%", percent), scaled};
+  return {value, Scaled(value, replicas, round_up)};
 }
 
 SweepCase Draw(Rng& rng) {
@@ -160,15 +166,10 @@ SweepCase Draw(Rng& rng) {
 // and the groups not yet added count as missing: the floor stays where it was.
 RolloutLimits ScaledUpLimits(const SweepCase& c) {
   const int replicas = c.shape.replicas + c.scale_up;
-  auto scaled = [&](const api::Json& v, bool round_up) {
-    if (v.is_number_integer()) return v.get<int>();
-    const double exact = std::stoi(v.get<std::string>()) * replicas / 100.0;
-    return static_cast<int>(round_up ? std::ceil(exact) : std::floor(exact));
-  };
   RolloutLimits limits = c.limits;
   limits.replicas = replicas;
-  limits.max_surge = std::min(scaled(c.shape.max_surge, true), replicas);
-  limits.max_unavailable = scaled(c.shape.max_unavailable, false);
+  limits.max_surge = std::min(Scaled(c.shape.max_surge, replicas, true), replicas);
+  limits.max_unavailable = Scaled(c.shape.max_unavailable, replicas, false);
   limits.floor_slack += c.scale_up;
   return limits;
 }

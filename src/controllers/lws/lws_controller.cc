@@ -172,7 +172,7 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
                          caches_->StatefulSets(key.namespace_, key.name));
   }
   const std::optional<ScaleUpHold> hold = DecideScaleUpHold(
-      lws.metadata.Annotation(api::kRolloutBeforeScaleUpAnnotation) == "true", lws.Replicas(),
+      api::AnnotationFlag(lws.metadata, api::kRolloutBeforeScaleUpAnnotation), lws.Replicas(),
       settings.partition, current ? &*current : nullptr, states, step.lws_updated);
   std::optional<std::int32_t> rollout_replicas;
   if (hold) {
@@ -190,13 +190,14 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
   ASSIGN_OR_RETURN(
       RolloutDecision decision,
       RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated));
-  ASSIGN_OR_RETURN(bool rolled_back,
+  ASSIGN_OR_RETURN(FailureAction failure,
                    ApplyFailurePolicy(key, lws, step.key, static_cast<std::int32_t>(states.size()),
-                                      updating, revisions, current ? &*current : nullptr,
-                                      &decision));
-  if (rolled_back) return LeaderStep{step.key, hold};  // the next reconcile rolls it out
-  // Paused by the user (`kubectl lws rollout pause`): no further group is replaced.
-  if (current && lws.metadata.Annotation(api::kPausedAnnotation) == "true") {
+                                      updating, revisions));
+  if (failure == FailureAction::kRolledBack) return LeaderStep{step.key, hold};  // rolled out next
+  // Paused by the failure policy or by the user (`kubectl lws rollout pause`): no further group
+  // is replaced.
+  if (current && (failure == FailureAction::kPause ||
+                  api::AnnotationFlag(lws.metadata, api::kPausedAnnotation))) {
     decision.partition = std::max(decision.partition, current->partition);
   }
   if (decision.deleting) {

@@ -94,12 +94,12 @@ class LwsController {
                                              const std::string& revision_key,
                                              const std::vector<GroupState>& states, bool rolling,
                                              bool updating, std::optional<Duration>* recheck);
-  // Step 3, ours: the opt-in failure policy (failure_policy.h). Records a failed revision; holds
-  // the partition when paused; true when it rolled the LWS back (the reconcile stops there).
-  Result<bool> ApplyFailurePolicy(const runtime::Key& key, const api::LeaderWorkerSet& lws,
-                                  const std::string& revision_key, std::int32_t groups,
-                                  bool updating, const api::RevisionRefs& revisions,
-                                  const LeaderSetState* current, RolloutDecision* decision);
+  // Step 3, ours: the opt-in failure policy (failure_policy.h). Records a failed revision; says
+  // whether the rollout is paused by it, or was rolled back (the reconcile stops there).
+  enum class FailureAction { kNone, kPause, kRolledBack };
+  Result<FailureAction> ApplyFailurePolicy(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                           const std::string& revision_key, std::int32_t groups,
+                                           bool updating, const api::RevisionRefs& revisions);
   Status CreateRevision(const runtime::Key& key, const api::ControllerRevision& revision,
                         const std::string& note);
   // `rollout_replicas`: the settings' replicas, when a held scale-up makes them differ.

@@ -43,16 +43,12 @@ Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& ke
   return d.effective;
 }
 
-Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
-                                               const api::LeaderWorkerSet& lws,
-                                               const std::string& revision_key,
-                                               std::int32_t groups, bool updating,
-                                               const api::RevisionRefs& revisions,
-                                               const LeaderSetState* current,
-                                               RolloutDecision* decision) {
+Result<LwsController::FailureAction> LwsController::ApplyFailurePolicy(
+    const runtime::Key& key, const api::LeaderWorkerSet& lws, const std::string& revision_key,
+    std::int32_t groups, bool updating, const api::RevisionRefs& revisions) {
   if (lws.metadata.annotations.count(api::kFailurePolicyAnnotation) == 0 &&
       lws.metadata.annotations.count(api::kFailedRevisionAnnotation) == 0) {
-    return false;
+    return FailureAction::kNone;
   }
   FailureInputs in;
   in.lws = &lws;
@@ -71,7 +67,7 @@ Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
     if (!written.ok()) return written.status();
     Expect(key, caches_->sets.informer(), (*written)->json);
     Event(lws, "Warning", kReasonRolloutFailed, d.record->reason, "Update");
-    return true;
+    return FailureAction::kRolledBack;
   }
   if (d.record) {
     RETURN_IF_ERROR(PatchLws(key, api::AnnotationPatch(api::kFailedRevisionAnnotation,
@@ -79,10 +75,7 @@ Result<bool> LwsController::ApplyFailurePolicy(const runtime::Key& key,
                                                        lws.metadata.resource_version)));
     Event(lws, "Warning", kReasonRolloutFailed, d.record->reason, "Update");
   }
-  if (d.paused && current != nullptr) {
-    decision->partition = std::max(decision->partition, current->partition);
-  }
-  return false;
+  return d.paused ? FailureAction::kPause : FailureAction::kNone;
 }
 
 Status LwsController::PruneGroupRestarts(const runtime::Key& key, const api::LeaderWorkerSet& lws,

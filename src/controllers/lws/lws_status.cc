@@ -120,12 +120,8 @@ bool SetCondition(std::vector<api::Condition>* conditions, const api::Condition&
 }
 
 bool ProgressDeadlineExceeded(const api::LeaderWorkerSetStatus& status) {
-  for (const api::Condition& c : status.conditions) {
-    if (c.type == api::kConditionProgressing) {
-      return c.status == "False" && c.reason == kReasonProgressDeadlineExceeded;
-    }
-  }
-  return false;
+  const api::Condition* c = status.FindCondition(api::kConditionProgressing);
+  return c != nullptr && c->status == "False" && c->reason == kReasonProgressDeadlineExceeded;
 }
 
 namespace {

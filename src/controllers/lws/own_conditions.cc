@@ -38,8 +38,11 @@ api::Condition OwnCondition(const std::string& type, bool status, const std::str
 
 bool SetPausedCondition(const api::LeaderWorkerSet& lws, std::vector<api::Condition>* conditions,
                         const std::string& now) {
+  const bool paused = api::AnnotationFlag(lws.metadata, api::kPausedAnnotation);
+  // Never paused: nothing to show, and no words to build on every reconcile.
+  if (!paused && api::FindCondition(*conditions, kConditionPaused) == nullptr) return false;
   const std::int64_t generation = lws.metadata.generation;
-  if (lws.metadata.Annotation(api::kPausedAnnotation) == "true") {
+  if (paused) {
     return SetOwnCondition(
         conditions,
         OwnCondition(kConditionPaused, true, "RolloutPaused",

@@ -20,13 +20,6 @@ bool ExistingGroupsDone(std::int32_t partition, std::int32_t groups,
   return true;
 }
 
-std::string ConditionStatus(const std::vector<api::Condition>& conditions) {
-  for (const api::Condition& c : conditions) {
-    if (c.type == kConditionScaleUpHeld) return c.status;
-  }
-  return "";
-}
-
 }  // namespace
 
 std::optional<ScaleUpHold> DecideScaleUpHold(bool enabled, std::int32_t replicas,
@@ -53,7 +46,9 @@ bool SetScaleUpHeldCondition(const api::LeaderWorkerSet& lws,
                              std::vector<api::Condition>* conditions, const std::string& now,
                              std::optional<std::pair<std::string, std::string>>* event) {
   const std::int64_t generation = lws.metadata.generation;
-  const std::string before = ConditionStatus(*conditions);
+  const api::Condition* found = api::FindCondition(*conditions, kConditionScaleUpHeld);
+  if (!hold && found == nullptr) return false;  // never held: nothing to show (every reconcile)
+  const std::string before = found != nullptr ? found->status : "";
   if (hold) {
     const std::string message =
         "Scaling up from " + std::to_string(hold->groups) + " to " + std::to_string(hold->wanted) +
