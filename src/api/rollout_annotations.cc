@@ -86,6 +86,7 @@ RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   b.surge_fallback_after = DeadlineAt(meta, kSurgeFallbackAfterAnnotation);
   b.surge_fallback_release = AnnotationFlag(meta, kSurgeFallbackReleaseAnnotation);
   b.rollout_before_scale_up = AnnotationFlag(meta, kRolloutBeforeScaleUpAnnotation);
+  b.capacity_hand_off = DeadlineAt(meta, kCapacityHandOffAnnotation);
   b.paused = AnnotationFlag(meta, kPausedAnnotation);
   const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
   if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
@@ -117,7 +118,8 @@ ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {
   auto path = [](const std::string& key) {
     return FieldPath("metadata").Child("annotations").Key(key);
   };
-  for (const std::string& key : {kProgressDeadlineAnnotation, kSurgeFallbackAfterAnnotation}) {
+  for (const std::string& key :
+       {kProgressDeadlineAnnotation, kSurgeFallbackAfterAnnotation, kCapacityHandOffAnnotation}) {
     auto it = annotations.find(key);
     if (it == annotations.end()) continue;
     if (Result<Duration> d = ParseDeadline(it->second); !d.ok()) {

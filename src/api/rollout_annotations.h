@@ -14,6 +14,8 @@
 //   lws-cpp.dev/rollout-before-scale-up: "true"  a replica increase during a rollout (or with
 //                                          the template change) waits until the existing groups
 //                                          run the new revision (scale_up_hold.h)
+//   lws-cpp.dev/capacity-hand-off: "10m" the node of a pod being replaced stays held for its
+//                                          replacement for up to 10m (capacity_hand_off.h)
 //   lws-cpp.dev/paused: "true"           no further group is replaced (`kubectl lws rollout
 //                                          pause`, resumed by removing it)
 //   lws-cpp.dev/failure-policy: Pause|Rollback  what to do with a revision that fails
@@ -41,6 +43,12 @@ inline const std::string kSurgeFallbackAfterAnnotation = "lws-cpp.dev/surge-fall
 inline const std::string kSurgeFallbackReleaseAnnotation = "lws-cpp.dev/surge-fallback-release";
 inline const std::string kSurgeFallbackAnnotation = "lws-cpp.dev/surge-fallback";
 inline const std::string kRolloutBeforeScaleUpAnnotation = "lws-cpp.dev/rollout-before-scale-up";
+inline const std::string kCapacityHandOffAnnotation = "lws-cpp.dev/capacity-hand-off";
+// On the capacity hand-off's placeholder pods: the LWS they hold capacity for (a label, so that
+// kubectl can select them), the pod they hold the node for, and until when.
+inline const std::string kHandOffOfLabel = "lws-cpp.dev/capacity-hand-off-of";
+inline const std::string kHandOffForAnnotation = "lws-cpp.dev/capacity-hand-off-for";
+inline const std::string kHandOffUntilAnnotation = "lws-cpp.dev/capacity-hand-off-until";
 inline const std::string kPausedAnnotation = "lws-cpp.dev/paused";
 inline const std::string kFailurePolicyAnnotation = "lws-cpp.dev/failure-policy";
 inline const std::string kFailureThresholdAnnotation = "lws-cpp.dev/failure-threshold";
@@ -54,6 +62,7 @@ struct RolloutBehaviours {
   std::optional<Duration> surge_fallback_after;
   bool surge_fallback_release = false;
   bool rollout_before_scale_up = false;
+  std::optional<Duration> capacity_hand_off;
   bool paused = false;
   std::string failure_policy;  // "", Pause or Rollback
   std::int32_t failure_threshold = kDefaultFailureThreshold;

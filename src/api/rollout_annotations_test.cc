@@ -34,6 +34,22 @@ TEST(RolloutAnnotationsTest, ProgressDeadline) {
   EXPECT_FALSE(ReadRolloutBehaviours(WithDeadline("600").metadata).progress_deadline.has_value());
 }
 
+TEST(RolloutAnnotationsTest, CapacityHandOff) {
+  LeaderWorkerSet lws = DefaultLws();
+  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).capacity_hand_off.has_value());
+  lws.metadata.annotations[kCapacityHandOffAnnotation] = "10m";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
+  EXPECT_EQ(ReadRolloutBehaviours(lws.metadata).capacity_hand_off, Duration(10min));
+  const std::string path = "metadata.annotations[lws-cpp.dev/capacity-hand-off]";
+  lws.metadata.annotations[kCapacityHandOffAnnotation] = "true";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
+            path + ": Invalid value: \"true\": time: invalid duration \"true\"\n");
+  EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).capacity_hand_off.has_value());
+  lws.metadata.annotations[kCapacityHandOffAnnotation] = "25h";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
+            path + ": Invalid value: \"25h\": must be between 10s and 24h\n");
+}
+
 TEST(RolloutAnnotationsTest, SurgeFallback) {
   LeaderWorkerSet lws = DefaultLws();
   lws.metadata.annotations[kSurgeFallbackAfterAnnotation] = "5m";

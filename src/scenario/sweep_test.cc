@@ -16,12 +16,14 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "api/rollout_annotations.h"
 #include "base/rng.h"
 #include "client/resource.h"
 #include "cluster/kubelet.h"
@@ -89,7 +91,8 @@ api::Json ScarcityAnnotations(const std::string& restart_policy) {
   api::Json a = {{"lws-cpp.dev/progress-deadline", "1m"},
                  {"lws-cpp.dev/surge-fallback-after", "30s"},
                  {"lws-cpp.dev/surge-fallback-release", "true"},
-                 {"lws-cpp.dev/rollout-before-scale-up", "true"}};
+                 {"lws-cpp.dev/rollout-before-scale-up", "true"},
+                 {"lws-cpp.dev/capacity-hand-off", "30s"}};
   if (restart_policy != "None") {
     a["lws-cpp.dev/max-group-restarts"] = "3";
     a["lws-cpp.dev/group-restart-backoff"] = "5s";
@@ -214,6 +217,19 @@ class SweepRun {
     return "";
   }
 
+  // The capacity hand-off's invariant: no hold outlives its deadline (a reconcile's moment of
+  // slack allowed). Runs the loop for `hand_off` and a second more, so that every hold made
+  // before the run converged has ended, and returns the placeholders past their deadlines.
+  std::string HoldsPastTheirDeadlines(Duration hand_off) {
+    world_.loop().RunFor(hand_off + 1s);
+    std::vector<std::string> late;
+    for (const api::Pod& p : world_.Pods({{api::kHandOffOfLabel, case_.shape.name}})) {
+      Result<Time> until = ParseRfc3339(p.metadata.Annotation(api::kHandOffUntilAnnotation));
+      if (!until.ok() || *until + 1s < world_.loop().Now()) late.push_back(p.metadata.name);
+    }
+    return fmt::format("{}", fmt::join(late, ", "));
+  }
+
   const RolloutChecker& checker() const { return checker_; }
   std::size_t Events(const std::string& reason) const { return world_.Events(reason).size(); }
   std::string trace() const { return fmt::format("{:016x}", trace_.value()); }
@@ -333,6 +349,7 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
 TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
   int runs = 0;
   int held = 0;  // runs whose scale-up waited for the rollout
+  int handed_off = 0;  // runs that held a node for a replacement
   for (std::uint64_t seed : Seeds()) {
     Rng rng(seed);
     SweepCase c = Draw(rng);
@@ -351,13 +368,17 @@ TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
     EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ", scarcity on)";
     ++runs;
     held += run.Events("RolloutBeforeScaleUp") > 0;
+    handed_off += run.Events("CapacityHeld") > 0;
+    EXPECT_EQ(run.HoldsPastTheirDeadlines(30s), "") << "seed " << seed;
     EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ", scarcity on)\n"
                                     << fmt::format("{}", fmt::join(violations, "\n"));
   }
   EXPECT_GT(runs, 0);
   // The default 24 seeds include runs that add groups to existing ones.
   if (runs >= 24) EXPECT_GT(held, 0);
-  std::printf("%d of %d runs held a scale-up\n", held, runs);
+  EXPECT_GT(handed_off, 0);  // every rollout replaces pods
+  std::printf("%d of %d runs held a scale-up, %d held a node for a replacement\n", held, runs,
+              handed_off);
 }
 
 TEST(RolloutSweep, SameSeedSameRun) {

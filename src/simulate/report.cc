@@ -45,6 +45,7 @@ Json RunJson(const RunResult& r) {
               {"nodesReleased", m.nodes_released},
               {"recreations", m.recreations},
               {"crashes", m.crashes},
+              {"preemptions", m.preemptions},
               {"stalls", std::move(stalls)}};
   run["firstNewReadySeconds"] = m.first_new_ready_s ? Json(Ms(*m.first_new_ready_s)) : Json();
   return run;
@@ -70,6 +71,7 @@ RunResult RunFromJson(const Json& j) {
   m.nodes_released = j.value("nodesReleased", 0);
   m.recreations = j.value("recreations", std::int64_t{0});
   m.crashes = j.value("crashes", std::int64_t{0});
+  m.preemptions = j.value("preemptions", std::int64_t{0});
   for (const Json& s : j.value("stalls", Json::array())) {
     Stall stall;
     stall.from_s = s.value("fromSeconds", 0.0);
@@ -128,7 +130,8 @@ Json Summary(const StrategyResults& s) {
       {"nodesProvisioned", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_provisioned); }), bigger)},
       {"nodesReleased", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_released); }), bigger)},
       {"recreations", Spread(collect([](const RunResult& r) { return double(r.metrics.recreations); }), bigger)},
-      {"crashes", Spread(collect([](const RunResult& r) { return double(r.metrics.crashes); }), bigger)}};
+      {"crashes", Spread(collect([](const RunResult& r) { return double(r.metrics.crashes); }), bigger)},
+      {"preemptions", Spread(collect([](const RunResult& r) { return double(r.metrics.preemptions); }), bigger)}};
 }
 
 }  // namespace
@@ -199,11 +202,11 @@ Result<Report> MergeReports(std::vector<Report> shards) {
   return merged;
 }
 
-// True when some strategy's runs recreated a group: only then is RECREATED shown, so tables of
-// runs without failures keep their width.
-bool AnyRecreations(const Json& json) {
+// True when some strategy's runs have a `metric` above 0: only then is its column shown
+// (RECREATED, PREEMPTED), so tables of runs without them keep their width.
+bool AnyRun(const Json& json, const char* metric) {
   for (const Json& s : json["strategies"]) {
-    const Json& r = s["summary"]["recreations"];
+    const Json& r = s["summary"][metric];
     if (r.is_object() && r["worst"].get<double>() > 0) return true;
   }
   return false;
@@ -211,12 +214,14 @@ bool AnyRecreations(const Json& json) {
 
 std::string ReportTable(const Report& report) {
   const Json json = ReportJson(report);
-  const bool recreations = AnyRecreations(json);
+  const bool recreations = AnyRun(json, "recreations");
+  const bool preemptions = AnyRun(json, "preemptions");
   std::string out = fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}",
                                 "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY",
                                 "BELOW FLOOR", "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H",
                                 "STRANDED ACC-H", "NODES+", "STALLS");
-  out += recreations ? fmt::format(" {:>9}\n", "RECREATED") : "\n";
+  if (recreations) out += fmt::format(" {:>9}", "RECREATED");
+  out += preemptions ? fmt::format(" {:>9}\n", "PREEMPTED") : "\n";
   auto secs = [](const Json& spread, const char* at) {
     if (!spread.is_object()) return std::string("-");
     double s = spread[at].get<double>();
@@ -240,7 +245,8 @@ std::string ReportTable(const Report& report) {
         m["peakAccelerators"]["p50"].get<double>(), m["surgeAcceleratorHours"]["p50"].get<double>(),
         m["strandedAcceleratorHours"]["p50"].get<double>(), m["nodesProvisioned"]["p50"].get<double>(),
         m["runsWithStalls"].get<int>());
-    out += recreations ? fmt::format(" {:>9}\n", m["recreations"]["p50"].get<double>()) : "\n";
+    if (recreations) out += fmt::format(" {:>9}", m["recreations"]["p50"].get<double>());
+    out += preemptions ? fmt::format(" {:>9}\n", m["preemptions"]["p50"].get<double>()) : "\n";
   }
   return out;
 }

@@ -230,7 +230,7 @@ class Runner {
   }
 
   // Stall reasons (the scheduler's and the autoscaler's messages about the waiting pods) and
-  // group recreations, from the events.
+  // group recreations and preemptions, from the events.
   void FillFromEvents(Time start) {
     std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> by_pod;
     for (const api::Event& e : world_.Events()) {
@@ -243,6 +243,9 @@ class Runner {
       Result<Time> at = ParseRfc3339(last);
       if (e.reason == "RecreateGroup" && e.involved_object.name == target_ && at.ok() && *at >= start) {
         result_.metrics.recreations += times;
+      }
+      if (e.reason == "Preempted" && e.involved_object.kind == "Pod" && at.ok() && *at >= start) {
+        result_.metrics.preemptions += times;
       }
       // What held a pod back: the scheduler's and the autoscaler's complaints.
       if (e.involved_object.kind == "Pod" && (e.type == "Warning" || e.reason == "NotTriggerScaleUp")) {

@@ -1,5 +1,6 @@
 #include "controllers/group/caches.h"
 
+#include "api/rollout_annotations.h"
 #include "client/resource.h"
 
 namespace lws::controllers {
@@ -37,6 +38,12 @@ std::vector<std::string> ByGroup(const api::Pod& pod) {
   return {IndexValue(pod.metadata.namespace_, name + "/" + group->second)};
 }
 
+std::vector<std::string> HandOffOf(const api::Pod& pod) {
+  std::string name = pod.metadata.Label(api::kHandOffOfLabel);
+  if (name.empty()) return {};
+  return {IndexValue(pod.metadata.namespace_, name)};
+}
+
 }  // namespace
 
 Caches::Caches(EventLoop* loop, const client::Client* client, bool decode_privately)
@@ -50,6 +57,7 @@ Caches::Caches(EventLoop* loop, const client::Client* client, bool decode_privat
   pods.AddIndex(kByLwsName, ByLwsName<api::Pod>);
   pods.AddIndex(kLeadersByLws, LeadersByLws);
   pods.AddIndex(kByGroup, ByGroup);
+  pods.AddIndex(kHandOffOf, HandOffOf);
   revisions.AddIndex(kByLwsName, LwsRevisionsByLwsName);
   if (decode_privately) {
     sets.DecodePrivately();

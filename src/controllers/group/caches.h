@@ -9,6 +9,7 @@
 //                  leaderworkerset.sigs.k8s.io/name=<L>
 //   kLeadersByLws  leader pods (worker-index "0") of <L>
 //   kByGroup       pods of group "<L>/<group-index>"
+//   kHandOffOf     capacity hand-off placeholders of <L> (label lws-cpp.dev/capacity-hand-off-of)
 //
 // Threading: the loop's thread only, unless ShareWithWorkers was called: then reconcile workers
 // read them too (runtime/concurrent_reads.h). Handlers are added by the controllers before Start.
@@ -33,6 +34,7 @@ namespace lws::controllers {
 inline const std::string kByLwsName = "lws-name";
 inline const std::string kLeadersByLws = "lws-leaders";
 inline const std::string kByGroup = "lws-group";
+inline const std::string kHandOffOf = "lws-hand-off-of";
 
 struct Caches {
   // `decode_privately`: see runtime::TypedInformer::DecodePrivately.

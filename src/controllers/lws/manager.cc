@@ -47,7 +47,10 @@ LwsManager::LwsManager(EventLoop* loop, const client::Client* client, LwsManager
           options.gang)),
       lws_(std::make_unique<LwsController>(
           loop, client_, caches_.get(), &recorder_,
-          QueueOptions(options.lws_queue_observer, options.lws_workers, caches_.get()))) {}
+          QueueOptions(options.lws_queue_observer, options.lws_workers, caches_.get()))),
+      hand_off_(std::make_unique<CapacityHandOffController>(
+          loop, client_, caches_.get(), &recorder_,
+          QueueOptions(nullptr, options.lws_workers, caches_.get()))) {}
 
 LwsManager::~LwsManager() { Stop(); }
 
@@ -55,18 +58,21 @@ Status LwsManager::Start() {
   if (started_) return Status::Ok();
   group_->Register();
   lws_->Register();
+  hand_off_->Register();
   started_ = true;
   // Neither controller may plan on a partial world (a group without its StatefulSet looks like
   // one whose StatefulSet must be created): both wait for every cache.
   return caches_->Start([this] {
     group_->SetReady();
     lws_->SetReady();
+    hand_off_->SetReady();
   });
 }
 
 void LwsManager::Stop() {
   if (!started_) return;
   started_ = false;
+  hand_off_->Stop();
   lws_->Stop();
   group_->Stop();
   caches_->Stop();

@@ -1,8 +1,8 @@
 // File: controllers/lws/manager.h
 //
 // What upstream's controller manager runs, for one process: the LeaderWorkerSet controller and the
-// pod (group) controller over one shared set of caches and one client with the field manager
-// "lws". `lws up` and the simulations start one next to the simulated cluster with an in-process
+// pod (group) controller, and ours for the opt-in capacity hand-off (capacity_hand_off.h), over
+// one shared set of caches and one client with the field manager "lws". `lws up` and the simulations start one next to the simulated cluster with an in-process
 // client; `lws controller` gives it the REST client of a real (or our local) API server.
 //
 // A manager that is stopped and replaced by a new one models a controller restart: the new one
@@ -17,6 +17,7 @@
 #include "client/local_client.h"
 #include "controllers/group/caches.h"
 #include "controllers/group/group_controller.h"
+#include "controllers/lws/capacity_hand_off_controller.h"
 #include "controllers/lws/lws_controller.h"
 #include "store/store.h"
 
@@ -77,6 +78,7 @@ class LwsManager {
   std::unique_ptr<Caches> caches_;
   std::unique_ptr<GroupController> group_;
   std::unique_ptr<LwsController> lws_;
+  std::unique_ptr<CapacityHandOffController> hand_off_;
   bool started_ = false;
 };
 

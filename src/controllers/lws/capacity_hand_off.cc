@@ -1,0 +1,134 @@
+// The capacity hand-off's decisions (capacity_hand_off.h).
+#include "controllers/lws/capacity_hand_off.h"
+
+#include <fmt/format.h>
+
+#include "api/codec.h"
+#include "api/field.h"
+#include "api/pod_requests.h"
+#include "api/rollout_annotations.h"
+
+namespace lws::controllers {
+namespace {
+
+using api::Json;
+using api::kHandOffForAnnotation;
+using api::kHandOffOfLabel;
+using api::kHandOffUntilAnnotation;
+
+// Whether `pod` keeps its place in `lws` (a group index below replicas and a worker index below
+// size): only such a pod is replaced after it leaves. A pod of a surge group or of a group scaled
+// away is not, and holding its node would only keep it from others.
+bool WillBeReplaced(const api::LeaderWorkerSet& lws, const api::Pod& pod) {
+  auto index = [&](const std::string& label) -> std::optional<long long> {
+    const std::string& text = pod.metadata.Label(label);
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos) {
+      return std::nullopt;
+    }
+    return std::stoll(text);
+  };
+  std::optional<long long> group = index(api::kGroupIndexLabel);
+  std::optional<long long> worker = index(api::kWorkerIndexLabel);
+  return group && worker && *group < lws.Replicas() && *worker < lws.Size();
+}
+
+std::optional<Time> HeldUntil(const api::Pod& placeholder) {
+  Result<Time> until = ParseRfc3339(placeholder.metadata.Annotation(kHandOffUntilAnnotation));
+  return until.ok() ? std::optional<Time>(*until) : std::nullopt;
+}
+
+HandOffDecision Delete(std::string reason) {
+  return {HandOffStep::kDelete, std::move(reason), std::nullopt};
+}
+
+HandOffDecision PlanWithPlaceholder(const HandOffInput& in, Duration hand_off) {
+  const api::Pod& holder = *in.placeholder;
+  const std::string node = holder.spec.node_name.empty() ? "its node" : holder.spec.node_name;
+  if (in.pod != nullptr && !in.pod->metadata.IsDeleting()) {
+    if (!in.pod->spec.node_name.empty()) {
+      return Delete(fmt::format("the replacement of pod {} is scheduled on {}",
+                                in.pod->metadata.name, in.pod->spec.node_name));
+    }
+    return Delete(fmt::format("{} handed to the replacement of pod {}", node,
+                              in.pod->metadata.name));
+  }
+  std::optional<Time> until = HeldUntil(holder);
+  if (!until || in.now >= *until || *until - in.now > hand_off) {
+    return Delete(fmt::format("the hand-off of {} for pod {} reached its deadline", node,
+                              HeldPodName(holder)));
+  }
+  return {HandOffStep::kNone, "", until};
+}
+
+}  // namespace
+
+std::string PlaceholderName(const std::string& pod_name) { return pod_name + "-hand-off"; }
+
+std::string HeldPodName(const api::Pod& pod) {
+  if (pod.metadata.Label(kHandOffOfLabel).empty()) return "";
+  return pod.metadata.Annotation(kHandOffForAnnotation);
+}
+
+HandOffDecision PlanHandOff(const HandOffInput& in) {
+  std::optional<Duration> hand_off;
+  if (in.lws != nullptr) hand_off = api::ReadRolloutBehaviours(in.lws->metadata).capacity_hand_off;
+  if (in.placeholder != nullptr) {
+    if (in.placeholder->metadata.IsDeleting()) return {};
+    if (!hand_off) {
+      return Delete(in.lws == nullptr ? "the LeaderWorkerSet is gone"
+                                      : "the LeaderWorkerSet no longer asks for a hand-off");
+    }
+    return PlanWithPlaceholder(in, *hand_off);
+  }
+  if (!hand_off || in.lws->metadata.IsDeleting()) return {};
+  const api::Pod* leaving = in.pod != nullptr && in.pod->metadata.IsDeleting() ? in.pod : nullptr;
+  if (in.pod == nullptr) leaving = in.departed;
+  if (leaving == nullptr || leaving->spec.node_name.empty()) return {};
+  const api::Pod& pod = *leaving;
+  if (pod.metadata.Label(api::kSetNameLabel) != in.lws->metadata.name) return {};
+  if (!WillBeReplaced(*in.lws, pod)) return {};
+  return {HandOffStep::kCreate, "", in.now + *hand_off};
+}
+
+Json PlaceholderPod(const api::LeaderWorkerSet& lws, const api::Pod& pod, Time until) {
+  Json resources = Json::object();
+  for (const auto& [name, amount] : api::PodSpecRequests(pod.spec)) {
+    if (!amount.IsZero()) resources[name] = amount.String();
+  }
+  // Requests equal to limits: extended resources (GPUs) allow nothing else.
+  Json container = {{"name", "hold"},
+                    {"image", kPlaceholderImage},
+                    {"resources", {{"requests", resources}, {"limits", resources}}}};
+  Json term = {{"matchFields", Json::array({{{"key", "metadata.name"},
+                                             {"operator", "In"},
+                                             {"values", Json::array({pod.spec.node_name})}}})}};
+  Json spec = {
+      {"containers", Json::array({std::move(container)})},
+      {"affinity",
+       {{"nodeAffinity",
+         {{"requiredDuringSchedulingIgnoredDuringExecution",
+           {{"nodeSelectorTerms", Json::array({std::move(term)})}}}}}}},
+      {"terminationGracePeriodSeconds", 0},
+      {"tolerations", api::codec::EncodeValue(pod.spec.tolerations)}};
+  if (!pod.spec.scheduler_name.empty()) spec["schedulerName"] = pod.spec.scheduler_name;
+  // The class, not spec.priority: the Priority admission sets the value from it, and refuses a
+  // value that was given with it.
+  const std::string class_name = api::StringMember(pod.spec.rest, "priorityClassName");
+  if (!class_name.empty()) spec["priorityClassName"] = class_name;
+  Json owner = {{"apiVersion", lws.api_version},
+                {"kind", "LeaderWorkerSet"},
+                {"name", lws.metadata.name},
+                {"uid", lws.metadata.uid}};
+  Json metadata = {
+      {"name", PlaceholderName(pod.metadata.name)},
+      {"namespace", pod.metadata.namespace_},
+      {"labels", {{kHandOffOfLabel, lws.metadata.name}}},
+      {"annotations",
+       {{kHandOffForAnnotation, pod.metadata.name}, {kHandOffUntilAnnotation, FormatRfc3339(until)}}},
+      {"ownerReferences", Json::array({std::move(owner)})}};
+  return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", std::move(metadata)},
+          {"spec", std::move(spec)}};
+}
+
+}  // namespace lws::controllers
