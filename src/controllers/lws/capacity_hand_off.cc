@@ -42,23 +42,35 @@ HandOffDecision Delete(std::string reason) {
   return {HandOffStep::kDelete, std::move(reason), std::nullopt};
 }
 
+// Whether the scheduler has tried `pod` (it set PodScheduled): it is in the scheduler's queue, so
+// the node freed next goes to it ahead of pods of lower priority.
+bool SchedulerTried(const api::Pod& pod) {
+  for (const api::PodCondition& c : pod.status.conditions) {
+    if (c.type == "PodScheduled") return true;
+  }
+  return false;
+}
+
 HandOffDecision PlanWithPlaceholder(const HandOffInput& in, Duration hand_off) {
   const api::Pod& holder = *in.placeholder;
-  const std::string node = holder.spec.node_name.empty() ? "its node" : holder.spec.node_name;
-  if (in.pod != nullptr && !in.pod->metadata.IsDeleting()) {
-    if (!in.pod->spec.node_name.empty()) {
-      return Delete(fmt::format("the replacement of pod {} is scheduled on {}",
-                                in.pod->metadata.name, in.pod->spec.node_name));
-    }
-    return Delete(fmt::format("{} handed to the replacement of pod {}", node,
-                              in.pod->metadata.name));
-  }
   std::optional<Time> until = HeldUntil(holder);
   if (!until || in.now >= *until || *until - in.now > hand_off) {
+    const std::string node = holder.spec.node_name.empty() ? "its node" : holder.spec.node_name;
     return Delete(fmt::format("the hand-off of {} for pod {} reached its deadline", node,
                               HeldPodName(holder)));
   }
-  return {HandOffStep::kNone, "", until};
+  const HandOffDecision keep{HandOffStep::kNone, "", until};
+  if (in.pod == nullptr || in.pod->metadata.IsDeleting()) return keep;
+  const api::Pod& replacement = *in.pod;
+  if (!replacement.spec.node_name.empty()) {
+    return Delete(fmt::format("the replacement of pod {} is scheduled on {}",
+                              replacement.metadata.name, replacement.spec.node_name));
+  }
+  // Handing over before the placeholder holds the node, or before the scheduler queued the
+  // replacement, would free the node for whichever pod the scheduler sees first.
+  if (holder.spec.node_name.empty() || !SchedulerTried(replacement)) return keep;
+  return Delete(fmt::format("{} handed to the replacement of pod {}", holder.spec.node_name,
+                            replacement.metadata.name));
 }
 
 }  // namespace

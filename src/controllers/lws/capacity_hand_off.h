@@ -12,8 +12,10 @@
 //     and size (it will be replaced, not scaled away) and L is not being deleted: create the
 //     placeholder "<P>-hand-off" pinned to N (required node affinity on metadata.name), with P's
 //     requests, tolerations, scheduler and PriorityClass, grace period 0, held until now + D.
-//   - A pod named P exists again and is not terminating (the replacement): delete the
-//     placeholder. If the replacement is still pending, this hands the node to it.
+//   - A pod named P exists again and is not terminating (the replacement): once it is
+//     scheduled, delete the placeholder. While it is pending, delete the placeholder once that
+//     holds N and the scheduler has tried the replacement (PodScheduled is set): this hands N
+//     to it. Earlier, N would go to whichever pod the scheduler happened to see first.
 //   - The hold's deadline passed, L no longer asks for the hand-off, or L is gone: delete it.
 //   - Otherwise keep it, and look again at the deadline.
 //

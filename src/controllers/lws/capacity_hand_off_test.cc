@@ -162,6 +162,16 @@ TEST(CapacityHandOffTest, TheReplacementEndsTheHold) {
   api::Pod holder = Placeholder(LwsPod(1, 0, "gpu-3", true), kT0 + 10min, "gpu-3");
   api::Pod pending = LwsPod(1, 0, "", false);
   HandOffDecision d = Plan(&lws, &pending, &holder, kT0 + 1min);
+  EXPECT_EQ(d.step, HandOffStep::kNone);  // not in the scheduler's queue yet
+  api::PodCondition unschedulable;
+  unschedulable.type = "PodScheduled";
+  unschedulable.status = "False";
+  unschedulable.reason = "Unschedulable";
+  pending.status.conditions = {unschedulable};
+  api::Pod unbound = holder;
+  unbound.spec.node_name = "";
+  EXPECT_EQ(Plan(&lws, &pending, &unbound, kT0 + 1min).step, HandOffStep::kNone);  // holds nothing yet
+  d = Plan(&lws, &pending, &holder, kT0 + 1min);
   EXPECT_EQ(d.step, HandOffStep::kDelete);
   EXPECT_EQ(d.reason, "gpu-3 handed to the replacement of pod llama-1");
   api::Pod placed = LwsPod(1, 0, "gpu-7", false);
