@@ -1,6 +1,7 @@
 #include "api/rollout_annotations.h"
 
 #include "api/go_duration.h"
+#include "api/name_validation.h"
 
 namespace lws::api {
 namespace {
@@ -87,6 +88,10 @@ RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   b.surge_fallback_release = AnnotationFlag(meta, kSurgeFallbackReleaseAnnotation);
   b.rollout_before_scale_up = AnnotationFlag(meta, kRolloutBeforeScaleUpAnnotation);
   b.capacity_hand_off = DeadlineAt(meta, kCapacityHandOffAnnotation);
+  if (const std::string& name = meta.Annotation(kHandOffPriorityClassAnnotation);
+      IsDNS1123Subdomain(name).empty()) {
+    b.hand_off_priority_class = name;
+  }
   b.paused = AnnotationFlag(meta, kPausedAnnotation);
   const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
   if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
@@ -131,6 +136,11 @@ ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {
     auto it = annotations.find(key);
     if (it != annotations.end() && it->second != "true" && it->second != "false") {
       errs.push_back(Invalid(path(key), it->second, "must be \"true\" or \"false\""));
+    }
+  }
+  if (auto it = annotations.find(kHandOffPriorityClassAnnotation); it != annotations.end()) {
+    for (const std::string& msg : IsDNS1123Subdomain(it->second)) {
+      errs.push_back(Invalid(path(kHandOffPriorityClassAnnotation), it->second, msg));
     }
   }
   if (auto it = annotations.find(kFailurePolicyAnnotation); it != annotations.end() &&

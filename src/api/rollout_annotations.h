@@ -16,6 +16,8 @@
 //                                          run the new revision (scale_up_hold.h)
 //   lws-cpp.dev/capacity-hand-off: "10m" the node of a pod being replaced stays held for its
 //                                          replacement for up to 10m (capacity_hand_off.h)
+//   lws-cpp.dev/capacity-hand-off-priority-class: "hold"  the placeholders' PriorityClass
+//                                          (default: the pod's own)
 //   lws-cpp.dev/paused: "true"           no further group is replaced (`kubectl lws rollout
 //                                          pause`, resumed by removing it)
 //   lws-cpp.dev/failure-policy: Pause|Rollback  what to do with a revision that fails
@@ -44,6 +46,8 @@ inline const std::string kSurgeFallbackReleaseAnnotation = "lws-cpp.dev/surge-fa
 inline const std::string kSurgeFallbackAnnotation = "lws-cpp.dev/surge-fallback";
 inline const std::string kRolloutBeforeScaleUpAnnotation = "lws-cpp.dev/rollout-before-scale-up";
 inline const std::string kCapacityHandOffAnnotation = "lws-cpp.dev/capacity-hand-off";
+inline const std::string kHandOffPriorityClassAnnotation =
+    "lws-cpp.dev/capacity-hand-off-priority-class";
 // On the capacity hand-off's placeholder pods: the LWS they hold capacity for (a label, so that
 // kubectl can select them), the pod they hold the node for, and until when.
 inline const std::string kHandOffOfLabel = "lws-cpp.dev/capacity-hand-off-of";
@@ -63,6 +67,7 @@ struct RolloutBehaviours {
   bool surge_fallback_release = false;
   bool rollout_before_scale_up = false;
   std::optional<Duration> capacity_hand_off;
+  std::string hand_off_priority_class;  // "": the held pod's own
   bool paused = false;
   std::string failure_policy;  // "", Pause or Rollback
   std::int32_t failure_threshold = kDefaultFailureThreshold;

@@ -48,6 +48,17 @@ TEST(RolloutAnnotationsTest, CapacityHandOff) {
   lws.metadata.annotations[kCapacityHandOffAnnotation] = "25h";
   EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
             path + ": Invalid value: \"25h\": must be between 10s and 24h\n");
+  lws.metadata.annotations[kCapacityHandOffAnnotation] = "10m";
+  lws.metadata.annotations[kHandOffPriorityClassAnnotation] = "serving-hold";
+  EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)), "");
+  EXPECT_EQ(ReadRolloutBehaviours(lws.metadata).hand_off_priority_class, "serving-hold");
+  lws.metadata.annotations[kHandOffPriorityClassAnnotation] = "Serving_Hold";
+  EXPECT_NE(Describe(ValidateLeaderWorkerSet(lws))
+                .find("metadata.annotations[lws-cpp.dev/capacity-hand-off-priority-class]: "
+                      "Invalid value: \"Serving_Hold\": a lowercase RFC 1123 subdomain"),
+            std::string::npos)
+      << Describe(ValidateLeaderWorkerSet(lws));
+  EXPECT_EQ(ReadRolloutBehaviours(lws.metadata).hand_off_priority_class, "");
 }
 
 TEST(RolloutAnnotationsTest, SurgeFallback) {

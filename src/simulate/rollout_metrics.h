@@ -49,8 +49,9 @@ struct RunMetrics {
   std::vector<Stall> stalls;
   std::int64_t recreations = 0;
   std::int64_t crashes = 0;
-  // Pods the scheduler evicted for pods of higher priority (Preempted events): other tenants'
-  // work lost when the LWS takes capacity back by preemption.
+  // Pods the scheduler evicted for pods of higher priority (Preempted events), the capacity
+  // hand-off's placeholders aside: other tenants' work lost when the LWS takes capacity back by
+  // preemption.
   std::int64_t preemptions = 0;
 };
 

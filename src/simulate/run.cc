@@ -9,6 +9,7 @@
 #include "api/lws_types.h"
 #include "apiserver/patch.h"
 #include "client/resource.h"
+#include "controllers/lws/capacity_hand_off.h"
 #include "controllers/lws/rolling_update.h"
 #include "scenario/lws_world.h"
 
@@ -244,7 +245,8 @@ class Runner {
       if (e.reason == "RecreateGroup" && e.involved_object.name == target_ && at.ok() && *at >= start) {
         result_.metrics.recreations += times;
       }
-      if (e.reason == "Preempted" && e.involved_object.kind == "Pod" && at.ok() && *at >= start) {
+      if (e.reason == "Preempted" && e.involved_object.kind == "Pod" && at.ok() && *at >= start &&
+          !controllers::IsPlaceholderName(target_, e.involved_object.name)) {
         result_.metrics.preemptions += times;
       }
       // What held a pod back: the scheduler's and the autoscaler's complaints.

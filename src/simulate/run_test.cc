@@ -223,3 +223,59 @@ TEST(RunScenario, ProgressDeadlineRollbackEndsAStalledSurge) {
 
 }  // namespace
 }  // namespace lws::simulate
+
+namespace lws::simulate {
+namespace {
+
+// The capacity hand-off (docs/scarcity.md): two full nodes, another team's pods waiting for GPUs,
+// the LWS's class above theirs. Without the hand-off and without preemption the waiting pod takes
+// the node a replaced group let go of; with the hand-off the rollout completes and no one's pod
+// is preempted; with a preempting class it completes by preempting the other team's pod.
+TEST(RunScenario, CapacityHandOffKeepsTheNodeWithoutPreemptingAnyone) {
+  const std::string text = R"(
+apiVersion: lws-cpp.dev/v1alpha1
+kind: Scenario
+metadata: {name: hand-off}
+cluster:
+  nodePools:
+  - {name: gpu, nodes: 2, maxNodes: 2, allocatable: {nvidia.com/gpu: "8", pods: "110"},
+     startup: {distribution: uniform, min: 20s, max: 40s}, termination: 20s}
+  otherTenants: {arrivals: [{at: 2m, pods: 2, requests: {nvidia.com/gpu: "8"}}]}
+workloads:
+- object: {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: serving}, value: 1000, preemptionPolicy: Never}
+- object: {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: preempting}, value: 1000}
+- object:
+    apiVersion: leaderworkerset.x-k8s.io/v1
+    kind: LeaderWorkerSet
+    metadata: {name: model}
+    spec:
+      replicas: 2
+      leaderWorkerTemplate:
+        size: 1
+        workerTemplate:
+          spec:
+            priorityClassName: serving
+            containers: [{name: c, image: img:1, resources: {limits: {nvidia.com/gpu: "8"}}}]
+timeline: [{at: 5m, lws: model, image: img:2}]
+strategies:
+- {name: upstream}
+- {name: hand-off, annotations: {lws-cpp.dev/capacity-hand-off: 5m}}
+- {name: preempting, patch: {spec: {leaderWorkerTemplate: {workerTemplate: {spec: {priorityClassName: preempting}}}}}}
+limits: {horizon: 30m, stall: 3m}
+)";
+  Scenario s = Parse(text);
+  ASSERT_EQ(s.strategies.size(), 3u);
+  Result<RunResult> upstream = RunScenario(s, s.strategies[0], 1);
+  Result<RunResult> hand_off = RunScenario(s, s.strategies[1], 1);
+  Result<RunResult> preempting = RunScenario(s, s.strategies[2], 1);
+  ASSERT_TRUE(upstream.ok() && hand_off.ok() && preempting.ok());
+  EXPECT_FALSE(upstream->metrics.completed);
+  EXPECT_GT(upstream->metrics.group_hours_lost, 0.3);
+  EXPECT_TRUE(hand_off->metrics.completed);
+  EXPECT_EQ(hand_off->metrics.preemptions, 0);
+  EXPECT_TRUE(preempting->metrics.completed);
+  EXPECT_GE(preempting->metrics.preemptions, 1);
+}
+
+}  // namespace
+}  // namespace lws::simulate

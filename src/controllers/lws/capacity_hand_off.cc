@@ -75,7 +75,16 @@ HandOffDecision PlanWithPlaceholder(const HandOffInput& in, Duration hand_off) {
 
 }  // namespace
 
-std::string PlaceholderName(const std::string& pod_name) { return pod_name + "-hand-off"; }
+constexpr std::string_view kPlaceholderSuffix = "-hand-off";
+
+std::string PlaceholderName(const std::string& pod_name) {
+  return pod_name + std::string(kPlaceholderSuffix);
+}
+
+bool IsPlaceholderName(const std::string& lws, const std::string& name) {
+  return name.size() > lws.size() + kPlaceholderSuffix.size() && name.starts_with(lws + "-") &&
+         name.ends_with(kPlaceholderSuffix);
+}
 
 std::string HeldPodName(const api::Pod& pod) {
   if (pod.metadata.Label(kHandOffOfLabel).empty()) return "";
@@ -126,7 +135,8 @@ Json PlaceholderPod(const api::LeaderWorkerSet& lws, const api::Pod& pod, Time u
   if (!pod.spec.scheduler_name.empty()) spec["schedulerName"] = pod.spec.scheduler_name;
   // The class, not spec.priority: the Priority admission sets the value from it, and refuses a
   // value that was given with it.
-  const std::string class_name = api::StringMember(pod.spec.rest, "priorityClassName");
+  std::string class_name = api::ReadRolloutBehaviours(lws.metadata).hand_off_priority_class;
+  if (class_name.empty()) class_name = api::StringMember(pod.spec.rest, "priorityClassName");
   if (!class_name.empty()) spec["priorityClassName"] = class_name;
   Json owner = {{"apiVersion", lws.api_version},
                 {"kind", "LeaderWorkerSet"},

@@ -11,7 +11,8 @@
 //     without grace period is seen only once it is over) while its group and worker index stay within L's replicas
 //     and size (it will be replaced, not scaled away) and L is not being deleted: create the
 //     placeholder "<P>-hand-off" pinned to N (required node affinity on metadata.name), with P's
-//     requests, tolerations, scheduler and PriorityClass, grace period 0, held until now + D.
+//     requests, tolerations, scheduler and PriorityClass (or the one the annotation
+//     capacity-hand-off-priority-class names), grace period 0, held until now + D.
 //   - A pod named P exists again and is not terminating (the replacement): once it is
 //     scheduled, delete the placeholder. While it is pending, delete the placeholder once that
 //     holds N and the scheduler has tried the replacement (PodScheduled is set): this hands N
@@ -26,6 +27,9 @@
 // replacement for the same reason. Against pods of P's own priority that were waiting before P
 // started terminating the hand-off cannot win (nothing in Kubernetes reserves a node for a pod
 // that does not exist yet); it still keeps the node from the autoscaler's scale-down.
+// A class of its own for the placeholders, between the other pods' and the LWS's, lets a
+// replacement whose class preempts take the node by preemption: the scheduler's nomination then
+// keeps it, with no race against kube-scheduler's backoff of the replacement.
 
 #pragma once
 
@@ -43,6 +47,9 @@ namespace lws::controllers {
 inline const std::string kPlaceholderImage = "registry.k8s.io/pause:3.10";
 
 std::string PlaceholderName(const std::string& pod_name);
+// Whether `name` is that of a placeholder for a pod of LWS `lws` (for records that keep only
+// the name, such as an event's involved object).
+bool IsPlaceholderName(const std::string& lws, const std::string& name);
 // The pod a placeholder holds the node for; "" when `pod` is not a placeholder.
 std::string HeldPodName(const api::Pod& pod);
 

@@ -136,9 +136,16 @@ TEST(CapacityHandOffTest, ThePlaceholderAsksForWhatThePodHad) {
   EXPECT_EQ(spec["terminationGracePeriodSeconds"], 0);
   EXPECT_EQ(spec["priorityClassName"], "serving");  // ahead of what the replacement is ahead of
   EXPECT_FALSE(spec.contains("priority"));           // the Priority admission's to set
+  api::LeaderWorkerSet own_class = Lws();
+  own_class.metadata.annotations[api::kHandOffPriorityClassAnnotation] = "serving-hold";
+  EXPECT_EQ(PlaceholderPod(own_class, leader, kT0)["spec"]["priorityClassName"], "serving-hold");
   api::Pod decoded = api::Decode<api::Pod>(p).value();
   EXPECT_EQ(HeldPodName(decoded), "llama-1");
   EXPECT_EQ(HeldPodName(leader), "");
+  EXPECT_TRUE(IsPlaceholderName("llama", "llama-1-hand-off"));
+  EXPECT_FALSE(IsPlaceholderName("llama", "llama-1"));
+  EXPECT_FALSE(IsPlaceholderName("llama", "tenant-1-hand-off"));
+  EXPECT_FALSE(IsPlaceholderName("llama", "llama-hand-off"));
 }
 
 TEST(CapacityHandOffTest, TheHoldIsKeptWhileThePodIsAwayAndUntilItsDeadline) {
