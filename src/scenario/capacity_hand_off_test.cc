@@ -120,7 +120,7 @@ TEST_F(CapacityHandOff, WithItTheReplacementGetsTheNodeBack) {
       << held[0].message;
   auto released = world.Events("CapacityReleased");
   ASSERT_EQ(released.size(), 2u);
-  EXPECT_NE(released[0].message.find("handed to the replacement of pod test-sample-1"),
+  EXPECT_NE(released[0].message.find(nodes[1] + " handed to pod test-sample-1"),
             std::string::npos)
       << released[0].message;
 }

@@ -51,6 +51,40 @@ bool SchedulerTried(const api::Pod& pod) {
   return false;
 }
 
+// Whether `pod` asks for no more of any resource than `holder` holds: the node it frees fits it.
+bool FitsIn(const api::Pod& pod, const api::Pod& holder) {
+  const api::ResourceList held = api::PodSpecRequests(holder.spec);
+  for (const auto& [name, amount] : api::PodSpecRequests(pod.spec)) {
+    if (amount.IsZero()) continue;
+    auto it = held.find(name);
+    if (it == held.end() || amount > it->second) return false;
+  }
+  return true;
+}
+
+// A pod of the LWS the node held can go to: pending, tried by the scheduler, fitting, and not
+// one another hold waits for (one node for one pod): P's replacement first.
+const api::Pod* WaitingPod(const HandOffInput& in) {
+  const std::string held = HeldPodName(*in.placeholder);
+  auto waiting = [&](const api::Pod& pod) {
+    return !pod.metadata.IsDeleting() && pod.spec.node_name.empty() && SchedulerTried(pod) &&
+           FitsIn(pod, *in.placeholder);
+  };
+  if (in.pod != nullptr && waiting(*in.pod)) return in.pod;
+  for (const api::Pod* pod : in.lws_pods) {
+    if (pod->metadata.name == held || in.held_for.count(pod->metadata.name) > 0) continue;
+    if (waiting(*pod)) return pod;
+  }
+  return nullptr;
+}
+
+bool AnyPending(const HandOffInput& in) {
+  for (const api::Pod* pod : in.lws_pods) {
+    if (!pod->metadata.IsDeleting() && pod->spec.node_name.empty()) return true;
+  }
+  return false;
+}
+
 HandOffDecision PlanWithPlaceholder(const HandOffInput& in, Duration hand_off) {
   const api::Pod& holder = *in.placeholder;
   std::optional<Time> until = HeldUntil(holder);
@@ -60,17 +94,19 @@ HandOffDecision PlanWithPlaceholder(const HandOffInput& in, Duration hand_off) {
                               HeldPodName(holder)));
   }
   const HandOffDecision keep{HandOffStep::kNone, "", until};
-  if (in.pod == nullptr || in.pod->metadata.IsDeleting()) return keep;
-  const api::Pod& replacement = *in.pod;
-  if (!replacement.spec.node_name.empty()) {
-    return Delete(fmt::format("the replacement of pod {} is scheduled on {}",
-                              replacement.metadata.name, replacement.spec.node_name));
+  // Handing over before the placeholder holds the node would free it for whichever pod the
+  // scheduler sees first.
+  if (holder.spec.node_name.empty()) return keep;
+  if (const api::Pod* waiting = WaitingPod(in)) {
+    return Delete(fmt::format("{} handed to pod {}", holder.spec.node_name, waiting->metadata.name));
   }
-  // Handing over before the placeholder holds the node, or before the scheduler queued the
-  // replacement, would free the node for whichever pod the scheduler sees first.
-  if (holder.spec.node_name.empty() || !SchedulerTried(replacement)) return keep;
-  return Delete(fmt::format("{} handed to the replacement of pod {}", holder.spec.node_name,
-                            replacement.metadata.name));
+  const api::Pod* replacement = in.pod;
+  if (replacement != nullptr && !replacement->metadata.IsDeleting() &&
+      !replacement->spec.node_name.empty() && !AnyPending(in)) {
+    return Delete(fmt::format("the replacement of pod {} is scheduled on {}",
+                              replacement->metadata.name, replacement->spec.node_name));
+  }
+  return keep;
 }
 
 }  // namespace

@@ -13,10 +13,12 @@
 //     placeholder "<P>-hand-off" pinned to N (required node affinity on metadata.name), with P's
 //     requests, tolerations, scheduler and PriorityClass (or the one the annotation
 //     capacity-hand-off-priority-class names), grace period 0, held until now + D.
-//   - A pod named P exists again and is not terminating (the replacement): once it is
-//     scheduled, delete the placeholder. While it is pending, delete the placeholder once that
-//     holds N and the scheduler has tried the replacement (PodScheduled is set): this hands N
-//     to it. Earlier, N would go to whichever pod the scheduler happened to see first.
+//   - Once the placeholder holds N, it is handed over (deleted) as soon as a pod of L waits for
+//     a node: pending, tried by the scheduler (PodScheduled is set, so it is in the queue) and
+//     asking for no more than the placeholder holds. That is P's replacement, or another pod of
+//     L when the replacement found room elsewhere (and no other hold is for it). Handing over
+//     earlier would free N for whichever pod the scheduler happened to see first.
+//   - P's replacement is scheduled and no pod of L is pending: nothing waits for N; delete it.
 //   - The hold's deadline passed, L no longer asks for the hand-off, or L is gone: delete it.
 //   - Otherwise keep it, and look again at the deadline.
 //
@@ -34,7 +36,9 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "api/lws_types.h"
 #include "api/pod.h"
@@ -58,6 +62,8 @@ struct HandOffInput {
   const api::Pod* pod = nullptr;              // the LWS pod of that name; null: absent
   const api::Pod* departed = nullptr;         // absent: its last state, if it was just deleted
   const api::Pod* placeholder = nullptr;      // its placeholder; null: absent
+  std::vector<const api::Pod*> lws_pods;      // every pod of the LWS
+  std::set<std::string> held_for;             // the pods the LWS's placeholders hold for
   Time now;
 };
 

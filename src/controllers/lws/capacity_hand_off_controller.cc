@@ -45,6 +45,10 @@ void CapacityHandOffController::Register() {
       departed_[{ns, pod.metadata.name}] = pod;
     }
     queue_.Add({ns, pod.metadata.name});
+    // A hold may go to any pod of the LWS: every hold looks again.
+    for (const api::Pod* placeholder : caches_->pods.ByIndex(kHandOffOf, IndexValue(ns, lws))) {
+      queue_.Add({ns, HeldPodName(*placeholder)});
+    }
   });
   caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
     OnLws(old, now);
@@ -77,6 +81,13 @@ runtime::ReconcileResult CapacityHandOffController::Reconcile(const runtime::Key
   }
   if (lws_name.empty()) return runtime::ReconcileResult::Done();
   in.lws = caches_->sets.Get(key.namespace_, lws_name);
+  if (in.placeholder != nullptr) {
+    const std::string index = IndexValue(key.namespace_, lws_name);
+    in.lws_pods = caches_->pods.ByIndex(kByLwsName, index);
+    for (const api::Pod* other : caches_->pods.ByIndex(kHandOffOf, index)) {
+      in.held_for.insert(HeldPodName(*other));
+    }
+  }
 
   const HandOffDecision decision = PlanHandOff(in);
   Status status;

@@ -4,10 +4,11 @@
 // LWS pod of that name, its placeholder and the LWS from the shared caches, plans, and creates or
 // deletes the placeholder, with an event on the LWS for each:
 //   Normal CapacityHeld      "Holding node N for the replacement of pod P until T"
-//   Normal CapacityReleased  "Released the hold on node N: <why>"
-// Triggers: LWS pods (their last state kept when they are deleted) and placeholders (a pod's name, or the name a placeholder holds for), and an
-// LWS whose hand-off annotation went away (its placeholders). A kept hold is looked at again at
-// its deadline.
+//   Normal CapacityReleased  "Released the hold of pod P-hand-off: <why>"
+// Triggers: a pod of an LWS that asks for the hand-off (its name, its last state kept when it is
+// deleted, and every placeholder of that LWS, since a hold may go to any of its pods), a
+// placeholder (the name it holds for), and an LWS whose hand-off annotation went away (its
+// placeholders). A kept hold is looked at again at its deadline.
 //
 // A second create after a stale cache answers AlreadyExists and a second delete NotFound: both
 // are the state wanted, so no expectations are kept.

@@ -164,25 +164,45 @@ TEST(CapacityHandOffTest, TheHoldIsKeptWhileThePodIsAwayAndUntilItsDeadline) {
   EXPECT_EQ(d.reason, "the hand-off of gpu-3 for pod llama-1 reached its deadline");
 }
 
-TEST(CapacityHandOffTest, TheReplacementEndsTheHold) {
-  api::LeaderWorkerSet lws = Lws();
-  api::Pod holder = Placeholder(LwsPod(1, 0, "gpu-3", true), kT0 + 10min, "gpu-3");
-  api::Pod pending = LwsPod(1, 0, "", false);
-  HandOffDecision d = Plan(&lws, &pending, &holder, kT0 + 1min);
-  EXPECT_EQ(d.step, HandOffStep::kNone);  // not in the scheduler's queue yet
+api::Pod Tried(api::Pod pod) {
   api::PodCondition unschedulable;
   unschedulable.type = "PodScheduled";
   unschedulable.status = "False";
   unschedulable.reason = "Unschedulable";
-  pending.status.conditions = {unschedulable};
+  pod.status.conditions = {unschedulable};
+  return pod;
+}
+
+TEST(CapacityHandOffTest, TheNodeIsHandedToAWaitingPodOfTheLws) {
+  api::LeaderWorkerSet lws = Lws();
+  api::Pod holder = Placeholder(LwsPod(1, 0, "gpu-3", true), kT0 + 10min, "gpu-3");
+  api::Pod replacement = LwsPod(1, 0, "", false);
+  HandOffInput in{&lws, &replacement, nullptr, &holder, {&replacement}, {"llama-1"}, kT0 + 1min};
+  EXPECT_EQ(PlanHandOff(in).step, HandOffStep::kNone);  // not in the scheduler's queue yet
+  replacement = Tried(replacement);
   api::Pod unbound = holder;
   unbound.spec.node_name = "";
-  EXPECT_EQ(Plan(&lws, &pending, &unbound, kT0 + 1min).step, HandOffStep::kNone);  // holds nothing yet
-  d = Plan(&lws, &pending, &holder, kT0 + 1min);
+  in.placeholder = &unbound;
+  EXPECT_EQ(PlanHandOff(in).step, HandOffStep::kNone);  // holds nothing yet
+  in.placeholder = &holder;
+  HandOffDecision d = PlanHandOff(in);
   EXPECT_EQ(d.step, HandOffStep::kDelete);
-  EXPECT_EQ(d.reason, "gpu-3 handed to the replacement of pod llama-1");
+  EXPECT_EQ(d.reason, "gpu-3 handed to pod llama-1");
+  // The replacement found room elsewhere; a worker of the group waits and gets the node.
   api::Pod placed = LwsPod(1, 0, "gpu-7", false);
-  d = Plan(&lws, &placed, &holder, kT0 + 1min);
+  api::Pod worker = Tried(LwsPod(1, 1, "", false));
+  in.pod = &placed;
+  in.lws_pods = {&placed, &worker};
+  EXPECT_EQ(PlanHandOff(in).reason, "gpu-3 handed to pod llama-1-1");
+  in.held_for.insert("llama-1-1");  // its own placeholder holds a node for it
+  EXPECT_EQ(PlanHandOff(in).step, HandOffStep::kNone);
+  in.held_for.erase("llama-1-1");
+  // ... unless it asks for more than the node had.
+  worker.spec.containers[0].resources.requests["nvidia.com/gpu"] = api::Quantity::Parse("16").value();
+  d = PlanHandOff(in);
+  EXPECT_EQ(d.step, HandOffStep::kNone);  // a pod of the LWS is pending: kept for it
+  worker.spec.node_name = "gpu-8";
+  d = PlanHandOff(in);
   EXPECT_EQ(d.step, HandOffStep::kDelete);
   EXPECT_EQ(d.reason, "the replacement of pod llama-1 is scheduled on gpu-7");
 }
