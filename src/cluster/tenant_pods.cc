@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "api/pod_requests.h"
+#include "api/rollout_annotations.h"
 #include "base/log.h"
 #include "client/resource.h"
 #include "store/decoded_view.h"
@@ -55,6 +56,9 @@ void TenantPods::Stop() {
 void TenantPods::OnPod(const store::WatchEvent& event) {
   if (!running_ || event.type != store::EventType::kDeleted) return;
   if (event.object->labels.count(kTenantLabel)) return;
+  // A capacity hand-off placeholder gives back what the pod it held for already freed: that
+  // capacity drew its tenant when the pod left.
+  if (event.object->labels.count(api::kHandOffOfLabel)) return;
   Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*event.object);
   if (!pod.ok() || (*pod)->spec.node_name.empty()) return;
   const cluster::OtherTenants::TakeFreed& take = *spec_->other_tenants.take_freed;

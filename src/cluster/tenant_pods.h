@@ -7,7 +7,9 @@
 //     and delay another tenant's pod asks for the same amount on that node (nodeSelector
 //     kubernetes.io/hostname). Created before the StatefulSet controller replaces the pod that
 //     left, it is ahead of the replacement in the scheduler's queue. A request still pending
-//     `patience` later is withdrawn; a placed one is held for `for` (0: to the end).
+//     `patience` later is withdrawn; a placed one is held for `for` (0: to the end). A capacity
+//     hand-off placeholder (api::kHandOffOfLabel) that leaves draws nothing: its capacity drew
+//     when the pod it held for left.
 //   - arrivals: at a time, pods asking for the given resources, anywhere or in one pool, held for
 //     `for` after they arrive (0: to the end); pending ones wait in the queue like any pod.
 // Tenant pods live in namespace default, named tenant-<n>, labelled sim.lws-cpp.dev/tenant, and

@@ -39,20 +39,24 @@ class CapacityHandOff : public ::testing::Test {
   // are Ready and the other team's pods wait, then changes the image.
   void RollOut(bool hand_off) {
     ASSERT_TRUE(world.Start().ok());
-    Json serving = {{"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"},
-                    {"metadata", {{"name", "serving"}}}, {"value", 1000},
+    Json serving = {{"apiVersion", "scheduling.k8s.io/v1"},
+                    {"kind", "PriorityClass"},
+                    {"metadata", {{"name", "serving"}}},
+                    {"value", 1000},
                     {"preemptionPolicy", "Never"}};
     ASSERT_TRUE(world.Create(kPriorityClasses, serving).ok());
     Json lws = LwsObject(LwsShape{.size = 1, .gpus = 8});
     Json& group = lws["spec"]["leaderWorkerTemplate"];
     group["workerTemplate"]["spec"]["priorityClassName"] = "serving";
-    if (group.contains("leaderTemplate")) group["leaderTemplate"]["spec"]["priorityClassName"] = "serving";
+    if (group.contains("leaderTemplate"))
+      group["leaderTemplate"]["spec"]["priorityClassName"] = "serving";
     if (hand_off) lws["metadata"]["annotations"][api::kCapacityHandOffAnnotation] = "5m";
     auto created = world.Create(client::kLeaderWorkerSets, lws);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
     ASSERT_TRUE(world.RunUntil([&] { return Available() && TenantsWaiting() == 2; }, 5min));
     nodes = {Node("test-sample-0"), Node("test-sample-1")};
-    ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
+    ASSERT_TRUE(
+        world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
   }
 
   bool Available() { return world.LwsCondition("test-sample", "Available").status == "True"; }
@@ -78,11 +82,12 @@ class CapacityHandOff : public ::testing::Test {
   std::string Describe() {
     std::string out;
     for (const api::Pod& p : world.Pods({})) {
-      out += p.metadata.name + " on " + p.spec.node_name + (p.metadata.IsDeleting() ? " deleting" : "") +
-             " " + p.status.phase + "\n";
+      out += p.metadata.name + " on " + p.spec.node_name +
+             (p.metadata.IsDeleting() ? " deleting" : "") + " " + p.status.phase + "\n";
     }
     for (const api::Event& e : world.Events("")) {
-      if (e.involved_object.kind != "Node") out += e.involved_object.name + " " + e.reason + ": " + e.message + "\n";
+      if (e.involved_object.kind != "Node")
+        out += e.involved_object.name + " " + e.reason + ": " + e.message + "\n";
     }
     return out;
   }
@@ -116,12 +121,13 @@ TEST_F(CapacityHandOff, WithItTheReplacementGetsTheNodeBack) {
   EXPECT_EQ(Placeholders(), 0u);
   auto held = world.Events("CapacityHeld");
   ASSERT_EQ(held.size(), 2u);
-  EXPECT_EQ(held[0].message.rfind("Holding node " + nodes[1] + " for the replacement of pod test-sample-1 until ", 0), 0u)
+  EXPECT_EQ(held[0].message.rfind(
+                "Holding node " + nodes[1] + " for the replacement of pod test-sample-1 until ", 0),
+            0u)
       << held[0].message;
   auto released = world.Events("CapacityReleased");
   ASSERT_EQ(released.size(), 2u);
-  EXPECT_NE(released[0].message.find(nodes[1] + " handed to pod test-sample-1"),
-            std::string::npos)
+  EXPECT_NE(released[0].message.find(nodes[1] + " handed to pod test-sample-1"), std::string::npos)
       << released[0].message;
 }
 

@@ -7,6 +7,13 @@ namespace lws::controllers {
 
 std::string IndexValue(const std::string& ns, const std::string& value) { return ns + "/" + value; }
 
+void RecordOnLws(const Caches& caches, client::EventRecorder* recorder,
+                 const api::LeaderWorkerSet& lws, const std::string& type,
+                 const std::string& reason, const std::string& note, const std::string& action) {
+  store::ObjectPtr stored = caches.sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
+  if (stored != nullptr) recorder->Record(stored->json, type, reason, note, action);
+}
+
 namespace {
 
 // "<ns>/<L>" for objects labelled with an LWS name.

@@ -25,6 +25,7 @@
 #include "api/pod.h"
 #include "api/revision.h"
 #include "client/client.h"
+#include "client/event_recorder.h"
 #include "runtime/concurrent_reads.h"
 #include "runtime/start_gate.h"
 #include "runtime/typed_informer.h"
@@ -68,6 +69,12 @@ struct Caches {
   runtime::TypedInformer<api::Node> nodes;
   std::unique_ptr<runtime::StartGate> gate;
 };
+
+// Records an event on `lws` as the cache holds it (the recorder needs the stored object: kind,
+// apiVersion, uid); nothing when the LWS is no longer in the cache.
+void RecordOnLws(const Caches& caches, client::EventRecorder* recorder,
+                 const api::LeaderWorkerSet& lws, const std::string& type,
+                 const std::string& reason, const std::string& note, const std::string& action);
 
 // "<ns>/<value>", the form of every index value above.
 std::string IndexValue(const std::string& ns, const std::string& value);

@@ -98,7 +98,8 @@ HandOffDecision PlanWithPlaceholder(const HandOffInput& in, Duration hand_off) {
   // scheduler sees first.
   if (holder.spec.node_name.empty()) return keep;
   if (const api::Pod* waiting = WaitingPod(in)) {
-    return Delete(fmt::format("{} handed to pod {}", holder.spec.node_name, waiting->metadata.name));
+    return Delete(
+        fmt::format("{} handed to pod {}", holder.spec.node_name, waiting->metadata.name));
   }
   const api::Pod* replacement = in.pod;
   if (replacement != nullptr && !replacement->metadata.IsDeleting() &&
@@ -160,14 +161,13 @@ Json PlaceholderPod(const api::LeaderWorkerSet& lws, const api::Pod& pod, Time u
   Json term = {{"matchFields", Json::array({{{"key", "metadata.name"},
                                              {"operator", "In"},
                                              {"values", Json::array({pod.spec.node_name})}}})}};
-  Json spec = {
-      {"containers", Json::array({std::move(container)})},
-      {"affinity",
-       {{"nodeAffinity",
-         {{"requiredDuringSchedulingIgnoredDuringExecution",
-           {{"nodeSelectorTerms", Json::array({std::move(term)})}}}}}}},
-      {"terminationGracePeriodSeconds", 0},
-      {"tolerations", api::codec::EncodeValue(pod.spec.tolerations)}};
+  Json spec = {{"containers", Json::array({std::move(container)})},
+               {"affinity",
+                {{"nodeAffinity",
+                  {{"requiredDuringSchedulingIgnoredDuringExecution",
+                    {{"nodeSelectorTerms", Json::array({std::move(term)})}}}}}}},
+               {"terminationGracePeriodSeconds", 0},
+               {"tolerations", api::codec::EncodeValue(pod.spec.tolerations)}};
   if (!pod.spec.scheduler_name.empty()) spec["schedulerName"] = pod.spec.scheduler_name;
   // The class, not spec.priority: the Priority admission sets the value from it, and refuses a
   // value that was given with it.
@@ -178,14 +178,16 @@ Json PlaceholderPod(const api::LeaderWorkerSet& lws, const api::Pod& pod, Time u
                 {"kind", "LeaderWorkerSet"},
                 {"name", lws.metadata.name},
                 {"uid", lws.metadata.uid}};
-  Json metadata = {
-      {"name", PlaceholderName(pod.metadata.name)},
-      {"namespace", pod.metadata.namespace_},
-      {"labels", {{kHandOffOfLabel, lws.metadata.name}}},
-      {"annotations",
-       {{kHandOffForAnnotation, pod.metadata.name}, {kHandOffUntilAnnotation, FormatRfc3339(until)}}},
-      {"ownerReferences", Json::array({std::move(owner)})}};
-  return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", std::move(metadata)},
+  Json metadata = {{"name", PlaceholderName(pod.metadata.name)},
+                   {"namespace", pod.metadata.namespace_},
+                   {"labels", {{kHandOffOfLabel, lws.metadata.name}}},
+                   {"annotations",
+                    {{kHandOffForAnnotation, pod.metadata.name},
+                     {kHandOffUntilAnnotation, FormatRfc3339(until)}}},
+                   {"ownerReferences", Json::array({std::move(owner)})}};
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", std::move(metadata)},
           {"spec", std::move(spec)}};
 }
 

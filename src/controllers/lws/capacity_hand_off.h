@@ -8,11 +8,11 @@
 //
 // The rules, for the pod named P of LWS L with the annotation set to D:
 //   - P starts terminating on node N (or is gone from N, with no replacement yet: a deletion
-//     without grace period is seen only once it is over) while its group and worker index stay within L's replicas
-//     and size (it will be replaced, not scaled away) and L is not being deleted: create the
-//     placeholder "<P>-hand-off" pinned to N (required node affinity on metadata.name), with P's
-//     requests, tolerations, scheduler and PriorityClass (or the one the annotation
-//     capacity-hand-off-priority-class names), grace period 0, held until now + D.
+//     without grace period is seen only once it is over) while its group and worker index stay
+//     within L's replicas and size (it will be replaced, not scaled away) and L is not being
+//     deleted: create the placeholder "<P>-hand-off" pinned to N (required node affinity on
+//     metadata.name), with P's requests, tolerations, scheduler and PriorityClass (or the one the
+//     annotation capacity-hand-off-priority-class names), grace period 0, held until now + D.
 //   - Once the placeholder holds N, it is handed over (deleted) as soon as a pod of L waits for
 //     a node: pending, tried by the scheduler (PodScheduled is set, so it is in the queue) and
 //     asking for no more than the placeholder holds. That is P's replacement, or another pod of

@@ -17,16 +17,17 @@ bool Is(const Status& s, Code code) { return s.code() == code; }
 
 }  // namespace
 
-CapacityHandOffController::CapacityHandOffController(EventLoop* loop,
-                                                     const client::Client* client, Caches* caches,
+CapacityHandOffController::CapacityHandOffController(EventLoop* loop, const client::Client* client,
+                                                     Caches* caches,
                                                      client::EventRecorder* recorder,
                                                      runtime::WorkQueueOptions queue)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
-      queue_(loop, "capacity-hand-off", [this](const runtime::Key& key) { return Reconcile(key); },
-             std::move(queue)) {}
+      queue_(
+          loop, "capacity-hand-off", [this](const runtime::Key& key) { return Reconcile(key); },
+          std::move(queue)) {}
 
 void CapacityHandOffController::Register() {
   // Only pods of an LWS that asks for the hand-off, and placeholders: every other pod event
@@ -50,9 +51,8 @@ void CapacityHandOffController::Register() {
       queue_.Add({ns, HeldPodName(*placeholder)});
     }
   });
-  caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
-    OnLws(old, now);
-  });
+  caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old,
+                                  const api::LeaderWorkerSet* now) { OnLws(old, now); });
 }
 
 // An LWS that stops asking (or is gone) releases its holds now, not at their deadlines.
@@ -73,7 +73,8 @@ runtime::ReconcileResult CapacityHandOffController::Reconcile(const runtime::Key
   std::optional<api::Pod> departed = TakeDeparted(key);
   if (departed) in.departed = &*departed;
   in.placeholder = caches_->pods.Get(key.namespace_, PlaceholderName(key.name));
-  if (in.placeholder != nullptr && HeldPodName(*in.placeholder) != key.name) in.placeholder = nullptr;
+  if (in.placeholder != nullptr && HeldPodName(*in.placeholder) != key.name)
+    in.placeholder = nullptr;
   std::string lws_name;
   if (in.placeholder != nullptr) lws_name = in.placeholder->metadata.Label(api::kHandOffOfLabel);
   if (const api::Pod* pod = in.pod != nullptr ? in.pod : in.departed; lws_name.empty() && pod) {
@@ -119,11 +120,13 @@ Status CapacityHandOffController::Create(const api::LeaderWorkerSet& lws, const 
                                          Time until) {
   Result<store::ObjectPtr> created =
       client_->Create(client::kPods, PlaceholderPod(lws, pod, until));
-  if (!created.ok()) return Is(created.status(), Code::kAlreadyExists) ? Status::Ok() : created.status();
+  if (!created.ok())
+    return Is(created.status(), Code::kAlreadyExists) ? Status::Ok() : created.status();
   const std::string note = fmt::format("Holding node {} for the replacement of pod {} until {}",
                                        pod.spec.node_name, pod.metadata.name, FormatRfc3339(until));
-  Logger("capacity-hand-off")->debug("lws {}/{}: {}", lws.metadata.namespace_, lws.metadata.name, note);
-  Event(lws, "CapacityHeld", note, "Create");
+  Logger("capacity-hand-off")
+      ->debug("lws {}/{}: {}", lws.metadata.namespace_, lws.metadata.name, note);
+  RecordOnLws(*caches_, recorder_, lws, "Normal", "CapacityHeld", note, "Create");
   return Status::Ok();
 }
 
@@ -138,17 +141,15 @@ Status CapacityHandOffController::Release(const api::LeaderWorkerSet* lws,
     const Status& s = deleted.status();
     return Is(s, Code::kNotFound) || Is(s, Code::kConflict) ? Status::Ok() : s;
   }
-  const std::string note = fmt::format("Released the hold of pod {}: {}", placeholder.metadata.name, reason);
-  Logger("capacity-hand-off")->debug("{}/{}: {}", placeholder.metadata.namespace_,
-                                    placeholder.metadata.Label(api::kHandOffOfLabel), note);
-  if (lws != nullptr) Event(*lws, "CapacityReleased", note, "Delete");
+  const std::string note =
+      fmt::format("Released the hold of pod {}: {}", placeholder.metadata.name, reason);
+  Logger("capacity-hand-off")
+      ->debug("{}/{}: {}", placeholder.metadata.namespace_,
+              placeholder.metadata.Label(api::kHandOffOfLabel), note);
+  if (lws != nullptr) {
+    RecordOnLws(*caches_, recorder_, *lws, "Normal", "CapacityReleased", note, "Delete");
+  }
   return Status::Ok();
-}
-
-void CapacityHandOffController::Event(const api::LeaderWorkerSet& lws, const std::string& reason,
-                                      const std::string& note, const std::string& action) {
-  store::ObjectPtr stored = caches_->sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
-  if (stored != nullptr) recorder_->Record(stored->json, "Normal", reason, note, action);
 }
 
 }  // namespace lws::controllers

@@ -50,8 +50,6 @@ class CapacityHandOffController {
   Status Create(const api::LeaderWorkerSet& lws, const api::Pod& pod, Time until);
   Status Release(const api::LeaderWorkerSet* lws, const api::Pod& placeholder,
                  const std::string& reason);
-  void Event(const api::LeaderWorkerSet& lws, const std::string& reason, const std::string& note,
-             const std::string& action);
   void OnLws(const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now);
   // The last state of pod `key` deleted since its last reconcile, if any; taken once.
   std::optional<api::Pod> TakeDeparted(const runtime::Key& key);

@@ -29,8 +29,8 @@ api::LeaderWorkerSet Lws(const std::string& hand_off = "10m") {
 // Pod `worker` of group `group`, on `node` ("" pending), terminating when `deleting`.
 api::Pod LwsPod(int group, int worker, const std::string& node, bool deleting) {
   api::Pod pod;
-  pod.metadata.name = worker == 0 ? fmt::format("llama-{}", group)
-                                  : fmt::format("llama-{}-{}", group, worker);
+  pod.metadata.name =
+      worker == 0 ? fmt::format("llama-{}", group) : fmt::format("llama-{}-{}", group, worker);
   pod.metadata.namespace_ = "serving";
   pod.metadata.labels = {{api::kSetNameLabel, "llama"},
                          {api::kGroupIndexLabel, std::to_string(group)},
@@ -135,7 +135,7 @@ TEST(CapacityHandOffTest, ThePlaceholderAsksForWhatThePodHad) {
   EXPECT_EQ(spec["tolerations"][0]["key"], "nvidia.com/gpu");
   EXPECT_EQ(spec["terminationGracePeriodSeconds"], 0);
   EXPECT_EQ(spec["priorityClassName"], "serving");  // ahead of what the replacement is ahead of
-  EXPECT_FALSE(spec.contains("priority"));           // the Priority admission's to set
+  EXPECT_FALSE(spec.contains("priority"));          // the Priority admission's to set
   api::LeaderWorkerSet own_class = Lws();
   own_class.metadata.annotations[api::kHandOffPriorityClassAnnotation] = "serving-hold";
   EXPECT_EQ(PlaceholderPod(own_class, leader, kT0)["spec"]["priorityClassName"], "serving-hold");
@@ -198,7 +198,8 @@ TEST(CapacityHandOffTest, TheNodeIsHandedToAWaitingPodOfTheLws) {
   EXPECT_EQ(PlanHandOff(in).step, HandOffStep::kNone);
   in.held_for.erase("llama-1-1");
   // ... unless it asks for more than the node had.
-  worker.spec.containers[0].resources.requests["nvidia.com/gpu"] = api::Quantity::Parse("16").value();
+  worker.spec.containers[0].resources.requests["nvidia.com/gpu"] =
+      api::Quantity::Parse("16").value();
   d = PlanHandOff(in);
   EXPECT_EQ(d.step, HandOffStep::kNone);  // a pod of the LWS is pending: kept for it
   worker.spec.node_name = "gpu-8";
@@ -210,7 +211,8 @@ TEST(CapacityHandOffTest, TheNodeIsHandedToAWaitingPodOfTheLws) {
 TEST(CapacityHandOffTest, AnLwsThatStopsAskingReleasesItsHolds) {
   api::Pod holder = Placeholder(LwsPod(1, 0, "gpu-3", true), kT0 + 10min, "gpu-3");
   api::LeaderWorkerSet off = Lws("");
-  EXPECT_EQ(Plan(&off, nullptr, &holder).reason, "the LeaderWorkerSet no longer asks for a hand-off");
+  EXPECT_EQ(Plan(&off, nullptr, &holder).reason,
+            "the LeaderWorkerSet no longer asks for a hand-off");
   EXPECT_EQ(Plan(nullptr, nullptr, &holder).reason, "the LeaderWorkerSet is gone");
   holder.metadata.deletion_timestamp = FormatRfc3339(kT0);
   EXPECT_EQ(Plan(&off, nullptr, &holder).step, HandOffStep::kNone);  // already going

@@ -323,8 +323,7 @@ void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,
 void LwsController::Event(const api::LeaderWorkerSet& lws, const std::string& type,
                           const std::string& reason, const std::string& note,
                           const std::string& action) {
-  store::ObjectPtr stored = caches_->sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
-  if (stored != nullptr) recorder_->Record(stored->json, type, reason, note, action);
+  RecordOnLws(*caches_, recorder_, lws, type, reason, note, action);
 }
 
 void LwsController::Expect(const runtime::Key& key, const client::Informer& informer,
