@@ -16,7 +16,8 @@
 #     its end, across the takeover;
 #   - ours, opt-in: with lws-cpp.dev/failure-policy: Rollback, a crashing build is rolled back to
 #     the previous template and every group runs it again; `kubectl lws rollout status` says the
-#     rollout failed.
+#     rollout failed; with lws-cpp.dev/capacity-hand-off, the recreated groups' nodes are held by
+#     placeholder pods that are all gone at the end.
 # Usage: operator_e2e.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -167,8 +168,9 @@ check "each group's leader pod was recreated exactly once ($created)" \
 
 # Ours, opt-in (docs/scarcity.md): with the Rollback failure policy, a build whose worker crashes
 # 2 s after it is Ready is rolled back to the previous template.
-check "failure policy: the LWS is annotated" \
-  k annotate lws $lws lws-cpp.dev/failure-policy=Rollback lws-cpp.dev/failure-threshold=1
+check "failure policy: the LWS is annotated (with the capacity hand-off)" \
+  k annotate lws $lws lws-cpp.dev/failure-policy=Rollback lws-cpp.dev/failure-threshold=1 \
+  lws-cpp.dev/capacity-hand-off=1m
 check "a failing build is rolled out" k patch lws $lws --type=json -p '[
   {"op":"add","path":"/spec/leaderWorkerTemplate/workerTemplate/metadata","value":{"annotations":{"sim.lws-cpp.dev/crash-after-seconds":"2"}}},
   {"op":"replace","path":"/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0/image","value":"nginxinc/nginx-unprivileged:broken"}]'
@@ -184,7 +186,13 @@ back_on_previous() {
     test "$(jp pods -l leaderworkerset.sigs.k8s.io/name=$lws -o jsonpath='{.items[*].spec.containers[0].image}' | tr ' ' '\n' | sort -u)" = nginxinc/nginx-unprivileged:1.28
 }
 check "every group runs the previous image again" eventually 120 back_on_previous
-ls -la "$tmp/bin"; echo "PATH=$PATH"; kubectl plugin list; kubectl lws rollout status $lws >"$tmp/out" 2>"$tmp/err"
+# The capacity hand-off through the REST client: the recreated groups' nodes were held for their
+# replacements by placeholder pods, and none is left once the groups run again.
+check "capacity hand-off: a CapacityHeld event" eventually 10 \
+  bash -c "kubectl get events --field-selector reason=CapacityHeld -o name | grep -q ."
+no_holds() { test -z "$(jp pods -l lws-cpp.dev/capacity-hand-off-of=$lws -o name)"; }
+check "capacity hand-off: no placeholder is left" eventually 90 no_holds
+kubectl lws rollout status $lws >"$tmp/out" 2>"$tmp/err"
 check "kubectl lws rollout status: the rollout failed (exit 1)" test $? = 1
 check "kubectl lws rollout status: says why" grep -qE \
   '^error: leaderworkerset "'$lws'" rollout failed: revision [0-9a-f]+ failed: .*; rolled back to revision [0-9a-f]+$' "$tmp/err"
