@@ -119,7 +119,6 @@ struct SweepCase {
   }
 };
 
-// An int or a percentage, and its scaled value against `replicas` (rounded up or down).
 // `value` (an int, or a percentage string "N%") against `replicas`, rounded up or down.
 int Scaled(const api::Json& value, int replicas, bool round_up) {
   if (value.is_number_integer()) return value.get<int>();
@@ -127,6 +126,7 @@ int Scaled(const api::Json& value, int replicas, bool round_up) {
   return static_cast<int>(round_up ? std::ceil(exact) : std::floor(exact));
 }
 
+// A random int or percentage, and its scaled value against `replicas` (rounded up or down).
 std::pair<api::Json, int> IntOrPercent(Rng& rng, int replicas, bool round_up) {
   api::Json value;
   if (rng.Bernoulli(0.5)) {

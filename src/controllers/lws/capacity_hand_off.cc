@@ -5,6 +5,7 @@
 
 #include "api/codec.h"
 #include "api/field.h"
+#include "api/intstr.h"
 #include "api/pod_requests.h"
 #include "api/rollout_annotations.h"
 
@@ -20,17 +21,10 @@ using api::kHandOffUntilAnnotation;
 // size): only such a pod is replaced after it leaves. A pod of a surge group or of a group scaled
 // away is not, and holding its node would only keep it from others.
 bool WillBeReplaced(const api::LeaderWorkerSet& lws, const api::Pod& pod) {
-  auto index = [&](const std::string& label) -> std::optional<long long> {
-    const std::string& text = pod.metadata.Label(label);
-    if (text.empty() || text.size() > 9 ||
-        text.find_first_not_of("0123456789") != std::string::npos) {
-      return std::nullopt;
-    }
-    return std::stoll(text);
-  };
-  std::optional<long long> group = index(api::kGroupIndexLabel);
-  std::optional<long long> worker = index(api::kWorkerIndexLabel);
-  return group && worker && *group < lws.Replicas() && *worker < lws.Size();
+  Result<std::int64_t> group = api::GoAtoi(pod.metadata.Label(api::kGroupIndexLabel));
+  Result<std::int64_t> worker = api::GoAtoi(pod.metadata.Label(api::kWorkerIndexLabel));
+  return group.ok() && worker.ok() && *group >= 0 && *worker >= 0 && *group < lws.Replicas() &&
+         *worker < lws.Size();
 }
 
 std::optional<Time> HeldUntil(const api::Pod& placeholder) {
@@ -42,18 +36,13 @@ HandOffDecision Delete(std::string reason) {
   return {HandOffStep::kDelete, std::move(reason), std::nullopt};
 }
 
-// Whether the scheduler has tried `pod` (it set PodScheduled): it is in the scheduler's queue, so
-// the node freed next goes to it ahead of pods of lower priority.
-bool SchedulerTried(const api::Pod& pod) {
-  for (const api::PodCondition& c : pod.status.conditions) {
-    if (c.type == "PodScheduled") return true;
-  }
-  return false;
+// Not terminating and not bound: a pod that waits for a node.
+bool Pending(const api::Pod& pod) {
+  return !pod.metadata.IsDeleting() && pod.spec.node_name.empty();
 }
 
-// Whether `pod` asks for no more of any resource than `holder` holds: the node it frees fits it.
-bool FitsIn(const api::Pod& pod, const api::Pod& holder) {
-  const api::ResourceList held = api::PodSpecRequests(holder.spec);
+// Whether `pod` asks for no more of any resource than `held`: the node it frees fits it.
+bool FitsIn(const api::Pod& pod, const api::ResourceList& held) {
   for (const auto& [name, amount] : api::PodSpecRequests(pod.spec)) {
     if (amount.IsZero()) continue;
     auto it = held.find(name);
@@ -66,9 +55,12 @@ bool FitsIn(const api::Pod& pod, const api::Pod& holder) {
 // one another hold waits for (one node for one pod): P's replacement first.
 const api::Pod* WaitingPod(const HandOffInput& in) {
   const std::string held = HeldPodName(*in.placeholder);
+  const api::ResourceList room = api::PodSpecRequests(in.placeholder->spec);
+  // PodScheduled set: the scheduler has tried the pod, so it is in the scheduler's queue and the
+  // node freed next goes to it ahead of pods of lower priority.
   auto waiting = [&](const api::Pod& pod) {
-    return !pod.metadata.IsDeleting() && pod.spec.node_name.empty() && SchedulerTried(pod) &&
-           FitsIn(pod, *in.placeholder);
+    return Pending(pod) && pod.status.FindCondition("PodScheduled") != nullptr &&
+           FitsIn(pod, room);
   };
   if (in.pod != nullptr && waiting(*in.pod)) return in.pod;
   for (const api::Pod* pod : in.lws_pods) {
@@ -80,7 +72,7 @@ const api::Pod* WaitingPod(const HandOffInput& in) {
 
 bool AnyPending(const HandOffInput& in) {
   for (const api::Pod* pod : in.lws_pods) {
-    if (!pod->metadata.IsDeleting() && pod->spec.node_name.empty()) return true;
+    if (Pending(*pod)) return true;
   }
   return false;
 }
