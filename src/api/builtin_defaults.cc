@@ -147,6 +147,31 @@ void ApplyNamespaceDefaults(Json* ns) {
   // update carries the stored list over (ApplyBuiltinUpdateCarryOver) and must keep it.
   DefaultValue(EnsureObject(ns, "spec"), "finalizers", Json::array({"kubernetes"}));
 }
+// SetDefaults_Deployment (apps/v1): RollingUpdate 25%/25% unless Recreate.
+void ApplyDeploymentDefaults(Json* deployment) {
+  Json* spec = Object(deployment, "spec");
+  if (spec == nullptr) return;
+  DefaultValue(spec, "replicas", 1);
+  if (Json* strategy = EnsureObject(spec, "strategy")) {
+    DefaultString(strategy, "type", "RollingUpdate");
+    if (StringMember(*strategy, "type") == "RollingUpdate") {
+      if (Json* rolling = EnsureObject(strategy, "rollingUpdate")) {
+        DefaultValue(rolling, "maxUnavailable", "25%");
+        DefaultValue(rolling, "maxSurge", "25%");
+      }
+    }
+  }
+  DefaultValue(spec, "revisionHistoryLimit", 10);
+  DefaultValue(spec, "progressDeadlineSeconds", 600);
+  ApplyPodTemplateSpecDefaults(Object(Object(spec, "template"), "spec"));
+}
+
+void ApplyReplicaSetDefaults(Json* set) {
+  Json* spec = Object(set, "spec");
+  if (spec == nullptr) return;
+  DefaultValue(spec, "replicas", 1);
+  ApplyPodTemplateSpecDefaults(Object(Object(spec, "template"), "spec"));
+}
 
 // v1 Secret conversion: stringData entries overwrite data entries and are not stored.
 void ApplySecretDefaults(Json* secret) {
@@ -174,6 +199,10 @@ void ApplyBuiltinDefaults(const ResourceInfo& info, Json* object) {
     ApplyPodDefaults(object);
   } else if (Is(info, "apps", "StatefulSet")) {
     ApplyStatefulSetDefaults(object);
+  } else if (Is(info, "apps", "Deployment")) {
+    ApplyDeploymentDefaults(object);
+  } else if (Is(info, "apps", "ReplicaSet")) {
+    ApplyReplicaSetDefaults(object);
   } else if (Is(info, "", "Service")) {
     ApplyServiceDefaults(object);
   } else if (Is(info, "", "Namespace")) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/field.h"
+#include "api/identical_json.h"
 
 namespace lws::api {
 
@@ -44,6 +45,20 @@ ErrorList ValidatePodSpecUpdate(const Json& spec, const Json& old_spec, const Fi
 // ValidateStatefulSetSpec and ValidateStatefulSetUpdate's spec rule (builtin_workload_validation.cc).
 ErrorList ValidateStatefulSetSpec(const Json& spec, const FieldPath& path);
 ErrorList ValidateStatefulSetSpecUpdate(const Json& spec, const Json& old_spec);
+// The rules the apps kinds share (builtin_workload_validation.cc): a member that must be >= 0;
+// spec.selector required, well formed and not empty ("empty selector is invalid for <kind>");
+// the template's labels matched by the selector, restartPolicy Always and no
+// activeDeadlineSeconds (`kind` names the validator: "StatefulSet" or "ReplicaSet").
+void NonNegative(const Json& obj, std::string_view key, const FieldPath& path, ErrorList* errs);
+void ValidateWorkloadSelector(const Json& spec, const FieldPath& path, std::string_view kind,
+                              ErrorList* errs);
+void ValidateWorkloadTemplate(const Json& spec, const Json* selector, const FieldPath& path,
+                              std::string_view kind, ErrorList* errs);
+// ValidateDeploymentSpec and ValidateReplicaSetSpec, and their updates' immutable selector
+// (builtin_deployment_validation.cc).
+ErrorList ValidateDeploymentSpec(const Json& spec, const FieldPath& path);
+ErrorList ValidateReplicaSetSpec(const Json& spec, const FieldPath& path);
+ErrorList ValidateSelectorUpdate(const Json& spec, const Json& old_spec);
 // ValidateService's spec rules and ValidateServiceUpdate's cluster IP rule
 // (builtin_service_validation.cc).
 ErrorList ValidateServiceSpec(const Json& spec, const FieldPath& path);
@@ -58,9 +73,6 @@ std::vector<std::string> IsValidPortName(std::string_view port);
 // validation.InclusiveRangeError: "must be between 1 and 65535, inclusive".
 std::string InclusiveRangeError(std::int64_t lo, std::int64_t hi);
 
-// A copy of `v` without the members Go's semantic equality cannot tell from absent: nulls, empty
-// strings and empty arrays (recursively). Used to compare specs across updates.
-Json NormalizedForCompare(const Json& v);
 
 // One line per differing leaf, "- path: old" / "+ path: new", in the spirit of the cmp.Diff
 // upstream appends to immutability errors (not its exact text: that prints Go structs).

@@ -198,6 +198,10 @@ ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Js
   } else if (statefulset) {
     AppendErrors(&errs, ValidateStatefulSetSpec(spec, FieldPath("spec")));
     if (old != nullptr) AppendErrors(&errs, ValidateStatefulSetSpecUpdate(spec, SpecOf(*old)));
+  } else if (Is(info, "apps", "Deployment") || Is(info, "apps", "ReplicaSet")) {
+    AppendErrors(&errs, Is(info, "apps", "Deployment") ? ValidateDeploymentSpec(spec, FieldPath("spec"))
+                                                        : ValidateReplicaSetSpec(spec, FieldPath("spec")));
+    if (old != nullptr) AppendErrors(&errs, ValidateSelectorUpdate(spec, SpecOf(*old)));
   } else if (Is(info, "", "Service")) {
     if (old != nullptr) AppendErrors(&errs, ValidateServiceSpecUpdate(spec, SpecOf(*old)));
     AppendErrors(&errs, ValidateServiceSpec(spec, FieldPath("spec")));

@@ -1,4 +1,5 @@
-// StatefulSet spec rules of pkg/apis/apps/validation over JSON. See builtin_validation.h for what is covered.
+// StatefulSet spec rules of pkg/apis/apps/validation over JSON, and the selector and template
+// rules the apps kinds share. See builtin_validation.h for what is covered.
 #include <optional>
 #include <set>
 #include <string>
@@ -23,11 +24,6 @@ constexpr std::string_view kNegative = "must be greater than or equal to 0";
 FieldError WithRendered(FieldError e, std::string rendered) {
   e.rendered_value = std::move(rendered);
   return e;
-}
-
-void NonNegative(const Json& obj, std::string_view key, const FieldPath& path, ErrorList* errs) {
-  const std::int64_t value = builtin::IntValue(Member(obj, key));
-  if (value < 0) errs->push_back(Invalid(path, value, std::string(kNegative)));
 }
 
 // %#v of a metav1.LabelSelector as field errors print a selector value.
@@ -105,7 +101,31 @@ void ValidateUpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* 
   }
 }
 
-void ValidateTemplate(const Json& spec, const Json* selector_json, const FieldPath& path, ErrorList* errs) {
+}  // namespace
+
+void NonNegative(const Json& obj, std::string_view key, const FieldPath& path, ErrorList* errs) {
+  const std::int64_t value = builtin::IntValue(Member(obj, key));
+  if (value < 0) errs->push_back(Invalid(path, value, std::string(kNegative)));
+}
+
+void ValidateWorkloadSelector(const Json& spec, const FieldPath& path, std::string_view kind,
+                              ErrorList* errs) {
+  const Json* selector = Member(spec, "selector");
+  if (IsUnset(selector)) {
+    errs->push_back(Required(path.Child("selector"), ""));
+  } else if (selector->is_object()) {
+    AppendErrors(errs, ValidateSelectorSyntax(*selector, path.Child("selector")));
+    const Json* labels = Object(*selector, "matchLabels");
+    const Json* exprs = Array(*selector, "matchExpressions");
+    if ((labels == nullptr || labels->empty()) && (exprs == nullptr || exprs->empty())) {
+      errs->push_back(WithRendered(Invalid(path.Child("selector"), Json(), "empty selector is invalid for " + std::string(kind)),
+                                   GoLabelSelector(*selector)));
+    }
+  }
+}
+
+void ValidateWorkloadTemplate(const Json& spec, const Json* selector_json, const FieldPath& path,
+                              std::string_view kind, ErrorList* errs) {
   const Json* tmpl = Object(spec, "template");
   const Json* meta = tmpl != nullptr ? Object(*tmpl, "metadata") : nullptr;
   const Json* labels = meta != nullptr ? Object(*meta, "labels") : nullptr;
@@ -137,11 +157,10 @@ void ValidateTemplate(const Json& spec, const Json* selector_json, const FieldPa
   const FieldPath spec_path = path.Child("template").Child("spec");
   if (restart != "Always") errs->push_back(NotSupported(spec_path.Child("restartPolicy"), restart, {"Always"}));
   if (pod_spec != nullptr && !IsUnset(Member(*pod_spec, "activeDeadlineSeconds"))) {
-    errs->push_back(Forbidden(spec_path.Child("activeDeadlineSeconds"), "activeDeadlineSeconds in StatefulSet is not Supported"));
+    errs->push_back(Forbidden(spec_path.Child("activeDeadlineSeconds"),
+                              "activeDeadlineSeconds in " + std::string(kind) + " is not Supported"));
   }
 }
-
-}  // namespace
 
 ErrorList ValidateStatefulSetSpec(const Json& spec, const FieldPath& path) {
   ErrorList errs;
@@ -163,19 +182,8 @@ ErrorList ValidateStatefulSetSpec(const Json& spec, const FieldPath& path) {
   NonNegative(spec, "replicas", path.Child("replicas"), &errs);
   NonNegative(spec, "minReadySeconds", path.Child("minReadySeconds"), &errs);
   if (const Json* ordinals = Object(spec, "ordinals")) NonNegative(*ordinals, "start", path.Child("ordinals.start"), &errs);
-  const Json* selector = Member(spec, "selector");
-  if (IsUnset(selector)) {
-    errs.push_back(Required(path.Child("selector"), ""));
-  } else if (selector->is_object()) {
-    AppendErrors(&errs, ValidateSelectorSyntax(*selector, path.Child("selector")));
-    const Json* labels = Object(*selector, "matchLabels");
-    const Json* exprs = Array(*selector, "matchExpressions");
-    if ((labels == nullptr || labels->empty()) && (exprs == nullptr || exprs->empty())) {
-      errs.push_back(WithRendered(Invalid(path.Child("selector"), Json(), "empty selector is invalid for statefulset"),
-                                  GoLabelSelector(*selector)));
-    }
-  }
-  ValidateTemplate(spec, selector, path, &errs);
+  ValidateWorkloadSelector(spec, path, "statefulset", &errs);
+  ValidateWorkloadTemplate(spec, Member(spec, "selector"), path, "StatefulSet", &errs);
   return errs;
 }
 

@@ -12,4 +12,9 @@ namespace lws::api {
 // Same types, same members in the same order, same items, same scalars.
 bool IdenticalJson(const Json& a, const Json& b);
 
+// A copy of `v` without the members Go's semantic equality cannot tell from absent: nulls, empty
+// strings and empty arrays (recursively). Used to compare specs and templates across updates
+// (`creationTimestamp: null` in a template is the same template).
+Json NormalizedForCompare(const Json& v);
+
 }  // namespace lws::api

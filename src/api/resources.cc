@@ -89,8 +89,14 @@ std::vector<ResourceInfo> BuiltinResources() {
 
   all.push_back(Builtin("apps", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}));
 
-  // Served so the operator's manifests (deploy/) apply here as on a real cluster; nothing runs
-  // them (no Deployment controller), the objects are stored as given after the metadata checks.
+  // Run by cluster/deployment_controller.h and cluster/replicaset_controller.h in `lws up`.
+  ResourceInfo replicasets = Builtin("apps", "replicasets", "replicaset", "ReplicaSet", true, {"rs"});
+  replicasets.categories = {"all"};
+  replicasets.has_status = true;
+  replicasets.tracks_generation = true;
+  replicasets.scale = ScaleInfo{".spec.replicas", ".status.replicas", ""};
+  all.push_back(replicasets);
+
   ResourceInfo deployments = Builtin("apps", "deployments", "deployment", "Deployment", true, {"deploy"});
   deployments.categories = {"all"};
   deployments.has_status = true;

@@ -72,6 +72,7 @@ Row SecretRow(const Json& secret, Time now);
 Row ServiceAccountRow(const Json& sa, Time now);
 Row PersistentVolumeClaimRow(const Json& pvc, Time now);
 Row DeploymentRow(const Json& deploy, Time now);
+Row ReplicaSetRow(const Json& set, Time now);
 Row RoleBindingRow(const Json& binding, Time now);  // RoleBinding and ClusterRoleBinding
 Row WebhookConfigurationRow(const Json& config, Time now);  // Mutating and Validating
 

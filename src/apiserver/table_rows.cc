@@ -309,22 +309,39 @@ Row PersistentVolumeClaimRow(const Json& pvc, Time now) {
                 volume_mode.empty() ? "<unset>" : volume_mode});
 }
 
-Row DeploymentRow(const Json& deploy, Time now) {
-  const Json* replicas = At(deploy, {"spec", "replicas"});
-  std::int64_t desired =  // defaulted to 1 by the server
-      replicas != nullptr && replicas->is_number() ? IntAt(deploy, {"spec", "replicas"}) : 1;
-  auto [names, images] = ContainerCells(ArrayAt(deploy, {"spec", "template", "spec", "containers"}));
-  // metav1.LabelSelectorAsSelector(spec.selector).String(); an undecodable selector prints "".
-  std::string selector;
+namespace {
+
+// spec.replicas, defaulted to 1 by the server.
+std::int64_t DesiredReplicas(const Json& object) {
+  const Json* replicas = At(object, {"spec", "replicas"});
+  return replicas != nullptr && replicas->is_number() ? IntAt(object, {"spec", "replicas"}) : 1;
+}
+
+// metav1.LabelSelectorAsSelector(spec.selector).String(); an undecodable selector prints "".
+std::string SelectorCell(const Json& object) {
   api::LabelSelector typed;
-  if (const Json* s = At(deploy, {"spec", "selector"}); s != nullptr && api::DecodeInto(*s, &typed).empty()) {
-    Result<api::Selector> parsed = api::Selector::FromLabelSelector(&typed);
-    if (parsed.ok()) selector = parsed->String();
-  }
+  const Json* s = At(object, {"spec", "selector"});
+  if (s == nullptr || !api::DecodeInto(*s, &typed).empty()) return "";
+  Result<api::Selector> parsed = api::Selector::FromLabelSelector(&typed);
+  return parsed.ok() ? parsed->String() : "";
+}
+
+}  // namespace
+
+Row DeploymentRow(const Json& deploy, Time now) {
+  auto [names, images] = ContainerCells(ArrayAt(deploy, {"spec", "template", "spec", "containers"}));
   return Cells({NameOf(deploy),
-                std::to_string(IntAt(deploy, {"status", "readyReplicas"})) + "/" + std::to_string(desired),
+                std::to_string(IntAt(deploy, {"status", "readyReplicas"})) + "/" +
+                    std::to_string(DesiredReplicas(deploy)),
                 IntAt(deploy, {"status", "updatedReplicas"}), IntAt(deploy, {"status", "availableReplicas"}),
-                AgeOf(deploy, now), names, images, selector});
+                AgeOf(deploy, now), names, images, SelectorCell(deploy)});
+}
+
+Row ReplicaSetRow(const Json& set, Time now) {
+  auto [names, images] = ContainerCells(ArrayAt(set, {"spec", "template", "spec", "containers"}));
+  return Cells({NameOf(set), DesiredReplicas(set), IntAt(set, {"status", "replicas"}),
+                IntAt(set, {"status", "readyReplicas"}), AgeOf(set, now), names, images,
+                SelectorCell(set)});
 }
 
 // printRoleBinding / printClusterRoleBinding: the role as Kind/name, then (wide) the subjects

@@ -11,10 +11,10 @@ namespace lws::cluster {
 namespace {
 
 // Kinds whose deletion can leave dependents behind in this cluster.
-const client::Resource* const kOwners[] = {&client::kStatefulSets, &client::kPods,
-                                           &client::kControllerRevisions, &client::kServices,
-                                           &client::kPersistentVolumeClaims,
-                                           &client::kLeaderWorkerSets};
+const client::Resource* const kOwners[] = {
+    &client::kStatefulSets, &client::kPods,      &client::kControllerRevisions,
+    &client::kServices,     &client::kPersistentVolumeClaims, &client::kLeaderWorkerSets,
+    &client::kDeployments,  &client::kReplicaSets};
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
@@ -31,6 +31,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       scheduler_client_(server, store, "default-scheduler"),
       kubelet_client_(server, store, "kubelet"),
       statefulset_client_(server, store, "statefulset-controller"),
+      replicaset_client_(server, store, std::string(kReplicaSetControllerName)),
+      deployment_client_(server, store, std::string(kDeploymentControllerName)),
       gc_client_(server, store, "generic-garbage-collector"),
       gang_client_(server, store, std::string(kVolcanoScheduler)),
       tenants_client_(server, store, "other-tenants") {
@@ -51,6 +53,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   kubelets_ = std::make_unique<Kubelets>(loop, &kubelet_client_, &spec_, root.Derive("kubelets"),
                                          kubelet_options);
   statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
+  replicasets_ = std::make_unique<ReplicaSetController>(loop, &replicaset_client_);
+  deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
 }
 
 LocalCluster::~LocalCluster() { Stop(); }
@@ -65,6 +69,8 @@ Status LocalCluster::Start() {
     if (Status s = gang_scheduler_->Start(); !s.ok()) return s;
   }
   if (Status s = statefulsets_->Start(); !s.ok()) return s;
+  if (Status s = replicasets_->Start(); !s.ok()) return s;
+  if (Status s = deployments_->Start(); !s.ok()) return s;
   if (tenants_) {
     if (Status s = tenants_->Start(); !s.ok()) return s;
   }
@@ -74,6 +80,8 @@ Status LocalCluster::Start() {
 void LocalCluster::Stop() {
   gc_watches_.clear();
   if (tenants_) tenants_->Stop();
+  if (deployments_) deployments_->Stop();
+  if (replicasets_) replicasets_->Stop();
   if (statefulsets_) statefulsets_->Stop();
   if (scheduler_) scheduler_->Stop();
   if (gang_scheduler_) gang_scheduler_->Stop();

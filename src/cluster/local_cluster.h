@@ -1,7 +1,8 @@
 // File: cluster/local_cluster.h
 //
 // The simulated cluster behind the embedded API server: node pools with their autoscaler, the
-// scheduler, the kubelets, the StatefulSet controller and the garbage collector, each with its
+// scheduler, the kubelets, the StatefulSet, ReplicaSet and Deployment controllers and the
+// garbage collector, each with its
 // own in-process client (so managedFields and events name the component, as on a real cluster),
 // all on one EventLoop. `lws up` runs it on the real clock; simulations and tests run it on a
 // VirtualLoop, where a run is a pure function of the cluster spec, the workload and the seed.
@@ -22,9 +23,11 @@
 #include "base/event_loop.h"
 #include "client/local_client.h"
 #include "cluster/cluster_spec.h"
+#include "cluster/deployment_controller.h"
 #include "cluster/garbage_collector.h"
 #include "cluster/kubelet.h"
 #include "cluster/node_pools.h"
+#include "cluster/replicaset_controller.h"
 #include "cluster/scheduler.h"
 #include "cluster/statefulset_controller.h"
 #include "cluster/tenant_pods.h"
@@ -55,6 +58,8 @@ class LocalCluster {
   // The "volcano" gang scheduler, when the spec asks for one (ClusterSpec::gang_scheduler).
   Scheduler* gang_scheduler() { return gang_scheduler_.get(); }
   StatefulSetController& statefulsets() { return *statefulsets_; }
+  ReplicaSetController& replicasets() { return *replicasets_; }
+  DeploymentController& deployments() { return *deployments_; }
   std::uint64_t gc_passes() const { return gc_passes_; }
 
  private:
@@ -75,6 +80,8 @@ class LocalCluster {
   client::LocalClient scheduler_client_;
   client::LocalClient kubelet_client_;
   client::LocalClient statefulset_client_;
+  client::LocalClient replicaset_client_;
+  client::LocalClient deployment_client_;
   client::LocalClient gc_client_;
   client::LocalClient gang_client_;
   client::LocalClient tenants_client_;
@@ -84,6 +91,8 @@ class LocalCluster {
   std::unique_ptr<TenantPods> tenants_;  // when the spec has other tenants
   std::unique_ptr<Kubelets> kubelets_;
   std::unique_ptr<StatefulSetController> statefulsets_;
+  std::unique_ptr<ReplicaSetController> replicasets_;
+  std::unique_ptr<DeploymentController> deployments_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;

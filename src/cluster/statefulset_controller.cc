@@ -23,32 +23,12 @@ bool NamesStatefulSet(std::string_view kind, std::string_view api_version) {
   return kind == "StatefulSet" && api_version.starts_with("apps/");
 }
 
-// A string member read in place ("" when missing or not a string): every pod and revision
-// event reads an ownerReference, and copying its strings first was most of the cost.
-std::string_view StringAt(const Json& object, std::string_view key) {
-  const Json& value = api::ChildOrNull(object, key);
-  return value.is_string() ? std::string_view(value.get_ref<const std::string&>())
-                           : std::string_view();
-}
-
 }  // namespace
 
 std::optional<StatefulSetOwner> ControllingStatefulSet(const api::Json& object) {
-  const Json& meta = api::ChildOrNull(object, "metadata");
-  const Json& refs = api::ChildOrNull(meta, "ownerReferences");
-  if (!refs.is_array()) return std::nullopt;
-  for (const Json& ref : refs) {
-    const Json& controller = api::ChildOrNull(ref, "controller");
-    if (!controller.is_boolean() || !controller.get<bool>()) continue;
-    // Only one controller reference is allowed; it either names a set or not.
-    if (!NamesStatefulSet(StringAt(ref, "kind"), StringAt(ref, "apiVersion"))) {
-      return std::nullopt;
-    }
-    return StatefulSetOwner{
-        {std::string(StringAt(meta, "namespace")), std::string(StringAt(ref, "name"))},
-        std::string(StringAt(ref, "uid"))};
-  }
-  return std::nullopt;
+  std::optional<ControllerOf> owner = ControllingOwner(object, "StatefulSet");
+  if (!owner) return std::nullopt;
+  return StatefulSetOwner{std::move(owner->owner), std::move(owner->uid)};
 }
 
 StatefulSetController::StatefulSetController(EventLoop* loop, const client::LocalClient* client)

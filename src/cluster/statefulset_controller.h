@@ -44,6 +44,7 @@
 #include "client/event_recorder.h"
 #include "client/informer.h"
 #include "client/local_client.h"
+#include "cluster/owner_controller.h"
 #include "cluster/statefulset_plan.h"
 
 namespace lws::cluster {

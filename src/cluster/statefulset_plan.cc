@@ -256,25 +256,6 @@ class Pass {
   std::vector<bool> unavailable_;
 };
 
-// Rule 7: the shortest wait until a Ready pod becomes available, if any.
-std::optional<Duration> RequeueAfter(const StatefulSetSnapshot& snap) {
-  std::int32_t min_ready = snap.set.spec.min_ready_seconds;
-  if (min_ready <= 0) return std::nullopt;
-  std::optional<Duration> shortest;
-  for (const auto& shared : snap.pods) {
-    const api::Pod& pod = *shared;
-    if (!pod.IsRunningAndReady() || IsPodAvailable(pod, min_ready, snap.now)) continue;
-    const api::PodCondition* ready = pod.status.FindCondition("Ready");
-    Result<Time> since = ParseRfc3339(ready == nullptr ? "" : ready->last_transition_time);
-    // Available once strictly past since + minReady: one second after that instant.
-    Duration wait = since.ok() ? *since + std::chrono::seconds(min_ready + 1) - snap.now
-                               : Duration(std::chrono::seconds(min_ready));
-    wait = std::max(wait, Duration(std::chrono::seconds(1)));
-    if (!shortest || wait < *shortest) shortest = wait;
-  }
-  return shortest;
-}
-
 }  // namespace
 
 Result<StatefulSetPlan> PlanStatefulSet(const StatefulSetSnapshot& snapshot) {
@@ -319,7 +300,7 @@ Result<StatefulSetPlan> PlanStatefulSet(const StatefulSetSnapshot& snapshot) {
     a.reason = "status";
     plan.actions.push_back(std::move(a));
   }
-  if (std::optional<Duration> wait = RequeueAfter(snapshot)) {
+  if (std::optional<Duration> wait = AvailableWait(snapshot.pods, set.spec.min_ready_seconds, snapshot.now)) {
     StatefulSetAction a{.kind = Kind::kRequeueAfter, .name = set.metadata.name};
     a.requeue_after = *wait;
     a.reason = "minReadySeconds";

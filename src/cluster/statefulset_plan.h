@@ -56,6 +56,7 @@
 #include "api/pod.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "cluster/pod_availability.h"
 
 namespace lws::cluster {
 
@@ -156,8 +157,4 @@ bool StatefulSetIdentityMatches(const api::StatefulSet& set, const api::Pod& pod
 // Gives `pod` its ordinal's namespace, pod-name and pod-index labels (upstream updateIdentity):
 // all an update of an existing pod may change.
 void UpdateStatefulSetPodIdentity(const api::StatefulSet& set, int ordinal, api::Pod& pod);
-// Ready=True for longer than minReadySeconds at `now` (upstream podutil.IsPodAvailable), and
-// Running.
-bool IsPodAvailable(const api::Pod& pod, std::int32_t min_ready_seconds, Time now);
-
 }  // namespace lws::cluster

@@ -3,20 +3,14 @@
 
 #include "api/go_json.h"
 #include "api/revision.h"
+#include "cluster/owner_controller.h"
 #include "cluster/statefulset_plan.h"
 
 namespace lws::cluster {
 namespace {
 
 api::OwnerReference ControllerRefTo(const api::StatefulSet& set) {
-  api::OwnerReference ref;
-  ref.api_version = "apps/v1";
-  ref.kind = "StatefulSet";
-  ref.name = set.metadata.name;
-  ref.uid = set.metadata.uid;
-  ref.controller = true;
-  ref.block_owner_deletion = true;
-  return ref;
+  return AppsControllerRef("StatefulSet", set.metadata);
 }
 
 // The revision data for `set`: its template, marked to replace the live one when applied.
@@ -170,17 +164,6 @@ void UpdateStatefulSetPodIdentity(const api::StatefulSet& set, int ordinal, api:
   pod.metadata.namespace_ = set.metadata.namespace_;
   pod.metadata.labels[std::string(kStatefulSetPodNameLabel)] = pod.metadata.name;
   pod.metadata.labels[std::string(kPodIndexLabel)] = std::to_string(ordinal);
-}
-
-bool IsPodAvailable(const api::Pod& pod, std::int32_t min_ready_seconds, Time now) {
-  if (!pod.IsRunningAndReady()) return false;
-  if (min_ready_seconds <= 0) return true;
-  const api::PodCondition* ready = pod.status.FindCondition("Ready");
-  if (ready == nullptr || ready->last_transition_time.empty()) return false;
-  Result<Time> since = ParseRfc3339(ready->last_transition_time);
-  if (!since.ok()) return false;
-  // Strictly after, as upstream's LastTransitionTime.Add(minReady).Before(now).
-  return *since + std::chrono::seconds(min_ready_seconds) < now;
 }
 
 }  // namespace lws::cluster
