@@ -29,6 +29,12 @@ std::int64_t RevisionOf(const api::ReplicaSet& set);
 // SetDeploymentCondition: no change when status and reason are the same; the transition time
 // is kept when only the reason changes; the condition moves to the end.
 void SetCondition(std::vector<api::WorkloadCondition>& conditions, api::WorkloadCondition c);
+// Appends `revision` to a revision-history annotation, dropping the oldest entries to stay
+// within `limit` characters (upstream's 2000); a revision that cannot fit is not recorded.
+void AppendRevisionHistory(std::string& history, const std::string& revision,
+                           std::size_t limit = 2000);
+// ReplicaSetsByCreationTimestamp: oldest first, then by name.
+bool OlderFirst(const api::ReplicaSet* a, const api::ReplicaSet* b);
 // NewDeploymentCondition at `now` (update and transition time).
 api::WorkloadCondition NewCondition(std::string type, std::string status, std::string reason,
                                     std::string message, Time now);

@@ -22,15 +22,6 @@ bool SkippedAnnotation(const std::string& key) {
          key == kMaxReplicasAnnotation || key == "deprecated.deployment.rollback.to";
 }
 
-// ReplicaSetsByCreationTimestamp: oldest first, then by name.
-bool OlderFirst(const api::ReplicaSet* a, const api::ReplicaSet* b) {
-  if (a->metadata.creation_timestamp != b->metadata.creation_timestamp) {
-    // RFC 3339 UTC stamps of one width compare as text; an unset one sorts first, as Go's zero.
-    return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
-  }
-  return a->metadata.name < b->metadata.name;
-}
-
 // SetNewReplicaSetAnnotations: the Deployment's annotations copied, the revision raised (a
 // rollback to this set records the one it had in revision-history). Returns whether any changed.
 bool SetNewSetAnnotations(const api::StringMap& from, api::ReplicaSet& set,
@@ -52,10 +43,7 @@ bool SetNewSetAnnotations(const api::StringMap& from, api::ReplicaSet& set,
   if (*old < new_revision) {
     annotations[std::string(kRevisionAnnotation)] = std::to_string(new_revision);
     changed = true;
-    if (had) {
-      std::string& history = annotations[std::string(kRevisionHistoryAnnotation)];
-      history = history.empty() ? old_text : history + "," + old_text;
-    }
+    if (had) AppendRevisionHistory(annotations[std::string(kRevisionHistoryAnnotation)], old_text);
   }
   return changed;
 }
@@ -229,11 +217,11 @@ void DeploymentSync::CheckPausedConditions() {
   }
 }
 
-void DeploymentSync::Cleanup() {
+void DeploymentSync::Cleanup(const std::vector<api::ReplicaSet>& sets) {
   if (!d_.spec.revision_history_limit || *d_.spec.revision_history_limit == INT32_MAX) return;
-  std::vector<api::ReplicaSet*> cleanable;
-  for (api::ReplicaSet* set : Old()) {
-    if (!set->metadata.IsDeleting()) cleanable.push_back(set);
+  std::vector<const api::ReplicaSet*> cleanable;
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    if (i != new_index_ && !sets[i].metadata.IsDeleting()) cleanable.push_back(&sets[i]);
   }
   const long diff = static_cast<long>(cleanable.size()) - *d_.spec.revision_history_limit;
   if (diff <= 0) return;
@@ -262,8 +250,10 @@ Result<DeploymentPlan> DeploymentSync::Run() {
   Status s = Status::Ok();
   if (d_.spec.paused || IsScalingEvent()) {
     RETURN_IF_ERROR(SyncRevision(false));
+    // Upstream cleans up with the sets as they were before the scale.
+    const std::vector<api::ReplicaSet> before = sets_;
     RETURN_IF_ERROR(Scale());
-    if (d_.spec.paused) Cleanup();
+    if (d_.spec.paused) Cleanup(before);
     SyncStatus();
   } else if (d_.spec.strategy.type == api::kRecreateDeployment) {
     s = RolloutRecreate();

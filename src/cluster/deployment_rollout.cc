@@ -14,13 +14,6 @@ using Kind = DeploymentActionKind;
 
 std::int32_t Spec(const api::ReplicaSet& set) { return set.spec.replicas.value_or(1); }
 
-bool OlderFirst(const api::ReplicaSet* a, const api::ReplicaSet* b) {
-  if (a->metadata.creation_timestamp != b->metadata.creation_timestamp) {
-    return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
-  }
-  return a->metadata.name < b->metadata.name;
-}
-
 }  // namespace
 
 bool DeploymentSync::ScaleSet(api::ReplicaSet& set, std::int32_t size, std::int32_t max_surge) {
@@ -50,7 +43,7 @@ Status DeploymentSync::RolloutRolling() {
   ASSIGN_OR_RETURN(bool scaled_up, ReconcileNew());
   if (!scaled_up) {
     ASSIGN_OR_RETURN(bool scaled_down, ReconcileOld());
-    if (!scaled_down && DeploymentComplete(d_, d_.status)) Cleanup();
+    if (!scaled_down && DeploymentComplete(d_, d_.status)) Cleanup(sets_);
   }
   SyncRolloutStatus();
   return Status::Ok();
@@ -131,7 +124,7 @@ Status DeploymentSync::RolloutRecreate() {
   }
   if (New() == nullptr) RETURN_IF_ERROR(SyncRevision(true));
   ScaleSet(*New(), replicas_, 0);
-  if (DeploymentComplete(d_, d_.status)) Cleanup();
+  if (DeploymentComplete(d_, d_.status)) Cleanup(sets_);
   SyncRolloutStatus();
   return Status::Ok();
 }

@@ -37,7 +37,8 @@ class DeploymentSync {
   void SyncStatus();
   void SyncRolloutStatus();
   void CheckPausedConditions();
-  void Cleanup();
+  // Deletes old sets beyond the history limit, judged by `sets` (the sync's sets at some step).
+  void Cleanup(const std::vector<api::ReplicaSet>& sets);
 
   // deployment_rollout.cc: the strategies and the proportional scale.
   Status RolloutRolling();

@@ -179,4 +179,32 @@ api::WorkloadCondition NewCondition(std::string type, std::string status, std::s
   return c;
 }
 
+void AppendRevisionHistory(std::string& history, const std::string& revision, std::size_t limit) {
+  if (history.empty()) {
+    history = revision;
+    return;
+  }
+  std::vector<std::string> entries;
+  for (std::size_t start = 0;;) {
+    std::size_t comma = history.find(',', start);
+    entries.push_back(history.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  entries.push_back(revision);
+  std::size_t first = 0, length = history.size() + 1 + revision.size();
+  while (length > limit && first + 1 < entries.size()) length -= entries[first++].size() + 1;
+  if (length > limit) return;
+  history.clear();
+  for (std::size_t i = first; i < entries.size(); ++i) history += (i > first ? "," : "") + entries[i];
+}
+
+bool OlderFirst(const api::ReplicaSet* a, const api::ReplicaSet* b) {
+  if (a->metadata.creation_timestamp != b->metadata.creation_timestamp) {
+    // RFC 3339 UTC stamps of one width compare as text; an unset one sorts first, as Go's zero.
+    return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
+  }
+  return a->metadata.name < b->metadata.name;
+}
+
 }  // namespace lws::cluster

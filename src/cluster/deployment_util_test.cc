@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "cluster/deployment_internal.h"
 #include "cluster/deployment_plan.h"
 
 namespace lws::cluster {
@@ -445,6 +446,18 @@ TEST(DeploymentCleanupTest, CleanupDeploymentOrder) {
   EXPECT_EQ(deleted(1, {{1, "1"}, {0, "2"}, {0, "3"}}), (Set{"foo-2"}));
   EXPECT_EQ(deleted(1, {{1, "1"}, {1, "2"}, {0, "3"}}), Set());
   EXPECT_EQ(deleted(2, {{0, "3"}, {0, "1"}, {0, "4"}, {0, "2"}}), (Set{"foo-2", "foo-4"}));
+}
+
+// Upstream: pkg/controller/deployment/util/deployment_util_test.go TestAnnotationUtils, with
+// its 5-character limit: from revision 12 on, the history keeps the last two entries.
+TEST(DeploymentUtilTest, RevisionHistoryKeepsTheNewestEntriesWithinTheLimit) {
+  std::string history;
+  for (int i = 10; i < 20; ++i) {
+    AppendRevisionHistory(history, std::to_string(i), 5);
+    if (i >= 11) EXPECT_EQ(history, std::to_string(i - 1) + "," + std::to_string(i));
+  }
+  AppendRevisionHistory(history, "123456", 5);  // cannot fit at all: not recorded
+  EXPECT_EQ(history, "18,19");
 }
 
 }  // namespace
