@@ -74,7 +74,19 @@ std::string PodQOSClass(const Json& pod) {
 }
 
 Json InitialStatus(const ResourceInfo& info, const Json& object) {
-  if (Is(info, "", "Pod")) return {{"phase", "Pending"}, {"qosClass", PodQOSClass(object)}};
+  if (Is(info, "", "Pod")) {
+    Json status = {{"phase", "Pending"}, {"qosClass", PodQOSClass(object)}};
+    // The pod strategy's applySchedulingGatedCondition.
+    const Json& gates = ChildOrNull(ChildOrNull(object, "spec"), "schedulingGates");
+    if (gates.is_array() && !gates.empty()) {
+      status["conditions"] = Json::array({{{"type", "PodScheduled"},
+                                           {"status", "False"},
+                                           {"lastProbeTime", nullptr},
+                                           {"reason", "SchedulingGated"},
+                                           {"message", "Scheduling is blocked due to non-empty scheduling gates"}}});
+    }
+    return status;
+  }
   if (Is(info, "", "Namespace")) return {{"phase", "Active"}};
   if (Is(info, "apps", "StatefulSet")) return {{"replicas", 0}, {"availableReplicas", 0}};
   if (Is(info, "", "Service")) return {{"loadBalancer", Json::object()}};

@@ -215,7 +215,8 @@ PodRun Kubelets::BeginRun(const Json& pod, const Json& node) {
   run.started_at = run.others_started_at = now;
   run.stage = PodStage::kRestarting;
   for (const Json& c : ChildOrNull(status, "conditions")) {
-    if (api::StringMember(c, "type") == "Ready" && api::StringMember(c, "status") == "True") {
+    // ContainersReady, not Ready: readiness gates may hold Ready back while the containers run.
+    if (api::StringMember(c, "type") == "ContainersReady" && api::StringMember(c, "status") == "True") {
       run.stage = PodStage::kRunning;
     }
   }

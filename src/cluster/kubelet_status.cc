@@ -123,8 +123,38 @@ Json ContainerStatus(const Json& pod, const ContainerSpec& c, bool first, const 
   return s;
 }
 
-// The kubelet's conditions for `run`, in its order; `unready` lists unready containers.
-std::vector<Json> KubeletConditions(const PodRun& run, const std::vector<std::string>& unready) {
+const Json* FindCondition(const Json& conditions, const std::string& type) {
+  if (!conditions.is_array()) return nullptr;
+  for (const Json& c : conditions) {
+    if (c.is_object() && api::StringMember(c, "type") == type) return &c;
+  }
+  return nullptr;
+}
+
+// Why the pod's readiness gates hold it back, in the kubelet's words (GeneratePodReadyCondition),
+// joined; "" when every gate's condition is True.
+std::string UnmetReadinessGates(const Json& pod) {
+  const Json& gates = api::ChildOrNull(api::ChildOrNull(pod, "spec"), "readinessGates");
+  if (!gates.is_array()) return "";
+  const Json& conditions = api::ChildOrNull(api::ChildOrNull(pod, "status"), "conditions");
+  std::vector<std::string> unmet;
+  for (const Json& gate : gates) {
+    const std::string type = api::StringMember(gate, "conditionType");
+    const Json* c = FindCondition(conditions, type);
+    if (c == nullptr) {
+      unmet.push_back(fmt::format("corresponding condition of pod readiness gate \"{}\" does not exist.", type));
+    } else if (api::StringMember(*c, "status") != "True") {
+      unmet.push_back(fmt::format("the status of pod readiness gate \"{}\" is not \"True\", but {}", type,
+                                  api::StringMember(*c, "status")));
+    }
+  }
+  return fmt::format("{}", fmt::join(unmet, ", "));
+}
+
+// The kubelet's conditions for `run`, in its order; `unready` lists unready containers and
+// `unmet_gates` says why readiness gates hold the pod back ("" when none do).
+std::vector<Json> KubeletConditions(const PodRun& run, const std::vector<std::string>& unready,
+                                    const std::string& unmet_gates) {
   const bool sandbox = run.stage == PodStage::kRunning || run.stage == PodStage::kRestarting;
   std::vector<Json> out = {Condition("PodReadyToStartContainers", sandbox),
                            Condition("Initialized", true)};
@@ -136,20 +166,15 @@ std::vector<Json> KubeletConditions(const PodRun& run, const std::vector<std::st
                                             fmt::join(unready, " "));
     out.push_back(Condition("Ready", false, "ContainersNotReady", message));
     out.push_back(Condition("ContainersReady", false, "ContainersNotReady", message));
+  } else if (!unmet_gates.empty()) {
+    out.push_back(Condition("Ready", false, "ReadinessGatesNotReady", unmet_gates));
+    out.push_back(Condition("ContainersReady", true));
   } else {
     out.push_back(Condition("Ready", true));
     out.push_back(Condition("ContainersReady", true));
   }
   out.push_back(Condition("PodScheduled", true));
   return out;
-}
-
-const Json* FindCondition(const Json& conditions, const std::string& type) {
-  if (!conditions.is_array()) return nullptr;
-  for (const Json& c : conditions) {
-    if (c.is_object() && api::StringMember(c, "type") == type) return &c;
-  }
-  return nullptr;
 }
 
 // `condition` with the lastTransitionTime of `old` when the status is unchanged, else `now`.
@@ -222,7 +247,7 @@ Json PodStatusFor(const Json& pod, const PodRun& run, Time now) {
       if (c.is_object() && !OwnedByKubelet(api::StringMember(c, "type"))) conditions.push_back(c);
     }
   }
-  for (Json& c : KubeletConditions(run, unready)) {
+  for (Json& c : KubeletConditions(run, unready, UnmetReadinessGates(pod))) {
     const Json* old = FindCondition(old_conditions, c["type"].get<std::string>());
     conditions.push_back(WithTransitionTime(std::move(c), old, now));
   }

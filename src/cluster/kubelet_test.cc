@@ -251,5 +251,44 @@ TEST_F(KubeletTest, ManualModeNeverWritesPhaseButCompletesDeletions) {
   EXPECT_TRUE(Pod("a").is_null());
 }
 
+// Upstream pkg/kubelet/status/generate.go GeneratePodReadyCondition: with its containers ready,
+// a pod is Ready only once every readiness gate's condition is True; the kubelet looks again
+// when another component writes the condition.
+TEST_F(KubeletTest, ReadinessGatesHoldReadyUntilTheirConditionsAreTrue) {
+  spec_.pools = {FixedPool("gpu", 5)};
+  StartKubelets();
+  AddNode("gpu-0", "gpu");
+  Json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", {{"name", "gated"}, {"namespace", "default"}}},
+              {"spec",
+               {{"nodeName", "gpu-0"},
+                {"readinessGates", {{{"conditionType", "example.com/group-ready"}}}},
+                {"containers", {{{"name", "main"}, {"image", "busybox:1.36"}}}}}}};
+  ASSERT_TRUE(admin_.Create(client::kPods, pod).ok());
+  RunFor(seconds(10));
+  EXPECT_EQ(Phase("gated"), "Running");
+  EXPECT_EQ(Condition("gated", "ContainersReady")["status"], "True");
+  EXPECT_FALSE(Ready("gated"));
+  EXPECT_EQ(Condition("gated", "Ready")["reason"], "ReadinessGatesNotReady");
+  EXPECT_EQ(Condition("gated", "Ready")["message"],
+            "corresponding condition of pod readiness gate \"example.com/group-ready\" does not exist.");
+
+  auto set_gate = [&](const char* status) {
+    Json patch = {{"status", {{"conditions", {{{"type", "example.com/group-ready"}, {"status", status}}}}}}};
+    ASSERT_TRUE(admin_.Patch(client::kPods, "default", "gated", apiserver::PatchType::kStrategic,
+                             patch, "status")
+                    .ok());
+    RunFor(seconds(1));
+  };
+  set_gate("False");
+  EXPECT_FALSE(Ready("gated"));
+  EXPECT_EQ(Condition("gated", "Ready")["message"],
+            "the status of pod readiness gate \"example.com/group-ready\" is not \"True\", but False");
+  set_gate("True");
+  EXPECT_TRUE(Ready("gated"));
+  EXPECT_EQ(Condition("gated", "example.com/group-ready")["status"], "True");  // kept
+}
+
 }  // namespace
 }  // namespace lws::cluster

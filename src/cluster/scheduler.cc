@@ -103,6 +103,10 @@ bool Scheduler::WantsToSchedule(const Json& pod) const {
     return false;
   }
   if (scheduler_json::IsTerminal(pod)) return false;
+  // kube-scheduler's SchedulingGates plugin: a gated pod waits outside the queue until the last
+  // gate is removed (an update, which brings it back here).
+  const Json& gates = scheduler_json::Child(scheduler_json::Child(pod, "spec"), "schedulingGates");
+  if (gates.is_array() && !gates.empty()) return false;
   std::string name = api::StringMember(scheduler_json::Child(pod, "spec"), "schedulerName");
   if (name.empty()) name = "default-scheduler";  // the API server's default
   return name == options_.scheduler_name;

@@ -242,5 +242,31 @@ TEST_F(SchedulerE2eTest, ABindingConflictDropsThePod) {
   EXPECT_TRUE(EventsFor("p", "FailedScheduling").empty());
 }
 
+// kube-scheduler's SchedulingGates plugin and the API server's SchedulingGated condition: a pod
+// with a gate is never bound; removing its last gate makes it schedulable.
+TEST_F(SchedulerE2eTest, AGatedPodWaitsUntilItsLastGateIsRemoved) {
+  AddNode("gpu-a");
+  Json pod = api::Encode(GpuPodSpec("p", 1));
+  pod["spec"]["schedulingGates"] = {{{"name", "example.com/a"}}, {{"name", "example.com/b"}}};
+  ASSERT_TRUE(admin_.Create(client::kPods, pod).ok());
+  EXPECT_EQ(PodScheduled("p")["reason"], "SchedulingGated");
+  EXPECT_EQ(PodScheduled("p")["message"], "Scheduling is blocked due to non-empty scheduling gates");
+  StartScheduler();
+  Run();
+  EXPECT_EQ(NodeOf("p"), "");
+  EXPECT_EQ(scheduler_->attempts(), 0u);
+  auto gates = [&](Json value) {
+    ASSERT_TRUE(admin_.Patch(client::kPods, "default", "p", apiserver::PatchType::kMerge,
+                             {{"spec", {{"schedulingGates", value}}}})
+                    .ok());
+    Run();
+  };
+  gates(Json::array({{{"name", "example.com/b"}}}));
+  EXPECT_EQ(NodeOf("p"), "");
+  gates(nullptr);
+  EXPECT_EQ(NodeOf("p"), "gpu-a");
+  EXPECT_EQ(PodScheduled("p")["status"], "True");
+}
+
 }  // namespace
 }  // namespace lws::cluster
