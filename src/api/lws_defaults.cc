@@ -17,6 +17,12 @@ void DefaultLeaderWorkerSet(LeaderWorkerSet* lws) {
     rollout.rolling_update_configuration = std::move(config);
   }
 
+  // Upstream's webhook defaults both KEP 898 fields, whatever the identity.
+  if (lws->spec.group_identity.empty()) lws->spec.group_identity = kGroupIdentityOrdinal;
+  if (lws->spec.group_replacement_policy.empty()) {
+    lws->spec.group_replacement_policy = kGroupReplacementPostTermination;
+  }
+
   auto& network = lws->spec.network_config;
   if (!network) network.emplace();
   if (!network->subdomain_policy) network->subdomain_policy = kSubdomainShared;

@@ -30,6 +30,22 @@ TEST(LwsDefaultsTest, RestartPolicy) {  // S62, S63, S64
   }
 }
 
+// Upstream TestGroupReplacementPolicyDefaultAndValidation: the webhook defaults both KEP 898
+// fields; set values are kept.
+TEST(LwsDefaultsTest, GroupIdentityAndReplacementPolicy) {
+  LeaderWorkerSet lws = DefaultLws();
+  lws.spec.group_identity.clear();
+  lws.spec.group_replacement_policy.clear();
+  DefaultLeaderWorkerSet(&lws);
+  EXPECT_EQ(lws.spec.group_identity, "Ordinal");
+  EXPECT_EQ(lws.spec.group_replacement_policy, "PostTermination");
+  lws.spec.group_identity = kGroupIdentityHash;
+  lws.spec.group_replacement_policy = kGroupReplacementImmediate;
+  DefaultLeaderWorkerSet(&lws);
+  EXPECT_EQ(lws.spec.group_identity, "Hash");
+  EXPECT_EQ(lws.spec.group_replacement_policy, "Immediate");
+}
+
 TEST(LwsDefaultsTest, StartupPolicyIsKept) {  // S65, S66
   LeaderWorkerSet lws = DefaultLws();
   lws.spec.startup_policy = kLeaderReadyStartupPolicy;

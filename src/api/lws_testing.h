@@ -32,7 +32,9 @@ inline Json DefaultLwsJson() {
       "rolloutStrategy": {"type": "RollingUpdate",
         "rollingUpdateConfiguration": {"partition": 0, "maxUnavailable": 1, "maxSurge": 0}},
       "startupPolicy": "LeaderCreated",
-      "networkConfig": {"subdomainPolicy": "Shared"}
+      "networkConfig": {"subdomainPolicy": "Shared"},
+      "groupIdentity": "Ordinal",
+      "groupReplacementPolicy": "PostTermination"
     }})");
 }
 

@@ -62,6 +62,12 @@ inline const std::string kSubdomainShared = "Shared";
 inline const std::string kSubdomainUniquePerReplica = "UniquePerReplica";
 inline const std::string kSubGroupLeaderWorker = "LeaderWorker";
 inline const std::string kSubGroupLeaderExcluded = "LeaderExcluded";
+// KEP 898 (upstream after the spec): how groups are identified and when a replaced group's
+// leader may be scheduled.
+inline const std::string kGroupIdentityOrdinal = "Ordinal";
+inline const std::string kGroupIdentityHash = "Hash";
+inline const std::string kGroupReplacementPostTermination = "PostTermination";
+inline const std::string kGroupReplacementImmediate = "Immediate";
 
 // Condition types and reasons (spec 12).
 inline const std::string kConditionAvailable = "Available";
@@ -140,6 +146,8 @@ struct LeaderWorkerSetSpec {
   RolloutStrategy rollout_strategy;
   std::string startup_policy;
   std::optional<NetworkConfig> network_config;
+  std::string group_identity;            // Ordinal, Hash (KEP 898)
+  std::string group_replacement_policy;  // PostTermination, Immediate (KEP 898)
   Json rest;
   template <class S, class V>
   static void Fields(S& s, V& v) {
@@ -148,6 +156,8 @@ struct LeaderWorkerSetSpec {
     v("rolloutStrategy", s.rollout_strategy);
     v("startupPolicy", s.startup_policy);
     v("networkConfig", s.network_config);
+    v("groupIdentity", s.group_identity);
+    v("groupReplacementPolicy", s.group_replacement_policy);
   }
 };
 

@@ -203,6 +203,7 @@ TEST_F(TableTest, EveryBuiltinResourceHasItsColumns) {
       {"customresourcedefinitions", {"Name", "Created At"}},
       {"deployments",
        {"Name", "Ready", "Up-to-date", "Available", "Age", "Containers", "Images", "Selector"}},
+      {"replicasets", {"Name", "Desired", "Current", "Ready", "Age", "Containers", "Images", "Selector"}},
       {"clusterroles", {"Name", "Created At"}},
       {"roles", {"Name", "Created At"}},
       {"clusterrolebindings", {"Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"}},
