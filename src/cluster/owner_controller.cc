@@ -113,6 +113,7 @@ void OwnerController::OnOwner(const store::ObjectPtr& old, const store::ObjectPt
       if (it->second.retry_task != 0) loop_->Cancel(it->second.retry_task);
       states_.erase(it);
     }
+    if (options_.on_owner_deleted) options_.on_owner_deleted(key);
     return;
   }
   CheckSynced();

@@ -58,6 +58,8 @@ class OwnerController {
     // An owner syncs at most this often: changes that arrive meanwhile share the next sync, as
     // they do in a real work queue while a sync is in flight.
     Duration min_sync_interval = std::chrono::milliseconds(200);
+    // Called when an owner is deleted, for state the controller keeps per owner.
+    std::function<void(const Key&)> on_owner_deleted;
   };
 
   // Plans and applies one owner's sync; returns when to sync it again (nullopt: only when an

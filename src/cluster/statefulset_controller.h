@@ -1,28 +1,18 @@
 // File: cluster/statefulset_controller.h
 //
 // The StatefulSet controller of the embedded cluster: the I/O half of statefulset_plan.h, as
-// kube-controller-manager runs it (upstream pkg/controller/statefulset). Four informers keep the
-// StatefulSets, pods, ControllerRevisions and PVCs in memory; any change to a set, or to an
-// object whose controller ownerReference names a set, marks that set dirty and posts one sync
-// task for it (a set already queued is not queued twice). A sync builds the set's snapshot from
-// the caches, plans with PlanStatefulSet and applies the actions in order through the
-// LocalClient, recording the Events the real controller records on the set.
-//
-// Stale caches. A write's watch event reaches the informer in a later loop task, so a sync run
-// right after a write would see the world without it and, for example, create the same pod
-// again. Like kube-controller-manager's expectations, every successful write records the
-// resourceVersion it produced; a set is not synced again until the informer of that resource
-// has delivered an event at or beyond it (watches deliver in resourceVersion order, so the write
-// is then in the cache). That also keeps the status from regressing: it is always computed from
-// caches that include this controller's own writes, and it is written with the set's cached
-// resourceVersion, so a stale set answers Conflict instead of overwriting a newer status.
+// kube-controller-manager runs it (upstream pkg/controller/statefulset). OwnerController keeps
+// the StatefulSets, pods, ControllerRevisions and PVCs in memory, queues one sync per set on any
+// change to it or to an object whose controller ownerReference names it, and holds its writes'
+// expectations (owner_controller.h). A sync builds the set's snapshot from the caches, plans
+// with PlanStatefulSet and applies the actions in order through the LocalClient, recording the
+// Events the real controller records on the set. The status is computed from caches that
+// include this controller's own writes, and written with the set's cached resourceVersion, so a
+// stale set answers Conflict instead of overwriting a newer status.
 //
 // Failures. A Conflict, AlreadyExists or NotFound answer means someone else wrote first: the
 // sync stops applying and the set is planned again 100 ms later on fresh caches. Other errors
 // (an invalid template, say) stop the sync too and retry with a per-set exponential backoff.
-//
-// Start-up. Syncs wait until every informer has delivered the objects that existed when it was
-// started; then every set is synced once.
 //
 // Left out (upstream has it): adopting orphan pods that match the selector and releasing owned
 // pods that no longer match it; revision history truncation (see statefulset_plan.h for what the
@@ -39,7 +29,6 @@
 #include <set>
 #include <string>
 
-#include "base/event_loop.h"
 #include "base/result.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
@@ -56,39 +45,24 @@ class StatefulSetController {
   // `client` should use the field manager "statefulset-controller".
   // REQUIRES: loop and client outlive the controller.
   StatefulSetController(EventLoop* loop, const client::LocalClient* client);
-  ~StatefulSetController();
-  StatefulSetController(const StatefulSetController&) = delete;
-  StatefulSetController& operator=(const StatefulSetController&) = delete;
 
   // Starts the informers; every set is synced once their initial contents have arrived.
-  Status Start();
+  Status Start() { return queue_.Start(); }
   // Stops the informers and drops queued work; tasks already posted do nothing.
   void Stop();
 
   // The number of set syncs run (planned and applied), for benches and tests.
-  std::uint64_t syncs() const { return syncs_; }
+  std::uint64_t syncs() const { return queue_.syncs(); }
 
  private:
   using SetKey = store::ObjectName;
+  // The queue's controlled kinds, in the order their informers start.
+  static constexpr std::size_t kRevisions = 0;
+  static constexpr std::size_t kPvcs = 1;
+  static constexpr std::size_t kPods = 2;
 
-  // Expectations are dropped after this long: a watch restarted from a list may never deliver
-  // the resourceVersion a write produced, and the set must not wait forever.
-  static constexpr Duration kExpectationTimeout = std::chrono::seconds(30);
-  // A set syncs at most this often: changes that arrive meanwhile share the next sync, as they
-  // do in a real work queue while a sync is in flight. Without it a 1,000-pod set whose pods
-  // become Ready one by one would re-plan over all its pods for each of them.
-  static constexpr Duration kMinSyncInterval = std::chrono::milliseconds(200);
-
-  // What a set waits for before its next sync, and its retry timer.
+  // What a set keeps between syncs.
   struct SetState {
-    std::uint64_t want_pods_rv = 0;  // our writes' resourceVersions, per informer
-    std::uint64_t want_revisions_rv = 0;
-    std::uint64_t want_sets_rv = 0;
-    Time expect_deadline{};  // expectations older than this are dropped (watch relists)
-    TaskId retry_task = 0;
-    Time retry_at{};
-    Duration backoff{0};
-    std::optional<Time> last_sync;
     // The last snapshot's views: held, so an object that did not change is not decoded again.
     std::vector<std::shared_ptr<const api::Pod>> pods_held;
     std::vector<std::shared_ptr<const api::ControllerRevision>> revisions_held;
@@ -105,57 +79,25 @@ class StatefulSetController {
     std::optional<Duration> retry;
   };
 
-  // Informer handlers.
-  void OnSet(const store::ObjectPtr& old, const store::ObjectPtr& now);
-  void OnOwned(std::map<SetKey, std::set<std::string>>* index, const store::ObjectPtr& old,
-               const store::ObjectPtr& now);
-  void CheckSynced();
-
-  void Enqueue(const SetKey& key);
-  void EnqueueAfter(const SetKey& key, Duration delay);
-  void Sync(const SetKey& key);
-  bool ExpectationsMet(const SetKey& key, SetState& state);
+  std::optional<Duration> Sync(const store::ObjectPtr& set_object);
   Result<StatefulSetSnapshot> Snapshot(const store::ObjectPtr& set_object) const;
   std::shared_ptr<const ProposedRevision> Proposed(const api::StatefulSet& set,
                                                    SetState& state) const;
 
   // statefulset_controller_apply.cc: the writes of one plan.
   std::optional<Duration> Apply(const store::ObjectPtr& set_object, const api::StatefulSet& set,
-                                const StatefulSetPlan& plan, SetState& state);
+                                const StatefulSetPlan& plan);
   Outcome ApplyOne(const store::ObjectPtr& set_object, const api::StatefulSet& set,
-                   const StatefulSetPlan& plan, std::size_t index, SetState& state);
+                   const StatefulSetPlan& plan, std::size_t index);
   Outcome CreatePvc(const api::Json& set_json, const StatefulSetAction& action,
                     const std::string& pod_name);
-  Outcome Failed(const Status& status, SetState& state) const;
-  void Expect(std::uint64_t* want, const store::StoredObject& answer, SetState& state);
+  Outcome Failed(const SetKey& key, const Status& status);
 
   EventLoop* const loop_;
   const client::LocalClient* const client_;
   client::EventRecorder recorder_;
-  client::Informer sets_;
-  client::Informer pods_;
-  client::Informer revisions_;
-  client::Informer pvcs_;
-
-  // Objects by the set their controller ownerReference names (the uid is checked on sync).
-  std::map<SetKey, std::set<std::string>> pods_by_set_;
-  std::map<SetKey, std::set<std::string>> revisions_by_set_;
   std::map<SetKey, SetState> states_;
-  std::set<SetKey> queued_;
-
-  // Start-up gate: each informer's object count and the store's resourceVersion at Start.
-  struct Initial {
-    const client::Informer* informer;
-    std::size_t count;
-    std::uint64_t rv;
-  };
-  std::vector<Initial> initial_;
-  bool synced_ = false;
-  bool started_ = false;
-
-  // Posted tasks hold a weak pointer to this: they do nothing once the controller is stopped.
-  std::shared_ptr<char> alive_;
-  std::uint64_t syncs_ = 0;
+  OwnerController queue_;
 };
 
 // The (namespace, name) and uid of the StatefulSet that `object`'s controller ownerReference

@@ -16,16 +16,6 @@ namespace {
 using api::Json;
 using Kind = StatefulSetActionKind;
 
-constexpr Duration kRaceRetry = std::chrono::milliseconds(100);
-constexpr Duration kFirstBackoff = std::chrono::seconds(1);
-constexpr Duration kMaxBackoff = std::chrono::minutes(5);
-
-// Someone else wrote first: plan again soon on fresh caches.
-bool IsRace(const Status& status) {
-  return status.code() == Code::kConflict || status.code() == Code::kAlreadyExists ||
-         status.code() == Code::kNotFound;
-}
-
 std::optional<Duration> Earliest(std::optional<Duration> a, std::optional<Duration> b) {
   if (!a) return b;
   if (!b) return a;
@@ -59,8 +49,7 @@ std::string PodOfClaim(const StatefulSetPlan& plan, std::size_t index) {
 
 std::optional<Duration> StatefulSetController::Apply(const store::ObjectPtr& set_object,
                                                      const api::StatefulSet& set,
-                                                     const StatefulSetPlan& plan,
-                                                     SetState& state) {
+                                                     const StatefulSetPlan& plan) {
   std::optional<Duration> retry;
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
     const StatefulSetAction& action = plan.actions[i];
@@ -68,21 +57,21 @@ std::optional<Duration> StatefulSetController::Apply(const store::ObjectPtr& set
       retry = Earliest(retry, action.requeue_after);
       continue;
     }
-    Outcome outcome = ApplyOne(set_object, set, plan, i, state);
+    Outcome outcome = ApplyOne(set_object, set, plan, i);
     if (outcome.stop) return Earliest(retry, outcome.retry);
   }
-  state.backoff = Duration(0);
+  queue_.Succeeded(set_object->name());
   return retry;
 }
 
 StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::ObjectPtr& set_object,
                                                                const api::StatefulSet& set,
                                                                const StatefulSetPlan& plan,
-                                                               std::size_t index,
-                                                               SetState& state) {
+                                                               std::size_t index) {
   const StatefulSetAction& action = plan.actions[index];
   const Json& set_json = set_object->json;
   const std::string& set_name = set.metadata.name;
+  const store::ObjectName key = set_object->name();
   // Records the pod event upstream records for `verb` and turns the answer into an outcome.
   auto pod_write = [&](const std::string& verb, const Result<store::ObjectPtr>& answer) -> Outcome {
     Status status = answer.ok() ? Status::Ok() : answer.status();
@@ -91,8 +80,8 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
       recorder_.Record(set_json, status.ok() ? "Normal" : "Warning", EventReason(verb, status),
                        PodEventMessage(verb, action.name, set_name, status));
     }
-    if (!answer.ok()) return Failed(status, state);
-    Expect(&state.want_pods_rv, **answer, state);
+    if (!answer.ok()) return Failed(key, status);
+    queue_.Expect(key, kPods, **answer);
     return {};
   };
 
@@ -100,8 +89,8 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
     case Kind::kCreateRevision: {
       Result<store::ObjectPtr> answer =
           client_->Create(client::kControllerRevisions, api::Encode(*action.revision));
-      if (!answer.ok()) return Failed(answer.status(), state);
-      Expect(&state.want_revisions_rv, **answer, state);
+      if (!answer.ok()) return Failed(key, answer.status());
+      queue_.Expect(key, kRevisions, **answer);
       return {};
     }
     case Kind::kCreatePvc:
@@ -120,8 +109,8 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
       // The cached resourceVersion goes along, so a stale set conflicts.
       Result<store::ObjectPtr> answer = client_->UpdateStatus(
           client::kStatefulSets, client::StatusWriteBody(set_json, api::Encode(plan.status)));
-      if (!answer.ok()) return Failed(answer.status(), state);
-      Expect(&state.want_sets_rv, **answer, state);
+      if (!answer.ok()) return Failed(key, answer.status());
+      queue_.Expect(key, OwnerController::kOwnerInformer, **answer);
       return {};
     }
     case Kind::kRequeueAfter:
@@ -152,23 +141,12 @@ StatefulSetController::Outcome StatefulSetController::CreatePvc(const Json& set_
                    fmt::format("failed to create PVC {}: {}", action.name, message));
   recorder_.Record(set_json, "Warning", "FailedCreate",
                    PodEventMessage("create", pod_name, set_name, pod_error));
-  SetState& state = states_[store::NameOf(set_json)];
-  return Failed(answer.status(), state);
+  return Failed(store::NameOf(set_json), answer.status());
 }
 
-StatefulSetController::Outcome StatefulSetController::Failed(const Status& status,
-                                                             SetState& state) const {
-  if (IsRace(status)) return {.stop = true, .retry = kRaceRetry};
-  state.backoff = state.backoff == Duration(0) ? kFirstBackoff
-                                               : std::min<Duration>(state.backoff * 2, kMaxBackoff);
-  return {.stop = true, .retry = state.backoff};
-}
-
-void StatefulSetController::Expect(std::uint64_t* want, const store::StoredObject& answer,
-                                   SetState& state) {
-  if (answer.resource_version == 0) return;  // not a stored version: expect nothing
-  *want = std::max(*want, answer.resource_version);
-  state.expect_deadline = loop_->Now() + kExpectationTimeout;
+StatefulSetController::Outcome StatefulSetController::Failed(const SetKey& key,
+                                                             const Status& status) {
+  return {.stop = true, .retry = queue_.Failed(key, status)};
 }
 
 }  // namespace lws::cluster
