@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset default >/dev/null
-cmake --build --preset default
+# Only the binary the demo runs (the tests are scripts/test.sh's).
+cmake --build --preset default --target lws
 lws=./build/src/cmd/lws
 $lws validate examples/*.yaml examples/lws/*.yaml >/dev/null
 echo "== lws validate: every LeaderWorkerSet example is valid"
@@ -20,7 +21,8 @@ trap '[ -n "$tailer" ] && kill "$tailer" 2>/dev/null; kill "$up" 2>/dev/null; wa
 # --keep-running: the cluster stays up after the rollout so that kubectl can look at it below.
 $lws up --demo --keep-running --port 0 --kubeconfig-out "$work/kubeconfig" "$@" >"$work/out" 2>"$work/err" &
 up=$!
-echo "== lws up --demo (in another terminal: KUBECONFIG=$work/kubeconfig kubectl get lws,sts,pods -w)"
+# kubectl watches one resource type at a time.
+echo "== lws up --demo (in another terminal: KUBECONFIG=$work/kubeconfig kubectl get pods -w)"
 tail -n +1 -s 0.1 -f "$work/out" &
 tailer=$!
 # The demo ends with its summary and hints ("kubectl get events ...") or with an error line.
