@@ -9,15 +9,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-watch_pid=""
-trap '[ -n "$watch_pid" ] && kill $watch_pid 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
-data="$root/testdata/up"
-start_up "$lws" "$tmp" --config "$data/cluster.yaml" --seed 11 || exit 1
-k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err"; }
-out_has() { grep -qE "$1" "$tmp/out"; }
-jp() { kubectl get "$1" -o jsonpath="$2" 2>/dev/null; }
+begin_up_kubectl_test "$lws" 11
 rs_count() { kubectl get rs -l app=router --no-headers 2>/dev/null | wc -l; }
 image_of_pods() { kubectl get pods -l app=router -o jsonpath='{range .items[*]}{.spec.containers[0].image}{"\n"}{end}' | sort -u | tr '\n' ' '; }
 # `rollout status` is done once the new pods are available; old ones may still be terminating.

@@ -10,15 +10,7 @@ set -uo pipefail
 lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
-require_kubectl
-tmp=$(mktemp -d)
-watch_pid=""
-trap '[ -n "$watch_pid" ] && kill $watch_pid 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
-data="$root/testdata/up"
-start_up "$lws" "$tmp" --config "$data/cluster.yaml" --seed 7 || exit 1
-k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err"; }
-out_has() { grep -qE "$1" "$tmp/out"; }
-jp() { kubectl get "$1" -o jsonpath="$2" 2>/dev/null; }
+begin_up_kubectl_test "$lws" 7
 # Line number of the first line of the pod watch matching $1 after line ${2:-0} (0 if none).
 at() { awk -v re="$1" -v after="${2:-0}" 'NR > after && $0 ~ re { print NR; found = 1; exit } END { if (!found) print 0 }' "$tmp/watch"; }
 ready_count() { kubectl get pods -l app="$1" --no-headers 2>/dev/null | grep -c ' 1/1 *Running'; }

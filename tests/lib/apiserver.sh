@@ -47,3 +47,20 @@ begin_kubectl_test() {
   tmp=$(mktemp -d)
   trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
 }
+
+# The common start of a kubectl test against `lws up` with testdata/up/cluster.yaml: kubectl is
+# there (else skipped), $tmp is fresh, `lws up` runs with seed $2, and on exit the server stops,
+# a background watch whose pid is in $watch_pid is killed and $tmp is removed. Defines k (kubectl
+# with its output in $tmp/out and $tmp/err), out_has and jp.
+# Usage: begin_up_kubectl_test LWS_BIN SEED
+begin_up_kubectl_test() {
+  require_kubectl
+  tmp=$(mktemp -d)
+  watch_pid=""
+  trap '[ -n "$watch_pid" ] && kill $watch_pid 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
+  data="$root/testdata/up"
+  start_up "$1" "$tmp" --config "$data/cluster.yaml" --seed "$2" || exit 1
+}
+k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err"; }
+out_has() { grep -qE "$1" "$tmp/out"; }
+jp() { kubectl get "$1" -o jsonpath="$2" 2>/dev/null; }
