@@ -123,13 +123,26 @@ std::string AccessModes(const Json& modes) {
   return Join(out, ",");
 }
 
+// spec.replicas, defaulted to 1 by the server.
+std::int64_t DesiredReplicas(const Json& object) {
+  const Json* replicas = At(object, {"spec", "replicas"});
+  return replicas != nullptr && replicas->is_number() ? IntAt(object, {"spec", "replicas"}) : 1;
+}
+
+// metav1.LabelSelectorAsSelector(spec.selector).String(); an undecodable selector prints "".
+std::string SelectorCell(const Json& object) {
+  api::LabelSelector typed;
+  const Json* s = At(object, {"spec", "selector"});
+  if (s == nullptr || !api::DecodeInto(*s, &typed).empty()) return "";
+  Result<api::Selector> parsed = api::Selector::FromLabelSelector(&typed);
+  return parsed.ok() ? parsed->String() : "";
+}
+
 }  // namespace
 
 Row StatefulSetRow(const Json& sts, Time now) {
-  const Json* replicas = At(sts, {"spec", "replicas"});
   // spec.replicas defaults to 1 (kubectl-compat.md section 9.10).
-  std::int64_t desired =
-      replicas != nullptr && replicas->is_number() ? IntAt(sts, {"spec", "replicas"}) : 1;
+  const std::int64_t desired = DesiredReplicas(sts);
   auto [names, images] = ContainerCells(ArrayAt(sts, {"spec", "template", "spec", "containers"}));
   return Cells(
       {NameOf(sts),
@@ -309,24 +322,6 @@ Row PersistentVolumeClaimRow(const Json& pvc, Time now) {
                 volume_mode.empty() ? "<unset>" : volume_mode});
 }
 
-namespace {
-
-// spec.replicas, defaulted to 1 by the server.
-std::int64_t DesiredReplicas(const Json& object) {
-  const Json* replicas = At(object, {"spec", "replicas"});
-  return replicas != nullptr && replicas->is_number() ? IntAt(object, {"spec", "replicas"}) : 1;
-}
-
-// metav1.LabelSelectorAsSelector(spec.selector).String(); an undecodable selector prints "".
-std::string SelectorCell(const Json& object) {
-  api::LabelSelector typed;
-  const Json* s = At(object, {"spec", "selector"});
-  if (s == nullptr || !api::DecodeInto(*s, &typed).empty()) return "";
-  Result<api::Selector> parsed = api::Selector::FromLabelSelector(&typed);
-  return parsed.ok() ? parsed->String() : "";
-}
-
-}  // namespace
 
 Row DeploymentRow(const Json& deploy, Time now) {
   auto [names, images] = ContainerCells(ArrayAt(deploy, {"spec", "template", "spec", "containers"}));

@@ -3,6 +3,7 @@
 
 #include "base/log.h"
 #include "client/request_bodies.h"
+#include "cluster/scheduler_json.h"
 #include "store/decoded_view.h"
 
 namespace lws::cluster {
@@ -12,12 +13,6 @@ namespace {
 using Kind = DeploymentActionKind;
 
 auto Log() { return Logger(std::string(kDeploymentControllerName)); }
-
-bool Terminal(const api::Json& pod) {
-  const api::Json& phase = api::ChildOrNull(api::ChildOrNull(pod, "status"), "phase");
-  return phase.is_string() && (phase.get_ref<const std::string&>() == "Succeeded" ||
-                               phase.get_ref<const std::string&>() == "Failed");
-}
 
 }  // namespace
 
@@ -72,10 +67,12 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
     Result<std::shared_ptr<const api::ReplicaSet>> view = store::DecodedView<api::ReplicaSet>(*set);
     if (!view.ok()) continue;
     snap.replica_sets.push_back(**view);
+    // Only Recreate waits for old pods to stop; a rolling update reads the sets alone.
+    if (snap.deployment.spec.strategy.type != api::kRecreateDeployment) continue;
     const api::ReplicaSet& decoded = snap.replica_sets.back();
     const store::ObjectName set_key{key.namespace_, decoded.metadata.name};
     for (const store::ObjectPtr& pod : queue_.Owned(kPods, set_key, decoded.metadata.uid)) {
-      if (!Terminal(pod->json)) {
+      if (!scheduler_json::IsTerminal(pod->json)) {
         snap.sets_with_running_pods.insert(decoded.metadata.uid);
         break;
       }

@@ -62,7 +62,8 @@ std::optional<Duration> ReplicaSetController::Sync(const store::ObjectPtr& set_o
   snap.now = loop_->Now();
   const store::ObjectName key{snap.set.metadata.namespace_, snap.set.metadata.name};
   snap.pods = Views<api::Pod>(queue_.Owned(kPods, key, snap.set.metadata.uid));
-  snap.related = Related(snap.set);
+  // Reading every sibling's pods is for ranking a scale-down only: most syncs are not one.
+  if (RanksPodsToDelete(snap)) snap.related = Related(snap.set);
   return Apply(set_object, PlanReplicaSet(snap));
 }
 

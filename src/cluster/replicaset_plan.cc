@@ -156,6 +156,14 @@ bool ComparePodsToDelete(const api::Pod& a, int rank_a, const api::Pod& b, int r
   return false;
 }
 
+bool RanksPodsToDelete(const ReplicaSetSnapshot& snap) {
+  if (snap.set.metadata.IsDeleting()) return false;
+  const auto active = std::count_if(snap.pods.begin(), snap.pods.end(),
+                                    [](const auto& pod) { return IsPodActive(*pod); });
+  const auto excess = std::min<long>(active - snap.set.spec.replicas.value_or(1), kBurstReplicas);
+  return excess > 0 && excess < active;
+}
+
 api::Pod NewReplicaSetPod(const api::ReplicaSet& set) {
   api::Pod pod;
   const api::PodTemplateSpec& tmpl = set.spec.template_;

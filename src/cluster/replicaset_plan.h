@@ -72,6 +72,10 @@ struct ReplicaSetPlan {
 
 ReplicaSetPlan PlanReplicaSet(const ReplicaSetSnapshot& snapshot);
 
+// Whether the sync of `snapshot` deletes some but not all of the set's active pods, the only
+// case that ranks them and reads `related` (which the reconciler then gathers).
+bool RanksPodsToDelete(const ReplicaSetSnapshot& snapshot);
+
 // The pod upstream's GetPodFromTemplate makes for `set`.
 api::Pod NewReplicaSetPod(const api::ReplicaSet& set);
 

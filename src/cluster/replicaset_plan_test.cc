@@ -125,6 +125,16 @@ TEST(ReplicaSetPlanTest, DeletionCostAndCrowdedNodesGoFirst) {
   EXPECT_EQ(Deleted(PlanReplicaSet(snap)), (std::vector<std::string>{"cheap", "crowded"}));
 }
 
+// The reconciler gathers sibling sets' pods only when a sync ranks pods to delete.
+TEST(ReplicaSetPlanTest, RanksOnlyAPartialScaleDown) {
+  auto a = PodOf("a", "Running", "n1", "2026-12-05T11:00:00Z");
+  auto b = PodOf("b", "Running", "n2", "2026-12-05T11:00:00Z");
+  EXPECT_TRUE(RanksPodsToDelete({WebSet(1), {a, b}, {}, kNow}));
+  EXPECT_FALSE(RanksPodsToDelete({WebSet(0), {a, b}, {}, kNow}));  // all go: no choice
+  EXPECT_FALSE(RanksPodsToDelete({WebSet(2), {a, b}, {}, kNow}));
+  EXPECT_FALSE(RanksPodsToDelete({WebSet(3), {a, b}, {}, kNow}));
+}
+
 TEST(ReplicaSetPlanTest, ReadyTimesInOneLog2BucketFallBackToRestartsThenAge) {
   // Both Ready about an hour ago: the same log2 bucket of nanoseconds, so the tie breaks by uid.
   auto first = PodOf("a", "Running", "n1", "2026-12-05T11:00:00Z");

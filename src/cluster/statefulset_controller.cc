@@ -31,12 +31,6 @@ OwnerController::Options QueueOptions(std::function<void(const store::ObjectName
 
 }  // namespace
 
-std::optional<StatefulSetOwner> ControllingStatefulSet(const api::Json& object) {
-  std::optional<ControllerOf> owner = ControllingOwner(object, "StatefulSet");
-  if (!owner) return std::nullopt;
-  return StatefulSetOwner{std::move(owner->owner), std::move(owner->uid)};
-}
-
 StatefulSetController::StatefulSetController(EventLoop* loop, const client::LocalClient* client)
     : loop_(loop),
       client_(client),

@@ -100,12 +100,4 @@ class StatefulSetController {
   OwnerController queue_;
 };
 
-// The (namespace, name) and uid of the StatefulSet that `object`'s controller ownerReference
-// names, or nullopt when its controller is not a StatefulSet.
-struct StatefulSetOwner {
-  store::ObjectName set;
-  std::string uid;
-};
-std::optional<StatefulSetOwner> ControllingStatefulSet(const api::Json& object);
-
 }  // namespace lws::cluster

@@ -14,6 +14,7 @@ using namespace testing;  // NOLINT: the controller's fixture and builders
 
 // The owner read from a stored object: its controller reference, when that names a StatefulSet
 // of the apps group; a malformed reference is skipped rather than read.
+// (owner_controller.h ControllingOwner, which every owner controller's index uses.)
 TEST(ControllingStatefulSetTest, ReadsTheControllerReferenceOnly) {
   Json pod = Json::parse(R"({"metadata": {"namespace": "ns", "name": "web-0", "ownerReferences": [
       "junk",
@@ -22,18 +23,19 @@ TEST(ControllingStatefulSetTest, ReadsTheControllerReferenceOnly) {
        "controller": "yes"},
       {"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web", "uid": "u2",
        "controller": true}]}})");
-  std::optional<StatefulSetOwner> owner = ControllingStatefulSet(pod);
+  std::optional<ControllerOf> owner = ControllingOwner(pod, "StatefulSet");
   ASSERT_TRUE(owner.has_value());
-  EXPECT_EQ(owner->set.namespace_, "ns");
-  EXPECT_EQ(owner->set.name, "web");
+  EXPECT_EQ(owner->owner.namespace_, "ns");
+  EXPECT_EQ(owner->owner.name, "web");
   EXPECT_EQ(owner->uid, "u2");
 
   pod["metadata"]["ownerReferences"][3]["kind"] = "ReplicaSet";
-  EXPECT_FALSE(ControllingStatefulSet(pod).has_value());
+  EXPECT_FALSE(ControllingOwner(pod, "StatefulSet").has_value());
   pod["metadata"]["ownerReferences"][3]["kind"] = "StatefulSet";
   pod["metadata"]["ownerReferences"][3]["apiVersion"] = "v1";
-  EXPECT_FALSE(ControllingStatefulSet(pod).has_value());
-  EXPECT_FALSE(ControllingStatefulSet(Json::parse(R"({"metadata": {"name": "x"}})")).has_value());
+  EXPECT_FALSE(ControllingOwner(pod, "StatefulSet").has_value());
+  EXPECT_FALSE(
+      ControllingOwner(Json::parse(R"({"metadata": {"name": "x"}})"), "StatefulSet").has_value());
 }
 
 TEST_F(StatefulSetControllerTest, OrderedReadyCreatesTheNextPodOnlyOnceTheLastIsReady) {
