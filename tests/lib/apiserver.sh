@@ -11,6 +11,10 @@ start_lws() {
   local bin="$1" dir="$2" sub="$3" ready="$4"; shift 4
   export HOME="$dir/home"  # kubectl keeps its discovery cache here
   mkdir -p "$HOME"
+  # A restart on the same DIR must not find the last server's banner and kubeconfig: the shell
+  # goes on before the background child truncates its output, and the wait below would read the
+  # old port (seen once in a loaded CI run of apiserver_durability.sh).
+  rm -f "$dir/$sub.out" "$dir/kubeconfig"
   "$bin" "$sub" --port 0 --kubeconfig-out "$dir/kubeconfig" "$@" >"$dir/$sub.out" 2>"$dir/$sub.err" &
   APISERVER_PID=$!
   local deadline=$((SECONDS + 30))
