@@ -62,7 +62,9 @@ api::StringMap LeaderPodAnnotations(const api::LeaderWorkerSet& lws) {
   return annotations;
 }
 
-Json LeaderPodTemplate(const api::LeaderWorkerSet& lws, const std::string& revision_key) {
+}  // namespace
+
+Json LeaderPodTemplateJson(const api::LeaderWorkerSet& lws, const std::string& revision_key) {
   api::PodTemplateSpec pod_template = lws.LeaderTemplate();
   auto& labels = pod_template.metadata.labels;
   labels[api::kWorkerIndexLabel] = "0";
@@ -76,11 +78,13 @@ Json LeaderPodTemplate(const api::LeaderWorkerSet& lws, const std::string& revis
   return out;
 }
 
-Json ControllerOwnerReference(const api::LeaderWorkerSet& lws) {
+Json LwsControllerReference(const api::LeaderWorkerSet& lws) {
   return Json{{"apiVersion", api::kLwsApiVersion}, {"kind", api::kLwsKind},
               {"name", lws.metadata.name},         {"uid", lws.metadata.uid},
               {"controller", true},                {"blockOwnerDeletion", true}};
 }
+
+namespace {
 
 std::int64_t ScaledOrZero(const api::IntOrString& value, std::int64_t total, bool round_up) {
   auto scaled = api::GetScaledValueFromIntOrPercent(value, total, round_up);
@@ -124,7 +128,7 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
       {"replicas", replicas},
       {"selector",
        {{"matchLabels", {{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}}}}},
-      {"template", LeaderPodTemplate(lws, revision_key)},
+      {"template", LeaderPodTemplateJson(lws, revision_key)},
       {"serviceName", name},
       {"podManagementPolicy", "Parallel"},
       {"updateStrategy",
@@ -153,7 +157,7 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
         {"namespace", lws.metadata.namespace_},
         {"labels", StringMapJson(labels)},
         {"annotations", StringMapJson(annotations)},
-        {"ownerReferences", Json::array({ControllerOwnerReference(lws)})}}},
+        {"ownerReferences", Json::array({LwsControllerReference(lws)})}}},
       {"spec", std::move(spec)},
   };
 }

@@ -29,6 +29,14 @@ api::Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::str
                                  std::int32_t partition, std::int32_t replicas,
                                  std::optional<std::int32_t> rollout_replicas = std::nullopt);
 
+// The leader pod template both leader workloads share (upstream
+// buildLeaderPodTemplateApplyConfiguration): the LWS's leader template (worker template when
+// unset) with the worker-index, name and revision labels and the controller's annotations.
+api::Json LeaderPodTemplateJson(const api::LeaderWorkerSet& lws, const std::string& revision_key);
+
+// The LWS's controller reference on what it owns (controller, blockOwnerDeletion).
+api::Json LwsControllerReference(const api::LeaderWorkerSet& lws);
+
 // max(1, scaled(maxUnavailable, R, down) + min(scaled(maxSurge, R, up), R)) with R = spec.replicas:
 // the StatefulSet may replace as many leader pods at once as the LWS may have unavailable groups
 // plus surge groups. A value that does not scale (not a valid percentage, which validation
