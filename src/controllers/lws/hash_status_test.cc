@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "api/group_identity.h"
 #include "api/lws_testing.h"
 

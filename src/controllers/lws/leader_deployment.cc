@@ -48,8 +48,8 @@ Json LeaderDeploymentApply(const api::LeaderWorkerSet& lws, const std::string& r
       {"strategy",
        {{"type", "RollingUpdate"},
         {"rollingUpdate",
-         {{"maxUnavailable", api::EncodeValue(config.max_unavailable)},
-          {"maxSurge", api::EncodeValue(config.max_surge)}}}}},
+         {{"maxUnavailable", api::codec::EncodeValue(config.max_unavailable)},
+          {"maxSurge", api::codec::EncodeValue(config.max_surge)}}}}},
       {"template", std::move(pod_template)},
   };
   return Json{
