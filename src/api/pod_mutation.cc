@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/exclusive_placement.h"
+#include "api/group_identity.h"
 #include "api/lws_types.h"
 #include "api/pod_names.h"
 #include "api/tpu_env.h"
@@ -38,7 +39,57 @@ void LabelLeaderSubGroup(Pod* pod) {
   }
 }
 
-Status LabelLeader(Pod* pod) {
+bool IsHash(const Pod& pod) {
+  return pod.metadata.Annotation(kGroupIdentityAnnotation) == kGroupIdentityHash;
+}
+
+// Every Hash leader is created gated; the pod controller lifts the gate (group_replacement.h).
+void AddGroupReplacementGate(Pod* pod) {
+  Json& gates = pod->spec.rest["schedulingGates"];
+  if (!gates.is_array()) gates = Json::array();
+  for (const Json& gate : gates) {
+    if (StringMember(gate, "name") == kGroupReplacementGate) return;
+  }
+  gates.push_back({{"name", kGroupReplacementGate}});
+}
+
+// KEP 898: a Hash leader's identity is a random key, not an ordinal.
+Status LabelHashLeader(Pod* pod, const PodMutationOptions& options) {
+  ObjectMeta& meta = pod->metadata;
+  // Kept when set: a webhook may be called again for the same pod (reinvocation).
+  std::string key = meta.Label(kGroupUniqueHashLabel);
+  if (key.empty()) {
+    if (!options.random_key_suffix) {
+      return Status::Internal("no random source for the group key of Hash leader " + meta.name);
+    }
+    key = GroupUniqueKey(meta.namespace_, options.random_key_suffix());
+  }
+  meta.labels[kGroupUniqueHashLabel] = key;
+  meta.labels[kGroupIndexLabel] = key;
+  if (pod->spec.hostname.empty()) {
+    pod->spec.hostname = HashLeaderHostname(meta.Label(kSetNameLabel), key);
+  }
+  if (meta.Annotation(kSubdomainPolicyAnnotation) == kSubdomainUniquePerReplica) {
+    pod->spec.subdomain = pod->spec.hostname;
+  }
+  if (const std::string* topology = Find(meta.annotations, kExclusiveKeyAnnotation)) {
+    SetExclusiveAffinities(pod, key, *topology, kGroupUniqueHashLabel);
+  }
+  if (meta.annotations.contains(kSubGroupSizeAnnotation) && meta.Label(kSubGroupIndexLabel).empty() &&
+      meta.Annotation(kSubGroupPolicyTypeAnnotation) != kSubGroupLeaderExcluded) {
+    const std::string sub_key = SubGroupUniqueKey(key, "0");
+    meta.labels[kSubGroupIndexLabel] = "0";
+    meta.labels[kSubGroupUniqueHashLabel] = sub_key;
+    if (const std::string* topology = Find(meta.annotations, kSubGroupExclusiveKeyAnnotation)) {
+      SetExclusiveAffinities(pod, sub_key, *topology, kSubGroupUniqueHashLabel);
+    }
+  }
+  AddGroupReplacementGate(pod);
+  return Status::Ok();
+}
+
+Status LabelLeader(Pod* pod, const PodMutationOptions& options) {
+  if (IsHash(*pod)) return LabelHashLeader(pod, options);
   ObjectMeta& meta = pod->metadata;
   if (!meta.labels.contains(kGroupIndexLabel)) {
     const int group_index = GetParentNameAndOrdinal(meta.name).second;
@@ -72,8 +123,11 @@ Status LabelWorker(Pod* pod, std::int64_t size) {
   if (sub_group_size == nullptr || !meta.Label(kSubGroupIndexLabel).empty()) return Status::Ok();
   ASSIGN_OR_RETURN(const std::int64_t sgs, ParseGoInt(*sub_group_size));
   ASSIGN_OR_RETURN(const std::string index, SubGroupIndex(size, sgs, worker_index));
-  // Keyed by the leader's name so that the leader's subgroup 0 and its workers share one key.
-  const std::string key = SubGroupUniqueKey(meta.Annotation(kLeaderPodNameAnnotation), index);
+  // Keyed by the leader's name (Hash: the group key) so that the leader's subgroup 0 and its
+  // workers share one key.
+  const std::string key = SubGroupUniqueKey(
+      IsHash(*pod) ? meta.Label(kGroupUniqueHashLabel) : meta.Annotation(kLeaderPodNameAnnotation),
+      index);
   meta.labels[kSubGroupIndexLabel] = index;
   meta.labels[kSubGroupUniqueHashLabel] = key;
   if (const std::string* topology = Find(meta.annotations, kSubGroupExclusiveKeyAnnotation)) {
@@ -90,7 +144,7 @@ Status Mutate(Pod* pod, const PodMutationOptions& options) {
         fmt::format("size annotation is unexpectedly missing for pod {}", meta.name));
   }
   ASSIGN_OR_RETURN(const std::int64_t size, ParseGoInt(*size_text));
-  RETURN_IF_ERROR(IsLeader(*pod) ? LabelLeader(pod) : LabelWorker(pod, size));
+  RETURN_IF_ERROR(IsLeader(*pod) ? LabelLeader(pod, options) : LabelWorker(pod, size));
   if (options.gang_scheduling) {
     meta.annotations[kGangGroupNameAnnotation] = PodGroupName(
         meta.Label(kSetNameLabel), meta.Label(kGroupIndexLabel), meta.Label(kRevisionLabel));
@@ -142,11 +196,17 @@ Status AddLwsVariables(Pod* pod) {
   const std::string* worker_index = Find(meta.labels, kWorkerIndexLabel);
   if (worker_index == nullptr) return MissingForEnv(*pod, "worker index label");
 
+  // The leader-address annotation (workers of a Hash group) wins; a leader uses its hostname.
+  std::string address = meta.Annotation(kLeaderAddressAnnotation);
+  if (address.empty()) {
+    const std::string host = IsLeader(*pod) && !pod->spec.hostname.empty()
+                                 ? pod->spec.hostname
+                                 : fmt::format("{}-{}", *lws_name, *group_index);
+    address = fmt::format("{}.{}.{}", host, pod->spec.subdomain, meta.namespace_);
+  }
   // The order matters to users who reference these variables from later ones (upstream #152).
   const std::vector<EnvVar> lws_env = {
-      {kLwsLeaderAddressEnv,
-       fmt::format("{}-{}.{}.{}", *lws_name, *group_index, pod->spec.subdomain, meta.namespace_),
-       {}},
+      {kLwsLeaderAddressEnv, address, {}},
       {kLwsGroupSizeEnv, *size, {}},
       {kLwsWorkerIndexEnv, *worker_index, {}},
   };

@@ -10,7 +10,12 @@
 //   2. leader (worker-index "0"): group-index from the name's ordinal if absent, subdomain := name
 //      under UniquePerReplica, group-key := sha1("<ns>/<name>") if absent, group exclusive
 //      placement, subgroup 0 labels (unless LeaderExcluded) and subgroup exclusive placement;
-//      worker (anything else): worker-index := the name's ordinal (always), subgroup labels;
+//      a Hash leader (annotation group-identity: Hash, KEP 898) instead gets group-key =
+//      group-index = sha1("<ns>/<16 random characters>") (kept when already set), hostname
+//      "<lws>-<key[:8]>", subdomain := hostname under UniquePerReplica, subgroup keys from the
+//      group key, and the group-replacement scheduling gate;
+//      worker (anything else): worker-index := the name's ordinal (always), subgroup labels
+//      (keyed by the group key for Hash workers, by the leader's name otherwise);
 //   3. gang scheduling: annotation scheduling.k8s.io/group-name = "<name>-<group>-<revision>";
 //   4. TPU variables when some container asks for google.com/tpu (tpu_env.h);
 //   5. LWS_LEADER_ADDRESS, LWS_GROUP_SIZE, LWS_WORKER_INDEX prepended to every container.
@@ -22,6 +27,9 @@
 // ValidateLwsPod below is that decision, kept so that the admission chain names both webhooks.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "api/pod.h"
 #include "base/result.h"
 
@@ -30,13 +38,18 @@ namespace lws::api {
 struct PodMutationOptions {
   // Gang scheduling is configured (gangSchedulingManagement.schedulerProvider: volcano).
   bool gang_scheduling = false;
+  // 16 random characters for a new Hash leader's group key (upstream utilrand.String(16)). The
+  // embedded API server passes a seeded source, so that simulated runs stay deterministic.
+  std::function<std::string()> random_key_suffix;
 };
 
 // Mutates a pod at CREATE as upstream's webhook does (see the file comment). On error *pod is
 // left unchanged and the request must be rejected.
 Status MutateLwsPod(Pod* pod, const PodMutationOptions& options = {});
 
-// Prepends LWS_LEADER_ADDRESS = "<name>-<group-index>.<subdomain>.<namespace>", LWS_GROUP_SIZE =
+// Prepends LWS_LEADER_ADDRESS = the leader-address annotation when set, else
+// "<host>.<subdomain>.<namespace>" with host the leader's own hostname (a leader that has one)
+// or "<name>-<group-index>", LWS_GROUP_SIZE =
 // the size annotation and LWS_WORKER_INDEX = the worker-index label, in this order, to the env of
 // every container and init container. Existing entries with those names are dropped, as are
 // later duplicates of any name (upstream keeps the first occurrence only); the rest keep their
