@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "api/group_identity.h"
 #include "api/tpu_env.h"
 #include "controllers/group/headless_service.h"
 
@@ -42,10 +43,35 @@ api::StringMap WorkerTemplateAnnotations(const api::LeaderWorkerSet& live,
   // The webhook cannot see the leader when it admits a worker; this tells it whether the
   // leader is one of the TPU hosts.
   if (api::PodRequestsTpus(leader.spec)) out[api::kLeaderRequestsTpusAnnotation] = "true";
+  // Hash workers cannot derive their leader's address from an ordinal: it is handed down.
+  if (api::IsHashIdentity(live)) {
+    out[api::kGroupIdentityAnnotation] = api::kGroupIdentityHash;
+    out[api::kLeaderAddressAnnotation] = leader.spec.hostname + "." + leader.spec.subdomain + "." +
+                                         leader.metadata.namespace_;
+  }
   return out;
 }
 
 }  // namespace
+
+std::string WorkerStatefulSetName(const api::LeaderWorkerSet& live, const api::Pod& leader) {
+  if (api::IsHashIdentity(live) && !leader.spec.hostname.empty()) return leader.spec.hostname;
+  return leader.metadata.name;
+}
+
+api::PodCondition GroupReadyCondition(bool workers_ready, const std::string& now) {
+  api::PodCondition c;
+  c.type = api::kGroupReadyCondition;
+  c.status = workers_ready ? "True" : "False";
+  c.reason = workers_ready ? api::kWorkerStatefulSetReady : api::kWorkerStatefulSetNotReady;
+  c.last_transition_time = now;
+  return c;
+}
+
+bool GroupReadyConditionChanged(const api::Pod& leader, bool workers_ready) {
+  const api::PodCondition* c = leader.status.FindCondition(api::kGroupReadyCondition);
+  return c == nullptr || c->status != (workers_ready ? "True" : "False");
+}
 
 std::vector<api::PersistentVolumeClaim> ReducedClaimTemplates(const api::LeaderWorkerSet& lws) {
   std::vector<api::PersistentVolumeClaim> out;
@@ -74,7 +100,7 @@ api::StatefulSet BuildWorkerStatefulSet(const api::LeaderWorkerSet& live,
   labels[api::kRevisionLabel] = leader.metadata.Label(api::kRevisionLabel);
 
   api::StatefulSet sts;
-  sts.metadata.name = leader.metadata.name;
+  sts.metadata.name = WorkerStatefulSetName(live, leader);
   sts.metadata.namespace_ = leader.metadata.namespace_;
   sts.metadata.labels = live.metadata.labels;
   Overlay(sts.metadata.labels, labels);
@@ -89,7 +115,11 @@ api::StatefulSet BuildWorkerStatefulSet(const api::LeaderWorkerSet& live,
   spec.template_ = rl.spec.leader_worker_template.worker_template;
   Overlay(spec.template_.metadata.labels, labels);
   Overlay(spec.template_.metadata.annotations, WorkerTemplateAnnotations(live, rl, leader));
-  spec.service_name = rl.UniquePerReplica() ? leader.metadata.name : live.metadata.name;
+  if (api::IsHashIdentity(live)) {
+    spec.service_name = leader.spec.subdomain;  // the LWS's Service, or the group's own
+  } else {
+    spec.service_name = rl.UniquePerReplica() ? leader.metadata.name : live.metadata.name;
+  }
   spec.pod_management_policy = "Parallel";
   spec.ordinals.emplace().start = 1;
   spec.volume_claim_templates = ReducedClaimTemplates(rl);

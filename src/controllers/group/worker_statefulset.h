@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "api/lws_types.h"
+#include "api/pod.h"
 #include "base/status.h"
 
 namespace lws::controllers {
@@ -29,6 +30,17 @@ namespace lws::controllers {
 // its name, the LWS namespace, accessModes, storageClassName, volumeMode and resources (labels,
 // selector, dataSource, ... are dropped, as upstream's apply configuration does).
 std::vector<api::PersistentVolumeClaim> ReducedClaimTemplates(const api::LeaderWorkerSet& lws);
+
+// The worker StatefulSet's name: the leader's hostname "<lws>-<key[:8]>" for a Hash group (so
+// that worker pods are "<hostname>-<n>"), the leader pod's name otherwise.
+std::string WorkerStatefulSetName(const api::LeaderWorkerSet& live, const api::Pod& leader);
+
+// Hash mode: the group-ready condition the pod controller writes on a leader (True with reason
+// WorkerStatefulSetReady once the worker StatefulSet is ready, else False with
+// WorkerStatefulSetNotReady), and whether the leader's current one differs in status (upstream
+// writes it only then).
+api::PodCondition GroupReadyCondition(bool workers_ready, const std::string& now);
+bool GroupReadyConditionChanged(const api::Pod& leader, bool workers_ready);
 
 // The worker StatefulSet for `leader`, controlled by it (v1 Pod, blockOwnerDeletion). No node
 // selector yet: see AddExclusiveNodeSelector.
