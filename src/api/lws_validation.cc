@@ -140,10 +140,19 @@ void ValidateGroupIdentity(const LeaderWorkerSet& lws, ErrorList* errs) {
     errs->push_back(Invalid(identity_path, identity,
                             "rollingUpdateConfiguration.partition is not supported with groupIdentity Hash"));
   }
-  // Ours: the leader Deployment, the group-replacement gate and the group-ready readiness gate of
-  // Hash mode are not built yet. Refused, so that a Hash LWS never runs as Ordinal unnoticed.
-  errs->push_back(Invalid(identity_path, identity,
-                          "groupIdentity Hash is not supported by lws-cpp yet; use Ordinal"));
+  // Ours: the opt-in rollout behaviours and group-restart budgets act on the leader StatefulSet
+  // and on group indexes, which Hash mode has neither of (the Deployment rolls the groups, and a
+  // recreated group gets a new key). Refused rather than ignored; upstream refuses its own
+  // maxGroupRestarts with Hash the same way. The pause is honoured (the Deployment is paused).
+  for (const std::string& key :
+       {kProgressDeadlineAnnotation, kSurgeFallbackAfterAnnotation, kSurgeFallbackReleaseAnnotation,
+        kRolloutBeforeScaleUpAnnotation, kCapacityHandOffAnnotation, kFailurePolicyAnnotation,
+        kFailureThresholdAnnotation, kMaxGroupRestartsAnnotation, kGroupRestartBackoffAnnotation}) {
+    if (auto it = lws.metadata.annotations.find(key); it != lws.metadata.annotations.end()) {
+      errs->push_back(Invalid(FieldPath("metadata").Child("annotations").Key(key), it->second,
+                              "is not supported with groupIdentity Hash"));
+    }
+  }
 }
 
 }  // namespace

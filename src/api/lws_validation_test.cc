@@ -8,7 +8,9 @@
 #include <functional>
 
 #include "api/lws_defaults.h"
+#include "api/group_restarts.h"
 #include "api/lws_testing.h"
+#include "api/rollout_annotations.h"
 
 namespace lws::api {
 namespace {
@@ -133,8 +135,7 @@ TEST(LwsValidationTest, CreateScenarios) {
       {"missing namespace", [](auto& l) { l.metadata.namespace_.clear(); },
        {"metadata.namespace: Required value"}},
       // Upstream pkg/webhooks/leaderworkerset_webhook_hash_test.go
-      // TestGroupReplacementPolicyDefaultAndValidation and TestValidateHashGroupIdentity; the last
-      // error of each Hash case is ours (Hash mode is not built yet, docs/controller.md).
+      // TestGroupReplacementPolicyDefaultAndValidation and TestValidateHashGroupIdentity.
       {"KEP898 Immediate with Ordinal",
        [](auto& l) { l.spec.group_replacement_policy = kGroupReplacementImmediate; },
        {"spec.groupReplacementPolicy: Invalid value: \"Immediate\": Immediate is only supported with "
@@ -149,18 +150,42 @@ TEST(LwsValidationTest, CreateScenarios) {
          Rolling(l).partition = 1;
        },
        {"spec.groupIdentity: Invalid value: \"Hash\": rollingUpdateConfiguration.partition is not "
-        "supported with groupIdentity Hash",
-        "spec.groupIdentity: Invalid value: \"Hash\": groupIdentity Hash is not supported by lws-cpp "
-        "yet; use Ordinal"}},
+        "supported with groupIdentity Hash"}},
+      {"KEP898 valid Hash", [](auto& l) { l.spec.group_identity = kGroupIdentityHash; }, {}},
+      {"KEP898 Hash with Immediate",
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         l.spec.group_replacement_policy = kGroupReplacementImmediate;
+       },
+       {}},
+      {"KEP898 Hash with partition 0",
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         Rolling(l).partition = 0;
+       },
+       {}},
+      {"ours: Hash with an Ordinal-only rollout behaviour",
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         l.metadata.annotations[kMaxGroupRestartsAnnotation] = "3";
+         l.metadata.annotations[kPausedAnnotation] = "true";
+       },
+       {"metadata.annotations[lws-cpp.dev/max-group-restarts]: Invalid value: \"3\": is not "
+        "supported with groupIdentity Hash"}},
+      {"KEP898 Hash with subGroupPolicy",
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         l.spec.leader_worker_template.size = 4;
+         l.spec.leader_worker_template.sub_group_policy = SubGroupPolicy{{}, 2, {}};
+       },
+       {}},
       {"KEP898 Hash with volumeClaimTemplates",
        [](auto& l) {
          l.spec.group_identity = kGroupIdentityHash;
          l.spec.leader_worker_template.volume_claim_templates.emplace_back();
        },
        {"spec.groupIdentity: Invalid value: \"Hash\": volumeClaimTemplates are not supported with "
-        "groupIdentity Hash",
-        "spec.groupIdentity: Invalid value: \"Hash\": groupIdentity Hash is not supported by lws-cpp "
-        "yet; use Ordinal"}},
+        "groupIdentity Hash"}},
   };
   for (const auto& c : cases) {
     LeaderWorkerSet lws = DefaultLws();
@@ -187,8 +212,20 @@ TEST(LwsValidationTest, UpdateScenarios) {
       // is no change; the policy may change freely.
       {"KEP898 empty to Ordinal", [](auto& l) { l.spec.group_identity.clear(); }, {}, true, ""},
       {"KEP898 Ordinal to Hash", {}, [](auto& l) { l.spec.group_identity = kGroupIdentityHash; }, false,
-       "spec.groupIdentity: Invalid value: \"Hash\": groupIdentity Hash is not supported by lws-cpp "
-       "yet; use Ordinal"},
+       "spec.groupIdentity: Invalid value: \"Hash\": groupIdentity is immutable"},
+      {"KEP898 Hash to Ordinal", [](auto& l) { l.spec.group_identity = kGroupIdentityHash; },
+       [](auto& l) { l.spec.group_identity = kGroupIdentityOrdinal; }, false,
+       "spec.groupIdentity: Invalid value: \"Ordinal\": groupIdentity is immutable"},
+      {"KEP898 Hash policy Immediate to PostTermination",
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         l.spec.group_replacement_policy = kGroupReplacementImmediate;
+       },
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         l.spec.group_replacement_policy = kGroupReplacementPostTermination;
+       },
+       true, ""},
       {"S79", {}, [](auto& l) { l.spec.leader_worker_template.size = 3; }, true, ""},
       {"S80", [](auto& l) { l.spec.replicas = 100000; l.spec.leader_worker_template.size = 1; },
        [](auto& l) { l.spec.replicas = 100000; l.spec.leader_worker_template.size = 100000000; }, false,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+#include <mutex>
 #include <set>
 
 #include "api/exclusive_placement.h"
@@ -175,7 +177,29 @@ void PrependEnv(Container* container, const std::vector<EnvVar>& first) {
   container->env = std::move(env);
 }
 
+// upstream k8s.io/apimachinery/pkg/util/rand: no vowels, no confusable digits.
+constexpr std::string_view kRandAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+constexpr int kGroupKeyRandomLength = 16;
+
 }  // namespace
+
+std::function<std::string()> SeededKeySuffix(Rng rng) {
+  struct Source {
+    explicit Source(Rng r) : rng(r) {}
+    std::mutex mu;
+    Rng rng;
+  };
+  auto source = std::make_shared<Source>(rng);
+  return [source] {
+    std::lock_guard<std::mutex> lock(source->mu);
+    std::string out;
+    const auto last = static_cast<std::int64_t>(kRandAlphabet.size()) - 1;
+    for (int i = 0; i < kGroupKeyRandomLength; ++i) {
+      out += kRandAlphabet[static_cast<std::size_t>(source->rng.UniformInt(0, last))];
+    }
+    return out;
+  };
+}
 
 Status MutateLwsPod(Pod* pod, const PodMutationOptions& options) {
   if (!pod->metadata.labels.contains(kSetNameLabel)) return Status::Ok();

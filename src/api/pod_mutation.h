@@ -32,6 +32,7 @@
 
 #include "api/pod.h"
 #include "base/result.h"
+#include "base/rng.h"
 
 namespace lws::api {
 
@@ -42,6 +43,12 @@ struct PodMutationOptions {
   // embedded API server passes a seeded source, so that simulated runs stay deterministic.
   std::function<std::string()> random_key_suffix;
 };
+
+// A random_key_suffix drawing from `rng`: 16 characters of upstream utilrand's alphabet (the one
+// generated names use). Safe to call from several threads (the API server admits requests on
+// its I/O threads); the sequence is the seed's, so a simulated run keys its groups the same way
+// every time.
+std::function<std::string()> SeededKeySuffix(Rng rng);
 
 // Mutates a pod at CREATE as upstream's webhook does (see the file comment). On error *pod is
 // left unchanged and the request must be rejected.

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <future>
 #include <iostream>
+#include <random>
 
 #include "api/field.h"
 #include "base/event_loop.h"
@@ -44,6 +45,10 @@ controllers::GangProvider GangProviderOf(const config::Configuration& configurat
 api::PodMutationOptions PodMutationOptionsOf(const config::Configuration& configuration) {
   api::PodMutationOptions options;
   options.gang_scheduling = GangProviderOf(configuration) != controllers::GangProvider::kNone;
+  // Hash leaders' group keys must differ between operators and restarts: seeded by the system.
+  std::random_device device;
+  options.random_key_suffix = api::SeededKeySuffix(
+      Rng((static_cast<std::uint64_t>(device()) << 32) ^ device()));
   return options;
 }
 

@@ -36,6 +36,11 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.store = serving->store_.get();
   server_options.clock = clock;
   server_options.token = options.token;
+  if (!options.pod_mutation.random_key_suffix) {
+    // Hash leaders' group keys follow the seed, as generated names do.
+    options.pod_mutation.random_key_suffix =
+        api::SeededKeySuffix(Rng(store_options.seed).Derive("group-key"));
+  }
   if (options.webhooks) controllers::InstallLwsWebhooks(&admission, options.pod_mutation);
   server_options.admission = std::move(admission);
   // Webhooks registered by configuration objects are called over HTTPS unless a test injects

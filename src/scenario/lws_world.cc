@@ -11,10 +11,11 @@ namespace {
 bool Gang(const cluster::ClusterSpec& spec) { return spec.gang_scheduler == cluster::kVolcanoScheduler; }
 
 // The pod webhook names each group's PodGroup when the cluster gang-schedules (cli/up.cc).
-apiserver::AdmissionChain WebhookChain(const cluster::ClusterSpec& spec) {
+apiserver::AdmissionChain WebhookChain(const cluster::ClusterSpec& spec, std::uint64_t seed) {
   apiserver::AdmissionChain chain;
   api::PodMutationOptions pod;
   pod.gang_scheduling = Gang(spec);
+  pod.random_key_suffix = api::SeededKeySuffix(Rng(seed).Derive("group-key"));
   controllers::InstallLwsWebhooks(&chain, pod);
   return chain;
 }
@@ -38,7 +39,7 @@ std::optional<T> DecodeStored(const Result<store::ObjectPtr>& stored) {
 
 LwsWorld::LwsWorld(WorldOptions options)
     : options_(std::move(options)),
-      control_plane_(options_.seed, /*install_lws_crd=*/true, WebhookChain(options_.cluster)),
+      control_plane_(options_.seed, /*install_lws_crd=*/true, WebhookChain(options_.cluster, options_.seed)),
       user_(control_plane_.Client("kubectl")) {
   cluster::LocalClusterOptions cluster_options;
   cluster_options.seed = options_.seed;

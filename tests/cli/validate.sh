@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$lws" validate "$root"/examples/*.yaml >"$tmp/out" 2>"$tmp/err"
 check "examples validate" test $? -eq 0
-check "examples print five objects" test "$(grep -c '^kind: LeaderWorkerSet' "$tmp/out")" -eq 5
+check "examples print six objects" test "$(grep -c '^kind: LeaderWorkerSet' "$tmp/out")" -eq 6
 check "defaults applied" grep -q 'restartPolicy: RecreateGroupOnPodRestart' "$tmp/out"
 check "namespace defaulted" grep -q 'namespace: default' "$tmp/out"
 

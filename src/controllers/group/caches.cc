@@ -59,7 +59,8 @@ Caches::Caches(EventLoop* loop, const client::Client* client, bool decode_privat
       pods(loop, client, client::kPods),
       revisions(loop, client, client::kControllerRevisions),
       services(loop, client, client::kServices),
-      nodes(loop, client, client::kNodes) {
+      nodes(loop, client, client::kNodes),
+      deployments(loop, client, client::kDeployments) {
   statefulsets.AddIndex(kByLwsName, ByLwsName<api::StatefulSet>);
   pods.AddIndex(kByLwsName, ByLwsName<api::Pod>);
   pods.AddIndex(kLeadersByLws, LeadersByLws);
@@ -73,6 +74,7 @@ Caches::Caches(EventLoop* loop, const client::Client* client, bool decode_privat
     revisions.DecodePrivately();
     services.DecodePrivately();
     nodes.DecodePrivately();
+    deployments.DecodePrivately();
   }
 }
 
@@ -83,19 +85,22 @@ runtime::ConcurrentReads* Caches::ShareWithWorkers() {
   revisions.ShareWith(&reads);
   services.ShareWith(&reads);
   nodes.ShareWith(&reads);
+  deployments.ShareWith(&reads);
   return &reads;
 }
 
 Status Caches::Start(std::function<void()> on_synced) {
   gate = std::make_unique<runtime::StartGate>(
-      std::vector<runtime::SyncSource*>{&sets, &statefulsets, &pods, &revisions, &services, &nodes},
+      std::vector<runtime::SyncSource*>{&sets, &statefulsets, &pods, &revisions, &services, &nodes,
+                                       &deployments},
       std::move(on_synced));
   RETURN_IF_ERROR(sets.Start());
   RETURN_IF_ERROR(statefulsets.Start());
   RETURN_IF_ERROR(pods.Start());
   RETURN_IF_ERROR(revisions.Start());
   RETURN_IF_ERROR(services.Start());
-  return nodes.Start();
+  RETURN_IF_ERROR(nodes.Start());
+  return deployments.Start();
 }
 
 void Caches::Stop() {
@@ -105,11 +110,16 @@ void Caches::Stop() {
   revisions.Stop();
   services.Stop();
   nodes.Stop();
+  deployments.Stop();
   gate.reset();
 }
 
 std::vector<const api::Pod*> Caches::Leaders(const std::string& ns, const std::string& name) const {
   return pods.ByIndex(kLeadersByLws, IndexValue(ns, name));
+}
+
+std::vector<const api::Pod*> Caches::Pods(const std::string& ns, const std::string& name) const {
+  return pods.ByIndex(kByLwsName, IndexValue(ns, name));
 }
 
 std::vector<const api::StatefulSet*> Caches::StatefulSets(const std::string& ns,

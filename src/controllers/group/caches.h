@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api/apps.h"
+#include "api/apps_workloads.h"
 #include "api/core.h"
 #include "api/lws_types.h"
 #include "api/pod.h"
@@ -53,6 +54,8 @@ struct Caches {
 
   // Objects of LWS `name` in `ns` by index (sorted by name).
   std::vector<const api::Pod*> Leaders(const std::string& ns, const std::string& name) const;
+  // Every pod labelled with the LWS's name: leaders and workers.
+  std::vector<const api::Pod*> Pods(const std::string& ns, const std::string& name) const;
   std::vector<const api::StatefulSet*> StatefulSets(const std::string& ns,
                                                     const std::string& name) const;
   api::RevisionRefs Revisions(const std::string& ns, const std::string& name) const;
@@ -67,6 +70,8 @@ struct Caches {
   runtime::TypedInformer<api::ControllerRevision> revisions;
   runtime::TypedInformer<api::Service> services;
   runtime::TypedInformer<api::Node> nodes;
+  // The leader Deployments of groupIdentity Hash (named after their LWS).
+  runtime::TypedInformer<api::Deployment> deployments;
   std::unique_ptr<runtime::StartGate> gate;
 };
 

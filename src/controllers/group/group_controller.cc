@@ -1,8 +1,11 @@
 #include "controllers/group/group_controller.h"
 
+#include "api/group_identity.h"
 #include "api/revision.h"
 #include "base/log.h"
 #include "client/resource.h"
+#include "controllers/group/group_replacement.h"
+#include "controllers/group/headless_service.h"
 #include "controllers/group/restart_policy.h"
 #include "controllers/group/worker_statefulset.h"
 
@@ -33,7 +36,10 @@ void GroupController::Register() {
   caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {
     const api::Pod* pod = now != nullptr ? now : old;
     if (!IsLwsPod(pod)) return;
-    if (now == nullptr) expectations_.Forget({pod->metadata.namespace_, pod->metadata.name});
+    if (now == nullptr) {
+      expectations_.Forget({pod->metadata.namespace_, pod->metadata.name});
+      EnqueueGatedLeaders(*pod);
+    }
     queue_.Add({pod->metadata.namespace_, pod->metadata.name});
   });
   caches_->statefulsets.AddHandler([this](const api::StatefulSet* old, const api::StatefulSet* now) {
@@ -42,6 +48,17 @@ void GroupController::Register() {
   caches_->services.AddHandler([this](const api::Service* old, const api::Service* now) {
     EnqueueController((now != nullptr ? now : old)->metadata);
   });
+}
+
+// A pod of a Hash LWS is gone: a group may have finished tearing down, so the leaders waiting
+// for that look again (upstream enqueueGatedLeaders) instead of at their 10 s requeue.
+void GroupController::EnqueueGatedLeaders(const api::Pod& gone) {
+  const std::string& ns = gone.metadata.namespace_;
+  for (const api::Pod* leader : caches_->Leaders(ns, gone.metadata.Label(api::kSetNameLabel))) {
+    if (HasSchedulingGate(*leader, api::kGroupReplacementGate)) {
+      queue_.Add({ns, leader->metadata.name});
+    }
+  }
 }
 
 // Worker StatefulSets and per-group Services are controlled by their leader pod.
@@ -72,8 +89,13 @@ GroupSnapshot GroupController::Snapshot(const api::Pod& pod, const api::LeaderWo
       owner != nullptr && owner->kind == "StatefulSet") {
     s.restart.owner_statefulset = caches_->statefulsets.Get(ns, owner->name);
   }
-  s.worker_statefulset = caches_->statefulsets.Get(ns, pod.metadata.name);
-  s.group_service = caches_->services.Get(ns, pod.metadata.name);
+  if (lws != nullptr && IsLeaderPod(pod)) {
+    s.worker_statefulset = caches_->statefulsets.Get(ns, WorkerStatefulSetName(*lws, pod));
+    s.group_service = caches_->services.Get(ns, GroupServiceName(*lws, pod));
+    if (api::IsHashIdentity(*lws) && HasSchedulingGate(pod, api::kGroupReplacementGate)) {
+      s.lws_pods = caches_->Pods(ns, lws_name);
+    }
+  }
   if (!pod.spec.node_name.empty()) s.leader_node = caches_->nodes.Get("", pod.spec.node_name);
   return s;
 }
@@ -210,6 +232,20 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
     case GroupActionKind::kNormalEvent:
       record("Normal", action.reason, action.note, "Update");
       return Status::Ok();
+    case GroupActionKind::kPatchLeader: {
+      auto patched = client_->Patch(client::kPods, key.namespace_, action.target,
+                                    apiserver::PatchType::kMerge, action.object);
+      if (!patched.ok()) return patched.status();
+      record("Normal", action.reason, action.note, "Update");
+      return Status::Ok();
+    }
+    case GroupActionKind::kPatchLeaderStatus: {
+      // Strategic: the condition merges by type with the kubelet's, which this must not drop.
+      auto patched = client_->Patch(client::kPods, key.namespace_, action.target,
+                                    apiserver::PatchType::kStrategic, action.object,
+                                    "status");
+      return patched.ok() ? Status::Ok() : patched.status();
+    }
     case GroupActionKind::kPatchLws: {
       // Carries the resourceVersion the plan read: on a Conflict the reconcile plans again on
       // the newer LWS instead of overwriting counts another worker wrote.

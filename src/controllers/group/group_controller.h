@@ -64,6 +64,7 @@ class GroupController {
   std::shared_ptr<const api::LeaderWorkerSet> RevisionLws(const api::LeaderWorkerSet& lws,
                                                           const api::ControllerRevision& revision);
   void EnqueueController(const api::ObjectMeta& meta);
+  void EnqueueGatedLeaders(const api::Pod& gone);
   // Whether the PodGroup `leader`'s group-name annotation names exists (read from the API, as
   // upstream's Get); an error other than NotFound fails the reconcile.
   Result<bool> PodGroupExists(const api::Pod& leader) const;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "api/revision.h"
+#include "controllers/group/hash_group_plan.h"
 #include "controllers/group/headless_service.h"
 #include "controllers/group/pod_group.h"
 #include "controllers/group/worker_statefulset.h"
@@ -163,10 +164,18 @@ GroupPlan PlanGroup(const GroupSnapshot& s) {
       !pod.metadata.Annotation(api::kGangGroupNameAnnotation).empty()) {
     plan.actions.push_back({GroupActionKind::kCreatePodGroup, "", "", PodGroupFor(lws, pod), ""});
   }
+  if (PlanReplacementGate(s, plan)) return plan;
   if (lws.Size() == 1) return plan;
-  if (lws.spec.startup_policy == api::kLeaderReadyStartupPolicy && !PodReady(pod)) return plan;
+  if (lws.spec.startup_policy == api::kLeaderReadyStartupPolicy &&
+      !LeaderReadyForWorkers(lws, pod)) {
+    return plan;
+  }
   if (s.leader_revision == nullptr) {
     plan.requeue_after_ms = kMissingRevisionRequeueMs;
+    return plan;
+  }
+  if (Status address = CheckHashLeaderAddress(lws, pod); !address.ok()) {
+    plan.error = address;
     return plan;
   }
   Result<std::optional<api::StatefulSet>> sts = WorkerStatefulSetFor(s);
@@ -174,10 +183,17 @@ GroupPlan PlanGroup(const GroupSnapshot& s) {
     plan.error = sts.status();
     return plan;
   }
-  if (!sts->has_value() || s.worker_statefulset != nullptr) return plan;
-  plan.actions.push_back({GroupActionKind::kCreateWorkerStatefulSet, kReasonGroupsProgressing,
-                          CreatedWorkerStatefulSetNote(pod.metadata.name),
-                          WithoutStatus(api::Encode(**sts)), ""});
+  if (!sts->has_value()) return plan;
+  if (Status owner = CheckWorkerStatefulSetOwner(s, plan); !owner.ok()) {
+    plan.error = owner;
+    return plan;
+  }
+  if (s.worker_statefulset == nullptr) {
+    plan.actions.push_back({GroupActionKind::kCreateWorkerStatefulSet, kReasonGroupsProgressing,
+                            CreatedWorkerStatefulSetNote(pod.metadata.name),
+                            WithoutStatus(api::Encode(**sts)), ""});
+  }
+  PlanGroupReady(s, FormatRfc3339(s.now), plan);
   return plan;
 }
 

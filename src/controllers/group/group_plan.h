@@ -22,6 +22,15 @@
 //  11. build the worker StatefulSet from the leader's revision; with an exclusive-topology
 //      annotation wait for the leader to be scheduled and pin the workers to its domain;
 //  12. create the worker StatefulSet if none of that name exists (never update one: quirk Q1).
+// With groupIdentity Hash (upstream KEP 898) a leader also passes, after step 7b:
+//  7c. the group-replacement gate (group_replacement.h): lift it and go on, or record
+//      GroupReplacementDeferred and look again in 10 s, creating nothing;
+//   9. LeaderReady waits for the leader's containers, not for the pod's Ready (which waits for
+//      the group-ready gate, so for the workers: a deadlock);
+// 10b. a leader without hostname or subdomain: error;
+//  12. the worker StatefulSet is named after the leader's hostname; one of that name controlled
+//      by another leader (two keys with the same 8 first characters): error and FailedCreate;
+//  13. the group-ready condition follows the worker StatefulSet's readiness.
 #pragma once
 
 #include <cstdint>
@@ -43,9 +52,9 @@ struct GroupSnapshot {
   const api::LeaderWorkerSet* lws = nullptr;  // null: LWS NotFound -> empty plan
   const api::Pod* pod = nullptr;              // the reconciled pod (never null)
   RestartInputs restart;                      // filled by the reconciler
-  // The StatefulSet named after the leader pod, if it exists.
+  // The StatefulSet named WorkerStatefulSetName(lws, leader), if it exists.
   const api::StatefulSet* worker_statefulset = nullptr;
-  // The Service named after the leader pod, if it exists.
+  // The Service named GroupServiceName(lws, leader), if it exists.
   const api::Service* group_service = nullptr;
   // The revision of the leader's revision label; null: missing.
   const api::ControllerRevision* leader_revision = nullptr;
@@ -60,6 +69,8 @@ struct GroupSnapshot {
   bool pod_group_exists = false;
   // The reconcile's time, for the opt-in backoff between group recreations.
   Time now;
+  // groupIdentity Hash, a leader with the group-replacement gate: every pod of its LWS.
+  std::vector<const api::Pod*> lws_pods;
 };
 
 enum class GroupActionKind {
@@ -70,6 +81,8 @@ enum class GroupActionKind {
   kWarning,                  // emit a Warning event on the LWS
   kNormalEvent,              // emit a Normal event on the LWS
   kPatchLws,                 // merge-patch the LWS with `object` (the restart counts, restart_budget.h)
+  kPatchLeader,              // merge-patch pod `target` with `object` (lifts the gate); event
+  kPatchLeaderStatus,        // strategic-merge-patch pod `target`'s status with `object`
 };
 
 struct GroupAction {

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "api/group_identity.h"
+
 namespace lws::controllers {
 
 api::OwnerReference ControllerRefTo(std::string api_version, std::string kind, std::string name,
@@ -37,13 +39,19 @@ api::Service SharedHeadlessService(const api::LeaderWorkerSet& lws) {
                                          std::string(api::kLwsKind), meta.name, meta.uid));
 }
 
+std::string GroupServiceName(const api::LeaderWorkerSet& lws, const api::Pod& leader) {
+  if (api::IsHashIdentity(lws) && !leader.spec.subdomain.empty()) return leader.spec.subdomain;
+  return leader.metadata.name;
+}
+
 api::Service GroupHeadlessService(const api::LeaderWorkerSet& lws, const api::Pod& leader) {
   const auto& meta = lws.metadata;
   api::StringMap selector = {
       {api::kSetNameLabel, meta.name},
       {api::kGroupIndexLabel, leader.metadata.Label(api::kGroupIndexLabel)},
   };
-  return HeadlessService(meta.namespace_, leader.metadata.name, meta.name, std::move(selector),
+  return HeadlessService(meta.namespace_, GroupServiceName(lws, leader), meta.name,
+                         std::move(selector),
                          ControllerRefTo("v1", "Pod", leader.metadata.name, leader.metadata.uid));
 }
 

@@ -32,8 +32,12 @@ api::Service HeadlessService(const std::string& ns, const std::string& name,
 // The shared Service named after the LWS, owned by it.
 api::Service SharedHeadlessService(const api::LeaderWorkerSet& lws);
 
-// The per-group Service of a UniquePerReplica LWS: named after the leader pod, selecting the
-// pods of its group, owned by the leader pod (so it goes away with the group).
+// The per-group Service's name: the leader pod's, or with groupIdentity Hash the leader's
+// subdomain (which the pod webhook made its hostname, "<lws>-<key[:8]>").
+std::string GroupServiceName(const api::LeaderWorkerSet& lws, const api::Pod& leader);
+
+// The per-group Service of a UniquePerReplica LWS: named GroupServiceName, selecting the pods of
+// its group, owned by the leader pod (so it goes away with the group).
 api::Service GroupHeadlessService(const api::LeaderWorkerSet& lws, const api::Pod& leader);
 
 }  // namespace lws::controllers

@@ -64,6 +64,9 @@ bool PodDeletedOrRestarted(const api::Pod& pod) {
 }
 
 Result<std::string> LeaderNameOfWorker(const api::Pod& worker) {
+  // A Hash group's workers are named after the leader's hostname, not its pod name.
+  const std::string& annotated = worker.metadata.Annotation(api::kLeaderPodNameAnnotation);
+  if (!annotated.empty()) return annotated;
   auto [parent, ordinal] = api::GetParentNameAndOrdinal(worker.metadata.name);
   if (ordinal == -1) return Status::Internal("parsing pod name for pod " + worker.metadata.name);
   return parent;

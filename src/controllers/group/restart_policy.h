@@ -38,8 +38,9 @@ bool ContainerRestarted(const api::Pod& pod);
 // deletionTimestamp set, or ContainerRestarted.
 bool PodDeletedOrRestarted(const api::Pod& pod);
 
-// The leader pod name of a worker "<leader>-<ordinal>", by upstream's regex (.*)-([0-9]+)$.
-// Fails with "parsing pod name for pod <name>" when the name has no ordinal suffix.
+// The leader pod name of a worker: its leader-name annotation (which a Hash group needs: its
+// workers are named after the leader's hostname), else by upstream's regex (.*)-([0-9]+)$ over
+// "<leader>-<ordinal>". Fails with "parsing pod name for pod <name>" when neither gives one.
 Result<std::string> LeaderNameOfWorker(const api::Pod& worker);
 
 struct RestartInputs {

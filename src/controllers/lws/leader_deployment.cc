@@ -3,6 +3,7 @@
 
 #include "api/codec.h"
 #include "api/group_identity.h"
+#include "api/rollout_annotations.h"
 #include "controllers/lws/leader_statefulset.h"
 
 namespace lws::controllers {
@@ -52,6 +53,9 @@ Json LeaderDeploymentApply(const api::LeaderWorkerSet& lws, const std::string& r
           {"maxSurge", api::codec::EncodeValue(config.max_surge)}}}}},
       {"template", std::move(pod_template)},
   };
+  // Ours: `kubectl lws rollout pause` pauses the Deployment, which then rolls no group (it
+  // still scales). Omitted otherwise, so the apply gives the field up again on resume.
+  if (api::AnnotationFlag(lws.metadata, api::kPausedAnnotation)) spec["paused"] = true;
   return Json{
       {"apiVersion", "apps/v1"},
       {"kind", "Deployment"},

@@ -17,7 +17,8 @@ namespace lws::controllers {
 // Named after the LWS; labels the LWS's plus name, revision and role "leader"; annotations the
 // LWS's plus the replicas annotation; replicas = spec.replicas; selector {name, worker-index 0};
 // the leader pod template with the group-identity annotation, subdomain = the LWS's name and,
-// for groups larger than one pod, the group-ready readiness gate.
+// for groups larger than one pod, the group-ready readiness gate. Ours: spec.paused while the LWS
+// carries lws-cpp.dev/paused "true".
 api::Json LeaderDeploymentApply(const api::LeaderWorkerSet& lws, const std::string& revision_key);
 
 }  // namespace lws::controllers

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "api/group_identity.h"
+#include "api/rollout_annotations.h"
 #include "api/lws_testing.h"
 
 namespace lws::controllers {
@@ -66,6 +67,13 @@ TEST(LeaderDeploymentTest, PercentagesAreCopiedForTheDeploymentToResolve) {
   const Json d = LeaderDeploymentApply(lws, "rev-2");
   EXPECT_EQ(d["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"], "25%");
   EXPECT_EQ(d["spec"]["strategy"]["rollingUpdate"]["maxSurge"], "50%");
+}
+
+TEST(LeaderDeploymentTest, PausedLwsPausesTheDeployment) {
+  api::LeaderWorkerSet lws = HashLws(2, 2);
+  EXPECT_FALSE(LeaderDeploymentApply(lws, "rev-1")["spec"].contains("paused"));
+  lws.metadata.annotations[api::kPausedAnnotation] = "true";
+  EXPECT_EQ(LeaderDeploymentApply(lws, "rev-1")["spec"]["paused"], true);
 }
 
 }  // namespace

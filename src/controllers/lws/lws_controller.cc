@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/codec.h"
+#include "api/group_identity.h"
 #include "api/rollout_annotations.h"
 #include "base/log.h"
 #include "client/resource.h"
@@ -84,6 +85,12 @@ void LwsController::Register() {
       queue_.Add({meta.namespace_, owner->name});
     }
   });
+  caches_->deployments.AddHandler([this](const api::Deployment* old, const api::Deployment* now) {
+    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+    if (const api::OwnerReference* owner = LwsOwner(meta)) {
+      queue_.Add({meta.namespace_, owner->name});
+    }
+  });
   caches_->revisions.AddHandler(
       [this](const api::ControllerRevision* old, const api::ControllerRevision* now) {
         const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
@@ -117,6 +124,7 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
     std::optional<Time> deadline = expectations_.Deadline(key);
     return ReconcileResult::After(deadline ? *deadline - now : expectations_.timeout());
   }
+  if (api::IsHashIdentity(*lws)) return ReconcileHash(key, *lws);
   const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
   if (sts != nullptr && sts->metadata.IsDeleting()) {
     return ReconcileResult::After(kDeletingStatefulSetRetry);
@@ -158,7 +166,7 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
   RevisionStep step;
   {
     std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
-    step = PlanRevision(lws, sts, revisions, &match_cache_);
+    step = PlanRevision(lws, sts != nullptr ? &sts->metadata : nullptr, revisions, &match_cache_);
   }
   if (step.create) RETURN_IF_ERROR(CreateRevision(key, *step.create, step.event_note));
 

@@ -23,7 +23,9 @@
 //      longer exist are dropped (api/group_restarts.h), when the status did not just change
 //      (the LWS's resourceVersion is the precondition of that write).
 //
-// Triggers: the LWS itself, StatefulSets it controls or that carry its name label (the worker
+// With groupIdentity Hash the leaders run in a Deployment instead (lws_controller_hash.cc).
+//
+// Triggers: the LWS itself, the Deployment, StatefulSets it controls or that carry its name label (the worker
 // StatefulSets), Services and ControllerRevisions it controls, and its leader pods. Upstream does
 // not watch leader pods and learns of their readiness through the leader StatefulSet's status;
 // watching them too costs a few extra reconciles and never waits on the StatefulSet controller.
@@ -75,6 +77,11 @@ class LwsController {
 
  private:
   runtime::ReconcileResult Reconcile(const runtime::Key& key);
+  // groupIdentity Hash (lws_controller_hash.cc): the leaders in a Deployment.
+  runtime::ReconcileResult ReconcileHash(const runtime::Key& key, const api::LeaderWorkerSet& lws);
+  // `exists`: the Deployment was in the cache (its events and the error's wording).
+  Status ApplyLeaderDeployment(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                               bool exists, const std::string& revision_key);
   // What steps 2-5 leave for the status: the revision key in use, and the scale-up the opt-in
   // rollout before scale-up holds (scale_up_hold.h).
   struct LeaderStep {

@@ -32,16 +32,18 @@ std::string UpdatedRevisionNote(std::string_view key) {
   return Concat({"Creating revision with key ", key, " for updated LWS"});
 }
 
-std::string CreatedLeaderStatefulSetNote(std::string_view lws_name) {
-  return Concat({"Created leader statefulset ", lws_name});
+std::string CreatedLeaderStatefulSetNote(std::string_view lws_name, std::string_view leaders) {
+  return Concat({"Created leader ", leaders, " ", lws_name});
 }
 
-std::string FailedCreateLeaderNote(std::string_view lws_name, std::string_view error) {
-  return Concat({"Failed to create leader statefulset ", lws_name, ": ", error});
+std::string FailedCreateLeaderNote(std::string_view lws_name, std::string_view error,
+                                   std::string_view leaders) {
+  return Concat({"Failed to create leader ", leaders, " ", lws_name, ": ", error});
 }
 
-std::string FailedUpdateLeaderNote(std::string_view lws_name, std::string_view error) {
-  return Concat({"Failed to update leader statefulset ", lws_name, ": ", error});
+std::string FailedUpdateLeaderNote(std::string_view lws_name, std::string_view error,
+                                   std::string_view leaders) {
+  return Concat({"Failed to update leader ", leaders, " ", lws_name, ": ", error});
 }
 
 std::string GroupsUpdatingNote(std::int32_t new_partition, std::int32_t old_partition) {

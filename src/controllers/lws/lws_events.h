@@ -26,12 +26,16 @@ std::string UpdatedRevisionNote(std::string_view key);
 
 // ---- Leader StatefulSet (spec 6 steps 6-7) ------------------------------------------------------
 
+// `leaders`: what runs the leaders, "statefulset", or "deployment" with groupIdentity Hash.
 // "Created leader statefulset <L>".
-std::string CreatedLeaderStatefulSetNote(std::string_view lws_name);
+std::string CreatedLeaderStatefulSetNote(std::string_view lws_name,
+                                         std::string_view leaders = "statefulset");
 // "Failed to create leader statefulset <L>: <err>".
-std::string FailedCreateLeaderNote(std::string_view lws_name, std::string_view error);
+std::string FailedCreateLeaderNote(std::string_view lws_name, std::string_view error,
+                                   std::string_view leaders = "statefulset");
 // "Failed to update leader statefulset <L>: <err>".
-std::string FailedUpdateLeaderNote(std::string_view lws_name, std::string_view error);
+std::string FailedUpdateLeaderNote(std::string_view lws_name, std::string_view error,
+                                   std::string_view leaders = "statefulset");
 // "Updating replica <p>" when old_partition - 1 == new_partition, else
 // "Updating replicas <p> to <old_partition - 1> (inclusive)"; the range can run backwards when the
 // user raises the partition (Q8: "Updating replicas 4 to -1 (inclusive)").

@@ -16,11 +16,9 @@ bool RevisionStep::operator==(const RevisionStep& other) const {
   return !create || api::Encode(*create) == api::Encode(*other.create);
 }
 
-RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSet* leader_sts,
-                          const api::RevisionRefs& revisions,
-                          api::RevisionMatchCache* cache) {
-  const std::string sts_key =
-      leader_sts != nullptr ? leader_sts->metadata.Label(api::kRevisionLabel) : "";
+RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::ObjectMeta* leader_set,
+                          const api::RevisionRefs& revisions, api::RevisionMatchCache* cache) {
+  const std::string sts_key = leader_set != nullptr ? leader_set->Label(api::kRevisionLabel) : "";
   const std::int64_t next_number =
       api::NextRevisionNumber(api::OwnedRevisions(revisions, lws));
 

@@ -37,9 +37,10 @@ struct RevisionStep {
 // `revisions`: every ControllerRevision in the LWS's namespace labelled with its name (ownership
 // is filtered here with api::OwnedRevisions). `leader_sts` is null when absent. `cache` remembers
 // semantic matches (spec 7.5) and may be null.
-RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::StatefulSet* leader_sts,
-                          const api::RevisionRefs& revisions,
-                          api::RevisionMatchCache* cache);
+// `leader_set`: the metadata of what runs the leaders, the leader StatefulSet or, with
+// groupIdentity Hash, the leader Deployment (both carry the revision label).
+RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::ObjectMeta* leader_set,
+                          const api::RevisionRefs& revisions, api::RevisionMatchCache* cache);
 
 // Names of the owned revisions whose key differs from `current_key` (spec 7.6), in list order.
 // Revisions controlled by another object are never named. Ours: with the opt-in failure policy

@@ -121,7 +121,7 @@ TEST(PlanRevisionTest, S162TemplateUpdateDetection) {
     const std::string key = api::RevisionKey(c.stored);
     const StatefulSet sts = LeaderSts(key);
     const std::vector<ControllerRevision> revisions = {c.stored};
-    const RevisionStep step = PlanRevision(c.live, &sts, api::RefsOf(revisions), nullptr);
+    const RevisionStep step = PlanRevision(c.live, &sts.metadata, api::RefsOf(revisions), nullptr);
     EXPECT_EQ(step.lws_updated, c.want_update);
     if (!c.want_update) {
       EXPECT_EQ(step.key, key);
@@ -147,7 +147,7 @@ TEST(PlanRevisionTest, UpdateNumbersAfterTheHighestOwnedRevision) {
   foreign.metadata.owner_references[0].uid = "other-uid";
   const std::vector<ControllerRevision> revisions = {Stored(5, "older-key"), current, foreign};
   const StatefulSet sts = LeaderSts(api::RevisionKey(current));
-  const RevisionStep step = PlanRevision(RenamedWorkerContainer(), &sts, api::RefsOf(revisions), nullptr);
+  const RevisionStep step = PlanRevision(RenamedWorkerContainer(), &sts.metadata, api::RefsOf(revisions), nullptr);
   ASSERT_TRUE(step.create.has_value());
   EXPECT_TRUE(step.lws_updated);
   EXPECT_EQ(step.create->revision, 6);
@@ -159,7 +159,7 @@ TEST(PlanRevisionTest, Q16AdoptsAForeignKey) {
   const std::vector<ControllerRevision> revisions = {Stored(2)};  // some other key
   const StatefulSet sts = LeaderSts("legacy-key");
   const LeaderWorkerSet live = RenamedWorkerContainer();
-  const RevisionStep step = PlanRevision(live, &sts, api::RefsOf(revisions), nullptr);
+  const RevisionStep step = PlanRevision(live, &sts.metadata, api::RefsOf(revisions), nullptr);
   ASSERT_TRUE(step.create.has_value());
   EXPECT_EQ(step.key, "legacy-key");
   EXPECT_EQ(api::RevisionKey(*step.create), "legacy-key");
@@ -180,7 +180,7 @@ TEST(PlanRevisionTest, OwnershipDecidesWhichRevisionTheStsKeyFinds) {
 
   // Controlled by another LWS: not ours, so a missing revision is created.
   std::vector<ControllerRevision> revisions = {other};
-  RevisionStep step = PlanRevision(DefaultLws(), &sts, api::RefsOf(revisions), nullptr);
+  RevisionStep step = PlanRevision(DefaultLws(), &sts.metadata, api::RefsOf(revisions), nullptr);
   ASSERT_TRUE(step.create.has_value());
   EXPECT_EQ(step.event_note, MissingRevisionNote(api::RevisionKey(other)));
   EXPECT_EQ(step.create->revision, 1);
@@ -189,7 +189,7 @@ TEST(PlanRevisionTest, OwnershipDecidesWhichRevisionTheStsKeyFinds) {
   ControllerRevision orphan = other;
   orphan.metadata.owner_references.clear();
   revisions = {orphan};
-  step = PlanRevision(DefaultLws(), &sts, api::RefsOf(revisions), nullptr);
+  step = PlanRevision(DefaultLws(), &sts.metadata, api::RefsOf(revisions), nullptr);
   EXPECT_FALSE(step.create.has_value());
   EXPECT_EQ(step.key, api::RevisionKey(orphan));
 }
@@ -197,7 +197,7 @@ TEST(PlanRevisionTest, OwnershipDecidesWhichRevisionTheStsKeyFinds) {
 TEST(PlanRevisionTest, StsWithoutKeyCreatesAsForANewLws) {
   const StatefulSet sts = LeaderSts("");
   const ControllerRevision stored = Stored(1);
-  const RevisionStep step = PlanRevision(DefaultLws(), &sts, {&stored}, nullptr);
+  const RevisionStep step = PlanRevision(DefaultLws(), &sts.metadata, {&stored}, nullptr);
   ASSERT_TRUE(step.create.has_value());
   EXPECT_EQ(step.create->revision, 2);
   EXPECT_FALSE(step.lws_updated);
@@ -208,7 +208,7 @@ TEST(PlanRevisionTest, SemanticMatchIsCached) {
   const ControllerRevision stored = StoredRevision(api::revision_testing::kOldGoPatchOfDefault);
   const StatefulSet sts = LeaderSts(api::RevisionKey(stored));
   api::RevisionMatchCache cache;
-  const RevisionStep step = PlanRevision(DefaultLws(), &sts, {&stored}, &cache);
+  const RevisionStep step = PlanRevision(DefaultLws(), &sts.metadata, {&stored}, &cache);
   EXPECT_FALSE(step.lws_updated);
   EXPECT_EQ(cache.size(), 1u);
   EXPECT_TRUE(cache.Lookup({"lws-uid", 1, "100"}));
