@@ -126,9 +126,13 @@ std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& obje
       CountCollision(object, plan, action.name);
     }
     if (!answer.ok()) {
-      Log()->info("{}/{}: {} {}: {}", key.namespace_, key.name,
-                  action.kind == Kind::kUpdateStatus ? "status of" : "replica set", action.name,
-                  answer.status().message());
+      // A Conflict is the ReplicaSet controller's write racing ours, retried at once: routine,
+      // as upstream's V(2) "Error syncing deployment" is.
+      const auto level = answer.status().code() == Code::kConflict ? spdlog::level::debug
+                                                                   : spdlog::level::info;
+      Log()->log(level, "{}/{}: {} {}: {}", key.namespace_, key.name,
+                 action.kind == Kind::kUpdateStatus ? "status of" : "replica set", action.name,
+                 answer.status().message());
       return queue_.Failed(key, answer.status());
     }
     if (action.event) {

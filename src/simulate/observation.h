@@ -6,9 +6,16 @@
 // it (leader Running and Ready, every worker of its StatefulSet available) and its leader is not
 // terminating; it is new when its leader carries the revision the leader StatefulSet's template
 // now names.
+//
+// groupIdentity Hash: the leaders run in a Deployment and a group is named by a random key, not
+// an index. Each key gets a slot (the lowest free one, kept while any pod of the group exists),
+// so that a group keeps its row of the timeline; the Deployment stands in for the leader
+// StatefulSet (replicas, template revision; no partition), and the groups beyond spec.replicas,
+// newest leaders first, are the surge.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +40,7 @@ const char* GroupStateName(GroupState state);
 struct GroupView {
   int index = 0;
   GroupState state = GroupState::kAbsent;
+  bool surge = false;  // beyond spec.replicas (Ordinal: index >= replicas)
   std::int64_t accelerators = 0;  // held by its placed pods
   std::vector<std::string> waiting_pods;  // its pods without a node
 };
@@ -57,9 +65,13 @@ struct Observation {
   std::int64_t restarts = 0;            // container restarts of its live pods, summed
 };
 
+// Hash groups' slots: group key -> slot, carried from one observation to the next.
+using GroupSlots = std::map<std::string, int>;
+
 // The LWS `name` in namespace default as `client` reads it; `accelerator` is the resource
 // counted ("nvidia.com/gpu").
+// `slots`: kept by the caller across observations (only Hash groups use it).
 Observation Observe(const client::LocalClient& client, const std::string& name,
-                    const std::string& accelerator, Time now);
+                    const std::string& accelerator, Time now, GroupSlots* slots);
 
 }  // namespace lws::simulate

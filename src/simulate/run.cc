@@ -202,7 +202,7 @@ class Runner {
   Observation Sample(Time now) {
     const std::uint64_t rv = world_.store()->CurrentResourceVersion();
     if (!last_ || rv != last_rv_) {
-      last_ = Observe(world_.user(), target_, accelerator_, now);
+      last_ = Observe(world_.user(), target_, accelerator_, now, &slots_);
       last_rv_ = rv;
       if (options_.timeline) Track(*last_);
     }
@@ -222,7 +222,7 @@ class Runner {
       GroupTrack& track = result_.groups[i];
       track.index = static_cast<int>(i);
       const GroupState state = i < o.groups.size() ? o.groups[i].state : GroupState::kAbsent;
-      const bool surge = static_cast<int>(i) >= o.replicas;
+      const bool surge = i < o.groups.size() ? o.groups[i].surge : static_cast<int>(i) >= o.replicas;
       if (track.states.empty() || std::get<1>(track.states.back()) != state ||
           std::get<2>(track.states.back()) != surge) {
         track.states.emplace_back(t, state, surge);
@@ -285,6 +285,7 @@ class Runner {
   int released_ = 0;
   std::int64_t change_generation_ = 1;
   std::optional<Observation> last_;
+  GroupSlots slots_;  // Hash groups' timeline rows
   std::uint64_t last_rv_ = 0;
   Time zero_;
 };

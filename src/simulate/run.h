@@ -22,7 +22,7 @@
 namespace lws::simulate {
 
 // One group's states over the run, for the timeline picture: (seconds from 0, state) at each
-// change of state, and whether the group was a surge group (index >= replicas) then.
+// change of state, and whether the group was a surge group (beyond spec.replicas, observation.h) then.
 struct GroupTrack {
   int index = 0;
   std::vector<std::tuple<double, GroupState, bool>> states;

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "simulate/run.h"
+#include "testdata/testdata_dir.h"
 
 namespace lws::simulate {
 namespace {
@@ -148,6 +149,28 @@ strategies: [{name: broken, rolloutStrategy: {rollingUpdateConfiguration: {maxUn
                       "cluster: it asks for nvidia.com/gpu 16 (pool gpu nodes have 8)"),
             std::string::npos)
       << checked.message();
+}
+
+}  // namespace
+}  // namespace lws::simulate
+
+namespace lws::simulate {
+namespace {
+
+// Every scenario of examples/simulate loads (its LWS admitted as the API server would admit it);
+// indexed-job.yaml there is the Job that runs a sweep, not a scenario.
+TEST(ScenarioFile, EveryExampleLoads) {
+  const std::filesystem::path dir = TestdataDir() + "/../examples/simulate";
+  int loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml" || entry.path().filename() == "indexed-job.yaml") {
+      continue;
+    }
+    Result<Scenario> s = LoadScenario(entry.path().string());
+    EXPECT_TRUE(s.ok()) << entry.path() << ": " << s.status().message();
+    ++loaded;
+  }
+  EXPECT_GE(loaded, 5);
 }
 
 }  // namespace
