@@ -140,6 +140,20 @@ void ValidateGroupIdentity(const LeaderWorkerSet& lws, ErrorList* errs) {
     errs->push_back(Invalid(identity_path, identity,
                             "rollingUpdateConfiguration.partition is not supported with groupIdentity Hash"));
   }
+  // Ours: the leader Deployment refuses maxUnavailable and maxSurge both 0 whatever its replicas
+  // (a percentage read as its number); the check above spares replicas 0, which would leave the
+  // Deployment failing to apply until the LWS changes.
+  if (config && lws.Replicas() == 0) {
+    auto zero = [](const IntOrString& v) {
+      Result<std::int64_t> as_number = GetScaledValueFromIntOrPercent(v, 100, true);
+      return as_number.ok() && *as_number == 0;
+    };
+    if (zero(config->max_unavailable) && zero(config->max_surge)) {
+      errs->push_back(InvalidIntOrString(
+          kRollingUpdatePath.Child("maxUnavailable"),
+          config->max_unavailable, "must not be 0 when `maxSurge` is 0 with groupIdentity Hash"));
+    }
+  }
   // Ours: the opt-in rollout behaviours and group-restart budgets act on the leader StatefulSet
   // and on group indexes, which Hash mode has neither of (the Deployment rolls the groups, and a
   // recreated group gets a new key). Refused rather than ignored; upstream refuses its own

@@ -172,6 +172,16 @@ TEST(LwsValidationTest, CreateScenarios) {
        },
        {"metadata.annotations[lws-cpp.dev/max-group-restarts]: Invalid value: \"3\": is not "
         "supported with groupIdentity Hash"}},
+      {"ours: Hash with 0 replicas and no room to roll",
+       [](auto& l) {
+         l.spec.group_identity = kGroupIdentityHash;
+         l.spec.replicas = 0;
+         Rolling(l).max_unavailable = IntOrString::FromString("0%");
+         Rolling(l).max_surge = IntOrString::FromInt(0);
+       },
+       {"spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: "
+        "intstr.IntOrString{Type:1, IntVal:0, StrVal:\"0%\"}: must not be 0 when `maxSurge` is 0 "
+        "with groupIdentity Hash"}},
       {"KEP898 Hash with subGroupPolicy",
        [](auto& l) {
          l.spec.group_identity = kGroupIdentityHash;

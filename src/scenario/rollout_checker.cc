@@ -7,6 +7,7 @@
 #include "api/lws_types.h"
 #include "api/rollout_annotations.h"
 #include "client/resource.h"
+#include "scenario/json_reads.h"
 
 namespace lws::scenario {
 
@@ -14,36 +15,11 @@ namespace {
 
 using api::Json;
 
-std::string Label(const Json& object, const std::string& key) {
-  const Json& labels = object["metadata"].value("labels", Json::object());
-  auto it = labels.find(key);
-  return it != labels.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool Deleting(const Json& object) { return object["metadata"].contains("deletionTimestamp"); }
-
-bool PodReady(const Json& pod) {
-  const Json& status = pod.value("status", Json::object());
-  if (status.value("phase", "") != "Running") return false;
-  for (const Json& c : status.value("conditions", Json::array())) {
-    if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
-  }
-  return false;
-}
-
-bool WorkersReady(const Json& sts) {
-  const Json& spec = sts.value("spec", Json::object());
-  const Json& status = sts.value("status", Json::object());
-  return spec.value("replicas", 1) == status.value("availableReplicas", 0) &&
-         status.value("currentRevision", "") == status.value("updateRevision", "");
-}
-
-std::string ConditionStatus(const Json& lws, const std::string& type) {
-  for (const Json& c : lws.value("status", Json::object()).value("conditions", Json::array())) {
-    if (c.value("type", "") == type) return c.value("status", "");
-  }
-  return "";
-}
+using json_reads::ConditionStatus;
+using json_reads::Deleting;
+using json_reads::Label;
+using json_reads::PodReady;
+using json_reads::WorkersReady;
 
 int GroupIndex(const Json& object) {
   std::string text = Label(object, api::kGroupIndexLabel);
