@@ -35,37 +35,20 @@ std::string ControllerUid(const Json& object) {
 
 }  // namespace
 
-HashRolloutChecker::HashRolloutChecker(const client::LocalClient* client, std::string lws_name,
-                                       RolloutLimits limits)
-    : client_(client), name_(std::move(lws_name)), limits_(limits) {}
-
 HashRolloutChecker::View HashRolloutChecker::Read() const {
   View view;
-  if (auto lws = client_->Get(client::kLeaderWorkerSets, "default", name_); lws.ok() && *lws) {
-    view.lws = (*lws)->json;
-  }
-  if (auto d = client_->Get(client::kDeployments, "default", name_); d.ok() && *d) {
-    view.deployment = (*d)->json;
-  }
-  store::ListOptions options;
-  options.namespace_ = "default";
-  options.label_selector = api::Selector::FromSet({{api::kSetNameLabel, name_}});
-  auto pods = client_->List(client::kPods, options);
-  auto sets = client_->List(client::kStatefulSets, options);
-  if (auto revisions = client_->List(client::kControllerRevisions, options); revisions.ok()) {
-    for (const store::ObjectPtr& r : revisions->items) {
-      for (const Json& owner : r->json["metadata"].value("ownerReferences", Json::array())) {
-        view.revisions += owner.value("kind", "") == api::kLwsKind && owner.value("controller", false);
-      }
-    }
-  }
+  view.lws = Stored(client::kLeaderWorkerSets, name_);
+  view.deployment = Stored(client::kDeployments, name_);
+  view.revisions = LwsRevisions();
   std::map<std::string, const Json*> worker_sets;  // by name
-  if (sets.ok()) {
-    for (const store::ObjectPtr& s : sets->items) worker_sets[s->json["metadata"].value("name", "")] = &s->json;
+  const std::vector<store::ObjectPtr> sets = OfLws(client::kStatefulSets);
+  for (const store::ObjectPtr& s : sets) {
+    worker_sets[s->json["metadata"].value("name", "")] = &s->json;
   }
-  const int size = view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
+  const int size =
+      view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
   std::map<std::string, std::string> hostnames;  // live leaders' hostname -> leader
-  for (const store::ObjectPtr& p : pods.ok() ? pods->items : std::vector<store::ObjectPtr>{}) {
+  for (const store::ObjectPtr& p : OfLws(client::kPods)) {
     const Json& pod = p->json;
     Group& g = view.groups[Label(pod, api::kGroupIndexLabel)];
     if (Label(pod, api::kWorkerIndexLabel) != "0") {
@@ -101,18 +84,15 @@ HashRolloutChecker::View HashRolloutChecker::Read() const {
   return view;
 }
 
-void HashRolloutChecker::Violation(const std::string& what) {
-  if (violations_.size() < 20) violations_.push_back(what);
-}
-
 void HashRolloutChecker::Check() {
-  const std::uint64_t rv = client_->store()->CurrentResourceVersion();
-  if (rv == seen_rv_) return;
-  seen_rv_ = rv;
+  const std::optional<std::uint64_t> changed = Changed();
+  if (!changed) return;
+  const std::uint64_t rv = *changed;
   const View view = Read();
   if (view.lws.is_null()) return;
-  if (view.available) was_available_ = true;
-  for (const std::string& problem : view.problems) Violation(fmt::format("rv {}: {}", rv, problem));
+  for (const std::string& problem : view.problems) {
+    Violation(fmt::format("rv {}: {}", rv, problem));
+  }
   int live = 0;
   int ready = 0;
   for (const auto& [key, g] : view.groups) {
@@ -133,13 +113,7 @@ void HashRolloutChecker::Check() {
     Violation(fmt::format("rv {}: {} live leaders > replicas {} + maxSurge {}", rv, live,
                           limits_.replicas, limits_.max_surge));
   }
-  if (rolling_ && was_available_ && !faults_) {
-    min_ready_ = std::min(min_ready_, ready);
-    if (ready < limits_.replicas - limits_.max_unavailable) {
-      Violation(fmt::format("rv {}: {} ready groups < replicas {} - maxUnavailable {}", rv, ready,
-                            limits_.replicas, limits_.max_unavailable));
-    }
-  }
+  CheckFloor(rv, ready, view.available);
 }
 
 bool HashRolloutChecker::Converged(std::string* why) {

@@ -28,32 +28,28 @@
 
 namespace lws::scenario {
 
-class HashRolloutChecker {
+class HashRolloutChecker : public CheckerBase {
  public:
   HashRolloutChecker(const client::LocalClient* client, std::string lws_name,
-                     RolloutLimits limits);
+                     RolloutLimits limits)
+      : CheckerBase(client, std::move(lws_name), limits) {}
 
   void Check();
   void SpecChanged(const RolloutLimits& limits) { limits_ = limits; }
-  void SetFaults(bool on) { faults_ = on; }
-  void RolloutStarted() { rolling_ = true; }
   bool Converged(std::string* why);
-  const std::vector<std::string>& violations() const { return violations_; }
-  int min_ready_during_rollout() const { return min_ready_; }
-  int most_groups() const { return most_groups_; }
 
  private:
   struct Group {
     std::string leader;    // the live leader's pod name ("" when none: tearing down)
     std::string hostname;  // its hostname, the worker StatefulSet's name
     bool gated = false;
-    std::string phase;     // the live leader's phase
+    std::string phase;  // the live leader's phase
     bool ready = false;
     std::vector<std::string> revisions;  // of the leader, its worker StatefulSet, live workers
   };
   struct View {
     api::Json lws;
-    api::Json deployment;             // null when absent
+    api::Json deployment;                 // null when absent
     std::map<std::string, Group> groups;  // by group key
     std::vector<std::string> problems;    // property 4
     std::int64_t revisions = 0;
@@ -61,18 +57,6 @@ class HashRolloutChecker {
     bool update_in_progress = false;
   };
   View Read() const;
-  void Violation(const std::string& what);
-
-  const client::LocalClient* client_;
-  std::string name_;
-  RolloutLimits limits_;
-  std::uint64_t seen_rv_ = 0;
-  bool faults_ = false;
-  bool rolling_ = false;
-  bool was_available_ = false;
-  int min_ready_ = 1 << 30;
-  int most_groups_ = 0;
-  std::vector<std::string> violations_;
 };
 
 }  // namespace lws::scenario

@@ -4,10 +4,9 @@
 // stored change by HashRolloutChecker and required to converge once the faults stop. Seeds as in
 // sweep_test.cc (LWS_SWEEP_SEEDS, LWS_SWEEP_COUNT, LWS_SWEEP_FIRST); the draws differ from the
 // Ordinal sweep's (a stream of their own), so a seed replays only within this test.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <gtest/gtest.h>
 
 #include "scenario/hash_rollout_checker.h"
 #include "scenario/sweep_run.h"

@@ -29,9 +29,49 @@ int GroupIndex(const Json& object) {
 
 }  // namespace
 
-RolloutChecker::RolloutChecker(const client::LocalClient* client, std::string lws_name,
-                               RolloutLimits limits)
-    : client_(client), name_(std::move(lws_name)), limits_(limits) {}
+std::optional<std::uint64_t> CheckerBase::Changed() {
+  const std::uint64_t rv = client_->store()->CurrentResourceVersion();
+  if (rv == seen_rv_) return std::nullopt;
+  seen_rv_ = rv;
+  return rv;
+}
+
+api::Json CheckerBase::Stored(const client::Resource& resource, const std::string& name) const {
+  auto got = client_->Get(resource, "default", name);
+  return got.ok() && *got ? (*got)->json : api::Json();
+}
+
+std::vector<store::ObjectPtr> CheckerBase::OfLws(const client::Resource& resource) const {
+  store::ListOptions options;
+  options.namespace_ = "default";
+  options.label_selector = api::Selector::FromSet({{api::kSetNameLabel, name_}});
+  auto listed = client_->List(resource, options);
+  return listed.ok() ? std::move(listed->items) : std::vector<store::ObjectPtr>{};
+}
+
+std::int64_t CheckerBase::LwsRevisions() const {
+  std::int64_t count = 0;
+  for (const store::ObjectPtr& r : OfLws(client::kControllerRevisions)) {
+    for (const Json& owner : r->json["metadata"].value("ownerReferences", Json::array())) {
+      count += owner.value("kind", "") == api::kLwsKind && owner.value("controller", false);
+    }
+  }
+  return count;
+}
+
+void CheckerBase::Violation(const std::string& what) {
+  if (violations_.size() < 20) violations_.push_back(what);
+}
+
+void CheckerBase::CheckFloor(std::uint64_t rv, int ready, bool available) {
+  if (available) was_available_ = true;
+  if (!rolling_ || !was_available_ || faults_) return;
+  min_ready_ = std::min(min_ready_, ready);
+  if (ready < limits_.replicas - limits_.max_unavailable - limits_.floor_slack) {
+    Violation(fmt::format("rv {}: {} ready groups < replicas {} - maxUnavailable {}", rv, ready,
+                          limits_.replicas, limits_.max_unavailable));
+  }
+}
 
 void RolloutChecker::SpecChanged(const RolloutLimits& limits) {
   limits_ = limits;
@@ -40,60 +80,39 @@ void RolloutChecker::SpecChanged(const RolloutLimits& limits) {
 
 RolloutChecker::View RolloutChecker::Read() const {
   View view;
-  if (auto lws = client_->Get(client::kLeaderWorkerSets, "default", name_); lws.ok() && *lws) {
-    view.lws = (*lws)->json;
-  }
-  if (auto sts = client_->Get(client::kStatefulSets, "default", name_); sts.ok() && *sts) {
-    view.sts = (*sts)->json;
-  }
-  store::ListOptions options;
-  options.namespace_ = "default";
-  options.label_selector = api::Selector::FromSet({{api::kSetNameLabel, name_}});
-  auto pods = client_->List(client::kPods, options);
-  auto sets = client_->List(client::kStatefulSets, options);
-  auto revisions = client_->List(client::kControllerRevisions, options);
-  if (revisions.ok()) {
-    // Only the LWS's own: its StatefulSets' revisions carry its name label too.
-    for (const store::ObjectPtr& r : revisions->items) {
-      for (const Json& owner : r->json["metadata"].value("ownerReferences", Json::array())) {
-        if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false)) {
-          ++view.revisions;
-        }
-      }
-    }
-  }
+  view.lws = Stored(client::kLeaderWorkerSets, name_);
+  view.sts = Stored(client::kStatefulSets, name_);
+  view.revisions = LwsRevisions();
+  const std::vector<store::ObjectPtr> pods = OfLws(client::kPods);
+  const std::vector<store::ObjectPtr> sets = OfLws(client::kStatefulSets);
   auto group = [&](int index) -> Group& {
     if (static_cast<int>(view.groups.size()) <= index) view.groups.resize(index + 1);
     return view.groups[index];
   };
   const std::string leader_prefix = name_ + "-";
   std::map<int, bool> workers_ready;  // by group index, for groups with a worker StatefulSet
-  if (sets.ok()) {
-    for (const store::ObjectPtr& s : sets->items) {
-      int index = GroupIndex(s->json);
-      if (index < 0 || s->json["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
-        continue;  // the leader StatefulSet, or a stranger
-      }
-      group(index).revisions.push_back(Label(s->json, api::kRevisionLabel));
-      workers_ready[index] = WorkersReady(s->json);
+  for (const store::ObjectPtr& s : sets) {
+    int index = GroupIndex(s->json);
+    if (index < 0 || s->json["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
+      continue;  // the leader StatefulSet, or a stranger
     }
+    group(index).revisions.push_back(Label(s->json, api::kRevisionLabel));
+    workers_ready[index] = WorkersReady(s->json);
   }
   const int size = view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
-  if (pods.ok()) {
-    for (const store::ObjectPtr& p : pods->items) {
-      int index = GroupIndex(p->json);
-      if (index < 0) continue;
-      Group& g = group(index);
-      const bool deleting = Deleting(p->json);
-      if (Label(p->json, api::kWorkerIndexLabel) == "0") {
-        g.exists = true;
-        g.deleting = deleting;
-        g.ready = PodReady(p->json) && !deleting &&
-                  (size == 1 || (workers_ready.count(index) && workers_ready[index]));
-        g.revisions.push_back(Label(p->json, api::kRevisionLabel));
-      } else if (!deleting) {
-        g.revisions.push_back(Label(p->json, api::kRevisionLabel));
-      }
+  for (const store::ObjectPtr& p : pods) {
+    int index = GroupIndex(p->json);
+    if (index < 0) continue;
+    Group& g = group(index);
+    const bool deleting = Deleting(p->json);
+    if (Label(p->json, api::kWorkerIndexLabel) == "0") {
+      g.exists = true;
+      g.deleting = deleting;
+      g.ready = PodReady(p->json) && !deleting &&
+                (size == 1 || (workers_ready.count(index) && workers_ready[index]));
+      g.revisions.push_back(Label(p->json, api::kRevisionLabel));
+    } else if (!deleting) {
+      g.revisions.push_back(Label(p->json, api::kRevisionLabel));
     }
   }
   if (!view.lws.is_null()) {
@@ -103,17 +122,12 @@ RolloutChecker::View RolloutChecker::Read() const {
   return view;
 }
 
-void RolloutChecker::Violation(const std::string& what) {
-  if (violations_.size() < 20) violations_.push_back(what);
-}
-
 void RolloutChecker::Check() {
-  const std::uint64_t rv = client_->store()->CurrentResourceVersion();
-  if (rv == seen_rv_) return;
-  seen_rv_ = rv;
+  const std::optional<std::uint64_t> changed = Changed();
+  if (!changed) return;
+  const std::uint64_t rv = *changed;
   View view = Read();
   if (view.lws.is_null()) return;
-  if (view.available) was_available_ = true;
   if (!view.sts.is_null()) {
     const int replicas = view.sts["spec"].value("replicas", 1);
     most_groups_ = std::max(most_groups_, replicas);
@@ -145,13 +159,7 @@ void RolloutChecker::Check() {
       }
     }
   }
-  if (rolling_ && was_available_ && !faults_) {
-    min_ready_ = std::min(min_ready_, ready);
-    if (ready < limits_.replicas - limits_.max_unavailable - limits_.floor_slack) {
-      Violation(fmt::format("rv {}: {} ready groups < replicas {} - maxUnavailable {}", rv, ready,
-                            limits_.replicas, limits_.max_unavailable));
-    }
-  }
+  CheckFloor(rv, ready, view.available);
 }
 
 bool RolloutChecker::Converged(std::string* why) {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,23 +41,57 @@ struct RolloutLimits {
   int floor_slack = 0;
 };
 
-class RolloutChecker {
+// What the rollout checkers share (this one and hash_rollout_checker.h): the store version last
+// looked at, the violations, the fault and rollout flags, and property 2, the floor.
+class CheckerBase {
  public:
-  RolloutChecker(const client::LocalClient* client, std::string lws_name, RolloutLimits limits);
+  // Faults on: property 2 is not checked (groups fail on purpose).
+  void SetFaults(bool on) { faults_ = on; }
+  // A rollout is in progress from a template change until Converged().
+  void RolloutStarted() { rolling_ = true; }
+  const std::vector<std::string>& violations() const { return violations_; }
+  int min_ready_during_rollout() const { return min_ready_; }
+  int most_groups() const { return most_groups_; }
+
+ protected:
+  CheckerBase(const client::LocalClient* client, std::string lws_name, RolloutLimits limits)
+      : client_(client), name_(std::move(lws_name)), limits_(limits) {}
+  // The store's resourceVersion, when it changed since the last call.
+  std::optional<std::uint64_t> Changed();
+  // `resource` `name` of namespace default as stored (null when absent), and the LWS's objects
+  // of `resource` (those labelled with its name).
+  api::Json Stored(const client::Resource& resource, const std::string& name) const;
+  std::vector<store::ObjectPtr> OfLws(const client::Resource& resource) const;
+  // The ControllerRevisions the LWS controls (its StatefulSets' carry its name label too).
+  std::int64_t LwsRevisions() const;
+  void Violation(const std::string& what);
+  // Property 2 for `ready` groups at `rv`; `available`: the LWS's Available condition now.
+  void CheckFloor(std::uint64_t rv, int ready, bool available);
+
+  const client::LocalClient* client_;
+  std::string name_;
+  RolloutLimits limits_;
+  bool rolling_ = false;
+  int most_groups_ = 0;
+
+ private:
+  std::uint64_t seen_rv_ = 0;
+  bool faults_ = false;
+  bool was_available_ = false;
+  int min_ready_ = 1 << 30;
+  std::vector<std::string> violations_;
+};
+
+class RolloutChecker : public CheckerBase {
+ public:
+  RolloutChecker(const client::LocalClient* client, std::string lws_name, RolloutLimits limits)
+      : CheckerBase(client, std::move(lws_name), limits) {}
 
   // Looks at the store if it changed since the last call; records violations.
   void Check();
   // The test changed the LWS spec: the partition may rise once.
   void SpecChanged(const RolloutLimits& limits);
-  // Faults on: property 2 is not checked (groups fail on purpose).
-  void SetFaults(bool on) { faults_ = on; }
-  // A rollout is in progress from a template change until Converged().
-  void RolloutStarted() { rolling_ = true; }
-
   bool Converged(std::string* why);
-  const std::vector<std::string>& violations() const { return violations_; }
-  int min_ready_during_rollout() const { return min_ready_; }
-  int most_groups() const { return most_groups_; }
 
  private:
   struct Group {
@@ -74,20 +109,9 @@ class RolloutChecker {
     bool update_in_progress = false;
   };
   View Read() const;
-  void Violation(const std::string& what);
 
-  const client::LocalClient* client_;
-  std::string name_;
-  RolloutLimits limits_;
-  std::uint64_t seen_rv_ = 0;
-  bool faults_ = false;
-  bool rolling_ = false;
-  bool was_available_ = false;
   bool rise_allowed_ = true;
   std::int64_t last_partition_ = -1;
-  int min_ready_ = 1 << 30;
-  int most_groups_ = 0;
-  std::vector<std::string> violations_;
 };
 
 }  // namespace lws::scenario

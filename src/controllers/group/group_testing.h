@@ -10,6 +10,7 @@
 
 #include "api/lws_testing.h"
 #include "api/revision.h"
+#include "controllers/group/group_plan.h"
 
 namespace lws::controllers::testing {
 
@@ -77,6 +78,18 @@ inline api::Pod Worker(const api::Pod& leader, int index,
   pod.metadata.owner_references = {
       RefTo("apps/v1", "StatefulSet", leader.metadata.name, sts_uid)};
   return pod;
+}
+
+// A pod reconcile of leader `leader` of `lws`, alone in its group, nothing else read yet.
+inline GroupSnapshot LeaderSnapshot(const api::LeaderWorkerSet& lws, const api::Pod& leader) {
+  GroupSnapshot s;
+  s.lws = &lws;
+  s.pod = &leader;
+  s.restart.lws = &lws;
+  s.restart.pod = &leader;
+  s.restart.group_pods = {&leader};
+  s.restart.leader = &leader;
+  return s;
 }
 
 inline void MarkDeleting(api::Pod& pod) {

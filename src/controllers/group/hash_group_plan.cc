@@ -37,7 +37,8 @@ bool PlanReplacementGate(const GroupSnapshot& s, GroupPlan& plan) {
   // Only this gate goes; a gate someone else set stays. No gate left: the field goes.
   api::Json gates = GatesWithoutGroupReplacement(leader);
   if (gates.empty()) gates = nullptr;
-  plan.actions.push_back({GroupActionKind::kPatchLeader, api::kGroupReplacementAdmitted,
+  plan.actions.push_back({GroupActionKind::kPatchLeader,
+                          api::kGroupReplacementAdmitted,
                           GroupReplacementAdmittedNote(leader.metadata.name),
                           {{"spec", {{"schedulingGates", std::move(gates)}}}},
                           leader.metadata.name});
@@ -53,8 +54,8 @@ bool LeaderReadyForWorkers(const api::LeaderWorkerSet& lws, const api::Pod& lead
 Status CheckHashLeaderAddress(const api::LeaderWorkerSet& lws, const api::Pod& leader) {
   if (!api::IsHashIdentity(lws)) return Status::Ok();
   if (!leader.spec.hostname.empty() && !leader.spec.subdomain.empty()) return Status::Ok();
-  return Status::Internal("leader pod " + leader.metadata.namespace_ + "/" +
-                          leader.metadata.name + " has no hostname or subdomain");
+  return Status::Internal("leader pod " + leader.metadata.namespace_ + "/" + leader.metadata.name +
+                          " has no hostname or subdomain");
 }
 
 Status CheckWorkerStatefulSetOwner(const GroupSnapshot& s, GroupPlan& plan) {
@@ -65,8 +66,7 @@ Status CheckWorkerStatefulSetOwner(const GroupSnapshot& s, GroupPlan& plan) {
   if (owner != nullptr && owner->kind == "Pod" && owner->uid == leader.uid) return Status::Ok();
   const std::string note = "worker statefulset " + sts->metadata.namespace_ + "/" +
                            sts->metadata.name + " is not controlled by leader pod " + leader.name;
-  plan.actions.push_back(
-      {GroupActionKind::kWarning, kReasonFailedCreate, note, api::Json(), ""});
+  plan.actions.push_back({GroupActionKind::kWarning, kReasonFailedCreate, note, api::Json(), ""});
   return Status::Internal(note);
 }
 
@@ -76,7 +76,9 @@ void PlanGroupReady(const GroupSnapshot& s, const std::string& now, GroupPlan& p
   const bool ready = s.worker_statefulset != nullptr && StatefulSetReady(*s.worker_statefulset);
   if (!GroupReadyConditionChanged(*s.pod, ready)) return;
   api::Json condition = api::Encode(GroupReadyCondition(ready, now));
-  plan.actions.push_back({GroupActionKind::kPatchLeaderStatus, "", "",
+  plan.actions.push_back({GroupActionKind::kPatchLeaderStatus,
+                          "",
+                          "",
                           {{"status", {{"conditions", api::Json::array({std::move(condition)})}}}},
                           s.pod->metadata.name});
 }

@@ -52,13 +52,7 @@ struct HashSnapshot {
   }
 
   GroupPlan Plan() {
-    GroupSnapshot s;
-    s.lws = &lws;
-    s.pod = &leader;
-    s.restart.lws = &lws;
-    s.restart.pod = &leader;
-    s.restart.group_pods = {&leader};
-    s.restart.leader = &leader;
+    GroupSnapshot s = testing::LeaderSnapshot(lws, leader);
     s.worker_statefulset = worker_sts ? &*worker_sts : nullptr;
     s.leader_revision = &revision;
     s.lws_pods = {&leader};
@@ -137,13 +131,7 @@ TEST(HashGroupPlanTest, OrdinalLeadersGetNoGroupReadyCondition) {
   api::LeaderWorkerSet lws = testing::Lws();
   api::ControllerRevision revision = api::NewRevision(lws, 1);
   api::Pod leader = testing::Leader("1", api::RevisionKey(revision));
-  GroupSnapshot s;
-  s.lws = &lws;
-  s.pod = &leader;
-  s.restart.lws = &lws;
-  s.restart.pod = &leader;
-  s.restart.group_pods = {&leader};
-  s.restart.leader = &leader;
+  GroupSnapshot s = testing::LeaderSnapshot(lws, leader);
   s.leader_revision = &revision;
   GroupPlan plan = PlanGroup(s);
   EXPECT_EQ(Find(plan, GroupActionKind::kPatchLeaderStatus), nullptr);
@@ -174,8 +162,7 @@ TEST(HashGroupPlanTest, AnAdmittedLeaderLosesOnlyItsGateAndGetsItsWorkers) {
   EXPECT_EQ(lift.kind, GroupActionKind::kPatchLeader);
   EXPECT_EQ(lift.reason, "GroupReplacementAdmitted");
   EXPECT_EQ(lift.note, "Leader pod test-sample-7d9f8b6c4-x2kkp admitted for scheduling");
-  EXPECT_EQ(lift.object["spec"]["schedulingGates"],
-            Json::array({{{"name", "example.com/other"}}}));
+  EXPECT_EQ(lift.object["spec"]["schedulingGates"], Json::array({{{"name", "example.com/other"}}}));
   EXPECT_NE(Find(plan, GroupActionKind::kCreateWorkerStatefulSet), nullptr);
 }
 

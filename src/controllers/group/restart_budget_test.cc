@@ -34,13 +34,7 @@ struct Failure {
     lws.metadata.annotations[api::kGroupRestartsAnnotation] = counts;
   }
   GroupPlan Plan() const {
-    GroupSnapshot s;
-    s.lws = &lws;
-    s.pod = &leader;
-    s.restart.lws = &lws;
-    s.restart.pod = &leader;
-    s.restart.group_pods = {&leader};
-    s.restart.leader = &leader;
+    GroupSnapshot s = testing::LeaderSnapshot(lws, leader);
     s.now = now;
     return PlanGroup(s);
   }

@@ -8,26 +8,10 @@
 
 namespace lws::controllers {
 
-namespace {
-
 using api::Json;
-
-Json StringMapJson(const api::StringMap& map) {
-  Json out = Json::object();
-  for (const auto& [key, value] : map) out[key] = value;
-  return out;
-}
-
-}  // namespace
 
 Json LeaderDeploymentApply(const api::LeaderWorkerSet& lws, const std::string& revision_key) {
   const std::string& name = lws.metadata.name;
-  api::StringMap labels = lws.metadata.labels;
-  labels[api::kSetNameLabel] = name;
-  labels[api::kRevisionLabel] = revision_key;
-  labels[api::kRoleLabel] = api::kRoleLeader;
-  api::StringMap annotations = lws.metadata.annotations;
-  annotations[api::kReplicasAnnotation] = std::to_string(lws.Replicas());
 
   Json pod_template = LeaderPodTemplateJson(lws, revision_key);
   pod_template["metadata"]["annotations"][api::kGroupIdentityAnnotation] = api::kGroupIdentityHash;
@@ -56,17 +40,7 @@ Json LeaderDeploymentApply(const api::LeaderWorkerSet& lws, const std::string& r
   // Ours: `kubectl lws rollout pause` pauses the Deployment, which then rolls no group (it
   // still scales). Omitted otherwise, so the apply gives the field up again on resume.
   if (api::AnnotationFlag(lws.metadata, api::kPausedAnnotation)) spec["paused"] = true;
-  return Json{
-      {"apiVersion", "apps/v1"},
-      {"kind", "Deployment"},
-      {"metadata",
-       {{"name", name},
-        {"namespace", lws.metadata.namespace_},
-        {"labels", StringMapJson(labels)},
-        {"annotations", StringMapJson(annotations)},
-        {"ownerReferences", Json::array({LwsControllerReference(lws)})}}},
-      {"spec", std::move(spec)},
-  };
+  return LeaderSetApply(lws, "Deployment", revision_key, lws.Replicas(), std::move(spec));
 }
 
 }  // namespace lws::controllers

@@ -111,14 +111,6 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
                             std::optional<std::int32_t> rollout_replicas) {
   const std::string& name = lws.metadata.name;
 
-  // User labels and annotations first; the controller's keys win (spec 8, S157).
-  api::StringMap labels = lws.metadata.labels;
-  labels[api::kSetNameLabel] = name;
-  labels[api::kRevisionLabel] = revision_key;
-  labels[api::kRoleLabel] = api::kRoleLeader;
-  api::StringMap annotations = lws.metadata.annotations;
-  annotations[api::kReplicasAnnotation] = std::to_string(rollout_replicas.value_or(lws.Replicas()));
-
   // Defaulting always sets the rollout type; an unset one would make the apply invalid.
   const std::string& strategy_type = lws.spec.rollout_strategy.type.empty()
                                          ? api::kRollingUpdateStrategy
@@ -149,11 +141,25 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
                                                     {"whenScaled", retention->when_scaled}};
   }
 
+  return LeaderSetApply(lws, "StatefulSet", revision_key,
+                        rollout_replicas.value_or(lws.Replicas()), std::move(spec));
+}
+
+Json LeaderSetApply(const api::LeaderWorkerSet& lws, const std::string& kind,
+                    const std::string& revision_key, std::int32_t replicas_annotation,
+                    Json spec) {
+  // User labels and annotations first; the controller's keys win (spec 8, S157).
+  api::StringMap labels = lws.metadata.labels;
+  labels[api::kSetNameLabel] = lws.metadata.name;
+  labels[api::kRevisionLabel] = revision_key;
+  labels[api::kRoleLabel] = api::kRoleLeader;
+  api::StringMap annotations = lws.metadata.annotations;
+  annotations[api::kReplicasAnnotation] = std::to_string(replicas_annotation);
   return Json{
       {"apiVersion", "apps/v1"},
-      {"kind", "StatefulSet"},
+      {"kind", kind},
       {"metadata",
-       {{"name", name},
+       {{"name", lws.metadata.name},
         {"namespace", lws.metadata.namespace_},
         {"labels", StringMapJson(labels)},
         {"annotations", StringMapJson(annotations)},

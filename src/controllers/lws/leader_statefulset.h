@@ -37,6 +37,14 @@ api::Json LeaderPodTemplateJson(const api::LeaderWorkerSet& lws, const std::stri
 // The LWS's controller reference on what it owns (controller, blockOwnerDeletion).
 api::Json LwsControllerReference(const api::LeaderWorkerSet& lws);
 
+// The apply body of what runs the leaders, `kind` StatefulSet or (groupIdentity Hash)
+// Deployment: named after the LWS, in its namespace, controlled by it; the LWS's labels and
+// annotations first, the controller's keys win (name, revision, role leader; the replicas
+// annotation = `replicas_annotation`); `spec` as given.
+api::Json LeaderSetApply(const api::LeaderWorkerSet& lws, const std::string& kind,
+                         const std::string& revision_key, std::int32_t replicas_annotation,
+                         api::Json spec);
+
 // max(1, scaled(maxUnavailable, R, down) + min(scaled(maxSurge, R, up), R)) with R = spec.replicas:
 // the StatefulSet may replace as many leader pods at once as the LWS may have unavailable groups
 // plus surge groups. A value that does not scale (not a valid percentage, which validation
