@@ -7,7 +7,7 @@
 namespace lws::controllers {
 
 StatusPlan PlanHashStatus(const api::LeaderWorkerSet& lws, const api::Deployment* deployment,
-                          const std::string& now) {
+                          const std::string& revision_key, const std::string& now) {
   const std::int64_t generation = lws.metadata.generation;
   const std::int32_t desired = lws.Replicas();
   StatusPlan plan;
@@ -17,7 +17,8 @@ StatusPlan PlanHashStatus(const api::LeaderWorkerSet& lws, const api::Deployment
   bool observed = false;
   if (deployment != nullptr) {
     counts = deployment->status;
-    observed = counts.observed_generation >= deployment->metadata.generation;
+    observed = counts.observed_generation >= deployment->metadata.generation &&
+               deployment->spec.template_.metadata.Label(api::kRevisionLabel) == revision_key;
   }
   status.replicas = counts.replicas;
   status.ready_replicas = counts.ready_replicas;

@@ -7,8 +7,9 @@
 //   - the Deployment has fewer updated than current replicas: UpdateInProgress and Progressing;
 //   - it has spec.replicas replicas, all ready and updated: Available;
 //   - else Progressing.
-// Ours: the Deployment must have observed its latest generation before Available is believed
-// (upstream reads a Deployment status that may predate the template change).
+// Ours: the Deployment must run the current revision's template and have observed its latest
+// generation before Available is believed (upstream reads a Deployment status that may predate
+// the template change, and then deletes the old revision while old groups still need it).
 #pragma once
 
 #include "api/apps_workloads.h"
@@ -17,8 +18,9 @@
 
 namespace lws::controllers {
 
-// `deployment` is the leader Deployment, null while it does not exist (then every count is 0).
+// `deployment` is the leader Deployment, null while it does not exist (then every count is 0);
+// `revision_key` the revision the reconcile applied.
 StatusPlan PlanHashStatus(const api::LeaderWorkerSet& lws, const api::Deployment* deployment,
-                          const std::string& now);
+                          const std::string& revision_key, const std::string& now);
 
 }  // namespace lws::controllers

@@ -27,6 +27,7 @@ api::Deployment Deployment(int replicas, int ready, int updated) {
   api::Deployment d;
   d.metadata.generation = 3;
   d.status.observed_generation = 3;
+  d.spec.template_.metadata.labels[api::kRevisionLabel] = "rev-1";
   d.status.replicas = replicas;
   d.status.ready_replicas = ready;
   d.status.updated_replicas = updated;
@@ -45,7 +46,7 @@ std::vector<std::string> TrueConditions(const StatusPlan& plan) {
 TEST(HashStatusTest, ConditionsFollowTheDeployment) {
   const api::LeaderWorkerSet lws = HashLws();
   api::Deployment all = Deployment(2, 2, 2);
-  StatusPlan available = PlanHashStatus(lws, &all, kNow);
+  StatusPlan available = PlanHashStatus(lws, &all, "rev-1", kNow);
   EXPECT_EQ(TrueConditions(available), (std::vector<std::string>{"Available"}));
   EXPECT_TRUE(available.update_done);
   EXPECT_EQ(available.status.observed_generation, 4);
@@ -56,21 +57,21 @@ TEST(HashStatusTest, ConditionsFollowTheDeployment) {
   EXPECT_EQ(available.event->first, "AllGroupsReady");
 
   api::Deployment rolling = Deployment(3, 2, 2);
-  EXPECT_EQ(TrueConditions(PlanHashStatus(lws, &rolling, kNow)),
+  EXPECT_EQ(TrueConditions(PlanHashStatus(lws, &rolling, "rev-1", kNow)),
             (std::vector<std::string>{"Progressing", "UpdateInProgress"}));
   api::Deployment short_of_replicas = Deployment(1, 1, 1);
-  EXPECT_EQ(TrueConditions(PlanHashStatus(lws, &short_of_replicas, kNow)),
+  EXPECT_EQ(TrueConditions(PlanHashStatus(lws, &short_of_replicas, "rev-1", kNow)),
             (std::vector<std::string>{"Progressing"}));
   api::Deployment not_ready = Deployment(2, 0, 2);
-  EXPECT_EQ(TrueConditions(PlanHashStatus(lws, &not_ready, kNow)),
+  EXPECT_EQ(TrueConditions(PlanHashStatus(lws, &not_ready, "rev-1", kNow)),
             (std::vector<std::string>{"Progressing"}));
 }
 
 TEST(HashStatusTest, NoWriteWhenUnchanged) {
   api::LeaderWorkerSet lws = HashLws();
   api::Deployment all = Deployment(2, 2, 2);
-  lws.status = PlanHashStatus(lws, &all, kNow).status;
-  StatusPlan again = PlanHashStatus(lws, &all, "2026-12-05T12:05:00Z");
+  lws.status = PlanHashStatus(lws, &all, "rev-1", kNow).status;
+  StatusPlan again = PlanHashStatus(lws, &all, "rev-1", "2026-12-05T12:05:00Z");
   EXPECT_FALSE(again.changed);
   EXPECT_FALSE(again.event.has_value());
 }
@@ -79,10 +80,18 @@ TEST(HashStatusTest, NoWriteWhenUnchanged) {
 TEST(HashStatusTest, AnUnobservedDeploymentIsNotAvailable) {
   api::Deployment stale = Deployment(2, 2, 2);
   stale.metadata.generation = 4;
-  EXPECT_EQ(TrueConditions(PlanHashStatus(HashLws(), &stale, kNow)),
+  EXPECT_EQ(TrueConditions(PlanHashStatus(HashLws(), &stale, "rev-1", kNow)),
             (std::vector<std::string>{"Progressing"}));
-  EXPECT_EQ(TrueConditions(PlanHashStatus(HashLws(), nullptr, kNow)),
+  EXPECT_EQ(TrueConditions(PlanHashStatus(HashLws(), nullptr, "rev-1", kNow)),
             (std::vector<std::string>{"Progressing"}));
+  // The reconcile that applied a new template reads the Deployment its cache still holds: the
+  // old template, observed, all ready. Believing it would truncate the old revision while old
+  // groups still need it.
+  EXPECT_EQ(TrueConditions(PlanHashStatus(HashLws(), &stale, "rev-2", kNow)),
+            (std::vector<std::string>{"Progressing"}));
+  api::Deployment cached = Deployment(2, 2, 2);
+  EXPECT_TRUE(PlanHashStatus(HashLws(), &cached, "rev-1", kNow).update_done);
+  EXPECT_FALSE(PlanHashStatus(HashLws(), &cached, "rev-2", kNow).update_done);
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ runtime::ReconcileResult LwsController::ReconcileHash(const runtime::Key& key,
   if (!service.ok()) return ReconcileResult::Error(service);
 
   StatusPlan plan = PlanHashStatus(lws, caches_->deployments.Get(key.namespace_, key.name),
-                                   FormatRfc3339(loop_->clock().Now()));
+                                   step.key, FormatRfc3339(loop_->clock().Now()));
   if (plan.event) Event(lws, "Normal", plan.event->first, plan.event->second, "Update");
   if (plan.changed) {
     store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
