@@ -121,6 +121,29 @@ TEST_F(ApiServerTest, BindingAssignsANode) {
   EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 409);
 }
 
+// kubectl logs / exec / attach / port-forward: no real kubelet serves them. An existing pod gets
+// 400 saying why (not the 404 of an unknown path, which reads as "no such pod"); a missing pod
+// NotFound; the same names under another resource stay unknown paths.
+TEST_F(ApiServerTest, KubeletSubresourcesSayThereIsNoRealKubelet) {
+  ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
+  for (const std::string sub : {"log", "exec", "attach", "portforward"}) {
+    Reply reply = Get(std::string(kPods) + "/p/" + sub);
+    EXPECT_EQ(reply.code, 400) << sub;
+    EXPECT_EQ(reply.body["reason"], "BadRequest") << sub;
+    EXPECT_NE(reply.body["message"].get<std::string>().find("runs on a simulated kubelet"),
+              std::string::npos)
+        << reply.body.dump();
+    EXPECT_EQ(Get(std::string(kPods) + "/missing/" + sub).code, 404) << sub;
+  }
+  EXPECT_EQ(Get(std::string(kPods) + "/p/log").body["message"],
+            "pod \"p\" runs on a simulated kubelet (lws-cpp), which starts no containers: there are "
+            "no container logs to read (pods/log is served by real kubelets only)");
+  EXPECT_EQ(Post("/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"},
+                                        {"metadata", {{"name", "ns1"}}}}).code,
+            201);
+  EXPECT_EQ(Get("/api/v1/namespaces/ns1/log").code, 404);
+}
+
 TEST_F(ApiServerTest, BindingIsOneWriteThatLeavesManagedFieldsAlone) {
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
   Json before = Get(std::string(kPods) + "/p").body;

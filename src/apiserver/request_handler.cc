@@ -96,6 +96,10 @@ Result<HttpResponse> RequestHandler::RunSubresource() {
     if (m == "POST") return Binding();
     return MethodNotAllowedError();
   }
+  if ((sub == "log" || sub == "exec" || sub == "attach" || sub == "portforward") &&
+      info_->resource == "pods" && info_->group.empty()) {
+    return KubeletSubresource();
+  }
   if (sub == "finalize" && info_->resource == "namespaces" && info_->group.empty()) {
     if (m == "PUT") return Update(false);
     return MethodNotAllowedError();

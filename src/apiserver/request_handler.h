@@ -87,6 +87,8 @@ class RequestHandler {
   // handlers_subresource.cc
   Result<HttpResponse> Scale();
   Result<HttpResponse> Binding();
+  // pods/log, exec, attach, portforward: 400 with why (no real kubelet), or NotFound.
+  Result<HttpResponse> KubeletSubresource();
 
   // The object pipeline shared by every write (handlers_write.cc).
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched

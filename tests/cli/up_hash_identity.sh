@@ -6,7 +6,8 @@
 # Deployment performs in whole groups (maxSurge 1, maxUnavailable 0), where the replacement leader
 # is held by the group-replacement scheduling gate (GroupReplacementDeferred) until the old group's
 # pods are gone; the LWS status from the Deployment; scale and cascading deletion.
-# Pods are bound but never started: the test marks pods Ready by patching their status.
+# Pods are bound but never started: the test marks pods Ready by patching their status. Also: the
+# kubelet commands (logs, exec, cp, attach, port-forward) say that no real kubelet runs the pod.
 # Usage: up_hash_identity.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -101,6 +102,15 @@ check "$new2: group Ready" ready_group "$new2"
 expect_state "rolled out" "2 2 2 2 / 2 2 2 True False"
 check "old groups' worker StatefulSets gone" eventually 20 sh -c "[ \"\$(kubectl get sts -l $sel -o name | wc -l)\" = 2 ]"
 check "one LWS revision left" eventually 10 revisions_are 1
+
+leader=$(live_leaders | head -1)
+kubelet_refused() { ! kubectl "$@" >"$tmp/out" 2>&1 && grep -q "runs on a simulated kubelet" "$tmp/out"; }
+check "kubectl logs: no real kubelet" kubelet_refused logs "$leader"
+check "kubectl exec: no real kubelet" kubelet_refused exec "$leader" -- true
+check "kubectl cp: no real kubelet" kubelet_refused cp "$leader:/etc/hosts" "$tmp/hosts"
+check "kubectl attach: no real kubelet" kubelet_refused attach "$leader"
+check "kubectl port-forward: no real kubelet" kubelet_refused port-forward "$leader" 18080:80
+check "kubectl logs of a missing pod: NotFound" sh -c "kubectl logs no-such-pod 2>&1 | grep -q NotFound"
 
 check "scale to 3" kubectl scale lws hashed --replicas=3
 check "Deployment follows: 3 replicas" eventually 20 sh -c "[ \"\$(kubectl get deploy hashed -o jsonpath='{.spec.replicas}')\" = 3 ]"
