@@ -66,16 +66,17 @@ spec:
 }
 
 std::string_view DemoClusterConfig() {
-  return R"yaml(# The cluster of scripts/demo.sh: the default shape (two pools of 4 nodes x 8 H100), with pods
-# Ready 3-8 s after binding so that the demo's rolling update takes seconds, not minutes.
+  return R"yaml(# The cluster of scripts/demo.sh: the default shape (two pools of 4 a3-highgpu-8g nodes: 208
+# vCPUs, 1,872 GB, 8 x H100 each), with pods Ready 3-8 s after binding so that the demo's
+# rolling update takes seconds, not minutes.
 apiVersion: lws-cpp.dev/v1alpha1
 kind: Cluster
 nodePools:
 - name: gpu-a
   nodes: 4
   maxNodes: 6
-  allocatable: {cpu: "96", memory: 1Ti, nvidia.com/gpu: "8", pods: "110"}
-  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+  allocatable: {cpu: "208", memory: 1872Gi, nvidia.com/gpu: "8", ephemeral-storage: 6000G, pods: "110"}
+  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, node.kubernetes.io/instance-type: a3-highgpu-8g}
   zones: [zone-a, zone-b]
   nodesPerRack: 2
   provisioningDelay: 20s
@@ -84,8 +85,8 @@ nodePools:
 - name: gpu-b
   nodes: 4
   maxNodes: 6
-  allocatable: {cpu: "96", memory: 1Ti, nvidia.com/gpu: "8", pods: "110"}
-  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+  allocatable: {cpu: "208", memory: 1872Gi, nvidia.com/gpu: "8", ephemeral-storage: 6000G, pods: "110"}
+  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, node.kubernetes.io/instance-type: a3-highgpu-8g}
   zones: [zone-a, zone-b]
   nodesPerRack: 2
   provisioningDelay: 20s

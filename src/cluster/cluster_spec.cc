@@ -59,9 +59,12 @@ ClusterSpec DefaultClusterSpec() {
     pool.initial_nodes = 4;
     pool.min_nodes = 4;
     pool.max_nodes = 6;
-    pool.allocatable = {{"cpu", "96"}, {"memory", "1Ti"}, {"nvidia.com/gpu", "8"},
-                        {"ephemeral-storage", "1Ti"}, {"pods", "110"}};
-    pool.labels = {{"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"}};
+    // A Google Cloud a3-highgpu-8g: 208 vCPUs, 1,872 GB of memory, 8 x H100 80GB, 16 local
+    // SSDs of 375 GB; upstream's own examples (vLLM 405B: 125 CPUs, 1124Gi per pod) fit on it.
+    pool.allocatable = {{"cpu", "208"}, {"memory", "1872Gi"}, {"nvidia.com/gpu", "8"},
+                        {"ephemeral-storage", "6000G"}, {"pods", "110"}};
+    pool.labels = {{"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"},
+                   {"node.kubernetes.io/instance-type", "a3-highgpu-8g"}};
     pool.zones = {"zone-a", "zone-b"};
     pool.nodes_per_rack = 2;
     spec.pools.push_back(std::move(pool));
