@@ -10,7 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "api/field.h"
 #include "api/lws_types.h"
+#include "api/pod.h"
 
 namespace lws::api {
 
@@ -34,6 +36,21 @@ inline constexpr std::size_t kHashDnsPrefixLength = 8;
 
 inline bool IsHashIdentity(const LeaderWorkerSet& lws) {
   return lws.spec.group_identity == kGroupIdentityHash;
+}
+
+// A pod of a Hash group, leader or worker: its template carries the group-identity annotation.
+inline bool IsHashGroupPod(const ObjectMeta& meta) {
+  return meta.Annotation(kGroupIdentityAnnotation) == kGroupIdentityHash;
+}
+
+// Whether `pod` carries the scheduling gate `name` (upstream HasSchedulingGate).
+inline bool HasSchedulingGate(const Pod& pod, std::string_view name) {
+  const Json& gates = ChildOrNull(pod.spec.rest, "schedulingGates");
+  if (!gates.is_array()) return false;
+  for (const Json& gate : gates) {
+    if (StringMember(gate, "name") == name) return true;
+  }
+  return false;
 }
 
 // Immediate, or PostTermination for anything else (upstream treats "" as PostTermination).

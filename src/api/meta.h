@@ -82,6 +82,15 @@ struct ObjectMeta {
   const std::string& Annotation(std::string_view key) const;
 };
 
+// Oldest first, then by name: RFC 3339 UTC stamps of one width compare as text, and an unset
+// one sorts first, as Go's zero time (the order controllers rank objects by age in).
+inline bool CreatedBefore(const ObjectMeta& a, const ObjectMeta& b) {
+  if (a.creation_timestamp != b.creation_timestamp) {
+    return a.creation_timestamp < b.creation_timestamp;
+  }
+  return a.name < b.name;
+}
+
 struct ListMeta {
   std::string resource_version;
   std::string continue_;

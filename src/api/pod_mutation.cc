@@ -41,17 +41,11 @@ void LabelLeaderSubGroup(Pod* pod) {
   }
 }
 
-bool IsHash(const Pod& pod) {
-  return pod.metadata.Annotation(kGroupIdentityAnnotation) == kGroupIdentityHash;
-}
-
 // Every Hash leader is created gated; the pod controller lifts the gate (group_replacement.h).
 void AddGroupReplacementGate(Pod* pod) {
+  if (HasSchedulingGate(*pod, kGroupReplacementGate)) return;
   Json& gates = pod->spec.rest["schedulingGates"];
   if (!gates.is_array()) gates = Json::array();
-  for (const Json& gate : gates) {
-    if (StringMember(gate, "name") == kGroupReplacementGate) return;
-  }
   gates.push_back({{"name", kGroupReplacementGate}});
 }
 
@@ -91,7 +85,7 @@ Status LabelHashLeader(Pod* pod, const PodMutationOptions& options) {
 }
 
 Status LabelLeader(Pod* pod, const PodMutationOptions& options) {
-  if (IsHash(*pod)) return LabelHashLeader(pod, options);
+  if (IsHashGroupPod(pod->metadata)) return LabelHashLeader(pod, options);
   ObjectMeta& meta = pod->metadata;
   if (!meta.labels.contains(kGroupIndexLabel)) {
     const int group_index = GetParentNameAndOrdinal(meta.name).second;
@@ -128,7 +122,7 @@ Status LabelWorker(Pod* pod, std::int64_t size) {
   // Keyed by the leader's name (Hash: the group key) so that the leader's subgroup 0 and its
   // workers share one key.
   const std::string key = SubGroupUniqueKey(
-      IsHash(*pod) ? meta.Label(kGroupUniqueHashLabel) : meta.Annotation(kLeaderPodNameAnnotation),
+      IsHashGroupPod(pod->metadata) ? meta.Label(kGroupUniqueHashLabel) : meta.Annotation(kLeaderPodNameAnnotation),
       index);
   meta.labels[kSubGroupIndexLabel] = index;
   meta.labels[kSubGroupUniqueHashLabel] = key;

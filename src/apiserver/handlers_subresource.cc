@@ -223,8 +223,7 @@ Result<HttpResponse> RequestHandler::Binding() {
 // answers for a container that is not running, instead of the 404 of an unknown path, which
 // reads as "the pod does not exist"; a pod that does not exist gets the usual NotFound.
 Result<HttpResponse> RequestHandler::KubeletSubresource() {
-  ASSIGN_OR_RETURN(store::ObjectPtr pod, store_->Get(*info_, target_.namespace_, target_.name));
-  (void)pod;
+  RETURN_IF_ERROR(store_->Get(*info_, target_.namespace_, target_.name).status());
   const std::string& sub = target_.subresource;
   const std::string what = sub == "log"           ? "there are no container logs to read"
                            : sub == "portforward" ? "there is no port to forward to"

@@ -200,11 +200,7 @@ void AppendRevisionHistory(std::string& history, const std::string& revision, st
 }
 
 bool OlderFirst(const api::ReplicaSet* a, const api::ReplicaSet* b) {
-  if (a->metadata.creation_timestamp != b->metadata.creation_timestamp) {
-    // RFC 3339 UTC stamps of one width compare as text; an unset one sorts first, as Go's zero.
-    return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
-  }
-  return a->metadata.name < b->metadata.name;
+  return api::CreatedBefore(a->metadata, b->metadata);
 }
 
 }  // namespace lws::cluster

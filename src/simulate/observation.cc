@@ -78,12 +78,9 @@ bool ObserveSets(const client::LocalClient& client, const std::string& name, Obs
   return true;
 }
 
-// (creationTimestamp, name): the order leaders were made in (RFC 3339 stamps compare as text).
+// The order leaders were made in.
 bool OlderLeader(const api::Pod* a, const api::Pod* b) {
-  if (a->metadata.creation_timestamp != b->metadata.creation_timestamp) {
-    return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
-  }
-  return a->metadata.name < b->metadata.name;
+  return api::CreatedBefore(a->metadata, b->metadata);
 }
 
 // Hash: gives every group key of `pods` a slot, keeping the slots of groups that still exist and

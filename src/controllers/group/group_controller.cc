@@ -51,8 +51,11 @@ void GroupController::Register() {
 }
 
 // A pod of a Hash LWS is gone: a group may have finished tearing down, so the leaders waiting
-// for that look again (upstream enqueueGatedLeaders) instead of at their 10 s requeue.
+// for that look again (upstream enqueueGatedLeaders) instead of at their 10 s requeue. Only Hash
+// pods: an Ordinal LWS has no gated leaders, and scanning its leaders on every pod deletion of
+// a large rollout would cost groups x deletions.
 void GroupController::EnqueueGatedLeaders(const api::Pod& gone) {
+  if (!api::IsHashGroupPod(gone.metadata)) return;
   const std::string& ns = gone.metadata.namespace_;
   for (const api::Pod* leader : caches_->Leaders(ns, gone.metadata.Label(api::kSetNameLabel))) {
     if (HasSchedulingGate(*leader, api::kGroupReplacementGate)) {

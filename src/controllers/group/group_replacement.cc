@@ -5,37 +5,27 @@
 #include <map>
 
 #include "api/group_identity.h"
+#include "controllers/group/restart_policy.h"
 
 namespace lws::controllers {
 
 namespace {
 
-bool IsLeader(const api::Pod& pod) { return pod.metadata.Label(api::kWorkerIndexLabel) == "0"; }
-
 std::string GroupOf(const api::Pod& pod) {
   const std::string& index = pod.metadata.Label(api::kGroupIndexLabel);
   if (!index.empty()) return index;
-  if (IsLeader(pod)) return pod.metadata.name;
+  if (IsLeaderPod(pod)) return pod.metadata.name;
   const api::OwnerReference* owner = pod.metadata.ControllerRef();
   return owner != nullptr ? owner->name : pod.metadata.name;
 }
 
 }  // namespace
 
-bool HasSchedulingGate(const api::Pod& pod, std::string_view name) {
-  const api::Json& gates = api::ChildOrNull(pod.spec.rest, "schedulingGates");
-  if (!gates.is_array()) return false;
-  for (const api::Json& gate : gates) {
-    if (api::StringMember(gate, "name") == name) return true;
-  }
-  return false;
-}
-
 int CountTearingDownGroups(const std::vector<const api::Pod*>& pods) {
   std::map<std::string, bool> live_leader;  // group -> has a leader not being deleted
   for (const api::Pod* pod : pods) {
     bool& live = live_leader[GroupOf(*pod)];
-    if (IsLeader(*pod) && !pod->metadata.IsDeleting()) live = true;
+    if (IsLeaderPod(*pod) && !pod->metadata.IsDeleting()) live = true;
   }
   return static_cast<int>(std::count_if(live_leader.begin(), live_leader.end(),
                                         [](const auto& group) { return !group.second; }));
@@ -49,17 +39,13 @@ GateDecision DecideGroupReplacement(const api::LeaderWorkerSet& lws,
   decision.tearing_down = CountTearingDownGroups(pods);
   std::vector<const api::Pod*> gated;
   for (const api::Pod* pod : pods) {
-    if (IsLeader(*pod) && !pod->metadata.IsDeleting() &&
+    if (IsLeaderPod(*pod) && !pod->metadata.IsDeleting() &&
         HasSchedulingGate(*pod, api::kGroupReplacementGate)) {
       gated.push_back(pod);
     }
   }
-  // Oldest first (RFC 3339 stamps of one width compare as text), then by name.
   std::sort(gated.begin(), gated.end(), [](const api::Pod* a, const api::Pod* b) {
-    if (a->metadata.creation_timestamp != b->metadata.creation_timestamp) {
-      return a->metadata.creation_timestamp < b->metadata.creation_timestamp;
-    }
-    return a->metadata.name < b->metadata.name;
+    return api::CreatedBefore(a->metadata, b->metadata);
   });
   auto it = std::find_if(gated.begin(), gated.end(), [&](const api::Pod* pod) {
     return pod->metadata.name == leader.metadata.name;

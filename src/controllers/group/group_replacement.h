@@ -15,13 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "api/group_identity.h"
 #include "api/lws_types.h"
 #include "api/pod.h"
 
 namespace lws::controllers {
-
-// Whether `pod` carries the scheduling gate `name` (upstream HasSchedulingGate).
-bool HasSchedulingGate(const api::Pod& pod, std::string_view name);
 
 // The groups of `pods` (all pods labelled with the LWS's name) that are tearing down. Pods are
 // grouped by their group-index label; without one, a leader by its name and a worker by its

@@ -10,9 +10,8 @@ StatusPlan PlanHashStatus(const api::LeaderWorkerSet& lws, const api::Deployment
                           const std::string& revision_key, const std::string& now) {
   const std::int64_t generation = lws.metadata.generation;
   const std::int32_t desired = lws.Replicas();
-  StatusPlan plan;
+  StatusPlan plan = StartStatusPlan(lws);
   api::LeaderWorkerSetStatus& status = plan.status;
-  status = lws.status;
   api::DeploymentStatus counts;
   bool observed = false;
   if (deployment != nullptr) {
@@ -23,20 +22,10 @@ StatusPlan PlanHashStatus(const api::LeaderWorkerSet& lws, const api::Deployment
   status.replicas = counts.replicas;
   status.ready_replicas = counts.ready_replicas;
   status.updated_replicas = counts.updated_replicas;
-  status.observed_generation = generation;
-  if (status.hpa_pod_selector.empty()) {
-    status.hpa_pod_selector =
-        api::kSetNameLabel + "=" + lws.metadata.name + "," + api::kWorkerIndexLabel + "=0";
-  }
-  std::vector<std::string> asserted;
-  if (counts.updated_replicas < counts.replicas) {
-    asserted = {api::kConditionUpdateInProgress, api::kConditionProgressing};
-  } else if (observed && counts.replicas == desired && counts.ready_replicas == desired &&
-             counts.updated_replicas == desired) {
-    asserted = {api::kConditionAvailable};
-  } else {
-    asserted = {api::kConditionProgressing};
-  }
+  const std::vector<std::string> asserted = AssertedConditions(
+      counts.updated_replicas < counts.replicas,
+      observed && counts.replicas == desired && counts.ready_replicas == desired &&
+          counts.updated_replicas == desired);
   bool conditions_changed = false;
   for (const std::string& type : asserted) {
     conditions_changed |= SetCondition(&status.conditions, MakeCondition(type, generation, now), now);

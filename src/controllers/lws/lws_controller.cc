@@ -72,36 +72,26 @@ void LwsController::Register() {
     if (now == nullptr) expectations_.Forget({meta.namespace_, meta.name});
     queue_.Add({meta.namespace_, meta.name});
   });
+  // Objects the LWS controls concern it.
+  auto enqueue_owner = [this](const auto* old, const auto* now) {
+    EnqueueOwner((now != nullptr ? now : old)->metadata);
+  };
   caches_->statefulsets.AddHandler([this](const api::StatefulSet* old, const api::StatefulSet* now) {
     const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-    if (const api::OwnerReference* owner = LwsOwner(meta)) {
-      queue_.Add({meta.namespace_, owner->name});
-    }
+    EnqueueOwner(meta);
     EnqueueNamed(meta);
   });
-  caches_->services.AddHandler([this](const api::Service* old, const api::Service* now) {
-    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-    if (const api::OwnerReference* owner = LwsOwner(meta)) {
-      queue_.Add({meta.namespace_, owner->name});
-    }
-  });
-  caches_->deployments.AddHandler([this](const api::Deployment* old, const api::Deployment* now) {
-    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-    if (const api::OwnerReference* owner = LwsOwner(meta)) {
-      queue_.Add({meta.namespace_, owner->name});
-    }
-  });
-  caches_->revisions.AddHandler(
-      [this](const api::ControllerRevision* old, const api::ControllerRevision* now) {
-        const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-        if (const api::OwnerReference* owner = LwsOwner(meta)) {
-          queue_.Add({meta.namespace_, owner->name});
-        }
-      });
+  caches_->services.AddHandler(enqueue_owner);
+  caches_->deployments.AddHandler(enqueue_owner);
+  caches_->revisions.AddHandler(enqueue_owner);
   caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {
     const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
     if (meta.Label(api::kWorkerIndexLabel) == "0") EnqueueNamed(meta);
   });
+}
+
+void LwsController::EnqueueOwner(const api::ObjectMeta& meta) {
+  if (const api::OwnerReference* owner = LwsOwner(meta)) queue_.Add({meta.namespace_, owner->name});
 }
 
 // Objects labelled with an LWS name concern that LWS (upstream's enqueueLWSRequests).
@@ -163,11 +153,8 @@ ReconcileResult LwsController::Reconcile(const runtime::Key& key) {
 Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
     const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
     const api::RevisionRefs& revisions, std::optional<Duration>* recheck) {
-  RevisionStep step;
-  {
-    std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
-    step = PlanRevision(lws, sts != nullptr ? &sts->metadata : nullptr, revisions, &match_cache_);
-  }
+  const RevisionStep step =
+      PlanRevisionShared(lws, sts != nullptr ? &sts->metadata : nullptr, revisions);
   if (step.create) RETURN_IF_ERROR(CreateRevision(key, *step.create, step.event_note));
 
   ASSIGN_OR_RETURN(RolloutSettings settings, RolloutSettingsOf(lws));
@@ -240,23 +227,40 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
                                              const std::string& revision_key,
                                              const RolloutDecision& decision,
                                              std::optional<std::int32_t> rollout_replicas) {
-  api::Json body = LeaderStatefulSetApply(lws, revision_key, decision.partition, decision.replicas,
-                                          rollout_replicas);
+  return ApplyLeaderSet(key, lws, client::kStatefulSets, caches_->statefulsets.informer(),
+                        caches_->statefulsets.GetStored(key.namespace_, key.name),
+                        LeaderStatefulSetApply(lws, revision_key, decision.partition,
+                                               decision.replicas, rollout_replicas),
+                        sts != nullptr, "statefulset");
+}
+
+RevisionStep LwsController::PlanRevisionShared(const api::LeaderWorkerSet& lws,
+                                               const api::ObjectMeta* leader_set,
+                                               const api::RevisionRefs& revisions) {
+  std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
+  return PlanRevision(lws, leader_set, revisions, &match_cache_);
+}
+
+Status LwsController::ApplyLeaderSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                                     const client::Resource& resource,
+                                     const client::Informer& informer, const store::ObjectPtr& live,
+                                     api::Json body, bool exists, std::string_view leaders) {
   // The same apply to the version the last one left changes nothing (applied_leader_sets.h).
-  const store::ObjectPtr live = caches_->statefulsets.GetStored(key.namespace_, key.name);
   if (applied_leader_sets_.Unchanged(key, body, live.get())) return Status::Ok();
-  auto applied = client_->Patch(client::kStatefulSets, key.namespace_, key.name,
-                                apiserver::PatchType::kApply, body);
+  auto applied =
+      client_->Patch(resource, key.namespace_, key.name, apiserver::PatchType::kApply, body);
   if (!applied.ok()) {
     const std::string error = applied.status().message();
-    if (sts == nullptr) {
-      Event(lws, "Warning", "FailedCreate", FailedCreateLeaderNote(key.name, error), "Create");
+    if (!exists) {
+      Event(lws, "Warning", "FailedCreate", FailedCreateLeaderNote(key.name, error, leaders),
+            "Create");
     } else {
-      Event(lws, "Warning", "FailedUpdate", FailedUpdateLeaderNote(key.name, error), "Update");
+      Event(lws, "Warning", "FailedUpdate", FailedUpdateLeaderNote(key.name, error, leaders),
+            "Update");
     }
     return applied.status();
   }
-  Expect(key, caches_->statefulsets.informer(), (*applied)->json);
+  Expect(key, informer, (*applied)->json);
   applied_leader_sets_.Remember(key, std::move(body), *applied);
   return Status::Ok();
 }
@@ -304,15 +308,19 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
   plan.changed |=
       SetScaleUpHeldCondition(lws, step.hold, &plan.status.conditions, now_text, &hold_event);
   if (hold_event) Event(lws, "Normal", hold_event->first, hold_event->second, "Update");
-  if (plan.changed) {
-    store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
-    api::Json object = stored->json;
-    object["status"] = api::Encode(plan.status);
-    auto written = client_->UpdateStatus(client::kLeaderWorkerSets, std::move(object));
-    if (!written.ok()) return written.status();
-    Expect(key, caches_->sets.informer(), (*written)->json);
-  }
+  if (plan.changed) RETURN_IF_ERROR(WriteStatus(key, plan.status));
   return StatusOutcome{plan.update_done, plan.changed, plan.progress.recheck_after};
+}
+
+Status LwsController::WriteStatus(const runtime::Key& key,
+                                  const api::LeaderWorkerSetStatus& status) {
+  store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
+  api::Json object = stored->json;
+  object["status"] = api::Encode(status);
+  auto written = client_->UpdateStatus(client::kLeaderWorkerSets, std::move(object));
+  if (!written.ok()) return written.status();
+  Expect(key, caches_->sets.informer(), (*written)->json);
+  return Status::Ok();
 }
 
 void LwsController::TruncateRevisions(const api::LeaderWorkerSet& lws,

@@ -50,6 +50,7 @@
 #include "controllers/group/caches.h"
 #include "controllers/lws/applied_leader_sets.h"
 #include "controllers/lws/progress_deadline.h"
+#include "controllers/lws/revision_step.h"
 #include "controllers/lws/rolling_update.h"
 #include "controllers/lws/scale_up_hold.h"
 #include "runtime/expectations.h"
@@ -114,6 +115,19 @@ class LwsController {
                                 const api::StatefulSet* sts, const std::string& revision_key,
                                 const RolloutDecision& decision,
                                 std::optional<std::int32_t> rollout_replicas);
+  // Server-side apply of what runs the leaders (`body`, of `resource`, `live` as its cache holds
+  // it), skipped when the last apply already gave this; a failure is a FailedCreate (`exists`
+  // false) or FailedUpdate event naming the leader `leaders` ("statefulset", "deployment").
+  Status ApplyLeaderSet(const runtime::Key& key, const api::LeaderWorkerSet& lws,
+                        const client::Resource& resource, const client::Informer& informer,
+                        const store::ObjectPtr& live, api::Json body, bool exists,
+                        std::string_view leaders);
+  // PlanRevision with the semantic-match cache the reconcile workers share.
+  RevisionStep PlanRevisionShared(const api::LeaderWorkerSet& lws,
+                                  const api::ObjectMeta* leader_set,
+                                  const api::RevisionRefs& revisions);
+  // Writes `status` over the cached LWS and expects the answer in the cache.
+  Status WriteStatus(const runtime::Key& key, const api::LeaderWorkerSetStatus& status);
   Status EnsureSharedService(const api::LeaderWorkerSet& lws);
   // Step 6.
   struct StatusOutcome {
@@ -141,6 +155,7 @@ class LwsController {
              const std::string& note, const std::string& action);
   void Expect(const runtime::Key& key, const client::Informer& informer, const api::Json& answer);
   void EnqueueNamed(const api::ObjectMeta& meta);
+  void EnqueueOwner(const api::ObjectMeta& meta);
 
   EventLoop* loop_;
   const client::Client* client_;

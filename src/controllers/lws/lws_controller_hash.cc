@@ -36,12 +36,8 @@ runtime::ReconcileResult LwsController::ReconcileHash(const runtime::Key& key,
     return ReconcileResult::After(kDeletingDeploymentRetry);
   }
   const api::RevisionRefs revisions = caches_->Revisions(key.namespace_, key.name);
-  RevisionStep step;
-  {
-    std::lock_guard<std::mutex> lock(match_cache_mu_);
-    step = PlanRevision(lws, deployment != nullptr ? &deployment->metadata : nullptr, revisions,
-                        &match_cache_);
-  }
+  const RevisionStep step =
+      PlanRevisionShared(lws, deployment != nullptr ? &deployment->metadata : nullptr, revisions);
   if (step.create) {
     Status created = CreateRevision(key, *step.create, step.event_note);
     if (!created.ok()) return ReconcileResult::Error(created);
@@ -55,16 +51,10 @@ runtime::ReconcileResult LwsController::ReconcileHash(const runtime::Key& key,
                                    step.key, FormatRfc3339(loop_->clock().Now()));
   if (plan.event) Event(lws, "Normal", plan.event->first, plan.event->second, "Update");
   if (plan.changed) {
-    store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
-    api::Json object = stored->json;
-    object["status"] = api::Encode(plan.status);
-    auto written = client_->UpdateStatus(client::kLeaderWorkerSets, std::move(object));
-    if (!written.ok()) {
-      // Someone wrote the LWS after our cache saw it: plan again on the newer version.
-      if (written.status().code() == Code::kConflict) return ReconcileResult::After(Duration{0});
-      return ReconcileResult::Error(written.status());
-    }
-    Expect(key, caches_->sets.informer(), (*written)->json);
+    Status written = WriteStatus(key, plan.status);
+    // Someone wrote the LWS after our cache saw it: plan again on the newer version.
+    if (written.code() == Code::kConflict) return ReconcileResult::After(Duration{0});
+    if (!written.ok()) return ReconcileResult::Error(written);
   }
   if (plan.update_done) TruncateRevisions(lws, revisions, step.key);
   return ReconcileResult::Done();
@@ -73,29 +63,14 @@ runtime::ReconcileResult LwsController::ReconcileHash(const runtime::Key& key,
 Status LwsController::ApplyLeaderDeployment(const runtime::Key& key,
                                             const api::LeaderWorkerSet& lws, bool exists,
                                             const std::string& revision_key) {
-  api::Json body = LeaderDeploymentApply(lws, revision_key);
-  // The same apply to the version the last one left changes nothing (applied_leader_sets.h).
-  const store::ObjectPtr live = caches_->deployments.GetStored(key.namespace_, key.name);
-  if (applied_leader_sets_.Unchanged(key, body, live.get())) return Status::Ok();
-  auto applied = client_->Patch(client::kDeployments, key.namespace_, key.name,
-                                apiserver::PatchType::kApply, body);
-  if (!applied.ok()) {
-    const std::string error = applied.status().message();
-    if (!exists) {
-      Event(lws, "Warning", "FailedCreate",
-            FailedCreateLeaderNote(key.name, error, kLeaderDeployment), "Create");
-    } else {
-      Event(lws, "Warning", "FailedUpdate",
-            FailedUpdateLeaderNote(key.name, error, kLeaderDeployment), "Update");
-    }
-    return applied.status();
-  }
+  RETURN_IF_ERROR(ApplyLeaderSet(key, lws, client::kDeployments, caches_->deployments.informer(),
+                                 caches_->deployments.GetStored(key.namespace_, key.name),
+                                 LeaderDeploymentApply(lws, revision_key), exists,
+                                 kLeaderDeployment));
   if (!exists) {
     Event(lws, "Normal", "GroupsProgressing",
           CreatedLeaderStatefulSetNote(key.name, kLeaderDeployment), "Create");
   }
-  Expect(key, caches_->deployments.informer(), (*applied)->json);
-  applied_leader_sets_.Remember(key, std::move(body), *applied);
   return Status::Ok();
 }
 

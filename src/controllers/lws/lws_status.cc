@@ -213,6 +213,23 @@ Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
 
 }  // namespace
 
+StatusPlan StartStatusPlan(const api::LeaderWorkerSet& lws) {
+  StatusPlan plan;
+  plan.status = lws.status;
+  plan.status.observed_generation = lws.metadata.generation;
+  if (plan.status.hpa_pod_selector.empty()) {
+    plan.status.hpa_pod_selector = api::kSetNameLabel + "=" + lws.metadata.name + "," +
+                                   api::kWorkerIndexLabel + "=0";
+  }
+  return plan;
+}
+
+std::vector<std::string> AssertedConditions(bool updating, bool available) {
+  if (updating) return {api::kConditionUpdateInProgress, api::kConditionProgressing};
+  if (available) return {api::kConditionAvailable};
+  return {api::kConditionProgressing};
+}
+
 Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string& revision_key,
                               std::int32_t sts_status_replicas,
                               const std::vector<const api::Pod*>& leaders,
@@ -221,27 +238,16 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
   ASSIGN_OR_RETURN(Counts counts, Count(lws, revision_key, leaders, worker_set));
   const std::int64_t generation = lws.metadata.generation;
   const std::int32_t replicas = lws.Replicas();
-  StatusPlan plan;
-  plan.status = lws.status;
+  StatusPlan plan = StartStatusPlan(lws);
   api::LeaderWorkerSetStatus& status = plan.status;
   status.replicas = sts_status_replicas;
-  status.observed_generation = generation;
-  if (status.hpa_pod_selector.empty()) {
-    status.hpa_pod_selector = api::kSetNameLabel + "=" + lws.metadata.name + "," +
-                              api::kWorkerIndexLabel + "=0";
-  }
   status.ready_replicas = counts.ready;
   status.updated_replicas = counts.updated;
 
-  std::vector<std::string> asserted;
-  if (counts.partitioned_updated < counts.partitioned_current) {
-    asserted = {api::kConditionUpdateInProgress, api::kConditionProgressing};
-  } else if (counts.ready_non_burst == replicas &&
-             counts.partitioned_updated_and_ready == counts.partitioned_current) {
-    asserted = {api::kConditionAvailable};
-  } else {
-    asserted = {api::kConditionProgressing};
-  }
+  const std::vector<std::string> asserted = AssertedConditions(
+      counts.partitioned_updated < counts.partitioned_current,
+      counts.ready_non_burst == replicas &&
+          counts.partitioned_updated_and_ready == counts.partitioned_current);
   std::optional<std::string> stalled;  // the message, past the progress deadline
   if (progress != nullptr) {
     const bool complete = asserted.size() == 1 && asserted[0] == api::kConditionAvailable;

@@ -68,6 +68,13 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
                               const WorkerSetLookup& worker_set, const std::string& now,
                               const ProgressDeadlineInputs* progress = nullptr);
 
+// What both status plans (this one and hash_status.h) start from: the stored status with
+// observedGeneration = the LWS's generation and, when unset, upstream's hpaPodSelector.
+StatusPlan StartStatusPlan(const api::LeaderWorkerSet& lws);
+// The conditions upstream asserts: UpdateInProgress and Progressing while `updating`, else
+// Available when `available`, else Progressing.
+std::vector<std::string> AssertedConditions(bool updating, bool available);
+
 // ---- Conditions (exposed for tests: S158, S161) ----------------------------------------------
 
 // Available excludes Progressing and UpdateInProgress; Progressing and UpdateInProgress coexist.
