@@ -3,7 +3,8 @@
 # Idempotent: packages already present are left alone, so CI can call it on every run.
 # The packages: build tools, the libraries the CMake files look for (jemalloc is the programs'
 # allocator, see CMakeLists.txt), Python's Kubernetes client for the client tests, and clang for
-# the fuzz targets.
+# the fuzz targets; protoc and libprotobuf for the Kubernetes protobuf codec (proto/), curl for
+# the raw-HTTP checks of the shell tests.
 set -euo pipefail
 
 packages=(
@@ -13,7 +14,8 @@ packages=(
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsqlite3-dev libjemalloc-dev
-  python3 python3-kubernetes
+  protobuf-compiler libprotobuf-dev
+  python3 python3-kubernetes curl
   clang-14 libclang-rt-14-dev
 )
 

@@ -67,20 +67,22 @@ bool ValidateDeadlineUpdate(const Json& spec, const Json& old_spec, const FieldP
   return false;
 }
 
+// A toleration's identity for validateOnlyAddedTolerations: everything but tolerationSeconds.
+std::string TolerationKey(const Json& toleration) {
+  Json copy = toleration;
+  if (copy.is_object()) copy.erase("tolerationSeconds");
+  return NormalizedForCompare(copy).dump();
+}
+
 // validateOnlyAddedTolerations: every old toleration is still present, up to tolerationSeconds.
+// A set of the new ones keeps this linear: a pod may carry thousands of tolerations.
 void ValidateTolerationUpdate(const Json& spec, const Json& old_spec, const FieldPath& path, ErrorList* errs) {
   const Json* now = Array(spec, "tolerations");
   const Json* before = Array(old_spec, "tolerations");
+  std::set<std::string> present;
+  for (std::size_t j = 0; j < Count(now); ++j) present.insert(TolerationKey((*now)[j]));
   for (std::size_t i = 0; i < Count(before); ++i) {
-    bool found = false;
-    for (std::size_t j = 0; !found && j < Count(now); ++j) {
-      Json a = (*before)[i];
-      Json b = (*now)[j];
-      if (a.is_object()) a.erase("tolerationSeconds");
-      if (b.is_object()) b.erase("tolerationSeconds");
-      found = NormalizedForCompare(a) == NormalizedForCompare(b);
-    }
-    if (!found) {
+    if (!present.count(TolerationKey((*before)[i]))) {
       errs->push_back(Forbidden(path, "existing toleration can not be modified except its tolerationSeconds"));
       return;
     }

@@ -125,13 +125,17 @@ std::vector<ResourceInfo> BuiltinResources() {
   all.push_back(Builtin("scheduling.k8s.io", "priorityclasses", "priorityclass", "PriorityClass", false, {"pc"}));
 
   // The reviews a metrics endpoint delegates authentication and authorization to (the operator's
-  // --metrics-bind-address filter): create-only, answered and never stored.
+  // --metrics-bind-address filter) and kubectl's auth can-i --list and auth whoami: create-only,
+  // answered and never stored.
   for (auto [group, resource, singular, kind] :
        {std::tuple{"authentication.k8s.io", "tokenreviews", "tokenreview", "TokenReview"},
         std::tuple{"authorization.k8s.io", "subjectaccessreviews", "subjectaccessreview",
                    "SubjectAccessReview"},
         std::tuple{"authorization.k8s.io", "selfsubjectaccessreviews", "selfsubjectaccessreview",
-                   "SelfSubjectAccessReview"}}) {
+                   "SelfSubjectAccessReview"},
+        std::tuple{"authorization.k8s.io", "selfsubjectrulesreviews", "selfsubjectrulesreview",
+                   "SelfSubjectRulesReview"},
+        std::tuple{"authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview", "SelfSubjectReview"}}) {
     ResourceInfo review = Builtin(group, resource, singular, kind, false, {});
     review.create_only = true;
     all.push_back(review);

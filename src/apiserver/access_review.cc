@@ -58,6 +58,14 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self) {
   return errors;
 }
 
+Json SubjectRulesReviewStatus() {
+  return {{"resourceRules", {{{"verbs", {"*"}}, {"apiGroups", {"*"}}, {"resources", {"*"}}}}},
+          {"nonResourceRules", {{{"verbs", {"*"}}, {"nonResourceURLs", {"*"}}}}},
+          {"incomplete", false}};
+}
+
+Json SelfSubjectReviewStatus() { return {{"userInfo", LocalUserInfo()}}; }
+
 Json SubjectAccessReviewStatus() {
   return {{"allowed", true},
           {"reason", "lws local cluster: every authenticated caller is an administrator"}};

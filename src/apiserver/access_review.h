@@ -2,7 +2,8 @@
 //
 // The answers of the local cluster to authentication.k8s.io/v1 TokenReview and
 // authorization.k8s.io/v1 (Self)SubjectAccessReview, the two questions a metrics endpoint behind
-// controller-runtime's authentication/authorization filter asks (spec 21.3). The local server
+// controller-runtime's authentication/authorization filter asks (spec 21.3), and to the questions
+// kubectl asks about its own user (SelfSubjectRulesReview, SelfSubjectReview). The local server
 // has no users: a token is valid iff it is the server's --token (any token when it has none) and
 // names system:admin in system:masters; every access is allowed, as every caller is an
 // administrator. Pure functions; the handler (handlers_review.cc) decodes and answers.
@@ -29,5 +30,11 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self);
 
 // status of an allowed SubjectAccessReview.
 Json SubjectAccessReviewStatus();
+
+// status of a SelfSubjectRulesReview (`kubectl auth can-i --list`): everything, in any namespace.
+Json SubjectRulesReviewStatus();
+
+// status of a SelfSubjectReview (`kubectl auth whoami`): the local user.
+Json SelfSubjectReviewStatus();
 
 }  // namespace lws::apiserver

@@ -100,15 +100,17 @@ TEST_F(ApiServerTest, SubjectAccessReviewValidation) {
 TEST_F(ApiServerTest, ReviewsInDiscoveryCreateOnly) {
   Reply authn = Get("/apis/authentication.k8s.io/v1");
   ASSERT_EQ(authn.code, 200) << authn.body;
-  ASSERT_EQ(authn.body["resources"].size(), 1u);
-  EXPECT_EQ(authn.body["resources"][0]["name"], "tokenreviews");
-  EXPECT_EQ(authn.body["resources"][0]["namespaced"], false);
-  EXPECT_EQ(authn.body["resources"][0]["verbs"], Json::array({"create"}));
+  ASSERT_EQ(authn.body["resources"].size(), 2u);
+  EXPECT_EQ(authn.body["resources"][0]["name"], "selfsubjectreviews");
+  EXPECT_EQ(authn.body["resources"][1]["name"], "tokenreviews");
+  EXPECT_EQ(authn.body["resources"][1]["namespaced"], false);
+  EXPECT_EQ(authn.body["resources"][1]["verbs"], Json::array({"create"}));
   Reply authz = Get("/apis/authorization.k8s.io/v1");
   ASSERT_EQ(authz.code, 200) << authz.body;
   std::vector<std::string> names;
   for (const Json& r : authz.body["resources"]) names.push_back(r["name"].get<std::string>());
-  EXPECT_EQ(names, (std::vector<std::string>{"selfsubjectaccessreviews", "subjectaccessreviews"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"selfsubjectaccessreviews", "selfsubjectrulesreviews",
+                                             "subjectaccessreviews"}));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "api/lws_crd.h"
 #include "api/priority_class.h"
 #include "apiserver/priority_admission.h"
+#include "apiserver/protobuf_response.h"
 #include "base/assert.h"
 #include "apiserver/list_types.h"
 #include "apiserver/request_handler.h"
@@ -94,9 +95,15 @@ HttpResponse ApiServer::Handle(const HttpRequest& request) {
     response.body = StatusJson(target.status()).dump();
     return response;
   }
-  if (AddressesEventsV1(*target)) return HandleEventsV1(request, std::move(*target));
-  RequestHandler handler(this, request, std::move(*target), served());
-  return handler.Run();
+  HttpResponse response;
+  if (AddressesEventsV1(*target)) {
+    response = HandleEventsV1(request, std::move(*target));
+  } else {
+    RequestHandler handler(this, request, std::move(*target), served());
+    response = handler.Run();
+  }
+  if (!request.in_process && PrefersProtobuf(request.headers.Get("Accept"))) EncodeAsProtobuf(&response);
+  return response;
 }
 
 Status ApiServer::SeedNamespaces() {

@@ -123,9 +123,11 @@ TEST_F(ApiServerTest, BadBodiesAreBadRequests) {
   EXPECT_EQ(wrong_kind.code, 400);
   Json other_ns = PodJson("p", "other");
   EXPECT_EQ(Post(kPods, other_ns).code, 400);
-  Reply protobuf = Send("POST", "/api/v1/namespaces", "k8s\x00", "application/vnd.kubernetes.protobuf");
-  EXPECT_EQ(protobuf.code, 415);
-  EXPECT_NE(protobuf.body["message"].get<std::string>().find("kubectl apply"), std::string::npos);
+  // A protobuf body that is not Kubernetes' envelope.
+  Reply protobuf = Send("POST", "/api/v1/namespaces", "{}", "application/vnd.kubernetes.protobuf");
+  EXPECT_EQ(protobuf.code, 400);
+  EXPECT_NE(protobuf.body["message"].get<std::string>().find("expected prefix [107 56 115 0]"),
+            std::string::npos);
 }
 
 TEST_F(ApiServerTest, CreateInMissingNamespaceIsNotFound) {

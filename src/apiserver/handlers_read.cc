@@ -5,6 +5,8 @@
 #include <chrono>
 
 #include "api/intstr.h"
+#include "api/protobuf/envelope.h"
+#include "apiserver/protobuf_response.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
 #include "apiserver/table.h"
@@ -142,11 +144,16 @@ Result<HttpResponse> RequestHandler::Watch() {
   TableRepresentation rep = NegotiateTable(http_.headers.Get("Accept"));
   ASSIGN_OR_RETURN(TableOptions table, TableOptionsFor(q, rep, now_));
   Result<store::WatcherPtr> watcher = store_->Watch(*info_, std::move(options));
+  const bool protobuf = !rep.table && PrefersProtobuf(http_.headers.Get("Accept")) &&
+                        api::protobuf::HasProtobuf(info_->ApiVersion(), info_->kind);
   if (!watcher.ok() && watcher.status().code() == Code::kGone) {
     HttpResponse response;
-    response.headers.Add("Content-Type", "application/json");
-    Json event = {{"type", "ERROR"}, {"object", StatusJson(watcher.status())}};
-    response.stream = std::make_shared<FixedStream>(store::Serialize(event) + "\n");
+    Json status = StatusJson(watcher.status());
+    Json event = {{"type", "ERROR"}, {"object", status}};
+    Result<std::string> frame = api::protobuf::EncodeWatchFrame("ERROR", status);
+    const bool framed = protobuf && frame.ok();
+    response.headers.Add("Content-Type", framed ? std::string(kProtobufWatchType) : "application/json");
+    response.stream = std::make_shared<FixedStream>(framed ? *frame : store::Serialize(event) + "\n");
     return response;
   }
   if (!watcher.ok()) return watcher.status();
@@ -156,10 +163,13 @@ Result<HttpResponse> RequestHandler::Watch() {
   stream.served = served_;
   stream.resource = info_;
   stream.table = rep.table;
+  stream.protobuf = protobuf;
   stream.table_options = table;
   stream.clock = server_->options_.clock;
   HttpResponse response;
-  response.headers.Add("Content-Type", rep.table ? rep.content_type : "application/json");
+  response.headers.Add("Content-Type", rep.table      ? rep.content_type
+                                       : protobuf ? std::string(kProtobufWatchType)
+                                                  : "application/json");
   response.stream = std::make_shared<WatchStream>(std::move(stream));
   response.stream_timeout = timeout;
   return response;

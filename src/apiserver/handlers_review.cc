@@ -1,7 +1,7 @@
 // File: apiserver/handlers_review.cc
 //
-// POST of the create-only review kinds (TokenReview, SubjectAccessReview,
-// SelfSubjectAccessReview): the request comes back with its status filled in (access_review.h),
+// POST of the create-only review kinds (TokenReview, SelfSubjectReview, SubjectAccessReview,
+// SelfSubjectAccessReview, SelfSubjectRulesReview): the request comes back with its status filled in (access_review.h),
 // 201 Created, and nothing is stored. Every other verb on them is 405.
 #include "apiserver/access_review.h"
 #include "apiserver/request_handler.h"
@@ -15,6 +15,10 @@ Result<HttpResponse> RequestHandler::Review() {
   if (info_->kind == "TokenReview") {
     RETURN_IF_ERROR(ValidateTokenReview(spec));
     review["status"] = TokenReviewStatus(spec, server_->token());
+  } else if (info_->kind == "SelfSubjectRulesReview") {
+    review["status"] = SubjectRulesReviewStatus();
+  } else if (info_->kind == "SelfSubjectReview") {
+    review["status"] = SelfSubjectReviewStatus();
   } else {
     api::ErrorList errors =
         ValidateSubjectAccessReview(spec, info_->kind == "SelfSubjectAccessReview");

@@ -15,6 +15,8 @@
 #include "api/intstr.h"
 #include "api/yaml.h"
 #include "api/object_meta_validation.h"
+#include "api/json_depth.h"
+#include "apiserver/builtin_shape.h"
 #include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
@@ -119,7 +121,14 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
   const api::StructuralSchema* schema =
       found == served_->schemas.end() ? nullptr : found->second.get();
 
-  // Decoding: what every object gets before any webhook sees it.
+  // Decoding: what every object gets before any webhook sees it. A patch can nest an object
+  // deeper than any body could (kube-apiserver decodes the patched object again).
+  if (!http_.in_process) {
+    if (std::string deep = api::JsonDepthError(*object); !deep.empty()) {
+      return Status::BadRequest(info_->kind + " in version " + api::GoQuote(info_->version) +
+                                " cannot be handled as a " + info_->kind + ": " + deep);
+    }
+  }
   if (schema != nullptr) {
     std::vector<std::string> unknown = schema->Prune(object);
     if (!unknown.empty() && mode == FieldValidation::kStrict) {
@@ -135,6 +144,8 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
     }
     schema->ApplyDefaults(object);
   } else {
+    // In-process callers are this project's controllers, whose objects are typed by construction.
+    if (!http_.in_process) RETURN_IF_ERROR(CheckBuiltinShape(*info_, *object));
     DefaultBuiltin(object, old);
   }
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "api/go_json.h"
+#include "api/json_depth.h"
 #include "api/intstr.h"
 #include "apiserver/patch.h"
 #include "apiserver/patch_go.h"
@@ -37,7 +38,7 @@ Status DecodeOperations(const Json& patch) {
   };
   const std::string prefix = "error decoding patch: json: cannot unmarshal ";
   // Go's decoder checks the syntax (nesting depth included) before any type.
-  if (std::string deep = internal::CheckJsonDepth(patch); !deep.empty()) {
+  if (std::string deep = api::JsonDepthError(patch); !deep.empty()) {
     return Status::BadRequest("error decoding patch: " + deep);
   }
   if (!patch.is_array() && !patch.is_null()) {

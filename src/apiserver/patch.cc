@@ -1,4 +1,5 @@
 #include "apiserver/patch.h"
+#include "api/json_depth.h"
 
 #include <string>
 #include <utility>
@@ -117,7 +118,7 @@ Result<PatchType> PatchTypeFromContentType(std::string_view content_type,
 Result<Json> ApplyMergePatch(const Json& original, const Json& patch) {
   // The handler first decodes the body into map[string]interface{} (fieldValidation Warn);
   // Go's decoder checks the syntax, nesting depth included, before the type.
-  if (std::string deep = internal::CheckJsonDepth(patch); !deep.empty()) {
+  if (std::string deep = api::JsonDepthError(patch); !deep.empty()) {
     return Status::BadRequest("error decoding patch: " + deep);
   }
   if (!patch.is_object() && !patch.is_null()) {

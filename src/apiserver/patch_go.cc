@@ -267,19 +267,4 @@ void GoSliceStable(std::vector<Json>& items,
   StableSorter(items, less).Sort();
 }
 
-std::string CheckJsonDepth(const Json& v) {
-  std::vector<std::pair<const Json*, int>> stack = {{&v, 1}};
-  while (!stack.empty()) {
-    auto [node, depth] = stack.back();
-    stack.pop_back();
-    if (!node->is_structured()) continue;
-    if (depth > kMaxJsonDepth) {
-      return std::string("invalid character '") + (node->is_object() ? '{' : '[') +
-             "' exceeded max depth";
-    }
-    for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
-  }
-  return "";
-}
-
 }  // namespace lws::apiserver::internal

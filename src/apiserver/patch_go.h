@@ -63,11 +63,4 @@ std::string GoSprintS(const Json& v);
 void GoSliceStable(std::vector<Json>& items,
                    const std::function<bool(const Json&, const Json&)>& less);
 
-// The nesting depth Go's encoding/json accepts; deeper documents fail to decode.
-inline constexpr int kMaxJsonDepth = 10000;
-
-// Returns "" when `v` nests at most kMaxJsonDepth levels, else Go's decoder message
-// "invalid character '{' exceeded max depth" (with the bracket that went too deep). Iterative.
-std::string CheckJsonDepth(const Json& v);
-
 }  // namespace lws::apiserver::internal

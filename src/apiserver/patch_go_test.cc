@@ -1,4 +1,5 @@
 #include "apiserver/patch_go.h"
+#include "api/json_depth.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -54,10 +55,10 @@ TEST(PatchGoTest, TypesAndEquality) {
 
 TEST(PatchGoTest, DepthCheck) {
   Json v = 1;
-  for (int i = 0; i < kMaxJsonDepth; ++i) v = Json::array({std::move(v)});
-  EXPECT_EQ(CheckJsonDepth(v), "");
+  for (int i = 0; i < api::kMaxJsonDepth; ++i) v = Json::array({std::move(v)});
+  EXPECT_EQ(api::JsonDepthError(v), "");
   v = Json::array({std::move(v)});
-  EXPECT_EQ(CheckJsonDepth(v), "invalid character '[' exceeded max depth");
+  EXPECT_EQ(api::JsonDepthError(v), "invalid character '[' exceeded max depth");
 }
 
 // With an inconsistent less (always true), Go's insertion sort moves each element to the front,

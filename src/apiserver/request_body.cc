@@ -1,6 +1,8 @@
 // File: apiserver/request_body.cc
 #include "apiserver/request_body.h"
 
+#include "api/json_depth.h"
+#include "api/protobuf/envelope.h"
 #include "api/yaml.h"
 
 namespace lws::apiserver {
@@ -10,17 +12,12 @@ bool IsProtobuf(std::string_view content_type) {
   return content_type.find("protobuf") != std::string_view::npos;
 }
 
-Status ProtobufBodyError() {
-  return Status(Code::kUnsupportedMediaType,
-                "the body of the request was in an unknown format - accepted media types "
-                "include: application/json, application/yaml (this server reads JSON only; "
-                "`kubectl create namespace|service ...` send protobuf: write the object with "
-                "`--dry-run=client -o json | kubectl apply -f -` instead)");
-}
-
 }  // namespace
 
 Result<api::Json> DecodeJsonBody(const std::string& body, std::string_view context) {
+  if (std::string deep = api::JsonTextDepthError(body); !deep.empty()) {
+    return Status::BadRequest(std::string(context) + ": " + deep);
+  }
   try {
     return api::Json::parse(body);
   } catch (const api::Json::exception& e) {
@@ -35,7 +32,7 @@ Result<api::Json> DecodeYamlBody(const std::string& body) {
 }
 
 Result<api::Json> ParseObjectBody(std::string_view content_type, const std::string& body) {
-  if (IsProtobuf(content_type)) return ProtobufBodyError();
+  if (IsProtobuf(content_type)) return api::protobuf::DecodeObject(body);
   if (content_type.find("yaml") != std::string_view::npos) return DecodeYamlBody(body);
   return DecodeJsonBody(body, "couldn't get version/kind; json parse error");
 }

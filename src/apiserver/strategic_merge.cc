@@ -1,4 +1,5 @@
 #include "apiserver/strategic_merge.h"
+#include "api/json_depth.h"
 
 #include <set>
 #include <string>
@@ -225,7 +226,7 @@ Result<Json> ApplyStrategicMergePatchWithSchema(const Json& original, const Json
                                                 const PatchSchema& schema) {
   // The handler decodes the body into map[string]interface{} first; a JSON null decodes to a
   // nil map, which patches nothing.
-  if (std::string deep = internal::CheckJsonDepth(patch); !deep.empty()) {
+  if (std::string deep = api::JsonDepthError(patch); !deep.empty()) {
     return Status::BadRequest(deep);
   }
   if (patch.is_null()) return original;

@@ -1,6 +1,9 @@
 // File: apiserver/watch_stream.cc
 #include "apiserver/watch_stream.h"
 
+#include <spdlog/spdlog.h>
+
+#include "api/protobuf/envelope.h"
 #include "store/object.h"
 
 namespace lws::apiserver {
@@ -35,6 +38,15 @@ void WatchStream::AppendEvent(const store::WatchEvent& event, std::string* out) 
     out->append(store::Serialize(
         TableWatchEvent(type, *options_.resource, event.object->FullJson(), table)));
     out->push_back('\n');
+    return;
+  }
+  if (options_.protobuf) {
+    Result<std::string> frame = api::protobuf::EncodeWatchFrame(type, event.object->FullJson());
+    if (frame.ok()) {
+      out->append(*frame);
+    } else {
+      spdlog::warn("protobuf watch: dropping a {} event: {}", type, frame.status().message());
+    }
     return;
   }
   out->append("{\"type\":\"");
