@@ -1,6 +1,9 @@
 // File: apiserver/access_review.cc
 #include "apiserver/access_review.h"
 
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+
 #include "apiserver/admission_review.h"
 
 namespace lws::apiserver {
@@ -13,9 +16,17 @@ bool HasObject(const Json& spec, std::string_view key) {
 
 }  // namespace
 
+bool TokenMatches(std::string_view presented, std::string_view expected) {
+  unsigned char a[SHA256_DIGEST_LENGTH];
+  unsigned char b[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(presented.data()), presented.size(), a);
+  SHA256(reinterpret_cast<const unsigned char*>(expected.data()), expected.size(), b);
+  return CRYPTO_memcmp(a, b, sizeof a) == 0;
+}
+
 Json TokenReviewStatus(const Json& spec, std::string_view server_token) {
   std::string token = api::StringMember(spec, "token");
-  if (!server_token.empty() && token != server_token) {
+  if (!server_token.empty() && !TokenMatches(token, server_token)) {
     return {{"user", Json::object()}, {"error", "invalid bearer token"}};
   }
   Json status = {{"authenticated", true}, {"user", LocalUserInfo()}};

@@ -17,6 +17,11 @@ namespace lws::apiserver {
 
 using Json = api::Json;
 
+// Whether a presented token equals the server's, in time that depends on neither token's
+// content nor length (both are hashed, the digests compared with CRYPTO_memcmp): a byte-by-byte
+// comparison that stops early tells a remote caller how much of its guess was right.
+bool TokenMatches(std::string_view presented, std::string_view expected);
+
 // status of a TokenReview with `spec`: authenticated with the local user and the audiences it
 // asked for, or unauthenticated with an error. `server_token` "" accepts every token.
 Json TokenReviewStatus(const Json& spec, std::string_view server_token);

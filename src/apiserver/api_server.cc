@@ -6,6 +6,7 @@
 #include "apiserver/priority_admission.h"
 #include "apiserver/protobuf_response.h"
 #include "base/assert.h"
+#include "apiserver/access_review.h"
 #include "apiserver/list_types.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
@@ -80,7 +81,7 @@ void ApiServer::set_server_address(std::string address) {
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
   if (!options_.token.empty() && !IsPublicPath(request.target) &&
-      request.headers.Get("Authorization") != "Bearer " + options_.token) {
+      !TokenMatches(request.headers.Get("Authorization"), "Bearer " + options_.token)) {
     HttpResponse response;
     response.status = 401;
     response.headers.Add("Content-Type", "application/json");

@@ -123,12 +123,17 @@ Status HttpServer::Impl::Listen() {
     return Status::Internal(std::string(step) + " " + where + ": " + ec.message());
   };
   if (acceptor.open(endpoint.protocol(), ec); ec) return failed("open a socket for");
+  // SO_REUSEADDR only lets a restarted server reuse a port whose old connections linger in
+  // TIME_WAIT. Never SO_REUSEPORT: it lets a second process listen on the same port and take a
+  // share of the connections, so a stale server would silently answer some requests.
   if (acceptor.set_option(net::socket_base::reuse_address(true), ec); ec) return failed("set up");
-  if (options().reuse_port) {
-    using ReusePort = net::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
-    if (acceptor.set_option(ReusePort(true), ec); ec) return failed("set SO_REUSEPORT on");
+  if (acceptor.bind(endpoint, ec); ec == boost::system::errc::address_in_use) {
+    return Status(Code::kAlreadyExists,
+                  where + " is already in use by another process (ss -ltnp 'sport = :" +
+                      std::to_string(options().port) + "' shows which); stop it or choose another port");
+  } else if (ec) {
+    return failed("bind");
   }
-  if (acceptor.bind(endpoint, ec); ec) return failed("bind");
   if (acceptor.listen(net::socket_base::max_listen_connections, ec); ec) return failed("listen on");
   const tcp::endpoint bound = acceptor.local_endpoint(ec);
   if (ec) return failed("read the port of");

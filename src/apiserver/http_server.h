@@ -66,10 +66,6 @@ struct HttpServerOptions {
   std::chrono::milliseconds tick_interval{0};  // > 0: call `tick` this often on an I/O thread
   std::function<void()> tick;                  // e.g. the store's watch bookmarks
   std::optional<HttpTlsOptions> tls;           // set: HTTPS; unset: plain HTTP
-  // SO_REUSEPORT: other servers with it set may listen on the same address, and the kernel
-  // spreads connections over them (the webhook server: two operator replicas on one host, as a
-  // Service spreads them over two pods; when one dies the other takes every connection).
-  bool reuse_port = false;
 };
 
 class HttpServer {

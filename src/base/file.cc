@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -35,6 +36,16 @@ Status WriteFileAtomically(const std::string& path, const std::string& text, boo
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     return Status::Internal("cannot write " + path + ": " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+Status CreatePrivateDirectory(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return Status::Internal("cannot create directory " + path + ": " + ec.message());
+  if (::chmod(path.c_str(), S_IRWXU) != 0) {
+    return Status::Internal("cannot make " + path + " private (mode 0700): " + std::strerror(errno));
   }
   return Status::Ok();
 }

@@ -20,6 +20,10 @@ Result<std::string> ReadFile(const std::string& path);
 
 bool FileExists(const std::string& path);
 
+// Creates `path` (and missing parents) and makes it private to its owner (mode 0700), also when
+// it existed: a data directory holds Secrets and keys.
+Status CreatePrivateDirectory(const std::string& path);
+
 // Writes `text` to a temporary file next to `path` and renames it over `path`, so a reader (or
 // a crash) never sees half a file; with `owner_only` the file is mode 0600 from the start (keys).
 // Internal "cannot write <file>: <reason>" on failure.

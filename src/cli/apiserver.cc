@@ -101,6 +101,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   serve.kubeconfig_out = options.kubeconfig_out;
   serve.webhooks = options.webhooks;
   serve.tls = options.tls;
+  serve.allow_unauthenticated_remote = options.allow_unauthenticated_remote;
   serve.tick_interval = kTickInterval;
   std::unique_ptr<ControlLoop> loop;
   serve.tick = [&loop] {
@@ -133,6 +134,9 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
       "apiserver", "Serve the embedded Kubernetes API server alone (kubectl-compatible, HTTP or HTTPS)");
   cmd->add_option("--port", options->port, "Port to listen on (0: any free port)");
   cmd->add_option("--bind", options->bind, "Address to listen on");
+  cmd->add_flag("--insecure-allow-unauthenticated-remote", options->allow_unauthenticated_remote,
+                "Allow --bind beyond loopback without --token: anyone who can reach the port can "
+                "read and change every object, Secrets included");
   cmd->add_option("--data-dir", options->data_dir,
                   "Persist every object in DIR/store.db (SQLite); default: memory only");
   cmd->add_option("--token", options->token,

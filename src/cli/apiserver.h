@@ -28,6 +28,7 @@ struct ApiServerCommandOptions {
   std::string kubeconfig_out;  // write a kubeconfig for this server here
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
+  bool allow_unauthenticated_remote = false;  // --insecure-allow-unauthenticated-remote
   TlsFlags tls;          // HTTPS (cli/tls_flags.h); none set: plain HTTP
 };
 

@@ -5,6 +5,7 @@
 
 #include "api/base64.h"
 #include "api/yaml.h"
+#include "base/file.h"
 #include "cli/webhook_caller.h"
 #include "controllers/admission/lws_webhooks.h"
 
@@ -13,6 +14,7 @@ namespace lws::cli {
 Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, const Clock* clock,
                                                 ServeOptions options,
                                                 apiserver::AdmissionChain admission) {
+  RETURN_IF_ERROR(CheckExposure(command, options));
   std::unique_ptr<Serving> serving(new Serving());
   serving->command_ = command;
   store::StoreOptions store_options;
@@ -23,8 +25,9 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   store_options.history_size = options.watch_history;
   store_options.watch_queue_size = options.watch_queue;
   if (!options.data_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options.data_dir, ec);
+    if (Status made = CreatePrivateDirectory(options.data_dir); !made.ok()) {
+      return Status(made.code(), command + ": " + made.message());
+    }
   }
   Result<std::optional<apiserver::TlsIdentity>> tls = ResolveTls(options.tls, options.data_dir, clock->Now());
   if (!tls.ok()) return Status(tls.status().code(), command + ": " + std::string(tls.status().message()));
@@ -96,15 +99,23 @@ int WaitForShutdownSignal(const sigset_t& set) {
   return signal;
 }
 
+Status CheckExposure(const std::string& command, const ServeOptions& options) {
+  const std::string& bind = options.bind;
+  const bool loopback = bind.rfind("127.", 0) == 0 || bind == "::1" || bind == "localhost";
+  if (loopback || !options.token.empty() || options.allow_unauthenticated_remote) return Status::Ok();
+  return Status::BadRequest(
+      command + ": --bind " + bind + " listens beyond this machine, and without --token anyone who "
+      "can reach the port can read and change every object, Secrets included. Set --token (with "
+      "--tls-self-signed, so that the token does not cross the network in clear), or pass "
+      "--insecure-allow-unauthenticated-remote to accept that.");
+}
+
+// The kubeconfig carries the admin's credentials: owner-only (0600), as kind and k3s write theirs.
 Status WriteFile(const std::string& path, const std::string& text) {
   std::error_code ec;
   std::filesystem::path p(path);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Status(Code::kInternal, "cannot write " + path);
-  return Status::Ok();
+  return WriteFileAtomically(path, text, /*owner_only=*/true);
 }
 
 std::string LocalKubeconfig(const std::string& server, const std::string& token,

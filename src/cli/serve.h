@@ -46,7 +46,14 @@ struct ServeOptions {
   // the webhook's failurePolicy decides.
   apiserver::WebhookCaller webhook_caller;
   TlsFlags tls;                      // none set: plain HTTP
+  // Listening beyond loopback without a token is refused unless this is set (the flag
+  // --insecure-allow-unauthenticated-remote says what it gives up).
+  bool allow_unauthenticated_remote = false;
 };
+
+// Refuses, with what to do instead, a server that would listen beyond this machine with no
+// authentication: anyone who reaches the port could read and change every object.
+Status CheckExposure(const std::string& command, const ServeOptions& options);
 
 // The store, API server and transport of one serving process, torn down in reverse order.
 class Serving {

@@ -63,13 +63,14 @@ void CheckerBase::Violation(const std::string& what) {
   if (violations_.size() < 20) violations_.push_back(what);
 }
 
-void CheckerBase::CheckFloor(std::uint64_t rv, int ready, bool available) {
+void CheckerBase::CheckFloor(std::uint64_t rv, int ready, bool available, int unready_surge) {
   if (available) was_available_ = true;
   if (!rolling_ || !was_available_ || faults_) return;
   min_ready_ = std::min(min_ready_, ready);
-  if (ready < limits_.replicas - limits_.max_unavailable - limits_.floor_slack) {
-    Violation(fmt::format("rv {}: {} ready groups < replicas {} - maxUnavailable {}", rv, ready,
-                          limits_.replicas, limits_.max_unavailable));
+  if (ready + unready_surge < limits_.replicas - limits_.max_unavailable - limits_.floor_slack) {
+    Violation(fmt::format("rv {}: {} ready groups (+{} starting surge groups) < replicas {} - "
+                          "maxUnavailable {}",
+                          rv, ready, unready_surge, limits_.replicas, limits_.max_unavailable));
   }
 }
 
@@ -147,8 +148,13 @@ void RolloutChecker::Check() {
     last_partition_ = partition;
   }
   int ready = 0;
+  int unready_surge = 0;  // surge groups the leader StatefulSet keeps, not ready yet
+  const int replicas = view.lws["spec"].value("replicas", 1);
+  const int kept = view.sts.is_null() ? 0 : view.sts["spec"].value("replicas", 1);
   for (std::size_t i = 0; i < view.groups.size(); ++i) {
     const Group& g = view.groups[i];
+    const int index = static_cast<int>(i);
+    unready_surge += !g.ready && index >= replicas && index < kept;
     if (!g.ready) continue;
     ++ready;
     for (const std::string& r : g.revisions) {
@@ -159,7 +165,7 @@ void RolloutChecker::Check() {
       }
     }
   }
-  CheckFloor(rv, ready, view.available);
+  CheckFloor(rv, ready, view.available, unready_surge);
 }
 
 bool RolloutChecker::Converged(std::string* why) {

@@ -1,8 +1,15 @@
 #include "store/persistence.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+
+#include "base/file.h"
 
 namespace lws::store {
 
@@ -56,11 +63,8 @@ bool ParseStorageKey(std::string_view key, std::string* group_resource, ObjectNa
 }
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& data_dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(data_dir, ec);
-  if (ec) {
-    return Status::Internal("store: cannot create data directory " + data_dir + ": " +
-                            ec.message());
+  if (Status made = CreatePrivateDirectory(data_dir); !made.ok()) {
+    return Status::Internal("store: data directory: " + made.message());
   }
   std::unique_ptr<Database> db(new Database((std::filesystem::path(data_dir) / "store.db").string()));
   RETURN_IF_ERROR(db->Init());
@@ -90,6 +94,15 @@ Status Database::Exec(const char* sql) {
 }
 
 Status Database::Init() {
+  // The database holds Secrets: only its owner may read it. SQLite gives the -wal and -shm files
+  // the database file's mode, so creating it 0600 first covers all three.
+  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, S_IRUSR | S_IWUSR);
+  if (fd < 0 || ::fchmod(fd, S_IRUSR | S_IWUSR) != 0) {
+    const std::string error = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return Status::Internal("store: " + path_ + ": cannot create it owner-only: " + error);
+  }
+  ::close(fd);
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) return Error("open");
   // The exclusive lock is taken by the first write below and kept until the database closes.

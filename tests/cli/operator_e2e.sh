@@ -5,8 +5,9 @@
 #     configurations at https://127.0.0.1:9443; the Deployment is not run: two `lws controller`
 #     processes are started here with its arguments (the ConfigMap's config file) and a
 #     service-account-style kubeconfig (bearer token, cluster CA);
-#   - one of them takes the Lease; both serve the webhooks (SO_REUSEPORT on 9443 plays the
-#     Service in front of two pods) and inject the CA into the webhook configurations;
+#   - one of them takes the Lease; both serve the webhooks, each on its own port, behind a TCP
+#     forwarder on 9443 that plays the Service in front of two pods (tests/lib/tcp_service.py),
+#     and inject the CA into the webhook configurations;
 #   - the webhooks reject an invalid LeaderWorkerSet with upstream's message;
 #   - the upstream sample becomes Available; a rolling update starts; the leader is killed with
 #     SIGKILL in the middle of it; the standby takes the Lease over and the rollout completes;
@@ -24,7 +25,7 @@ lws="$1"
 root="$2"
 source "$root/tests/lib/apiserver.sh"
 begin_kubectl_test
-trap 'kill -KILL ${controller_pids[*]:-} 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
+trap 'kill -KILL ${controller_pids[*]:-} ${service_pid:-} 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
 token="e2e-service-account-token"
 start_up "$lws" "$tmp" --no-controller --tls-self-signed --data-dir "$tmp/data" --token "$token" \
   --config "$root/testdata/up/cluster.yaml" || exit 1
@@ -64,9 +65,10 @@ YAML
 # Two replicas. Short lease timings keep the takeover quick; everything else is the manifests'.
 controller_pids=()
 start_controller() {
-  local name="$1" metrics="$2" health="$3"
+  local name="$1" metrics="$2" health="$3" webhook="$4"
   mkdir -p "$tmp/$name"
-  sed "s|certDir: .*|certDir: $tmp/$name/certs|" "$tmp/config.yaml" >"$tmp/$name/config.yaml"
+  sed -e "s|certDir: .*|certDir: $tmp/$name/certs|" -e "s|port: 9443|port: $webhook|" \
+    "$tmp/config.yaml" >"$tmp/$name/config.yaml"
   "$lws" "${args[@]/#--config=*/--config=$tmp/$name/config.yaml}" \
     --kubeconfig "$tmp/sa.kubeconfig" --namespace lws-system --identity "$name" \
     --webhook-cert-san 127.0.0.1 --metrics-bind-address "127.0.0.1:$metrics" \
@@ -76,8 +78,12 @@ start_controller() {
   controller_pids+=($!)
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-start_controller a "$(free_port)" "$(free_port)"
-start_controller b "$(free_port)" "$(free_port)"
+webhook_a=$(free_port)
+webhook_b=$(free_port)
+start_controller a "$(free_port)" "$(free_port)" "$webhook_a"
+start_controller b "$(free_port)" "$(free_port)" "$webhook_b"
+/usr/bin/python3 "$root/tests/lib/tcp_service.py" 9443 "$webhook_a" "$webhook_b" &
+service_pid=$!
 holder() { jp lease -n lws-system b8b2488c.x-k8s.io -o jsonpath='{.spec.holderIdentity}'; }
 has_holder() { test -n "$(holder)"; }
 if ! check "a replica takes the Lease" eventually 30 has_holder; then

@@ -356,3 +356,33 @@ TEST(RollingUpdateParameters, ReplicasAnnotationIsReadOnlyByRulesFourAndFive) {
 
 }  // namespace
 }  // namespace lws::controllers
+
+namespace lws::controllers {
+namespace {
+
+// Upstream's arithmetic counts surge groups as available (spec 11.1): wantReplicas releases
+// surge groups from the top by the number of unready desired groups, whatever the surge groups'
+// own readiness. Found by the sweep (seed 624: replicas 5, maxUnavailable 50% = 2, maxSurge 75%
+// = 4, the partition lowered from 3 to 0 while surge groups start): groups 0 and 6-8 are ready,
+// 1-5 still start; the release keeps surge group 5 (starting) and removes the ready 7 and 8, so
+// two groups are ready where the floor is three. rollout_checker.h refines property 2 with this.
+TEST(RollingUpdateParameters, SurgeReleaseCountsUnreadySurgeGroupsAsAvailable) {
+  LeaderSetState sts{9, 0, 5};
+  std::vector<GroupState> states(9, GroupState{false, true});
+  for (int i : {0, 6, 7, 8}) states[i].ready = true;
+  RolloutDecision d = Params(Settings(5, 2, 4), &sts, states, false);
+  EXPECT_EQ(d.rule, 5);
+  EXPECT_PR(d, 0, 7);  // unready desired groups 4 <= maxSurge 4: 5 + (4 - 2)
+  ASSERT_TRUE(d.deleting.has_value());
+  EXPECT_EQ(d.deleting->from, 7);
+  EXPECT_EQ(d.deleting->to, 8);
+  int ready_after = 0;
+  for (int i = 0; i < d.replicas; ++i) ready_after += states[i].ready;
+  EXPECT_EQ(ready_after, 2);  // below replicas - maxUnavailable = 3 ...
+  int starting_surge = 0;
+  for (int i = 5; i < d.replicas; ++i) starting_surge += !states[i].ready;
+  EXPECT_EQ(ready_after + starting_surge, 3);  // ... by exactly the starting surge groups kept
+}
+
+}  // namespace
+}  // namespace lws::controllers

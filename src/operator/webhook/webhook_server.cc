@@ -42,9 +42,6 @@ Result<std::unique_ptr<WebhookServer>> WebhookServer::Start(
   http.bind_address = server->options_.host.empty() ? "0.0.0.0" : server->options_.host;
   http.port = server->options_.port;
   http.threads = server->options_.threads;
-  // Replicas on one host (a workstation running deploy/local/) share the port, as pods share a
-  // Service: whichever is alive answers.
-  http.reuse_port = true;
   // Room above controller-runtime's limit, so that the handler answers its own 413 review.
   http.max_body_bytes = kMaxReviewBytes + 1024 * 1024;
   http.tls = server->serving_;
