@@ -3,16 +3,17 @@
 
 #include "api/protobuf/json_proto.h"
 #include "api/protobuf/kube_types.h"
+#include "api/protobuf/unknown_fields.h"
 
 namespace lws::apiserver {
 
-Status CheckBuiltinShape(const api::ResourceInfo& resource, const api::Json& object) {
+Result<std::vector<std::string>> DecodeBuiltin(const api::ResourceInfo& resource, api::Json* object) {
   const auto& types = api::protobuf::KubeTypes::Get();
   const auto* type = types.Find(resource.ApiVersion(), resource.kind);
-  if (type == nullptr) return Status::Ok();
+  if (type == nullptr) return std::vector<std::string>{};
   std::unique_ptr<google::protobuf::Message> message = types.New(type);
-  Status status = api::protobuf::JsonToMessage(object, message.get());
-  if (status.ok()) return status;
+  Status status = api::protobuf::JsonToMessage(*object, message.get());
+  if (status.ok()) return api::protobuf::PruneUnknownFields(object, type);
   return Status::BadRequest(resource.kind + " in version " + api::GoQuote(resource.version) +
                             " cannot be handled as a " + resource.kind + ": " + status.message());
 }

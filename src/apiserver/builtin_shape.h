@@ -6,18 +6,23 @@
 //   ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal object
 //   into Go struct field ConfigMap.data of type string
 // Objects here stay JSON, so the shape is checked against the kind's protobuf message type, which
-// has the Go type's fields (api/protobuf/json_proto.h). Custom resources are checked by their
+// has the Go type's fields (api/protobuf/json_proto.h, unknown_fields.h). Custom resources are checked by their
 // schema instead.
 #pragma once
 
 #include "api/field.h"
 #include "api/resources.h"
-#include "base/status.h"
+#include <string>
+#include <vector>
+
+#include "base/result.h"
 
 namespace lws::apiserver {
 
-// BadRequest, worded as above, when `object` does not fit the Go type of `resource`'s kind.
-// OK for kinds without a Go type here (custom resources).
-Status CheckBuiltinShape(const api::ResourceInfo& resource, const api::Json& object);
+// BadRequest, worded as above, when `object` does not fit the Go type of `resource`'s kind;
+// else removes the fields the type does not have and returns their paths ("spec.foo"), which
+// the caller reports by the request's fieldValidation. Nothing to do for kinds without a Go
+// type here (custom resources).
+Result<std::vector<std::string>> DecodeBuiltin(const api::ResourceInfo& resource, api::Json* object);
 
 }  // namespace lws::apiserver

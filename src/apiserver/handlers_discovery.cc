@@ -54,6 +54,26 @@ Result<HttpResponse> RequestHandler::ResourceListDocument() {
   return JsonResponse(200, list);
 }
 
+// OpenAPI v2 with no definitions. kubectl's validation reads v3 first and falls back to v2 for a
+// group/version that v3 does not list (a typo in apiVersion, a CRD not installed yet): without a
+// v2 document it stopped at "failed to download openapi"; with one that knows no such kind it
+// skips validation and reports what kube-apiserver's users see: `no matches for kind "Widget" in
+// version "example.com/v1"; ensure CRDs are installed first`. kubectl asks for the protobuf form
+// (gnostic's openapi_v2.Document), whose empty message is the empty body.
+Result<HttpResponse> RequestHandler::OpenApiV2Document() {
+  const std::string accept = http_.headers.Get("Accept");
+  if (accept.find("application/com.github.proto-openapi.spec.v2") != std::string::npos) {
+    HttpResponse response;
+    // kube-openapi answers this type: Go's mime parser refuses the requested one's "@".
+    response.headers.Add("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+    return response;
+  }
+  return JsonResponse(200, {{"swagger", "2.0"},
+                            {"info", {{"title", "Kubernetes"}, {"version", "v1.32.0"}}},
+                            {"paths", Json::object()},
+                            {"definitions", Json::object()}});
+}
+
 Result<HttpResponse> RequestHandler::OpenApiRootDocument() {
   return JsonResponse(200, OpenApiRoot(served_->openapi));
 }

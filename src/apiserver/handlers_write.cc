@@ -113,6 +113,22 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
   return object;
 }
 
+Status RequestHandler::ReportUnknownFields(const std::vector<std::string>& unknown,
+                                           FieldValidation mode) {
+  if (!unknown.empty() && mode == FieldValidation::kStrict) {
+    std::string message = info_->kind + " in version " + api::GoQuote(info_->version) +
+                          " cannot be handled as a " + info_->kind + ": strict decoding error: ";
+    for (std::size_t i = 0; i < unknown.size(); ++i) {
+      message += (i ? ", " : "") + std::string("unknown field ") + api::GoQuote(unknown[i]);
+    }
+    return Status::BadRequest(message);
+  }
+  if (mode == FieldValidation::kWarn) {
+    for (const auto& path : unknown) warnings_.push_back("unknown field " + api::GoQuote(path));
+  }
+  return Status::Ok();
+}
+
 Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
                                        std::string_view subresource,
                                        const store::StoredObject* old_version) {
@@ -130,22 +146,14 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
     }
   }
   if (schema != nullptr) {
-    std::vector<std::string> unknown = schema->Prune(object);
-    if (!unknown.empty() && mode == FieldValidation::kStrict) {
-      std::string message = info_->kind + " in version " + api::GoQuote(info_->version) +
-                            " cannot be handled as a " + info_->kind + ": strict decoding error: ";
-      for (std::size_t i = 0; i < unknown.size(); ++i) {
-        message += (i ? ", " : "") + std::string("unknown field ") + api::GoQuote(unknown[i]);
-      }
-      return Status::BadRequest(message);
-    }
-    if (mode == FieldValidation::kWarn) {
-      for (const auto& path : unknown) warnings_.push_back("unknown field " + api::GoQuote(path));
-    }
+    RETURN_IF_ERROR(ReportUnknownFields(schema->Prune(object), mode));
     schema->ApplyDefaults(object);
   } else {
     // In-process callers are this project's controllers, whose objects are typed by construction.
-    if (!http_.in_process) RETURN_IF_ERROR(CheckBuiltinShape(*info_, *object));
+    if (!http_.in_process) {
+      ASSIGN_OR_RETURN(std::vector<std::string> unknown, DecodeBuiltin(*info_, object));
+      RETURN_IF_ERROR(ReportUnknownFields(unknown, mode));
+    }
     DefaultBuiltin(object, old);
   }
 

@@ -35,6 +35,7 @@ HttpResponse RequestHandler::RunDiscovery() {
     case TargetKind::kGroupList: response = CoreVersionsOrAggregated(false); break;
     case TargetKind::kGroup: response = GroupDocument(); break;
     case TargetKind::kResourceList: response = ResourceListDocument(); break;
+    case TargetKind::kOpenApiV2: response = OpenApiV2Document(); break;
     case TargetKind::kOpenApiRoot: response = OpenApiRootDocument(); break;
     case TargetKind::kOpenApiDoc: response = OpenApiGroupDocument(); break;
     default: response = UnknownPathError(); break;

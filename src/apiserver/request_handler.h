@@ -62,6 +62,7 @@ class RequestHandler {
   Result<HttpResponse> CoreVersionsOrAggregated(bool core);
   Result<HttpResponse> GroupDocument();
   Result<HttpResponse> ResourceListDocument();
+  Result<HttpResponse> OpenApiV2Document();
   Result<HttpResponse> OpenApiRootDocument();
   Result<HttpResponse> OpenApiGroupDocument();
 
@@ -102,6 +103,8 @@ class RequestHandler {
   // the CRD schema or the built-in rules, then validating admission.
   // `old_version`: the stored version `old` belongs to, when `old` does not hold its
   // managedFields (admission reads them from it).
+  // Strict: BadRequest naming every unknown field; Warn: a warning each; Ignore: nothing.
+  Status ReportUnknownFields(const std::vector<std::string>& unknown, FieldValidation mode);
   Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource,
                          const store::StoredObject* old_version = nullptr);
   // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).

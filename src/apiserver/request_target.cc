@@ -65,6 +65,8 @@ void Classify(const Segments& s, RequestTarget* t) {
     }
     t->version = s[2];
     ParseResourcePath(s, 3, t);
+  } else if (s.size() == 2 && s[0] == "openapi" && s[1] == "v2") {
+    t->kind = TargetKind::kOpenApiV2;
   } else if (s.size() >= 2 && s[0] == "openapi" && s[1] == "v3") {
     if (s.size() == 2) {
       t->kind = TargetKind::kOpenApiRoot;

@@ -29,6 +29,7 @@ enum class TargetKind {
   kGroupList,     // /apis
   kGroup,         // /apis/{group}
   kResourceList,  // /api/v1, /apis/{group}/{version}
+  kOpenApiV2,     // /openapi/v2
   kOpenApiRoot,   // /openapi/v3
   kOpenApiDoc,    // /openapi/v3/api/v1, /openapi/v3/apis/{group}/{version}
   kResource,      // a resource path (see the banner)

@@ -11,6 +11,7 @@
 #include "api/protobuf/json_proto.h"
 #include "api/protobuf/kube_types.h"
 #include "api/protobuf/proto_json.h"
+#include "api/protobuf/unknown_fields.h"
 #include "testdata/testdata_dir.h"
 
 namespace lws::api::protobuf {
@@ -233,6 +234,50 @@ TEST(Protobuf, WatchFramesAreLengthPrefixed) {
   const auto* b = reinterpret_cast<const unsigned char*>(frame->data());
   const std::size_t length = (std::size_t{b[0]} << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
   EXPECT_EQ(length + 4, frame->size());
+}
+
+}  // namespace
+}  // namespace lws::api::protobuf
+
+namespace lws::api::protobuf {
+namespace {
+
+TEST(PruneUnknownFields, DropsWhatTheGoTypeLacksAndNamesItAsTheStrictDecoderDoes) {
+  Json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"bogus", 1},
+              {"metadata", {{"name", "p"}, {"labelz", {{"a", "b"}}}}},
+              {"spec",
+               {{"containers",
+                 {{{"name", "c"},
+                   {"imagePullPolcy", "Always"},
+                   {"readinessProbe", {{"exec", {{"command", {"true"}}}}, {"periodSecond", 5}}}}}},
+                {"volumes", {{{"name", "v"}, {"emptyDir", Json::object()}, {"hostPth", "x"}}}}}}};
+  const pb::Descriptor* type = KubeTypes::Get().Find("v1", "Pod");
+  std::vector<std::string> unknown = PruneUnknownFields(&pod, type);
+  EXPECT_EQ(unknown, (std::vector<std::string>{"bogus", "metadata.labelz",
+                                               "spec.containers[0].imagePullPolcy",
+                                               "spec.containers[0].readinessProbe.periodSecond",
+                                               "spec.volumes[0].hostPth"}));
+  // Fields of inline structs (a probe's handler, a volume's source) are known.
+  EXPECT_TRUE(pod["spec"]["containers"][0]["readinessProbe"].contains("exec"));
+  EXPECT_TRUE(pod["spec"]["volumes"][0].contains("emptyDir"));
+  EXPECT_FALSE(pod.contains("bogus"));
+  EXPECT_EQ(pod["apiVersion"], "v1");
+  EXPECT_TRUE(PruneUnknownFields(&pod, type).empty());
+}
+
+TEST(PruneUnknownFields, JsonNamesThatDifferFromProtoNames) {
+  Json crd = {{"apiVersion", "apiextensions.k8s.io/v1"},
+              {"kind", "CustomResourceDefinition"},
+              {"spec",
+               {{"versions",
+                 {{{"name", "v1"},
+                   {"schema",
+                    {{"openAPIV3Schema",
+                      {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}, {"ref", "x"}}}}}}}}}}};
+  EXPECT_EQ(PruneUnknownFields(&crd, KubeTypes::Get().Find("apiextensions.k8s.io/v1", "CustomResourceDefinition")),
+            (std::vector<std::string>{"spec.versions[0].schema.openAPIV3Schema.ref"}));
 }
 
 }  // namespace
