@@ -218,4 +218,12 @@ std::string MarshalGoJson(const Json& value) {
   return out;
 }
 
+std::string_view GoJsonKind(const Json& value) {
+  if (value.is_object()) return "object";
+  if (value.is_array()) return "array";
+  if (value.is_string()) return "string";
+  if (value.is_boolean()) return "bool";
+  return "number";
+}
+
 }  // namespace lws::api

@@ -34,6 +34,10 @@ std::string MarshalGoJson(const Json& value);
 // Returns `f` as encoding/json prints a float64 (rule 3); "null" when `f` is not finite.
 std::string FormatGoFloat(double f);
 
+// The word Go's encoding/json uses for a JSON value's kind in "cannot unmarshal <kind> into ...":
+// object, array, string, bool or number (null decodes into anything).
+std::string_view GoJsonKind(const Json& value);
+
 // Appends `s` to `out` as a quoted JSON string with Go's escaping (rule 2).
 void AppendGoJsonString(std::string_view s, std::string* out);
 

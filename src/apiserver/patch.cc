@@ -1,4 +1,5 @@
 #include "apiserver/patch.h"
+#include "api/go_json.h"
 #include "api/json_depth.h"
 
 #include <string>
@@ -13,15 +14,6 @@ namespace {
 
 constexpr std::string_view kGenericInvalid =
     "the server rejected our request due to an error in our request";
-
-// The name Go's decoder gives a JSON value's type in "cannot unmarshal X into ..." messages.
-std::string_view JsonTypeWord(const Json& v) {
-  if (v.is_object()) return "object";
-  if (v.is_array()) return "array";
-  if (v.is_string()) return "string";
-  if (v.is_boolean()) return "bool";
-  return "number";
-}
 
 // Copies of patch values drop their null members (and null array elements): evanphx's
 // pruneNulls.
@@ -123,7 +115,7 @@ Result<Json> ApplyMergePatch(const Json& original, const Json& patch) {
   }
   if (!patch.is_object() && !patch.is_null()) {
     return Status::BadRequest("error decoding patch: json: cannot unmarshal " +
-                              std::string(JsonTypeWord(patch)) +
+                              std::string(api::GoJsonKind(patch)) +
                               " into Go value of type map[string]interface {}");
   }
   if (patch.is_null()) return Status::BadRequest("Invalid JSON Patch");

@@ -6,6 +6,7 @@
 
 #include "api/base64.h"
 #include "api/go_duration.h"
+#include "api/go_json.h"
 #include "api/protobuf/kube_types.h"
 #include "base/clock.h"
 
@@ -16,15 +17,6 @@ namespace {
 using pb::FieldDescriptor;
 using pb::Message;
 using pb::Reflection;
-
-// encoding/json's name of a JSON value's kind in "cannot unmarshal <kind>".
-std::string JsonKind(const Json& v) {
-  if (v.is_object()) return "object";
-  if (v.is_array()) return "array";
-  if (v.is_string()) return "string";
-  if (v.is_boolean()) return "bool";
-  return "number";
-}
 
 std::string ScalarGoType(const FieldDescriptor* f) {
   switch (f->type()) {
@@ -87,24 +79,24 @@ class Decoder {
   Status Special(Special special, const Json& v, Message* m);
 
  private:
-  Status TypeError(const std::string& kind, const std::string& go_type) const {
+  Status TypeError(std::string_view kind, const std::string& go_type) const {
     std::string where = path_.empty() ? "Go value" : "Go struct field " + struct_ + ".";
     for (std::size_t i = 0; i < path_.size(); ++i) where += (i ? "." : "") + path_[i];
-    return Status::BadRequest("json: cannot unmarshal " + kind + " into " + where + " of type " +
-                              go_type);
+    return Status::BadRequest("json: cannot unmarshal " + std::string(kind) + " into " + where +
+                              " of type " + go_type);
   }
 
   Status Message_(const Json& v, Message* m) {
     const auto special = KubeTypes::Get().SpecialOf(m->GetDescriptor());
     if (special != Special::kNone) return Special(special, v, m);
-    if (!v.is_object()) return TypeError(JsonKind(v), KubeTypes::GoTypeName(m->GetDescriptor()));
+    if (!v.is_object()) return TypeError(GoJsonKind(v), KubeTypes::GoTypeName(m->GetDescriptor()));
     return Fill(v, m);
   }
 
   Status SetField(const Json& v, const FieldDescriptor* f, Message* m) {
     const Reflection* r = m->GetReflection();
     if (f->is_map()) {
-      if (!v.is_object()) return TypeError(JsonKind(v), "map[string]" + ElementGoType(f));
+      if (!v.is_object()) return TypeError(GoJsonKind(v), "map[string]" + ElementGoType(f));
       for (const auto& [key, item] : v.items()) {
         Message* entry = r->AddMessage(m, f);
         entry->GetReflection()->SetString(entry, f->message_type()->map_key(), key);
@@ -114,7 +106,7 @@ class Decoder {
       return Status::Ok();
     }
     if (f->is_repeated()) {
-      if (!v.is_array()) return TypeError(JsonKind(v), "[]" + ElementGoType(f));
+      if (!v.is_array()) return TypeError(GoJsonKind(v), "[]" + ElementGoType(f));
       for (const Json& item : v) RETURN_IF_ERROR(AddOne(item, f, m));
       return Status::Ok();
     }
@@ -142,7 +134,7 @@ class Decoder {
                  std::int64_t* out) {
     const std::string type = ScalarGoType(f);
     if (v.is_null()) return (*out = 0, Status::Ok());
-    if (!v.is_number()) return TypeError(JsonKind(v), type);
+    if (!v.is_number()) return TypeError(GoJsonKind(v), type);
     if (v.is_number_unsigned() && v.get<std::uint64_t>() <= hi) {
       *out = static_cast<std::int64_t>(v.get<std::uint64_t>());
       return Status::Ok();
@@ -177,19 +169,19 @@ Status Decoder::Scalar(const Json& v, const FieldDescriptor* f, Message* m, bool
       add ? r->AddInt64(m, f, n) : r->SetInt64(m, f, n);
       return Status::Ok();
     case FieldDescriptor::CPPTYPE_DOUBLE: {
-      if (!v.is_null() && !v.is_number()) return TypeError(JsonKind(v), "float64");
+      if (!v.is_null() && !v.is_number()) return TypeError(GoJsonKind(v), "float64");
       const double d = v.is_null() ? 0.0 : v.get<double>();
       add ? r->AddDouble(m, f, d) : r->SetDouble(m, f, d);
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_BOOL: {
-      if (!v.is_null() && !v.is_boolean()) return TypeError(JsonKind(v), "bool");
+      if (!v.is_null() && !v.is_boolean()) return TypeError(GoJsonKind(v), "bool");
       const bool b = !v.is_null() && v.get<bool>();
       add ? r->AddBool(m, f, b) : r->SetBool(m, f, b);
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_STRING: {
-      if (!v.is_null() && !v.is_string()) return TypeError(JsonKind(v), ScalarGoType(f));
+      if (!v.is_null() && !v.is_string()) return TypeError(GoJsonKind(v), ScalarGoType(f));
       std::string s = v.is_null() ? "" : v.get<std::string>();
       if (f->type() == FieldDescriptor::TYPE_BYTES) {
         Result<std::string> bytes = Base64Decode(s);
@@ -200,7 +192,7 @@ Status Decoder::Scalar(const Json& v, const FieldDescriptor* f, Message* m, bool
       return Status::Ok();
     }
     default:
-      return TypeError(JsonKind(v), ScalarGoType(f));
+      return TypeError(GoJsonKind(v), ScalarGoType(f));
   }
 }
 
@@ -211,7 +203,7 @@ Status Decoder::Special(enum Special special, const Json& v, Message* m) {
   switch (special) {
     case Special::kTime:
     case Special::kMicroTime: {
-      if (!v.is_string()) return TypeError(JsonKind(v), "string");
+      if (!v.is_string()) return TypeError(GoJsonKind(v), "string");
       Result<Time> t = ParseRfc3339(v.get_ref<const std::string&>());
       if (!t.ok()) return Status::BadRequest(t.status().message());
       const auto since = t->time_since_epoch();
@@ -221,7 +213,7 @@ Status Decoder::Special(enum Special special, const Json& v, Message* m) {
       return Status::Ok();
     }
     case Special::kDuration: {
-      if (!v.is_string()) return TypeError(JsonKind(v), "string");
+      if (!v.is_string()) return TypeError(GoJsonKind(v), "string");
       Result<Duration> d = ParseGoDuration(v.get_ref<const std::string&>());
       if (!d.ok()) return Status::BadRequest(d.status().message());
       r->SetInt64(m, field(1), d->count());
@@ -250,7 +242,7 @@ Status Decoder::Special(enum Special special, const Json& v, Message* m) {
       r->SetString(m, field(1), v.get<std::string>());
       return Status::Ok();
     case Special::kStringList:
-      if (!v.is_array()) return TypeError(JsonKind(v), KubeTypes::GoTypeName(type));
+      if (!v.is_array()) return TypeError(GoJsonKind(v), KubeTypes::GoTypeName(type));
       for (const Json& item : v) RETURN_IF_ERROR(Scalar(item, field(1), m, true));
       return Status::Ok();
     case Special::kSchemaOrBool:
@@ -277,7 +269,7 @@ Status JsonToMessage(const Json& object, google::protobuf::Message* message) {
   const auto special = KubeTypes::Get().SpecialOf(message->GetDescriptor());
   if (special != Special::kNone) return decoder.Special(special, object, message);
   if (!object.is_object()) {
-    return Status::BadRequest("json: cannot unmarshal " + JsonKind(object) +
+    return Status::BadRequest("json: cannot unmarshal " + std::string(GoJsonKind(object)) +
                               " into Go value of type " +
                               KubeTypes::GoTypeName(message->GetDescriptor()));
   }

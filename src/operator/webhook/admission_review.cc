@@ -10,18 +10,9 @@
 namespace lws::operator_webhook {
 namespace {
 
-// Go's name for a JSON value's type in UnmarshalTypeError.
-std::string_view GoJsonType(const Json& value) {
-  if (value.is_string()) return "string";
-  if (value.is_number()) return "number";
-  if (value.is_boolean()) return "bool";
-  if (value.is_array()) return "array";
-  return "object";
-}
-
 Status TypeError(const Json& value, std::string_view go_struct, std::string_view path,
                  std::string_view go_type) {
-  return Status::BadRequest("json: cannot unmarshal " + std::string(GoJsonType(value)) +
+  return Status::BadRequest("json: cannot unmarshal " + std::string(api::GoJsonKind(value)) +
                             " into Go struct field " + std::string(go_struct) + "." +
                             std::string(path) + " of type " + std::string(go_type));
 }
@@ -85,7 +76,7 @@ Status ReadRequest(const Json& json, AdmissionReviewRequest* request) {
 Status NotAnObject(const Json& body) {
   return Status::BadRequest(
       "couldn't get version/kind; json parse error: json: cannot unmarshal " +
-      std::string(GoJsonType(body)) +
+      std::string(api::GoJsonKind(body)) +
       " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
       "Kind string \"json:\\\"kind,omitempty\\\"\" }");
 }
