@@ -1,12 +1,15 @@
-// Fuzz target for api/go_json: any JSON document must serialise to valid JSON that reads back to
-// the same document (numbers compared as float64), and any byte string must quote to a valid
-// JSON string.
+// Fuzz target for api/go_json and api/go_json_syntax: any JSON document must serialise to valid
+// JSON that reads back to the same document (numbers compared as float64), and any byte string
+// must quote to a valid JSON string; Go's syntax checker must answer any input and accept both
+// the quoted string and the serialised document (within Go's nesting limit).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "api/go_json.h"
+#include "api/go_json_syntax.h"
+#include "api/json_depth.h"
 
 namespace {
 
@@ -49,12 +52,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string quoted;
   lws::api::AppendGoJsonString(input, &quoted);
   if (!lws::api::Json::parse(quoted, nullptr, false).is_string()) __builtin_trap();
+  if (!lws::api::GoJsonSyntaxError(quoted).empty()) __builtin_trap();
+  (void)lws::api::GoJsonSyntaxError(input);
 
   const lws::api::Json doc = lws::api::Json::parse(input, nullptr, false);
   if (doc.is_discarded()) return 0;
   const std::string out = lws::api::MarshalGoJson(doc);
   const lws::api::Json again = lws::api::Json::parse(out, nullptr, false);
   if (again.is_discarded() || !SameAsGo(doc, again)) __builtin_trap();
+  if (lws::api::JsonTextDepthError(out).empty() && !lws::api::GoJsonSyntaxError(out).empty()) {
+    __builtin_trap();
+  }
   // Go's bytes are a fixed point: serialising what was read back changes nothing.
   if (!HasNegativeZero(doc) && lws::api::MarshalGoJson(again) != out) __builtin_trap();
   return 0;

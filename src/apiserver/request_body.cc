@@ -1,6 +1,7 @@
 // File: apiserver/request_body.cc
 #include "apiserver/request_body.h"
 
+#include "api/go_json_syntax.h"
 #include "api/json_depth.h"
 #include "api/protobuf/envelope.h"
 #include "api/yaml.h"
@@ -18,11 +19,12 @@ Result<api::Json> DecodeJsonBody(const std::string& body, std::string_view conte
   if (std::string deep = api::JsonTextDepthError(body); !deep.empty()) {
     return Status::BadRequest(std::string(context) + ": " + deep);
   }
-  try {
-    return api::Json::parse(body);
-  } catch (const api::Json::exception& e) {
-    return Status::BadRequest(std::string(context) + ": " + e.what());
-  }
+  api::Json parsed = api::Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded()) return parsed;
+  // Worded as Go's decoder words it, as kube-apiserver's clients expect.
+  std::string why = api::GoJsonSyntaxError(body);
+  if (why.empty()) why = "invalid JSON";  // a text Go reads but the JSON library does not
+  return Status::BadRequest(std::string(context) + ": " + why);
 }
 
 Result<api::Json> DecodeYamlBody(const std::string& body) {

@@ -47,5 +47,8 @@ check "and it is not stored" test "$(kubectl get pod p -o jsonpath='{.spec.conta
 check "malformed merge patch refused" sh -c "! kubectl patch pod p --type=merge -p '[1]' 2>'$tmp/err'"
 check "malformed patch: Go's words" err_has 'json: cannot unmarshal array into Go value of type map[string]interface {}'
 
+check "malformed JSON patch refused" sh -c "! kubectl patch pod p --type=merge -p '{bad' 2>'$tmp/err'"
+check "malformed JSON: Go's syntax error" err_has "invalid character 'b' looking for beginning of object key string"
+
 [ "$failures" -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
 [ "$failures" -eq 0 ]
