@@ -282,3 +282,30 @@ TEST(PruneUnknownFields, JsonNamesThatDifferFromProtoNames) {
 
 }  // namespace
 }  // namespace lws::api::protobuf
+
+namespace lws::api::protobuf {
+namespace {
+
+// Found by protobuf_decode_fuzz: a time past 2262 overflowed the nanosecond clock (undefined
+// behaviour), and proto2 strings may hold bytes that are not UTF-8, which JSON text cannot.
+TEST(Protobuf, OutOfRangeTimesAndInvalidUtf8AreBadRequests) {
+  const KubeTypes& types = KubeTypes::Get();
+  const pb::Descriptor* meta_type =
+      types.pool().FindMessageTypeByName("k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  std::unique_ptr<pb::Message> meta = types.New(meta_type);
+  pb::Message* created = meta->GetReflection()->MutableMessage(
+      meta.get(), meta_type->FindFieldByName("creationTimestamp"));
+  created->GetReflection()->SetInt64(created, created->GetDescriptor()->FindFieldByNumber(1),
+                                     15694663885);
+  EXPECT_EQ(MessageToJson(*meta).status().code(), Code::kBadRequest);
+
+  std::unique_ptr<pb::Message> named = types.New(meta_type);
+  named->GetReflection()->SetString(named.get(), meta_type->FindFieldByName("name"),
+                                    std::string("a\xff", 2));
+  EXPECT_EQ(MessageToJson(*named).status().code(), Code::kBadRequest);
+  named->GetReflection()->SetString(named.get(), meta_type->FindFieldByName("name"), "caf\xc3\xa9");
+  EXPECT_EQ(MessageToJson(*named).value()["name"], "caf\xc3\xa9");
+}
+
+}  // namespace
+}  // namespace lws::api::protobuf

@@ -2,6 +2,8 @@
 #include "api/protobuf/proto_json.h"
 
 #include <chrono>
+#include <limits>
+#include <string_view>
 
 #include "api/base64.h"
 #include "api/go_duration.h"
@@ -34,14 +36,51 @@ const FieldDescriptor* Number(const Message& m, int number) {
   return m.GetDescriptor()->FindFieldByNumber(number);
 }
 
-Json TimeJson(const Message& m, bool micro) {
+Result<Json> TimeJson(const Message& m, bool micro) {
   const Reflection* r = m.GetReflection();
   const FieldDescriptor* seconds = Number(m, 1);
   const FieldDescriptor* nanos = Number(m, 2);
   if (!r->HasField(m, seconds) && !r->HasField(m, nanos)) return Json();  // Go's zero time: null
-  const Time t = Time(std::chrono::seconds(r->GetInt64(m, seconds)) +
-                      std::chrono::nanoseconds(r->GetInt32(m, nanos)));
-  return micro ? FormatRfc3339Micro(t) : FormatRfc3339(t);
+  // Time counts nanoseconds in 64 bits (late 1677 to early 2262): a moment beyond that is refused,
+  // not wrapped around.
+  constexpr std::int64_t kMaxSeconds = std::numeric_limits<std::int64_t>::max() / 1'000'000'000 - 1;
+  const std::int64_t s = r->GetInt64(m, seconds);
+  const std::int32_t ns = r->GetInt32(m, nanos);
+  if (s < -kMaxSeconds || s > kMaxSeconds || ns < 0 || ns > 999'999'999) {
+    return Status::BadRequest("a time of " + std::to_string(s) + " s and " + std::to_string(ns) +
+                              " ns is out of the supported range (years 1678 to 2261)");
+  }
+  const Time t = Time(std::chrono::seconds(s) + std::chrono::nanoseconds(ns));
+  return Json(micro ? FormatRfc3339Micro(t) : FormatRfc3339(t));
+}
+
+// Strings become JSON text, which must be UTF-8 (protobuf's proto2 strings need not be).
+bool ValidUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int n = c < 0x80           ? 1
+                  : (c >> 5) == 0x6  ? 2
+                  : (c >> 4) == 0xe  ? 3
+                  : (c >> 3) == 0x1e ? 4
+                                     : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    std::uint32_t cp = n == 1 ? c : c & (0x7f >> n);
+    for (int k = 1; k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    const bool overlong =
+        (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+    if (overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += n;
+  }
+  return true;
+}
+
+Result<Json> Text(std::string s) {
+  if (!ValidUtf8(s)) return Status::BadRequest("a string field holds invalid UTF-8");
+  return Json(std::move(s));
 }
 
 Result<Json> SchemaAlternatives(Special special, const Message& m) {
@@ -53,8 +92,10 @@ Result<Json> SchemaAlternatives(Special special, const Message& m) {
   const FieldDescriptor* list = Number(m, 2);
   if (special == Special::kSchemaOrStrings && r->FieldSize(m, list) > 0) {
     Json strings = Json::array();
-    for (int i = 0; i < r->FieldSize(m, list); ++i)
-      strings.push_back(r->GetRepeatedString(m, list, i));
+    for (int i = 0; i < r->FieldSize(m, list); ++i) {
+      ASSIGN_OR_RETURN(Json item, Text(r->GetRepeatedString(m, list, i)));
+      strings.push_back(std::move(item));
+    }
     return strings;
   }
   if (r->HasField(m, Number(m, 1))) return ToJson(r->GetMessage(m, Number(m, 1)));
@@ -85,14 +126,17 @@ Result<Json> SpecialJson(Special special, const Message& m) {
     case Special::kRawJson:
       return ParseRaw(r->GetString(m, Number(m, 1)), "a JSON value");
     case Special::kIntOrString:
-      if (r->GetInt64(m, Number(m, 1)) == 1) return Json(r->GetString(m, Number(m, 3)));
+      if (r->GetInt64(m, Number(m, 1)) == 1) return Text(r->GetString(m, Number(m, 3)));
       return Json(r->GetInt32(m, Number(m, 2)));
     case Special::kQuantity:
-      return Json(r->GetString(m, Number(m, 1)));
+      return Text(r->GetString(m, Number(m, 1)));
     case Special::kStringList: {
       Json items = Json::array();
       const FieldDescriptor* f = Number(m, 1);
-      for (int i = 0; i < r->FieldSize(m, f); ++i) items.push_back(r->GetRepeatedString(m, f, i));
+      for (int i = 0; i < r->FieldSize(m, f); ++i) {
+        ASSIGN_OR_RETURN(Json item, Text(r->GetRepeatedString(m, f, i)));
+        items.push_back(std::move(item));
+      }
       return items;
     }
     case Special::kSchemaOrArray:
@@ -111,27 +155,28 @@ Result<Json> MessageJson(const Message& m) {
 }
 
 // One value of a scalar field (index < 0: a singular field).
-Json ScalarJson(const Message& m, const FieldDescriptor* f, int index) {
+Result<Json> ScalarJson(const Message& m, const FieldDescriptor* f, int index) {
   const Reflection* r = m.GetReflection();
   const bool rep = index >= 0;
   switch (f->cpp_type()) {
     case FieldDescriptor::CPPTYPE_INT32:
-      return rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f);
+      return Json(rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f));
     case FieldDescriptor::CPPTYPE_INT64:
-      return rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f);
+      return Json(rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f));
     case FieldDescriptor::CPPTYPE_UINT32:
-      return rep ? r->GetRepeatedUInt32(m, f, index) : r->GetUInt32(m, f);
+      return Json(rep ? r->GetRepeatedUInt32(m, f, index) : r->GetUInt32(m, f));
     case FieldDescriptor::CPPTYPE_UINT64:
-      return rep ? r->GetRepeatedUInt64(m, f, index) : r->GetUInt64(m, f);
+      return Json(rep ? r->GetRepeatedUInt64(m, f, index) : r->GetUInt64(m, f));
     case FieldDescriptor::CPPTYPE_DOUBLE:
-      return rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f);
+      return Json(rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f));
     case FieldDescriptor::CPPTYPE_FLOAT:
-      return rep ? r->GetRepeatedFloat(m, f, index) : r->GetFloat(m, f);
+      return Json(rep ? r->GetRepeatedFloat(m, f, index) : r->GetFloat(m, f));
     case FieldDescriptor::CPPTYPE_BOOL:
-      return rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f);
+      return Json(rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f));
     case FieldDescriptor::CPPTYPE_STRING: {
       std::string s = rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
-      return f->type() == FieldDescriptor::TYPE_BYTES ? Json(Base64Encode(s)) : Json(std::move(s));
+      if (f->type() == FieldDescriptor::TYPE_BYTES) return Json(Base64Encode(s));
+      return Text(std::move(s));
     }
     default:
       return Json();  // Kubernetes' messages have no enums
@@ -156,7 +201,9 @@ Result<Json> MapJson(const Message& m, const FieldDescriptor* f) {
     const Message& entry = r->GetRepeatedMessage(m, f, i);
     const FieldDescriptor* key = entry.GetDescriptor()->map_key();
     ASSIGN_OR_RETURN(Json value, ElementJson(entry, entry.GetDescriptor()->map_value(), -1));
-    out[entry.GetReflection()->GetString(entry, key)] = std::move(value);
+    const std::string name = entry.GetReflection()->GetString(entry, key);
+    if (!ValidUtf8(name)) return Status::BadRequest("a map key holds invalid UTF-8");
+    out[name] = std::move(value);
   }
   return out;
 }
