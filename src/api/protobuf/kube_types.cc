@@ -2,6 +2,7 @@
 #include "api/protobuf/kube_types.h"
 
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -76,6 +77,12 @@ std::string PackageOf(std::string_view group, std::string_view version) {
 }
 
 KubeTypes::KubeTypes() {
+  // libprotobuf logs every string field that is not UTF-8 as an ERROR; a client's bad bytes are
+  // answered with a BadRequest (proto_json.cc), so its log lines go to the debug level.
+  pb::SetLogHandler([](pb::LogLevel level, const char* file, int line, const std::string& message) {
+    if (level >= pb::LOGLEVEL_FATAL) spdlog::critical("libprotobuf {}:{}: {}", file, line, message);
+    spdlog::debug("libprotobuf {}:{}: {}", file, line, message);
+  });
   pb::FileDescriptorSet set;
   if (!set.ParseFromArray(lws_k8s_descriptors_begin,
                           static_cast<int>(lws_k8s_descriptors_end - lws_k8s_descriptors_begin))) {
