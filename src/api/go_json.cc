@@ -218,6 +218,19 @@ std::string MarshalGoJson(const Json& value) {
   return out;
 }
 
+bool IsValidUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t length = ValidSequenceLength(s, i);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 std::string_view GoJsonKind(const Json& value) {
   if (value.is_object()) return "object";
   if (value.is_array()) return "array";

@@ -38,6 +38,10 @@ std::string FormatGoFloat(double f);
 // object, array, string, bool or number (null decodes into anything).
 std::string_view GoJsonKind(const Json& value);
 
+// Whether every byte of `s` belongs to a valid UTF-8 sequence, by Go's utf8.DecodeRune (no
+// overlong forms, surrogates or code points above U+10FFFF).
+bool IsValidUtf8(std::string_view s);
+
 // Appends `s` to `out` as a quoted JSON string with Go's escaping (rule 2).
 void AppendGoJsonString(std::string_view s, std::string* out);
 

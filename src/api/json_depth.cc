@@ -14,7 +14,7 @@ std::string DepthMessage(char bracket) {
 
 }  // namespace
 
-std::string JsonTextDepthError(std::string_view text) {
+std::size_t FirstTooDeep(std::string_view text, int limit) {
   int depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -28,12 +28,17 @@ std::string JsonTextDepthError(std::string_view text) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      if (++depth > kMaxJsonDepth) return DepthMessage(c);
+      if (++depth > limit) return i;
     } else if (c == '}' || c == ']') {
       --depth;
     }
   }
-  return "";
+  return std::string_view::npos;
+}
+
+std::string JsonTextDepthError(std::string_view text) {
+  const std::size_t at = FirstTooDeep(text, kMaxJsonDepth);
+  return at == std::string_view::npos ? "" : DepthMessage(text[at]);
 }
 
 std::string JsonDepthError(const Json& v) {

@@ -15,9 +15,13 @@ namespace lws::api {
 
 inline constexpr int kMaxJsonDepth = 10000;
 
+// The offset of the first '{' or '[' that opens level `limit + 1` of the JSON text, or npos when
+// it nests at most `limit` levels. Strings are skipped, so brackets inside them do not count; the
+// text need not be valid JSON.
+std::size_t FirstTooDeep(std::string_view text, int limit);
+
 // "" when the JSON text nests at most kMaxJsonDepth levels, else Go's decoder message
-// "invalid character '{' exceeded max depth" (with the bracket that went too deep). Strings are
-// skipped, so brackets inside them do not count; the text need not be valid JSON.
+// "invalid character '{' exceeded max depth" (with the bracket that went too deep).
 std::string JsonTextDepthError(std::string_view text);
 
 // The same for a parsed document.

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "api/base64.h"
+#include "api/json_depth.h"
 #include "api/yaml_scalar.h"
 
 namespace lws::api {
@@ -329,30 +330,10 @@ std::vector<int> MarkerLines(std::string_view text) {
   return lines;
 }
 
-// The nesting depth of a JSON text, counted without recursion.
-int JsonDepth(std::string_view text) {
-  int depth = 0, max_depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      max_depth = std::max(max_depth, ++depth);
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return max_depth;
-}
-
 std::optional<YamlDocument> TryJson(std::string_view text) {
   std::size_t start = text.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || text[start] != '{') return std::nullopt;
-  if (JsonDepth(text) > kMaxDepth) return std::nullopt;
+  if (FirstTooDeep(text, kMaxDepth) != std::string_view::npos) return std::nullopt;
   Json v = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (v.is_discarded()) return std::nullopt;
   int line = 1;

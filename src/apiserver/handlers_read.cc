@@ -149,11 +149,16 @@ Result<HttpResponse> RequestHandler::Watch() {
   if (!watcher.ok() && watcher.status().code() == Code::kGone) {
     HttpResponse response;
     Json status = StatusJson(watcher.status());
-    Json event = {{"type", "ERROR"}, {"object", status}};
-    Result<std::string> frame = api::protobuf::EncodeWatchFrame("ERROR", status);
-    const bool framed = protobuf && frame.ok();
-    response.headers.Add("Content-Type", framed ? std::string(kProtobufWatchType) : "application/json");
-    response.stream = std::make_shared<FixedStream>(framed ? *frame : store::Serialize(event) + "\n");
+    if (protobuf) {
+      if (Result<std::string> frame = api::protobuf::EncodeWatchFrame("ERROR", status); frame.ok()) {
+        response.headers.Add("Content-Type", std::string(kProtobufWatchType));
+        response.stream = std::make_shared<FixedStream>(std::move(*frame));
+        return response;
+      }
+    }
+    Json event = {{"type", "ERROR"}, {"object", std::move(status)}};
+    response.headers.Add("Content-Type", "application/json");
+    response.stream = std::make_shared<FixedStream>(store::Serialize(event) + "\n");
     return response;
   }
   if (!watcher.ok()) return watcher.status();

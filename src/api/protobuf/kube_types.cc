@@ -27,28 +27,26 @@ namespace {
 
 constexpr std::string_view kMeta = "k8s.io.apimachinery.pkg.apis.meta.v1";
 
-const std::map<std::string, Special, std::less<>>& SpecialMessages() {
-  static const auto* specials = new std::map<std::string, Special, std::less<>>{
-      {"k8s.io.apimachinery.pkg.apis.meta.v1.Time", Special::kTime},
-      {"k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime", Special::kMicroTime},
-      {"k8s.io.apimachinery.pkg.apis.meta.v1.Duration", Special::kDuration},
-      {"k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1", Special::kFieldsV1},
-      {"k8s.io.apimachinery.pkg.apis.meta.v1.Verbs", Special::kStringList},
-      {"k8s.io.apimachinery.pkg.runtime.RawExtension", Special::kRawExtension},
-      {"k8s.io.apimachinery.pkg.util.intstr.IntOrString", Special::kIntOrString},
-      {"k8s.io.apimachinery.pkg.api.resource.Quantity", Special::kQuantity},
-      {"k8s.io.api.authentication.v1.ExtraValue", Special::kStringList},
-      {"k8s.io.api.authorization.v1.ExtraValue", Special::kStringList},
-      {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON", Special::kRawJson},
-      {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
-       Special::kSchemaOrArray},
-      {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
-       Special::kSchemaOrBool},
-      {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
-       Special::kSchemaOrStrings},
-  };
-  return *specials;
-}
+// By full name; the constructor resolves them to descriptors once.
+constexpr std::pair<const char*, Special> kSpecialMessages[] = {
+    {"k8s.io.apimachinery.pkg.apis.meta.v1.Time", Special::kTime},
+    {"k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime", Special::kMicroTime},
+    {"k8s.io.apimachinery.pkg.apis.meta.v1.Duration", Special::kDuration},
+    {"k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1", Special::kFieldsV1},
+    {"k8s.io.apimachinery.pkg.apis.meta.v1.Verbs", Special::kStringList},
+    {"k8s.io.apimachinery.pkg.runtime.RawExtension", Special::kRawExtension},
+    {"k8s.io.apimachinery.pkg.util.intstr.IntOrString", Special::kIntOrString},
+    {"k8s.io.apimachinery.pkg.api.resource.Quantity", Special::kQuantity},
+    {"k8s.io.api.authentication.v1.ExtraValue", Special::kStringList},
+    {"k8s.io.api.authorization.v1.ExtraValue", Special::kStringList},
+    {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON", Special::kRawJson},
+    {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
+     Special::kSchemaOrArray},
+    {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
+     Special::kSchemaOrBool},
+    {"k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
+     Special::kSchemaOrStrings},
+};
 
 // The build embeds a descriptor set compiled from the repository's own files: failing to read it
 // is a build defect, not an input error.
@@ -90,6 +88,11 @@ KubeTypes::KubeTypes() {
   }
   for (const pb::FileDescriptorProto& file : set.file()) {
     if (pool_.BuildFile(file) == nullptr) Corrupt("cannot build " + file.name());
+  }
+  for (const auto& [name, special] : kSpecialMessages) {
+    const pb::Descriptor* message = pool_.FindMessageTypeByName(name);
+    if (message == nullptr) Corrupt(std::string("no special message ") + name);
+    specials_[message] = special;
   }
   pointers_ =
       ReadFieldList(lws_go_pointer_fields_begin, lws_go_pointer_fields_end, "go_pointer_fields");
@@ -148,9 +151,8 @@ const pb::Descriptor* KubeTypes::Find(std::string_view api_version, std::string_
 }
 
 Special KubeTypes::SpecialOf(const pb::Descriptor* message) const {
-  const auto& specials = SpecialMessages();
-  auto it = specials.find(message->full_name());
-  return it == specials.end() ? Special::kNone : it->second;
+  auto it = specials_.find(message);
+  return it == specials_.end() ? Special::kNone : it->second;
 }
 
 bool KubeTypes::IsGoPointer(const pb::FieldDescriptor* field) const {

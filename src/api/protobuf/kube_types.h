@@ -83,6 +83,7 @@ class KubeTypes {
   using FieldSet = std::unordered_set<const pb::FieldDescriptor*>;
   FieldSet ReadFieldList(const char* begin, const char* end, const char* file) const;
 
+  std::unordered_map<const pb::Descriptor*, Special> specials_;
   FieldSet pointers_;
   FieldSet inline_;
   FieldSet always_;

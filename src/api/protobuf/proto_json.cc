@@ -7,6 +7,7 @@
 
 #include "api/base64.h"
 #include "api/go_duration.h"
+#include "api/go_json.h"
 #include "api/json_depth.h"
 #include "api/protobuf/kube_types.h"
 #include "base/clock.h"
@@ -55,31 +56,8 @@ Result<Json> TimeJson(const Message& m, bool micro) {
 }
 
 // Strings become JSON text, which must be UTF-8 (protobuf's proto2 strings need not be).
-bool ValidUtf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const int n = c < 0x80           ? 1
-                  : (c >> 5) == 0x6  ? 2
-                  : (c >> 4) == 0xe  ? 3
-                  : (c >> 3) == 0x1e ? 4
-                                     : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    std::uint32_t cp = n == 1 ? c : c & (0x7f >> n);
-    for (int k = 1; k < n; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    const bool overlong =
-        (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-    if (overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    i += n;
-  }
-  return true;
-}
-
 Result<Json> Text(std::string s) {
-  if (!ValidUtf8(s)) return Status::BadRequest("a string field holds invalid UTF-8");
+  if (!IsValidUtf8(s)) return Status::BadRequest("a string field holds invalid UTF-8");
   return Json(std::move(s));
 }
 
@@ -202,7 +180,7 @@ Result<Json> MapJson(const Message& m, const FieldDescriptor* f) {
     const FieldDescriptor* key = entry.GetDescriptor()->map_key();
     ASSIGN_OR_RETURN(Json value, ElementJson(entry, entry.GetDescriptor()->map_value(), -1));
     const std::string name = entry.GetReflection()->GetString(entry, key);
-    if (!ValidUtf8(name)) return Status::BadRequest("a map key holds invalid UTF-8");
+    if (!IsValidUtf8(name)) return Status::BadRequest("a map key holds invalid UTF-8");
     out[name] = std::move(value);
   }
   return out;
