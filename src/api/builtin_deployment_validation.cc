@@ -13,8 +13,6 @@ using builtin::IsUnset;
 using builtin::Member;
 using builtin::Object;
 
-namespace {
-
 // ValidatePositiveIntOrPercent.
 void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* errs) {
   if (IsUnset(value)) return;
@@ -30,6 +28,8 @@ void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* e
     errs->push_back(Invalid(path, *value, "must be an integer or percentage (e.g '5%')"));
   }
 }
+
+namespace {
 
 // getIntOrPercentValue: the int, or the number before "%" (0 when it does not parse).
 std::int64_t IntOrPercent(const Json* value, bool* is_percent = nullptr) {

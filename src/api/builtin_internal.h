@@ -59,6 +59,11 @@ void ValidateWorkloadTemplate(const Json& spec, const Json* selector, const Fiel
 ErrorList ValidateDeploymentSpec(const Json& spec, const FieldPath& path);
 ErrorList ValidateReplicaSetSpec(const Json& spec, const FieldPath& path);
 ErrorList ValidateSelectorUpdate(const Json& spec, const Json& old_spec);
+
+// unversioned ValidateLabelSelector over a LabelSelector's JSON (builtin_workload_validation.cc).
+ErrorList ValidateSelectorSyntax(const Json& selector, const FieldPath& path);
+// ValidatePositiveIntOrPercent: an int >= 0 or a valid percentage (builtin_deployment_validation.cc).
+void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* errs);
 // ValidateService's spec rules and ValidateServiceUpdate's cluster IP rule
 // (builtin_service_validation.cc).
 ErrorList ValidateServiceSpec(const Json& spec, const FieldPath& path);

@@ -92,6 +92,11 @@ Json InitialStatus(const ResourceInfo& info, const Json& object) {
   if (Is(info, "", "Service")) return {{"loadBalancer", Json::object()}};
   if (Is(info, "", "PersistentVolumeClaim")) return {{"phase", "Pending"}};
   if (Is(info, "", "Node")) return NodeStatus(object);
+  // podDisruptionBudgetStrategy.PrepareForCreate clears the status; v1 writes its counts.
+  if (Is(info, "policy", "PodDisruptionBudget")) {
+    return {{"disruptionsAllowed", 0}, {"currentHealthy", 0}, {"desiredHealthy", 0},
+            {"expectedPods", 0}};
+  }
   return Json();
 }
 

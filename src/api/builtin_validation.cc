@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "api/builtin_internal.h"
+#include "api/disruption_budget.h"
 #include "api/builtin_json.h"
 #include "api/priority_class.h"
 #include "api/event_validation.h"
@@ -211,6 +212,8 @@ ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Js
     AppendErrors(&errs, ValidateSecret(object, old));
   } else if (Is(info, "scheduling.k8s.io", "PriorityClass")) {
     AppendErrors(&errs, ValidatePriorityClass(object, old));
+  } else if (Is(info, "policy", "PodDisruptionBudget")) {
+    AppendErrors(&errs, ValidatePodDisruptionBudgetSpec(spec, FieldPath("spec")));
   }
   return errs;
 }

@@ -49,6 +49,33 @@ std::string GoLabelSelector(const Json& selector) {
   return out + "}}";
 }
 
+
+void ValidateUpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* errs) {
+  const Json* strategy = Object(spec, "updateStrategy");
+  const std::string type = strategy != nullptr ? StringMember(*strategy, "type") : "";
+  const Json* rolling = strategy != nullptr ? Member(*strategy, "rollingUpdate") : nullptr;
+  const FieldPath rolling_path = path.Child("rollingUpdate");
+  if (type.empty()) {
+    errs->push_back(Required(path, ""));
+  } else if (type == "OnDelete") {
+    if (!IsUnset(rolling)) {
+      const std::int64_t partition = rolling->is_object() ? builtin::IntValue(Member(*rolling, "partition")) : 0;
+      errs->push_back(WithRendered(Invalid(rolling_path, Json(), "only allowed for updateStrategy 'RollingUpdate'"),
+                                   "apps.RollingUpdateStatefulSetStrategy{Partition:" + std::to_string(partition) +
+                                       ", MaxUnavailable:(*intstr.IntOrString)(nil)}"));
+    }
+  } else if (type == "RollingUpdate") {
+    if (rolling != nullptr && rolling->is_object()) NonNegative(*rolling, "partition", rolling_path.Child("partition"), errs);
+  } else {
+    const std::string pointer = IsUnset(rolling) ? "(nil)" : "(0xc000000000)";  // Go prints an address
+    errs->push_back(WithRendered(Invalid(path, Json(), "must be 'RollingUpdate' or 'OnDelete'"),
+                                 "apps.StatefulSetUpdateStrategy{Type:" + GoQuote(type) +
+                                     ", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)" + pointer + "}"));
+  }
+}
+
+}  // namespace
+
 // unversioned ValidateLabelSelector.
 ErrorList ValidateSelectorSyntax(const Json& selector, const FieldPath& path) {
   ErrorList errs;
@@ -76,32 +103,6 @@ ErrorList ValidateSelectorSyntax(const Json& selector, const FieldPath& path) {
   }
   return errs;
 }
-
-void ValidateUpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* errs) {
-  const Json* strategy = Object(spec, "updateStrategy");
-  const std::string type = strategy != nullptr ? StringMember(*strategy, "type") : "";
-  const Json* rolling = strategy != nullptr ? Member(*strategy, "rollingUpdate") : nullptr;
-  const FieldPath rolling_path = path.Child("rollingUpdate");
-  if (type.empty()) {
-    errs->push_back(Required(path, ""));
-  } else if (type == "OnDelete") {
-    if (!IsUnset(rolling)) {
-      const std::int64_t partition = rolling->is_object() ? builtin::IntValue(Member(*rolling, "partition")) : 0;
-      errs->push_back(WithRendered(Invalid(rolling_path, Json(), "only allowed for updateStrategy 'RollingUpdate'"),
-                                   "apps.RollingUpdateStatefulSetStrategy{Partition:" + std::to_string(partition) +
-                                       ", MaxUnavailable:(*intstr.IntOrString)(nil)}"));
-    }
-  } else if (type == "RollingUpdate") {
-    if (rolling != nullptr && rolling->is_object()) NonNegative(*rolling, "partition", rolling_path.Child("partition"), errs);
-  } else {
-    const std::string pointer = IsUnset(rolling) ? "(nil)" : "(0xc000000000)";  // Go prints an address
-    errs->push_back(WithRendered(Invalid(path, Json(), "must be 'RollingUpdate' or 'OnDelete'"),
-                                 "apps.StatefulSetUpdateStrategy{Type:" + GoQuote(type) +
-                                     ", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)" + pointer + "}"));
-  }
-}
-
-}  // namespace
 
 void NonNegative(const Json& obj, std::string_view key, const FieldPath& path, ErrorList* errs) {
   const std::int64_t value = builtin::IntValue(Member(obj, key));

@@ -121,6 +121,12 @@ std::vector<ResourceInfo> BuiltinResources() {
     all.push_back(webhooks);
   }
   all.push_back(Builtin("coordination.k8s.io", "leases", "lease", "Lease", true, {}));
+  // Budgets that pods/eviction honours; cluster/disruption_controller.h keeps their status.
+  ResourceInfo budgets = Builtin("policy", "poddisruptionbudgets", "poddisruptionbudget",
+                                 "PodDisruptionBudget", true, {"pdb"});
+  budgets.has_status = true;
+  budgets.tracks_generation = true;
+  all.push_back(budgets);
   // Cluster-scoped; the server creates the two system classes at start (api/priority_class.h).
   all.push_back(Builtin("scheduling.k8s.io", "priorityclasses", "priorityclass", "PriorityClass", false, {"pc"}));
 

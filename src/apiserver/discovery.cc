@@ -42,11 +42,15 @@ struct Subresource {
 };
 
 // Subresources of `r`: status and scale from the registry, plus the two the server serves for
-// fixed built-ins (kubectl-compat.md section 2 and issue 3): pods/binding and namespaces/finalize.
+// fixed built-ins (kubectl-compat.md section 2 and issue 3): pods/binding, pods/eviction and
+// namespaces/finalize.
 std::vector<Subresource> SubresourcesOf(const ResourceInfo& r) {
   std::vector<Subresource> out;
   const bool core = r.group.empty() && r.version == "v1";
-  if (core && r.resource == "pods") out.push_back({"binding", "", "v1", "Binding", {"create"}});
+  if (core && r.resource == "pods") {
+    out.push_back({"binding", "", "v1", "Binding", {"create"}});
+    out.push_back({"eviction", "policy", "v1", "Eviction", {"create"}});
+  }
   if (core && r.resource == "namespaces") {
     out.push_back({"finalize", "", "v1", "Namespace", {"update"}});
   }

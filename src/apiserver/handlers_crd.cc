@@ -2,8 +2,8 @@
 //
 // The side effects of writes that a real control plane performs around the object itself:
 // CRDs are served as soon as they are created (and get the Established condition kubectl
-// waits for), namespaces must exist before objects go into them and take their objects with
-// them when deleted, a deleted CRD takes its custom resources, and ClusterIP services get an
+// waits for), namespaces must exist (and not be Terminating) before objects go into them, a
+// deleted CRD takes its custom resources, and ClusterIP services get an
 // address.
 #include <set>
 
@@ -16,10 +16,6 @@ namespace {
 
 bool IsCrd(const api::ResourceInfo& info) {
   return info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions";
-}
-
-bool IsNamespace(const api::ResourceInfo& info) {
-  return info.group.empty() && info.resource == "namespaces";
 }
 
 // True when `value` is a scalar, or a map whose members are scalars or empty maps (an initial
@@ -65,9 +61,10 @@ Status RequestHandler::CheckNamespaceExists() {
   Result<store::ObjectPtr> ns = store_->Get(*namespaces, "", target_.namespace_);
   if (!ns.ok()) return NotFoundError(*namespaces, target_.namespace_);
   if (!(*ns)->json["metadata"].value("deletionTimestamp", Json()).is_null()) {
-    return Status(Code::kForbidden,
-                  "unable to create new content in namespace " + target_.namespace_ +
-                      " because it is being terminated");
+    const std::string name = target_.name.empty() ? body_name_ : target_.name;
+    return Status(Code::kForbidden, info_->GroupResource() + " " + api::GoQuote(name) +
+                                        " is forbidden: unable to create new content in namespace " +
+                                        target_.namespace_ + " because it is being terminated");
   }
   return Status::Ok();
 }
@@ -149,12 +146,9 @@ Status RequestHandler::AfterWrite(const Json& stored, bool deleted) {
 }
 
 Status RequestHandler::BeforeDelete(const Json& current) {
-  if (IsNamespace(*info_)) {
-    std::string ns = store::MetaString(current, "name");
-    for (const api::ResourceInfo* resource : served_->registry.All()) {
-      if (resource->namespaced) RETURN_IF_ERROR(DeleteAllIn(*resource, ns));
-    }
-  } else if (IsCrd(*info_)) {
+  // A namespace's content goes through the namespace controller (cluster/namespace_deleter.h)
+  // while the namespace is Terminating.
+  if (IsCrd(*info_)) {
     const Json& spec = current.value("spec", Json::object());
     std::string group = api::StringMember(spec, "group");
     std::string plural = api::StringMember(spec.value("names", Json::object()), "plural");

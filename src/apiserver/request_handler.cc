@@ -97,6 +97,10 @@ Result<HttpResponse> RequestHandler::RunSubresource() {
     if (m == "POST") return Binding();
     return MethodNotAllowedError();
   }
+  if (sub == "eviction" && info_->resource == "pods" && info_->group.empty()) {
+    if (m == "POST") return Eviction();
+    return MethodNotAllowedError();
+  }
   if ((sub == "log" || sub == "exec" || sub == "attach" || sub == "portforward") &&
       info_->resource == "pods" && info_->group.empty()) {
     return KubeletSubresource();

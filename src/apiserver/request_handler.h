@@ -8,6 +8,7 @@
 //   handlers_write.cc       POST, PUT, DELETE, deletecollection, and the object pipeline
 //   handlers_patch.cc       PATCH: merge, JSON, strategic, server-side apply
 //   handlers_subresource.cc /scale, pods/binding
+//   handlers_eviction.cc    pods/eviction
 //   handlers_crd.cc         CustomResourceDefinition side effects, namespace lifecycle
 //   handlers_review.cc      TokenReview and (Self)SubjectAccessReview (create-only)
 #pragma once
@@ -90,6 +91,10 @@ class RequestHandler {
   Result<HttpResponse> Binding();
   // pods/log, exec, attach, portforward: 400 with why (no real kubelet), or NotFound.
   Result<HttpResponse> KubeletSubresource();
+
+  // handlers_eviction.cc: pods/eviction (kubectl drain) under PodDisruptionBudgets.
+  Result<HttpResponse> Eviction();
+  HttpResponse EvictionRefusal(const Status& status, int retry_after_seconds);
 
   // The object pipeline shared by every write (handlers_write.cc).
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched

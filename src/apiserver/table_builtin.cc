@@ -204,6 +204,13 @@ std::map<std::string, Printer> BuildPrinters() {
            "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
            "PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.")},
       PriorityClassRow};
+  printers["policy/poddisruptionbudgets"] = {
+      {NameCol(), Col("Min Available", "The minimum number of pods that must be available."),
+       Col("Max Unavailable", "The maximum number of pods that may be unavailable."),
+       Col("Allowed Disruptions", "Calculated number of pods that may be disrupted at this time.",
+           0, "integer"),
+       AgeCol()},
+      PodDisruptionBudgetRow};
   printers["/configmaps"] = {{NameCol(), Col("Data", data("configuration")), AgeCol()},
                              ConfigMapRow};
   printers["/secrets"] = {

@@ -67,6 +67,7 @@ Row EventsV1Row(const Json& event, Time now);
 Row ControllerRevisionRow(const Json& rev, Time now);
 Row LeaseRow(const Json& lease, Time now);
 Row PriorityClassRow(const Json& pc, Time now);
+Row PodDisruptionBudgetRow(const Json& pdb, Time now);
 Row ConfigMapRow(const Json& cm, Time now);
 Row SecretRow(const Json& secret, Time now);
 Row ServiceAccountRow(const Json& sa, Time now);

@@ -275,6 +275,17 @@ Row LeaseRow(const Json& lease, Time now) {
   return Cells({NameOf(lease), StringAt(lease, {"spec", "holderIdentity"}), AgeOf(lease, now)});
 }
 
+// printPodDisruptionBudget: an unset bound is "N/A".
+Row PodDisruptionBudgetRow(const Json& pdb, Time now) {
+  auto bound = [&](std::string_view key) -> Json {
+    const Json* value = At(pdb, {"spec", key});
+    if (value == nullptr || value->is_null()) return "N/A";
+    return value->is_string() ? *value : Json(value->dump());
+  };
+  return Cells({NameOf(pdb), bound("minAvailable"), bound("maxUnavailable"),
+                IntAt(pdb, {"status", "disruptionsAllowed"}), AgeOf(pdb, now)});
+}
+
 Row PriorityClassRow(const Json& pc, Time now) {
   const Json* global = At(pc, {"globalDefault"});
   const bool global_default = global != nullptr && global->is_boolean() && global->get<bool>();

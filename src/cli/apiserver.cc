@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "cli/serve.h"
 #include "cluster/garbage_collector.h"
+#include "cluster/namespace_deleter.h"
 #include "store/store.h"
 
 namespace lws::cli {
@@ -22,8 +23,8 @@ namespace {
 constexpr auto kTickInterval = std::chrono::milliseconds(250);
 constexpr auto kBookmarkInterval = std::chrono::seconds(30);
 
-// Background work of the control plane, run on the transport's tick: the garbage collector
-// after any write (a pass reads what changed since the last one), and
+// Background work of the control plane, run on the transport's tick: the garbage collector and
+// the namespace deleter after any write (a pass reads what changed since the last one), and
 // periodic watch bookmarks.
 class ControlLoop {
  public:
@@ -32,12 +33,20 @@ class ControlLoop {
 
   void Tick() {
     std::uint64_t rv = store_->CurrentResourceVersion();
-    if (rv != collected_rv_) {
+    const bool namespace_due = namespace_due_ && clock_->Now() >= *namespace_due_;
+    if (rv != collected_rv_ || namespace_due) {
       auto served = server_->served();
       cluster::GarbageCollector gc(store_, &served->registry, &gc_graph_);
       Result<int> actions = gc.RunUntilStable(100);
       if (!actions.ok()) {
         Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
+      }
+      namespace_due_.reset();
+      Result<int> terminated = cluster::NamespaceDeleter(store_, &served->registry)
+                                   .RunOnce(clock_->Now(), &namespace_due_);
+      if (!terminated.ok()) {
+        Logger("namespace-controller")->warn("namespace deletion pass failed: {}",
+                                             terminated.status().message());
       }
       FinishPodTerminations(served->registry);
       collected_rv_ = store_->CurrentResourceVersion();
@@ -72,6 +81,7 @@ class ControlLoop {
   apiserver::ApiServer* server_;
   const Clock* clock_;
   std::uint64_t collected_rv_ = 0;
+  std::optional<Time> namespace_due_;  // a terminating namespace's grace period ends
   cluster::GcGraph gc_graph_;  // kept across passes: each reads only what changed
   Time last_bookmark_;
 };

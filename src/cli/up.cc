@@ -109,6 +109,7 @@ int RunUp(const UpOptions& options) {
   }
   cluster::LocalClusterOptions cluster_options;
   cluster_options.seed = options.seed;
+  cluster_options.node_leases = true;  // `kubectl describe node` reads them
   cluster_options.kubelet = options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
   cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec, cluster_options);
   // The LWS controllers run next to the simulated kube-controller-manager, as upstream's

@@ -24,6 +24,7 @@ struct Resource {
 
 inline const Resource kPods{"", "v1", "pods"};
 inline const Resource kNodes{"", "v1", "nodes", false};
+inline const Resource kNamespaces{"", "v1", "namespaces", false};
 inline const Resource kEvents{"", "v1", "events"};
 inline const Resource kServices{"", "v1", "services"};
 inline const Resource kPersistentVolumeClaims{"", "v1", "persistentvolumeclaims"};
@@ -31,6 +32,8 @@ inline const Resource kStatefulSets{"apps", "v1", "statefulsets"};
 inline const Resource kControllerRevisions{"apps", "v1", "controllerrevisions"};
 inline const Resource kReplicaSets{"apps", "v1", "replicasets"};
 inline const Resource kDeployments{"apps", "v1", "deployments"};
+inline const Resource kLeases{"coordination.k8s.io", "v1", "leases"};
+inline const Resource kPodDisruptionBudgets{"policy", "v1", "poddisruptionbudgets"};
 inline const Resource kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets"};
 // Volcano's PodGroups (a CRD: served only where Volcano, or a test, installed it).
 inline const Resource kPodGroups{"scheduling.volcano.sh", "v1beta1", "podgroups"};

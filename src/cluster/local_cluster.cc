@@ -4,17 +4,18 @@
 
 #include "base/log.h"
 #include "cluster/garbage_collector.h"
+#include "cluster/namespace_deleter.h"
 #include "cluster/volcano_crd.h"
 
 namespace lws::cluster {
 
 namespace {
 
-// Kinds whose deletion can leave dependents behind in this cluster.
+// Kinds whose deletion can leave dependents behind in this cluster (a namespace: its content).
 const client::Resource* const kOwners[] = {
     &client::kStatefulSets, &client::kPods,      &client::kControllerRevisions,
     &client::kServices,     &client::kPersistentVolumeClaims, &client::kLeaderWorkerSets,
-    &client::kDeployments,  &client::kReplicaSets};
+    &client::kDeployments,  &client::kReplicaSets, &client::kNamespaces};
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
@@ -33,6 +34,7 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       statefulset_client_(server, store, "statefulset-controller"),
       replicaset_client_(server, store, std::string(kReplicaSetControllerName)),
       deployment_client_(server, store, std::string(kDeploymentControllerName)),
+      disruption_client_(server, store, "kube-controller-manager"),
       gc_client_(server, store, "generic-garbage-collector"),
       gang_client_(server, store, std::string(kVolcanoScheduler)),
       tenants_client_(server, store, "other-tenants") {
@@ -55,6 +57,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
   replicasets_ = std::make_unique<ReplicaSetController>(loop, &replicaset_client_);
   deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
+  disruption_ = std::make_unique<DisruptionController>(loop, &disruption_client_);
+  if (options_.node_leases) node_leases_ = std::make_unique<NodeLeases>(loop, &kubelet_client_);
 }
 
 LocalCluster::~LocalCluster() { Stop(); }
@@ -63,6 +67,9 @@ Status LocalCluster::Start() {
   // Nodes first, so that the first scheduling pass sees them.
   if (Status s = node_pools_->Start(); !s.ok()) return s;
   if (Status s = kubelets_->Start(); !s.ok()) return s;
+  if (node_leases_) {
+    if (Status s = node_leases_->Start(); !s.ok()) return s;
+  }
   if (Status s = scheduler_->Start(); !s.ok()) return s;
   if (gang_scheduler_) {
     if (Status s = InstallPodGroupCrd(); !s.ok()) return s;
@@ -71,6 +78,7 @@ Status LocalCluster::Start() {
   if (Status s = statefulsets_->Start(); !s.ok()) return s;
   if (Status s = replicasets_->Start(); !s.ok()) return s;
   if (Status s = deployments_->Start(); !s.ok()) return s;
+  if (Status s = disruption_->Start(); !s.ok()) return s;
   if (tenants_) {
     if (Status s = tenants_->Start(); !s.ok()) return s;
   }
@@ -80,11 +88,13 @@ Status LocalCluster::Start() {
 void LocalCluster::Stop() {
   gc_watches_.clear();
   if (tenants_) tenants_->Stop();
+  if (disruption_) disruption_->Stop();
   if (deployments_) deployments_->Stop();
   if (replicasets_) replicasets_->Stop();
   if (statefulsets_) statefulsets_->Stop();
   if (scheduler_) scheduler_->Stop();
   if (gang_scheduler_) gang_scheduler_->Stop();
+  if (node_leases_) node_leases_->Stop();
   if (kubelets_) kubelets_->Stop();
   if (node_pools_) node_pools_->Stop();
 }
@@ -128,6 +138,18 @@ void LocalCluster::CollectGarbage() {
   Result<int> actions = gc.RunUntilStable(100);
   if (!actions.ok()) {
     Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
+  }
+  std::optional<Time> namespace_due;
+  Result<int> terminated =
+      NamespaceDeleter(store_, &served->registry).RunOnce(loop_->Now(), &namespace_due);
+  if (!terminated.ok()) {
+    Logger("namespace-controller")->warn("namespace deletion pass failed: {}",
+                                         terminated.status().message());
+  }
+  // A namespace in its deletion grace period: a pass when it is due.
+  if (namespace_due && !gc_scheduled_) {
+    gc_scheduled_ = true;
+    loop_->At(*namespace_due, [this] { CollectGarbage(); });
   }
 }
 

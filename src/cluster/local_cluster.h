@@ -24,8 +24,10 @@
 #include "client/local_client.h"
 #include "cluster/cluster_spec.h"
 #include "cluster/deployment_controller.h"
+#include "cluster/disruption_controller.h"
 #include "cluster/garbage_collector.h"
 #include "cluster/kubelet.h"
+#include "cluster/node_leases.h"
 #include "cluster/node_pools.h"
 #include "cluster/replicaset_controller.h"
 #include "cluster/scheduler.h"
@@ -38,6 +40,7 @@ namespace lws::cluster {
 struct LocalClusterOptions {
   KubeletMode kubelet = KubeletMode::kAuto;
   std::uint64_t seed = 1;  // the root of every component's random stream
+  bool node_leases = false;  // kubelets renew node Leases (node_leases.h): `lws up` only
 };
 
 class LocalCluster {
@@ -82,6 +85,7 @@ class LocalCluster {
   client::LocalClient statefulset_client_;
   client::LocalClient replicaset_client_;
   client::LocalClient deployment_client_;
+  client::LocalClient disruption_client_;
   client::LocalClient gc_client_;
   client::LocalClient gang_client_;
   client::LocalClient tenants_client_;
@@ -93,6 +97,8 @@ class LocalCluster {
   std::unique_ptr<StatefulSetController> statefulsets_;
   std::unique_ptr<ReplicaSetController> replicasets_;
   std::unique_ptr<DeploymentController> deployments_;
+  std::unique_ptr<DisruptionController> disruption_;
+  std::unique_ptr<NodeLeases> node_leases_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;

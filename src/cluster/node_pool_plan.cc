@@ -57,6 +57,44 @@ class Planner {
     std::vector<std::string> parts;
     for (const auto& [reason, count] : reasons) parts.push_back(fmt::format("{} {}", count, reason));
     plan_.not_triggered.emplace_back(&pod, "pod didn't trigger scale-up: " + fmt::format("{}", fmt::join(parts, ", ")));
+    if (std::string why = LargerThanEveryNode(pod); !why.empty()) plan_.fits_no_node.emplace_back(&pod, why);
+  }
+
+  // Why no node of any pool could ever hold `pod`, even empty: the resources it requests more of
+  // than every pool's node shape has, and the largest node for the first of them. "" when some
+  // pool's shape is large enough (the pod then waits for room, not for a bigger machine).
+  std::string LargerThanEveryNode(const api::Pod& pod) {
+    if (pools_.empty()) return "";
+    const api::ResourceList requests = PodRequests(pod);
+    const ResourceAmounts wanted = scheduler::ToAmounts(requests);
+    std::vector<std::string> over;
+    const PoolSnapshot* largest = nullptr;
+    for (const auto& [resource, amount] : wanted) {
+      if (amount <= 0) continue;
+      std::int64_t most = -1;
+      const PoolSnapshot* holder = nullptr;
+      for (const PoolSnapshot& pool : pools_) {
+        const ResourceAmounts has = scheduler::ToAmounts(
+            Template(pool, LowestFreeIndex(pool.registered, pool.provisioning)).status.allocatable);
+        auto it = has.find(resource);
+        const std::int64_t value = it == has.end() ? 0 : it->second;
+        if (value > most) most = value, holder = &pool;
+      }
+      if (most >= amount) continue;
+      over.push_back(resource);
+      if (largest == nullptr) largest = holder;
+    }
+    if (over.empty()) return "";
+    std::vector<std::string> asked, has;
+    for (const std::string& resource : over) {
+      auto request = requests.find(resource);
+      asked.push_back(resource + " " + (request == requests.end() ? "?" : request->second.String()));
+      auto alloc = largest->spec->allocatable.find(resource);
+      has.push_back(resource + " " + (alloc == largest->spec->allocatable.end() ? "0" : alloc->second));
+    }
+    return fmt::format("pod requests {}, more than any node of this cluster has: the largest, of "
+                       "pool {}, has {} allocatable (give a pool larger nodes: docs/cluster-config.md)",
+                       fmt::join(asked, " and "), largest->spec->name, fmt::join(has, " and "));
   }
 
   // Schedules `pod` over `nodes` and books it on the chosen node. With `added_now` the nodes are

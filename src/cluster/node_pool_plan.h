@@ -65,6 +65,9 @@ struct ScaleUpPlan {
   std::vector<const api::Pod*> triggered;
   // Pods that no pool can take, with "pod didn't trigger scale-up: 1 max node group size reached".
   std::vector<std::pair<const api::Pod*, std::string>> not_triggered;
+  // Pods larger than every pool's node shape in some resource, with what they ask and what the
+  // largest node has: no scale-up will ever place them.
+  std::vector<std::pair<const api::Pod*, std::string>> fits_no_node;
   // Pods whose scale-up hit a stockout, with the zone of the node asked for (the pool's name when
   // it has no zones).
   std::vector<std::pair<const api::Pod*, std::string>> failed_scale_up;

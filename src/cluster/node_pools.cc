@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "base/log.h"
 #include "cluster/node_pool_plan.h"
 #include "store/decoded_view.h"
 
@@ -170,7 +171,10 @@ void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) 
     scale_up_due_ |= unschedulable_.insert(name).second;
   } else {
     scale_up_due_ |= unschedulable_.erase(name) > 0;
-    if (!now) last_no_scale_up_.erase(name);
+    if (!now) {
+      last_no_scale_up_.erase(name);
+      too_large_.erase(name);
+    }
   }
   RequestPass();
 }
@@ -291,6 +295,13 @@ void NodePools::ScaleUp() {
     if (last == message) continue;
     last = message;
     recorder_.Record(object->json, "Normal", "NotTriggerScaleUp", message);
+  }
+  for (const auto& [pod, message] : plan.fits_no_node) {
+    store::ObjectPtr object = object_of(pod);
+    if (!object || !too_large_.insert(store::NameOf(object->json)).second) continue;
+    recorder_.Record(object->json, "Warning", "NoNodeLargeEnough", message);
+    Logger("cluster-autoscaler")->warn("pod {}/{} can never be scheduled: {}", pod->metadata.namespace_,
+                           pod->metadata.name, message);
   }
 }
 

@@ -137,6 +137,8 @@ class NodePools {
   std::set<std::string> scale_down_dirty_;
   // The last NotTriggerScaleUp message per pod: repeated only when it changes.
   std::map<store::ObjectName, std::string> last_no_scale_up_;
+  // Pods already reported as larger than every node shape (NoNodeLargeEnough, once each).
+  std::set<store::ObjectName> too_large_;
   std::set<std::string> down_zones_;
   std::set<std::string> down_nodes_;
   std::map<std::uint64_t, TaskId> timers_;

@@ -347,6 +347,11 @@ TEST_F(NodePoolsTest, PodThatFitsNoPoolShapeGetsTheFilterReasonsAndNoNode) {
                           {"huge", "Normal", "NotTriggerScaleUp",
                            "pod didn't trigger scale-up: 2 Insufficient nvidia.com/gpu, "
                            "1 node(s) had untolerated taint {dedicated: infer}"},
+                          // Issue 35 item 6: a pod larger than every node shape says so, once.
+                          {"huge", "Warning", "NoNodeLargeEnough",
+                           "pod requests nvidia.com/gpu 16, more than any node of this cluster "
+                           "has: the largest, of pool gpu-a, has nvidia.com/gpu 8 allocatable "
+                           "(give a pool larger nodes: docs/cluster-config.md)"},
                           {"selective", "Normal", "NotTriggerScaleUp",
                            "pod didn't trigger scale-up: 2 node(s) didn't match Pod's node affinity/selector, "
                            "1 node(s) had untolerated taint {dedicated: infer}"},

@@ -130,6 +130,33 @@ std::int64_t PodGracePeriod(const Json& pod, const DeleteOptions& options) {
   return period < 0 ? 1 : period;
 }
 
+bool IsNamespace(const api::ResourceInfo& info) {
+  return info.group.empty() && info.resource == "namespaces";
+}
+
+// The namespace registry's Delete (pkg/registry/core/namespace/storage): the first DELETE only
+// starts termination (deletionTimestamp, phase Terminating) and the namespace controller
+// removes the content; while spec.finalizers is not empty (it holds "kubernetes" until the
+// content is gone) a DELETE changes nothing; then the generic rules delete it.
+std::optional<DeletePlan> PlanNamespaceDelete(const Json& current, const DeleteOptions& options,
+                                              Time now) {
+  if (MetaString(current, "deletionTimestamp").empty()) {
+    DeletePlan plan{DeletePlan::Action::kUpdate, current};
+    plan.object["metadata"]["deletionTimestamp"] = FormatRfc3339(now);
+    plan.object["metadata"]["deletionGracePeriodSeconds"] = 0;
+    if (!plan.object["status"].is_object()) plan.object["status"] = Json::object();
+    plan.object["status"]["phase"] = "Terminating";
+    SetFinalizers(plan.object, GcFinalizers(FinalizersOf(plan.object), options));
+    return plan;
+  }
+  const Json& spec = current.value("spec", Json::object());
+  const Json& finalizers = spec.is_object() ? spec.value("finalizers", Json::array()) : Json();
+  if (finalizers.is_array() && !finalizers.empty()) {
+    return DeletePlan{DeletePlan::Action::kKeep, current};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<DeleteOptions> ParseDeleteOptions(const Json& body) {
@@ -205,6 +232,9 @@ Result<DeletePlan> PlanDelete(const api::ResourceInfo& info, const Json& current
                              *options.precondition_resource_version +
                              ") does not match the ResourceVersion in record (" + rv +
                              "). The object might have been modified");
+  }
+  if (IsNamespace(info)) {
+    if (std::optional<DeletePlan> plan = PlanNamespaceDelete(current, options, now)) return *plan;
   }
   std::optional<std::int64_t> grace = options.grace_period_seconds;
   if (grace && *grace < 0) grace = 1;

@@ -251,6 +251,13 @@ bool OnlyStatusChanged(const api::ResourceInfo& info, const Json& old, const Jso
 
 bool ShouldDeleteDuringUpdate(const Json& old, const Json& updated) {
   if (!Finalizers(updated).empty() || !IsDeleting(old)) return false;
+  // ShouldDeleteNamespaceDuringUpdate: a namespace also waits for its spec.finalizers (the
+  // namespace controller removes "kubernetes" once the content is gone).
+  if (updated.value("kind", "") == "Namespace") {
+    const Json& spec = api::ChildOrNull(updated, "spec");
+    const Json& finalizers = api::ChildOrNull(spec, "finalizers");
+    if (finalizers.is_array() && !finalizers.empty()) return false;
+  }
   const Json& meta = old.at("metadata");
   auto grace = meta.find("deletionGracePeriodSeconds");
   return grace == meta.end() || !grace->is_number_integer() || grace->get<std::int64_t>() == 0;

@@ -12,6 +12,7 @@
 #   - the cert-manager component renders (CA injection annotation, internal certificates off,
 #     the Secret as the certificate volume) and its non-cert-manager objects dry-run cleanly;
 #   - the Helm chart rendered into another namespace dry-runs cleanly there;
+#   - `kubectl delete -k deploy/` uninstalls (the namespace passes through Terminating);
 #   - a client-side re-apply of changed webhook configurations (a strategic merge patch with
 #     $setElementOrder/webhooks) merges the webhooks by name (it once made the server answer
 #     "This request caused apiserver to panic": the merge key was missing).
@@ -85,7 +86,6 @@ fi
 if have_python_yaml; then
   check "helm chart renders" /usr/bin/python3 "$root/scripts/gen-helm-chart.py" render \
     "$deploy/helm/lws" lws-helm "$tmp/helm"
-  # (`kubectl create namespace` sends protobuf, which this server does not read.)
   check "helm namespace" sh -c "printf 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: lws-helm\n' | \
     kubectl apply -f - >/dev/null"
   check "helm chart dry-runs in lws-helm" kube apply --dry-run=server -R -f "$tmp/helm"
@@ -156,6 +156,15 @@ check "client-side re-apply merges webhooks by name" kube apply -f "$tmp/local-i
 check "re-applied policy stored" test \
   "$(jp mutatingwebhookconfiguration lws-mutating-webhook-configuration -o jsonpath='{range .webhooks[*]}{.name}={.failurePolicy};{end}')" \
   = 'mleaderworkerset.kb.io=Ignore;mpod.kb.io=Ignore;'
+
+# Uninstall: the namespace goes Terminating first (its content still there for kubectl to delete,
+# which once made `delete -k` exit 1 on NotFound), then the namespace controller empties it.
+ns_gone() { ! kubectl get namespace lws-system >/dev/null 2>&1; }
+check "delete -k deploy/" kube delete -k "$deploy" --wait=false
+check "delete -k deleted the namespace and the deployment" \
+  sh -c "grep -q '^namespace \"lws-system\" deleted$' '$tmp/out' && grep -q '^deployment.apps \"lws-controller-manager\" deleted$' '$tmp/out'"
+check "lws-system is gone once emptied" eventually 20 ns_gone
+check "its content went with it" test -z "$(kubectl get deploy,svc,cm -n lws-system -o name 2>/dev/null)"
 
 [ "$failures" -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
 exit $(( failures > 0 ))

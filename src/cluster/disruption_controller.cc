@@ -1,0 +1,171 @@
+// The disruption controller's informers and writes (disruption_controller.h).
+#include "cluster/disruption_controller.h"
+
+#include "api/disruption_budget.h"
+#include "base/log.h"
+#include "client/request_bodies.h"
+
+namespace lws::cluster {
+namespace {
+
+// Changes that arrive together (a rollout touches many pods) share one pass.
+constexpr Duration kPassDelay = std::chrono::milliseconds(100);
+
+const Json& Child(const Json& object, const char* key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+std::string Str(const Json& value) { return value.is_string() ? value.get<std::string>() : ""; }
+
+// The controller reference of `object` (metav1.GetControllerOf), or null.
+const Json* ControllerRef(const Json& object) {
+  const Json& refs = Child(Child(object, "metadata"), "ownerReferences");
+  if (!refs.is_array()) return nullptr;
+  for (const Json& ref : refs) {
+    if (Child(ref, "controller").is_boolean() && Child(ref, "controller").get<bool>()) return &ref;
+  }
+  return nullptr;
+}
+
+std::int64_t Replicas(const Json& workload) {
+  const Json& replicas = Child(Child(workload, "spec"), "replicas");
+  return replicas.is_number_integer() ? replicas.get<std::int64_t>() : 1;  // defaulted to 1
+}
+
+// The object of `informer` in `ns` named by `ref`, when its uid matches.
+store::ObjectPtr Referenced(const client::Informer& informer, const std::string& ns,
+                            const Json& ref) {
+  store::ObjectPtr object = informer.Get(ns, Str(Child(ref, "name")));
+  if (!object || Str(Child(object->json["metadata"], "uid")) != Str(Child(ref, "uid"))) {
+    return nullptr;
+  }
+  return object;
+}
+
+}  // namespace
+
+DisruptionController::DisruptionController(EventLoop* loop, const client::LocalClient* client)
+    : loop_(loop), client_(client), recorder_(client, &loop->clock(), "controllermanager") {
+  for (const client::Resource* resource :
+       {&client::kPodDisruptionBudgets, &client::kPods, &client::kStatefulSets,
+        &client::kReplicaSets, &client::kDeployments}) {
+    informers_.push_back(std::make_unique<client::Informer>(loop, client, *resource));
+    informers_.back()->AddHandler(
+        [this](const store::ObjectPtr&, const store::ObjectPtr&) { RequestPass(loop_->Now()); });
+  }
+  budgets_ = informers_[0].get();
+  pods_ = informers_[1].get();
+  statefulsets_ = informers_[2].get();
+  replicasets_ = informers_[3].get();
+  deployments_ = informers_[4].get();
+}
+
+DisruptionController::~DisruptionController() { Stop(); }
+
+Status DisruptionController::Start() {
+  running_ = true;
+  for (auto& informer : informers_) RETURN_IF_ERROR(informer->Start());
+  return Status::Ok();
+}
+
+void DisruptionController::Stop() {
+  running_ = false;
+  for (auto& informer : informers_) informer->Stop();
+  if (pass_task_) loop_->Cancel(*pass_task_);
+  pass_task_.reset();
+  pass_at_.reset();
+}
+
+void DisruptionController::RequestPass(Time when) {
+  if (!running_ || budgets_->objects().empty()) return;  // nothing to keep: no pass
+  when = std::max(when, loop_->Now() + kPassDelay);
+  if (pass_at_ && *pass_at_ <= when) return;
+  if (pass_task_) loop_->Cancel(*pass_task_);
+  pass_at_ = when;
+  pass_task_ = loop_->At(when, [this] {
+    pass_task_.reset();
+    pass_at_.reset();
+    if (running_) RunPass();
+  });
+}
+
+void DisruptionController::RunPass() {
+  ++passes_;
+  std::optional<Time> recheck;
+  for (const auto& [key, budget] : budgets_->objects()) SyncBudget(budget, &recheck);
+  if (recheck) RequestPass(*recheck);
+}
+
+void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
+                                      std::optional<Time>* recheck) {
+  const Json& json = budget->json;
+  if (!Str(Child(Child(json, "metadata"), "deletionTimestamp")).empty()) return;
+  std::vector<CoveredPod> covered = CoveredPods(json);
+  BudgetStatusPlan plan = PlanBudgetStatus(json, covered, loop_->Now());
+  for (const BudgetEvent& event : plan.events) {
+    // A pass runs on any pod change in the cluster: each event is told once per budget.
+    const std::string said = Str(Child(Child(json, "metadata"), "uid")) + "/" + event.pod + "/" +
+                             event.reason + "/" + event.message;
+    if (!recorded_.insert(said).second) continue;
+    if (event.pod.empty()) {
+      recorder_.Record(json, event.type, event.reason, event.message);
+    } else if (store::ObjectPtr pod = pods_->Get(budget->name().namespace_, event.pod)) {
+      recorder_.Record(pod->json, event.type, event.reason, event.message);
+    }
+  }
+  if (plan.recheck && (!*recheck || *plan.recheck < **recheck)) *recheck = plan.recheck;
+  if (!plan.changed) return;
+  // The cached resourceVersion goes along: an eviction that spent the budget meanwhile makes
+  // this write conflict, and the informer's event for it queues the next pass.
+  Result<store::ObjectPtr> written = client_->UpdateStatus(
+      client::kPodDisruptionBudgets, client::StatusWriteBody(json, std::move(plan.status)));
+  if (!written.ok() && written.status().code() != Code::kConflict &&
+      written.status().code() != Code::kNotFound) {
+    Logger(std::string(kDisruptionControllerName))
+        ->warn("updating the status of PodDisruptionBudget {}/{}: {}", budget->name().namespace_,
+               budget->name().name, written.status().message());
+    RequestPass(loop_->Now() + std::chrono::seconds(1));
+  }
+}
+
+std::vector<CoveredPod> DisruptionController::CoveredPods(const Json& budget) const {
+  std::vector<CoveredPod> covered;
+  for (const auto& [key, pod] : pods_->objects()) {
+    if (!api::BudgetCoversPod(budget, pod->json)) continue;
+    CoveredPod entry;
+    entry.pod = &pod->json;
+    FindController(pod->json, &entry);
+    covered.push_back(std::move(entry));
+  }
+  return covered;
+}
+
+void DisruptionController::FindController(const Json& pod, CoveredPod* covered) const {
+  const Json* ref = ControllerRef(pod);
+  if (ref == nullptr) return;  // unmanaged
+  covered->controller = CoveredPod::Controller::kNotFound;
+  const std::string ns = Str(Child(Child(pod, "metadata"), "namespace"));
+  const std::string kind = Str(Child(*ref, "kind"));
+  const std::string api_version = Str(Child(*ref, "apiVersion"));
+  if (api_version != "apps/v1") return;
+  store::ObjectPtr found;
+  if (kind == "StatefulSet") {
+    found = Referenced(*statefulsets_, ns, *ref);
+  } else if (kind == "ReplicaSet") {
+    found = Referenced(*replicasets_, ns, *ref);
+    // A Deployment's ReplicaSet: the Deployment's scale counts (getPodDeployment).
+    const Json* owner = found ? ControllerRef(found->json) : nullptr;
+    if (owner != nullptr && Str(Child(*owner, "kind")) == "Deployment") {
+      found = Referenced(*deployments_, ns, *owner);
+    }
+  }
+  if (!found) return;
+  covered->controller = CoveredPod::Controller::kFound;
+  covered->controller_uid = Str(Child(Child(found->json, "metadata"), "uid"));
+  covered->controller_scale = Replicas(found->json);
+}
+
+}  // namespace lws::cluster
