@@ -24,7 +24,8 @@ mkdir -p "$work"
 if ! cmp -s "$root/tests/node/package-lock.json" "$work/node_modules/.lws-installed-lock.json"; then
   cp "$root/tests/node/package.json" "$root/tests/node/package-lock.json" "$work/"
   if ! (cd "$work" && npm ci --no-audit --no-fund >npm.out 2>npm.err); then
-    if grep -qE 'E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH)' "$work/npm.err"; then
+    network='E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH)'
+    if grep -qE "$network" "$work/npm.err"; then
       echo "SKIP: npm could not fetch @kubernetes/client-node from its registry:"
       grep -m1 -E 'npm (ERR!|error) (code|network)' "$work/npm.err"
       exit 77
@@ -36,10 +37,12 @@ if ! cmp -s "$root/tests/node/package-lock.json" "$work/node_modules/.lws-instal
 fi
 # Node resolves the client from the test file's own folder, so the test runs from the install.
 cp "$root/tests/node/client_test.mjs" "$work/"
-echo "node $(node --version), @kubernetes/client-node $(cd "$work" && node -p 'require("./node_modules/@kubernetes/client-node/package.json").version')"
+client_version=$(cd "$work" && node -p 'require("@kubernetes/client-node/package.json").version')
+echo "node $(node --version), @kubernetes/client-node $client_version"
 
 tmp=$(mktemp -d)
 trap 'stop_apiserver KILL; rm -rf "$tmp"' EXIT
 # A short watch history, so that the test can push a resourceVersion out of it (410 Expired).
-start_apiserver "$lws" "$tmp" --tls-self-signed --token "node-$RANDOM$RANDOM" --watch-history 50 || exit 1
+start_apiserver "$lws" "$tmp" --tls-self-signed --token "node-$RANDOM$RANDOM" --watch-history 50 ||
+  exit 1
 node --test "$work/client_test.mjs"

@@ -8,9 +8,12 @@ import { before, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 
 const namespace = 'default';
-const lwsApi = { group: 'leaderworkerset.x-k8s.io', version: 'v1', namespace, plural: 'leaderworkersets' };
-const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
-const strategicMergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch);
+const lwsApi = {
+  group: 'leaderworkerset.x-k8s.io', version: 'v1', namespace, plural: 'leaderworkersets',
+};
+const contentType = (strategy) => k8s.setHeaderOptions('Content-Type', strategy);
+const mergePatch = contentType(k8s.PatchStrategy.MergePatch);
+const strategicMergePatch = contentType(k8s.PatchStrategy.StrategicMergePatch);
 
 let kc, core, apps, custom;
 
@@ -41,7 +44,8 @@ const leaderWorkerSet = (name, replicas = 2) => ({
   },
 });
 
-// The ApiException a call rejects with; fails the test if the call succeeds or throws another error.
+// The ApiException a call rejects with; fails the test if the call succeeds or throws anything
+// else.
 async function apiError(promise) {
   try {
     await promise;
@@ -66,7 +70,10 @@ async function watchEvents(path, query, count) {
     new k8s.Watch(kc).watch(path, query, (type, object) => {
       events.push([type, object.metadata?.name, object]);
       if (events.length === count) { clearTimeout(timer); resolve(); }
-    }, (err) => { clearTimeout(timer); if (err && err.name !== 'AbortError') reject(err); else resolve(); })
+    }, (err) => {
+      clearTimeout(timer);
+      if (err && err.name !== 'AbortError') reject(err); else resolve();
+    })
       .then((c) => { controller = c; });
   });
   await finished;
@@ -98,7 +105,8 @@ test('ConfigMap: create, read, list, JSON patch, merge patch, delete', async () 
   const merged = await core.patchNamespacedConfigMap(
     { name: 'crud', namespace, body: { data: { a: null, c: '3' } } }, mergePatch);
   assert.deepEqual(merged.data, { b: '2', c: '3' });
-  const conflict = await apiError(core.createNamespacedConfigMap({ namespace, body: configMap('crud') }));
+  const conflict = await apiError(
+    core.createNamespacedConfigMap({ namespace, body: configMap('crud') }));
   assert.equal(conflict.code, 409);
   await core.deleteNamespacedConfigMap({ name: 'crud', namespace });
   const gone = await core.listNamespacedConfigMap({ namespace, labelSelector: 'app=node' });
@@ -120,7 +128,8 @@ test('Pod: create, read, list, strategic merge patch, delete', async () => {
   }, strategicMergePatch);
   assert.deepEqual(patched.spec.containers.map((c) => [c.name, c.image]),
     [['c', 'vllm/vllm-openai:v0.6.1']]);
-  const deleted = await core.deleteNamespacedPod({ name: 'node-pod', namespace, gracePeriodSeconds: 0 });
+  const deleted = await core.deleteNamespacedPod(
+    { name: 'node-pod', namespace, gracePeriodSeconds: 0 });
   assert.equal(deleted.metadata.name, 'node-pod');
 });
 
@@ -132,7 +141,9 @@ test('StatefulSet: create, read scale, patch scale, list, delete', async () => {
       metadata: { name: 'node-sts' },
       spec: {
         replicas: 2, serviceName: 'node-sts', selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] } },
+        template: {
+          metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] },
+        },
       },
     },
   });
@@ -151,7 +162,8 @@ test('StatefulSet: create, read scale, patch scale, list, delete', async () => {
 });
 
 test('LeaderWorkerSet: create, get, list, merge patch, schema errors', async () => {
-  const created = await custom.createNamespacedCustomObject({ ...lwsApi, body: leaderWorkerSet('node-lws') });
+  const created = await custom.createNamespacedCustomObject(
+    { ...lwsApi, body: leaderWorkerSet('node-lws') });
   assert.equal(created.spec.startupPolicy, 'LeaderCreated');  // the CRD's default
   const got = await custom.getNamespacedCustomObject({ ...lwsApi, name: 'node-lws' });
   assert.equal(got.metadata.uid, created.metadata.uid);
@@ -161,7 +173,8 @@ test('LeaderWorkerSet: create, get, list, merge patch, schema errors', async () 
     { ...lwsApi, name: 'node-lws', body: { spec: { replicas: 3 } } }, mergePatch);
   assert.equal(patched.spec.replicas, 3);
   assert.equal(patched.metadata.generation, 2);
-  const invalid = await apiError(custom.createNamespacedCustomObject({ ...lwsApi, body: leaderWorkerSet('bad', -1) }));
+  const invalid = await apiError(
+    custom.createNamespacedCustomObject({ ...lwsApi, body: leaderWorkerSet('bad', -1) }));
   assert.equal(invalid.code, 422);
   assert.equal(statusOf(invalid).reason, 'Invalid');
   await custom.deleteNamespacedCustomObject({ ...lwsApi, name: 'node-lws' });
@@ -180,7 +193,8 @@ test('Watch: ADDED, MODIFIED, DELETED, then resume from a resourceVersion', asyn
     [['ADDED', 'w1'], ['MODIFIED', 'w1'], ['DELETED', 'w1']]);
   assert.equal(events[1][2].data.a, '2');
   // Resume after the MODIFIED event: only what happened since.
-  const resumed = await watchEvents(path, { ...query, resourceVersion: events[1][2].metadata.resourceVersion }, 1);
+  const modified = events[1][2].metadata.resourceVersion;
+  const resumed = await watchEvents(path, { ...query, resourceVersion: modified }, 1);
   assert.deepEqual(resumed.map(([type, name]) => [type, name]), [['DELETED', 'w1']]);
 });
 
@@ -201,7 +215,8 @@ test('Watch: a resourceVersion older than the history gets a 410 Expired ERROR e
     await core.patchNamespacedConfigMap(
       { name: 'churn', namespace, body: { data: { n: `${i}` } } }, mergePatch);
   }
-  const events = await watchEvents(`/api/v1/namespaces/${namespace}/configmaps`, { resourceVersion: old }, 1);
+  const path = `/api/v1/namespaces/${namespace}/configmaps`;
+  const events = await watchEvents(path, { resourceVersion: old }, 1);
   assert.equal(events.length, 1);
   const [type, , status] = events[0];
   assert.equal(type, 'ERROR');
@@ -219,7 +234,8 @@ test('errors: a 404 is an ApiException with the Status body', async () => {
   assert.equal(status.reason, 'NotFound');
   assert.equal(status.message, 'configmaps "nosuch" not found');
   assert.deepEqual(status.details, { name: 'nosuch', kind: 'configmaps' });
-  const noNamespace = await apiError(core.createNamespacedConfigMap({ namespace: 'nosuch', body: configMap('x') }));
+  const noNamespace = await apiError(
+    core.createNamespacedConfigMap({ namespace: 'nosuch', body: configMap('x') }));
   assert.equal(noNamespace.code, 404);
   assert.equal(statusOf(noNamespace).message, 'namespaces "nosuch" not found');
 });
