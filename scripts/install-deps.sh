@@ -4,7 +4,9 @@
 # The packages: build tools, the libraries the CMake files look for (jemalloc is the programs'
 # allocator, see CMakeLists.txt), Python's Kubernetes client for the client tests, and clang for
 # the fuzz targets; protoc and libprotobuf for the Kubernetes protobuf codec (proto/), curl for
-# the raw-HTTP checks of the shell tests.
+# the raw-HTTP checks of the shell tests; Node.js and npm for the JavaScript client's test
+# (tests/node/: npm fetches @kubernetes/client-node 1.4.0 over HTTPS, hence ca-certificates; it
+# runs on Debian's Node 18).
 set -euo pipefail
 
 packages=(
@@ -16,11 +18,23 @@ packages=(
   libsqlite3-dev libjemalloc-dev
   protobuf-compiler libprotobuf-dev
   python3 python3-kubernetes curl
+  nodejs npm ca-certificates
   clang-14 libclang-rt-14-dev
 )
 
+# A Node.js from elsewhere (NodeSource's package bundles npm and conflicts with Debian's npm)
+# serves as well as Debian's: for these two, the command on PATH counts.
+provided_by_command() {
+  case "$1" in
+    nodejs) command -v node >/dev/null 2>&1 ;;
+    npm) command -v npm >/dev/null 2>&1 ;;
+    *) return 1 ;;
+  esac
+}
+
 missing=()
 for p in "${packages[@]}"; do
+  if provided_by_command "$p"; then continue; fi
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
