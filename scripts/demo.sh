@@ -18,8 +18,17 @@ echo "== lws validate: every LeaderWorkerSet example is valid"
 work=$(mktemp -d)
 tailer=""
 trap '[ -n "$tailer" ] && kill "$tailer" 2>/dev/null; kill "$up" 2>/dev/null; wait "$up" 2>/dev/null; rm -rf "$work"' EXIT
+# lws up writes to a file that tail shows: on a terminal, tell it so (--progress tty redraws the
+# rollout in place) and how wide the terminal is; otherwise (a pipe, CI) it is a log of 80 columns.
+progress=plain
+if [ -t 1 ] && [ "${TERM:-dumb}" != dumb ]; then
+  progress=tty
+  : "${COLUMNS:=$(tput cols 2>/dev/null || echo 80)}"
+  export COLUMNS
+fi
 # --keep-running: the cluster stays up after the rollout so that kubectl can look at it below.
-$lws up --demo --keep-running --port 0 --kubeconfig-out "$work/kubeconfig" "$@" >"$work/out" 2>"$work/err" &
+$lws up --demo --keep-running --progress "$progress" --port 0 --kubeconfig-out "$work/kubeconfig" "$@" \
+  >"$work/out" 2>"$work/err" &
 up=$!
 # kubectl watches one resource type at a time.
 echo "== lws up --demo (in another terminal: KUBECONFIG=$work/kubeconfig kubectl get pods -w)"
