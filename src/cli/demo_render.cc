@@ -9,7 +9,7 @@ namespace lws::cli {
 
 namespace {
 
-// The time column ("+12.4s", right-aligned as kubectl aligns nothing but numbers) and the gap
+// The time column ("+12.4s", right-aligned so that the seconds line up) and the gap
 // that follows it; continuation and grid lines are indented by as much.
 constexpr int kTimeWidth = 7;
 constexpr int kIndent = kTimeWidth + 2;
