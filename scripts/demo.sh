@@ -18,11 +18,21 @@ echo "== lws validate: every LeaderWorkerSet example is valid"
 work=$(mktemp -d)
 tailer=""
 trap '[ -n "$tailer" ] && kill "$tailer" 2>/dev/null; kill "$up" 2>/dev/null; wait "$up" 2>/dev/null; rm -rf "$work"' EXIT
+# lws up writes to a file that tail shows: on a terminal, tell it so (--progress tty redraws the
+# rollout in place) and how wide the terminal is; otherwise (a pipe, CI) it is a log of 80 columns.
+progress=plain
+if [ -t 1 ] && [ "${TERM:-dumb}" != dumb ]; then
+  progress=tty
+  : "${COLUMNS:=$(tput cols 2>/dev/null || echo 80)}"
+  export COLUMNS
+fi
 # --keep-running: the cluster stays up after the rollout so that kubectl can look at it below.
-$lws up --demo --keep-running --port 0 --kubeconfig-out "$work/kubeconfig" "$@" >"$work/out" 2>"$work/err" &
+$lws up --demo --keep-running --progress "$progress" --port 0 --kubeconfig-out "$work/kubeconfig" "$@" \
+  >"$work/out" 2>"$work/err" &
 up=$!
 # kubectl watches one resource type at a time.
-echo "== lws up --demo (in another terminal: KUBECONFIG=$work/kubeconfig kubectl get pods -w)"
+echo "== lws up --demo; in another terminal, watch its pods with"
+echo "   KUBECONFIG=$work/kubeconfig kubectl get pods -w"
 tail -n +1 -s 0.1 -f "$work/out" &
 tailer=$!
 # The demo ends with its summary and hints ("kubectl get events ...") or with an error line.
@@ -40,6 +50,14 @@ fi
 export KUBECONFIG="$work/kubeconfig" HOME="$work"
 step() { echo; echo "== $*"; "$@"; }
 step kubectl get lws demo
-step kubectl get statefulsets -L leaderworkerset.sigs.k8s.io/template-revision-hash
-step kubectl get pods -o wide -L leaderworkerset.sigs.k8s.io/group-index
-step kubectl get events --field-selector involvedObject.kind=LeaderWorkerSet
+step kubectl get sts -L leaderworkerset.sigs.k8s.io/template-revision-hash
+# Custom columns keep kubectl's tables within 80 columns, as the rollout view is (-o wide adds
+# IPs and empty columns; events carry long messages).
+label='leaderworkerset\.sigs\.k8s\.io'
+pods=NAME:.metadata.name,STATUS:.status.phase,NODE:.spec.nodeName
+pods+=,GROUP:.metadata.labels.$label/group-index,REVISION:.metadata.labels.$label/template-revision-hash
+echo; echo "== kubectl get pods -o custom-columns=NAME,STATUS,NODE,GROUP,REVISION"
+kubectl get pods -o custom-columns="$pods"
+echo; echo "== kubectl get events --field-selector involvedObject.kind=LeaderWorkerSet"
+echo "   -o custom-columns=MESSAGE:.message"
+kubectl get events --field-selector involvedObject.kind=LeaderWorkerSet -o custom-columns=MESSAGE:.message

@@ -48,21 +48,25 @@ Result<RolloutObjects> ReadObjects(const client::LocalClient& client, const std:
   return objects;
 }
 
-// Polls the view and prints it whenever its text changes, each line stamped with the time since
-// the phase began.
+// Polls the view and shows it, with the time since the phase began, through a LiveView.
 class Poller {
  public:
   enum class Outcome { kDone, kTimeout, kInterrupted, kError };
 
   Poller(const client::LocalClient& client, const Clock& clock, std::ostream& out, const DemoOptions& options,
          std::string ns, std::string name)
-      : client_(client), clock_(clock), out_(out), options_(options), ns_(std::move(ns)), name_(std::move(name)) {}
+      : client_(client),
+        clock_(clock),
+        live_(out, options.view),
+        options_(options),
+        ns_(std::move(ns)),
+        name_(std::move(name)) {}
 
   // Until `done` holds for a view, `timeout` passes, the user interrupts or a read fails.
   // `stats`, when given, sees every view.
   Outcome Until(const std::function<bool(const RolloutView&)>& done, Duration timeout, RolloutStats* stats) {
     Time start = clock_.Now();
-    printed_.clear();  // each phase starts with a line
+    live_.StartTable();  // each phase is a table of its own
     while (true) {
       Result<RolloutObjects> objects = ReadObjects(client_, ns_, name_);
       if (!objects.ok()) {
@@ -72,7 +76,7 @@ class Poller {
       last_ = BuildRolloutView(*objects);
       Time now = clock_.Now();
       if (stats != nullptr) stats->Observe(last_, now);
-      Print(now - start);
+      live_.Show(last_, now - start);
       if (done(last_)) return Outcome::kDone;
       if (now - start >= timeout) return Outcome::kTimeout;
       if (!options_.wait(options_.poll_interval)) return Outcome::kInterrupted;
@@ -83,21 +87,13 @@ class Poller {
   const Status& error() const { return error_; }
 
  private:
-  void Print(Duration elapsed) {
-    std::string text = Render(last_);
-    if (text == printed_) return;
-    printed_ = text;
-    out_ << fmt::format("{:>7}  {}\n", "+" + FormatElapsed(elapsed), text) << std::flush;
-  }
-
   const client::LocalClient& client_;
   const Clock& clock_;
-  std::ostream& out_;
+  LiveView live_;
   const DemoOptions& options_;
   std::string ns_;
   std::string name_;
   RolloutView last_;
-  std::string printed_;
   Status error_;
 };
 
@@ -202,8 +198,8 @@ int Report(Poller::Outcome outcome, const Poller& poller, const std::string& wha
     case Poller::Outcome::kTimeout:
       break;
   }
-  out << fmt::format("lws up --demo: {} after {}: {}\n  last view: {}\n", what, FormatElapsed(timeout), blocker,
-                     Render(poller.last()));
+  // The last view is the last row above.
+  out << fmt::format("lws up --demo: {} after {}:\n  {}\n", what, FormatElapsed(timeout), blocker);
   return kDemoFailed;
 }
 
@@ -224,8 +220,7 @@ int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream&
   }
   Poller poller(client, clock, out, options, ns, name);
 
-  out << "== waiting until leaderworkerset " << name << " is Available "
-      << "(old/new: the group's revision, surge: an extra group; + ready, ~ starting, x terminating, - no pod yet)\n";
+  out << GroupLegend() << "== waiting until leaderworkerset " << name << " is Available\n";
   Time created_at = clock.Now();
   Poller::Outcome available = poller.Until(IsAvailable, options.available_timeout, nullptr);
   std::string why = NotAvailableReason(poller.last());

@@ -2,9 +2,10 @@
 //
 // The driver of `lws up --demo`, the README's first command: on a running local cluster it
 // creates the example LeaderWorkerSet (examples/lws/demo.yaml, built into the binary), waits
-// until it is Available, changes the image of both templates, and prints the rolling update
-// live, one line per change of cli/demo_view.h's view, then a summary (duration, fewest ready
-// groups, most surge groups) and the kubectl commands to look around.
+// until it is Available, changes the image of both templates, and shows the rolling update
+// live (cli/demo_view.h's view drawn by cli/demo_render.h: redrawn in place on a terminal, a
+// row per change otherwise), then a summary (duration, fewest ready groups, most surge groups)
+// and the kubectl commands to look around, every line within the view's width.
 //
 // It is an API client like kubectl and nothing more: it writes the LWS through a LocalClient
 // (the API server's full write path, so defaults and admission apply) and reads the LWS,
@@ -19,6 +20,7 @@
 #include <string_view>
 
 #include "base/clock.h"
+#include "cli/demo_render.h"
 #include "client/local_client.h"
 
 namespace lws::cli {
@@ -35,6 +37,7 @@ struct DemoOptions {
   Duration poll_interval = std::chrono::milliseconds(150);
   std::string kubeconfig;     // named in the closing hints
   bool keep_running = false;  // only changes the closing hints: the caller keeps the cluster up
+  ViewStyle view;             // `lws up` asks the terminal, if stdout is one
   // Waits `d` (the pause between polls). Returns false when the user asked to stop, so that
   // Ctrl-C ends the demo at once. `lws up` waits for SIGINT/SIGTERM here; tests advance a
   // virtual clock.

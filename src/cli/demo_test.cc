@@ -165,13 +165,12 @@ TEST(RunDemo, CreatesTheLwsAndGivesUpWhenItNeverBecomesAvailable) {
   std::string out = run.out.str();
   EXPECT_NE(out.find("leaderworkerset.leaderworkerset.x-k8s.io/demo created\n"), std::string::npos) << out;
   // Nothing changed while waiting: the view was printed once.
-  EXPECT_NE(out.find("  +0.0s  no leader sts | 0 -  1 -  2 -  3 - | ready 0/4 updated 0 | no conditions | "
-                     "generation 1 not observed yet\n"),
+  EXPECT_NE(out.find("  +0.0s  -          0/4    0        -- -- -- --     - (gen 1 unobserved)\n"),
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("+0.1s"), std::string::npos) << out;
-  EXPECT_NE(out.find("lws up --demo: not Available after 2.0s: the controller has not observed generation 1 (status is "
-                     "at 0)\n"),
+  EXPECT_NE(out.find("lws up --demo: not Available after 2.0s:\n"
+                     "  the controller has not observed generation 1 (status is at 0)\n"),
             std::string::npos)
       << out;
   // Created through the API's write path, as the demo's field manager, with the manifest's spec.
@@ -191,11 +190,15 @@ TEST(RunDemo, RollsOutTheNewImageAndSummarises) {
   EXPECT_EQ(DemoRun::Image(lws, "leaderTemplate"), "vllm/vllm-openai:v0.6.1");
   EXPECT_EQ(DemoRun::Image(lws, "workerTemplate"), "vllm/vllm-openai:v0.6.1");
   EXPECT_NE(out.find("== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("sts partition 0 replicas 4 | 0 new+  1 new+  2 new+  3 new+ | ready 4/4 updated 4 | Available\n"),
+  EXPECT_NE(out.find("  0          4/4    4        n+ n+ n+ n+     Available\n"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("rollout complete in 0.1s\n  fewest ready groups: 4 of 4"), std::string::npos) << out;
   EXPECT_NE(out.find("export KUBECONFIG=/tmp/kubeconfig\n"), std::string::npos) << out;
+  // Not on a terminal: a log, every line within 80 columns, no terminal sequence.
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
 
   // A second run finds the LWS (as `lws up --data-dir` would) and rolls back to the old image.
   run.out.str("");
@@ -204,12 +207,26 @@ TEST(RunDemo, RollsOutTheNewImageAndSummarises) {
   EXPECT_EQ(DemoRun::Image(run.Lws(), "workerTemplate"), "vllm/vllm-openai:v0.6.0");
 }
 
+TEST(RunDemo, OnATerminalRedrawsEachPhaseInPlace) {
+  DemoRun run;
+  run.options.view = ViewStyle{true, 80};
+  ASSERT_EQ(run.Run(), kDemoDone) << run.out.str();
+  std::string out = run.out.str();
+  // Each poll moves back over the row and draws it again; the phases' tables and the summary
+  // start on lines of their own.
+  EXPECT_NE(out.find("\r\x1b[1A\x1b[J  +0.1s  "), std::string::npos) << out;
+  EXPECT_NE(out.find("\n== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n   TIME  PARTITION"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("     Available\nrollout complete in 0.1s\n"), std::string::npos) << out;
+}
+
 TEST(RunDemo, SaysWhereARolloutIsStuck) {
   DemoRun run;
   run.controller.max_generation = 1;  // becomes Available, never reacts to the image change
   EXPECT_EQ(run.Run(), kDemoFailed);
-  EXPECT_NE(run.out.str().find("lws up --demo: rollout stuck after 3.0s: the controller has not observed "
-                               "generation 2 (status is at 1)\n  last view: sts partition 0 replicas 4 | "),
+  EXPECT_NE(run.out.str().find("lws up --demo: rollout stuck after 3.0s:\n  the controller has not observed "
+                               "generation 2 (status is at 1)\n"),
             std::string::npos)
       << run.out.str();
 }

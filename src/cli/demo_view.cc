@@ -78,20 +78,6 @@ GroupView ViewGroup(std::int32_t index, const api::Pod* leader, const RolloutObj
   return group;
 }
 
-std::string RenderGroup(const GroupView& group) {
-  std::string word;
-  if (group.surge) {
-    word = "surge";
-  } else if (group.state != GroupState::kMissing) {
-    word = group.revision == GroupRevision::kNew ? "new" : group.revision == GroupRevision::kOld ? "old" : "?";
-  }
-  char mark = '-';
-  if (group.state == GroupState::kReady) mark = '+';
-  if (group.state == GroupState::kStarting) mark = '~';
-  if (group.state == GroupState::kTerminating) mark = 'x';
-  return fmt::format("{} {}{}", group.index, word, mark);
-}
-
 }  // namespace
 
 bool RolloutView::HasCondition(const std::string& type) const {
@@ -137,22 +123,6 @@ RolloutView BuildRolloutView(const RolloutObjects& objects) {
   return view;
 }
 
-std::string Render(const RolloutView& view) {
-  std::string sts = view.sts_found ? fmt::format("sts partition {} replicas {}", view.sts_partition, view.sts_replicas)
-                                   : std::string("no leader sts");
-  std::vector<std::string> groups;
-  for (const GroupView& group : view.groups) groups.push_back(RenderGroup(group));
-  std::string conditions =
-      view.true_conditions.empty() ? "no conditions" : fmt::format("{}", fmt::join(view.true_conditions, " "));
-  std::string line = fmt::format("{} | {} | ready {}/{} updated {} | {}", sts, fmt::join(groups, "  "),
-                                 view.ready_replicas, view.replicas, view.updated_replicas, conditions);
-  // Until the controller has seen the latest spec, the status describes the previous one.
-  if (view.observed_generation < view.generation) {
-    line += fmt::format(" | generation {} not observed yet", view.generation);
-  }
-  return line;
-}
-
 std::string RolloutBlocker(const RolloutView& view, const std::string& old_revision) {
   if (view.observed_generation < view.generation) {
     return fmt::format("the controller has not observed generation {} (status is at {})", view.generation,
@@ -196,7 +166,7 @@ std::string RolloutStats::Summary(const RolloutView& last) const {
   std::string kept = min_ready_ >= floor ? "never below" : "FELL BELOW";
   return fmt::format(
       "rollout complete in {}\n"
-      "  fewest ready groups: {} of {} ({} the floor replicas - maxUnavailable = {})\n"
+      "  fewest ready groups: {} of {}, {} replicas - maxUnavailable = {}\n"
       "  most surge groups:   {} (maxSurge {})\n",
       FormatElapsed(Elapsed()), std::max(min_ready_, 0), last.replicas, kept, floor, max_surge_, last.max_surge);
 }

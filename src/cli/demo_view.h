@@ -9,6 +9,8 @@
 // terminating. It is built only from what `kubectl get lws,sts,pods` shows, never from the
 // controller's memory, so the terminal view and kubectl always tell the same story.
 //
+// cli/demo_render.h draws a view within a terminal's width.
+//
 // RolloutStats folds the snapshots of one rollout into its summary: how long it took, the fewest
 // ready groups seen (the maxUnavailable promise) and the most surge groups used (the maxSurge one).
 #pragma once
@@ -73,11 +75,6 @@ struct RolloutObjects {
 };
 
 RolloutView BuildRolloutView(const RolloutObjects& objects);
-
-// One line, without the time prefix, e.g.
-// "sts partition 2 replicas 5 | 0 old+  1 old+  2 new~  3 new+  4 surge~ | ready 3/4 updated 2 |
-//  Progressing UpdateInProgress" (on one line). The driver prints it only when it changes.
-std::string Render(const RolloutView& view);
 
 // True when the rollout away from `old_revision` is over: the controller has seen the latest
 // spec and moved the leader StatefulSet to another revision, at the LWS partition (0 unless the

@@ -3,7 +3,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -32,14 +39,17 @@ std::int64_t TotalOf(const cluster::NodePoolSpec& pool, const std::string& resou
 }
 
 // What the cluster is made of, as `lws up` prints it at start.
-std::string DescribeCluster(const cluster::ClusterSpec& spec) {
+// `where`: "in memory, kubelets auto, seed 1" and the like.
+std::string DescribeCluster(const cluster::ClusterSpec& spec, const std::string& where) {
   std::string out;
   int nodes = 0;
   std::int64_t gpus = 0;
   for (const cluster::NodePoolSpec& pool : spec.pools) {
     std::int64_t pool_gpus = TotalOf(pool, "nvidia.com/gpu", pool.initial_nodes) +
                              TotalOf(pool, "google.com/tpu", pool.initial_nodes);
-    out += fmt::format("  pool {:<10} {} nodes (min {}, max {}), {} accelerators, zones [{}], startup {}\n",
+    // Two lines a pool, so that the banner fits 80 columns as the demo's view does.
+    out += fmt::format("  pool {}: {} nodes (min {}, max {}), {} accelerators\n"
+                       "    zones [{}], startup {}\n",
                        pool.name, pool.initial_nodes, pool.min_nodes, pool.max_nodes, pool_gpus,
                        fmt::join(pool.zones, ", "), pool.startup.ToString());
     nodes += pool.initial_nodes;
@@ -48,7 +58,7 @@ std::string DescribeCluster(const cluster::ClusterSpec& spec) {
   for (const cluster::CapacityChange& change : spec.changes) {
     out += fmt::format("  at +{}: {}\n", cluster::FormatGoDuration(change.at), change.ToString());
   }
-  return fmt::format("{} nodes, {} accelerators\n", nodes, gpus) + out;
+  return fmt::format("{} nodes, {} accelerators ({})\n", nodes, gpus, where) + out;
 }
 
 Result<cluster::ClusterSpec> ClusterSpecFor(const UpOptions& options) {
@@ -67,12 +77,42 @@ bool SleepUnlessSignalled(const sigset_t& signals, Duration d) {
   return sigtimedwait(&signals, nullptr, &timeout) < 0;  // EAGAIN: the time passed
 }
 
+// COLUMNS when it holds a positive number: what a shell exports, or what scripts/demo.sh passes
+// along when stdout is a file that a terminal shows.
+std::optional<int> ColumnsFromEnvironment() {
+  const char* columns = std::getenv("COLUMNS");
+  if (columns == nullptr) return std::nullopt;
+  int width = 0;
+  auto [end, error] = std::from_chars(columns, columns + std::strlen(columns), width);
+  if (error != std::errc() || *end != '\0' || width <= 0) return std::nullopt;
+  return width;
+}
+
+// Where the demo's view goes: a terminal's own width when stdout is one (else COLUMNS, else
+// 80); a file or a pipe gets 80 columns and the plain log unless --progress tty says that a
+// terminal shows it after all (then COLUMNS gives its width).
+ViewStyle DemoViewStyle(const std::string& progress) {
+  const char* term = std::getenv("TERM");
+  const bool tty = ::isatty(STDOUT_FILENO) != 0;
+  const bool dumb = term != nullptr && std::string(term) == "dumb";
+  ViewStyle style;
+  style.terminal = progress == "tty" || (progress == "auto" && tty && !dumb);
+  winsize size{};
+  if (tty && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    style.width = size.ws_col;
+  } else if (tty || style.terminal) {
+    style.width = ColumnsFromEnvironment().value_or(kDefaultWidth);
+  }
+  return style;
+}
+
 // The demo runs here, on the main thread, as a client of the cluster that runs on the loop.
 int RunDemoOnCluster(const UpOptions& options, Serving& serving, const Clock& clock, const sigset_t& signals) {
   client::LocalClient client(serving.server(), serving.store(), "lws-demo");
   DemoOptions demo;
   demo.kubeconfig = options.kubeconfig_out;
   demo.keep_running = options.keep_running;
+  demo.view = DemoViewStyle(options.progress);
   demo.wait = [&signals](Duration d) { return SleepUnlessSignalled(signals, d); };
   return RunDemo(client, clock, std::cout, demo);
 }
@@ -139,10 +179,13 @@ int RunUp(const UpOptions& options) {
     std::cerr << listening.message() << "\n";
     return 1;
   }
-  std::cout << "lws up: a local cluster on " << (*serving)->url() << " ("
-            << (options.data_dir.empty() ? "in memory" : "data in " + options.data_dir) << ", kubelets "
-            << options.kubelet << ", seed " << options.seed << ")\n"
-            << DescribeCluster(*spec) << "Use it with:\n  export KUBECONFIG=" << options.kubeconfig_out
+  const std::string data =
+      options.data_dir.empty() ? "in memory" : "data in " + options.data_dir;
+  const std::string where =
+      fmt::format("{}, kubelets {}, seed {}", data, options.kubelet, options.seed);
+  std::cout << "lws up: a local cluster on " << (*serving)->url() << "\n"
+            << DescribeCluster(*spec, where)
+            << "Use it with:\n  export KUBECONFIG=" << options.kubeconfig_out
             << "\n  kubectl get nodes\n";
   if (!options.controller) {
     std::cout << "No LWS controller or webhooks in process: register the operator's webhooks\n"
@@ -196,6 +239,12 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
                 "image and show it live, then stop (default cluster: examples/cluster/demo-cluster.yaml)");
   demo->excludes(no_controller);
   cmd->add_flag("--keep-running", options->keep_running, "With --demo: keep the cluster running after the rollout")
+      ->needs("--demo");
+  cmd->add_option("--progress", options->progress,
+                  "With --demo: tty redraws the rollout in place, plain appends a line per "
+                  "change, auto redraws when stdout is a terminal")
+      ->check(CLI::IsMember({"auto", "tty", "plain"}))
+      ->capture_default_str()
       ->needs("--demo");
   AddTlsFlags(cmd, &options->tls);
   cmd->callback([options, exit_code] { *exit_code = RunUp(*options); });

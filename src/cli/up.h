@@ -37,6 +37,10 @@ struct UpOptions {
   // Without `config` it uses the built-in examples/cluster/demo-cluster.yaml.
   bool demo = false;
   bool keep_running = false;
+  // How the demo shows the rollout, as `docker build --progress` does: "tty" redraws it in
+  // place, "plain" appends a row per change, "auto" redraws only when stdout is a terminal
+  // (and TERM is not "dumb").
+  std::string progress = "auto";
 };
 
 // Runs until SIGINT or SIGTERM, or until the demo ends. Returns the process exit code.
