@@ -52,6 +52,9 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   kubelet_options.mode = options_.kubelet;
   kubelets_ = std::make_unique<Kubelets>(loop, &kubelet_client_, &spec_, root.Derive("kubelets"),
                                          kubelet_options);
+  if (options_.container_logs) {
+    container_logs_ = std::make_unique<KubeletLogs>(loop, &kubelet_client_);
+  }
   statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
   replicasets_ = std::make_unique<ReplicaSetController>(loop, &replicaset_client_);
   deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
@@ -63,6 +66,9 @@ Status LocalCluster::Start() {
   // Nodes first, so that the first scheduling pass sees them.
   if (Status s = node_pools_->Start(); !s.ok()) return s;
   if (Status s = kubelets_->Start(); !s.ok()) return s;
+  if (container_logs_) {
+    if (Status s = container_logs_->Start(); !s.ok()) return s;
+  }
   if (Status s = scheduler_->Start(); !s.ok()) return s;
   if (gang_scheduler_) {
     if (Status s = InstallPodGroupCrd(); !s.ok()) return s;
@@ -86,6 +92,7 @@ void LocalCluster::Stop() {
   if (scheduler_) scheduler_->Stop();
   if (gang_scheduler_) gang_scheduler_->Stop();
   if (kubelets_) kubelets_->Stop();
+  if (container_logs_) container_logs_->Stop();
   if (node_pools_) node_pools_->Stop();
 }
 
