@@ -14,6 +14,7 @@ using api::Json;
 using testing::ApiServerTest;
 using testing::kPods;
 using testing::PodJson;
+using testing::Reply;
 
 // Instances by (uid, container, containerID), as a kubelet would hold them.
 class FakeLogs final : public PodLogSource {
