@@ -18,6 +18,7 @@
 // store, CRDs stored by an earlier run are served again before the first request.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,7 @@
 #include "api/schema.h"
 #include "apiserver/admission.h"
 #include "apiserver/apply_schema.h"
+#include "apiserver/container_log.h"
 #include "apiserver/http.h"
 #include "apiserver/openapi.h"
 #include "apiserver/request_target.h"
@@ -79,6 +81,11 @@ class ApiServer {
   // The bearer token requests must carry ("" when open), for in-process clients.
   const std::string& token() const { return options_.token; }
   void set_server_address(std::string address);
+  // Where pods/log reads container logs: the simulated kubelets of `lws up`. Null (the
+  // default, `lws apiserver` alone) answers pods/log with a 400 saying no kubelet serves it.
+  // The source must outlive the requests that use it: clear it, or stop the server, first.
+  void set_pod_log_source(const PodLogSource* source) { pod_log_source_.store(source); }
+  const PodLogSource* pod_log_source() const { return pod_log_source_.load(); }
 
  private:
   friend class RequestHandler;
@@ -98,6 +105,7 @@ class ApiServer {
   mutable std::mutex mu_;  // guards served_ and server_address_
   std::shared_ptr<const ServedResources> served_;
   std::string server_address_;
+  std::atomic<const PodLogSource*> pod_log_source_{nullptr};
 };
 
 }  // namespace lws::apiserver

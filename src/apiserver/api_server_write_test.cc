@@ -121,12 +121,13 @@ TEST_F(ApiServerTest, BindingAssignsANode) {
   EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 409);
 }
 
-// kubectl logs / exec / attach / port-forward: no real kubelet serves them. An existing pod gets
+// kubectl logs (without a log source) / exec / attach / port-forward / debug: no real kubelet
+// serves them. An existing pod gets
 // 400 saying why (not the 404 of an unknown path, which reads as "no such pod"); a missing pod
 // NotFound; the same names under another resource stay unknown paths.
 TEST_F(ApiServerTest, KubeletSubresourcesSayThereIsNoRealKubelet) {
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
-  for (const std::string sub : {"log", "exec", "attach", "portforward"}) {
+  for (const std::string sub : {"log", "exec", "attach", "portforward", "ephemeralcontainers"}) {
     Reply reply = Get(std::string(kPods) + "/p/" + sub);
     EXPECT_EQ(reply.code, 400) << sub;
     EXPECT_EQ(reply.body["reason"], "BadRequest") << sub;

@@ -217,18 +217,22 @@ Result<HttpResponse> RequestHandler::Binding() {
                             {"status", "Success"}, {"code", 201}});
 }
 
-// The kubelet's subresources of a pod (`kubectl logs`, `exec`, `attach`, `cp`, `port-forward`):
-// kube-apiserver proxies them to the pod's kubelet. There is no real one here: the simulated
-// kubelets of `lws up` start no processes. An existing pod gets 400 saying so, as kube-apiserver
-// answers for a container that is not running, instead of the 404 of an unknown path, which
-// reads as "the pod does not exist"; a pod that does not exist gets the usual NotFound.
+// The kubelet's subresources of a pod (`kubectl exec`, `attach`, `cp`, `port-forward`, `debug`,
+// and `logs` when the server has no log source): kube-apiserver proxies them to the pod's
+// kubelet, or (ephemeralcontainers) has the kubelet start a container. There is no real one
+// here: the simulated kubelets of `lws up` start no processes. An existing pod gets 400 saying
+// so, as kube-apiserver answers for a container that is not running, instead of the 404 of an
+// unknown path, which reads as "the pod does not exist"; a pod that does not exist gets the
+// usual NotFound.
 Result<HttpResponse> RequestHandler::KubeletSubresource() {
   RETURN_IF_ERROR(store_->Get(*info_, target_.namespace_, target_.name).status());
   const std::string& sub = target_.subresource;
   const std::string what = sub == "log"           ? "there are no container logs to read"
                            : sub == "portforward" ? "there is no port to forward to"
                            : sub == "attach"      ? "there is no process to attach to"
-                                                  : "there is no process to run a command in";
+                           : sub == "ephemeralcontainers"
+                               ? "there is no debug container to start"
+                               : "there is no process to run a command in";
   return Status::BadRequest(
       "pod " + api::GoQuote(target_.name) + " runs on a simulated kubelet (lws-cpp), which starts "
       "no containers: " + what + " (pods/" + sub + " is served by real kubelets only)");

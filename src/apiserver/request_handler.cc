@@ -101,8 +101,11 @@ Result<HttpResponse> RequestHandler::RunSubresource() {
     if (m == "POST") return Eviction();
     return MethodNotAllowedError();
   }
-  if ((sub == "log" || sub == "exec" || sub == "attach" || sub == "portforward") &&
-      info_->resource == "pods" && info_->group.empty()) {
+  const bool core_pods = info_->resource == "pods" && info_->group.empty();
+  if (sub == "log" && core_pods && server_->pod_log_source() != nullptr) return PodLog();
+  if ((sub == "log" || sub == "exec" || sub == "attach" || sub == "portforward" ||
+       sub == "ephemeralcontainers") &&
+      core_pods) {
     return KubeletSubresource();
   }
   if (sub == "finalize" && info_->resource == "namespaces" && info_->group.empty()) {

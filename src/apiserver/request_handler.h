@@ -9,6 +9,8 @@
 //   handlers_patch.cc       PATCH: merge, JSON, strategic, server-side apply
 //   handlers_subresource.cc /scale, pods/binding
 //   handlers_eviction.cc    pods/eviction
+//   handlers_subresource.cc /scale, pods/binding, the kubelet's subresources
+//   handlers_log.cc         pods/log (pod_log.h), from the server's PodLogSource
 //   handlers_crd.cc         CustomResourceDefinition side effects, namespace lifecycle
 //   handlers_review.cc      TokenReview and (Self)SubjectAccessReview (create-only)
 #pragma once
@@ -89,12 +91,15 @@ class RequestHandler {
   // handlers_subresource.cc
   Result<HttpResponse> Scale();
   Result<HttpResponse> Binding();
-  // pods/log, exec, attach, portforward: 400 with why (no real kubelet), or NotFound.
+  // pods/log without a log source, exec, attach, portforward, ephemeralcontainers: 400 with
+  // why (no real kubelet), or NotFound.
   Result<HttpResponse> KubeletSubresource();
 
   // handlers_eviction.cc: pods/eviction (kubectl drain) under PodDisruptionBudgets.
   Result<HttpResponse> Eviction();
   HttpResponse EvictionRefusal(const Status& status, int retry_after_seconds);
+  // handlers_log.cc
+  Result<HttpResponse> PodLog();
 
   // The object pipeline shared by every write (handlers_write.cc).
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched

@@ -151,7 +151,9 @@ int RunUp(const UpOptions& options) {
   cluster_options.seed = options.seed;
   cluster_options.node_leases = true;  // `kubectl describe node` reads them
   cluster_options.kubelet = options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
+  cluster_options.container_logs = true;
   cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec, cluster_options);
+  (*serving)->server()->set_pod_log_source(cluster.container_logs());
   // The LWS controllers run next to the simulated kube-controller-manager, as upstream's
   // manager runs next to a real one (unless an operator outside is to do their work).
   std::unique_ptr<controllers::LwsManager> lws_controllers;
@@ -200,6 +202,7 @@ int RunUp(const UpOptions& options) {
     log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
   }
   (*serving)->Stop();
+  (*serving)->server()->set_pod_log_source(nullptr);
   (void)RunOnLoop(&loop, [&] {
     if (lws_controllers) lws_controllers->Stop();
     cluster.Stop();

@@ -54,6 +54,9 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   kubelet_options.mode = options_.kubelet;
   kubelets_ = std::make_unique<Kubelets>(loop, &kubelet_client_, &spec_, root.Derive("kubelets"),
                                          kubelet_options);
+  if (options_.container_logs) {
+    container_logs_ = std::make_unique<KubeletLogs>(loop, &kubelet_client_);
+  }
   statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
   replicasets_ = std::make_unique<ReplicaSetController>(loop, &replicaset_client_);
   deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
@@ -69,6 +72,9 @@ Status LocalCluster::Start() {
   if (Status s = kubelets_->Start(); !s.ok()) return s;
   if (node_leases_) {
     if (Status s = node_leases_->Start(); !s.ok()) return s;
+  }
+  if (container_logs_) {
+    if (Status s = container_logs_->Start(); !s.ok()) return s;
   }
   if (Status s = scheduler_->Start(); !s.ok()) return s;
   if (gang_scheduler_) {
@@ -96,6 +102,7 @@ void LocalCluster::Stop() {
   if (gang_scheduler_) gang_scheduler_->Stop();
   if (node_leases_) node_leases_->Stop();
   if (kubelets_) kubelets_->Stop();
+  if (container_logs_) container_logs_->Stop();
   if (node_pools_) node_pools_->Stop();
 }
 

@@ -27,6 +27,7 @@
 #include "cluster/disruption_controller.h"
 #include "cluster/garbage_collector.h"
 #include "cluster/kubelet.h"
+#include "cluster/kubelet_log.h"
 #include "cluster/node_leases.h"
 #include "cluster/node_pools.h"
 #include "cluster/replicaset_controller.h"
@@ -41,6 +42,8 @@ struct LocalClusterOptions {
   KubeletMode kubelet = KubeletMode::kAuto;
   std::uint64_t seed = 1;  // the root of every component's random stream
   bool node_leases = false;  // kubelets renew node Leases (node_leases.h): `lws up` only
+  // Keep each container instance's lifecycle log (kubelet_log.h) for `kubectl logs`.
+  bool container_logs = false;
 };
 
 class LocalCluster {
@@ -57,6 +60,9 @@ class LocalCluster {
   const ClusterSpec& spec() const { return spec_; }
   NodePools& node_pools() { return *node_pools_; }
   Kubelets& kubelets() { return *kubelets_; }
+  // The container logs, when the options keep them (else null): the API server's
+  // PodLogSource (ApiServer::set_pod_log_source).
+  KubeletLogs* container_logs() { return container_logs_.get(); }
   Scheduler& scheduler() { return *scheduler_; }
   // The "volcano" gang scheduler, when the spec asks for one (ClusterSpec::gang_scheduler).
   Scheduler* gang_scheduler() { return gang_scheduler_.get(); }
@@ -94,6 +100,7 @@ class LocalCluster {
   std::unique_ptr<Scheduler> gang_scheduler_;
   std::unique_ptr<TenantPods> tenants_;  // when the spec has other tenants
   std::unique_ptr<Kubelets> kubelets_;
+  std::unique_ptr<KubeletLogs> container_logs_;
   std::unique_ptr<StatefulSetController> statefulsets_;
   std::unique_ptr<ReplicaSetController> replicasets_;
   std::unique_ptr<DeploymentController> deployments_;

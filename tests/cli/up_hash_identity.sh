@@ -7,7 +7,8 @@
 # is held by the group-replacement scheduling gate (GroupReplacementDeferred) until the old group's
 # pods are gone; the LWS status from the Deployment; scale and cascading deletion.
 # Pods are bound but never started: the test marks pods Ready by patching their status. Also: the
-# kubelet commands (logs, exec, cp, attach, port-forward) say that no real kubelet runs the pod.
+# kubelet commands (exec, cp, attach, port-forward) say that no real kubelet runs the pod, and
+# `kubectl logs` that the pod's status reports no container to read (no kubelet started one).
 # Usage: up_hash_identity.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -105,7 +106,9 @@ check "one LWS revision left" eventually 10 revisions_are 1
 
 leader=$(live_leaders | head -1)
 kubelet_refused() { ! kubectl "$@" >"$tmp/out" 2>&1 && grep -q "runs on a simulated kubelet" "$tmp/out"; }
-check "kubectl logs: no real kubelet" kubelet_refused logs "$leader"
+logs_refused() { ! kubectl logs "$1" >"$tmp/out" 2>&1 && grep -qE "$2" "$tmp/out"; }
+check "kubectl logs: no container reported, in the kubelet's words" \
+  logs_refused "$leader" "container \"[a-z0-9-]+\" in pod \"$leader\" is not available"
 check "kubectl exec: no real kubelet" kubelet_refused exec "$leader" -- true
 check "kubectl cp: no real kubelet" kubelet_refused cp "$leader:/etc/hosts" "$tmp/hosts"
 check "kubectl attach: no real kubelet" kubelet_refused attach "$leader"
