@@ -13,8 +13,6 @@ using builtin::IsUnset;
 using builtin::Member;
 using builtin::Object;
 
-namespace {
-
 // ValidatePositiveIntOrPercent.
 void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* errs) {
   if (IsUnset(value)) return;
@@ -32,7 +30,7 @@ void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* e
 }
 
 // getIntOrPercentValue: the int, or the number before "%" (0 when it does not parse).
-std::int64_t IntOrPercent(const Json* value, bool* is_percent = nullptr) {
+std::int64_t IntOrPercent(const Json* value, bool* is_percent) {
   if (is_percent != nullptr) *is_percent = false;
   if (IsUnset(value)) return 0;
   if (value->is_number_integer()) return value->get<std::int64_t>();
@@ -45,6 +43,8 @@ std::int64_t IntOrPercent(const Json* value, bool* is_percent = nullptr) {
   if (is_percent != nullptr) *is_percent = true;
   return *number;
 }
+
+namespace {
 
 // ValidateRollingUpdateDeployment.
 void RollingUpdate(const Json& rolling, const FieldPath& path, ErrorList* errs) {

@@ -31,6 +31,8 @@ inline const Resource kStatefulSets{"apps", "v1", "statefulsets"};
 inline const Resource kControllerRevisions{"apps", "v1", "controllerrevisions"};
 inline const Resource kReplicaSets{"apps", "v1", "replicasets"};
 inline const Resource kDeployments{"apps", "v1", "deployments"};
+inline const Resource kDaemonSets{"apps", "v1", "daemonsets"};
+inline const Resource kJobs{"batch", "v1", "jobs"};
 inline const Resource kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets"};
 // Volcano's PodGroups (a CRD: served only where Volcano, or a test, installed it).
 inline const Resource kPodGroups{"scheduling.volcano.sh", "v1beta1", "podgroups"};
