@@ -14,7 +14,7 @@ namespace {
 const client::Resource* const kOwners[] = {
     &client::kStatefulSets, &client::kPods,      &client::kControllerRevisions,
     &client::kServices,     &client::kPersistentVolumeClaims, &client::kLeaderWorkerSets,
-    &client::kDeployments,  &client::kReplicaSets};
+    &client::kDeployments,  &client::kReplicaSets, &client::kDaemonSets, &client::kJobs};
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
@@ -33,6 +33,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       statefulset_client_(server, store, "statefulset-controller"),
       replicaset_client_(server, store, std::string(kReplicaSetControllerName)),
       deployment_client_(server, store, std::string(kDeploymentControllerName)),
+      job_client_(server, store, std::string(kJobControllerName)),
+      daemonset_client_(server, store, std::string(kDaemonSetControllerName)),
       gc_client_(server, store, "generic-garbage-collector"),
       gang_client_(server, store, std::string(kVolcanoScheduler)),
       tenants_client_(server, store, "other-tenants") {
@@ -55,6 +57,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
   replicasets_ = std::make_unique<ReplicaSetController>(loop, &replicaset_client_);
   deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
+  jobs_ = std::make_unique<JobController>(loop, &job_client_);
+  daemonsets_ = std::make_unique<DaemonSetController>(loop, &daemonset_client_);
 }
 
 LocalCluster::~LocalCluster() { Stop(); }
@@ -71,6 +75,8 @@ Status LocalCluster::Start() {
   if (Status s = statefulsets_->Start(); !s.ok()) return s;
   if (Status s = replicasets_->Start(); !s.ok()) return s;
   if (Status s = deployments_->Start(); !s.ok()) return s;
+  if (Status s = jobs_->Start(); !s.ok()) return s;
+  if (Status s = daemonsets_->Start(); !s.ok()) return s;
   if (tenants_) {
     if (Status s = tenants_->Start(); !s.ok()) return s;
   }
@@ -80,6 +86,8 @@ Status LocalCluster::Start() {
 void LocalCluster::Stop() {
   gc_watches_.clear();
   if (tenants_) tenants_->Stop();
+  if (daemonsets_) daemonsets_->Stop();
+  if (jobs_) jobs_->Stop();
   if (deployments_) deployments_->Stop();
   if (replicasets_) replicasets_->Stop();
   if (statefulsets_) statefulsets_->Stop();
