@@ -330,7 +330,8 @@ std::string FormatIndexes(const std::vector<int>& sorted) {
     while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
     if (!out.empty()) out += ",";
     out += std::to_string(sorted[i]);
-    if (j > i) out += "-" + std::to_string(sorted[j]);
+    // Two neighbours are listed, longer runs are ranges (upstream orderedIntervals.String).
+    if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(sorted[j]);
     i = j + 1;
   }
   return out;
@@ -367,6 +368,11 @@ JobPlan PlanJob(const JobSnapshot& snap) {
   plan.status = CountedStatus(snap, counts);
   if (!Finish(snap, counts, &plan) && !Suspend(snap, counts, &plan)) {
     ManagePods(snap, plan.status, counts, &plan);
+    // As upstream's manageJob, the status counts the pods this sync creates and deletes.
+    for (const JobAction& a : plan.actions) {
+      if (a.kind == Kind::kCreatePod) ++plan.status.active;
+      if (a.kind == Kind::kDeletePod) --plan.status.active, ++*plan.status.terminating;
+    }
     const std::optional<std::int64_t> deadline = job.spec.active_deadline_seconds;
     Result<Time> start = ParseRfc3339(plan.status.start_time);
     if (deadline && start.ok()) {

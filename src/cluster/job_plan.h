@@ -92,7 +92,7 @@ api::Pod NewJobPod(const api::Job& job, std::optional<int> index);
 // else kJobBackoffBase doubled per further failure, at most kJobBackoffMax.
 Duration JobPodBackoff(int failures);
 
-// The Indexed Job's completedIndexes form of sorted indexes: "0-2,4,6-7".
+// The Indexed Job's completedIndexes form of sorted indexes: "0-2,4,6,7".
 std::string FormatIndexes(const std::vector<int>& sorted);
 
 }  // namespace lws::cluster

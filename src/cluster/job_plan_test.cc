@@ -318,7 +318,8 @@ TEST(JobPlan, FinishedJobsAreLeftAlone) {
 TEST(JobPlan, FormatIndexes) {
   EXPECT_EQ(FormatIndexes({}), "");
   EXPECT_EQ(FormatIndexes({0}), "0");
-  EXPECT_EQ(FormatIndexes({0, 1, 2, 4, 6, 7}), "0-2,4,6-7");
+  EXPECT_EQ(FormatIndexes({0, 1, 2, 4, 6, 7}), "0-2,4,6,7");
+  EXPECT_EQ(FormatIndexes({2, 4, 5, 7, 8, 9}), "2,4,5,7-9");
 }
 
 }  // namespace
