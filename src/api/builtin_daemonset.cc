@@ -24,7 +24,8 @@ void RollingUpdate(const Json& rolling, const FieldPath& path, ErrorList* errs) 
   const Json* max_surge = Member(rolling, "maxSurge");
   PositiveIntOrPercent(max_unavailable, path.Child("maxUnavailable"), errs);
   PositiveIntOrPercent(max_surge, path.Child("maxSurge"), errs);
-  for (auto [value, key] : {std::pair{max_unavailable, "maxUnavailable"}, {max_surge, "maxSurge"}}) {
+  for (auto [value, key] :
+       {std::pair{max_unavailable, "maxUnavailable"}, {max_surge, "maxSurge"}}) {
     bool percent = false;
     if (IntOrPercent(value, &percent) > 100 && percent) {
       errs->push_back(Invalid(path.Child(key), *value, "must not be greater than 100%"));
@@ -55,8 +56,8 @@ void UpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* errs) {
     }
     return;
   }
-  errs->push_back(NotSupported(path, strategy != nullptr ? *strategy : Json(),
-                               {"RollingUpdate", "OnDelete"}));
+  errs->push_back(
+      NotSupported(path, strategy != nullptr ? *strategy : Json(), {"RollingUpdate", "OnDelete"}));
 }
 
 }  // namespace

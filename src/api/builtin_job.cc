@@ -37,13 +37,14 @@ void ValidateIndexed(const Json& spec, const FieldPath& path, ErrorList* errs) {
   if (IsUnset(completions)) {
     errs->push_back(Required(path.Child("completions"), "when completion mode is Indexed"));
   } else if (builtin::IntValue(completions) > kIndexedJobLimit) {
-    errs->push_back(Invalid(path.Child("completions"), *completions,
-                            "must be less than or equal to 100000"));
+    errs->push_back(
+        Invalid(path.Child("completions"), *completions, "must be less than or equal to 100000"));
   }
   const Json* parallelism = Member(spec, "parallelism");
   if (!IsUnset(parallelism) && builtin::IntValue(parallelism) > kIndexedJobLimit) {
-    errs->push_back(Invalid(path.Child("parallelism"), *parallelism,
-                            "must be less than or equal to 100000 when completion mode is Indexed"));
+    errs->push_back(
+        Invalid(path.Child("parallelism"), *parallelism,
+                "must be less than or equal to 100000 when completion mode is Indexed"));
   }
 }
 
@@ -73,7 +74,8 @@ void ApplyJobDefaults(Json* job) {
     (*spec)["completions"] = 1;
   }
   DefaultValue(spec, "parallelism", 1);
-  DefaultValue(spec, "backoffLimit", IsUnset(Member(spec, "backoffLimitPerIndex")) ? 6 : 2147483647);
+  DefaultValue(spec, "backoffLimit",
+               IsUnset(Member(spec, "backoffLimitPerIndex")) ? 6 : 2147483647);
   DefaultString(spec, "completionMode", "NonIndexed");
   DefaultValue(spec, "suspend", false);
   DefaultString(spec, "podReplacementPolicy",
@@ -90,7 +92,8 @@ void ApplyJobDefaults(Json* job) {
 }
 
 bool NeedsUidBeforeCreate(const ResourceInfo& info, const Json& object) {
-  return info.group == "batch" && info.kind == "Job" && !ManualSelector(ChildOrNull(object, "spec"));
+  return info.group == "batch" && info.kind == "Job" &&
+         !ManualSelector(ChildOrNull(object, "spec"));
 }
 
 void GenerateJobSelector(Json* job) {

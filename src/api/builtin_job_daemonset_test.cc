@@ -68,7 +68,8 @@ TEST(JobDefaults, GeneratedSelectorAndLabels) {
   ApplyBuiltinDefaults(Builtin("batch", "jobs"), &job);
   job["metadata"]["uid"] = "u-1";
   GenerateJobSelector(&job);
-  EXPECT_EQ(job["spec"]["selector"], Json::parse(R"({"matchLabels": {"batch.kubernetes.io/controller-uid": "u-1"}})"));
+  EXPECT_EQ(job["spec"]["selector"],
+            Json::parse(R"({"matchLabels": {"batch.kubernetes.io/controller-uid": "u-1"}})"));
   EXPECT_EQ(job["spec"]["template"]["metadata"]["labels"],
             Json::parse(R"({"app": "pi", "batch.kubernetes.io/controller-uid": "u-1",
                             "batch.kubernetes.io/job-name": "pi", "controller-uid": "u-1",
@@ -81,36 +82,42 @@ TEST(JobDefaults, GeneratedSelectorAndLabels) {
 TEST(JobValidation, TestValidateJob) {
   Json always = BaseJob();
   always["spec"]["template"]["spec"].erase("restartPolicy");  // defaulted to Always
-  EXPECT_EQ(CreateJob(always), std::vector<std::string>{
-      "spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: "
-      "\"OnFailure\", \"Never\""});
+  EXPECT_EQ(
+      CreateJob(always),
+      std::vector<std::string>{
+          "spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: "
+          "\"OnFailure\", \"Never\""});
 
   Json negative = BaseJob();
   negative["spec"]["parallelism"] = -1;
   negative["spec"]["backoffLimit"] = -1;
-  EXPECT_EQ(CreateJob(negative), (std::vector<std::string>{
-      "spec.parallelism: Invalid value: -1: must be greater than or equal to 0",
-      "spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"}));
+  EXPECT_EQ(CreateJob(negative),
+            (std::vector<std::string>{
+                "spec.parallelism: Invalid value: -1: must be greater than or equal to 0",
+                "spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"}));
 
   Json indexed = BaseJob();
   indexed["spec"]["completionMode"] = "Indexed";
   indexed["spec"]["parallelism"] = 2;
-  EXPECT_EQ(CreateJob(indexed), std::vector<std::string>{
-      "spec.completions: Required value: when completion mode is Indexed"});
+  EXPECT_EQ(CreateJob(indexed),
+            std::vector<std::string>{
+                "spec.completions: Required value: when completion mode is Indexed"});
 
   Json mode = BaseJob();
   mode["spec"]["completionMode"] = "Sometimes";
-  EXPECT_EQ(CreateJob(mode), std::vector<std::string>{
-      "spec.completionMode: Unsupported value: \"Sometimes\": supported values: \"NonIndexed\", "
-      "\"Indexed\""});
+  EXPECT_EQ(CreateJob(mode),
+            std::vector<std::string>{"spec.completionMode: Unsupported value: \"Sometimes\": "
+                                     "supported values: \"NonIndexed\", "
+                                     "\"Indexed\""});
 
   // manualSelector true: the user's selector must match the template.
   Json manual = BaseJob();
   manual["spec"]["manualSelector"] = true;
   manual["spec"]["selector"] = Json::parse(R"({"matchLabels": {"a": "b"}})");
-  EXPECT_EQ(CreateJob(manual), std::vector<std::string>{
-      "spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not "
-      "match template `labels`"});
+  EXPECT_EQ(CreateJob(manual),
+            std::vector<std::string>{"spec.template.metadata.labels: Invalid value: "
+                                     "map[string]string(nil): `selector` does not "
+                                     "match template `labels`"});
 }
 
 TEST(JobValidation, UpdatesKeepTheSelectorAndTemplate) {
@@ -123,7 +130,8 @@ TEST(JobValidation, UpdatesKeepTheSelectorAndTemplate) {
   now["spec"]["template"]["spec"]["containers"][0]["image"] = "perl:2";
   now["spec"]["parallelism"] = 3;  // mutable
   std::vector<std::string> got;
-  for (const FieldError& e : ValidateBuiltin(info, now, &old)) got.push_back(e.field + ": " + e.detail);
+  for (const FieldError& e : ValidateBuiltin(info, now, &old))
+    got.push_back(e.field + ": " + e.detail);
   EXPECT_EQ(got, std::vector<std::string>{"spec.template: field is immutable"});
   old["spec"]["suspend"] = true;  // a suspended Job's template may change
   now["spec"]["suspend"] = true;
@@ -149,8 +157,10 @@ std::vector<std::string> CreateDaemonSet(Json set) {
 TEST(DaemonSetDefaults, TestSetDefaultDaemonSetSpec) {
   Json set = BaseDaemonSet();
   ApplyBuiltinDefaults(Builtin("apps", "daemonsets"), &set);
-  EXPECT_EQ(set["spec"]["updateStrategy"],
-            Json::parse(R"({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}})"));
+  EXPECT_EQ(
+      set["spec"]["updateStrategy"],
+      Json::parse(
+          R"({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}})"));
   EXPECT_EQ(set["spec"]["revisionHistoryLimit"], 10);
   EXPECT_EQ(set["spec"]["template"]["spec"]["restartPolicy"], "Always");
   EXPECT_TRUE(CreateDaemonSet(BaseDaemonSet()).empty());
@@ -163,25 +173,32 @@ TEST(DaemonSetDefaults, TestSetDefaultDaemonSetSpec) {
 
 TEST(DaemonSetValidation, TestValidateDaemonSet) {
   Json both_zero = BaseDaemonSet();
-  both_zero["spec"]["updateStrategy"] = Json::parse(R"({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 0}})");
-  EXPECT_EQ(CreateDaemonSet(both_zero), std::vector<std::string>{
-      "spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"});
+  both_zero["spec"]["updateStrategy"] = Json::parse(
+      R"({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 0}})");
+  EXPECT_EQ(CreateDaemonSet(both_zero),
+            std::vector<std::string>{"spec.updateStrategy.rollingUpdate.maxUnavailable: Required "
+                                     "value: cannot be 0 when maxSurge is 0"});
 
   Json both_set = BaseDaemonSet();
-  both_set["spec"]["updateStrategy"] = Json::parse(R"({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 1}})");
-  EXPECT_EQ(CreateDaemonSet(both_set), std::vector<std::string>{
-      "spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero"});
+  both_set["spec"]["updateStrategy"] = Json::parse(
+      R"({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 1}})");
+  EXPECT_EQ(CreateDaemonSet(both_set),
+            std::vector<std::string>{"spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "
+                                     "1: may not be set when maxUnavailable is non-zero"});
 
   Json never = BaseDaemonSet();
   never["spec"]["template"]["spec"]["restartPolicy"] = "Never";
-  EXPECT_EQ(CreateDaemonSet(never), std::vector<std::string>{
-      "spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""});
+  EXPECT_EQ(CreateDaemonSet(never),
+            std::vector<std::string>{"spec.template.spec.restartPolicy: Unsupported value: "
+                                     "\"Never\": supported values: \"Always\""});
 
   Json mismatch = BaseDaemonSet();
   mismatch["spec"]["selector"]["matchLabels"]["app"] = "other";
-  EXPECT_EQ(CreateDaemonSet(mismatch), std::vector<std::string>{
-      "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"agent\"}: "
-      "`selector` does not match template `labels`"});
+  EXPECT_EQ(
+      CreateDaemonSet(mismatch),
+      std::vector<std::string>{
+          "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"agent\"}: "
+          "`selector` does not match template `labels`"});
 }
 
 }  // namespace

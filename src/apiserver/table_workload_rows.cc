@@ -59,12 +59,12 @@ Row JobRow(const Json& job, Time now) {
 Row DaemonSetRow(const Json& set, Time now) {
   auto [names, images] = ContainerCells(ArrayAt(set, {"spec", "template", "spec", "containers"}));
   const Json* node_selector = At(set, {"spec", "template", "spec", "nodeSelector"});
-  return Cells({NameOf(set), IntAt(set, {"status", "desiredNumberScheduled"}),
-                IntAt(set, {"status", "currentNumberScheduled"}), IntAt(set, {"status", "numberReady"}),
-                IntAt(set, {"status", "updatedNumberScheduled"}),
-                IntAt(set, {"status", "numberAvailable"}),
-                FormatLabels(node_selector != nullptr ? *node_selector : Json()), AgeOf(set, now),
-                names, images, SelectorCell(set)});
+  return Cells(
+      {NameOf(set), IntAt(set, {"status", "desiredNumberScheduled"}),
+       IntAt(set, {"status", "currentNumberScheduled"}), IntAt(set, {"status", "numberReady"}),
+       IntAt(set, {"status", "updatedNumberScheduled"}), IntAt(set, {"status", "numberAvailable"}),
+       FormatLabels(node_selector != nullptr ? *node_selector : Json()), AgeOf(set, now), names,
+       images, SelectorCell(set)});
 }
 
 }  // namespace lws::apiserver::table_internal

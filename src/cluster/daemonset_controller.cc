@@ -53,7 +53,8 @@ DaemonSetController::DaemonSetController(EventLoop* loop, const client::LocalCli
 
 Status DaemonSetController::Start() {
   nodes_ = std::make_unique<client::Informer>(loop_, client_, client::kNodes);
-  nodes_->AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
+  nodes_->AddHandler(
+      [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
   RETURN_IF_ERROR(nodes_->Start());
   return queue_.Start();
 }
@@ -69,7 +70,8 @@ void DaemonSetController::OnNode(const store::ObjectPtr& old, const store::Objec
 }
 
 std::optional<Duration> DaemonSetController::Sync(const store::ObjectPtr& set_object) {
-  Result<std::shared_ptr<const api::DaemonSet>> set = store::DecodedView<api::DaemonSet>(*set_object);
+  Result<std::shared_ptr<const api::DaemonSet>> set =
+      store::DecodedView<api::DaemonSet>(*set_object);
   if (!set.ok()) {
     Logger(std::string(kDaemonSetControllerName))
         ->warn("{}: cannot decode: {}", store::MetaString(set_object->json, "name"),

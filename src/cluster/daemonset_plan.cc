@@ -37,8 +37,9 @@ bool HostNetwork(const api::PodSpec& spec) {
 
 void AddDaemonTolerations(api::PodSpec* spec) {
   for (api::Toleration& t : DaemonPodTolerations(HostNetwork(*spec))) {
-    const bool present = std::any_of(spec->tolerations.begin(), spec->tolerations.end(),
-                                     [&](const api::Toleration& o) { return SameToleration(o, t); });
+    const bool present =
+        std::any_of(spec->tolerations.begin(), spec->tolerations.end(),
+                    [&](const api::Toleration& o) { return SameToleration(o, t); });
     if (!present) spec->tolerations.push_back(std::move(t));
   }
 }
@@ -50,9 +51,11 @@ std::string TargetNode(const api::Pod& pod) {
       !pod.spec.affinity->node_affinity->required) {
     return "";
   }
-  for (const api::NodeSelectorTerm& term : pod.spec.affinity->node_affinity->required->node_selector_terms) {
+  for (const api::NodeSelectorTerm& term :
+       pod.spec.affinity->node_affinity->required->node_selector_terms) {
     for (const api::NodeSelectorRequirement& r : term.match_fields) {
-      if (r.key == "metadata.name" && r.operator_ == "In" && r.values.size() == 1) return r.values[0];
+      if (r.key == "metadata.name" && r.operator_ == "In" && r.values.size() == 1)
+        return r.values[0];
     }
   }
   return "";
@@ -79,7 +82,8 @@ struct NodeState {
 };
 
 void Delete(const api::Pod& pod, DaemonSetPlan* plan) {
-  plan->actions.push_back({.kind = Kind::kDeletePod, .name = pod.metadata.name, .uid = pod.metadata.uid});
+  plan->actions.push_back(
+      {.kind = Kind::kDeletePod, .name = pod.metadata.name, .uid = pod.metadata.uid});
 }
 
 // maxUnavailable resolved against the number of nodes that should run the pod (at least 1:
@@ -87,7 +91,8 @@ void Delete(const api::Pod& pod, DaemonSetPlan* plan) {
 int MaxUnavailable(const api::DaemonSet& set, int desired) {
   const auto& rolling = set.spec.update_strategy.rolling_update;
   if (!rolling || !rolling->max_unavailable) return 1;
-  Result<std::int64_t> value = api::GetScaledValueFromIntOrPercent(*rolling->max_unavailable, desired, true);
+  Result<std::int64_t> value =
+      api::GetScaledValueFromIntOrPercent(*rolling->max_unavailable, desired, true);
   return value.ok() ? std::max<int>(1, static_cast<int>(*value)) : 1;
 }
 
@@ -100,7 +105,8 @@ void RollingUpdate(const DaemonSetSnapshot& snap, const std::map<std::string, No
   for (const auto& [name, state] : nodes) {
     if (!state.verdict.should_run) continue;
     const api::Pod* pod = state.pods.empty() ? nullptr : state.pods.front();
-    const bool available = pod != nullptr && IsPodAvailable(*pod, set.spec.min_ready_seconds, snap.now);
+    const bool available =
+        pod != nullptr && IsPodAvailable(*pod, set.spec.min_ready_seconds, snap.now);
     if (!available) ++unavailable;
     if (pod == nullptr || pod->metadata.Label(kControllerRevisionHashLabel) == hash) continue;
     (available ? old_available : old_unavailable).push_back(pod);
@@ -113,10 +119,12 @@ void RollingUpdate(const DaemonSetSnapshot& snap, const std::map<std::string, No
 }
 
 api::DaemonSetStatus StatusOf(const DaemonSetSnapshot& snap,
-                              const std::map<std::string, NodeState>& nodes, const std::string& hash) {
+                              const std::map<std::string, NodeState>& nodes,
+                              const std::string& hash) {
   const api::DaemonSet& set = snap.set;
   api::DaemonSetStatus status = set.status;
-  status.desired_number_scheduled = status.current_number_scheduled = status.number_misscheduled = 0;
+  status.desired_number_scheduled = status.current_number_scheduled = status.number_misscheduled =
+      0;
   status.number_ready = status.number_available = status.updated_number_scheduled = 0;
   for (const auto& [name, state] : nodes) {
     const bool scheduled = !state.pods.empty();
@@ -147,7 +155,8 @@ std::vector<api::Toleration> DaemonPodTolerations(bool host_network) {
       ExistsToleration("node.kubernetes.io/memory-pressure", "NoSchedule"),
       ExistsToleration("node.kubernetes.io/pid-pressure", "NoSchedule"),
       ExistsToleration("node.kubernetes.io/unschedulable", "NoSchedule")};
-  if (host_network) out.push_back(ExistsToleration("node.kubernetes.io/network-unavailable", "NoSchedule"));
+  if (host_network)
+    out.push_back(ExistsToleration("node.kubernetes.io/network-unavailable", "NoSchedule"));
   return out;
 }
 
@@ -165,7 +174,8 @@ api::Pod NewDaemonPod(const api::DaemonSet& set, const std::string& node, const 
   pod.metadata.namespace_ = set.metadata.namespace_;
   pod.metadata.labels = tmpl.metadata.labels;
   pod.metadata.labels[std::string(kControllerRevisionHashLabel)] = hash;
-  pod.metadata.labels[std::string(kPodTemplateGenerationLabel)] = std::to_string(set.metadata.generation);
+  pod.metadata.labels[std::string(kPodTemplateGenerationLabel)] =
+      std::to_string(set.metadata.generation);
   pod.metadata.annotations = tmpl.metadata.annotations;
   pod.metadata.finalizers = tmpl.metadata.finalizers;
   pod.metadata.owner_references.push_back(AppsControllerRef("DaemonSet", set.metadata));
@@ -205,7 +215,8 @@ DaemonSetPlan PlanDaemonSet(const DaemonSetSnapshot& snap) {
   DaemonSetPlan plan;
   const std::string hash = DaemonSetTemplateHash(set);
   std::map<std::string, NodeState> nodes;
-  for (const auto& node : snap.nodes) nodes[node->metadata.name].verdict = NodeShouldRunDaemonPod(*node, set);
+  for (const auto& node : snap.nodes)
+    nodes[node->metadata.name].verdict = NodeShouldRunDaemonPod(*node, set);
   std::vector<const api::Pod*> failed;
   for (const auto& pod : snap.pods) {
     if (pod->metadata.IsDeleting() || pod->status.phase == "Succeeded") continue;
@@ -226,7 +237,8 @@ DaemonSetPlan PlanDaemonSet(const DaemonSetSnapshot& snap) {
       }
       for (std::size_t i = 1; i < state.pods.size(); ++i) Delete(*state.pods[i], &plan);
       if (state.verdict.should_run && state.pods.empty()) {
-        plan.actions.push_back({.kind = Kind::kCreatePod, .name = name, .pod = NewDaemonPod(set, name, hash)});
+        plan.actions.push_back(
+            {.kind = Kind::kCreatePod, .name = name, .pod = NewDaemonPod(set, name, hash)});
       }
     }
   }

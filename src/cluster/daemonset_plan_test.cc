@@ -3,10 +3,10 @@
 // taints and existing pods in; creations and deletions out), each named after its test.
 #include "cluster/daemonset_plan.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "api/codec.h"
 
@@ -62,9 +62,11 @@ std::shared_ptr<const api::Pod> PodOn(const std::string& name, const std::string
   return std::make_shared<const api::Pod>(std::move(pod));
 }
 
-std::vector<std::shared_ptr<const api::Node>> Nodes(int count, api::StringMap labels = {}, int first = 0) {
+std::vector<std::shared_ptr<const api::Node>> Nodes(int count, api::StringMap labels = {},
+                                                    int first = 0) {
   std::vector<std::shared_ptr<const api::Node>> out;
-  for (int i = first; i < first + count; ++i) out.push_back(NodeOf("node-" + std::to_string(i), labels));
+  for (int i = first; i < first + count; ++i)
+    out.push_back(NodeOf("node-" + std::to_string(i), labels));
   return out;
 }
 
@@ -151,7 +153,8 @@ TEST(DaemonSetPlan, NodeSelector) {
   ExpectSync({set, nodes, {}, kNow}, 3, 0);
   // A pod on an unselected node goes; a selected node without one gets one.
   const std::string hash = DaemonSetTemplateHash(set);
-  DaemonSetSnapshot snap{set, nodes, {PodOn("x", "node-0", hash), PodOn("y", "node-4", hash)}, kNow};
+  DaemonSetSnapshot snap{
+      set, nodes, {PodOn("x", "node-0", hash), PodOn("y", "node-4", hash)}, kNow};
   const DaemonSetPlan plan = PlanDaemonSet(snap);
   EXPECT_EQ(CreatedOn(plan), (std::set<std::string>{"node-5", "node-6"}));
   EXPECT_EQ(CountOf(plan, Kind::kDeletePod), 1);
@@ -194,15 +197,24 @@ TEST(DaemonSetPlan, TaintsAndTolerations) {
   tolerant.spec.template_.spec.tolerations.push_back(t);
   ExpectSync({tolerant, {NodeOf("tainted", {}, {dedicated})}, {}, kNow}, 1, 0);
 
-  api::Node unschedulable = *NodeOf("cordoned", {}, {TaintOf("node.kubernetes.io/unschedulable", "", "NoSchedule")});
+  api::Node unschedulable =
+      *NodeOf("cordoned", {}, {TaintOf("node.kubernetes.io/unschedulable", "", "NoSchedule")});
   unschedulable.spec.unschedulable = true;
   ExpectSync({set, {std::make_shared<const api::Node>(unschedulable)}, {}, kNow}, 1, 0);
-  ExpectSync({set, {NodeOf("not-ready", {}, {TaintOf("node.kubernetes.io/not-ready", "", "NoExecute")})}, {}, kNow}, 1, 0);
+  ExpectSync({set,
+              {NodeOf("not-ready", {}, {TaintOf("node.kubernetes.io/not-ready", "", "NoExecute")})},
+              {},
+              kNow},
+             1, 0);
 
   // NoSchedule keeps a running pod; NoExecute evicts it.
   const std::string hash = DaemonSetTemplateHash(set);
   ExpectSync({set, {NodeOf("n", {}, {dedicated})}, {PodOn("p", "n", hash)}, kNow}, 0, 0);
-  ExpectSync({set, {NodeOf("n", {}, {TaintOf("dedicated", "user1", "NoExecute")})}, {PodOn("p", "n", hash)}, kNow}, 0, 1);
+  ExpectSync({set,
+              {NodeOf("n", {}, {TaintOf("dedicated", "user1", "NoExecute")})},
+              {PodOn("p", "n", hash)},
+              kNow},
+             0, 1);
 }
 
 // update_test.go TestDaemonSetUpdatesPods: with maxUnavailable 2 and every pod ready and old,
@@ -212,7 +224,8 @@ TEST(DaemonSetPlan, RollingUpdateHonoursMaxUnavailable) {
   api::DaemonSet set = NewDaemonSet();
   set.spec.update_strategy.rolling_update->max_unavailable = api::IntOrString::FromInt(2);
   DaemonSetSnapshot snap{set, Nodes(5), {}, kNow};
-  for (int i = 0; i < 5; ++i) snap.pods.push_back(PodOn("old" + std::to_string(i), "node-" + std::to_string(i), "old"));
+  for (int i = 0; i < 5; ++i)
+    snap.pods.push_back(PodOn("old" + std::to_string(i), "node-" + std::to_string(i), "old"));
   DaemonSetPlan plan = PlanDaemonSet(snap);
   EXPECT_EQ(CountOf(plan, Kind::kCreatePod), 0);
   EXPECT_EQ(CountOf(plan, Kind::kDeletePod), 2);
@@ -237,7 +250,8 @@ TEST(DaemonSetPlan, RollingUpdateHonoursMaxUnavailable) {
 TEST(DaemonSetPlan, StatusCounts) {
   const api::DaemonSet set = NewDaemonSet();
   const std::string hash = DaemonSetTemplateHash(set);
-  DaemonSetSnapshot snap{set, Nodes(3), {PodOn("a", "node-0", hash), PodOn("b", "node-1", hash, false)}, kNow};
+  DaemonSetSnapshot snap{
+      set, Nodes(3), {PodOn("a", "node-0", hash), PodOn("b", "node-1", hash, false)}, kNow};
   const DaemonSetPlan plan = PlanDaemonSet(snap);
   EXPECT_EQ(plan.status.desired_number_scheduled, 3);
   EXPECT_EQ(plan.status.current_number_scheduled, 2);

@@ -21,7 +21,8 @@ OwnerController::Options QueueOptions() {
   return options;
 }
 
-std::vector<std::shared_ptr<const api::Pod>> PodViews(const std::vector<store::ObjectPtr>& objects) {
+std::vector<std::shared_ptr<const api::Pod>> PodViews(
+    const std::vector<store::ObjectPtr>& objects) {
   std::vector<std::shared_ptr<const api::Pod>> out;
   for (const store::ObjectPtr& object : objects) {
     Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*object);

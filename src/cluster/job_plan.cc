@@ -123,8 +123,10 @@ PodCounts Count(const JobSnapshot& snap) {
       counts.active.push_back(pod.get());
       if (IsReady(*pod)) ++counts.ready;
       if (index) counts.active_indexes.insert(*index);
-      for (const api::ContainerStatus& c : pod->status.container_statuses) counts.restarts += c.restart_count;
-      for (const api::ContainerStatus& c : pod->status.init_container_statuses) counts.restarts += c.restart_count;
+      for (const api::ContainerStatus& c : pod->status.container_statuses)
+        counts.restarts += c.restart_count;
+      for (const api::ContainerStatus& c : pod->status.init_container_statuses)
+        counts.restarts += c.restart_count;
     }
   }
   for (Time t : failures) {
@@ -149,24 +151,27 @@ std::vector<const api::Pod*> ByDeletionOrder(std::vector<const api::Pod*> pods) 
 
 void DeletePods(const std::vector<const api::Pod*>& pods, std::size_t count, JobPlan* plan) {
   for (std::size_t i = 0; i < std::min<std::size_t>(count, pods.size()); ++i) {
-    plan->actions.push_back({.kind = Kind::kDeletePod, .name = pods[i]->metadata.name,
-                             .uid = pods[i]->metadata.uid});
+    plan->actions.push_back(
+        {.kind = Kind::kDeletePod, .name = pods[i]->metadata.name, .uid = pods[i]->metadata.uid});
   }
 }
 
 void Event(JobPlan* plan, std::string type, std::string reason, std::string message) {
-  plan->actions.push_back({.kind = Kind::kEvent, .type = std::move(type),
-                           .reason = std::move(reason), .message = std::move(message)});
+  plan->actions.push_back({.kind = Kind::kEvent,
+                           .type = std::move(type),
+                           .reason = std::move(reason),
+                           .message = std::move(message)});
 }
 
 // Why the Job fails now (reason and message), if it does.
 std::optional<std::pair<std::string, std::string>> FailureOf(const JobSnapshot& snap,
-                                                            const api::JobStatus& status,
-                                                            const PodCounts& counts) {
+                                                             const api::JobStatus& status,
+                                                             const PodCounts& counts) {
   const api::Job& job = snap.job;
   const int limit = job.spec.backoff_limit.value_or(6);
   const bool on_failure = job.spec.template_.spec.restart_policy == "OnFailure";
-  const bool restarts_exceed = on_failure && (limit == 0 ? counts.restarts > 0 : counts.restarts >= limit);
+  const bool restarts_exceed =
+      on_failure && (limit == 0 ? counts.restarts > 0 : counts.restarts >= limit);
   if (status.failed > limit || restarts_exceed) {
     return std::pair{std::string("BackoffLimitExceeded"),
                      std::string("Job has reached the specified backoff limit")};
@@ -227,7 +232,8 @@ void ManagePods(const JobSnapshot& snap, const api::JobStatus& status, const Pod
   }
   if (!Indexed(job)) {
     api::Pod pod = NewJobPod(job, std::nullopt);
-    for (int i = 0; i < missing; ++i) plan->actions.push_back({.kind = Kind::kCreatePod, .pod = pod});
+    for (int i = 0; i < missing; ++i)
+      plan->actions.push_back({.kind = Kind::kCreatePod, .pod = pod});
     return;
   }
   for (int index = 0; index < job.spec.completions.value_or(0) && missing > 0; ++index) {
@@ -345,8 +351,7 @@ api::Pod NewJobPod(const api::Job& job, std::optional<int> index) {
   pod.metadata.labels = tmpl.metadata.labels;
   pod.metadata.annotations = tmpl.metadata.annotations;
   pod.metadata.finalizers = tmpl.metadata.finalizers;
-  pod.metadata.owner_references.push_back(
-      ControllerRefTo("batch/v1", "Job", job.metadata));
+  pod.metadata.owner_references.push_back(ControllerRefTo("batch/v1", "Job", job.metadata));
   pod.spec = tmpl.spec;
   if (index) {
     const std::string text = std::to_string(*index);
@@ -376,8 +381,9 @@ JobPlan PlanJob(const JobSnapshot& snap) {
     const std::optional<std::int64_t> deadline = job.spec.active_deadline_seconds;
     Result<Time> start = ParseRfc3339(plan.status.start_time);
     if (deadline && start.ok()) {
-      plan.actions.push_back({.kind = Kind::kRequeueAfter,
-                              .requeue_after = *start + std::chrono::seconds(*deadline) - snap.now});
+      plan.actions.push_back(
+          {.kind = Kind::kRequeueAfter,
+           .requeue_after = *start + std::chrono::seconds(*deadline) - snap.now});
     }
   }
   if (api::Encode(plan.status) != api::Encode(job.status)) {

@@ -5,10 +5,10 @@
 // SuccessCriteriaMet before the terminal condition).
 #include "cluster/job_plan.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "api/codec.h"
 
@@ -73,7 +73,8 @@ JobSnapshot Snapshot(api::Job job, Pods pods) {
   JobSnapshot snap{std::move(job), {}, kNow};
   int n = 0;
   auto add = [&](int count, const std::string& phase, bool ready) {
-    for (int i = 0; i < count; ++i) snap.pods.push_back(PodOf("p" + std::to_string(n++), phase, ready));
+    for (int i = 0; i < count; ++i)
+      snap.pods.push_back(PodOf("p" + std::to_string(n++), phase, ready));
   };
   add(pods.pending, "Pending", false);
   add(pods.ready, "Running", true);
@@ -127,30 +128,94 @@ TEST(JobPlan, ControllerSyncJobCases) {
       {"WQ job start", 2, std::nullopt, 6, {}, 2, 0, 2, 0, 0, {}},
       {"correct # of pods", 2, 5, 6, {.active = 2}, 0, 0, 2, 0, 0, {}},
       {"too few active pods", 2, 5, 6, {.active = 1, .succeeded = 1}, 1, 0, 2, 1, 0, {}},
-      {"too few active pods with a dynamic job", 2, std::nullopt, 6, {.active = 1}, 1, 0, 2, 0, 0, {}},
+      {"too few active pods with a dynamic job",
+       2,
+       std::nullopt,
+       6,
+       {.active = 1},
+       1,
+       0,
+       2,
+       0,
+       0,
+       {}},
       {"too many active pods", 2, 5, 6, {.active = 3}, 0, 1, 2, 0, 0, {}},
       {"more active pods than parallelism", 2, 5, 6, {.active = 10}, 0, 8, 2, 0, 0, {}},
-      {"more active pods than remaining completions", 3, 4, 6, {.active = 3, .succeeded = 2},
-       0, 1, 2, 2, 0, {}},
+      {"more active pods than remaining completions",
+       3,
+       4,
+       6,
+       {.active = 3, .succeeded = 2},
+       0,
+       1,
+       2,
+       2,
+       0,
+       {}},
       {"status change", 2, 5, 6, {.active = 2, .succeeded = 2}, 0, 0, 2, 2, 0, {}},
       {"WQ job finishing", 2, std::nullopt, 6, {.active = 1, .succeeded = 1}, 0, 0, 1, 1, 0, {}},
-      {"job finish", 2, 5, 6, {.succeeded = 5}, 0, 0, 0, 5, 0,
+      {"job finish",
+       2,
+       5,
+       6,
+       {.succeeded = 5},
+       0,
+       0,
+       0,
+       5,
+       0,
        {"SuccessCriteriaMet=True:CompletionsReached", "Complete=True:CompletionsReached"}},
-      {"WQ job all finished", 2, std::nullopt, 6, {.succeeded = 2}, 0, 0, 0, 2, 0,
+      {"WQ job all finished",
+       2,
+       std::nullopt,
+       6,
+       {.succeeded = 2},
+       0,
+       0,
+       0,
+       2,
+       0,
        {"SuccessCriteriaMet=True:CompletionsReached", "Complete=True:CompletionsReached"}},
-      {"WQ job all finished despite one failure", 2, std::nullopt, 6, {.succeeded = 1, .failed = 1},
-       0, 0, 0, 1, 1,
+      {"WQ job all finished despite one failure",
+       2,
+       std::nullopt,
+       6,
+       {.succeeded = 1, .failed = 1},
+       0,
+       0,
+       0,
+       1,
+       1,
        {"SuccessCriteriaMet=True:CompletionsReached", "Complete=True:CompletionsReached"}},
-      {"too many job failures", 2, 5, 0, {.failed = 1}, 0, 0, 0, 0, 1,
+      {"too many job failures",
+       2,
+       5,
+       0,
+       {.failed = 1},
+       0,
+       0,
+       0,
+       0,
+       1,
        {"FailureTarget=True:BackoffLimitExceeded", "Failed=True:BackoffLimitExceeded"}},
       // The two stopped pods count as failed, and the Job waits for them to go.
-      {"count ready pods when job fails", 2, 3, 0, {.active = 2, .ready = 2, .failed = 1}, 0, 2, 0,
-       0, 3, {"FailureTarget=True:BackoffLimitExceeded"}},
+      {"count ready pods when job fails",
+       2,
+       3,
+       0,
+       {.active = 2, .ready = 2, .failed = 1},
+       0,
+       2,
+       0,
+       0,
+       3,
+       {"FailureTarget=True:BackoffLimitExceeded"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     // The backoff of a new failure is over: the failures finished long before kNow.
-    const JobPlan plan = PlanJob(Snapshot(NewJob(c.parallelism, c.completions, c.backoff_limit), c.pods));
+    const JobPlan plan =
+        PlanJob(Snapshot(NewJob(c.parallelism, c.completions, c.backoff_limit), c.pods));
     EXPECT_EQ(CountOf(plan, Kind::kCreatePod), c.creations);
     EXPECT_EQ(CountOf(plan, Kind::kDeletePod), c.deletions);
     EXPECT_EQ(plan.status.active, c.active);

@@ -41,8 +41,8 @@ int ExitCode(const Json& pod) {
 bool Kubelets::ScheduleExit(const store::ObjectName& key, PodEntry& entry, const Json& pod) {
   std::optional<double> after = NumberAnnotation(pod, kExitAfterSecondsAnnotation, 0, 1e9);
   if (!after) return false;
-  entry.exit_at = loop_->Now() + std::chrono::duration_cast<Duration>(
-                                     std::chrono::duration<double>(*after));
+  entry.exit_at =
+      loop_->Now() + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(*after));
   ScheduleStep(key, entry, *entry.exit_at);
   return true;
 }
