@@ -1,6 +1,6 @@
 // File: api/apps_workloads.h
 //
-// apps/v1 ReplicaSet and Deployment (k8s.io/api/apps/v1 types.go), the fields their controllers
+// apps/v1 ReplicaSet, Deployment and DaemonSet (k8s.io/api/apps/v1 types.go), the fields their controllers
 // read and write; everything else rides along in `rest`.
 #pragma once
 
@@ -170,6 +170,89 @@ struct Deployment {
   ObjectMeta metadata;
   DeploymentSpec spec;
   DeploymentStatus status;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("apiVersion", s.api_version);
+    v("kind", s.kind);
+    v("metadata", s.metadata);
+    v("spec", s.spec);
+    v("status", s.status);
+  }
+};
+
+struct RollingUpdateDaemonSet {
+  std::optional<IntOrString> max_unavailable;
+  std::optional<IntOrString> max_surge;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("maxUnavailable", s.max_unavailable);
+    v("maxSurge", s.max_surge);
+  }
+};
+
+struct DaemonSetUpdateStrategy {
+  std::string type;  // RollingUpdate, OnDelete
+  std::optional<RollingUpdateDaemonSet> rolling_update;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("type", s.type);
+    v("rollingUpdate", s.rolling_update);
+  }
+};
+
+struct DaemonSetSpec {
+  std::optional<LabelSelector> selector;
+  PodTemplateSpec template_;
+  DaemonSetUpdateStrategy update_strategy;
+  std::int32_t min_ready_seconds = 0;
+  std::optional<std::int32_t> revision_history_limit;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("selector", s.selector);
+    v("template", s.template_);
+    v("updateStrategy", s.update_strategy);
+    v("minReadySeconds", s.min_ready_seconds);
+    v("revisionHistoryLimit", s.revision_history_limit);
+  }
+};
+
+struct DaemonSetStatus {
+  std::int32_t current_number_scheduled = 0;
+  std::int32_t number_misscheduled = 0;
+  std::int32_t desired_number_scheduled = 0;
+  std::int32_t number_ready = 0;
+  std::int64_t observed_generation = 0;
+  std::int32_t updated_number_scheduled = 0;
+  std::int32_t number_available = 0;
+  std::int32_t number_unavailable = 0;
+  std::optional<std::int32_t> collision_count;
+  std::vector<WorkloadCondition> conditions;
+  Json rest;
+  template <class S, class V>
+  static void Fields(S& s, V& v) {
+    v("currentNumberScheduled", s.current_number_scheduled, kAlways);
+    v("numberMisscheduled", s.number_misscheduled, kAlways);
+    v("desiredNumberScheduled", s.desired_number_scheduled, kAlways);
+    v("numberReady", s.number_ready, kAlways);
+    v("observedGeneration", s.observed_generation);
+    v("updatedNumberScheduled", s.updated_number_scheduled);
+    v("numberAvailable", s.number_available);
+    v("numberUnavailable", s.number_unavailable);
+    v("collisionCount", s.collision_count);
+    v("conditions", s.conditions);
+  }
+};
+
+struct DaemonSet {
+  std::string api_version = "apps/v1";
+  std::string kind = "DaemonSet";
+  ObjectMeta metadata;
+  DaemonSetSpec spec;
+  DaemonSetStatus status;
   Json rest;
   template <class S, class V>
   static void Fields(S& s, V& v) {

@@ -203,6 +203,10 @@ void ApplyBuiltinDefaults(const ResourceInfo& info, Json* object) {
     ApplyDeploymentDefaults(object);
   } else if (Is(info, "apps", "ReplicaSet")) {
     ApplyReplicaSetDefaults(object);
+  } else if (Is(info, "apps", "DaemonSet")) {
+    ApplyDaemonSetDefaults(object);
+  } else if (Is(info, "batch", "Job")) {
+    ApplyJobDefaults(object);
   } else if (Is(info, "", "Service")) {
     ApplyServiceDefaults(object);
   } else if (Is(info, "", "Namespace")) {

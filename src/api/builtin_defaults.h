@@ -48,4 +48,15 @@ void ApplyBuiltinUpdateCarryOver(const ResourceInfo& info, const Json& old, Json
 // defaults (enableServiceLinks, requests from limits, host ports) are not applied.
 void ApplyPodTemplateSpecDefaults(Json* pod_spec);
 
+// Whether creating `object` of kind `info` needs its uid before validation: a batch/v1 Job
+// whose spec.manualSelector is not true.
+bool NeedsUidBeforeCreate(const ResourceInfo& info, const Json& object);
+
+// The Job strategy's generateSelector, for a Job with metadata.uid set: template labels
+// batch.kubernetes.io/job-name and job-name (the Job's name), batch.kubernetes.io/controller-uid
+// and controller-uid (its uid), each unless already set, and the selector's matchLabels
+// batch.kubernetes.io/controller-uid=<uid>; the Job's own labels become the template's when it
+// has none.
+void GenerateJobSelector(Json* job);
+
 }  // namespace lws::api

@@ -32,7 +32,7 @@ void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* e
 namespace {
 
 // getIntOrPercentValue: the int, or the number before "%" (0 when it does not parse).
-std::int64_t IntOrPercent(const Json* value, bool* is_percent = nullptr) {
+std::int64_t IntOrPercent(const Json* value, bool* is_percent) {
   if (is_percent != nullptr) *is_percent = false;
   if (IsUnset(value)) return 0;
   if (value->is_number_integer()) return value->get<std::int64_t>();
@@ -45,6 +45,8 @@ std::int64_t IntOrPercent(const Json* value, bool* is_percent = nullptr) {
   if (is_percent != nullptr) *is_percent = true;
   return *number;
 }
+
+namespace {
 
 // ValidateRollingUpdateDeployment.
 void RollingUpdate(const Json& rolling, const FieldPath& path, ErrorList* errs) {

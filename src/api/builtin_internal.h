@@ -54,16 +54,32 @@ void ValidateWorkloadSelector(const Json& spec, const FieldPath& path, std::stri
                               ErrorList* errs);
 void ValidateWorkloadTemplate(const Json& spec, const Json* selector, const FieldPath& path,
                               std::string_view kind, ErrorList* errs);
+// unversioned ValidateLabelSelector: matchLabels and matchExpressions syntax.
+ErrorList ValidateSelectorSyntax(const Json& selector, const FieldPath& path);
+// The template's labels must match the selector ("`selector` does not match template
+// `labels`"); an unparseable selector is reported as invalid.
+void ValidateTemplateLabelsMatch(const Json& spec, const Json* selector, const FieldPath& path,
+                                 ErrorList* errs);
+// ValidateJob's spec rules (builtin_job.cc), the generated selector on create and
+// ValidateJobSpecUpdate's immutable fields on update (`old` non-null).
+ErrorList ValidateJobSpec(const Json& spec, const FieldPath& path);
+ErrorList ValidateJobSpecUpdate(const Json& spec, const Json& old_spec);
+ErrorList ValidateJob(const Json& job, const Json* old);
+// ValidateDaemonSetSpec (builtin_daemonset.cc).
+ErrorList ValidateDaemonSetSpec(const Json& spec, const FieldPath& path);
+// SetDefaults_Job and SetDefaults_DaemonSet (apps/v1, batch/v1), with the template's pod spec.
+void ApplyJobDefaults(Json* job);
+void ApplyDaemonSetDefaults(Json* set);
+// ValidatePositiveIntOrPercent and getIntOrPercentValue (builtin_deployment_validation.cc).
+void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* errs);
+std::int64_t IntOrPercent(const Json* value, bool* is_percent = nullptr);
+
 // ValidateDeploymentSpec and ValidateReplicaSetSpec, and their updates' immutable selector
 // (builtin_deployment_validation.cc).
 ErrorList ValidateDeploymentSpec(const Json& spec, const FieldPath& path);
 ErrorList ValidateReplicaSetSpec(const Json& spec, const FieldPath& path);
 ErrorList ValidateSelectorUpdate(const Json& spec, const Json& old_spec);
 
-// unversioned ValidateLabelSelector over a LabelSelector's JSON (builtin_workload_validation.cc).
-ErrorList ValidateSelectorSyntax(const Json& selector, const FieldPath& path);
-// ValidatePositiveIntOrPercent: an int >= 0 or a valid percentage (builtin_deployment_validation.cc).
-void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* errs);
 // ValidateService's spec rules and ValidateServiceUpdate's cluster IP rule
 // (builtin_service_validation.cc).
 ErrorList ValidateServiceSpec(const Json& spec, const FieldPath& path);

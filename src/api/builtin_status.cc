@@ -89,6 +89,12 @@ Json InitialStatus(const ResourceInfo& info, const Json& object) {
   }
   if (Is(info, "", "Namespace")) return {{"phase", "Active"}};
   if (Is(info, "apps", "StatefulSet")) return {{"replicas", 0}, {"availableReplicas", 0}};
+  // The members the API prints even when zero; a new Job's status is empty.
+  if (Is(info, "apps", "DaemonSet")) {
+    return {{"currentNumberScheduled", 0}, {"numberMisscheduled", 0},
+            {"desiredNumberScheduled", 0}, {"numberReady", 0}};
+  }
+  if (Is(info, "batch", "Job")) return Json::object();
   if (Is(info, "", "Service")) return {{"loadBalancer", Json::object()}};
   if (Is(info, "", "PersistentVolumeClaim")) return {{"phase", "Pending"}};
   if (Is(info, "", "Node")) return NodeStatus(object);

@@ -203,6 +203,11 @@ ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Js
     AppendErrors(&errs, Is(info, "apps", "Deployment") ? ValidateDeploymentSpec(spec, FieldPath("spec"))
                                                         : ValidateReplicaSetSpec(spec, FieldPath("spec")));
     if (old != nullptr) AppendErrors(&errs, ValidateSelectorUpdate(spec, SpecOf(*old)));
+  } else if (Is(info, "apps", "DaemonSet")) {
+    AppendErrors(&errs, ValidateDaemonSetSpec(spec, FieldPath("spec")));
+    if (old != nullptr) AppendErrors(&errs, ValidateSelectorUpdate(spec, SpecOf(*old)));
+  } else if (Is(info, "batch", "Job")) {
+    AppendErrors(&errs, ValidateJob(object, old));
   } else if (Is(info, "", "Service")) {
     if (old != nullptr) AppendErrors(&errs, ValidateServiceSpecUpdate(spec, SpecOf(*old)));
     AppendErrors(&errs, ValidateServiceSpec(spec, FieldPath("spec")));

@@ -49,6 +49,33 @@ std::string GoLabelSelector(const Json& selector) {
   return out + "}}";
 }
 
+// unversioned ValidateLabelSelector.
+ErrorList SelectorSyntax(const Json& selector, const FieldPath& path) {
+  ErrorList errs;
+  if (const Json* labels = Object(selector, "matchLabels")) AppendErrors(&errs, ValidateLabelMap(*labels, path.Child("matchLabels")));
+  const Json* exprs = Array(selector, "matchExpressions");
+  for (std::size_t i = 0; exprs != nullptr && i < exprs->size(); ++i) {
+    const Json& r = (*exprs)[i];
+    const FieldPath at = path.Child("matchExpressions").Index(i);
+    const std::string op = StringMember(r, "operator");
+    const Json* values = Array(r, "values");
+    const std::size_t count = values != nullptr ? values->size() : 0;
+    if (op == "In" || op == "NotIn") {
+      if (count == 0) errs.push_back(Required(at.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+    } else if (op == "Exists" || op == "DoesNotExist") {
+      if (count > 0) errs.push_back(Forbidden(at.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    } else {
+      errs.push_back(Invalid(at.Child("operator"), op, "not a valid selector operator"));
+    }
+    const std::string key = StringMember(r, "key");
+    for (const auto& p : IsQualifiedName(key)) errs.push_back(Invalid(at.Child("key"), key, p));
+    for (std::size_t j = 0; j < count; ++j) {
+      const std::string v = (*values)[j].is_string() ? (*values)[j].get<std::string>() : (*values)[j].dump();
+      for (const auto& p : IsValidLabelValue(v)) errs.push_back(Invalid(at.Child("values").Index(j), v, p));
+    }
+  }
+  return errs;
+}
 
 void ValidateUpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* errs) {
   const Json* strategy = Object(spec, "updateStrategy");
@@ -76,32 +103,8 @@ void ValidateUpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* 
 
 }  // namespace
 
-// unversioned ValidateLabelSelector.
 ErrorList ValidateSelectorSyntax(const Json& selector, const FieldPath& path) {
-  ErrorList errs;
-  if (const Json* labels = Object(selector, "matchLabels")) AppendErrors(&errs, ValidateLabelMap(*labels, path.Child("matchLabels")));
-  const Json* exprs = Array(selector, "matchExpressions");
-  for (std::size_t i = 0; exprs != nullptr && i < exprs->size(); ++i) {
-    const Json& r = (*exprs)[i];
-    const FieldPath at = path.Child("matchExpressions").Index(i);
-    const std::string op = StringMember(r, "operator");
-    const Json* values = Array(r, "values");
-    const std::size_t count = values != nullptr ? values->size() : 0;
-    if (op == "In" || op == "NotIn") {
-      if (count == 0) errs.push_back(Required(at.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (op == "Exists" || op == "DoesNotExist") {
-      if (count > 0) errs.push_back(Forbidden(at.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else {
-      errs.push_back(Invalid(at.Child("operator"), op, "not a valid selector operator"));
-    }
-    const std::string key = StringMember(r, "key");
-    for (const auto& p : IsQualifiedName(key)) errs.push_back(Invalid(at.Child("key"), key, p));
-    for (std::size_t j = 0; j < count; ++j) {
-      const std::string v = (*values)[j].is_string() ? (*values)[j].get<std::string>() : (*values)[j].dump();
-      for (const auto& p : IsValidLabelValue(v)) errs.push_back(Invalid(at.Child("values").Index(j), v, p));
-    }
-  }
-  return errs;
+  return SelectorSyntax(selector, path);
 }
 
 void NonNegative(const Json& obj, std::string_view key, const FieldPath& path, ErrorList* errs) {
@@ -115,7 +118,7 @@ void ValidateWorkloadSelector(const Json& spec, const FieldPath& path, std::stri
   if (IsUnset(selector)) {
     errs->push_back(Required(path.Child("selector"), ""));
   } else if (selector->is_object()) {
-    AppendErrors(errs, ValidateSelectorSyntax(*selector, path.Child("selector")));
+    AppendErrors(errs, SelectorSyntax(*selector, path.Child("selector")));
     const Json* labels = Object(*selector, "matchLabels");
     const Json* exprs = Array(*selector, "matchExpressions");
     if ((labels == nullptr || labels->empty()) && (exprs == nullptr || exprs->empty())) {
@@ -125,33 +128,39 @@ void ValidateWorkloadSelector(const Json& spec, const FieldPath& path, std::stri
   }
 }
 
-void ValidateWorkloadTemplate(const Json& spec, const Json* selector_json, const FieldPath& path,
-                              std::string_view kind, ErrorList* errs) {
+void ValidateTemplateLabelsMatch(const Json& spec, const Json* selector_json,
+                                 const FieldPath& path, ErrorList* errs) {
   const Json* tmpl = Object(spec, "template");
   const Json* meta = tmpl != nullptr ? Object(*tmpl, "metadata") : nullptr;
   const Json* labels = meta != nullptr ? Object(*meta, "labels") : nullptr;
-  {
-    // A missing selector selects nothing, so upstream also reports the template labels.
-    std::optional<Selector> selector;
-    LabelSelector typed;
-    if (IsUnset(selector_json)) {
-      selector = Selector::Nothing();
-    } else if (selector_json->is_object() && DecodeInto(*selector_json, &typed).empty()) {
-      auto parsed = Selector::FromLabelSelector(&typed);
-      if (parsed.ok()) selector = *parsed;
-    }
-    StringMap label_map;
-    if (labels != nullptr) {
-      for (const auto& [k, v] : labels->items()) label_map[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    }
-    if (!selector.has_value()) {
-      errs->push_back(WithRendered(Invalid(path.Child("selector"), Json(), ""), GoLabelSelector(*selector_json)));
-    } else if (!selector->Empty() && !selector->Matches(label_map)) {
-      errs->push_back(WithRendered(Invalid(path.Child("template").Child("metadata").Child("labels"), Json(),
-                                           "`selector` does not match template `labels`"),
-                                   labels != nullptr ? GoStringMap(*labels) : "map[string]string(nil)"));
-    }
+  // A missing selector selects nothing, so upstream also reports the template labels.
+  std::optional<Selector> selector;
+  LabelSelector typed;
+  if (IsUnset(selector_json)) {
+    selector = Selector::Nothing();
+  } else if (selector_json->is_object() && DecodeInto(*selector_json, &typed).empty()) {
+    auto parsed = Selector::FromLabelSelector(&typed);
+    if (parsed.ok()) selector = *parsed;
   }
+  StringMap label_map;
+  if (labels != nullptr) {
+    for (const auto& [k, v] : labels->items()) label_map[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  if (!selector.has_value()) {
+    errs->push_back(WithRendered(Invalid(path.Child("selector"), Json(), ""), GoLabelSelector(*selector_json)));
+  } else if (!selector->Empty() && !selector->Matches(label_map)) {
+    errs->push_back(WithRendered(Invalid(path.Child("template").Child("metadata").Child("labels"), Json(),
+                                         "`selector` does not match template `labels`"),
+                                 labels != nullptr ? GoStringMap(*labels) : "map[string]string(nil)"));
+  }
+}
+
+void ValidateWorkloadTemplate(const Json& spec, const Json* selector_json, const FieldPath& path,
+                              std::string_view kind, ErrorList* errs) {
+  ValidateTemplateLabelsMatch(spec, selector_json, path, errs);
+  const Json* tmpl = Object(spec, "template");
+  const Json* meta = tmpl != nullptr ? Object(*tmpl, "metadata") : nullptr;
+  const Json* labels = meta != nullptr ? Object(*meta, "labels") : nullptr;
   if (labels != nullptr) AppendErrors(errs, ValidateLabelMap(*labels, path.Child("template").Child("labels")));
   const Json* pod_spec = tmpl != nullptr ? Object(*tmpl, "spec") : nullptr;
   const std::string restart = pod_spec != nullptr ? StringMember(*pod_spec, "restartPolicy") : "";

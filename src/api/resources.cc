@@ -104,6 +104,19 @@ std::vector<ResourceInfo> BuiltinResources() {
   deployments.scale = ScaleInfo{".spec.replicas", ".status.replicas", ""};
   all.push_back(deployments);
 
+  // Run by cluster/daemonset_controller.h and cluster/job_controller.h in `lws up`.
+  ResourceInfo daemonsets = Builtin("apps", "daemonsets", "daemonset", "DaemonSet", true, {"ds"});
+  daemonsets.categories = {"all"};
+  daemonsets.has_status = true;
+  daemonsets.tracks_generation = true;
+  all.push_back(daemonsets);
+
+  ResourceInfo jobs = Builtin("batch", "jobs", "job", "Job", true, {});
+  jobs.categories = {"all"};
+  jobs.has_status = true;
+  jobs.tracks_generation = true;
+  all.push_back(jobs);
+
   // RBAC: no short names, no categories; the cluster-wide kinds are cluster-scoped.
   const std::string rbac = "rbac.authorization.k8s.io";
   all.push_back(Builtin(rbac, "clusterroles", "clusterrole", "ClusterRole", false, {}));

@@ -25,6 +25,15 @@ api::ErrorList RequestHandler::ValidateBuiltin(const Json& object, const Json* o
   return api::ValidateBuiltin(*info_, object, old);
 }
 
+void RequestHandler::PrepareBuiltinCreate(Json* object) {
+  if (info_->custom || !api::NeedsUidBeforeCreate(*info_, *object)) return;
+  // The uid comes from the store's stream now rather than when it stores: kube-apiserver fills
+  // the system metadata before its Job strategy validates and generates the selector.
+  if (reserved_uid_.empty()) reserved_uid_ = store_->ReserveUid();
+  (*object)["metadata"]["uid"] = reserved_uid_;
+  api::GenerateJobSelector(object);
+}
+
 Json RequestHandler::InitialStatus(const Json& object) const {
   if (info_->custom) return Json();  // a custom resource cannot be created with a status
   return api::InitialStatus(*info_, object);

@@ -119,6 +119,7 @@ Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(
   options.dry_run = DryRun();
   options.initial_status = InitialStatus(object);
   options.managed_fields = std::move(managed_fields);
+  options.uid = reserved_uid_;
   ASSIGN_OR_RETURN(store::ObjectPtr created, store_->Create(*info_, std::move(object), options));
   if (IsCrd(*info_) && !options.dry_run) return EstablishCrd(created);
   // The store added scalar metadata (uid, creationTimestamp, generation...) and replaced the

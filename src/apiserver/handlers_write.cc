@@ -190,6 +190,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
     api::ErrorList schema_errors = schema->Validate(*object);
     errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
   } else {
+    if (old == nullptr) PrepareBuiltinCreate(object);
     errors = ValidateBuiltin(*object, old, subresource);
   }
   if (!errors.empty()) {

@@ -131,6 +131,11 @@ struct BuiltinSchemas {
 
     by_kind = {{"Pod", &pod},
                {"StatefulSet", &stateful_set},
+               // The other pod-template workloads: the same tags where our model has them
+               // (DaemonSet's updateStrategy and Job's fields carry none of their own).
+               {"ReplicaSet", &stateful_set},
+               {"DaemonSet", &stateful_set},
+               {"Job", &stateful_set},
                {"Deployment", &deployment},
                {"Service", &service},
                {"Node", &node},

@@ -160,6 +160,9 @@ class RequestHandler {
   api::ErrorList ValidateBuiltin(const Json& object, const Json* old,
                                  std::string_view subresource) const;
   Json InitialStatus(const Json& object) const;
+  // The steps of a built-in kind's create strategy that need the object's uid before it is
+  // stored (the Job's generated selector): reserves the uid in reserved_uid_.
+  void PrepareBuiltinCreate(Json* object);
 
   // Responses.
   HttpResponse ObjectResponse(int code, const store::ObjectPtr& object);
@@ -182,6 +185,8 @@ class RequestHandler {
   std::vector<std::string> warnings_;
   // The name in a create's body, for error details (a collection URL names no object).
   std::string body_name_;
+  // The uid PrepareBuiltinCreate gave the object being created ("" when none).
+  std::string reserved_uid_;
 };
 
 }  // namespace lws::apiserver

@@ -244,6 +244,38 @@ std::map<std::string, Printer> BuildPrinters() {
        AgeCol(), Col("Containers", kContainersDescription, 1), Col("Images", kImagesDescription, 1),
        Col("Selector", "Label selector for pods.", 1)},
       ReplicaSetRow};
+  printers["batch/jobs"] = {
+      {NameCol(), Col("Status", "Status of the job."),
+       Col("Completions", "The number of pods which reached phase Succeeded."),
+       Col("Duration", "Time required to complete the job."), AgeCol(),
+       Col("Containers", kContainersDescription, 1), Col("Images", kImagesDescription, 1),
+       Col("Selector", "A label query over pods that should match the pod count.", 1)},
+      JobRow};
+  printers["apps/daemonsets"] = {
+      {NameCol(),
+       Col("Desired",
+           "The total number of nodes that should be running the daemon pod (including nodes "
+           "correctly running the daemon pod).",
+           0, "integer"),
+       Col("Current",
+           "The number of nodes that are running at least 1 daemon pod and are supposed to run "
+           "the daemon pod.",
+           0, "integer"),
+       Col("Ready",
+           "numberReady is the number of nodes that should be running the daemon pod and have one "
+           "or more of the daemon pod running with a Ready Condition.",
+           0, "integer"),
+       Col("Up-to-date", "The total number of nodes that are running updated daemon pod", 0,
+           "integer"),
+       Col("Available",
+           "The number of nodes that should be running the daemon pod and have one or more of the "
+           "daemon pod running and available (ready for at least spec.minReadySeconds)",
+           0, "integer"),
+       Col("Node Selector",
+           "NodeSelector is a selector which must be true for the pod to fit on a node."),
+       AgeCol(), Col("Containers", kContainersDescription, 1), Col("Images", kImagesDescription, 1),
+       Col("Selector", "A label query over pods that are managed by the daemon set.", 1)},
+      DaemonSetRow};
   // Roles and ClusterRoles have no printer upstream: the default Name / Created At table.
   auto bindings = [&](const char* kind, const char* role_ref) {
     std::string k(kind);

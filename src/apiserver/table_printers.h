@@ -76,6 +76,14 @@ Row DeploymentRow(const Json& deploy, Time now);
 Row ReplicaSetRow(const Json& set, Time now);
 Row RoleBindingRow(const Json& binding, Time now);  // RoleBinding and ClusterRoleBinding
 Row WebhookConfigurationRow(const Json& config, Time now);  // Mutating and Validating
+Row JobRow(const Json& job, Time now);                // printJob (table_workload_rows.cc)
+Row DaemonSetRow(const Json& set, Time now);          // printDaemonSet
+
+// Row helpers the row functions share: a row of `cells`; layoutContainerCells (container names
+// and images, comma separated); metav1.LabelSelectorAsSelector(spec.selector).String().
+Row Cells(std::initializer_list<Json> cells);
+std::pair<std::string, std::string> ContainerCells(const Json& containers);
+std::string SelectorCell(const Json& object);
 
 // JSON readers: the value at `path` below `object` when every step is an object member.
 const Json* At(const Json& object, std::initializer_list<std::string_view> path);

@@ -37,23 +37,6 @@ Json Count(const Json& object, std::string_view field) {
   return v != nullptr && (v->is_object() || v->is_array()) ? v->size() : 0;
 }
 
-Row Cells(std::initializer_list<Json> cells) {
-  Row row;
-  row.cells = Json::array();
-  for (const Json& c : cells) row.cells.push_back(c);
-  return row;
-}
-
-// layoutContainerCells: container names and images, comma separated.
-std::pair<std::string, std::string> ContainerCells(const Json& containers) {
-  std::vector<std::string> names, images;
-  for (const Json& c : containers) {
-    names.push_back(StringAt(c, {"name"}));
-    images.push_back(StringAt(c, {"image"}));
-  }
-  return {Join(names, ","), Join(images, ",")};
-}
-
 // getServiceExternalIP with wide output.
 std::string ServiceExternalIp(const Json& svc, const std::string& type) {
   std::vector<std::string> external = Strings(ArrayAt(svc, {"spec", "externalIPs"}));
@@ -129,6 +112,25 @@ std::int64_t DesiredReplicas(const Json& object) {
   return replicas != nullptr && replicas->is_number() ? IntAt(object, {"spec", "replicas"}) : 1;
 }
 
+}  // namespace
+
+Row Cells(std::initializer_list<Json> cells) {
+  Row row;
+  row.cells = Json::array();
+  for (const Json& c : cells) row.cells.push_back(c);
+  return row;
+}
+
+// layoutContainerCells: container names and images, comma separated.
+std::pair<std::string, std::string> ContainerCells(const Json& containers) {
+  std::vector<std::string> names, images;
+  for (const Json& c : containers) {
+    names.push_back(StringAt(c, {"name"}));
+    images.push_back(StringAt(c, {"image"}));
+  }
+  return {Join(names, ","), Join(images, ",")};
+}
+
 // metav1.LabelSelectorAsSelector(spec.selector).String(); an undecodable selector prints "".
 std::string SelectorCell(const Json& object) {
   api::LabelSelector typed;
@@ -138,7 +140,6 @@ std::string SelectorCell(const Json& object) {
   return parsed.ok() ? parsed->String() : "";
 }
 
-}  // namespace
 
 Row StatefulSetRow(const Json& sts, Time now) {
   // spec.replicas defaults to 1 (kubectl-compat.md section 9.10).

@@ -34,6 +34,8 @@ inline const Resource kReplicaSets{"apps", "v1", "replicasets"};
 inline const Resource kDeployments{"apps", "v1", "deployments"};
 inline const Resource kLeases{"coordination.k8s.io", "v1", "leases"};
 inline const Resource kPodDisruptionBudgets{"policy", "v1", "poddisruptionbudgets"};
+inline const Resource kDaemonSets{"apps", "v1", "daemonsets"};
+inline const Resource kJobs{"batch", "v1", "jobs"};
 inline const Resource kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets"};
 // Volcano's PodGroups (a CRD: served only where Volcano, or a test, installed it).
 inline const Resource kPodGroups{"scheduling.volcano.sh", "v1beta1", "podgroups"};

@@ -30,6 +30,10 @@ inline constexpr const char* kNvlinkDomainLabel = "nvidia.com/gpu.clique";
 inline constexpr const char* kStartupSecondsAnnotation = "sim.lws-cpp.dev/startup-seconds";
 // Seconds after becoming Ready at which the first container crashes (and restarts), once per start.
 inline constexpr const char* kCrashAfterSecondsAnnotation = "sim.lws-cpp.dev/crash-after-seconds";
+// Seconds of running after which the containers exit on their own (a batch workload), with the
+// code of kExitCodeAnnotation (default 0). Takes precedence over the crash annotation.
+inline constexpr const char* kExitAfterSecondsAnnotation = "sim.lws-cpp.dev/exit-after-seconds";
+inline constexpr const char* kExitCodeAnnotation = "sim.lws-cpp.dev/exit-code";
 
 // A duration drawn from a distribution, in seconds: the time a pod takes to become Ready.
 struct Distribution {

@@ -248,8 +248,11 @@ void Kubelets::Step(const store::ObjectName& key, const std::string& uid) {
   switch (entry.run->stage) {
     case PodStage::kCreating:
     case PodStage::kRestarting: BecomeReady(key, entry, pod->json); break;
-    case PodStage::kRunning: Crash(key, entry, pod->json); break;
-    case PodStage::kFailed: return;
+    case PodStage::kRunning:
+      if (!ExitIfDue(key, entry, pod->json)) Crash(key, entry, pod->json);
+      break;
+    case PodStage::kFailed:
+    case PodStage::kSucceeded: return;
   }
   Enqueue(key);
 }

@@ -93,6 +93,7 @@ class Kubelets {
     // no rendering: PodStatusFor keeps a status it already produced as it is.
     store::ObjectPtr reported;
     std::optional<PodRun> reported_run;
+    std::optional<Time> exit_at;  // the containers' own exit (kubelet_exit.cc)
   };
 
   void OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now);
@@ -114,6 +115,11 @@ class Kubelets {
   void Step(const store::ObjectName& key, const std::string& uid);
   void BecomeReady(const store::ObjectName& key, PodEntry& entry, const Json& pod);
   void Crash(const store::ObjectName& key, PodEntry& entry, const Json& pod);
+  // kubelet_exit.cc: containers that exit on their own (kExitAfterSecondsAnnotation). Schedules
+  // the exit of a run that just became Ready (true when the pod has one); at the step, exits
+  // when it is due (true) and then ends the pod or restarts the container per restartPolicy.
+  bool ScheduleExit(const store::ObjectName& key, PodEntry& entry, const Json& pod);
+  bool ExitIfDue(const store::ObjectName& key, PodEntry& entry, const Json& pod);
   void CancelTimers(PodEntry& entry);
 
   void DeletePod(const store::ObjectName& key, PodEntry& entry);

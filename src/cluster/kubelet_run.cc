@@ -47,6 +47,7 @@ void Kubelets::BecomeReady(const store::ObjectName& key, PodEntry& entry, const 
     ++pods_started_;
   }
   run.stage = PodStage::kRunning;
+  if (ScheduleExit(key, entry, pod)) return;
   // Crash injection, decided once per start.
   if (std::optional<Duration> after = SecondsAnnotation(pod, kCrashAfterSecondsAnnotation)) {
     ScheduleStep(key, entry, now + *after);

@@ -86,7 +86,8 @@ std::vector<ContainerSpec> Containers(const Json& pod) {
 
 Json Terminated(const std::string& id, int exit_code, Time started, Time finished) {
   return {{"terminated",
-           {{"containerID", id}, {"exitCode", exit_code}, {"reason", "Error"},
+           {{"containerID", id}, {"exitCode", exit_code},
+            {"reason", exit_code == 0 ? "Completed" : "Error"},
             {"startedAt", FormatRfc3339(started)}, {"finishedAt", FormatRfc3339(finished)}}}};
 }
 
@@ -112,9 +113,10 @@ Json ContainerStatus(const Json& pod, const ContainerSpec& c, bool first, const 
   s["restartCount"] = restarts;
   if (first) s["lastState"] = run.last_state;
   const Time started = first ? run.started_at : run.others_started_at;
-  if (run.stage == PodStage::kFailed) {
-    // The pod failed as a whole: the other containers were stopped (SIGKILL's 137).
-    s["state"] = Terminated(id, first ? 1 : 137, started, run.finished_at);
+  if (run.stage == PodStage::kFailed || run.stage == PodStage::kSucceeded) {
+    // After a crash the pod failed as a whole: the other containers were stopped (SIGKILL's 137).
+    const int code = run.exit_code ? *run.exit_code : first ? 1 : 137;
+    s["state"] = Terminated(id, code, started, run.finished_at);
     return s;
   }
   s["state"] = {{"running", {{"startedAt", FormatRfc3339(started)}}}};
@@ -158,9 +160,10 @@ std::vector<Json> KubeletConditions(const PodRun& run, const std::vector<std::st
   const bool sandbox = run.stage == PodStage::kRunning || run.stage == PodStage::kRestarting;
   std::vector<Json> out = {Condition("PodReadyToStartContainers", sandbox),
                            Condition("Initialized", true)};
-  if (run.stage == PodStage::kFailed) {
-    out.push_back(Condition("Ready", false, "PodFailed"));
-    out.push_back(Condition("ContainersReady", false, "PodFailed"));
+  if (run.stage == PodStage::kFailed || run.stage == PodStage::kSucceeded) {
+    const char* reason = run.stage == PodStage::kFailed ? "PodFailed" : "PodCompleted";
+    out.push_back(Condition("Ready", false, reason));
+    out.push_back(Condition("ContainersReady", false, reason));
   } else if (!unready.empty()) {
     const std::string message = fmt::format("containers with unready status: [{}]",
                                             fmt::join(unready, " "));
@@ -253,8 +256,9 @@ Json PodStatusFor(const Json& pod, const PodRun& run, Time now) {
   }
 
   status["phase"] = run.stage == PodStage::kCreating ? "Pending"
-                    : run.stage == PodStage::kFailed ? "Failed"
-                                                     : "Running";
+                    : run.stage == PodStage::kFailed    ? "Failed"
+                    : run.stage == PodStage::kSucceeded ? "Succeeded"
+                                                        : "Running";
   status["conditions"] = std::move(conditions);
   status["containerStatuses"] = std::move(statuses);
   status["startTime"] = FormatRfc3339(run.start_time);

@@ -16,6 +16,7 @@
 // Init containers and readiness gates are not simulated: Initialized is True from the start.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "api/codec.h"
@@ -30,7 +31,9 @@ enum class PodStage {
   kCreating,    // bound; sandbox and images on their way: Pending, ContainerCreating
   kRunning,     // every container running and ready
   kRestarting,  // the first container crashed and was restarted at once; not ready yet
-  kFailed,      // the first container crashed under restartPolicy Never: phase Failed
+  kFailed,      // the first container crashed, or the containers exited non-zero, and were
+                // not restarted: phase Failed
+  kSucceeded,   // the containers exited with code 0 and were not restarted: phase Succeeded
 };
 
 // What the kubelet knows of one run of a pod: enough to render its whole status again.
@@ -39,7 +42,10 @@ struct PodRun {
   Time start_time{};   // the kubelet took the pod on: status.startTime
   Time started_at{};   // the current start of the first container (state.running.startedAt)
   Time others_started_at{};  // the other containers' start (they never crash)
-  Time finished_at{};  // kFailed: when the first container exited
+  Time finished_at{};  // kFailed, kSucceeded: when the first container exited
+  // kFailed, kSucceeded: every container's exit code when they exited on their own
+  // (kExitAfterSecondsAnnotation); nullopt after a crash (first 1, the others 137).
+  std::optional<int> exit_code;
   int restart_count = 0;     // of the first container
   Json last_state = Json::object();  // the first container's lastState
   std::string pod_ip;   // assigned when the containers first start

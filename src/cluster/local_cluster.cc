@@ -15,7 +15,8 @@ namespace {
 const client::Resource* const kOwners[] = {
     &client::kStatefulSets, &client::kPods,      &client::kControllerRevisions,
     &client::kServices,     &client::kPersistentVolumeClaims, &client::kLeaderWorkerSets,
-    &client::kDeployments,  &client::kReplicaSets, &client::kNamespaces};
+    &client::kDeployments,  &client::kReplicaSets, &client::kDaemonSets, &client::kJobs,
+    &client::kNamespaces};
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
@@ -35,6 +36,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       replicaset_client_(server, store, std::string(kReplicaSetControllerName)),
       deployment_client_(server, store, std::string(kDeploymentControllerName)),
       disruption_client_(server, store, "kube-controller-manager"),
+      job_client_(server, store, std::string(kJobControllerName)),
+      daemonset_client_(server, store, std::string(kDaemonSetControllerName)),
       gc_client_(server, store, "generic-garbage-collector"),
       gang_client_(server, store, std::string(kVolcanoScheduler)),
       tenants_client_(server, store, "other-tenants") {
@@ -62,6 +65,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
   disruption_ = std::make_unique<DisruptionController>(loop, &disruption_client_);
   if (options_.node_leases) node_leases_ = std::make_unique<NodeLeases>(loop, &kubelet_client_);
+  jobs_ = std::make_unique<JobController>(loop, &job_client_);
+  daemonsets_ = std::make_unique<DaemonSetController>(loop, &daemonset_client_);
 }
 
 LocalCluster::~LocalCluster() { Stop(); }
@@ -85,6 +90,8 @@ Status LocalCluster::Start() {
   if (Status s = replicasets_->Start(); !s.ok()) return s;
   if (Status s = deployments_->Start(); !s.ok()) return s;
   if (Status s = disruption_->Start(); !s.ok()) return s;
+  if (Status s = jobs_->Start(); !s.ok()) return s;
+  if (Status s = daemonsets_->Start(); !s.ok()) return s;
   if (tenants_) {
     if (Status s = tenants_->Start(); !s.ok()) return s;
   }
@@ -95,6 +102,8 @@ void LocalCluster::Stop() {
   gc_watches_.clear();
   if (tenants_) tenants_->Stop();
   if (disruption_) disruption_->Stop();
+  if (daemonsets_) daemonsets_->Stop();
+  if (jobs_) jobs_->Stop();
   if (deployments_) deployments_->Stop();
   if (replicasets_) replicasets_->Stop();
   if (statefulsets_) statefulsets_->Stop();

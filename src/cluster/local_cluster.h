@@ -1,7 +1,8 @@
 // File: cluster/local_cluster.h
 //
 // The simulated cluster behind the embedded API server: node pools with their autoscaler, the
-// scheduler, the kubelets, the StatefulSet, ReplicaSet and Deployment controllers and the
+// scheduler, the kubelets, the StatefulSet, ReplicaSet, Deployment, Job and DaemonSet
+// controllers and the
 // garbage collector, each with its
 // own in-process client (so managedFields and events name the component, as on a real cluster),
 // all on one EventLoop. `lws up` runs it on the real clock; simulations and tests run it on a
@@ -23,9 +24,11 @@
 #include "base/event_loop.h"
 #include "client/local_client.h"
 #include "cluster/cluster_spec.h"
+#include "cluster/daemonset_controller.h"
 #include "cluster/deployment_controller.h"
 #include "cluster/disruption_controller.h"
 #include "cluster/garbage_collector.h"
+#include "cluster/job_controller.h"
 #include "cluster/kubelet.h"
 #include "cluster/kubelet_log.h"
 #include "cluster/node_leases.h"
@@ -69,6 +72,8 @@ class LocalCluster {
   StatefulSetController& statefulsets() { return *statefulsets_; }
   ReplicaSetController& replicasets() { return *replicasets_; }
   DeploymentController& deployments() { return *deployments_; }
+  JobController& jobs() { return *jobs_; }
+  DaemonSetController& daemonsets() { return *daemonsets_; }
   std::uint64_t gc_passes() const { return gc_passes_; }
 
  private:
@@ -92,6 +97,8 @@ class LocalCluster {
   client::LocalClient replicaset_client_;
   client::LocalClient deployment_client_;
   client::LocalClient disruption_client_;
+  client::LocalClient job_client_;
+  client::LocalClient daemonset_client_;
   client::LocalClient gc_client_;
   client::LocalClient gang_client_;
   client::LocalClient tenants_client_;
@@ -106,6 +113,8 @@ class LocalCluster {
   std::unique_ptr<DeploymentController> deployments_;
   std::unique_ptr<DisruptionController> disruption_;
   std::unique_ptr<NodeLeases> node_leases_;
+  std::unique_ptr<JobController> jobs_;
+  std::unique_ptr<DaemonSetController> daemonsets_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "api/field.h"
 #include "base/log.h"
 #include "cluster/node_pool_plan.h"
 #include "store/decoded_view.h"
@@ -37,6 +38,23 @@ std::string HoldingNode(const store::ObjectPtr& pod) {
     if (phase == "Succeeded" || phase == "Failed") return "";
   }
   return node;
+}
+
+// The node whose scale-down `pod` holds back: its HoldingNode, except for a DaemonSet's pod,
+// which cluster-autoscaler does not count (every node runs one; it goes with the node).
+std::string ScaleDownHolder(const store::ObjectPtr& pod) {
+  if (!pod) return "";
+  const Json& refs = api::ChildOrNull(api::ChildOrNull(pod->json, "metadata"), "ownerReferences");
+  if (refs.is_array()) {
+    for (const Json& ref : refs) {
+      const Json& controller = api::ChildOrNull(ref, "controller");
+      if (api::StringMember(ref, "kind") == "DaemonSet" && controller.is_boolean() &&
+          controller.get<bool>()) {
+        return "";
+      }
+    }
+  }
+  return HoldingNode(pod);
 }
 
 // True iff the scheduler wrote PodScheduled=False/Unschedulable and the pod is not bound or
@@ -158,8 +176,8 @@ void NodePools::Schedule(Time when, std::function<void()> task) {
 }
 
 void NodePools::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  const std::string before = HoldingNode(old);
-  const std::string after = HoldingNode(now);
+  const std::string before = ScaleDownHolder(old);
+  const std::string after = ScaleDownHolder(now);
   if (before != after) {
     if (!before.empty() && --pods_on_node_[before] <= 0) pods_on_node_.erase(before);
     if (!after.empty()) ++pods_on_node_[after];
@@ -354,7 +372,7 @@ void NodePools::ScaleDown() {
       Result<store::ListResult> pods = client_->List(client::kPods, options);
       bool busy = !pods.ok();
       for (const store::ObjectPtr& pod : pods.ok() ? pods->items : std::vector<store::ObjectPtr>{}) {
-        busy = busy || HoldingNode(pod) == name;
+        busy = busy || ScaleDownHolder(pod) == name;
       }
       if (busy) continue;
       client::DeleteOptions precondition;

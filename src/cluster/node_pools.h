@@ -14,8 +14,8 @@
 //     stockout ends (upstream's backoff is exponential from 5 minutes; here it lasts exactly as
 //     long as the stockout, which is what a script means by one). Provisioning already requested
 //     before the stockout completes.
-//   - Scale-down: a node with no pod bound to it (terminated pods aside) for the pool's
-//     scale_down_delay is deleted, highest index first, never below min_nodes.
+//   - Scale-down: a node with no pod bound to it (terminated pods and, as cluster-autoscaler
+//     has it, DaemonSet pods aside) for the pool's scale_down_delay is deleted, highest index first, never below min_nodes.
 //   - Status: the ConfigMap kube-system/cluster-autoscaler-status holds the YAML status of
 //     cluster-autoscaler 1.30+ (clusterWide and per nodeGroups health, scaleUp, scaleDown),
 //     rewritten only when its content changes. Two deviations, both to keep it readable and

@@ -35,7 +35,9 @@ std::optional<ControllerOf> ControllingOwner(const api::Json& object, std::strin
     const Json& controller = api::ChildOrNull(ref, "controller");
     if (!controller.is_boolean() || !controller.get<bool>()) continue;
     // Only one controller reference is allowed; it either names the kind or not.
-    if (StringAt(ref, "kind") != kind || !StringAt(ref, "apiVersion").starts_with("apps/")) {
+    // Jobs are the batch group's; every other owner kind here is an apps one.
+    const std::string_view group = kind == "Job" ? "batch/" : "apps/";
+    if (StringAt(ref, "kind") != kind || !StringAt(ref, "apiVersion").starts_with(group)) {
       return std::nullopt;
     }
     return ControllerOf{
@@ -46,8 +48,13 @@ std::optional<ControllerOf> ControllingOwner(const api::Json& object, std::strin
 }
 
 api::OwnerReference AppsControllerRef(std::string kind, const api::ObjectMeta& owner) {
+  return ControllerRefTo("apps/v1", std::move(kind), owner);
+}
+
+api::OwnerReference ControllerRefTo(std::string api_version, std::string kind,
+                                    const api::ObjectMeta& owner) {
   api::OwnerReference ref;
-  ref.api_version = "apps/v1";
+  ref.api_version = std::move(api_version);
   ref.kind = std::move(kind);
   ref.name = owner.name;
   ref.uid = owner.uid;

@@ -42,7 +42,7 @@ class OwnerController {
   using Key = store::ObjectName;
 
   // A kind the owner controls: its objects are indexed by the object their controller reference
-  // names when that reference's kind is `owner_kind` (in the apps group). `sync_key` maps the
+  // names when that reference's kind is `owner_kind` (in the apps group; batch for Jobs). `sync_key` maps the
   // referenced object to the owner to sync (a Deployment watches its ReplicaSets' pods); null
   // means the referenced object is the owner.
   struct Controlled {
@@ -147,7 +147,7 @@ class OwnerController {
 };
 
 // The (namespace, name) and uid of the object `object`'s controller reference names when its
-// kind is `kind` in the apps group, else nullopt.
+// kind is `kind` in the apps group (the batch group for "Job"), else nullopt.
 struct ControllerOf {
   store::ObjectName owner;
   std::string uid;
@@ -157,5 +157,8 @@ std::optional<ControllerOf> ControllingOwner(const api::Json& object, std::strin
 // The controller reference an apps/v1 controller puts on what it makes: controller and
 // blockOwnerDeletion true (upstream metav1.NewControllerRef).
 api::OwnerReference AppsControllerRef(std::string kind, const api::ObjectMeta& owner);
+// The same for an owner of any group ("batch/v1" Jobs).
+api::OwnerReference ControllerRefTo(std::string api_version, std::string kind,
+                                    const api::ObjectMeta& owner);
 
 }  // namespace lws::cluster

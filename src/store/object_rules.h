@@ -30,6 +30,8 @@ struct CreateOptions {
   // none): the API server passes the entries a write left unchanged as they were, shared, or
   // defers them (store/object.h, EntriesMaker).
   std::optional<NewEntries> managed_fields;
+  // The uid the object gets, when the caller reserved one (Store::ReserveUid); else a new one.
+  std::string uid;
 };
 
 struct UpdateOptions {

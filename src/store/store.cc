@@ -108,6 +108,11 @@ Status Store::Load() {
   });
 }
 
+std::string Store::ReserveUid() {
+  std::lock_guard lock(mu_);
+  return NewUid();
+}
+
 std::string Store::NewUid() {
   unsigned char b[16];
   for (int half = 0; half < 2; ++half) {
@@ -221,7 +226,8 @@ Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object
     object["metadata"]["name"] = candidate.name;
   }
   ASSIGN_OR_RETURN(Json prepared,
-                   PrepareForCreate(info, std::move(object), options_.clock->Now(), NewUid(), options));
+                   PrepareForCreate(info, std::move(object), options_.clock->Now(),
+                                    options.uid.empty() ? NewUid() : options.uid, options));
   const ObjectName name = NameOf(prepared);
   if (Find(gr, name) != nullptr) return AlreadyExistsError(info, name.name);
   NewEntries entries = options.managed_fields ? *options.managed_fields

@@ -185,6 +185,9 @@ class Store {
   // that keeps something derived from a whole resource (the API server's parsed webhook
   // configurations) checks instead of listing on every request.
   std::uint64_t LastWrite(const api::ResourceInfo& info) const;
+  // A fresh uid from the store's seeded stream, for a strategy that must name the object's uid
+  // before it is created (the Job's generated selector); pass it back in CreateOptions::uid.
+  std::string ReserveUid();
 
  private:
   using ObjectMap = std::map<ObjectName, ObjectPtr>;

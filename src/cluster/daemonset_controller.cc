@@ -1,0 +1,141 @@
+// The DaemonSet controller's snapshot and writes (daemonset_controller.h).
+#include "cluster/daemonset_controller.h"
+
+#include <fmt/format.h>
+
+#include "api/field.h"
+#include "base/log.h"
+#include "client/request_bodies.h"
+#include "store/decoded_view.h"
+
+namespace lws::cluster {
+
+namespace {
+
+using Kind = DaemonSetActionKind;
+
+OwnerController::Options QueueOptions() {
+  OwnerController::Options options;
+  options.name = std::string(kDaemonSetControllerName);
+  options.owner = client::kDaemonSets;
+  options.controlled.push_back({client::kPods, "DaemonSet", nullptr});
+  return options;
+}
+
+template <class T>
+std::vector<std::shared_ptr<const T>> Views(const std::vector<store::ObjectPtr>& objects) {
+  std::vector<std::shared_ptr<const T>> out;
+  for (const store::ObjectPtr& object : objects) {
+    Result<std::shared_ptr<const T>> view = store::DecodedView<T>(*object);
+    if (view.ok()) out.push_back(std::move(*view));
+  }
+  return out;
+}
+
+// What decides where daemon pods run: the node's labels and spec (taints, unschedulable).
+bool PlacementChanged(const store::ObjectPtr& old, const store::ObjectPtr& now) {
+  if (!old || !now) return true;
+  const api::Json& a = old->json;
+  const api::Json& b = now->json;
+  return api::ChildOrNull(a, "spec") != api::ChildOrNull(b, "spec") ||
+         api::ChildOrNull(api::ChildOrNull(a, "metadata"), "labels") !=
+             api::ChildOrNull(api::ChildOrNull(b, "metadata"), "labels");
+}
+
+}  // namespace
+
+DaemonSetController::DaemonSetController(EventLoop* loop, const client::LocalClient* client)
+    : loop_(loop),
+      client_(client),
+      recorder_(client, &loop->clock(), std::string(kDaemonSetControllerName)),
+      queue_(loop, client, QueueOptions(),
+             [this](const store::ObjectPtr& set) { return Sync(set); }) {}
+
+Status DaemonSetController::Start() {
+  nodes_ = std::make_unique<client::Informer>(loop_, client_, client::kNodes);
+  nodes_->AddHandler(
+      [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
+  RETURN_IF_ERROR(nodes_->Start());
+  return queue_.Start();
+}
+
+void DaemonSetController::Stop() {
+  queue_.Stop();
+  if (nodes_) nodes_->Stop();
+}
+
+void DaemonSetController::OnNode(const store::ObjectPtr& old, const store::ObjectPtr& now) {
+  if (!PlacementChanged(old, now)) return;
+  for (const auto& [key, set] : queue_.owners().objects()) queue_.Enqueue(key);
+}
+
+std::optional<Duration> DaemonSetController::Sync(const store::ObjectPtr& set_object) {
+  Result<std::shared_ptr<const api::DaemonSet>> set =
+      store::DecodedView<api::DaemonSet>(*set_object);
+  if (!set.ok()) {
+    Logger(std::string(kDaemonSetControllerName))
+        ->warn("{}: cannot decode: {}", store::MetaString(set_object->json, "name"),
+               set.status().message());
+    return std::nullopt;
+  }
+  DaemonSetSnapshot snap;
+  snap.set = **set;
+  snap.now = loop_->Now();
+  const store::ObjectName key{snap.set.metadata.namespace_, snap.set.metadata.name};
+  snap.pods = Views<api::Pod>(queue_.Owned(kPods, key, snap.set.metadata.uid));
+  std::vector<store::ObjectPtr> nodes;
+  for (const auto& [name, node] : nodes_->objects()) nodes.push_back(node);
+  snap.nodes = Views<api::Node>(nodes);
+  return Apply(set_object, PlanDaemonSet(snap));
+}
+
+std::optional<Duration> DaemonSetController::Apply(const store::ObjectPtr& set_object,
+                                                   const DaemonSetPlan& plan) {
+  const api::Json& set_json = set_object->json;
+  const store::ObjectName key = store::NameOf(set_json);
+  std::optional<Duration> requeue;
+  for (const DaemonSetAction& action : plan.actions) {
+    switch (action.kind) {
+      case Kind::kCreatePod: {
+        Result<store::ObjectPtr> answer = client_->Create(client::kPods, api::Encode(*action.pod));
+        if (!answer.ok()) {
+          recorder_.Record(set_json, "Warning", "FailedCreate",
+                           fmt::format("Error creating: {}", answer.status().message()));
+          return queue_.Failed(key, answer.status());
+        }
+        recorder_.Record(set_json, "Normal", "SuccessfulCreate",
+                         "Created pod: " + store::MetaString((*answer)->json, "name"));
+        queue_.Expect(key, kPods, **answer);
+        break;
+      }
+      case Kind::kDeletePod: {
+        client::DeleteOptions options;
+        options.precondition_uid = action.uid;
+        Result<store::ObjectPtr> answer =
+            client_->Delete(client::kPods, key.namespace_, action.name, options);
+        if (!answer.ok() && answer.status().code() != Code::kNotFound) {
+          recorder_.Record(set_json, "Warning", "FailedDelete",
+                           fmt::format("Error deleting: {}", answer.status().message()));
+          return queue_.Failed(key, answer.status());
+        }
+        recorder_.Record(set_json, "Normal", "SuccessfulDelete", "Deleted pod: " + action.name);
+        if (answer.ok()) queue_.Expect(key, kPods, **answer);
+        break;
+      }
+      case Kind::kUpdateStatus: {
+        Result<store::ObjectPtr> answer = client_->UpdateStatus(
+            client::kDaemonSets, client::StatusWriteBody(set_json, api::Encode(plan.status)));
+        if (!answer.ok()) return queue_.Failed(key, answer.status());
+        queue_.Expect(key, OwnerController::kOwnerInformer, **answer);
+        break;
+      }
+      case Kind::kRequeueAfter:
+        requeue = action.requeue_after;
+        break;
+    }
+  }
+  queue_.Succeeded(key);
+  return requeue;
+}
+
+}  // namespace lws::cluster
