@@ -29,8 +29,6 @@ void PositiveIntOrPercent(const Json* value, const FieldPath& path, ErrorList* e
   }
 }
 
-namespace {
-
 // getIntOrPercentValue: the int, or the number before "%" (0 when it does not parse).
 std::int64_t IntOrPercent(const Json* value, bool* is_percent) {
   if (is_percent != nullptr) *is_percent = false;
