@@ -209,12 +209,28 @@ TEST_F(ApiServerTest, StoredCrdsAreServedAgainAfterARestart) {
   std::filesystem::remove_all(dir);
 }
 
-TEST_F(ApiServerTest, DeletingANamespaceDeletesItsObjects) {
+// The namespace registry: a DELETE only starts termination; the content stays for the namespace
+// controller (cluster/namespace_deleter.h) and new content is refused; further DELETEs and
+// updates keep the namespace while spec.finalizers holds "kubernetes".
+TEST_F(ApiServerTest, DeletingANamespaceMakesItTerminating) {
   Json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "team"}}}};
   ASSERT_EQ(Post("/api/v1/namespaces", ns).code, 201);
   ASSERT_EQ(Post("/api/v1/namespaces/team/pods", PodJson("p", "team")).code, 201);
-  ASSERT_EQ(Delete("/api/v1/namespaces/team").code, 200);
-  EXPECT_EQ(Get("/api/v1/namespaces/team/pods/p").code, 404);
+  Reply deleted = Delete("/api/v1/namespaces/team");
+  ASSERT_EQ(deleted.code, 200);
+  EXPECT_EQ(deleted.body["status"]["phase"], "Terminating");
+  EXPECT_TRUE(deleted.body["metadata"].contains("deletionTimestamp"));
+  EXPECT_EQ(Get("/api/v1/namespaces/team/pods/p").code, 200);
+  Reply refused = Post("/api/v1/namespaces/team/pods", PodJson("q", "team"));
+  EXPECT_EQ(refused.code, 403);
+  EXPECT_EQ(refused.body["message"],
+            "pods \"q\" is forbidden: unable to create new content in namespace team because it "
+            "is being terminated");
+  EXPECT_EQ(Delete("/api/v1/namespaces/team").code, 200);
+  Json labelled = Get("/api/v1/namespaces/team").body;
+  labelled["metadata"]["labels"]["x"] = "y";
+  EXPECT_EQ(Put("/api/v1/namespaces/team", labelled).code, 200);
+  EXPECT_EQ(Get("/api/v1/namespaces/team").code, 200);
 }
 
 TEST_F(ApiServerTest, WatchStreamsEvents) {

@@ -24,7 +24,7 @@ TEST_F(OpenApiTest, RootListsEveryGroupVersionWithItsHash) {
             (std::vector<std::string>{"api/v1", "apis/apps/v1", "apis/events.k8s.io/v1",
                                       "apis/authentication.k8s.io/v1",
                                       "apis/authorization.k8s.io/v1", "apis/batch/v1",
-                                      "apis/rbac.authorization.k8s.io/v1",
+                                      "apis/policy/v1", "apis/rbac.authorization.k8s.io/v1",
                                       "apis/admissionregistration.k8s.io/v1",
                                       "apis/apiextensions.k8s.io/v1", "apis/scheduling.k8s.io/v1",
                                       "apis/coordination.k8s.io/v1",

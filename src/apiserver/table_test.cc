@@ -209,6 +209,8 @@ TEST_F(TableTest, EveryBuiltinResourceHasItsColumns) {
       {"daemonsets",
        {"Name", "Desired", "Current", "Ready", "Up-to-date", "Available", "Node Selector", "Age",
         "Containers", "Images", "Selector"}},
+      {"poddisruptionbudgets",
+       {"Name", "Min Available", "Max Unavailable", "Allowed Disruptions", "Age"}},
       {"clusterroles", {"Name", "Created At"}},
       {"roles", {"Name", "Created At"}},
       {"clusterrolebindings", {"Name", "Role", "Age", "Users", "Groups", "ServiceAccounts"}},
