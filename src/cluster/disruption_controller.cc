@@ -8,38 +8,33 @@
 namespace lws::cluster {
 namespace {
 
+using api::ChildOrNull;
+
 // Changes that arrive together (a rollout touches many pods) share one pass.
 constexpr Duration kPassDelay = std::chrono::milliseconds(100);
-
-const Json& Child(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
 
 std::string Str(const Json& value) { return value.is_string() ? value.get<std::string>() : ""; }
 
 // The controller reference of `object` (metav1.GetControllerOf), or null.
 const Json* ControllerRef(const Json& object) {
-  const Json& refs = Child(Child(object, "metadata"), "ownerReferences");
+  const Json& refs = ChildOrNull(ChildOrNull(object, "metadata"), "ownerReferences");
   if (!refs.is_array()) return nullptr;
   for (const Json& ref : refs) {
-    if (Child(ref, "controller").is_boolean() && Child(ref, "controller").get<bool>()) return &ref;
+    if (ChildOrNull(ref, "controller").is_boolean() && ChildOrNull(ref, "controller").get<bool>()) return &ref;
   }
   return nullptr;
 }
 
 std::int64_t Replicas(const Json& workload) {
-  const Json& replicas = Child(Child(workload, "spec"), "replicas");
+  const Json& replicas = ChildOrNull(ChildOrNull(workload, "spec"), "replicas");
   return replicas.is_number_integer() ? replicas.get<std::int64_t>() : 1;  // defaulted to 1
 }
 
 // The object of `informer` in `ns` named by `ref`, when its uid matches.
 store::ObjectPtr Referenced(const client::Informer& informer, const std::string& ns,
                             const Json& ref) {
-  store::ObjectPtr object = informer.Get(ns, Str(Child(ref, "name")));
-  if (!object || Str(Child(object->json["metadata"], "uid")) != Str(Child(ref, "uid"))) {
+  store::ObjectPtr object = informer.Get(ns, Str(ChildOrNull(ref, "name")));
+  if (!object || Str(ChildOrNull(object->json["metadata"], "uid")) != Str(ChildOrNull(ref, "uid"))) {
     return nullptr;
   }
   return object;
@@ -102,12 +97,12 @@ void DisruptionController::RunPass() {
 void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
                                       std::optional<Time>* recheck) {
   const Json& json = budget->json;
-  if (!Str(Child(Child(json, "metadata"), "deletionTimestamp")).empty()) return;
+  if (!Str(ChildOrNull(ChildOrNull(json, "metadata"), "deletionTimestamp")).empty()) return;
   std::vector<CoveredPod> covered = CoveredPods(json);
   BudgetStatusPlan plan = PlanBudgetStatus(json, covered, loop_->Now());
   for (const BudgetEvent& event : plan.events) {
     // A pass runs on any pod change in the cluster: each event is told once per budget.
-    const std::string said = Str(Child(Child(json, "metadata"), "uid")) + "/" + event.pod + "/" +
+    const std::string said = Str(ChildOrNull(ChildOrNull(json, "metadata"), "uid")) + "/" + event.pod + "/" +
                              event.reason + "/" + event.message;
     if (!recorded_.insert(said).second) continue;
     if (event.pod.empty()) {
@@ -147,9 +142,9 @@ void DisruptionController::FindController(const Json& pod, CoveredPod* covered) 
   const Json* ref = ControllerRef(pod);
   if (ref == nullptr) return;  // unmanaged
   covered->controller = CoveredPod::Controller::kNotFound;
-  const std::string ns = Str(Child(Child(pod, "metadata"), "namespace"));
-  const std::string kind = Str(Child(*ref, "kind"));
-  const std::string api_version = Str(Child(*ref, "apiVersion"));
+  const std::string ns = Str(ChildOrNull(ChildOrNull(pod, "metadata"), "namespace"));
+  const std::string kind = Str(ChildOrNull(*ref, "kind"));
+  const std::string api_version = Str(ChildOrNull(*ref, "apiVersion"));
   if (api_version != "apps/v1") return;
   store::ObjectPtr found;
   if (kind == "StatefulSet") {
@@ -158,13 +153,13 @@ void DisruptionController::FindController(const Json& pod, CoveredPod* covered) 
     found = Referenced(*replicasets_, ns, *ref);
     // A Deployment's ReplicaSet: the Deployment's scale counts (getPodDeployment).
     const Json* owner = found ? ControllerRef(found->json) : nullptr;
-    if (owner != nullptr && Str(Child(*owner, "kind")) == "Deployment") {
+    if (owner != nullptr && Str(ChildOrNull(*owner, "kind")) == "Deployment") {
       found = Referenced(*deployments_, ns, *owner);
     }
   }
   if (!found) return;
   covered->controller = CoveredPod::Controller::kFound;
-  covered->controller_uid = Str(Child(Child(found->json, "metadata"), "uid"));
+  covered->controller_uid = Str(ChildOrNull(ChildOrNull(found->json, "metadata"), "uid"));
   covered->controller_scale = Replicas(found->json);
 }
 

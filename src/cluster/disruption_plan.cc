@@ -11,15 +11,10 @@
 namespace lws::cluster {
 namespace {
 
-const Json& Child(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
+using api::ChildOrNull;
 
 std::string Meta(const Json& object, const char* key) {
-  const Json& value = Child(Child(object, "metadata"), key);
+  const Json& value = ChildOrNull(ChildOrNull(object, "metadata"), key);
   return value.is_string() ? value.get<std::string>() : "";
 }
 
@@ -28,7 +23,7 @@ std::int64_t IntOf(const Json& value) {
 }
 
 std::optional<api::IntOrString> Bound(const Json& spec, const char* key) {
-  const Json& value = Child(spec, key);
+  const Json& value = ChildOrNull(spec, key);
   if (value.is_number_integer()) return api::IntOrString::FromInt(value.get<std::int32_t>());
   if (value.is_string()) return api::IntOrString::FromString(value.get<std::string>());
   return std::nullopt;
@@ -87,7 +82,7 @@ Expected ExpectedPodCount(const Json& spec, const std::vector<CoveredPod>& pods,
 Json PendingDisruptions(const Json& budget, const std::vector<CoveredPod>& pods, Time now,
                         BudgetStatusPlan* plan) {
   Json pending = Json::object();
-  const Json& disrupted = Child(Child(budget, "status"), "disruptedPods");
+  const Json& disrupted = ChildOrNull(ChildOrNull(budget, "status"), "disruptedPods");
   if (!disrupted.is_object()) return pending;
   for (const CoveredPod& covered : pods) {
     const std::string name = Meta(*covered.pod, "name");
@@ -125,15 +120,15 @@ std::int64_t CountHealthy(const std::vector<CoveredPod>& pods, const Json& pendi
 
 BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredPod>& pods, Time now) {
   BudgetStatusPlan plan;
-  const Json& old_status = Child(budget, "status");
-  const Json& spec = Child(budget, "spec");
+  const Json& old_status = ChildOrNull(budget, "status");
+  const Json& spec = ChildOrNull(budget, "spec");
   if (pods.empty()) plan.events.push_back({"Normal", "NoPods", "No matching pods found", ""});
   std::vector<std::string> unmanaged;
   Expected expected = ExpectedPodCount(spec, pods, &unmanaged);
   if (!unmanaged.empty()) {
     plan.events.push_back(
         {"Warning", "UnmanagedPods",
-         "Pods selected by this PodDisruptionBudget (selector: " + Child(spec, "selector").dump() +
+         "Pods selected by this PodDisruptionBudget (selector: " + ChildOrNull(spec, "selector").dump() +
              ") were found to be unmanaged. As a result, the status of the PDB cannot be "
              "calculated correctly, which may result in undefined behavior. To account for these "
              "pods please set \".spec.minAvailable\" field of the PDB to an integer value.",
@@ -159,7 +154,7 @@ BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredP
   status["desiredHealthy"] = expected.desired;
   status["expectedPods"] = expected.count;
   status["disruptionsAllowed"] = allowed;
-  status["observedGeneration"] = IntOf(Child(Child(budget, "metadata"), "generation"));
+  status["observedGeneration"] = IntOf(ChildOrNull(ChildOrNull(budget, "metadata"), "generation"));
   if (pending.empty()) {
     status.erase("disruptedPods");
   } else {
