@@ -106,4 +106,9 @@ Status LocalClient::Bind(const std::string& ns, const std::string& pod, const st
   return answer.ok() ? Status::Ok() : answer.status();
 }
 
+Status LocalClient::Evict(const std::string& ns, const std::string& pod) const {
+  Json eviction = EvictionBody(ns, pod);
+  return Send("POST", kPods.Path(ns, pod, "eviction"), &eviction).status();
+}
+
 }  // namespace lws::client

@@ -58,6 +58,9 @@ class LocalClient final : public Client {
   // POST pods/<name>/binding: assigns the pod to `node` (409 when already bound).
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
               const std::string& node) const override;
+  // POST pods/<name>/eviction (policy/v1), as `kubectl drain` asks: 429 TooManyRequests while a
+  // PodDisruptionBudget allows no disruption, 404 when the pod is gone.
+  Status Evict(const std::string& ns, const std::string& pod) const;
 
   // Reads straight from the store (no copies).
   Result<store::ObjectPtr> Get(const Resource& resource, const std::string& ns,

@@ -25,6 +25,12 @@ api::Json BindingBody(const std::string& ns, const std::string& pod, const std::
   return binding;
 }
 
+api::Json EvictionBody(const std::string& ns, const std::string& pod) {
+  return {{"apiVersion", "policy/v1"},
+          {"kind", "Eviction"},
+          {"metadata", {{"name", pod}, {"namespace", ns}}}};
+}
+
 api::Json StatusWriteBody(const api::Json& object, api::Json status) {
   api::Json body = api::Json::object();
   for (const char* key : {"apiVersion", "kind"}) {

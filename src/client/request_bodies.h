@@ -1,7 +1,7 @@
 // File: client/request_bodies.h
 //
 // The JSON bodies of the requests whose shape the API fixes rather than the caller's object: a
-// DELETE's DeleteOptions, a pod's Binding, and a /status write. Both clients send the same bodies (the local one
+// DELETE's DeleteOptions, a pod's Binding and Eviction, and a /status write. Both clients send the same bodies (the local one
 // hands them to the API server in-process, the REST one over HTTP), so they are built here once.
 #pragma once
 
@@ -19,6 +19,9 @@ api::Json DeleteOptionsBody(const DeleteOptions& options);
 // if the pod was replaced by another of the same name.
 api::Json BindingBody(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                       const std::string& node);
+
+// The policy/v1 Eviction of pod `ns/pod`.
+api::Json EvictionBody(const std::string& ns, const std::string& pod);
 
 // A /status write of `object` (its apiVersion, kind and metadata but managedFields; the
 // resourceVersion guards the write) carrying `status`. The API server keeps the spec of the

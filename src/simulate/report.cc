@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 namespace lws::simulate {
 namespace {
@@ -25,6 +26,30 @@ Json StallJson(const Stall& s) {
           {"toSeconds", Ms(s.to_s)},
           {"waitingGroups", Json(std::vector<int>(s.waiting_groups.begin(), s.waiting_groups.end()))},
           {"reasons", std::move(reasons)}};
+}
+
+Json DrainJson(const DrainResult& d) {
+  Json drain = {{"node", d.node},       {"atSeconds", Ms(d.at_s)},   {"pods", d.pods},
+                {"evicted", d.evicted}, {"refused", d.refused}};
+  drain["finishedSeconds"] = d.finished_s ? Json(Ms(*d.finished_s)) : Json();
+  if (!d.refusal.empty()) drain["lastRefusal"] = d.refusal;
+  if (!d.error.empty()) drain["error"] = d.error;
+  return drain;
+}
+
+DrainResult DrainFromJson(const Json& j) {
+  DrainResult d;
+  d.node = j.value("node", "");
+  d.at_s = j.value("atSeconds", 0.0);
+  d.pods = j.value("pods", 0);
+  d.evicted = j.value("evicted", 0);
+  d.refused = j.value("refused", std::int64_t{0});
+  if (j.contains("finishedSeconds") && j["finishedSeconds"].is_number()) {
+    d.finished_s = j["finishedSeconds"].get<double>();
+  }
+  d.refusal = j.value("lastRefusal", "");
+  d.error = j.value("error", "");
+  return d;
 }
 
 Json RunJson(const RunResult& r) {
@@ -48,6 +73,11 @@ Json RunJson(const RunResult& r) {
               {"preemptions", m.preemptions},
               {"stalls", std::move(stalls)}};
   run["firstNewReadySeconds"] = m.first_new_ready_s ? Json(Ms(*m.first_new_ready_s)) : Json();
+  if (!r.drains.empty()) {
+    Json drains = Json::array();
+    for (const DrainResult& d : r.drains) drains.push_back(DrainJson(d));
+    run["drains"] = std::move(drains);
+  }
   return run;
 }
 
@@ -82,6 +112,7 @@ RunResult RunFromJson(const Json& j) {
     }
     m.stalls.push_back(std::move(stall));
   }
+  for (const Json& d : j.value("drains", Json::array())) r.drains.push_back(DrainFromJson(d));
   return r;
 }
 
@@ -94,6 +125,35 @@ Json Spread(std::vector<double> values, const std::function<bool(double, double)
     return values[std::min(values.size(), std::max<std::size_t>(k, 1)) - 1];
   };
   return {{"p50", rank(0.5)}, {"p95", rank(0.95)}, {"worst", values.back()}};
+}
+
+// Per drain of the timeline (the k-th of every run): how many runs saw it done, how long it
+// took in those, how many evictions budgets refused, and why the unfinished ones waited.
+Json DrainSummaries(const StrategyResults& s) {
+  auto bigger = [](double a, double b) { return a > b; };
+  Json summaries = Json::array();
+  const std::size_t drains = s.runs.empty() ? 0 : s.runs.front().drains.size();
+  for (std::size_t k = 0; k < drains; ++k) {
+    std::vector<double> durations, refused;
+    std::map<std::string, int> waiting;  // the last refusal (or error) of unfinished drains
+    for (const RunResult& r : s.runs) {
+      if (k >= r.drains.size()) continue;
+      const DrainResult& d = r.drains[k];
+      refused.push_back(static_cast<double>(d.refused));
+      if (d.finished_s) durations.push_back(Ms(*d.finished_s));
+      else ++waiting[!d.error.empty() ? d.error : d.refusal.empty() ? "evicted pods not gone" : d.refusal];
+    }
+    Json summary = {{"node", s.runs.front().drains[k].node},
+                    {"atSeconds", Ms(s.runs.front().drains[k].at_s)},
+                    {"finished", durations.size()},
+                    {"durationSeconds", Spread(durations, bigger)},
+                    {"refused", Spread(refused, bigger)}};
+    Json unfinished = Json::array();
+    for (const auto& [why, runs] : waiting) unfinished.push_back({{"reason", why}, {"runs", runs}});
+    summary["unfinished"] = std::move(unfinished);
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
 }
 
 Json Summary(const StrategyResults& s) {
@@ -131,7 +191,8 @@ Json Summary(const StrategyResults& s) {
       {"nodesReleased", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_released); }), bigger)},
       {"recreations", Spread(collect([](const RunResult& r) { return double(r.metrics.recreations); }), bigger)},
       {"crashes", Spread(collect([](const RunResult& r) { return double(r.metrics.crashes); }), bigger)},
-      {"preemptions", Spread(collect([](const RunResult& r) { return double(r.metrics.preemptions); }), bigger)}};
+      {"preemptions", Spread(collect([](const RunResult& r) { return double(r.metrics.preemptions); }), bigger)},
+      {"drains", DrainSummaries(s)}};
 }
 
 }  // namespace
@@ -212,6 +273,29 @@ bool AnyRun(const Json& json, const char* metric) {
   return false;
 }
 
+// One line per drain of a strategy's runs, below the table: "drain gpu-0 at 10.0m (surge):
+// done in 100% of runs, 1.5m/2.0m/2.1m, evictions refused 6/9 (p50/worst)", then why the
+// unfinished drains waited.
+std::string DrainLines(const Json& strategy, const std::function<std::string(const Json&, const char*)>& secs) {
+  std::string out;
+  const double runs = std::max(1.0, strategy["summary"]["runs"].get<double>());
+  for (const Json& d : strategy["summary"]["drains"]) {
+    const Json& duration = d["durationSeconds"];
+    out += fmt::format("drain {} at {} ({}): done in {:.0f}% of runs", d["node"].get<std::string>(),
+                       secs(Json{{"at", d["atSeconds"]}}, "at"), strategy["name"].get<std::string>(),
+                       d["finished"].get<double>() * 100 / runs);
+    if (duration.is_object()) {
+      out += ", " + secs(duration, "p50") + "/" + secs(duration, "p95") + "/" + secs(duration, "worst");
+    }
+    out += fmt::format(", evictions refused {}/{} (p50/worst)\n", d["refused"]["p50"].get<double>(),
+                       d["refused"]["worst"].get<double>());
+    for (const Json& u : d["unfinished"]) {
+      out += fmt::format("  not done in {} runs: {}\n", u["runs"].get<int>(), u["reason"].get<std::string>());
+    }
+  }
+  return out;
+}
+
 std::string ReportTable(const Report& report) {
   const Json json = ReportJson(report);
   const bool recreations = AnyRun(json, "recreations");
@@ -248,6 +332,7 @@ std::string ReportTable(const Report& report) {
     if (recreations) out += fmt::format(" {:>9}", m["recreations"]["p50"].get<double>());
     out += preemptions ? fmt::format(" {:>9}\n", m["preemptions"]["p50"].get<double>()) : "\n";
   }
+  for (const Json& s : json["strategies"]) out += DrainLines(s, secs);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "controllers/lws/capacity_hand_off.h"
 #include "controllers/lws/rolling_update.h"
 #include "scenario/lws_world.h"
+#include "simulate/node_drain.h"
 
 namespace lws::simulate {
 namespace {
@@ -66,7 +67,8 @@ class Runner {
     std::optional<Time> first_change;
     Time last_change = Zero();
     for (const Change& c : s_.timeline) {
-      if (c.kind == Change::Kind::kPatch && c.target == target_) {
+      // A drain disrupts the LWS as its own changes do: the window covers it.
+      if ((c.kind == Change::Kind::kPatch && c.target == target_) || c.kind == Change::Kind::kDrain) {
         if (!first_change) first_change = Zero() + c.at;
         last_change = Zero() + c.at;
       }
@@ -85,6 +87,7 @@ class Runner {
       while (next_change < s_.timeline.size() && Zero() + s_.timeline[next_change].at <= now) {
         Apply(s_.timeline[next_change++]);
       }
+      StepDrains(now);
       const Observation o = Sample(now);
       if (!recorder && now >= start) {
         recorder.emplace(start, FloorOf(), s_.stall);
@@ -92,7 +95,7 @@ class Runner {
       }
       if (recorder) {
         recorder->Add(o);
-        if (now >= last_change && ChangeObserved(o) && Done(o)) {
+        if (now >= last_change && ChangeObserved(o) && Done(o) && DrainsDone(o)) {
           completed = true;
           break;
         }
@@ -110,6 +113,7 @@ class Runner {
     result_.metrics.nodes_provisioned = provisioned_;
     result_.metrics.nodes_released = released_;
     FillFromEvents(start);
+    for (const NodeDrain& drain : drains_) result_.drains.push_back(drain.result());
     return std::move(result_);
   }
 
@@ -153,23 +157,38 @@ class Runner {
       const bool cordon = c.kind != Change::Kind::kUncordon;
       applied = user.Patch(client::kNodes, "", c.target, apiserver::PatchType::kMerge,
                            {{"spec", {{"unschedulable", cordon}}}}).status();
-      if (applied.ok() && c.kind == Change::Kind::kDrain) applied = Evict(c.target);
+      if (applied.ok() && c.kind == Change::Kind::kDrain) {
+        drains_.emplace_back(c.target, world_.loop().Now(), Seconds(c.at));
+        applied = drains_.back().Start(user);
+      }
     }
     if (!applied.ok()) {
       result_.marks.emplace_back(Seconds(c.at), c.description + " failed: " + applied.message());
     }
   }
 
-  // kubectl drain without an Eviction API: every pod on the node is deleted gracefully.
-  Status Evict(const std::string& node) {
-    store::ListOptions options;
-    ASSIGN_OR_RETURN(options.field_selector, api::FieldSelector::Parse("spec.nodeName=" + node));
-    ASSIGN_OR_RETURN(store::ListResult pods, world_.user().List(client::kPods, options));
-    for (const store::ObjectPtr& pod : pods.items) {
-      (void)world_.user().Delete(client::kPods, store::MetaString(pod->json, "namespace"),
-                                 store::MetaString(pod->json, "name"));
+  // The drains in progress evict what is due; each one's end is marked on the timeline.
+  void StepDrains(Time now) {
+    for (NodeDrain& drain : drains_) {
+      if (drain.done()) continue;
+      drain.Step(world_.user(), now);
+      const DrainResult& r = drain.result();
+      if (r.finished_s) {
+        result_.marks.emplace_back(Seconds(now - Zero()), fmt::format("drain {} done, {} evictions refused",
+                                                                      r.node, r.refused));
+      } else if (!r.error.empty()) {
+        result_.marks.emplace_back(Seconds(now - Zero()), "drain " + r.node + " failed: " + r.error);
+      }
     }
-    return Status::Ok();
+  }
+
+  // Drains end the run only once they are over and every group is ready again (the LWS may
+  // still say Available in the instant its pods went).
+  bool DrainsDone(const Observation& o) const {
+    for (const NodeDrain& drain : drains_) {
+      if (!drain.done()) return false;
+    }
+    return drains_.empty() || o.ready >= o.replicas;
   }
 
   void OnNode(const store::WatchEvent& e) {
@@ -279,6 +298,7 @@ class Runner {
   const std::string accelerator_;
   RunResult result_;
   std::unique_ptr<client::Subscription> nodes_;
+  std::vector<NodeDrain> drains_;
   std::set<std::string> known_nodes_;
   bool window_open_ = false;
   int provisioned_ = 0;

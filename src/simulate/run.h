@@ -4,11 +4,12 @@
 // node pools and autoscaler, scheduler, kubelets, StatefulSet controller, garbage collector,
 // the LWS controllers, other tenants) on a virtual clock (scenario/lws_world.h), seeded, with
 // one strategy applied to every LWS. It creates the workloads at 0s, applies the timeline as a
-// user would (merge patches, cordon, drain) and watches the first LWS the timeline changes (the
-// first workload LWS when it changes none) from its first change until the rollout completes
-// (Available, no update in progress, the change observed, the leader StatefulSet back at
-// spec.replicas) or the horizon ends. A run is a pure function of (scenario, strategy, seed):
-// it reads no wall clock and starts no thread.
+// user would (merge patches, cordons, and drains through the Eviction API: node_drain.h) and
+// watches the first LWS the timeline changes (the first workload LWS when it changes none)
+// from its first change (or drain) until the rollout completes (Available, no update in
+// progress, the change observed, the leader StatefulSet back at spec.replicas; after a drain,
+// the drain over and every group ready again) or the horizon ends. A run is a pure function of
+// (scenario, strategy, seed): it reads no wall clock and starts no thread.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "simulate/node_drain.h"
 #include "simulate/rollout_metrics.h"
 #include "simulate/scenario_file.h"
 
@@ -42,6 +44,7 @@ struct RunResult {
   std::vector<std::pair<double, std::string>> marks;
   int replicas = 0;
   int floor = 0;
+  std::vector<DrainResult> drains;  // the timeline's drains, in order
 };
 
 struct RunOptions {

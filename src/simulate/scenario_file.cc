@@ -90,6 +90,19 @@ Json ImagePatch(const Json& lws, const std::string& image) {
   return {{"spec", {{"leaderWorkerTemplate", std::move(templates)}}}};
 }
 
+// Whether some pool has (or its autoscaler can add) a node of this name.
+bool IsPoolNode(const cluster::ClusterSpec& spec, const std::string& node) {
+  for (const cluster::NodePoolSpec& pool : spec.pools) {
+    const std::string prefix = pool.name + "-";
+    if (node.size() <= prefix.size() || node.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string index = node.substr(prefix.size());
+    if (index.size() > 9 || (index.size() > 1 && index[0] == '0')) continue;
+    if (!std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    if (std::stoi(index) < std::max(pool.max_nodes, pool.initial_nodes)) return true;
+  }
+  return false;
+}
+
 void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
   if (!d->IsObject(value, path)) return;
   d->Unknown(value, path, {"at", "lws", "patch", "image", "replicas", "cordon", "uncordon", "drain"});
@@ -105,6 +118,11 @@ void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario
     change.kind = kind;
     change.target = d->String(value[key], path.Child(key));
     change.description = std::string(key) + " " + change.target;
+    if (!change.target.empty() && !IsPoolNode(s->cluster, change.target)) {
+      d->errors.push_back(api::Invalid(path.Child(key), change.target,
+                                       "no node of this name can exist: nodes are named "
+                                       "<pool>-<index>, with index below the pool's maxNodes"));
+    }
   }
   if (value.contains("lws")) {
     ++forms;

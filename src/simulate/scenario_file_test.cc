@@ -80,6 +80,7 @@ workloads:
 timeline:
 - {at: soon, lws: nosuch, replicas: 2}
 - {at: 1m, cordon: n, drain: n}
+- {at: 2m, drain: gpu-9}
 strategies: [{rolloutStrategy: {}}, {name: x}, {name: x}]
 limits: {horizon: 0s}
 surprise: true
@@ -98,6 +99,8 @@ surprise: true
            "bad.yaml: workloads: Required value: at least one LeaderWorkerSet",
            "bad.yaml: timeline[0].lws: Invalid value: \"nosuch\": no LeaderWorkerSet of this name among the workloads",
            "bad.yaml: timeline[1]: Invalid value: null: must set exactly one of lws, cordon, uncordon, drain",
+           "bad.yaml: timeline[2].drain: Invalid value: \"gpu-9\": no node of this name can exist: nodes are "
+           "named <pool>-<index>, with index below the pool's maxNodes",
            "bad.yaml: strategies[0].name: Required value",
            "bad.yaml: strategies[2].name: Duplicate value: \"x\"",
            "bad.yaml: limits.horizon: Invalid value: \"0s\": must be positive"}) {
