@@ -1,11 +1,9 @@
 // The DaemonSet controller's snapshot and writes (daemonset_controller.h).
 #include "cluster/daemonset_controller.h"
 
-#include <fmt/format.h>
 
 #include "api/field.h"
 #include "base/log.h"
-#include "client/request_bodies.h"
 #include "store/decoded_view.h"
 
 namespace lws::cluster {
@@ -20,16 +18,6 @@ OwnerController::Options QueueOptions() {
   options.owner = client::kDaemonSets;
   options.controlled.push_back({client::kPods, "DaemonSet", nullptr});
   return options;
-}
-
-template <class T>
-std::vector<std::shared_ptr<const T>> Views(const std::vector<store::ObjectPtr>& objects) {
-  std::vector<std::shared_ptr<const T>> out;
-  for (const store::ObjectPtr& object : objects) {
-    Result<std::shared_ptr<const T>> view = store::DecodedView<T>(*object);
-    if (view.ok()) out.push_back(std::move(*view));
-  }
-  return out;
 }
 
 // What decides where daemon pods run: the node's labels and spec (taints, unschedulable).
@@ -49,7 +37,8 @@ DaemonSetController::DaemonSetController(EventLoop* loop, const client::LocalCli
       client_(client),
       recorder_(client, &loop->clock(), std::string(kDaemonSetControllerName)),
       queue_(loop, client, QueueOptions(),
-             [this](const store::ObjectPtr& set) { return Sync(set); }) {}
+             [this](const store::ObjectPtr& set) { return Sync(set); }),
+      writes_(client, &recorder_, &queue_, kPods, client::kDaemonSets) {}
 
 Status DaemonSetController::Start() {
   nodes_ = std::make_unique<client::Informer>(loop_, client_, client::kNodes);
@@ -82,10 +71,12 @@ std::optional<Duration> DaemonSetController::Sync(const store::ObjectPtr& set_ob
   snap.set = **set;
   snap.now = loop_->Now();
   const store::ObjectName key{snap.set.metadata.namespace_, snap.set.metadata.name};
-  snap.pods = Views<api::Pod>(queue_.Owned(kPods, key, snap.set.metadata.uid));
+  const std::string reader(kDaemonSetControllerName);
+  snap.pods =
+      store::DecodedViews<api::Pod>(queue_.Owned(kPods, key, snap.set.metadata.uid), reader);
   std::vector<store::ObjectPtr> nodes;
   for (const auto& [name, node] : nodes_->objects()) nodes.push_back(node);
-  snap.nodes = Views<api::Node>(nodes);
+  snap.nodes = store::DecodedViews<api::Node>(nodes, reader);
   return Apply(set_object, PlanDaemonSet(snap));
 }
 
@@ -95,44 +86,22 @@ std::optional<Duration> DaemonSetController::Apply(const store::ObjectPtr& set_o
   const store::ObjectName key = store::NameOf(set_json);
   std::optional<Duration> requeue;
   for (const DaemonSetAction& action : plan.actions) {
+    Status status = Status::Ok();
     switch (action.kind) {
-      case Kind::kCreatePod: {
-        Result<store::ObjectPtr> answer = client_->Create(client::kPods, api::Encode(*action.pod));
-        if (!answer.ok()) {
-          recorder_.Record(set_json, "Warning", "FailedCreate",
-                           fmt::format("Error creating: {}", answer.status().message()));
-          return queue_.Failed(key, answer.status());
-        }
-        recorder_.Record(set_json, "Normal", "SuccessfulCreate",
-                         "Created pod: " + store::MetaString((*answer)->json, "name"));
-        queue_.Expect(key, kPods, **answer);
+      case Kind::kCreatePod:
+        status = writes_.Create(set_json, *action.pod);
         break;
-      }
-      case Kind::kDeletePod: {
-        client::DeleteOptions options;
-        options.precondition_uid = action.uid;
-        Result<store::ObjectPtr> answer =
-            client_->Delete(client::kPods, key.namespace_, action.name, options);
-        if (!answer.ok() && answer.status().code() != Code::kNotFound) {
-          recorder_.Record(set_json, "Warning", "FailedDelete",
-                           fmt::format("Error deleting: {}", answer.status().message()));
-          return queue_.Failed(key, answer.status());
-        }
-        recorder_.Record(set_json, "Normal", "SuccessfulDelete", "Deleted pod: " + action.name);
-        if (answer.ok()) queue_.Expect(key, kPods, **answer);
+      case Kind::kDeletePod:
+        status = writes_.Delete(set_json, action.name, action.uid);
         break;
-      }
-      case Kind::kUpdateStatus: {
-        Result<store::ObjectPtr> answer = client_->UpdateStatus(
-            client::kDaemonSets, client::StatusWriteBody(set_json, api::Encode(plan.status)));
-        if (!answer.ok()) return queue_.Failed(key, answer.status());
-        queue_.Expect(key, OwnerController::kOwnerInformer, **answer);
+      case Kind::kUpdateStatus:
+        status = writes_.WriteStatus(set_json, api::Encode(plan.status));
         break;
-      }
       case Kind::kRequeueAfter:
         requeue = action.requeue_after;
         break;
     }
+    if (!status.ok()) return queue_.Failed(key, status);
   }
   queue_.Succeeded(key);
   return requeue;

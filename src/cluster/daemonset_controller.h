@@ -19,6 +19,7 @@
 #include "client/local_client.h"
 #include "cluster/daemonset_plan.h"
 #include "cluster/owner_controller.h"
+#include "cluster/pod_writes.h"
 
 namespace lws::cluster {
 
@@ -45,6 +46,7 @@ class DaemonSetController {
   const client::LocalClient* const client_;
   client::EventRecorder recorder_;
   OwnerController queue_;
+  PodWrites writes_;
   std::unique_ptr<client::Informer> nodes_;
 };
 

@@ -1,10 +1,8 @@
 // The Job controller's snapshot and writes (job_controller.h).
 #include "cluster/job_controller.h"
 
-#include <fmt/format.h>
 
 #include "base/log.h"
-#include "client/request_bodies.h"
 #include "store/decoded_view.h"
 
 namespace lws::cluster {
@@ -21,16 +19,6 @@ OwnerController::Options QueueOptions() {
   return options;
 }
 
-std::vector<std::shared_ptr<const api::Pod>> PodViews(
-    const std::vector<store::ObjectPtr>& objects) {
-  std::vector<std::shared_ptr<const api::Pod>> out;
-  for (const store::ObjectPtr& object : objects) {
-    Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*object);
-    if (view.ok()) out.push_back(std::move(*view));
-  }
-  return out;
-}
-
 }  // namespace
 
 JobController::JobController(EventLoop* loop, const client::LocalClient* client)
@@ -38,7 +26,8 @@ JobController::JobController(EventLoop* loop, const client::LocalClient* client)
       client_(client),
       recorder_(client, &loop->clock(), std::string(kJobControllerName)),
       queue_(loop, client, QueueOptions(),
-             [this](const store::ObjectPtr& job) { return Sync(job); }) {}
+             [this](const store::ObjectPtr& job) { return Sync(job); }),
+      writes_(client, &recorder_, &queue_, kPods, client::kJobs) {}
 
 std::optional<Duration> JobController::Sync(const store::ObjectPtr& job_object) {
   Result<std::shared_ptr<const api::Job>> job = store::DecodedView<api::Job>(*job_object);
@@ -52,7 +41,8 @@ std::optional<Duration> JobController::Sync(const store::ObjectPtr& job_object) 
   snap.job = **job;
   snap.now = loop_->Now();
   const store::ObjectName key{snap.job.metadata.namespace_, snap.job.metadata.name};
-  snap.pods = PodViews(queue_.Owned(kPods, key, snap.job.metadata.uid));
+  snap.pods = store::DecodedViews<api::Pod>(queue_.Owned(kPods, key, snap.job.metadata.uid),
+                                            std::string(kJobControllerName));
   return Apply(job_object, PlanJob(snap));
 }
 
@@ -62,40 +52,17 @@ std::optional<Duration> JobController::Apply(const store::ObjectPtr& job_object,
   const store::ObjectName key = store::NameOf(job_json);
   std::optional<Duration> requeue;
   for (const JobAction& action : plan.actions) {
+    Status status = Status::Ok();
     switch (action.kind) {
-      case Kind::kCreatePod: {
-        Result<store::ObjectPtr> answer = client_->Create(client::kPods, api::Encode(*action.pod));
-        if (!answer.ok()) {
-          recorder_.Record(job_json, "Warning", "FailedCreate",
-                           fmt::format("Error creating: {}", answer.status().message()));
-          return queue_.Failed(key, answer.status());
-        }
-        recorder_.Record(job_json, "Normal", "SuccessfulCreate",
-                         "Created pod: " + store::MetaString((*answer)->json, "name"));
-        queue_.Expect(key, kPods, **answer);
+      case Kind::kCreatePod:
+        status = writes_.Create(job_json, *action.pod);
         break;
-      }
-      case Kind::kDeletePod: {
-        client::DeleteOptions options;
-        options.precondition_uid = action.uid;
-        Result<store::ObjectPtr> answer =
-            client_->Delete(client::kPods, key.namespace_, action.name, options);
-        if (!answer.ok() && answer.status().code() != Code::kNotFound) {
-          recorder_.Record(job_json, "Warning", "FailedDelete",
-                           fmt::format("Error deleting: {}", answer.status().message()));
-          return queue_.Failed(key, answer.status());
-        }
-        recorder_.Record(job_json, "Normal", "SuccessfulDelete", "Deleted pod: " + action.name);
-        if (answer.ok()) queue_.Expect(key, kPods, **answer);
+      case Kind::kDeletePod:
+        status = writes_.Delete(job_json, action.name, action.uid);
         break;
-      }
-      case Kind::kUpdateStatus: {
-        Result<store::ObjectPtr> answer = client_->UpdateStatus(
-            client::kJobs, client::StatusWriteBody(job_json, api::Encode(plan.status)));
-        if (!answer.ok()) return queue_.Failed(key, answer.status());
-        queue_.Expect(key, OwnerController::kOwnerInformer, **answer);
+      case Kind::kUpdateStatus:
+        status = writes_.WriteStatus(job_json, api::Encode(plan.status));
         break;
-      }
       case Kind::kEvent:
         recorder_.Record(job_json, action.type, action.reason, action.message);
         break;
@@ -103,6 +70,7 @@ std::optional<Duration> JobController::Apply(const store::ObjectPtr& job_object,
         requeue = requeue ? std::min(*requeue, action.requeue_after) : action.requeue_after;
         break;
     }
+    if (!status.ok()) return queue_.Failed(key, status);
   }
   queue_.Succeeded(key);
   return requeue;

@@ -17,6 +17,7 @@
 #include "client/local_client.h"
 #include "cluster/job_plan.h"
 #include "cluster/owner_controller.h"
+#include "cluster/pod_writes.h"
 
 namespace lws::cluster {
 
@@ -42,6 +43,7 @@ class JobController {
   const client::LocalClient* const client_;
   client::EventRecorder recorder_;
   OwnerController queue_;
+  PodWrites writes_;
 };
 
 }  // namespace lws::cluster

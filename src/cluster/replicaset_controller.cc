@@ -1,7 +1,6 @@
 // The ReplicaSet controller's snapshot and writes (replicaset_controller.h).
 #include "cluster/replicaset_controller.h"
 
-#include <fmt/format.h>
 
 #include "base/log.h"
 #include "client/request_bodies.h"
@@ -23,22 +22,6 @@ OwnerController::Options QueueOptions() {
 }
 
 // The decoded views of `objects`; undecodable ones are logged and skipped.
-template <class T>
-std::vector<std::shared_ptr<const T>> Views(const std::vector<store::ObjectPtr>& objects) {
-  std::vector<std::shared_ptr<const T>> out;
-  for (const store::ObjectPtr& object : objects) {
-    Result<std::shared_ptr<const T>> view = store::DecodedView<T>(*object);
-    if (view.ok()) {
-      out.push_back(std::move(*view));
-    } else {
-      Logger(std::string(kReplicaSetControllerName))
-          ->warn("skipping undecodable {}: {}", store::MetaString(object->json, "name"),
-                 view.status().message());
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 ReplicaSetController::ReplicaSetController(EventLoop* loop, const client::LocalClient* client)
@@ -46,7 +29,8 @@ ReplicaSetController::ReplicaSetController(EventLoop* loop, const client::LocalC
       client_(client),
       recorder_(client, &loop->clock(), std::string(kReplicaSetControllerName)),
       queue_(loop, client, QueueOptions(),
-             [this](const store::ObjectPtr& set) { return Sync(set); }) {}
+             [this](const store::ObjectPtr& set) { return Sync(set); }),
+      writes_(client, &recorder_, &queue_, kPods, client::kReplicaSets) {}
 
 std::optional<Duration> ReplicaSetController::Sync(const store::ObjectPtr& set_object) {
   Result<std::shared_ptr<const api::ReplicaSet>> set =
@@ -61,7 +45,8 @@ std::optional<Duration> ReplicaSetController::Sync(const store::ObjectPtr& set_o
   snap.set = **set;
   snap.now = loop_->Now();
   const store::ObjectName key{snap.set.metadata.namespace_, snap.set.metadata.name};
-  snap.pods = Views<api::Pod>(queue_.Owned(kPods, key, snap.set.metadata.uid));
+  snap.pods = store::DecodedViews<api::Pod>(queue_.Owned(kPods, key, snap.set.metadata.uid),
+                                            std::string(kReplicaSetControllerName));
   // Reading every sibling's pods is for ranking a scale-down only: most syncs are not one.
   if (RanksPodsToDelete(snap)) snap.related = Related(snap.set);
   return Apply(set_object, PlanReplicaSet(snap));
@@ -76,8 +61,9 @@ std::vector<std::shared_ptr<const api::Pod>> ReplicaSetController::Related(
     if (key.namespace_ != set.metadata.namespace_) continue;
     std::optional<ControllerOf> owner = ControllingOwner(sibling->json, "Deployment");
     if (!owner || owner->uid != deployment->uid) continue;
-    for (auto& pod : Views<api::Pod>(
-             queue_.Owned(kPods, key, store::MetaString(sibling->json, "uid")))) {
+    for (auto& pod : store::DecodedViews<api::Pod>(
+             queue_.Owned(kPods, key, store::MetaString(sibling->json, "uid")),
+             std::string(kReplicaSetControllerName))) {
       if (IsPodActive(*pod)) related.push_back(std::move(pod));
     }
   }
@@ -89,51 +75,36 @@ std::optional<Duration> ReplicaSetController::Apply(const store::ObjectPtr& set_
   const api::Json& set_json = set_object->json;
   const store::ObjectName key = store::NameOf(set_json);
   std::optional<Duration> requeue;
-  // A failed write: the event, the ReplicaFailure condition, and a retry.
-  auto failed = [&](const std::string& reason, const std::string& verb, const Status& status) {
-    recorder_.Record(set_json, "Warning", reason, fmt::format("Error {}: {}", verb, status.message()));
+  // A failed pod write (PodWrites recorded its event): the ReplicaFailure condition, and a retry.
+  auto failed = [&](const std::string& reason, const Status& status) {
     if (status.code() != Code::kAlreadyExists && status.code() != Code::kConflict) {
-      api::ReplicaSetStatus with = WithReplicaFailure(plan.status, reason, status.message(), loop_->Now());
+      api::ReplicaSetStatus with =
+          WithReplicaFailure(plan.status, reason, status.message(), loop_->Now());
       (void)client_->UpdateStatus(client::kReplicaSets,
                                   client::StatusWriteBody(set_json, api::Encode(with)));
     }
     return queue_.Failed(key, status);
   };
   for (const ReplicaSetAction& action : plan.actions) {
+    Status status = Status::Ok();
+    const char* reason = nullptr;  // a failed pod write's ReplicaFailure reason
     switch (action.kind) {
-      case Kind::kCreatePod: {
-        Result<store::ObjectPtr> answer = client_->Create(client::kPods, api::Encode(*action.pod));
-        if (!answer.ok()) return failed("FailedCreate", "creating", answer.status());
-        recorder_.Record(set_json, "Normal", "SuccessfulCreate",
-                         "Created pod: " + store::MetaString((*answer)->json, "name"));
-        queue_.Expect(key, kPods, **answer);
+      case Kind::kCreatePod:
+        status = writes_.Create(set_json, *action.pod);
+        reason = "FailedCreate";
         break;
-      }
-      case Kind::kDeletePod: {
-        client::DeleteOptions options;
-        options.precondition_uid = action.uid;
-        Result<store::ObjectPtr> answer =
-            client_->Delete(client::kPods, key.namespace_, action.name, options);
-        // A pod already gone is what the deletion wanted (upstream ignores NotFound).
-        if (!answer.ok() && answer.status().code() != Code::kNotFound) {
-          return failed("FailedDelete", "deleting", answer.status());
-        }
-        recorder_.Record(set_json, "Normal", "SuccessfulDelete", "Deleted pod: " + action.name);
-        if (answer.ok()) queue_.Expect(key, kPods, **answer);
+      case Kind::kDeletePod:
+        status = writes_.Delete(set_json, action.name, action.uid);
+        reason = "FailedDelete";
         break;
-      }
-      case Kind::kUpdateStatus: {
-        // The cached resourceVersion goes along, so a stale set conflicts.
-        Result<store::ObjectPtr> answer = client_->UpdateStatus(
-            client::kReplicaSets, client::StatusWriteBody(set_json, api::Encode(plan.status)));
-        if (!answer.ok()) return queue_.Failed(key, answer.status());
-        queue_.Expect(key, OwnerController::kOwnerInformer, **answer);
+      case Kind::kUpdateStatus:
+        status = writes_.WriteStatus(set_json, api::Encode(plan.status));
         break;
-      }
       case Kind::kRequeueAfter:
         requeue = action.requeue_after;
         break;
     }
+    if (!status.ok()) return reason ? failed(reason, status) : queue_.Failed(key, status);
   }
   queue_.Succeeded(key);
   return requeue;

@@ -16,6 +16,7 @@
 #include "client/event_recorder.h"
 #include "client/local_client.h"
 #include "cluster/owner_controller.h"
+#include "cluster/pod_writes.h"
 #include "cluster/replicaset_plan.h"
 
 namespace lws::cluster {
@@ -45,6 +46,7 @@ class ReplicaSetController {
   const client::LocalClient* const client_;
   client::EventRecorder recorder_;
   OwnerController queue_;
+  PodWrites writes_;
 };
 
 }  // namespace lws::cluster

@@ -14,7 +14,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <typeindex>
+#include <vector>
 
 #include "api/codec.h"
 #include "api/field.h"
@@ -93,6 +95,27 @@ Result<std::shared_ptr<const T>> DecodedView(const StoredObject& object) {
   Result<std::shared_ptr<const T>> view = DecodePrivateView<T>(object);
   if (view.ok()) object.KeepView(type, *view);
   return view;
+}
+
+// Logs that `reader` skipped `object`: it did not decode (`why`).
+void WarnUndecodable(const std::string& reader, const StoredObject& object, const Status& why);
+
+// The shared views of `objects` as T, in order. A version that does not decode is left out with
+// a warning naming `reader` (the API server validated it, so it is a bug, not an input error).
+template <api::Modeled T>
+std::vector<std::shared_ptr<const T>> DecodedViews(const std::vector<ObjectPtr>& objects,
+                                                   const std::string& reader) {
+  std::vector<std::shared_ptr<const T>> out;
+  out.reserve(objects.size());
+  for (const ObjectPtr& object : objects) {
+    Result<std::shared_ptr<const T>> view = DecodedView<T>(*object);
+    if (view.ok()) {
+      out.push_back(std::move(*view));
+    } else {
+      WarnUndecodable(reader, *object, view.status());
+    }
+  }
+  return out;
 }
 
 }  // namespace lws::store

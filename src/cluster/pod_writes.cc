@@ -1,0 +1,57 @@
+// The pod-owning controllers' writes (pod_writes.h).
+#include "cluster/pod_writes.h"
+
+#include <fmt/format.h>
+
+#include "client/request_bodies.h"
+
+namespace lws::cluster {
+
+PodWrites::PodWrites(const client::LocalClient* client, client::EventRecorder* recorder,
+                     OwnerController* queue, std::size_t pods, client::Resource owner_resource)
+    : client_(client),
+      recorder_(recorder),
+      queue_(queue),
+      pods_(pods),
+      owner_resource_(std::move(owner_resource)) {}
+
+Status PodWrites::Create(const api::Json& owner, const api::Pod& pod) const {
+  Result<store::ObjectPtr> answer = client_->Create(client::kPods, api::Encode(pod));
+  if (!answer.ok()) {
+    recorder_->Record(owner, "Warning", "FailedCreate",
+                      fmt::format("Error creating: {}", answer.status().message()));
+    return answer.status();
+  }
+  recorder_->Record(owner, "Normal", "SuccessfulCreate",
+                    "Created pod: " + store::MetaString((*answer)->json, "name"));
+  queue_->Expect(store::NameOf(owner), pods_, **answer);
+  return Status::Ok();
+}
+
+Status PodWrites::Delete(const api::Json& owner, const std::string& name,
+                         const std::string& uid) const {
+  const store::ObjectName key = store::NameOf(owner);
+  client::DeleteOptions options;
+  options.precondition_uid = uid;
+  Result<store::ObjectPtr> answer = client_->Delete(client::kPods, key.namespace_, name, options);
+  // A pod already gone is what the deletion wanted (upstream ignores NotFound).
+  if (!answer.ok() && answer.status().code() != Code::kNotFound) {
+    recorder_->Record(owner, "Warning", "FailedDelete",
+                      fmt::format("Error deleting: {}", answer.status().message()));
+    return answer.status();
+  }
+  recorder_->Record(owner, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+  if (answer.ok()) queue_->Expect(key, pods_, **answer);
+  return Status::Ok();
+}
+
+Status PodWrites::WriteStatus(const api::Json& owner, api::Json status) const {
+  // The cached resourceVersion goes along, so a stale owner conflicts.
+  Result<store::ObjectPtr> answer =
+      client_->UpdateStatus(owner_resource_, client::StatusWriteBody(owner, std::move(status)));
+  if (!answer.ok()) return answer.status();
+  queue_->Expect(store::NameOf(owner), OwnerController::kOwnerInformer, **answer);
+  return Status::Ok();
+}
+
+}  // namespace lws::cluster
