@@ -105,6 +105,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   serve.port = options.port;
   serve.bind = options.bind;
   serve.data_dir = options.data_dir;
+  serve.sync_writes = !options.no_fsync;
   serve.token = options.token;
   serve.threads = options.threads;
   serve.watch_history = options.watch_history;
@@ -129,7 +130,8 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   }
   std::string url = (*serving)->url();
   std::cout << "lws apiserver: serving the Kubernetes API on " << url << " ("
-            << (options.data_dir.empty() ? "in memory" : "data in " + options.data_dir) << ")\n"
+            << (options.data_dir.empty() ? "in memory"
+                : "data in " + options.data_dir + (options.no_fsync ? ", not flushed: --unsafe-no-fsync" : "")) << ")\n"
             << "  kubectl " << ConnectHint(options, url) << " get namespaces\n"
             << std::flush;
   int signal = WaitForShutdownSignal(signals);
@@ -149,9 +151,12 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
                 "read and change every object, Secrets included");
   cmd->add_option("--data-dir", options->data_dir,
                   "Persist every object in DIR/store.db (SQLite); default: memory only");
+  cmd->add_flag("--unsafe-no-fsync", options->no_fsync,
+                "With --data-dir: acknowledge a write before it is flushed to disk (faster; a "
+                "power loss can lose acknowledged writes, a killed process cannot)");
   cmd->add_option("--token", options->token,
                   "Require `Authorization: Bearer TOKEN` on every API request");
-  cmd->add_option("--threads", options->threads, "HTTP I/O threads")->check(CLI::Range(1, 64));
+  cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_option("--watch-history", options->watch_history,
                   "Changes kept for watch resumption; a watch from an older resourceVersion "
                   "gets 410 Gone")

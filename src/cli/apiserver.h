@@ -23,8 +23,12 @@ struct ApiServerCommandOptions {
   std::uint16_t port = 6443;  // 0 picks a free port (printed at start)
   std::string bind = "127.0.0.1";
   std::string data_dir;        // "" keeps everything in memory
+  bool no_fsync = false;       // with data_dir: acknowledge writes before they are flushed
   std::string token;
-  int threads = 2;
+  // HTTP I/O threads. A write waits for its flush to disk on its thread (store/group_sync.h),
+  // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
+  // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
+  int threads = 16;
   std::string kubeconfig_out;  // write a kubeconfig for this server here
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)

@@ -22,6 +22,7 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   store_options.seed = options.seed != 0 ? options.seed
                                           : static_cast<std::uint64_t>(clock->Now().time_since_epoch().count());
   store_options.data_dir = options.data_dir;
+  store_options.sync_writes = options.sync_writes;
   store_options.history_size = options.watch_history;
   store_options.watch_queue_size = options.watch_queue;
   if (!options.data_dir.empty()) {

@@ -131,6 +131,7 @@ int RunUp(const UpOptions& options) {
   ServeOptions serve;
   serve.port = options.port;
   serve.data_dir = options.data_dir;
+  serve.sync_writes = !options.no_fsync;
   serve.token = options.token;
   serve.threads = options.threads;
   serve.seed = options.seed;
@@ -182,7 +183,8 @@ int RunUp(const UpOptions& options) {
     return 1;
   }
   const std::string data =
-      options.data_dir.empty() ? "in memory" : "data in " + options.data_dir;
+      options.data_dir.empty() ? "in memory"
+      : "data in " + options.data_dir + (options.no_fsync ? ", not flushed: --unsafe-no-fsync" : "");
   const std::string where =
       fmt::format("{}, kubelets {}, seed {}", data, options.kubelet, options.seed);
   std::cout << "lws up: a local cluster on " << (*serving)->url() << "\n"
@@ -223,12 +225,15 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
                   "auto: pods start on their own; manual: clients patch pod status (step-by-step tests)")
       ->check(CLI::IsMember({"auto", "manual"}));
   cmd->add_option("--data-dir", options->data_dir, "Keep the cluster in DIR and resume from it on the next start");
+  cmd->add_flag("--unsafe-no-fsync", options->no_fsync,
+                "With --data-dir: acknowledge a write before it is flushed to disk (faster; a "
+                "power loss can lose acknowledged writes, a killed process cannot)");
   cmd->add_option("--kubeconfig-out", options->kubeconfig_out, "Where to write the kubeconfig")
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "Seed of the simulated randomness (startup times, crashes)")
       ->capture_default_str();
   cmd->add_option("--token", options->token, "Require `Authorization: Bearer TOKEN` on every API request");
-  cmd->add_option("--threads", options->threads, "HTTP I/O threads")->check(CLI::Range(1, 64));
+  cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

@@ -23,10 +23,14 @@ struct UpOptions {
   std::string config;         // cluster file; "" uses the default cluster
   std::string kubelet = "auto";  // "manual": API clients drive pod phase and readiness
   std::string data_dir;       // "" keeps everything in memory; else resume from it
+  bool no_fsync = false;      // with data_dir: acknowledge writes before they are flushed
   std::string kubeconfig_out = ".lws/kubeconfig";
   std::uint64_t seed = 1;
   std::string token;
-  int threads = 2;
+  // HTTP I/O threads. A write waits for its flush to disk on its thread (store/group_sync.h),
+  // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
+  // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
+  int threads = 16;
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
   // The in-process LWS controllers and webhooks. --no-controller leaves both to an operator run
   // against this cluster (`lws controller`, with deploy/local/ registering its webhooks), so it

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "base/file.h"
 
@@ -71,14 +72,51 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& data_dir) {
   return db;
 }
 
+// The write-ahead log SQLite appends every commit to (kept, never deleted, while the exclusive
+// connection is open), and the directory entries of both files made durable once.
+Status Database::OpenLog() {
+  const std::string wal = path_ + "-wal";
+  log_fd_ = ::open(wal.c_str(), O_RDONLY | O_CLOEXEC);
+  if (log_fd_ < 0) return Status::Internal("store: " + wal + ": " + std::strerror(errno));
+  const std::string dir = std::filesystem::path(path_).parent_path().string();
+  const int dir_fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return Status::Internal("store: " + dir + ": " + std::strerror(errno));
+  const int synced = ::fsync(dir_fd);
+  const int error = errno;
+  ::close(dir_fd);
+  if (synced != 0) return Status::Internal("store: fsync " + dir + ": " + std::strerror(error));
+  return Status::Ok();
+}
+
+void Database::NoteFull() const {
+  if (db_ != nullptr && (sqlite3_extended_errcode(db_) & 0xff) == SQLITE_FULL) disk_full_ = true;
+}
+
+bool Database::TakeDiskFull() { return std::exchange(disk_full_, false); }
+
+// Gives the pages of deleted objects back to the file system: the free pages at the end of
+// the file (auto_vacuum=INCREMENTAL), then the log, truncated once checkpointed.
+Status Database::GiveBackSpace() {
+  RETURN_IF_ERROR(Exec("PRAGMA incremental_vacuum;"));
+  return Exec("PRAGMA wal_checkpoint(TRUNCATE);");
+}
+
+Status Database::FlushLog() const {
+  if (::fdatasync(log_fd_) == 0) return Status::Ok();
+  return Status::Internal("store: " + path_ + "-wal: fsync: " + std::strerror(errno) +
+                          " (the last writes may not be on disk; restart to recover from the log)");
+}
+
 Database::~Database() {
   sqlite3_finalize(put_object_);
   sqlite3_finalize(delete_object_);
   sqlite3_finalize(put_counter_);
   sqlite3_close_v2(db_);
+  if (log_fd_ >= 0) ::close(log_fd_);
 }
 
 Status Database::Error(std::string_view what) const {
+  NoteFull();
   const char* detail = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
   return Status::Internal("store: " + path_ + ": " + std::string(what) + ": " + detail);
 }
@@ -86,6 +124,7 @@ Status Database::Error(std::string_view what) const {
 Status Database::Exec(const char* sql) {
   char* message = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    NoteFull();
     std::string detail = message != nullptr ? message : sqlite3_errmsg(db_);
     sqlite3_free(message);
     return Status::Internal("store: " + path_ + ": " + detail);
@@ -106,8 +145,10 @@ Status Database::Init() {
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) return Error("open");
   // The exclusive lock is taken by the first write below and kept until the database closes.
-  RETURN_IF_ERROR(Exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL;"
-                       "PRAGMA synchronous=NORMAL;"));
+  // auto_vacuum takes effect only in a new file (before its first table): deleted objects'
+  // pages can then be given back to a full disk (GiveBackSpace).
+  RETURN_IF_ERROR(Exec("PRAGMA auto_vacuum=INCREMENTAL; PRAGMA locking_mode=EXCLUSIVE;"
+                       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
   RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
   Status schema = Exec(kSchema);
   if (!schema.ok()) {
@@ -115,6 +156,7 @@ Status Database::Init() {
     return schema;
   }
   RETURN_IF_ERROR(Exec("COMMIT"));
+  RETURN_IF_ERROR(OpenLog());
   auto prepare = [&](const char* sql, sqlite3_stmt** out) {
     return sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, out, nullptr) == SQLITE_OK
                ? Status::Ok()

@@ -4,12 +4,13 @@
 // (key, rv, json) holding the current version of every object, and one row holding the
 // resourceVersion counter (deletes move it too, so it cannot be derived from the objects).
 //
-// Durability: every Put/Remove is its own committed transaction before it returns, so the
-// store acknowledges a write only once SQLite has it. The journal is WAL with
-// synchronous=NORMAL: a killed process (SIGKILL, crash) loses nothing that was acknowledged; a
-// power failure may lose the last few transactions (FULL would fsync every commit and cap writes
-// at the disk's flush rate). The connection holds an exclusive lock, so a second process opening
-// the same directory gets a clear "database is locked" error instead of a split brain.
+// Durability: every Put/Remove is its own committed transaction before it returns, written to
+// the write-ahead log (synchronous=NORMAL: SQLite flushes only around checkpoints), so a killed
+// process (SIGKILL, crash) loses nothing that was committed. FlushLog makes the log durable
+// against a power loss; the store calls it outside its lock, shared by concurrent writers
+// (group_sync.h), and acknowledges a write only after it. The connection holds an exclusive
+// lock, so a second process opening the same directory gets a clear "database is locked" error
+// instead of a split brain.
 //
 // Every failure is a Status naming the file; nothing here throws or aborts on a bad file.
 // Not thread-safe: the Store calls it under its lock.
@@ -53,11 +54,22 @@ class Database {
   // Removes `key` and sets the counter to `rv`, in one transaction.
   Status Remove(std::string_view key, std::uint64_t rv);
 
+  // Whether a failure since the last call was SQLite's "database or disk is full".
+  bool TakeDiskFull();
+  // Returns the space of deleted objects and of the checkpointed log to the file system.
+  Status GiveBackSpace();
+
+  // fdatasync of the write-ahead log: every commit before the call survives a power loss.
+  // Thread-safe (it touches only the log's descriptor), unlike everything else here.
+  Status FlushLog() const;
+
   const std::string& path() const { return path_; }
 
  private:
   explicit Database(std::string path) : path_(std::move(path)) {}
   Status Init();
+  Status OpenLog();
+  void NoteFull() const;
   Status Error(std::string_view what) const;
   Status Exec(const char* sql);
   Status Step(sqlite3_stmt* statement, std::string_view what);
@@ -68,6 +80,8 @@ class Database {
   sqlite3_stmt* put_object_ = nullptr;
   sqlite3_stmt* delete_object_ = nullptr;
   sqlite3_stmt* put_counter_ = nullptr;
+  int log_fd_ = -1;
+  mutable bool disk_full_ = false;
 };
 
 }  // namespace lws::store

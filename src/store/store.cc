@@ -1,9 +1,13 @@
 #include "store/store.h"
 
 #include <charconv>
+#include <filesystem>
 
+#include "base/log.h"
+#include "store/group_sync.h"
 #include "store/persistence.h"
 #include "store/run_locked.h"
+#include "store/space_reserve.h"
 
 namespace lws::store {
 
@@ -54,6 +58,13 @@ Result<std::unique_ptr<Store>> Store::Open(StoreOptions options) {
   if (!store->options_.data_dir.empty()) {
     ASSIGN_OR_RETURN(store->db_, Database::Open(store->options_.data_dir));
     RETURN_IF_ERROR(store->Load());
+    store->space_ = std::make_unique<SpaceReserve>(
+        (std::filesystem::path(store->options_.data_dir) / "space.reserve").string(),
+        store->db_->path(), store->options_.space_reserve_bytes);
+    store->space_->Open();
+    if (store->options_.sync_writes) {
+      store->sync_ = std::make_unique<GroupSync>([db = store->db_.get()] { return db->FlushLog(); });
+    }
   }
   store->history_ = History(store->options_.history_size, store->rv_);
   store->rng_ = Rng(store->options_.seed).Derive("store@" + std::to_string(store->rv_));
@@ -156,24 +167,21 @@ Result<ObjectPtr> Store::Create(const api::ResourceInfo& info, Json object,
                                 const CreateOptions& options) {
   Notifications notes;
   auto result = RunLocked(mu_, [&] { return CreateLocked(info, std::move(object), options, &notes); });
-  notes.Run();
-  return result;
+  return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::Update(const api::ResourceInfo& info, Json object,
                                 const UpdateOptions& options) {
   Notifications notes;
   auto result = RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), false, options, &notes); });
-  notes.Run();
-  return result;
+  return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::UpdateStatus(const api::ResourceInfo& info, Json object,
                                       const UpdateOptions& options) {
   Notifications notes;
   auto result = RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), true, options, &notes); });
-  notes.Run();
-  return result;
+  return Acknowledge(std::move(result), &notes);
 }
 
 Result<DeleteResult> Store::Delete(const api::ResourceInfo& info, const std::string& namespace_,
@@ -181,8 +189,7 @@ Result<DeleteResult> Store::Delete(const api::ResourceInfo& info, const std::str
   Notifications notes;
   ObjectName key{info.namespaced ? namespace_ : "", name};
   auto result = RunLocked(mu_, [&] { return DeleteLocked(info, key, options, &notes); });
-  notes.Run();
-  return result;
+  return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& namespace_,
@@ -233,6 +240,7 @@ Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object
   NewEntries entries = options.managed_fields ? *options.managed_fields
                                               : NewEntries(TakeManagedFields(&prepared));
   if (options.dry_run) return MakeStoredObject(std::move(prepared), 0, std::move(entries));
+  RETURN_IF_ERROR(AdmitWrite());
   return CommitPut(gr, name, std::move(prepared), std::move(entries), nullptr, notes);
 }
 
@@ -274,6 +282,7 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
   // A built-in kind's status write may change metadata too: only a write that changed nothing
   // but the status keeps its predecessor's body_rv and decoded view.
   const bool only_status = status_only && OnlyStatusChanged(info, current->json, updated);
+  RETURN_IF_ERROR(AdmitWrite());
   return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes, only_status);
 }
 
@@ -310,6 +319,7 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
 Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const ObjectName& name,
                                    Json json, NewEntries entries, ObjectPtr prev,
                                    Notifications* notes, bool status_only) {
+  RETURN_IF_ERROR(Writable());
   const std::uint64_t rv = rv_ + 1;
   if (entries.deferred) {
     if (entries.kept_from == nullptr) {  // kept entries are pooled already
@@ -326,7 +336,12 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
   }
   ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries),
                                       status_only ? prev : nullptr);
-  if (db_) RETURN_IF_ERROR(db_->Put(StorageKey(group_resource, name), rv, object->bytes()));
+  if (db_) {
+    if (Status put = db_->Put(StorageKey(group_resource, name), rv, object->bytes()); !put.ok()) {
+      return WriteFailed(std::move(put));
+    }
+  }
+  Written(rv, notes);
   rv_ = rv;
   objects_[group_resource][name] = object;
   last_write_[group_resource] = rv;
@@ -338,9 +353,19 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
 Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const ObjectName& name,
                                       Json last, NewEntries entries, ObjectPtr prev,
                                       Notifications* notes) {
+  RETURN_IF_ERROR(Writable());
   const std::uint64_t rv = rv_ + 1;
   ObjectPtr object = MakeStoredObject(std::move(last), rv, std::move(entries));
-  if (db_) RETURN_IF_ERROR(db_->Remove(StorageKey(group_resource, name), rv));
+  if (db_) {
+    if (Status removed = db_->Remove(StorageKey(group_resource, name), rv); !removed.ok()) {
+      return WriteFailed(std::move(removed));
+    }
+    // Under the alarm, each deletion gives its space back, so that writes resume once enough is.
+    if (space_->alarmed()) {
+      if (Status given = db_->GiveBackSpace(); !given.ok()) Logger("store")->warn("{}", given.message());
+    }
+  }
+  Written(rv, notes);
   rv_ = rv;
   objects_[group_resource].erase(name);
   last_write_[group_resource] = rv;
@@ -348,6 +373,32 @@ Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const O
                        nullptr},
           notes);
   return object;
+}
+
+void Store::Written(std::uint64_t rv, Notifications* notes) {
+  if (sync_) sync_->Written(rv);
+  notes->wrote = rv;
+}
+
+// A write is acknowledged once it is durable (group_sync.h); its watchers are woken then too,
+// so that what they are shown is on disk as nearly as the log allows.
+template <class T>
+Result<T> Store::Acknowledge(Result<T> result, Notifications* notes) {
+  if (sync_ && notes->wrote != 0) {
+    if (Status durable = sync_->AwaitDurable(notes->wrote); !durable.ok()) result = durable;
+  }
+  notes->Run();
+  return result;
+}
+
+Status Store::AdmitWrite() { return space_ ? space_->Admit() : Status::Ok(); }
+
+Status Store::WriteFailed(Status failed) {
+  return db_->TakeDiskFull() ? space_->Full(failed) : failed;
+}
+
+Status Store::Writable() const {
+  return sync_ ? sync_->failed() : Status::Ok();
 }
 
 void Store::Publish(HistoryEvent event, Notifications* notes) {

@@ -62,6 +62,8 @@
 namespace lws::store {
 
 class Database;
+class GroupSync;
+class SpaceReserve;
 
 // A decoded LIST continue token: the snapshot's resourceVersion and the last key returned.
 struct ContinueToken {
@@ -75,6 +77,12 @@ struct StoreOptions {
   std::string data_dir;          // "" keeps everything in memory
   std::size_t history_size = 10'000;      // changes kept for watch resumption and pagination
   std::size_t watch_queue_size = 10'000;  // live events a watcher may lag behind
+  // With a data_dir: acknowledge a write only once its log is flushed (fsync, shared by
+  // concurrent writers: group_sync.h), so it survives a power loss. Off, a write survives a
+  // killed process but not a power loss: for throwaway clusters.
+  bool sync_writes = true;
+  // With a data_dir: room kept for deletions when the disk fills up (space_reserve.h).
+  std::uint64_t space_reserve_bytes = 16ull << 20;
 };
 
 struct DeleteResult {
@@ -194,6 +202,7 @@ class Store {
   // Watchers to notify once the store lock is released (invariant 4).
   struct Notifications {
     std::vector<WatcherPtr> watchers;
+    std::uint64_t wrote = 0;  // the resourceVersion the call wrote, 0 for none
     void Add(const WatcherPtr& w) { watchers.push_back(w); }
     void Run() {
       for (const auto& w : watchers) w->Notify();
@@ -221,6 +230,17 @@ class Store {
                                  Json last, NewEntries entries, ObjectPtr prev,
                                  Notifications* notes);
   void Publish(HistoryEvent event, Notifications* notes);
+  // The store wrote `rv` (under the lock, in order).
+  void Written(std::uint64_t rv, Notifications* notes);
+  // Waits for the write's flush, then wakes its watchers.
+  template <class T>
+  Result<T> Acknowledge(Result<T> result, Notifications* notes);
+  // An error once a flush failed: no write can be promised after it.
+  Status Writable() const;
+  // Before a create or update (not a deletion): the NOSPACE alarm's refusal, if on.
+  Status AdmitWrite();
+  // A database write failed: the NOSPACE error when the disk is full, else `failed`.
+  Status WriteFailed(Status failed);
   Result<ListResult> ListLocked(const api::ResourceInfo& info, const std::string& ns,
                                const ListOptions& options,
                                const std::optional<ContinueToken>& token) const;
@@ -233,6 +253,8 @@ class Store {
   const StoreOptions options_;
   mutable std::mutex mu_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<GroupSync> sync_;  // with db_ and sync_writes
+  std::unique_ptr<SpaceReserve> space_;  // with db_
   std::uint64_t rv_ = 0;
   std::map<std::string, ObjectMap> objects_;  // by group resource
   std::map<std::string, std::uint64_t, std::less<>> last_write_;  // by group resource (LastWrite)
