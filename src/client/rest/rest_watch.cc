@@ -3,13 +3,13 @@
 
 #include <atomic>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "api/go_duration.h"
 #include "base/log.h"
 #include "base/rng.h"
 #include "client/client.h"
+#include "client/relist.h"
 #include "client/rest/http_url.h"
 #include "client/rest/rest_client.h"
 #include "client/rest/rest_decode.h"
@@ -24,12 +24,6 @@ using store::WatchEvent;
 // A stream that ends sooner than this without an event was not a watch timing out.
 constexpr auto kBriefStream = std::chrono::seconds(1);
 
-store::ObjectName KeyOf(const Json& object, bool namespaced) {
-  store::ObjectName key = store::NameOf(object);
-  if (!namespaced) key.namespace_.clear();
-  return key;
-}
-
 class RestWatch : public std::enable_shared_from_this<RestWatch> {
  public:
   RestWatch(const RestClient* client, EventLoop* loop, client::Resource resource, std::string ns,
@@ -41,7 +35,7 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
   // Lists, queues an ADDED per object and starts the watch thread.
   Status Begin() {
     ASSIGN_OR_RETURN(store::ListResult list, ListAll());
-    Adopt(list, RelistEvents({}, list.items, list.resource_version, resource_.namespaced));
+    Adopt(list, client::RelistEvents({}, list.items, list.resource_version, resource_.namespaced));
     thread_ = std::thread([this] { Run(); });
     return Status::Ok();
   }
@@ -150,7 +144,7 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
     if (event.type == EventType::kBookmark) return;
     Result<store::ObjectPtr> stored = client::AnswerObject(std::move(event.object));
     if (!stored.ok()) return;  // DecodeWatchEvent checked what AnswerObject needs
-    store::ObjectName key = KeyOf((*stored)->json, resource_.namespaced);
+    store::ObjectName key = client::WatchKey((*stored)->json, resource_.namespaced);
     if (event.type == EventType::kDeleted) {
       known_.erase(key);
     } else {
@@ -161,13 +155,15 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
 
   Status Relist() {
     ASSIGN_OR_RETURN(store::ListResult list, ListAll());
-    Adopt(list, RelistEvents(known_, list.items, list.resource_version, resource_.namespaced));
+    Adopt(list,
+          client::RelistEvents(known_, list.items, list.resource_version, resource_.namespaced));
     return Status::Ok();
   }
 
   void Adopt(const store::ListResult& list, std::vector<WatchEvent> events) {
     known_.clear();
-    for (const store::ObjectPtr& object : list.items) known_[KeyOf(object->json, resource_.namespaced)] = object;
+    for (const store::ObjectPtr& object : list.items)
+      known_[client::WatchKey(object->json, resource_.namespaced)] = object;
     rv_ = list.resource_version;
     Enqueue(std::move(events));
   }
@@ -268,20 +264,6 @@ class RestSubscription final : public client::Subscription {
 };
 
 }  // namespace
-
-std::vector<WatchEvent> RelistEvents(const std::map<store::ObjectName, store::ObjectPtr>& known,
-                                     const std::vector<store::ObjectPtr>& listed,
-                                     std::uint64_t list_resource_version, bool namespaced) {
-  std::set<store::ObjectName> present;
-  for (const store::ObjectPtr& object : listed) present.insert(KeyOf(object->json, namespaced));
-  std::vector<WatchEvent> events;
-  for (const auto& [key, object] : known) {
-    if (present.count(key)) continue;
-    events.push_back({EventType::kDeleted, store::MakeStoredObject(object->json, list_resource_version)});
-  }
-  for (const store::ObjectPtr& object : listed) events.push_back({EventType::kAdded, object});
-  return events;
-}
 
 Result<std::unique_ptr<client::Subscription>> StartRestWatch(const RestClient* client, EventLoop* loop,
                                                              const client::Resource& resource,

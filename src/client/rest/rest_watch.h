@@ -18,7 +18,7 @@
 //      informers (client/informer.h) only forget an object on DELETED, so the watch delivers a
 //      DELETED for every object it knew that the new list lacks (its last known state, carrying
 //      the list's resourceVersion), then ADDED for every listed object (the informer treats an
-//      ADDED of a known object as an update, and ignores one it already has).
+//      ADDED of a known object as an update, and ignores one it already has): client/relist.h.
 //
 // The objects the watch knows (for 4) live on its thread; the handler sees events on the loop,
 // in the order the server sent them, in batches of whatever arrived meanwhile.
@@ -29,7 +29,6 @@
 // for a handler that is running). Stop may be called from a handler.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,12 +47,5 @@ Result<std::unique_ptr<client::Subscription>> StartRestWatch(const RestClient* c
                                                              const client::Resource& resource,
                                                              const std::string& ns,
                                                              client::WatchHandler handler);
-
-// The events that bring a watcher that knew `known` to the state of a fresh list: DELETED (the
-// last known state, at `list_resource_version`) for each known object the list lacks, in key
-// order, then ADDED for each listed object, in list order.
-std::vector<store::WatchEvent> RelistEvents(const std::map<store::ObjectName, store::ObjectPtr>& known,
-                                            const std::vector<store::ObjectPtr>& listed,
-                                            std::uint64_t list_resource_version, bool namespaced);
 
 }  // namespace lws::rest
