@@ -137,8 +137,34 @@ Status LocalCluster::WatchForCollection() {
   return Status::Ok();
 }
 
+// A dependent created after its owner was deleted (a controller acting on a stale cache: the
+// LWS pod controller making a worker StatefulSet for a leader pod a slow watch still showed)
+// brings no deletion that would start a pass; upstream's graph builder meets the unknown owner
+// when the dependent is added and has the collector look it up at once (attemptToDelete of a
+// virtual node), so the dependent goes. Without this it stayed until some later deletion.
+bool LocalCluster::HasAbsentOwner(const store::StoredObject& object) const {
+  const api::Json& meta = object.json["metadata"];
+  auto refs = meta.find("ownerReferences");
+  if (refs == meta.end() || !refs->is_array()) return false;
+  auto served = server_->served();
+  const std::string ns = store::MetaString(object.json, "namespace");
+  for (const api::Json& ref : *refs) {
+    if (!ref.is_object()) continue;
+    const api::ResourceInfo* info =
+        served->registry.FindByKind(ref.value("apiVersion", ""), ref.value("kind", ""));
+    if (info == nullptr) continue;  // a kind not served: the collector leaves it alone too
+    Result<store::ObjectPtr> owner =
+        store_->Get(*info, info->namespaced ? ns : "", ref.value("name", ""));
+    if (!owner.ok() || *owner == nullptr) return true;
+    if (store::MetaString((*owner)->json, "uid") != ref.value("uid", "")) return true;
+  }
+  return false;
+}
+
 void LocalCluster::OnPossibleGarbage(const store::WatchEvent& event) {
-  if (gc_scheduled_ || !MarkedForDeletion(event)) return;
+  if (gc_scheduled_) return;
+  const bool orphan = event.type == store::EventType::kAdded && HasAbsentOwner(*event.object);
+  if (!orphan && !MarkedForDeletion(event)) return;
   gc_scheduled_ = true;
   const Time now = loop_->Now();
   const Time when = last_gc_ ? std::max(now, *last_gc_ + kGcMinInterval) : now;

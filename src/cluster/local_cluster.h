@@ -78,11 +78,14 @@ class LocalCluster {
 
  private:
   // The garbage collector acts on deletions: a pass runs after any object of an owning kind is
-  // deleted or marked for deletion (several in one loop turn share one pass).
+  // deleted or marked for deletion (several in one loop turn share one pass), and after one is
+  // created naming an owner that is already gone.
   Status WatchForCollection();
   // Creates the PodGroup CRD unless it exists.
   Status InstallPodGroupCrd();
   void OnPossibleGarbage(const store::WatchEvent& event);
+  // True when `object` names an owner the store does not hold (gone, or another uid).
+  bool HasAbsentOwner(const store::StoredObject& object) const;
   void CollectGarbage();
 
   EventLoop* loop_;
