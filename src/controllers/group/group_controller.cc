@@ -104,6 +104,7 @@ GroupSnapshot GroupController::Snapshot(const api::Pod& pod, const api::LeaderWo
 }
 
 runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
+  const bool conflicted = TakeConflict(key);
   const api::Pod* pod = caches_->pods.Get(key.namespace_, key.name);
   if (pod == nullptr) return runtime::ReconcileResult::Done();
   const Time now = loop_->clock().Now();
@@ -142,9 +143,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
   for (const GroupAction& action : plan.actions) {
     Status applied = Apply(key, *lws, action);
     if (applied.code() == Code::kConflict && action.kind == GroupActionKind::kPatchLws) {
-      // The restart counts raced another write of the LWS (often its status): plan again on
-      // the newer version, as the LWS reconciler does; nothing was acted on yet.
-      return runtime::ReconcileResult::After(Duration{0});
+      return RetryAfterConflict(key, conflicted, applied);
     }
     if (!applied.ok()) return runtime::ReconcileResult::Error(applied);
   }
@@ -153,6 +152,28 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
     return runtime::ReconcileResult::After(std::chrono::milliseconds(*plan.requeue_after_ms));
   }
   return runtime::ReconcileResult::Done();
+}
+
+bool GroupController::TakeConflict(const runtime::Key& key) {
+  std::lock_guard<std::mutex> lock(conflicted_mu_);
+  return conflicted_.erase(key) > 0;
+}
+
+// The restart counts raced another write of the LWS (often its status): plan again on the newer
+// version, as the LWS reconciler does; nothing was acted on yet. At once the first time, since
+// the newer version's event is normally in the cache by then. A second Conflict in a row means
+// the cache lags behind the API (a slow watch): retrying at once would spin on the stale version
+// (on the virtual clock, forever at one instant), so the queue's backoff spaces the retries until
+// it catches up, as controller-runtime does with any error (the sweep's seed 21 with a slow watch
+// found the spin).
+runtime::ReconcileResult GroupController::RetryAfterConflict(const runtime::Key& key, bool again,
+                                                             const Status& conflict) {
+  {
+    std::lock_guard<std::mutex> lock(conflicted_mu_);
+    conflicted_.insert(key);
+  }
+  if (again) return runtime::ReconcileResult::Error(conflict);
+  return runtime::ReconcileResult::After(Duration{0});
 }
 
 Result<bool> GroupController::PodGroupExists(const api::Pod& leader) const {

@@ -21,11 +21,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "client/event_recorder.h"
 #include "client/client.h"
+#include "client/event_recorder.h"
 #include "controllers/group/caches.h"
 #include "controllers/group/group_plan.h"
 #include "runtime/expectations.h"
@@ -68,6 +69,10 @@ class GroupController {
   // Whether the PodGroup `leader`'s group-name annotation names exists (read from the API, as
   // upstream's Get); an error other than NotFound fails the reconcile.
   Result<bool> PodGroupExists(const api::Pod& leader) const;
+  // Whether the key's last reconcile ended on a Conflict of its LWS patch; forgets it.
+  bool TakeConflict(const runtime::Key& key);
+  runtime::ReconcileResult RetryAfterConflict(const runtime::Key& key, bool again,
+                                              const Status& conflict);
 
   EventLoop* loop_;
   const client::Client* client_;
@@ -92,6 +97,8 @@ class GroupController {
   };
   std::mutex applied_revisions_mu_;  // reconciles run on several workers in the operator
   std::map<runtime::Key, AppliedRevisions> applied_revisions_;
+  std::mutex conflicted_mu_;
+  std::set<runtime::Key> conflicted_;  // keys whose last reconcile hit a Conflict
 };
 
 }  // namespace lws::controllers

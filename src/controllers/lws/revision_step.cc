@@ -38,9 +38,18 @@ RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::ObjectMeta
   // Step 4: a template change since the current revision starts a new rollout. `current` was
   // found through the sts's key, so the sts exists here.
   if (!api::IsTemplateUpdate(lws, *current, cache)) return step;
-  step.create = api::NewRevision(lws, next_number);
-  step.key = api::RevisionKey(*step.create);
+  api::ControllerRevision updated = api::NewRevision(lws, next_number);
+  step.key = api::RevisionKey(updated);
   step.lws_updated = true;
+  // Ours: the revision of this very template may exist already, when a pass created it and then
+  // failed before the leader StatefulSet took its key (the apply refused, or its answer lost),
+  // or when the template went back to one whose revision is not truncated yet. Upstream creates
+  // another under the next number, and its GetRevision then logs "More than one revision exists
+  // for the given template hash"; both stay, since truncation keeps every revision of the
+  // current key (the sweep's seed 14 with API errors found it). Reusing it keeps one.
+  const api::ControllerRevision* existing = api::FindRevision(revisions, lws, step.key);
+  if (existing != nullptr && existing->data == updated.data) return step;
+  step.create = std::move(updated);
   step.event_note = UpdatedRevisionNote(step.key);
   return step;
 }

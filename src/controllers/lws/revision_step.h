@@ -10,6 +10,8 @@
 //   step 4: only when the sts exists: if the live template differs from the current revision
 //           (bytes, then the semantic check of 7.5), a new revision keyed by its own hash must be
 //           created and becomes current; the reconciler then treats this pass as a new rollout.
+//           Ours: an owned revision of that key with the same template is reused instead of
+//           created again (upstream would keep two revisions of one key; see the .cc).
 //
 // At most one revision is created per pass: one made in step 3 holds the live template, so step 4
 // finds no update over it.

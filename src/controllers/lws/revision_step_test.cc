@@ -153,6 +153,38 @@ TEST(PlanRevisionTest, UpdateNumbersAfterTheHighestOwnedRevision) {
   EXPECT_EQ(step.create->revision, 6);
 }
 
+// Ours: a pass that created the update's revision and then failed before the leader sts took
+// its key (the apply refused, or its answer lost: the sweep's seed 14 with API errors) left the
+// revision; the next pass reuses it instead of creating a second revision of the same key, as
+// upstream would under the next number.
+TEST(PlanRevisionTest, UpdateReusesTheRevisionAFailedPassCreated) {
+  const ControllerRevision current = Stored(1);
+  ControllerRevision made = api::NewRevision(RenamedWorkerContainer(), 2);
+  made.metadata.resource_version = "101";
+  const std::vector<ControllerRevision> revisions = {current, made};
+  const StatefulSet sts = LeaderSts(api::RevisionKey(current));
+  const RevisionStep step =
+      PlanRevision(RenamedWorkerContainer(), &sts.metadata, api::RefsOf(revisions), nullptr);
+  EXPECT_TRUE(step.lws_updated);
+  EXPECT_EQ(step.key, api::RevisionKey(made));
+  EXPECT_FALSE(step.create.has_value());
+  EXPECT_EQ(step.event_note, "");
+}
+
+// Going back to a template whose revision is not truncated yet (mid-rollout) reuses it as well.
+TEST(PlanRevisionTest, RevertReusesTheRevisionNotTruncatedYet) {
+  const ControllerRevision older = Stored(1);
+  ControllerRevision renamed = api::NewRevision(RenamedWorkerContainer(), 2);
+  renamed.metadata.resource_version = "101";
+  const std::vector<ControllerRevision> revisions = {older, renamed};
+  const StatefulSet sts = LeaderSts(api::RevisionKey(renamed));
+  const RevisionStep step =
+      PlanRevision(DefaultLws(), &sts.metadata, api::RefsOf(revisions), nullptr);
+  EXPECT_TRUE(step.lws_updated);
+  EXPECT_EQ(step.key, api::RevisionKey(older));
+  EXPECT_FALSE(step.create.has_value());
+}
+
 // Q16: the sts carries a key no revision has; a revision is made from the live spec under THAT
 // key, so a template change made before this point is not seen as an update.
 TEST(PlanRevisionTest, Q16AdoptsAForeignKey) {
