@@ -39,7 +39,7 @@ HashRolloutChecker::View HashRolloutChecker::Read() const {
   View view;
   view.lws = Stored(client::kLeaderWorkerSets, name_);
   view.deployment = Stored(client::kDeployments, name_);
-  view.revisions = LwsRevisions();
+  view.revision_keys = LwsRevisionKeys();
   std::map<std::string, const Json*> worker_sets;  // by name
   const std::vector<store::ObjectPtr> sets = OfLws(client::kStatefulSets);
   for (const store::ObjectPtr& s : sets) {
@@ -90,6 +90,7 @@ void HashRolloutChecker::Check() {
   const std::uint64_t rv = *changed;
   const View view = Read();
   if (view.lws.is_null()) return;
+  CheckRevisionKeys(rv, view.revision_keys);
   for (const std::string& problem : view.problems) {
     Violation(fmt::format("rv {}: {}", rv, problem));
   }
@@ -127,6 +128,7 @@ bool HashRolloutChecker::Converged(std::string* why) {
   const int asked = view.deployment["spec"].value("replicas", 1);
   if (asked != replicas) return fail(fmt::format("Deployment replicas {} != {}", asked, replicas));
   const std::string key = Label(view.deployment["spec"]["template"], api::kRevisionLabel);
+  if (std::string stale = CurrentTemplate(view.lws, key); !stale.empty()) return fail(stale);
   int live = 0;
   for (const auto& [group, g] : view.groups) {
     if (g.leader.empty()) return fail(fmt::format("group {} still tearing down", group));
@@ -144,7 +146,9 @@ bool HashRolloutChecker::Converged(std::string* why) {
   if (live != replicas) return fail(fmt::format("{} live leaders != {}", live, replicas));
   if (!view.available) return fail("not Available");
   if (view.update_in_progress) return fail("UpdateInProgress");
-  if (view.revisions != 1) return fail(fmt::format("{} revisions kept", view.revisions));
+  if (view.revision_keys.size() != 1) {
+    return fail(fmt::format("{} revisions kept", view.revision_keys.size()));
+  }
   rolling_ = false;
   return true;
 }

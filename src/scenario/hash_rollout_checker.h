@@ -10,9 +10,11 @@
 //   3. a ready group never mixes revisions (leader, worker StatefulSet, live workers);
 //   4. a live leader's worker StatefulSet (named after its hostname) is controlled by that very
 //      leader, and no two live leaders share a hostname;
+//   5. no two ControllerRevisions of the LWS carry one template-revision-hash (as RolloutChecker);
 // and, once faults stop, Converged(): the Deployment asks for spec.replicas leaders of the current
-// revision, exactly that many live leaders, none gated, every group ready and updated, no group
-// left tearing down, Available=True without UpdateInProgress, one revision.
+// revision (that of the LWS's current template), exactly that many live leaders, none gated, every
+// group ready and updated, no group left tearing down, Available=True without UpdateInProgress, one
+// revision.
 //
 // A group is ready as in RolloutChecker: leader Running and Ready (which the group-ready gate
 // already ties to the workers), worker StatefulSet fully available, leader not being deleted.
@@ -52,7 +54,7 @@ class HashRolloutChecker : public CheckerBase {
     api::Json deployment;                 // null when absent
     std::map<std::string, Group> groups;  // by group key
     std::vector<std::string> problems;    // property 4
-    std::int64_t revisions = 0;
+    std::vector<std::string> revision_keys;  // LwsRevisionKeys
     bool available = false;
     bool update_in_progress = false;
   };

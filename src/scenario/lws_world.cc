@@ -47,6 +47,13 @@ LwsWorld::LwsWorld(WorldOptions options)
   cluster_ = std::make_unique<cluster::LocalCluster>(&loop(), control_plane_.server.get(),
                                                      control_plane_.store.get(), options_.cluster,
                                                      cluster_options);
+  if (options_.faulty_controller_client) {
+    controller_local_ = std::make_unique<client::LocalClient>(
+        control_plane_.server.get(), control_plane_.store.get(),
+        std::string(controllers::kLwsFieldManager));
+    controller_client_ = std::make_unique<client::FaultyClient>(
+        controller_local_.get(), Rng(options_.seed).Derive("faults/lws"));
+  }
 }
 
 LwsWorld::~LwsWorld() {
@@ -63,8 +70,13 @@ Status LwsWorld::Start() {
 
 Status LwsWorld::StartController(controllers::LwsManagerOptions options) {
   if (Gang(options_.cluster)) options.gang = controllers::GangProvider::kVolcano;
-  manager_ = std::make_unique<controllers::LwsManager>(&loop(), control_plane_.server.get(),
-                                                       control_plane_.store.get(), options);
+  if (controller_client_) {
+    manager_ =
+        std::make_unique<controllers::LwsManager>(&loop(), controller_client_.get(), options);
+  } else {
+    manager_ = std::make_unique<controllers::LwsManager>(&loop(), control_plane_.server.get(),
+                                                         control_plane_.store.get(), options);
+  }
   return manager_->Start();
 }
 

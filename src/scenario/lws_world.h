@@ -21,6 +21,7 @@
 #include "api/apps.h"
 #include "api/lws_types.h"
 #include "api/pod.h"
+#include "client/faulty_client.h"
 #include "client/local_client.h"
 #include "client/local_testing.h"
 #include "cluster/cluster_spec.h"
@@ -37,6 +38,10 @@ struct WorldOptions {
   std::uint64_t seed = 1;
   cluster::KubeletMode kubelet = cluster::KubeletMode::kAuto;
   bool start_controller = true;
+  // The LWS controllers talk to the API through a client::FaultyClient (controller_client()),
+  // with faults off until a test turns them on; it outlives controller restarts, as the network
+  // between a controller and its API server does.
+  bool faulty_controller_client = false;
 };
 
 class LwsWorld {
@@ -53,6 +58,8 @@ class LwsWorld {
   store::Store* store() { return control_plane_.store.get(); }
   cluster::LocalCluster& cluster() { return *cluster_; }
   controllers::LwsManager* manager() { return manager_.get(); }
+  // null unless WorldOptions::faulty_controller_client.
+  client::FaultyClient* controller_client() { return controller_client_.get(); }
 
   // The controller loses its caches and starts again from the API (a controller restart).
   Status RestartController();
@@ -94,6 +101,9 @@ class LwsWorld {
   client::testing::ControlPlane control_plane_;
   client::LocalClient user_;
   std::unique_ptr<cluster::LocalCluster> cluster_;
+  // The faulty client's inner client and the faulty client: before the manager, which uses them.
+  std::unique_ptr<client::LocalClient> controller_local_;
+  std::unique_ptr<client::FaultyClient> controller_client_;
   std::unique_ptr<controllers::LwsManager> manager_;
 };
 

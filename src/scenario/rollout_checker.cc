@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "api/lws_types.h"
+#include "api/revision.h"
 #include "api/rollout_annotations.h"
 #include "client/resource.h"
 #include "scenario/json_reads.h"
@@ -49,14 +51,25 @@ std::vector<store::ObjectPtr> CheckerBase::OfLws(const client::Resource& resourc
   return listed.ok() ? std::move(listed->items) : std::vector<store::ObjectPtr>{};
 }
 
-std::int64_t CheckerBase::LwsRevisions() const {
-  std::int64_t count = 0;
+std::vector<std::string> CheckerBase::LwsRevisionKeys() const {
+  std::vector<std::string> keys;
   for (const store::ObjectPtr& r : OfLws(client::kControllerRevisions)) {
     for (const Json& owner : r->json["metadata"].value("ownerReferences", Json::array())) {
-      count += owner.value("kind", "") == api::kLwsKind && owner.value("controller", false);
+      if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false)) {
+        keys.push_back(Label(r->json, api::kRevisionLabel));
+      }
     }
   }
-  return count;
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+void CheckerBase::CheckRevisionKeys(std::uint64_t rv, const std::vector<std::string>& keys) {
+  auto twice = std::adjacent_find(keys.begin(), keys.end());
+  if (twice != keys.end()) {
+    Violation(
+        fmt::format("rv {}: two ControllerRevisions of template-revision-hash {}", rv, *twice));
+  }
 }
 
 void CheckerBase::Violation(const std::string& what) {
@@ -74,6 +87,14 @@ void CheckerBase::CheckFloor(std::uint64_t rv, int ready, bool available, int un
   }
 }
 
+std::string CheckerBase::CurrentTemplate(const api::Json& lws, const std::string& leaders_key) {
+  Result<api::LeaderWorkerSet> decoded = api::Decode<api::LeaderWorkerSet>(lws);
+  if (!decoded.ok()) return "the LWS does not decode: " + decoded.status().message();
+  const std::string want = api::RevisionHash(api::PatchBytes(api::RevisionPatch(*decoded)));
+  if (leaders_key == want) return "";
+  return fmt::format("the leaders run revision {}, the LWS's template is {}", leaders_key, want);
+}
+
 void RolloutChecker::SpecChanged(const RolloutLimits& limits) {
   limits_ = limits;
   rise_allowed_ = true;
@@ -83,7 +104,7 @@ RolloutChecker::View RolloutChecker::Read() const {
   View view;
   view.lws = Stored(client::kLeaderWorkerSets, name_);
   view.sts = Stored(client::kStatefulSets, name_);
-  view.revisions = LwsRevisions();
+  view.revision_keys = LwsRevisionKeys();
   const std::vector<store::ObjectPtr> pods = OfLws(client::kPods);
   const std::vector<store::ObjectPtr> sets = OfLws(client::kStatefulSets);
   auto group = [&](int index) -> Group& {
@@ -129,6 +150,7 @@ void RolloutChecker::Check() {
   const std::uint64_t rv = *changed;
   View view = Read();
   if (view.lws.is_null()) return;
+  CheckRevisionKeys(rv, view.revision_keys);
   if (!view.sts.is_null()) {
     const int replicas = view.sts["spec"].value("replicas", 1);
     most_groups_ = std::max(most_groups_, replicas);
@@ -186,6 +208,7 @@ bool RolloutChecker::Converged(std::string* why) {
   if (!view.available) return fail("not Available");
   if (view.update_in_progress) return fail("UpdateInProgress");
   const std::string key = Label(view.sts, api::kRevisionLabel);
+  if (std::string stale = CurrentTemplate(view.lws, key); !stale.empty()) return fail(stale);
   // Groups below the partition stay old, and upstream counts them as unready when it sizes the
   // surge (spec 11.7, Q18): with a partition and maxSurge, surge groups stay until the partition
   // is lowered. Without a partition this is spec.replicas.
@@ -227,8 +250,8 @@ bool RolloutChecker::Converged(std::string* why) {
       if (r != key) return fail(fmt::format("group {} not updated", i));
     }
   }
-  if (want_partition == 0 && view.revisions != 1) {
-    return fail(fmt::format("{} revisions kept", view.revisions));
+  if (want_partition == 0 && view.revision_keys.size() != 1) {
+    return fail(fmt::format("{} revisions kept", view.revision_keys.size()));
   }
   rolling_ = false;
   return true;

@@ -17,8 +17,13 @@
 //      one template-revision-hash);
 //   4. the leader StatefulSet's partition never rises unless the spec changed since it was last
 //      seen (a new template, or the user raising the partition);
-// and the liveness property, once faults stop: Converged() (partition = spec partition, every
-// group in the window updated and ready, Available=True, old revisions deleted when the
+//   5. no two ControllerRevisions of the LWS carry one template-revision-hash: a reconcile on a
+//      stale cache (a write's answer lost, a slow watch, a restarted controller) must not
+//      create a second revision of a template it already recorded (upstream's revision
+//      utilities look an equal revision up before creating one);
+// and the liveness property, once faults stop: Converged() (the leader StatefulSet on the
+// revision of the LWS's current template, partition = spec partition, every group in the window
+// updated and ready, Available=True, old revisions deleted when the
 // partition is 0, and replicas = spec.replicas, except that with a partition and maxSurge the
 // surge upstream sizes from the old groups below the partition stays: spec 11.7, Q18).
 //
@@ -69,8 +74,15 @@ class CheckerBase {
   // of `resource` (those labelled with its name).
   api::Json Stored(const client::Resource& resource, const std::string& name) const;
   std::vector<store::ObjectPtr> OfLws(const client::Resource& resource) const;
-  // The ControllerRevisions the LWS controls (its StatefulSets' carry its name label too).
-  std::int64_t LwsRevisions() const;
+  // The template-revision-hash of every ControllerRevision the LWS controls (its StatefulSets'
+  // carry its name label too), sorted.
+  std::vector<std::string> LwsRevisionKeys() const;
+  // Property 5 for `keys` (LwsRevisionKeys) at `rv`.
+  void CheckRevisionKeys(std::uint64_t rv, const std::vector<std::string>& keys);
+  // "" when `leaders_key` (the revision what runs the leaders carries) is that of `lws`'s
+  // current template, else why not: a run is not converged before the controller acted on the
+  // last template change (with no group to roll, nothing else would show that it has not).
+  static std::string CurrentTemplate(const api::Json& lws, const std::string& leaders_key);
   void Violation(const std::string& what);
   // Property 2 for `ready` groups at `rv`; `available`: the LWS's Available condition now;
   // `unready_surge`: surge groups the leader StatefulSet keeps that are not ready (counted as
@@ -113,7 +125,7 @@ class RolloutChecker : public CheckerBase {
     api::Json lws;
     api::Json sts;  // null when absent
     std::vector<Group> groups;  // by index, up to the highest seen
-    std::int64_t revisions = 0;
+    std::vector<std::string> revision_keys;  // LwsRevisionKeys
     bool available = false;
     bool update_in_progress = false;
   };

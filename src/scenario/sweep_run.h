@@ -22,6 +22,7 @@
 #include "cluster/kubelet.h"
 #include "scenario/lws_world.h"
 #include "scenario/rollout_checker.h"
+#include "scenario/sweep_faults.h"
 #include "testdata/testdata_dir.h"
 
 namespace lws::scenario::sweep {
@@ -29,6 +30,10 @@ namespace lws::scenario::sweep {
 using namespace std::chrono_literals;
 
 constexpr Duration kConvergenceBound = 20min;
+// Tasks within one virtual second past which a run is a livelock (a component that retries at
+// once, forever at one instant) and fails instead of hanging the sweep; the busiest second of
+// the default seeds' runs has a few hundred.
+constexpr std::uint64_t kInstantTaskLimit = 1'000'000;
 
 // FNV-1a over every change the store records, in order.
 class TraceHash {
@@ -105,13 +110,18 @@ struct SweepCase {
   // groupIdentity Hash (hash_sweep_test.cc), with groupReplacementPolicy Immediate or not.
   bool hash = false;
   bool immediate = false;
+  // Faults at the LWS controllers' client boundary (sweep_faults.h).
+  ClientFaultCase client_faults;
+  bool AnyFault() const { return crashes || node_loss || client_faults.any(); }
   std::string Describe() const {
-    return fmt::format("replicas {} size {} maxUnavailable {} maxSurge {} partition {} sgs {} restart {} "
-                       "crashes {} nodeLoss {} lowerPartition {} startup 1-{}s scaleUp {}{}",
-                       shape.replicas, shape.size, shape.max_unavailable.dump(), shape.max_surge.dump(),
-                       shape.partition, shape.sub_group_size, shape.restart_policy, crashes, node_loss,
-                       lower_partition, startup_max, scale_up,
-                       hash ? (immediate ? " Hash Immediate" : " Hash PostTermination") : "");
+    return fmt::format(
+        "replicas {} size {} maxUnavailable {} maxSurge {} partition {} sgs {} restart {} "
+        "crashes {} nodeLoss {} lowerPartition {} startup 1-{}s scaleUp {}{}{}",
+        shape.replicas, shape.size, shape.max_unavailable.dump(), shape.max_surge.dump(),
+        shape.partition, shape.sub_group_size, shape.restart_policy, crashes, node_loss,
+        lower_partition, startup_max, scale_up,
+        hash ? (immediate ? " Hash Immediate" : " Hash PostTermination") : "",
+        client_faults.Describe());
   }
 };
 
@@ -161,6 +171,9 @@ inline SweepCase Draw(Rng& rng) {
     c.crashes = rng.Bernoulli(0.3);
     c.node_loss = rng.Bernoulli(0.2);
     c.startup_max = static_cast<int>(rng.UniformInt(2, 40));
+    // A stream of its own, so that the draws above (and those of callers after Draw) stay
+    // what they were before these faults existed.
+    c.client_faults = DrawClientFaults(rng.Derive("client-faults"));
     return c;
   }
 }
@@ -183,10 +196,14 @@ template <class Checker>
 class SweepRun {
  public:
   SweepRun(std::uint64_t seed, SweepCase c)
-      : seed_(seed), case_(std::move(c)), rng_(Rng(seed).Derive("faults")),
+      : seed_(seed),
+        case_(std::move(c)),
+        rng_(Rng(seed).Derive("faults")),
         world_(Options(seed, case_)),
         checker_(&world_.user(), case_.shape.name, case_.limits),
-        trace_(world_.store()) {}
+        trace_(world_.store()) {
+    world_.loop().SetInstantTaskLimit(kInstantTaskLimit);
+  }
 
   // Returns "" on success, else what went wrong.
   std::string Run() {
@@ -235,6 +252,11 @@ class SweepRun {
   }
 
   const Checker& checker() const { return checker_; }
+  // What the controllers' client faults did in this run (none without them).
+  client::FaultCounts ClientFaultCounts() {
+    client::FaultyClient* c = world_.controller_client();
+    return c != nullptr ? c->counts() : client::FaultCounts{};
+  }
   std::size_t Events(const std::string& reason) const { return world_.Events(reason).size(); }
   std::string trace() const { return fmt::format("{:016x}", trace_.value()); }
 
@@ -245,12 +267,14 @@ class SweepRun {
     o.cluster.pools[0].startup = {cluster::Distribution::Kind::kUniform, 1.0,
                                   static_cast<double>(c.startup_max)};
     o.seed = seed;
+    o.faulty_controller_client = c.client_faults.client();
     return o;
   }
 
-  // Crashes and node losses at random times in the fault window, scheduled on the loop.
+  // Crashes, node losses and the client's faults at random times in the fault window,
+  // scheduled on the loop.
   void InjectFaults() {
-    if (!case_.crashes && !case_.node_loss) return;
+    if (!case_.AnyFault()) return;
     checker_.SetFaults(true);  // property 2 is off for the rest of this run
     fault_end_ = world_.loop().Now() + kFaultWindow;
     if (case_.crashes) {
@@ -268,6 +292,8 @@ class SweepRun {
         (void)cluster::SetNodeReady(world_.user(), node, true, world_.loop().Now());
       });
     }
+    InjectClientFaults(case_.client_faults, world_, Rng(seed_).Derive("client-fault-times"),
+                       fault_end_);
   }
 
   void CrashSomePod() {
@@ -285,6 +311,11 @@ class SweepRun {
     Time next_probe = loop.Now();
     while (loop.Now() < deadline) {
       if (!loop.Step()) loop.RunFor(100ms);
+      if (loop.livelocked()) {
+        why_ = fmt::format("livelock: over {} tasks within one virtual second at {}",
+                           kInstantTaskLimit, FormatRfc3339(loop.Now()));
+        return false;
+      }
       checker_.Check();
       trace_.Update();
       if (loop.Now() >= next_probe) {

@@ -7,6 +7,10 @@
 // Convergence bound: every run converges within kConvergenceBound of virtual time after the last
 // fault (and after each spec change).
 //
+// Faults: a share of the seeds also meets faults at the LWS controllers' client boundary in the
+// fault window (sweep_faults.h: API errors, slow and dropped watches, a controller restart);
+// the failure message's case description names them.
+//
 // Traces: every run folds each stored change (type, resource, object as written) into a hash. A
 // seed listed in testdata/scenario/sweep_traces.txt must give the hash recorded there: the
 // opt-in behaviours of docs/scarcity.md must not change a single write of an LWS that does not
@@ -26,18 +30,44 @@ namespace {
 using namespace std::chrono_literals;
 using namespace sweep;
 
+// How many runs met each client fault (they must engage, not only be drawn).
+struct ClientFaultTally {
+  int refused = 0, lost_answers = 0, dropped = 0, restarts = 0;
+  void Add(const SweepCase& c, const client::FaultCounts& counts) {
+    refused += counts.refused > 0;
+    lost_answers += counts.lost_answers > 0;
+    dropped += counts.dropped_streams > 0;
+    restarts += c.client_faults.restart;
+  }
+  void ExpectEach(int runs) const {
+    if (runs < 24) return;  // the default 24 seeds meet each kind
+    EXPECT_GT(refused, 0);
+    EXPECT_GT(lost_answers, 0);
+    EXPECT_GT(dropped, 0);
+    EXPECT_GT(restarts, 0);
+    std::printf(
+        "client faults: %d runs refused writes, %d lost answers, %d dropped watches, "
+        "%d restarted the controller (of %d)\n",
+        refused, lost_answers, dropped, restarts, runs);
+  }
+};
+
 TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
   const std::map<std::uint64_t, std::string> recorded = RecordedTraces();
   const bool print = std::getenv("LWS_SWEEP_PRINT_TRACES") != nullptr;
   int runs = 0;
+  ClientFaultTally tally;
   for (std::uint64_t seed : Seeds()) {
     Rng rng(seed);
     SweepCase c = Draw(rng);
     SweepRun<RolloutChecker> run(seed, c);
     std::string failure = run.Run();
+    tally.Add(c, run.ClientFaultCounts());
     const auto& violations = run.checker().violations();
-    std::string replay = fmt::format("replay: LWS_SWEEP_SEEDS={} ./build/src/scenario/scenario_sweep_test",
-                                     seed);
+    const std::string replay = fmt::format(
+        "replay: LWS_SWEEP_SEEDS={} ./build/src/scenario/scenario_sweep_test "
+        "--gtest_filter='RolloutSweep.RandomShapes*'",
+        seed);
     EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ")\n" << replay;
     EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ")\n"
                                     << fmt::format("{}", fmt::join(violations, "\n")) << "\n" << replay;
@@ -50,6 +80,24 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
     ++runs;
   }
   EXPECT_GT(runs, 0);
+  tally.ExpectEach(runs);
+}
+
+// The scarcity sweep's case for `seed`: the Ordinal sweep's draw with every scarcity behaviour
+// on and, for half of the seeds, one to three groups added with the template change.
+SweepCase ScarcityCase(std::uint64_t seed) {
+  Rng rng(seed);
+  SweepCase c = Draw(rng);
+  c.scarcity = true;
+  if (c.limits.max_unavailable == 0) c.limits.floor_slack = 1;  // the fallback's release
+  Rng scale = Rng(seed).Derive("scale-up");
+  if (scale.Bernoulli(0.5)) c.scale_up = static_cast<int>(scale.UniformInt(1, 3));
+  // Percentages of 0 groups scale to 0: more groups may make them a rollout that cannot move,
+  // which the webhook refuses (V11).
+  if (const RolloutLimits up = ScaledUpLimits(c); up.max_surge == 0 && up.max_unavailable == 0) {
+    c.scale_up = 0;
+  }
+  return c;
 }
 
 // The same shapes with every scarcity behaviour on, and with half of the template changes adding
@@ -62,27 +110,23 @@ TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
   int held = 0;  // runs whose scale-up waited for the rollout
   int handed_off = 0;  // runs that held a node for a replacement
   for (std::uint64_t seed : Seeds()) {
-    Rng rng(seed);
-    SweepCase c = Draw(rng);
-    c.scarcity = true;
-    if (c.limits.max_unavailable == 0) c.limits.floor_slack = 1;  // the fallback's release
-    Rng scale = Rng(seed).Derive("scale-up");
-    if (scale.Bernoulli(0.5)) c.scale_up = static_cast<int>(scale.UniformInt(1, 3));
-    // Percentages of 0 groups scale to 0: more groups may make them a rollout that cannot move,
-    // which the webhook refuses (V11).
-    if (const RolloutLimits up = ScaledUpLimits(c); up.max_surge == 0 && up.max_unavailable == 0) {
-      c.scale_up = 0;
-    }
+    const SweepCase c = ScarcityCase(seed);
     SweepRun<RolloutChecker> run(seed, c);
     std::string failure = run.Run();
     const auto& violations = run.checker().violations();
-    EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ", scarcity on)";
+    const std::string replay = fmt::format(
+        "replay: LWS_SWEEP_SEEDS={} ./build/src/scenario/scenario_sweep_test "
+        "--gtest_filter='RolloutSweep.Scarcity*'",
+        seed);
+    EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ", scarcity on)\n"
+                           << replay;
     ++runs;
     held += run.Events("RolloutBeforeScaleUp") > 0;
     handed_off += run.Events("CapacityHeld") > 0;
-    EXPECT_EQ(run.HoldsPastTheirDeadlines(30s), "") << "seed " << seed;
+    EXPECT_EQ(run.HoldsPastTheirDeadlines(30s), "") << "seed " << seed << "\n" << replay;
     EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ", scarcity on)\n"
-                                    << fmt::format("{}", fmt::join(violations, "\n"));
+                                    << fmt::format("{}", fmt::join(violations, "\n")) << "\n"
+                                    << replay;
   }
   EXPECT_GT(runs, 0);
   // The default 24 seeds include runs that add groups to existing ones.
@@ -90,6 +134,33 @@ TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
   EXPECT_GT(handed_off, 0);  // every rollout replaces pods
   std::printf("%d of %d runs held a scale-up, %d held a node for a replacement\n", held, runs,
               handed_off);
+}
+
+// The seeds whose client faults found bugs, whatever LWS_SWEEP_* selects, each with its fix.
+TEST(RolloutSweep, SeedsThatFoundBugs) {
+  struct Found {
+    std::uint64_t seed;
+    bool scarcity;
+    const char* bug;
+  };
+  const Found found[] = {
+      {14, false,
+       "the leader StatefulSet's apply failed after the update's revision was created, and the "
+       "next pass created a second revision of that template (controllers/lws/revision_step.cc)"},
+      {21, true,
+       "the pod controller retried a Conflict of its LWS patch at once while a slow watch kept "
+       "its cache stale: forever at one virtual instant (controllers/group/group_controller.cc)"},
+  };
+  for (const Found& f : found) {
+    Rng rng(f.seed);
+    const SweepCase c = f.scarcity ? ScarcityCase(f.seed) : Draw(rng);
+    ASSERT_TRUE(c.client_faults.any()) << "seed " << f.seed << " no longer draws client faults";
+    SweepRun<RolloutChecker> run(f.seed, c);
+    EXPECT_EQ(run.Run(), "") << "seed " << f.seed << " (" << c.Describe() << "): " << f.bug;
+    EXPECT_TRUE(run.checker().violations().empty())
+        << "seed " << f.seed << ": "
+        << fmt::format("{}", fmt::join(run.checker().violations(), "\n"));
+  }
 }
 
 TEST(RolloutSweep, SameSeedSameRun) {
@@ -102,6 +173,28 @@ TEST(RolloutSweep, SameSeedSameRun) {
                        run.checker().most_groups());
   };
   EXPECT_EQ(observe(5), observe(5));
+}
+
+// Determinism with every client fault on: refused writes, lost answers, slow and dropped
+// watches and a controller restart replay from the seed, to the last write.
+TEST(RolloutSweep, ClientFaultsReplay) {
+  auto observe = [](std::uint64_t seed) {
+    Rng rng(seed);
+    SweepCase c = Draw(rng);
+    c.client_faults = {.refused = 0.1,
+                       .lost_answer = 0.05,
+                       .watch_delay_max_ms = 2000,
+                       .watch_drops = 2,
+                       .restart = true};
+    SweepRun<RolloutChecker> run(seed, c);
+    const std::string failure = run.Run();
+    const client::FaultCounts counts = run.ClientFaultCounts();
+    EXPECT_GT(counts.refused + counts.lost_answers, 0u);
+    EXPECT_GT(counts.dropped_streams, 0u);
+    return fmt::format("{}|{}|{}|{}|{}", failure, run.trace(), counts.refused, counts.lost_answers,
+                       counts.delayed_events);
+  };
+  EXPECT_EQ(observe(9), observe(9));
 }
 
 }  // namespace
