@@ -336,6 +336,13 @@ class SweepRun {
   std::string why_;
 };
 
+// True when no LWS_SWEEP_* variable chose the seeds: the default 24, which CI runs. Checks that
+// some run met a behaviour hold for these; a shard of a long sweep may by chance meet none.
+inline bool DefaultSeeds() {
+  return std::getenv("LWS_SWEEP_SEEDS") == nullptr && std::getenv("LWS_SWEEP_FIRST") == nullptr &&
+         std::getenv("LWS_SWEEP_COUNT") == nullptr;
+}
+
 inline std::vector<std::uint64_t> Seeds() {
   std::vector<std::uint64_t> seeds;
   if (const char* list = std::getenv("LWS_SWEEP_SEEDS")) {

@@ -40,15 +40,15 @@ struct ClientFaultTally {
     restarts += c.client_faults.restart;
   }
   void ExpectEach(int runs) const {
-    if (runs < 24) return;  // the default 24 seeds meet each kind
-    EXPECT_GT(refused, 0);
-    EXPECT_GT(lost_answers, 0);
-    EXPECT_GT(dropped, 0);
-    EXPECT_GT(restarts, 0);
     std::printf(
         "client faults: %d runs refused writes, %d lost answers, %d dropped watches, "
         "%d restarted the controller (of %d)\n",
         refused, lost_answers, dropped, restarts, runs);
+    if (!DefaultSeeds()) return;  // the default 24 seeds meet each kind
+    EXPECT_GT(refused, 0);
+    EXPECT_GT(lost_answers, 0);
+    EXPECT_GT(dropped, 0);
+    EXPECT_GT(restarts, 0);
   }
 };
 
@@ -130,8 +130,10 @@ TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
   }
   EXPECT_GT(runs, 0);
   // The default 24 seeds include runs that add groups to existing ones.
-  if (runs >= 24) EXPECT_GT(held, 0);
-  EXPECT_GT(handed_off, 0);  // every rollout replaces pods
+  if (DefaultSeeds()) {
+    EXPECT_GT(held, 0);
+    EXPECT_GT(handed_off, 0);  // most rollouts replace pods (one of 0 replicas does not)
+  }
   std::printf("%d of %d runs held a scale-up, %d held a node for a replacement\n", held, runs,
               handed_off);
 }
