@@ -60,7 +60,9 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
   if (options_.container_logs) {
     container_logs_ = std::make_unique<KubeletLogs>(loop, &kubelet_client_);
   }
-  statefulsets_ = std::make_unique<StatefulSetController>(loop, &statefulset_client_);
+  statefulsets_ = std::make_unique<StatefulSetController>(
+      loop,
+      options_.statefulset_client != nullptr ? options_.statefulset_client : &statefulset_client_);
   replicasets_ = std::make_unique<ReplicaSetController>(loop, &replicaset_client_);
   deployments_ = std::make_unique<DeploymentController>(loop, &deployment_client_);
   disruption_ = std::make_unique<DisruptionController>(loop, &disruption_client_);

@@ -47,6 +47,10 @@ struct LocalClusterOptions {
   bool node_leases = false;  // kubelets renew node Leases (node_leases.h): `lws up` only
   // Keep each container instance's lifecycle log (kubelet_log.h) for `kubectl logs`.
   bool container_logs = false;
+  // The StatefulSet controller's client instead of the cluster's own in-process one: the
+  // simulations' fault-injecting wrapper (client/faulty_client.h) around a LocalClient with
+  // the field manager "statefulset-controller". Not owned; outlives the cluster.
+  const client::Client* statefulset_client = nullptr;
 };
 
 class LocalCluster {

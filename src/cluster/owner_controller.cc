@@ -63,8 +63,8 @@ api::OwnerReference ControllerRefTo(std::string api_version, std::string kind,
   return ref;
 }
 
-OwnerController::OwnerController(EventLoop* loop, const client::LocalClient* client,
-                                 Options options, SyncFn sync)
+OwnerController::OwnerController(EventLoop* loop, const client::Client* client, Options options,
+                                 SyncFn sync)
     : loop_(loop), client_(client), options_(std::move(options)), sync_(std::move(sync)) {
   owners_ = std::make_unique<client::Informer>(loop, client, options_.owner);
   owners_->AddHandler([this](const auto& old, const auto& now) { OnOwner(old, now); });
@@ -90,9 +90,8 @@ Status OwnerController::Start() {
   for (Index& index : controlled_) order.emplace_back(index.informer.get(), &index.kind.resource);
   order.emplace_back(owners_.get(), &options_.owner);
   for (auto [informer, resource] : order) {
-    std::uint64_t rv = client_->store()->CurrentResourceVersion();
     ASSIGN_OR_RETURN(store::ListResult list, client_->List(*resource));
-    initial_.push_back({informer, list.items.size(), rv});
+    initial_.push_back({informer, list.items.size(), list.resource_version});
     RETURN_IF_ERROR(informer->Start());
   }
   CheckSynced();

@@ -70,7 +70,7 @@ class OwnerController {
   static constexpr std::size_t kOwnerInformer = static_cast<std::size_t>(-1);
 
   // REQUIRES: loop and client outlive the controller.
-  OwnerController(EventLoop* loop, const client::LocalClient* client, Options options, SyncFn sync);
+  OwnerController(EventLoop* loop, const client::Client* client, Options options, SyncFn sync);
   ~OwnerController();
   OwnerController(const OwnerController&) = delete;
   OwnerController& operator=(const OwnerController&) = delete;
@@ -126,7 +126,7 @@ class OwnerController {
   const client::Informer& InformerAt(std::size_t i) const;
 
   EventLoop* const loop_;
-  const client::LocalClient* const client_;
+  const client::Client* const client_;
   Options options_;
   SyncFn sync_;
   std::unique_ptr<client::Informer> owners_;

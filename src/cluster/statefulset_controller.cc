@@ -31,7 +31,7 @@ OwnerController::Options QueueOptions(std::function<void(const store::ObjectName
 
 }  // namespace
 
-StatefulSetController::StatefulSetController(EventLoop* loop, const client::LocalClient* client)
+StatefulSetController::StatefulSetController(EventLoop* loop, const client::Client* client)
     : loop_(loop),
       client_(client),
       recorder_(client, &loop->clock(), std::string(kStatefulSetControllerName)),

@@ -5,7 +5,7 @@
 // the StatefulSets, pods, ControllerRevisions and PVCs in memory, queues one sync per set on any
 // change to it or to an object whose controller ownerReference names it, and holds its writes'
 // expectations (owner_controller.h). A sync builds the set's snapshot from the caches, plans
-// with PlanStatefulSet and applies the actions in order through the LocalClient, recording the
+// with PlanStatefulSet and applies the actions in order through its client, recording the
 // Events the real controller records on the set. The status is computed from caches that
 // include this controller's own writes, and written with the set's cached resourceVersion, so a
 // stale set answers Conflict instead of overwriting a newer status.
@@ -44,7 +44,7 @@ class StatefulSetController {
  public:
   // `client` should use the field manager "statefulset-controller".
   // REQUIRES: loop and client outlive the controller.
-  StatefulSetController(EventLoop* loop, const client::LocalClient* client);
+  StatefulSetController(EventLoop* loop, const client::Client* client);
 
   // Starts the informers; every set is synced once their initial contents have arrived.
   Status Start() { return queue_.Start(); }
@@ -94,7 +94,7 @@ class StatefulSetController {
   Outcome Failed(const SetKey& key, const Status& status);
 
   EventLoop* const loop_;
-  const client::LocalClient* const client_;
+  const client::Client* const client_;
   client::EventRecorder recorder_;
   std::map<SetKey, SetState> states_;
   OwnerController queue_;
