@@ -44,6 +44,13 @@ LwsWorld::LwsWorld(WorldOptions options)
   cluster::LocalClusterOptions cluster_options;
   cluster_options.seed = options_.seed;
   cluster_options.kubelet = options_.kubelet;
+  if (options_.faulty_statefulset_client) {
+    statefulset_local_ = std::make_unique<client::LocalClient>(
+        control_plane_.server.get(), control_plane_.store.get(), "statefulset-controller");
+    statefulset_client_ = std::make_unique<client::FaultyClient>(
+        statefulset_local_.get(), Rng(options_.seed).Derive("faults/statefulset-controller"));
+    cluster_options.statefulset_client = statefulset_client_.get();
+  }
   cluster_ = std::make_unique<cluster::LocalCluster>(&loop(), control_plane_.server.get(),
                                                      control_plane_.store.get(), options_.cluster,
                                                      cluster_options);

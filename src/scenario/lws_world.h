@@ -42,6 +42,8 @@ struct WorldOptions {
   // with faults off until a test turns them on; it outlives controller restarts, as the network
   // between a controller and its API server does.
   bool faulty_controller_client = false;
+  // The same for the cluster's StatefulSet controller (statefulset_client()).
+  bool faulty_statefulset_client = false;
 };
 
 class LwsWorld {
@@ -60,6 +62,8 @@ class LwsWorld {
   controllers::LwsManager* manager() { return manager_.get(); }
   // null unless WorldOptions::faulty_controller_client.
   client::FaultyClient* controller_client() { return controller_client_.get(); }
+  // null unless WorldOptions::faulty_statefulset_client.
+  client::FaultyClient* statefulset_client() { return statefulset_client_.get(); }
 
   // The controller loses its caches and starts again from the API (a controller restart).
   Status RestartController();
@@ -100,6 +104,9 @@ class LwsWorld {
   WorldOptions options_;
   client::testing::ControlPlane control_plane_;
   client::LocalClient user_;
+  // The StatefulSet controller's faulty client and its inner client: before the cluster.
+  std::unique_ptr<client::LocalClient> statefulset_local_;
+  std::unique_ptr<client::FaultyClient> statefulset_client_;
   std::unique_ptr<cluster::LocalCluster> cluster_;
   // The faulty client's inner client and the faulty client: before the manager, which uses them.
   std::unique_ptr<client::LocalClient> controller_local_;

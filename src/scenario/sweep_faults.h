@@ -8,7 +8,10 @@
 //     answer lost (504, 500), at rates drawn per seed (client/faulty_client.h);
 //   - watch faults: every watch event of the controllers' informers delayed by up to a drawn
 //     bound (in order), and every stream dropped one to three times, re-listing each time;
-//   - a restart: the LWS controller manager stopped and a new one started (caches lost) once.
+//   - a restart: the LWS controller manager stopped and a new one started (caches lost) once;
+//   - for half of the runs with API errors or watch faults, the same faults at the simulated
+//     StatefulSet controller's client too, so that the LWS controllers meet a flaky
+//     kube-controller-manager as well as a flaky API.
 // The faults stop at the end of the window (events already delayed still arrive, in order), so
 // the liveness phase runs on a healthy API.
 //
@@ -19,6 +22,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "base/assert.h"
 #include "base/rng.h"
@@ -33,6 +37,7 @@ struct ClientFaultCase {
   int watch_delay_max_ms = 0;
   int watch_drops = 0;  // times every stream is dropped in the window
   bool restart = false;
+  bool statefulset = false;  // the StatefulSet controller's client meets them too
 
   // A FaultyClient is needed (a restart alone needs none).
   bool client() const {
@@ -52,6 +57,7 @@ struct ClientFaultCase {
       out += fmt::format(" watchDelay 0-{}ms watchDrops {}", watch_delay_max_ms, watch_drops);
     }
     if (restart) out += " controllerRestart";
+    if (statefulset) out += " alsoStatefulSetController";
     return out;
   }
 };
@@ -69,6 +75,8 @@ inline ClientFaultCase DrawClientFaults(Rng rng) {
     f.watch_drops = static_cast<int>(rng.UniformInt(1, 3));
   }
   f.restart = rng.Bernoulli(0.35);
+  // Drawn last, so that adding it left the draws above as they were.
+  f.statefulset = f.client() && rng.Bernoulli(0.5);
   return f;
 }
 
@@ -78,12 +86,18 @@ inline void InjectClientFaults(const ClientFaultCase& f, LwsWorld& world, Rng rn
   using std::chrono::seconds;
   sim::VirtualLoop& loop = world.loop();
   const std::int64_t window_s = std::chrono::duration_cast<seconds>(fault_end - loop.Now()).count();
-  if (client::FaultyClient* c = world.controller_client(); c != nullptr && f.client()) {
+  std::vector<client::FaultyClient*> clients;
+  for (client::FaultyClient* c : {world.controller_client(), world.statefulset_client()}) {
+    if (c != nullptr && f.client()) clients.push_back(c);
+  }
+  for (client::FaultyClient* c : clients) {
     c->SetFaults(f.Faults());
     loop.At(fault_end, [c] { c->SetFaults({}); });
-    for (int i = 0; i < f.watch_drops; ++i) {
-      loop.After(seconds(rng.UniformInt(1, window_s - 1)), [c] { c->DropWatches(); });
-    }
+  }
+  for (int i = 0; i < f.watch_drops; ++i) {
+    loop.After(seconds(rng.UniformInt(1, window_s - 1)), [clients] {
+      for (client::FaultyClient* c : clients) c->DropWatches();
+    });
   }
   if (f.restart) {
     loop.After(seconds(rng.UniformInt(1, window_s - 1)), [&world] {

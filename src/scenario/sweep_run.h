@@ -252,9 +252,11 @@ class SweepRun {
   }
 
   const Checker& checker() const { return checker_; }
-  // What the controllers' client faults did in this run (none without them).
-  client::FaultCounts ClientFaultCounts() {
-    client::FaultyClient* c = world_.controller_client();
+  // What the client faults did in this run (none without them): at the LWS controllers', or
+  // at the StatefulSet controller's client.
+  client::FaultCounts ClientFaultCounts(bool statefulset = false) {
+    client::FaultyClient* c =
+        statefulset ? world_.statefulset_client() : world_.controller_client();
     return c != nullptr ? c->counts() : client::FaultCounts{};
   }
   std::size_t Events(const std::string& reason) const { return world_.Events(reason).size(); }
@@ -268,6 +270,7 @@ class SweepRun {
                                   static_cast<double>(c.startup_max)};
     o.seed = seed;
     o.faulty_controller_client = c.client_faults.client();
+    o.faulty_statefulset_client = c.client_faults.statefulset;
     return o;
   }
 

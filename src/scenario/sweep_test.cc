@@ -32,23 +32,27 @@ using namespace sweep;
 
 // How many runs met each client fault (they must engage, not only be drawn).
 struct ClientFaultTally {
-  int refused = 0, lost_answers = 0, dropped = 0, restarts = 0;
-  void Add(const SweepCase& c, const client::FaultCounts& counts) {
-    refused += counts.refused > 0;
-    lost_answers += counts.lost_answers > 0;
-    dropped += counts.dropped_streams > 0;
+  int refused = 0, lost_answers = 0, dropped = 0, restarts = 0, statefulset = 0;
+  void Add(const SweepCase& c, const client::FaultCounts& lws,
+           const client::FaultCounts& statefulsets) {
+    refused += lws.refused > 0;
+    lost_answers += lws.lost_answers > 0;
+    dropped += lws.dropped_streams > 0;
     restarts += c.client_faults.restart;
+    statefulset +=
+        statefulsets.refused + statefulsets.lost_answers + statefulsets.dropped_streams > 0;
   }
   void ExpectEach(int runs) const {
     std::printf(
         "client faults: %d runs refused writes, %d lost answers, %d dropped watches, "
-        "%d restarted the controller (of %d)\n",
-        refused, lost_answers, dropped, restarts, runs);
+        "%d restarted the controller, %d faulted the StatefulSet controller (of %d)\n",
+        refused, lost_answers, dropped, restarts, statefulset, runs);
     if (!DefaultSeeds()) return;  // the default 24 seeds meet each kind
     EXPECT_GT(refused, 0);
     EXPECT_GT(lost_answers, 0);
     EXPECT_GT(dropped, 0);
     EXPECT_GT(restarts, 0);
+    EXPECT_GT(statefulset, 0);
   }
 };
 
@@ -62,7 +66,7 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
     SweepCase c = Draw(rng);
     SweepRun<RolloutChecker> run(seed, c);
     std::string failure = run.Run();
-    tally.Add(c, run.ClientFaultCounts());
+    tally.Add(c, run.ClientFaultCounts(), run.ClientFaultCounts(/*statefulset=*/true));
     const auto& violations = run.checker().violations();
     const std::string replay = fmt::format(
         "replay: LWS_SWEEP_SEEDS={} ./build/src/scenario/scenario_sweep_test "
@@ -155,8 +159,9 @@ TEST(RolloutSweep, SeedsThatFoundBugs) {
   };
   for (const Found& f : found) {
     Rng rng(f.seed);
-    const SweepCase c = f.scarcity ? ScarcityCase(f.seed) : Draw(rng);
+    SweepCase c = f.scarcity ? ScarcityCase(f.seed) : Draw(rng);
     ASSERT_TRUE(c.client_faults.any()) << "seed " << f.seed << " no longer draws client faults";
+    c.client_faults.statefulset = false;  // as when it was found
     SweepRun<RolloutChecker> run(f.seed, c);
     EXPECT_EQ(run.Run(), "") << "seed " << f.seed << " (" << c.Describe() << "): " << f.bug;
     EXPECT_TRUE(run.checker().violations().empty())
@@ -187,12 +192,14 @@ TEST(RolloutSweep, ClientFaultsReplay) {
                        .lost_answer = 0.05,
                        .watch_delay_max_ms = 2000,
                        .watch_drops = 2,
-                       .restart = true};
+                       .restart = true,
+                       .statefulset = true};
     SweepRun<RolloutChecker> run(seed, c);
     const std::string failure = run.Run();
     const client::FaultCounts counts = run.ClientFaultCounts();
     EXPECT_GT(counts.refused + counts.lost_answers, 0u);
     EXPECT_GT(counts.dropped_streams, 0u);
+    EXPECT_GT(run.ClientFaultCounts(/*statefulset=*/true).refused, 0u);
     return fmt::format("{}|{}|{}|{}|{}", failure, run.trace(), counts.refused, counts.lost_answers,
                        counts.delayed_events);
   };
