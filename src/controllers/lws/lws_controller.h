@@ -147,10 +147,9 @@ class LwsController {
   // its answer in the cache.
   Status PatchLws(const runtime::Key& key, const api::Json& patch);
   // `revisions` as read at the start of the reconcile: a revision it created since is the
-  // current one, which truncation keeps anyway.
-  void TruncateRevisions(const api::LeaderWorkerSet& lws,
-                         const api::RevisionRefs& revisions,
-                         const std::string& revision_key);
+  // current one, which truncation keeps anyway. Stops at the first deletion that fails.
+  Status TruncateRevisions(const api::LeaderWorkerSet& lws, const api::RevisionRefs& revisions,
+                           const std::string& revision_key);
   void Event(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& reason,
              const std::string& note, const std::string& action);
   void Expect(const runtime::Key& key, const client::Informer& informer, const api::Json& answer);

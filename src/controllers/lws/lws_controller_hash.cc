@@ -56,7 +56,10 @@ runtime::ReconcileResult LwsController::ReconcileHash(const runtime::Key& key,
     if (written.code() == Code::kConflict) return ReconcileResult::After(Duration{0});
     if (!written.ok()) return ReconcileResult::Error(written);
   }
-  if (plan.update_done) TruncateRevisions(lws, revisions, step.key);
+  if (plan.update_done) {
+    Status truncated = TruncateRevisions(lws, revisions, step.key);
+    if (!truncated.ok()) return ReconcileResult::Error(truncated);
+  }
   return ReconcileResult::Done();
 }
 
