@@ -68,19 +68,32 @@ TEST(HashRolloutSweep, RandomShapesAreSafeAndConverge) {
 }
 
 // The seeds whose client faults found bugs, whatever LWS_SWEEP_* selects, each with its fix.
+// The seeds whose client faults found bugs, with the faults they met then (later changes to the
+// draw must not lose them), whatever LWS_SWEEP_* selects, each with its fix.
 TEST(HashRolloutSweep, SeedsThatFoundBugs) {
-  // 22, with the faults it met then: the pod controller, on a cache a slow watch kept stale,
-  // created the worker StatefulSet of a leader already deleted; nothing collected it, since the
-  // simulated garbage collector ran only after deletions (cluster/local_cluster.cc,
-  // HasAbsentOwner).
-  for (std::uint64_t seed : {22}) {
-    SweepCase c = DrawHash(seed);
-    c.client_faults = {
-        .refused = 0.08, .lost_answer = 0.02, .watch_delay_max_ms = 2833, .watch_drops = 1};
-    SweepRun<HashRolloutChecker> run(seed, c);
-    EXPECT_EQ(run.Run(), "") << "seed " << seed << " (" << c.Describe() << ")";
+  struct Found {
+    std::uint64_t seed;
+    ClientFaultCase faults;
+    const char* bug;
+  };
+  const Found found[] = {
+      {22,
+       {.refused = 0.08, .lost_answer = 0.02, .watch_delay_max_ms = 2833, .watch_drops = 1},
+       "the pod controller, on a cache a slow watch kept stale, created the worker StatefulSet of "
+       "a leader already deleted; nothing collected it, since the simulated garbage collector ran "
+       "only after deletions (cluster/local_cluster.cc, HasAbsentOwner)"},
+      {2795,
+       {.refused = 0.15, .lost_answer = 0.09, .statefulset = true},
+       "the deletion of the old revision was refused once the update was done, only logged, and "
+       "never tried again (controllers/lws/lws_controller_hash.cc, TruncateRevisions)"},
+  };
+  for (const Found& f : found) {
+    SweepCase c = DrawHash(f.seed);
+    c.client_faults = f.faults;
+    SweepRun<HashRolloutChecker> run(f.seed, c);
+    EXPECT_EQ(run.Run(), "") << "seed " << f.seed << " (" << c.Describe() << "): " << f.bug;
     EXPECT_TRUE(run.checker().violations().empty())
-        << "seed " << seed << ": "
+        << "seed " << f.seed << ": "
         << fmt::format("{}", fmt::join(run.checker().violations(), "\n"));
   }
 }

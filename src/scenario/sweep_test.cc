@@ -162,6 +162,11 @@ TEST(RolloutSweep, SeedsThatFoundBugs) {
        {.watch_delay_max_ms = 979, .watch_drops = 2},
        "the pod controller retried a Conflict of its LWS patch at once while a slow watch kept "
        "its cache stale: forever at one virtual instant (controllers/group/group_controller.cc)"},
+      {2068,
+       false,
+       {.refused = 0.10, .lost_answer = 0.06, .statefulset = true},
+       "the deletion of the old revision was refused once the update was done, only logged, and "
+       "never tried again (controllers/lws/lws_controller.cc, TruncateRevisions)"},
   };
   for (const Found& f : found) {
     Rng rng(f.seed);
