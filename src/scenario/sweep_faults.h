@@ -76,7 +76,7 @@ inline ClientFaultCase DrawClientFaults(Rng rng) {
     f.watch_drops = static_cast<int>(rng.UniformInt(1, 3));
   }
   f.restart = rng.Bernoulli(0.25);
-  // Drawn last, so that adding it left the draws above as they were.
+  // Half of the runs whose controllers meet a faulty API: the StatefulSet controller meets it too.
   f.statefulset = f.client() && rng.Bernoulli(0.5);
   return f;
 }
