@@ -4,7 +4,6 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
-#include "apiserver/admission_review.h"
 
 namespace lws::apiserver {
 namespace {
@@ -22,20 +21,6 @@ bool TokenMatches(std::string_view presented, std::string_view expected) {
   SHA256(reinterpret_cast<const unsigned char*>(presented.data()), presented.size(), a);
   SHA256(reinterpret_cast<const unsigned char*>(expected.data()), expected.size(), b);
   return CRYPTO_memcmp(a, b, sizeof a) == 0;
-}
-
-Json TokenReviewStatus(const Json& spec, std::string_view server_token) {
-  std::string token = api::StringMember(spec, "token");
-  if (!server_token.empty() && !TokenMatches(token, server_token)) {
-    return {{"user", Json::object()}, {"error", "invalid bearer token"}};
-  }
-  Json status = {{"authenticated", true}, {"user", LocalUserInfo()}};
-  // An audience-agnostic authenticator answers with the audiences it was asked for.
-  auto audiences = spec.find("audiences");
-  if (audiences != spec.end() && audiences->is_array() && !audiences->empty()) {
-    status["audiences"] = *audiences;
-  }
-  return status;
 }
 
 Status ValidateTokenReview(const Json& spec) {
@@ -69,17 +54,76 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self) {
   return errors;
 }
 
-Json SubjectRulesReviewStatus() {
-  return {{"resourceRules", {{{"verbs", {"*"}}, {"apiGroups", {"*"}}, {"resources", {"*"}}}}},
-          {"nonResourceRules", {{{"verbs", {"*"}}, {"nonResourceURLs", {"*"}}}}},
+UserInfo SubjectOf(const Json& spec) {
+  UserInfo user{.name = api::StringMember(spec, "user"), .uid = api::StringMember(spec, "uid")};
+  for (const Json& group : api::ChildOrNull(spec, "groups")) {
+    if (group.is_string()) user.groups.push_back(group.get<std::string>());
+  }
+  const Json& extra = api::ChildOrNull(spec, "extra");
+  if (extra.is_object()) {
+    for (const auto& [key, values] : extra.items()) {
+      for (const Json& v : values) {
+        if (v.is_string()) user.extra[key].push_back(v.get<std::string>());
+      }
+    }
+  }
+  return user;
+}
+
+Json SubjectAccessReviewStatus(const Json& spec, const UserInfo& user,
+                               const Authorizer* authorizer) {
+  if (authorizer == nullptr) {
+    return {{"allowed", true}, {"reason", "lws local cluster: authorization is off (no --token)"}};
+  }
+  AuthorizationAttributes a;
+  a.user = user;
+  if (HasObject(spec, "resourceAttributes")) {
+    const Json& r = spec["resourceAttributes"];
+    a.resource_request = true;
+    a.namespace_ = api::StringMember(r, "namespace");
+    a.verb = api::StringMember(r, "verb");
+    a.api_group = api::StringMember(r, "group");
+    a.api_version = api::StringMember(r, "version");
+    a.resource = api::StringMember(r, "resource");
+    a.subresource = api::StringMember(r, "subresource");
+    a.name = api::StringMember(r, "name");
+  } else {
+    const Json& n = spec["nonResourceAttributes"];
+    a.path = api::StringMember(n, "path");
+    a.verb = api::StringMember(n, "verb");
+  }
+  AuthorizationDecision decision = authorizer->Authorize(a);
+  Json status = {{"allowed", decision.allowed}};
+  if (!decision.reason.empty()) status["reason"] = decision.reason;
+  return status;
+}
+
+Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user,
+                              const Authorizer* authorizer) {
+  if (authorizer == nullptr) {
+    return {{"resourceRules", {{{"verbs", {"*"}}, {"apiGroups", {"*"}}, {"resources", {"*"}}}}},
+            {"nonResourceRules", {{{"verbs", {"*"}}, {"nonResourceURLs", {"*"}}}}},
+            {"incomplete", false}};
+  }
+  Json resource_rules = Json::array();
+  Json non_resource_rules = Json::array();
+  const std::string ns = api::StringMember(spec, "namespace");
+  for (const PolicyRule& rule : authorizer->Policy()->RulesFor(user, ns)) {
+    if (!rule.resources.empty()) {
+      Json r = {{"verbs", rule.verbs}, {"apiGroups", rule.api_groups}, {"resources", rule.resources}};
+      if (!rule.resource_names.empty()) r["resourceNames"] = rule.resource_names;
+      resource_rules.push_back(std::move(r));
+    }
+    if (!rule.non_resource_urls.empty()) {
+      non_resource_rules.push_back(
+          {{"verbs", rule.verbs}, {"nonResourceURLs", rule.non_resource_urls}});
+    }
+  }
+  return {{"resourceRules", std::move(resource_rules)},
+          {"nonResourceRules", std::move(non_resource_rules)},
           {"incomplete", false}};
 }
 
-Json SelfSubjectReviewStatus() { return {{"userInfo", LocalUserInfo()}}; }
-
-Json SubjectAccessReviewStatus() {
-  return {{"allowed", true},
-          {"reason", "lws local cluster: every authenticated caller is an administrator"}};
-}
+Json SelfSubjectReviewStatus(const UserInfo& user) { return {{"userInfo", UserInfoJson(user)}}; }
 
 }  // namespace lws::apiserver

@@ -3,15 +3,16 @@
 // The answers of the local cluster to authentication.k8s.io/v1 TokenReview and
 // authorization.k8s.io/v1 (Self)SubjectAccessReview, the two questions a metrics endpoint behind
 // controller-runtime's authentication/authorization filter asks (spec 21.3), and to the questions
-// kubectl asks about its own user (SelfSubjectRulesReview, SelfSubjectReview). The local server
-// has no users: a token is valid iff it is the server's --token (any token when it has none) and
-// names system:admin in system:masters; every access is allowed, as every caller is an
-// administrator. Pure functions; the handler (handlers_review.cc) decodes and answers.
+// kubectl asks about its own user (SelfSubjectRulesReview, SelfSubjectReview). Tokens are checked
+// by the authenticator (authenticator.h); access questions are answered from RBAC
+// (authorizer.h), or allowed when authorization is off. The handler (handlers_review.cc) decodes
+// and answers.
 #pragma once
 
 #include <string_view>
 
 #include "api/field.h"
+#include "apiserver/authorizer.h"
 
 namespace lws::apiserver {
 
@@ -22,10 +23,6 @@ using Json = api::Json;
 // comparison that stops early tells a remote caller how much of its guess was right.
 bool TokenMatches(std::string_view presented, std::string_view expected);
 
-// status of a TokenReview with `spec`: authenticated with the local user and the audiences it
-// asked for, or unauthenticated with an error. `server_token` "" accepts every token.
-Json TokenReviewStatus(const Json& spec, std::string_view server_token);
-
 // Checks a TokenReview spec: upstream answers 400 without a token.
 Status ValidateTokenReview(const Json& spec);
 
@@ -33,13 +30,21 @@ Status ValidateTokenReview(const Json& spec);
 // user): exactly one of resourceAttributes and nonResourceAttributes, and a user or a group.
 api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self);
 
-// status of an allowed SubjectAccessReview.
-Json SubjectAccessReviewStatus();
+// status of a (Self)SubjectAccessReview with `spec`, asked about `user` (the spec's for a
+// SubjectAccessReview, the caller for a SelfSubjectAccessReview): RBAC's decision and reason, or
+// allowed when `authorizer` is null (authorization off).
+Json SubjectAccessReviewStatus(const Json& spec, const UserInfo& user,
+                               const Authorizer* authorizer);
 
-// status of a SelfSubjectRulesReview (`kubectl auth can-i --list`): everything, in any namespace.
-Json SubjectRulesReviewStatus();
+// The user a SubjectAccessReview spec asks about (user, uid, groups, extra).
+UserInfo SubjectOf(const Json& spec);
 
-// status of a SelfSubjectReview (`kubectl auth whoami`): the local user.
-Json SelfSubjectReviewStatus();
+// status of a SelfSubjectRulesReview (`kubectl auth can-i --list`) by `user` in spec.namespace:
+// the RBAC rules that hold for it there, or everything when `authorizer` is null.
+Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user,
+                              const Authorizer* authorizer);
+
+// status of a SelfSubjectReview (`kubectl auth whoami`).
+Json SelfSubjectReviewStatus(const UserInfo& user);
 
 }  // namespace lws::apiserver

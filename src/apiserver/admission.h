@@ -19,6 +19,7 @@
 
 #include "api/codec.h"
 #include "api/resources.h"
+#include "apiserver/user_info.h"
 #include "base/status.h"
 #include "store/object.h"
 
@@ -48,6 +49,7 @@ struct AdmissionRequest {
   bool dry_run = false;
   std::string field_manager;                 // ?fieldManager= as sent; "" when absent
   std::vector<std::string>* warnings = nullptr;  // where a plugin adds warnings for the client
+  const UserInfo* user = nullptr;                // who asks; null: the administrator
 };
 
 class AdmissionPlugin {

@@ -85,10 +85,6 @@ Result<Json> DecodePatch(const std::string& base64) {
 }  // namespace
 
 
-Json LocalUserInfo() {
-  return {{"username", "system:admin"}, {"groups", {"system:masters", "system:authenticated"}}};
-}
-
 namespace {
 
 // The stored object as the review carries it, its managedFields included.
@@ -110,7 +106,7 @@ Json BuildAdmissionReview(const ReviewRequest& r) {
                   {"requestKind", GroupVersionKindJson(r)},
                   {"requestResource", GroupVersionResourceJson(r)},
                   {"operation", r.operation},
-                  {"userInfo", LocalUserInfo()},
+                  {"userInfo", UserInfoJson(r.user != nullptr ? *r.user : AdminUser())},
                   {"object", r.object != nullptr ? *r.object : Json()},
                   {"oldObject", OldObjectOf(r)},
                   {"dryRun", r.dry_run},

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "apiserver/user_info.h"
 #include "apiserver/webhook_match.h"
 #include "base/result.h"
 #include "store/object.h"
@@ -39,11 +40,8 @@ struct ReviewRequest : WebhookMatchRequest {
   bool dry_run = false;
   std::string field_manager;  // the request's ?fieldManager=, "" when not given
   const store::StoredObject* old_version = nullptr;  // as AdmissionRequest's
+  const UserInfo* user = nullptr;                    // as AdmissionRequest's
 };
-
-// The user every request of the local cluster acts as (it authenticates nobody but the optional
-// --token, and everybody is an administrator).
-Json LocalUserInfo();
 
 // The AdmissionReview v1 request document kube-apiserver posts for `request`: uid, kind,
 // resource, subResource, requestKind, requestResource, requestSubResource, name, namespace,

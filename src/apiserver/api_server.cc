@@ -7,6 +7,7 @@
 #include "apiserver/protobuf_response.h"
 #include "base/assert.h"
 #include "apiserver/access_review.h"
+#include "apiserver/rbac_escalation.h"
 #include "apiserver/list_types.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
@@ -38,15 +39,12 @@ Result<std::shared_ptr<const ServedResources>> BuildServed(api::ResourceRegistry
   return std::shared_ptr<const ServedResources>(std::move(served));
 }
 
-// Requests anyone may make, as kube-apiserver's system:public-info-viewer role allows.
-bool IsPublicPath(std::string_view target) {
-  for (std::string_view prefix : {"/version", "/healthz", "/readyz", "/livez"}) {
-    if (target.substr(0, prefix.size()) == prefix) {
-      std::string_view rest = target.substr(prefix.size());
-      if (rest.empty() || rest[0] == '?' || rest[0] == '/') return true;
-    }
-  }
-  return false;
+HttpResponse StatusAnswer(const Status& status) {
+  HttpResponse response;
+  response.status = status.http_code();
+  response.headers.Add("Content-Type", "application/json");
+  response.body = StatusJson(status).dump();
+  return response;
 }
 
 }  // namespace
@@ -60,7 +58,17 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
   WebhookCaller caller = std::move(options.webhook_caller);
   options.admission.AddFirst(NewPriorityAdmission(store));
   options.admission.Add(NewWebhookAdmission({store, std::move(caller)}));
+  ASSIGN_OR_RETURN(std::unique_ptr<TokenSigner> signer,
+                   TokenSigner::Create(options.token_key_file));
   std::unique_ptr<ApiServer> server(new ApiServer(std::move(options)));
+  server->authenticator_ = std::make_unique<Authenticator>(
+      store, server->options_.clock, server->options_.token, std::move(signer));
+  if (server->authenticator_->enabled()) {
+    server->authorizer_ = std::make_unique<Authorizer>(store);
+    // Before the webhooks, as kube-apiserver checks escalation in the RBAC registry.
+    server->options_.admission.AddFirst(NewRbacEscalationAdmission(server->authorizer_.get()));
+    RETURN_IF_ERROR(SeedBootstrapPolicy(store));
+  }
   ASSIGN_OR_RETURN(server->served_, BuildServed(api::ResourceRegistry::WithBuiltins()));
   RETURN_IF_ERROR(server->LoadStoredCrds());
   RETURN_IF_ERROR(server->SeedNamespaces());
@@ -80,30 +88,37 @@ void ApiServer::set_server_address(std::string address) {
 }
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
-  if (!options_.token.empty() && !IsPublicPath(request.target) &&
-      !TokenMatches(request.headers.Get("Authorization"), "Bearer " + options_.token)) {
-    HttpResponse response;
-    response.status = 401;
-    response.headers.Add("Content-Type", "application/json");
-    response.body = StatusJson(Status(Code::kUnauthorized, "Unauthorized")).dump();
-    return response;
-  }
+  Result<UserInfo> user = authenticator_->Authenticate(request);
+  if (!user.ok()) return StatusAnswer(user.status());
   Result<RequestTarget> target = ParseRequestTarget(request.target);
-  if (!target.ok()) {
-    HttpResponse response;
-    response.status = 400;
-    response.headers.Add("Content-Type", "application/json");
-    response.body = StatusJson(target.status()).dump();
-    return response;
-  }
+  if (!target.ok()) return StatusAnswer(target.status());
+  if (std::optional<HttpResponse> refused = Authorize(request, *target, *user)) return *refused;
   HttpResponse response;
   if (AddressesEventsV1(*target)) {
-    response = HandleEventsV1(request, std::move(*target));
+    response = HandleEventsV1(request, std::move(*target), *user);
   } else {
-    RequestHandler handler(this, request, std::move(*target), served());
+    RequestHandler handler(this, request, std::move(*target), served(), *user);
     response = handler.Run();
   }
   if (!request.in_process && PrefersProtobuf(request.headers.Get("Accept"))) EncodeAsProtobuf(&response);
+  return response;
+}
+
+std::optional<HttpResponse> ApiServer::Authorize(const HttpRequest& request,
+                                                 const RequestTarget& target,
+                                                 const UserInfo& user) const {
+  if (authorizer_ == nullptr) return std::nullopt;
+  AuthorizationAttributes attributes = AttributesFor(request.method, target);
+  attributes.user = user;
+  AuthorizationDecision decision = authorizer_->Authorize(attributes);
+  if (decision.allowed) return std::nullopt;
+  Logger("apiserver")->info("forbidden: {} {} by {}: {}", request.method, request.target,
+                            user.name,
+                            decision.reason.empty() ? "no RBAC rule allows it" : decision.reason);
+  HttpResponse response;
+  response.status = 403;
+  response.headers.Add("Content-Type", "application/json");
+  response.body = ForbiddenStatusJson(attributes, decision.reason).dump();
   return response;
 }
 
@@ -160,7 +175,8 @@ Status ApiServer::InstallLwsCrd() {
   request.headers.Add("Content-Type", "application/json");
   request.body = api::LwsCrd().dump();
   ASSIGN_OR_RETURN(RequestTarget target, ParseRequestTarget(request.target));
-  HttpResponse response = RequestHandler(this, request, std::move(target), served()).Run();
+  HttpResponse response =
+      RequestHandler(this, request, std::move(target), served(), AdminUser()).Run();
   if (response.status != 201) {
     return Status(Code::kInternal, "installing the LeaderWorkerSet CRD failed: " + response.body);
   }

@@ -19,6 +19,8 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
+#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,6 +30,8 @@
 #include "api/schema.h"
 #include "apiserver/admission.h"
 #include "apiserver/apply_schema.h"
+#include "apiserver/authenticator.h"
+#include "apiserver/authorizer.h"
 #include "apiserver/container_log.h"
 #include "apiserver/http.h"
 #include "apiserver/openapi.h"
@@ -42,8 +46,12 @@ namespace lws::apiserver {
 struct ApiServerOptions {
   store::Store* store = nullptr;  // REQUIRED; must outlive the server
   const Clock* clock = nullptr;   // REQUIRED; Age cells, managedFields times, events
-  // Requests without `Authorization: Bearer <token>` get 401; "" serves everyone.
+  // The administrator's bearer token. Set: authentication and RBAC are on (authenticator.h,
+  // authorizer.h), and the bootstrap RBAC policy is seeded. "": every caller is the
+  // administrator (the local cluster's insecure mode).
   std::string token;
+  // Where the ServiceAccount token signing key is kept (0600); none: a new key each start.
+  std::optional<std::filesystem::path> token_key_file;
   // host:port clients reach the server at (GET /api serverAddressByClientCIDRs).
   std::string server_address = "127.0.0.1:6443";
   bool install_lws_crd = true;
@@ -80,6 +88,9 @@ class ApiServer {
   std::shared_ptr<const ServedResources> served() const;
   // The bearer token requests must carry ("" when open), for in-process clients.
   const std::string& token() const { return options_.token; }
+  const Authenticator& authenticator() const { return *authenticator_; }
+  // Null when authorization is off (no token: everything is allowed).
+  const Authorizer* authorizer() const { return authorizer_.get(); }
   void set_server_address(std::string address);
   // Where pods/log reads container logs: the simulated kubelets of `lws up`. Null (the
   // default, `lws apiserver` alone) answers pods/log with a 400 saying no kubelet serves it.
@@ -92,7 +103,11 @@ class ApiServer {
   explicit ApiServer(ApiServerOptions options);
 
   // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
-  HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target);
+  HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target,
+                              const UserInfo& user);
+  // 403 with kube-apiserver's Forbidden Status, or nothing when `user` may make the request.
+  std::optional<HttpResponse> Authorize(const HttpRequest& request, const RequestTarget& target,
+                                        const UserInfo& user) const;
   Status SeedNamespaces();
   // system-node-critical and system-cluster-critical (api/priority_class.h), when missing.
   Status SeedPriorityClasses();
@@ -102,6 +117,8 @@ class ApiServer {
   Status ApplyCrdChange(const api::Json* crd, const std::string& crd_name);
 
   ApiServerOptions options_;
+  std::unique_ptr<Authenticator> authenticator_;
+  std::unique_ptr<Authorizer> authorizer_;
   mutable std::mutex mu_;  // guards served_ and server_address_
   std::shared_ptr<const ServedResources> served_;
   std::string server_address_;

@@ -51,6 +51,9 @@ std::vector<Subresource> SubresourcesOf(const ResourceInfo& r) {
     out.push_back({"binding", "", "v1", "Binding", {"create"}});
     out.push_back({"eviction", "policy", "v1", "Eviction", {"create"}});
   }
+  if (core && r.resource == "serviceaccounts") {
+    out.push_back({"token", "authentication.k8s.io", "v1", "TokenRequest", {"create"}});
+  }
   if (core && r.resource == "namespaces") {
     out.push_back({"finalize", "", "v1", "Namespace", {"update"}});
   }

@@ -112,7 +112,8 @@ bool AddressesEventsV1(const RequestTarget& target) {
          target.version == "v1" && target.resource == "events";
 }
 
-HttpResponse ApiServer::HandleEventsV1(const HttpRequest& request, RequestTarget target) {
+HttpResponse ApiServer::HandleEventsV1(const HttpRequest& request, RequestTarget target,
+                                       const UserInfo& user) {
   target.group.clear();
   target.as_events_v1 = true;
   if (target.query.Has("fieldSelector")) {
@@ -124,7 +125,7 @@ HttpResponse ApiServer::HandleEventsV1(const HttpRequest& request, RequestTarget
   if (!body.ok()) return ErrorAnswer(body.status());
   HttpRequest core = request;
   if (body->has_value()) core.parsed_body = &**body;
-  HttpResponse response = RequestHandler(this, core, std::move(target), served()).Run();
+  HttpResponse response = RequestHandler(this, core, std::move(target), served(), user).Run();
   ConvertAnswer(&response);
   return response;
 }

@@ -1,9 +1,12 @@
 // File: apiserver/handlers_review.cc
 //
 // POST of the create-only review kinds (TokenReview, SelfSubjectReview, SubjectAccessReview,
-// SelfSubjectAccessReview, SelfSubjectRulesReview): the request comes back with its status filled in (access_review.h),
-// 201 Created, and nothing is stored. Every other verb on them is 405.
+// SelfSubjectAccessReview, SelfSubjectRulesReview): the request comes back with its status filled
+// in (access_review.h), 201 Created, and nothing is stored. Every other verb on them is 405.
+// POST serviceaccounts/{name}/token: the TokenRequest comes back with a token
+// (authenticator.h).
 #include "apiserver/access_review.h"
+#include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 
 namespace lws::apiserver {
@@ -12,22 +15,42 @@ Result<HttpResponse> RequestHandler::Review() {
   ASSIGN_OR_RETURN(Json review, DecodeObjectBody(false));
   Json spec = review.value("spec", Json::object());
   if (!spec.is_object()) spec = Json::object();
+  const Authorizer* authorizer = server_->authorizer();
   if (info_->kind == "TokenReview") {
     RETURN_IF_ERROR(ValidateTokenReview(spec));
-    review["status"] = TokenReviewStatus(spec, server_->token());
+    review["status"] = server_->authenticator().Review(spec);
   } else if (info_->kind == "SelfSubjectRulesReview") {
-    review["status"] = SubjectRulesReviewStatus();
+    review["status"] = SubjectRulesReviewStatus(spec, user_, authorizer);
   } else if (info_->kind == "SelfSubjectReview") {
-    review["status"] = SelfSubjectReviewStatus();
+    review["status"] = SelfSubjectReviewStatus(user_);
   } else {
-    api::ErrorList errors =
-        ValidateSubjectAccessReview(spec, info_->kind == "SelfSubjectAccessReview");
+    const bool self = info_->kind == "SelfSubjectAccessReview";
+    api::ErrorList errors = ValidateSubjectAccessReview(spec, self);
     if (!errors.empty()) return api::InvalidStatus(store::QualifiedKind(*info_), "", errors);
-    review["status"] = SubjectAccessReviewStatus();
+    review["status"] = SubjectAccessReviewStatus(spec, self ? user_ : SubjectOf(spec), authorizer);
   }
   // Never stored, so never given a name, uid or resourceVersion.
   review["metadata"]["creationTimestamp"] = nullptr;
   return JsonResponse(201, review);
+}
+
+Result<HttpResponse> RequestHandler::IssueServiceAccountToken() {
+  const std::string content_type = http_.headers.Get("Content-Type");
+  ASSIGN_OR_RETURN(Json request, BodyJson([&](const std::string& bytes) {
+                     return ParseObjectBody(content_type, bytes);
+                   }));
+  if (!request.is_object()) return Status::BadRequest("not a TokenRequest object");
+  const std::string kind = api::StringMember(request, "kind");
+  const std::string api_version = api::StringMember(request, "apiVersion");
+  if ((!kind.empty() && kind != "TokenRequest") ||
+      (!api_version.empty() && api_version != "authentication.k8s.io/v1")) {
+    return Status::BadRequest("not a TokenRequest object: " + api_version + ", Kind=" + kind);
+  }
+  request["apiVersion"] = "authentication.k8s.io/v1";
+  request["kind"] = "TokenRequest";
+  ASSIGN_OR_RETURN(Json answered, server_->authenticator().IssueToken(
+                                      target_.namespace_, target_.name, std::move(request)));
+  return JsonResponse(201, answered);
 }
 
 }  // namespace lws::apiserver

@@ -169,6 +169,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
   admission.dry_run = DryRun();
   admission.field_manager = target_.query.Get("fieldManager");
   admission.warnings = &warnings_;
+  admission.user = &user_;
   const AdmissionChain& chain = server_->options_.admission;
   const bool admitted = chain.Handles(*info_, subresource);
   if (admitted) {
@@ -212,6 +213,7 @@ Status RequestHandler::AdmitDelete(const store::StoredObject& stored, bool dry_r
   admission.old_version = &stored;
   admission.dry_run = dry_run;
   admission.warnings = &warnings_;
+  admission.user = &user_;
   RETURN_IF_ERROR(chain.RunMutating(admission));
   return chain.RunValidating(admission);
 }

@@ -27,6 +27,8 @@ struct StoredObject;
 
 namespace lws::apiserver {
 
+struct UserInfo;  // user_info.h
+
 // Header fields in arrival order. Names compare case-insensitively (Get).
 struct HttpHeaders {
   std::vector<std::pair<std::string, std::string>> fields;
@@ -51,6 +53,8 @@ struct HttpRequest {
   // The caller runs in this process and reads an object answer from HttpResponse::object, so
   // such answers leave `body` empty and the stored version is not serialised for nobody.
   bool in_process = false;
+  // Who an in-process caller acts as (not owned); null: the administrator.
+  const UserInfo* user = nullptr;
 };
 
 // The body of a streamed (chunked) response: a watch. The transport calls Start once, then Next

@@ -1,6 +1,5 @@
-// Tests of pod_log.h and container_log.h: the options of pods/log, the
-// container and instance a request reads, what it selects from the lines, and
-// the bounded container log.
+// Tests of pod_log.h and container_log.h: the options of pods/log, the container and instance a
+// request reads, what it selects from the lines, and the bounded container log.
 #include "apiserver/pod_log.h"
 
 #include <gtest/gtest.h>
@@ -12,66 +11,49 @@ namespace {
 
 using api::Json;
 
-const Time kT0 =
-    Time(std::chrono::seconds(1'800'000'000)); // 2027-01-15T08:00:00Z
+const Time kT0 = Time(std::chrono::seconds(1'800'000'000));  // 2027-01-15T08:00:00Z
 
-QueryParams
-Query(std::initializer_list<std::pair<const char *, const char *>> values) {
+QueryParams Query(std::initializer_list<std::pair<const char*, const char*>> values) {
   QueryParams query;
-  for (const auto &[key, value] : values)
-    query.Set(key, value);
+  for (const auto& [key, value] : values) query.Set(key, value);
   return query;
 }
 
-std::string MessageOf(const Result<PodLogOptions> &result) {
-  return result.status().message();
-}
+std::string MessageOf(const Result<PodLogOptions>& result) { return result.status().message(); }
 
-// Upstream: pkg/apis/core/validation/validation_test.go
-// TestValidatePodLogOptions (the success and error cases), seen through the
-// query as the parameter codec decodes it.
+// Upstream: pkg/apis/core/validation/validation_test.go TestValidatePodLogOptions (the
+// success and error cases), seen through the query as the parameter codec decodes it.
 TEST(PodLogOptionsTest, ValidatePodLogOptionsCases) {
   for (auto query :
        {Query({}), Query({{"tailLines", "0"}}), Query({{"tailLines", "8"}}),
         Query({{"limitBytes", "1"}}), Query({{"limitBytes", "12"}}),
-        Query({{"sinceSeconds", "10"}}),
-        Query({{"limitBytes", "12"}, {"tailLines", "8"}}),
+        Query({{"sinceSeconds", "10"}}), Query({{"limitBytes", "12"}, {"tailLines", "8"}}),
         Query({{"sinceTime", "2026-12-06T02:10:10Z"}})}) {
     EXPECT_TRUE(ParsePodLogOptions(query, "p").ok());
   }
   auto tail = ParsePodLogOptions(Query({{"tailLines", "-8"}}), "p");
   EXPECT_EQ(tail.status().code(), Code::kInvalid);
-  EXPECT_EQ(
-      MessageOf(tail),
-      "PodLogOptions \"p\" is invalid: tailLines: Invalid value: -8: must be "
-      "greater than or equal to 0");
+  EXPECT_EQ(MessageOf(tail),
+            "PodLogOptions \"p\" is invalid: tailLines: Invalid value: -8: must be "
+            "greater than or equal to 0");
   EXPECT_EQ(MessageOf(ParsePodLogOptions(Query({{"limitBytes", "0"}}), "p")),
-            "PodLogOptions \"p\" is invalid: limitBytes: Invalid value: 0: "
-            "must be greater than 0");
-  EXPECT_EQ(MessageOf(ParsePodLogOptions(Query({{"sinceSeconds", "0"}}), "p")),
-            "PodLogOptions \"p\" is invalid: sinceSeconds: Invalid value: 0: "
-            "must be greater than 0");
+            "PodLogOptions \"p\" is invalid: limitBytes: Invalid value: 0: must be greater than 0");
+  EXPECT_EQ(
+      MessageOf(ParsePodLogOptions(Query({{"sinceSeconds", "0"}}), "p")),
+      "PodLogOptions \"p\" is invalid: sinceSeconds: Invalid value: 0: must be greater than 0");
   EXPECT_EQ(MessageOf(ParsePodLogOptions(
-                Query({{"sinceSeconds", "10"},
-                       {"sinceTime", "2026-12-06T02:10:10Z"}}),
-                "p")),
-            "PodLogOptions \"p\" is invalid: : Forbidden: at most one of "
-            "`sinceTime` or "
+                Query({{"sinceSeconds", "10"}, {"sinceTime", "2026-12-06T02:10:10Z"}}), "p")),
+            "PodLogOptions \"p\" is invalid: : Forbidden: at most one of `sinceTime` or "
             "`sinceSeconds` may be specified");
 }
 
 TEST(PodLogOptionsTest, QueryValuesThatDoNotParseAreBadRequests) {
   auto bad = ParsePodLogOptions(Query({{"tailLines", "ten"}}), "p");
   EXPECT_EQ(bad.status().code(), Code::kBadRequest);
-  EXPECT_EQ(MessageOf(bad),
-            "strconv.ParseInt: parsing \"ten\": invalid syntax");
-  EXPECT_EQ(
-      MessageOf(ParsePodLogOptions(
-          Query({{"limitBytes", "99999999999999999999"}}), "p")),
-      "strconv.ParseInt: parsing \"99999999999999999999\": value out of range");
-  EXPECT_EQ(ParsePodLogOptions(Query({{"sinceTime", "yesterday"}}), "p")
-                .status()
-                .code(),
+  EXPECT_EQ(MessageOf(bad), "strconv.ParseInt: parsing \"ten\": invalid syntax");
+  EXPECT_EQ(MessageOf(ParsePodLogOptions(Query({{"limitBytes", "99999999999999999999"}}), "p")),
+            "strconv.ParseInt: parsing \"99999999999999999999\": value out of range");
+  EXPECT_EQ(ParsePodLogOptions(Query({{"sinceTime", "yesterday"}}), "p").status().code(),
             Code::kBadRequest);
   Result<PodLogOptions> all = ParsePodLogOptions(Query({{"container", "c"},
                                                         {"follow", "true"},
@@ -86,79 +68,63 @@ TEST(PodLogOptionsTest, QueryValuesThatDoNotParseAreBadRequests) {
 }
 
 Json PodWith(Json spec, Json status = Json::object()) {
-  return {{"metadata", {{"name", "test"}}},
-          {"spec", std::move(spec)},
-          {"status", std::move(status)}};
+  return {
+      {"metadata", {{"name", "test"}}}, {"spec", std::move(spec)}, {"status", std::move(status)}};
 }
 
-Json Named(std::initializer_list<const char *> names) {
+Json Named(std::initializer_list<const char*> names) {
   Json list = Json::array();
-  for (const char *name : names)
-    list.push_back({{"name", name}});
+  for (const char* name : names) list.push_back({{"name", name}});
   return list;
 }
 
-// Upstream: pkg/registry/core/pod/strategy_test.go TestCheckLogLocation (its
-// container cases).
+// Upstream: pkg/registry/core/pod/strategy_test.go TestCheckLogLocation (its container cases).
 TEST(LogContainerNameTest, CheckLogLocationCases) {
-  EXPECT_EQ(
-      *LogContainerName(PodWith({{"containers", Named({"mycontainer"})}}), ""),
-      "mycontainer");
+  EXPECT_EQ(*LogContainerName(PodWith({{"containers", Named({"mycontainer"})}}), ""),
+            "mycontainer");
   EXPECT_EQ(LogContainerName(PodWith(Json::object()), "").status().message(),
             "a container name must be specified for pod test");
   EXPECT_EQ(
-      LogContainerName(
-          PodWith({{"containers", Named({"container1", "container2"})}}), "")
+      LogContainerName(PodWith({{"containers", Named({"container1", "container2"})}}), "")
           .status()
           .message(),
-      "a container name must be specified for pod test, choose one of: "
-      "[container1 container2]");
-  EXPECT_EQ(LogContainerName(
-                PodWith({{"containers", Named({"container1", "container2"})},
-                         {"initContainers", Named({"initcontainer1"})}}),
-                "")
+      "a container name must be specified for pod test, choose one of: [container1 container2]");
+  EXPECT_EQ(LogContainerName(PodWith({{"containers", Named({"container1", "container2"})},
+                                      {"initContainers", Named({"initcontainer1"})}}),
+                             "")
                 .status()
                 .message(),
-            "a container name must be specified for pod test, choose one of: "
-            "[initcontainer1 "
+            "a container name must be specified for pod test, choose one of: [initcontainer1 "
             "container1 container2]");
-  Json with_debugger =
-      PodWith({{"containers", Named({"container1", "container2"})},
-               {"initContainers", Named({"initcontainer1"})},
-               {"ephemeralContainers", Named({"debugger"})}});
+  Json with_debugger = PodWith({{"containers", Named({"container1", "container2"})},
+                                {"initContainers", Named({"initcontainer1"})},
+                                {"ephemeralContainers", Named({"debugger"})}});
   EXPECT_EQ(LogContainerName(with_debugger, "").status().message(),
-            "a container name must be specified for pod test, choose one of: "
-            "[initcontainer1 "
+            "a container name must be specified for pod test, choose one of: [initcontainer1 "
             "container1 container2 debugger]");
-  auto bad = LogContainerName(
-      PodWith({{"containers", Named({"container1", "container2"})}}),
-      "unknown");
+  auto bad =
+      LogContainerName(PodWith({{"containers", Named({"container1", "container2"})}}), "unknown");
   EXPECT_EQ(bad.status().code(), Code::kBadRequest);
-  EXPECT_EQ(bad.status().message(),
-            "container unknown is not valid for pod test");
-  EXPECT_EQ(*LogContainerName(
-                PodWith({{"containers", Named({"container1", "container2"})}}),
-                "container2"),
+  EXPECT_EQ(bad.status().message(), "container unknown is not valid for pod test");
+  EXPECT_EQ(*LogContainerName(PodWith({{"containers", Named({"container1", "container2"})}}),
+                              "container2"),
             "container2");
-  EXPECT_EQ(*LogContainerName(with_debugger, "initcontainer1"),
-            "initcontainer1");
+  EXPECT_EQ(*LogContainerName(with_debugger, "initcontainer1"), "initcontainer1");
   EXPECT_EQ(*LogContainerName(with_debugger, "debugger"), "debugger");
 }
 
 Json WithStatus(Json container_status) {
   container_status["name"] = "x";
-  return PodWith(
-      {{"containers", Named({"x"})}},
-      {{"containerStatuses", Json::array({std::move(container_status)})}});
+  return PodWith({{"containers", Named({"x"})}},
+                 {{"containerStatuses", Json::array({std::move(container_status)})}});
 }
 
-// Upstream: pkg/kubelet/kubelet_pods_test.go TestValidateContainerLogStatus:
-// for each status, whether the current and the previous instance can be read,
-// and that an unknown container cannot.
+// Upstream: pkg/kubelet/kubelet_pods_test.go TestValidateContainerLogStatus: for each status,
+// whether the current and the previous instance can be read, and that an unknown container
+// cannot.
 TEST(LogContainerIdTest, ValidateContainerLogStatusCases) {
   const Json running = {{"running", Json::object()}};
-  const Json fake_terminated = {
-      {"terminated", {{"containerID", "docker://fakeid"}}}};
+  const Json fake_terminated = {{"terminated", {{"containerID", "docker://fakeid"}}}};
   const Json terminated = {{"terminated", Json::object()}};
   struct Case {
     Json status;
@@ -166,9 +132,7 @@ TEST(LogContainerIdTest, ValidateContainerLogStatusCases) {
     bool previous_success;
   };
   const Case cases[] = {
-      {{{"state", running},
-        {"lastState", fake_terminated},
-        {"containerID", "docker://now"}},
+      {{{"state", running}, {"lastState", fake_terminated}, {"containerID", "docker://now"}},
        true,
        true},
       {{{"state", running}, {"containerID", "docker://now"}}, true, false},
@@ -178,85 +142,65 @@ TEST(LogContainerIdTest, ValidateContainerLogStatusCases) {
       {{{"state", terminated}, {"lastState", fake_terminated}}, true, true},
       {{{"state", {{"waiting", Json::object()}}}}, false, false},
       {{{"state", {{"waiting", {{"reason", "ErrImagePull"}}}}}}, false, false},
-      {{{"state", {{"waiting", {{"reason", "ErrImagePullBackOff"}}}}}},
-       false,
-       false},
+      {{{"state", {{"waiting", {{"reason", "ErrImagePullBackOff"}}}}}}, false, false},
   };
   int i = 0;
-  for (const Case &c : cases) {
+  for (const Case& c : cases) {
     const Json pod = WithStatus(c.status);
     EXPECT_EQ(LogContainerId(pod, "x", false).ok(), c.success) << "case " << i;
-    EXPECT_EQ(LogContainerId(pod, "x", true).ok(), c.previous_success)
-        << "case " << i;
+    EXPECT_EQ(LogContainerId(pod, "x", true).ok(), c.previous_success) << "case " << i;
     EXPECT_FALSE(LogContainerId(pod, "blah", false).ok()) << "case " << i;
     ++i;
   }
 }
 
 TEST(LogContainerIdTest, PicksTheInstanceAndWordsErrorsAsTheKubelet) {
-  const Json restarted =
-      WithStatus({{"containerID", "c://2"},
-                  {"state", {{"running", Json::object()}}},
-                  {"lastState", {{"terminated", {{"containerID", "c://1"}}}}}});
+  const Json restarted = WithStatus({{"containerID", "c://2"},
+                                     {"state", {{"running", Json::object()}}},
+                                     {"lastState", {{"terminated", {{"containerID", "c://1"}}}}}});
   EXPECT_EQ(*LogContainerId(restarted, "x", false), "c://2");
   EXPECT_EQ(*LogContainerId(restarted, "x", true), "c://1");
   // Back-off: the dead instance is read for the current log too.
-  const Json backoff =
-      WithStatus({{"state", {{"waiting", {{"reason", "CrashLoopBackOff"}}}}},
-                  {"lastState", {{"terminated", {{"containerID", "c://1"}}}}}});
+  const Json backoff = WithStatus({{"state", {{"waiting", {{"reason", "CrashLoopBackOff"}}}}},
+                                   {"lastState", {{"terminated", {{"containerID", "c://1"}}}}}});
   EXPECT_EQ(*LogContainerId(backoff, "x", false), "c://1");
   EXPECT_EQ(
-      LogContainerId(
-          WithStatus(
-              {{"state", {{"waiting", {{"reason", "ContainerCreating"}}}}}}),
-          "x", false)
+      LogContainerId(WithStatus({{"state", {{"waiting", {{"reason", "ContainerCreating"}}}}}}), "x",
+                     false)
           .status()
           .message(),
       "container \"x\" in pod \"test\" is waiting to start: ContainerCreating");
-  EXPECT_EQ(
-      LogContainerId(
-          WithStatus({{"state", {{"waiting", {{"reason", "ErrImagePull"}}}}}}),
-          "x", false)
-          .status()
-          .message(),
-      "container \"x\" in pod \"test\" is waiting to start: image can't be "
-      "pulled");
+  EXPECT_EQ(LogContainerId(WithStatus({{"state", {{"waiting", {{"reason", "ErrImagePull"}}}}}}),
+                           "x", false)
+                .status()
+                .message(),
+            "container \"x\" in pod \"test\" is waiting to start: image can't be pulled");
   EXPECT_EQ(LogContainerId(restarted, "y", false).status().message(),
             "container \"y\" in pod \"test\" is not available");
-  EXPECT_EQ(
-      LogContainerId(WithStatus({{"state", {{"running", Json::object()}}}}),
-                     "x", true)
-          .status()
-          .message(),
-      "previous terminated container \"x\" in pod \"test\" not found");
-  EXPECT_EQ(
-      LogContainerId(WithStatus({{"state", Json::object()}}), "x", false)
-          .status()
-          .message(),
-      "container \"x\" in pod \"test\" is waiting to start - no logs yet");
+  EXPECT_EQ(LogContainerId(WithStatus({{"state", {{"running", Json::object()}}}}), "x", true)
+                .status()
+                .message(),
+            "previous terminated container \"x\" in pod \"test\" not found");
+  EXPECT_EQ(LogContainerId(WithStatus({{"state", Json::object()}}), "x", false).status().message(),
+            "container \"x\" in pod \"test\" is waiting to start - no logs yet");
 }
 
 TEST(FormatRfc3339NanoTest, TrimsTheFractionAsGoDoes) {
   EXPECT_EQ(FormatRfc3339Nano(kT0), "2027-01-15T08:00:00Z");
-  EXPECT_EQ(FormatRfc3339Nano(kT0 + std::chrono::milliseconds(500)),
-            "2027-01-15T08:00:00.5Z");
-  EXPECT_EQ(FormatRfc3339Nano(kT0 + std::chrono::nanoseconds(1)),
-            "2027-01-15T08:00:00.000000001Z");
-  EXPECT_EQ(FormatRfc3339Nano(kT0 + std::chrono::microseconds(1230)),
-            "2027-01-15T08:00:00.00123Z");
+  EXPECT_EQ(FormatRfc3339Nano(kT0 + std::chrono::milliseconds(500)), "2027-01-15T08:00:00.5Z");
+  EXPECT_EQ(FormatRfc3339Nano(kT0 + std::chrono::nanoseconds(1)), "2027-01-15T08:00:00.000000001Z");
+  EXPECT_EQ(FormatRfc3339Nano(kT0 + std::chrono::microseconds(1230)), "2027-01-15T08:00:00.00123Z");
 }
 
 std::vector<LogLine> Lines(int count) {
   std::vector<LogLine> lines;
   for (int i = 0; i < count; ++i) {
-    lines.push_back(
-        {kT0 + std::chrono::seconds(i), "line " + std::to_string(i)});
+    lines.push_back({kT0 + std::chrono::seconds(i), "line " + std::to_string(i)});
   }
   return lines;
 }
 
-std::string Render(const PodLogOptions &options,
-                   const std::vector<LogLine> &lines,
+std::string Render(const PodLogOptions& options, const std::vector<LogLine>& lines,
                    Time now = kT0 + std::chrono::seconds(10)) {
   LogRenderer renderer(options, now);
   std::string out;
@@ -278,8 +222,7 @@ TEST(LogRendererTest, TailSinceTimestampsAndLimit) {
   PodLogOptions since;
   since.since_seconds = 7;
   EXPECT_EQ(Render(since, lines), "line 3\nline 4\n");
-  // A look-back longer than the clock's age (found by pod_log_options_fuzz)
-  // means every line.
+  // A look-back longer than the clock's age (found by pod_log_options_fuzz) means every line.
   since.since_seconds = 444444444444444410;
   EXPECT_EQ(Render(since, lines), "line 0\nline 1\nline 2\nline 3\nline 4\n");
   PodLogOptions since_time;
@@ -309,26 +252,24 @@ TEST(LogRendererTest, AFollowSendsLaterLinesUntilTheLimit) {
   EXPECT_TRUE(renderer.RenderExisting(Lines(3), &out));
   EXPECT_EQ(out, "line 2\n");
   std::vector<LogLine> more = {{kT0, "line 3"}, {kT0, "line 4"}};
-  EXPECT_FALSE(renderer.RenderMore(
-      more, &out)); // tailLines does not apply to later lines
+  EXPECT_FALSE(renderer.RenderMore(more, &out));  // tailLines does not apply to later lines
   EXPECT_EQ(out, "line 2\nline 3\nli");
   EXPECT_TRUE(renderer.exhausted());
 }
 
 TEST(ContainerLogTest, KeepsTheNewestLinesAndReadsFromWhereAReaderWas) {
   ContainerLog log(3);
-  for (int i = 0; i < 5; ++i)
-    log.Append(kT0, "line " + std::to_string(i));
+  for (int i = 0; i < 5; ++i) log.Append(kT0, "line " + std::to_string(i));
   std::uint64_t next = 0;
   std::vector<LogLine> lines;
   EXPECT_FALSE(log.Read(&next, &lines));
-  ASSERT_EQ(lines.size(), 3u); // the two oldest were dropped
+  ASSERT_EQ(lines.size(), 3u);  // the two oldest were dropped
   EXPECT_EQ(lines[0].message, "line 2");
   EXPECT_EQ(next, 5u);
   lines.clear();
   log.Append(kT0, "line 5");
   log.End();
-  log.Append(kT0, "after the end"); // an ended instance takes no more lines
+  log.Append(kT0, "after the end");  // an ended instance takes no more lines
   EXPECT_TRUE(log.Read(&next, &lines));
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].message, "line 5");
@@ -348,5 +289,5 @@ TEST(ContainerLogTest, FollowersAreWokenUntilTheyLeave) {
   EXPECT_EQ(wakes, 2);
 }
 
-} // namespace
-} // namespace lws::apiserver
+}  // namespace
+}  // namespace lws::apiserver

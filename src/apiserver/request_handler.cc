@@ -9,8 +9,9 @@
 namespace lws::apiserver {
 
 RequestHandler::RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
-                               std::shared_ptr<const ServedResources> served)
+                               std::shared_ptr<const ServedResources> served, UserInfo user)
     : server_(server),
+      user_(std::move(user)),
       http_(http),
       target_(std::move(target)),
       served_(std::move(served)),
@@ -107,6 +108,10 @@ Result<HttpResponse> RequestHandler::RunSubresource() {
        sub == "ephemeralcontainers") &&
       core_pods) {
     return KubeletSubresource();
+  }
+  if (sub == "token" && info_->resource == "serviceaccounts" && info_->group.empty()) {
+    if (m == "POST") return IssueServiceAccountToken();
+    return MethodNotAllowedError();
   }
   if (sub == "finalize" && info_->resource == "namespaces" && info_->group.empty()) {
     if (m == "PUT") return Update(false);

@@ -12,7 +12,8 @@
 //   handlers_subresource.cc /scale, pods/binding, the kubelet's subresources
 //   handlers_log.cc         pods/log (pod_log.h), from the server's PodLogSource
 //   handlers_crd.cc         CustomResourceDefinition side effects, namespace lifecycle
-//   handlers_review.cc      TokenReview and (Self)SubjectAccessReview (create-only)
+//   handlers_review.cc      TokenReview and (Self)SubjectAccessReview (create-only),
+//                           TokenRequest (serviceaccounts/token)
 #pragma once
 
 #include <memory>
@@ -48,8 +49,9 @@ void MarkShapesChecked(const store::StoredObject& version,
 
 class RequestHandler {
  public:
+  // `user`: who the request comes from, as the server authenticated it.
   RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
-                 std::shared_ptr<const ServedResources> served);
+                 std::shared_ptr<const ServedResources> served, UserInfo user);
   HttpResponse Run();
 
  private:
@@ -83,6 +85,8 @@ class RequestHandler {
 
   // handlers_review.cc
   Result<HttpResponse> Review();
+  // POST serviceaccounts/{name}/token: a TokenRequest answered with a signed token.
+  Result<HttpResponse> IssueServiceAccountToken();
 
   // handlers_patch.cc
   Result<HttpResponse> Patch(std::string_view subresource);
@@ -176,6 +180,7 @@ class RequestHandler {
   std::string FieldManager() const;
 
   ApiServer* server_;
+  UserInfo user_;
   const HttpRequest& http_;
   RequestTarget target_;
   std::shared_ptr<const ServedResources> served_;

@@ -147,6 +147,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     review.dry_run = request.dry_run;
     review.field_manager = request.field_manager;
     review.old_version = request.old_version;
+    review.user = request.user;
     return review;
   }
 

@@ -40,6 +40,10 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.store = serving->store_.get();
   server_options.clock = clock;
   server_options.token = options.token;
+  // ServiceAccount tokens outlive a restart on the same data directory.
+  if (!options.data_dir.empty()) {
+    server_options.token_key_file = std::filesystem::path(options.data_dir) / "sa.key";
+  }
   if (!options.pod_mutation.random_key_suffix) {
     // Hash leaders' group keys follow the seed, as generated names do.
     options.pod_mutation.random_key_suffix =

@@ -6,7 +6,8 @@
 #    --insecure-allow-unauthenticated-remote says so;
 #  - a busy port is a clear start-up error (no SO_REUSEPORT: a second server cannot quietly take
 #    part of the connections);
-#  - a wrong token is refused (compared in constant time; the answer is the same 401).
+#  - a wrong token is refused (compared in constant time; the answer is the same 401);
+#  - no token is system:anonymous: RBAC refuses everything but /version and health (403).
 # Usage: apiserver_local_safety.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -26,6 +27,13 @@ done
 port="${APISERVER_URL##*:}"
 check "a wrong token is 401" test "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer s3cres' "$APISERVER_URL/api/v1/namespaces")" = 401
 check "the right token is 200" test "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer s3cret' "$APISERVER_URL/api/v1/namespaces")" = 200
+# Another local user without the token is system:anonymous, which RBAC lets read /version and
+# the health paths only: Secrets and namespaces are refused with kube-apiserver's 403.
+check "no token: /version is 200" test "$(curl -s -o /dev/null -w '%{http_code}' "$APISERVER_URL/version")" = 200
+curl -s "$APISERVER_URL/api/v1/namespaces/kube-system/secrets" >"$tmp/anon.json"
+check "no token: Secrets are 403 for system:anonymous" grep -q \
+  '"message":"secrets is forbidden: User \\"system:anonymous\\" cannot list resource \\"secrets\\" in API group \\"\\" in the namespace \\"kube-system\\""' "$tmp/anon.json"
+check "no token: deleting kube-system is 403" test "$(curl -s -o /dev/null -w '%{http_code}' -X DELETE "$APISERVER_URL/api/v1/namespaces/kube-system")" = 403
 
 "$lws" apiserver --port "$port" >"$tmp/second.out" 2>"$tmp/second.err"
 check "a second server on the busy port exits 1" test $? -eq 1

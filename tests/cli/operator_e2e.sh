@@ -3,8 +3,10 @@
 # with no controller of its own (`lws up --no-controller`) over HTTPS, with the real kubectl.
 #   - deploy/ is applied with kubectl (kustomize), then deploy/local/ points the webhook
 #     configurations at https://127.0.0.1:9443; the Deployment is not run: two `lws controller`
-#     processes are started here with its arguments (the ConfigMap's config file) and a
-#     service-account-style kubeconfig (bearer token, cluster CA);
+#     processes are started here with its arguments (the ConfigMap's config file) and the
+#     kubeconfig a pod of the Deployment has: the ServiceAccount's token from the TokenRequest API
+#     (`kubectl create token`) and the cluster CA. RBAC is on (the server has an admin token), so
+#     the operator runs with exactly the permissions deploy/rbac grants it;
 #   - one of them takes the Lease; both serve the webhooks, each on its own port, behind a TCP
 #     forwarder on 9443 that plays the Service in front of two pods (tests/lib/tcp_service.py),
 #     and inject the CA into the webhook configurations;
@@ -26,8 +28,8 @@ root="$2"
 source "$root/tests/lib/apiserver.sh"
 begin_kubectl_test
 trap 'kill -KILL ${controller_pids[*]:-} ${service_pid:-} 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
-token="e2e-service-account-token"
-start_up "$lws" "$tmp" --no-controller --tls-self-signed --data-dir "$tmp/data" --token "$token" \
+admin_token="e2e-admin-token"
+start_up "$lws" "$tmp" --no-controller --tls-self-signed --data-dir "$tmp/data" --token "$admin_token" \
   --config "$root/testdata/up/cluster.yaml" || exit 1
 admin_kubeconfig="$KUBECONFIG"
 k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err"; return 1; }; }
@@ -47,6 +49,13 @@ args=("${args[@]:1}")  # the image's /usr/local/bin/lws is the binary under test
 args=("${args[@]/#--config=*/--config=$tmp/config.yaml}")
 server=$(sed -n 's/^ *server: //p' "$admin_kubeconfig" | head -1)
 ca_data=$(sed -n 's/^ *certificate-authority-data: //p' "$admin_kubeconfig" | head -1)
+token=$(kubectl create token lws-controller-manager -n lws-system --duration=2h 2>"$tmp/err")
+check "kubectl create token issues the operator's ServiceAccount token" test -n "$token"
+kubectl --token "$token" auth whoami -o jsonpath='{.status.userInfo.username}' --kubeconfig "$admin_kubeconfig" >"$tmp/out" 2>&1
+check "the token is the ServiceAccount" grep -qx "system:serviceaccount:lws-system:lws-controller-manager" "$tmp/out"
+kubectl --token "$token" get configmaps -n kube-system >"$tmp/out" 2>"$tmp/err"
+check "the ServiceAccount may not read ConfigMaps outside lws-system" grep -q \
+  'configmaps is forbidden: User "system:serviceaccount:lws-system:lws-controller-manager" cannot list resource "configmaps" in API group "" in the namespace "kube-system"' "$tmp/err"
 cat >"$tmp/sa.kubeconfig" <<YAML
 apiVersion: v1
 kind: Config

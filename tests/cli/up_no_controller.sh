@@ -4,7 +4,8 @@
 # and writes call the webhooks that deploy/local/ registers. No operator listens on
 # 127.0.0.1:9443 here, so with failurePolicy Fail a write is refused with kube-apiserver's
 # "failed calling webhook" error and with Ignore it goes through. The reviews of the operator's
-# metrics filter answer: TokenReview checks the server's --token, access is always allowed.
+# metrics filter answer from the server's --token and RBAC: /metrics is refused to a
+# ServiceAccount until a ClusterRoleBinding grants it.
 # Usage: up_no_controller.sh LWS_BINARY REPO_ROOT
 set -uo pipefail
 lws="$1"
@@ -68,7 +69,11 @@ metrics_access() {
     system:serviceaccount:monitoring:prometheus '"nonResourceAttributes":{"path":"/metrics","verb":"get"}' |
     kubectl create -f - -o jsonpath='{.status.allowed}' 2>&1
 }
-check "SubjectAccessReview: /metrics allowed" test "$(metrics_access)" = true
+check "SubjectAccessReview: /metrics refused without a binding" test "$(metrics_access)" = false
+check "a ClusterRole for /metrics" k create clusterrole metrics-reader --verb=get --non-resource-url=/metrics
+check "bound to the ServiceAccount" k create clusterrolebinding prometheus-metrics \
+  --clusterrole=metrics-reader --serviceaccount=monitoring:prometheus
+check "SubjectAccessReview: /metrics allowed once bound" test "$(metrics_access)" = true
 check "api-resources lists the reviews" sh -c \
   "kubectl api-resources --api-group=authentication.k8s.io --no-headers | grep -q '^tokenreviews '"
 

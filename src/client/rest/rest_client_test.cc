@@ -215,8 +215,12 @@ TEST_F(RestClientTest, SendsTokenAndUserAgentAndReusesConnections) {
   RestConfig anonymous = server.config();
   anonymous.credentials.token.clear();
   auto stranger = RestClient::FromConfig(anonymous).value();
+  // Without a token the caller is system:anonymous, whom RBAC refuses; a wrong token is 401.
   Result<store::ObjectPtr> refused = stranger->Get(client::kPods, "default", "a");
-  EXPECT_EQ(refused.status().code(), Code::kUnauthorized);
+  EXPECT_EQ(refused.status().code(), Code::kForbidden);
+  anonymous.credentials.token = "wrong";
+  auto impostor = RestClient::FromConfig(anonymous).value();
+  EXPECT_EQ(impostor->Get(client::kPods, "default", "a").status().code(), Code::kUnauthorized);
 }
 
 TEST_F(RestClientTest, UserAgentFollowsUpstream) {
