@@ -2,6 +2,8 @@
 
 #include <tuple>
 
+#include "api/field.h"
+
 namespace lws::api {
 
 namespace {
@@ -178,16 +180,6 @@ std::vector<ResourceInfo> BuiltinResources() {
   return all;
 }
 
-std::vector<std::string> StringsAt(const Json& obj, const char* key) {
-  std::vector<std::string> out;
-  auto it = obj.find(key);
-  if (it == obj.end() || !it->is_array()) return out;
-  for (const auto& v : *it) {
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
 }  // namespace
 
 StatusWrite StatusWriteOf(const ResourceInfo& info) {
@@ -222,8 +214,8 @@ Status ResourceRegistry::AddCustomResource(const Json& crd) {
   }
   base.list_kind = StringMember(names, "listKind");
   if (base.list_kind.empty()) base.list_kind = base.kind + "List";
-  base.short_names = StringsAt(names, "shortNames");
-  base.categories = StringsAt(names, "categories");
+  base.short_names = StringList(names, "shortNames");
+  base.categories = StringList(names, "categories");
   base.namespaced = StringMember(spec, "scope") != "Cluster";
   base.custom = true;
   base.tracks_generation = true;  // Custom resources always track generation.

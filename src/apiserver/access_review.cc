@@ -4,6 +4,8 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
+#include "api/field.h"
+
 
 namespace lws::apiserver {
 namespace {
@@ -56,16 +58,10 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self) {
 
 UserInfo SubjectOf(const Json& spec) {
   UserInfo user{.name = api::StringMember(spec, "user"), .uid = api::StringMember(spec, "uid")};
-  for (const Json& group : api::ChildOrNull(spec, "groups")) {
-    if (group.is_string()) user.groups.push_back(group.get<std::string>());
-  }
+  user.groups = api::StringList(spec, "groups");
   const Json& extra = api::ChildOrNull(spec, "extra");
   if (extra.is_object()) {
-    for (const auto& [key, values] : extra.items()) {
-      for (const Json& v : values) {
-        if (v.is_string()) user.extra[key].push_back(v.get<std::string>());
-      }
-    }
+    for (const auto& item : extra.items()) user.extra[item.key()] = api::StringList(extra, item.key());
   }
   return user;
 }

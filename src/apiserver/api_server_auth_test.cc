@@ -139,6 +139,21 @@ TEST_F(AuthTest, TokenRequestValidatesAndTokenReviewChecks) {
   EXPECT_TRUE(review("made-up").value("authenticated", false) == false);
   EXPECT_FALSE(review("made-up")["error"].get<std::string>().empty());
   EXPECT_FALSE(review(token, {"other-audience"}).value("authenticated", false));
+  EXPECT_EQ(As(token, "GET", "/apis").code, 200);
+  // A token for another audience (`kubectl create token --audience vault`) is not a credential
+  // for the API server, as kube-apiserver's audience-checking authenticator refuses it; a
+  // TokenReview for that audience still accepts it.
+  Reply vault = Admin("POST", "/api/v1/namespaces/default/serviceaccounts/sa/token",
+                      {{"spec", {{"audiences", {"vault"}}}}});
+  ASSERT_EQ(vault.code, 201) << vault.raw.body;
+  const std::string vault_token = vault.body["status"]["token"];
+  Reply refused = As(vault_token, "GET", "/apis");
+  EXPECT_EQ(refused.code, 401);
+  EXPECT_EQ(refused.body["message"], "Unauthorized");
+  EXPECT_EQ(review(vault_token)["error"],
+            "token audiences [vault] is invalid for the target audiences "
+            "[https://kubernetes.default.svc.cluster.local]");
+  EXPECT_EQ(review(vault_token, {"vault"})["audiences"], Json({"vault"}));
   // Forged: the payload changed under the signature.
   std::string forged = token;
   forged[forged.find('.') + 5] ^= 1;

@@ -2,11 +2,14 @@
 #include "apiserver/authenticator.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 
+#include "api/field.h"
 #include "apiserver/access_review.h"
 #include "apiserver/admission.h"
 
@@ -35,15 +38,6 @@ std::vector<std::string> Intersection(const std::vector<std::string>& a,
   return out;
 }
 
-std::vector<std::string> StringList(const Json& value) {
-  std::vector<std::string> out;
-  if (!value.is_array()) return out;
-  for (const Json& item : value) {
-    if (item.is_string()) out.push_back(item.get<std::string>());
-  }
-  return out;
-}
-
 Status NotFound(std::string_view resource, std::string_view name) {
   return Status(Code::kNotFound, fmt::format("{} {} not found", resource, api::GoQuote(name)));
 }
@@ -64,24 +58,35 @@ Result<UserInfo> Authenticator::Authenticate(const HttpRequest& request) const {
   if (header.empty()) return AnonymousUser();
   std::string_view token = BearerToken(header);
   if (token.empty()) return Status(Code::kUnauthorized, "Unauthorized");
-  std::vector<std::string> audiences;
-  Result<UserInfo> user = FromToken(token, &audiences);
-  // The reason stays in the server's log: the answer is kube-apiserver's bare
-  // "Unauthorized".
-  if (!user.ok()) return Status(Code::kUnauthorized, "Unauthorized");
-  return user;
+  Result<Credential> credential = FromToken(token);
+  if (credential.ok() && credential->Granted({std::string(kTokenIssuer)}).empty()) {
+    credential = Status(Code::kUnauthorized,
+                        fmt::format("token audiences [{}] is invalid for the target audiences [{}]",
+                                    fmt::join(*credential->audiences, " "), kTokenIssuer));
+  }
+  if (!credential.ok()) {
+    // The client gets kube-apiserver's bare "Unauthorized"; why stays in the log.
+    spdlog::info("401 {} {}: {}", request.method, request.target, credential.status().message());
+    return Status(Code::kUnauthorized, "Unauthorized");
+  }
+  return std::move(credential->user);
 }
 
-Result<UserInfo> Authenticator::FromToken(std::string_view token,
-                                          std::vector<std::string>* audiences) const {
-  if (!admin_token_.empty() && TokenMatches(token, admin_token_)) return AdminUser();
+std::vector<std::string> Authenticator::Credential::Granted(
+    const std::vector<std::string>& wanted) const {
+  return audiences.has_value() ? Intersection(*audiences, wanted) : wanted;
+}
+
+Result<Authenticator::Credential> Authenticator::FromToken(std::string_view token) const {
+  if (!admin_token_.empty() && TokenMatches(token, admin_token_)) {
+    return Credential{.user = AdminUser(), .audiences = std::nullopt};
+  }
   if (signer_ == nullptr || !TokenSigner::LooksLikeJwt(token)) {
     return Status(Code::kUnauthorized, "invalid bearer token");
   }
   ASSIGN_OR_RETURN(TokenClaims claims, signer_->Verify(token, clock_->Now()));
-  *audiences = claims.audiences;
   RETURN_IF_ERROR(StillBound(claims));
-  return ServiceAccountUser(claims);
+  return Credential{.user = ServiceAccountUser(claims), .audiences = claims.audiences};
 }
 
 Status Authenticator::StillBound(const TokenClaims& claims) const {
@@ -111,24 +116,22 @@ Status Authenticator::StillBound(const TokenClaims& claims) const {
 
 Json Authenticator::Review(const Json& spec) const {
   const std::string token = api::StringMember(spec, "token");
-  std::vector<std::string> token_audiences;
-  Result<UserInfo> user = FromToken(token, &token_audiences);
-  if (!user.ok()) return {{"user", Json::object()}, {"error", user.status().message()}};
-  // The audiences the caller asks about (default: the API server's); a
-  // ServiceAccount token must name one of them. The admin token is
-  // audience-agnostic: it answers with those asked.
-  std::vector<std::string> wanted = StringList(api::ChildOrNull(spec, "audiences"));
+  Result<Credential> credential = FromToken(token);
+  if (!credential.ok()) {
+    return {{"user", Json::object()}, {"error", credential.status().message()}};
+  }
+  // The audiences the caller asks about (default: the API server's); a ServiceAccount token
+  // must name one of them.
+  std::vector<std::string> wanted = api::StringList(spec, "audiences");
   const bool defaulted = wanted.empty();
   if (defaulted) wanted = {std::string(kTokenIssuer)};
-  std::vector<std::string> granted = user->uid.empty() && user->name == AdminUser().name
-                                         ? wanted
-                                         : Intersection(token_audiences, wanted);
+  std::vector<std::string> granted = credential->Granted(wanted);
   if (granted.empty()) {
     return {{"user", Json::object()},
             {"error", fmt::format("token audiences [{}] is invalid for the target audiences [{}]",
-                                  fmt::join(token_audiences, " "), fmt::join(wanted, " "))}};
+                                  fmt::join(*credential->audiences, " "), fmt::join(wanted, " "))}};
   }
-  Json status = {{"authenticated", true}, {"user", UserInfoJson(*user)}};
+  Json status = {{"authenticated", true}, {"user", UserInfoJson(credential->user)}};
   if (!defaulted) status["audiences"] = granted;
   return status;
 }
@@ -156,7 +159,7 @@ Result<Json> Authenticator::IssueToken(const std::string& namespace_, const std:
   if (!errors.empty())
     return api::InvalidStatus("TokenRequest.authentication.k8s.io", name, errors);
   TokenClaims claims;
-  claims.audiences = StringList(api::ChildOrNull(spec, "audiences"));
+  claims.audiences = api::StringList(spec, "audiences");
   if (claims.audiences.empty()) claims.audiences = {std::string(kTokenIssuer)};
   spec["audiences"] = claims.audiences;
   claims.issued_at = clock_->Now();

@@ -6,21 +6,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "api/field.h"
+
 namespace lws::apiserver {
 namespace {
 
 bool Has(const std::vector<std::string>& set, std::string_view value) {
   return std::find(set.begin(), set.end(), value) != set.end();
-}
-
-std::vector<std::string> Strings(const Json& rule, std::string_view key) {
-  std::vector<std::string> out;
-  auto it = rule.find(key);
-  if (it == rule.end() || !it->is_array()) return out;
-  for (const Json& item : *it) {
-    if (item.is_string()) out.push_back(item.get<std::string>());
-  }
-  return out;
 }
 
 // The name a list or watch narrows itself to with fieldSelector=metadata.name=x
@@ -92,8 +84,8 @@ std::vector<PolicyRule> ParseRules(const Json* rules) {
   if (rules == nullptr || !rules->is_array()) return out;
   for (const Json& rule : *rules) {
     if (!rule.is_object()) continue;
-    out.push_back({Strings(rule, "verbs"), Strings(rule, "apiGroups"), Strings(rule, "resources"),
-                   Strings(rule, "resourceNames"), Strings(rule, "nonResourceURLs")});
+    out.push_back({api::StringList(rule, "verbs"), api::StringList(rule, "apiGroups"), api::StringList(rule, "resources"),
+                   api::StringList(rule, "resourceNames"), api::StringList(rule, "nonResourceURLs")});
   }
   return out;
 }

@@ -5,20 +5,11 @@
 
 #include "api/base64.h"
 #include "api/codec.h"
+#include "api/field.h"
 #include "apiserver/admission_review.h"
 
 namespace lws::apiserver {
 namespace {
-
-std::vector<std::string> Strings(const Json& object, std::string_view key) {
-  std::vector<std::string> out;
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_array()) return out;
-  for (const Json& item : *it) {
-    if (item.is_string()) out.push_back(item.get<std::string>());
-  }
-  return out;
-}
 
 // clientConfig.url, or the service reference as the API server's service resolver spells it.
 WebhookEndpoint EndpointOf(const Json& client_config) {
@@ -74,10 +65,10 @@ Webhook ParseWebhook(const Json& hook, WebhookType type, const std::string& conf
   for (const Json& rule : hook.value("rules", Json::array())) {
     if (!rule.is_object()) continue;
     WebhookRule parsed;
-    parsed.operations = Strings(rule, "operations");
-    parsed.api_groups = Strings(rule, "apiGroups");
-    parsed.api_versions = Strings(rule, "apiVersions");
-    parsed.resources = Strings(rule, "resources");
+    parsed.operations = api::StringList(rule, "operations");
+    parsed.api_groups = api::StringList(rule, "apiGroups");
+    parsed.api_versions = api::StringList(rule, "apiVersions");
+    parsed.resources = api::StringList(rule, "resources");
     std::string scope = api::StringMember(rule, "scope");
     if (!scope.empty()) parsed.scope = scope;
     webhook.rules.push_back(std::move(parsed));
@@ -89,7 +80,7 @@ Webhook ParseWebhook(const Json& hook, WebhookType type, const std::string& conf
   if (auto t = hook.find("timeoutSeconds"); t != hook.end() && t->is_number()) {
     webhook.timeout = std::chrono::seconds(static_cast<std::int64_t>(t->get<double>()));
   }
-  webhook.admission_review_versions = Strings(hook, "admissionReviewVersions");
+  webhook.admission_review_versions = api::StringList(hook, "admissionReviewVersions");
   return webhook;
 }
 
