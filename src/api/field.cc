@@ -86,16 +86,6 @@ const Json& ChildOrNull(const Json& object, std::string_view key) {
   return it == object.end() ? kNull : *it;
 }
 
-std::vector<std::string> StringList(const Json& object, std::string_view key) {
-  std::vector<std::string> out;
-  const Json& list = ChildOrNull(object, key);
-  if (!list.is_array()) return out;
-  for (const Json& item : list) {
-    if (item.is_string()) out.push_back(item.get<std::string>());
-  }
-  return out;
-}
-
 std::string GoStringSlice(const std::vector<std::string>& values, EmptySlice empty) {
   if (values.empty() && empty == EmptySlice::kNil) return "[]string(nil)";
   std::string out = "[]string{";

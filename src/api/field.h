@@ -89,9 +89,6 @@ Status InvalidStatus(std::string_view qualified_kind, std::string_view name, con
 std::string StringMember(const Json& object, std::string_view key);
 // object[key] without copying; a null value when `object` is not an object or has no such key.
 const Json& ChildOrNull(const Json& object, std::string_view key);
-// The string items of the array member `key` ([]string in Go); items of other types are skipped
-// and a missing or non-array member is empty. For loosely typed documents (rules, claims).
-std::vector<std::string> StringList(const Json& object, std::string_view key);
 
 // Go's %q quoting of a string (used in messages that embed user values).
 std::string GoQuote(std::string_view s);

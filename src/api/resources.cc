@@ -2,7 +2,7 @@
 
 #include <tuple>
 
-#include "api/field.h"
+#include "api/string_list.h"
 
 namespace lws::api {
 

@@ -4,8 +4,7 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
-#include "api/field.h"
-
+#include "api/string_list.h"
 
 namespace lws::apiserver {
 namespace {

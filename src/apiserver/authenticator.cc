@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "api/field.h"
+#include "api/string_list.h"
 #include "apiserver/access_review.h"
 #include "apiserver/admission.h"
 

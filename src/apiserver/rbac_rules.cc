@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "api/field.h"
+#include "api/string_list.h"
 
 namespace lws::apiserver {
 namespace {

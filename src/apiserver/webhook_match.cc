@@ -5,7 +5,7 @@
 
 #include "api/base64.h"
 #include "api/codec.h"
-#include "api/field.h"
+#include "api/string_list.h"
 #include "apiserver/admission_review.h"
 
 namespace lws::apiserver {

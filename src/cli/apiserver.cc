@@ -86,13 +86,12 @@ class ControlLoop {
   Time last_bookmark_;
 };
 
-// How kubectl reaches this server: over HTTPS only through the kubeconfig, which carries the CA.
+// How kubectl reaches this server: over HTTPS only through the kubeconfig, which carries the CA
+// and the administrator's token.
 std::string ConnectHint(const ApiServerCommandOptions& options, const std::string& url) {
-  if (options.tls.enabled()) {
-    return options.kubeconfig_out.empty() ? "--server " + url + " --certificate-authority <CA FILE>"
-                                          : "--kubeconfig " + options.kubeconfig_out;
-  }
-  return "--server " + url + (options.token.empty() ? "" : " --token <TOKEN>");
+  if (!options.kubeconfig_out.empty()) return "--kubeconfig " + options.kubeconfig_out;
+  if (options.tls.insecure_plain_http) return "--server " + url;
+  return "--server " + url + " --certificate-authority <CA FILE> --token <TOKEN>";
 }
 
 }  // namespace
@@ -130,9 +129,13 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   }
   std::string url = (*serving)->url();
   std::cout << "lws apiserver: serving the Kubernetes API on " << url << " ("
-            << (options.data_dir.empty() ? "in memory"
-                : "data in " + options.data_dir + (options.no_fsync ? ", not flushed: --unsafe-no-fsync" : "")) << ")\n"
-            << "  kubectl " << ConnectHint(options, url) << " get namespaces\n"
+            << (options.data_dir.empty()
+                    ? "in memory"
+                    : "data in " + options.data_dir +
+                          (options.no_fsync ? ", not flushed: --unsafe-no-fsync" : ""))
+            << ")\n"
+            << AccessSummary(**serving, options.kubeconfig_out) << "  kubectl "
+            << ConnectHint(options, url) << " get namespaces\n"
             << std::flush;
   int signal = WaitForShutdownSignal(signals);
   log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
@@ -147,22 +150,26 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--port", options->port, "Port to listen on (0: any free port)");
   cmd->add_option("--bind", options->bind, "Address to listen on");
   cmd->add_flag("--insecure-allow-unauthenticated-remote", options->allow_unauthenticated_remote,
-                "Allow --bind beyond loopback without --token: anyone who can reach the port can "
-                "read and change every object, Secrets included");
+                "Allow --bind beyond loopback with --insecure-plain-http: anyone who can reach the "
+                "port can read and change every object, Secrets included");
   cmd->add_option("--data-dir", options->data_dir,
                   "Persist every object in DIR/store.db (SQLite); default: memory only");
   cmd->add_flag("--unsafe-no-fsync", options->no_fsync,
                 "With --data-dir: acknowledge a write before it is flushed to disk (faster; a "
                 "power loss can lose acknowledged writes, a killed process cannot)");
-  cmd->add_option("--token", options->token,
-                  "Require `Authorization: Bearer TOKEN` on every API request");
+  cmd->add_option(
+      "--token", options->token,
+      "The administrator's bearer token, written into the kubeconfig (default: a random one, "
+      "kept in DATA_DIR/admin.token with --data-dir)");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_option("--watch-history", options->watch_history,
                   "Changes kept for watch resumption; a watch from an older resourceVersion "
                   "gets 410 Gone")
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--kubeconfig-out", options->kubeconfig_out,
-                  "Write a kubeconfig for this server to FILE");
+                  "Write a kubeconfig for this server, with the administrator's credentials, to "
+                  "FILE (0600; \"\": none)")
+      ->capture_default_str();
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

@@ -2,10 +2,10 @@
 //
 // `lws apiserver [--port N] [--bind ADDR] [--data-dir DIR] [--token TOKEN]`: the embedded
 // Kubernetes API server alone (no scheduler, kubelets or controllers besides the garbage
-// collector), for kubectl, client libraries and tests. Plain HTTP on 127.0.0.1 unless told
-// otherwise (HTTPS with --tls-cert/--tls-key or --tls-self-signed, cli/tls_flags.h); with
-// --data-dir every acknowledged write survives a crash; with --token every request but
-// /version and the health checks needs `Authorization: Bearer TOKEN`.
+// collector), for kubectl, client libraries and tests. HTTPS on 127.0.0.1 with its own CA
+// (cli/tls_flags.h), an administrator's token (made unless --token gives one) in the kubeconfig
+// it writes, and RBAC for every other caller (docs/security.md); --insecure-plain-http gives all
+// of that up. With --data-dir every acknowledged write survives a crash.
 #pragma once
 
 #include <cstdint>
@@ -29,11 +29,11 @@ struct ApiServerCommandOptions {
   // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
   // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
   int threads = 16;
-  std::string kubeconfig_out;  // write a kubeconfig for this server here
+  std::string kubeconfig_out = ".lws/kubeconfig";  // "" writes none
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
   bool allow_unauthenticated_remote = false;  // --insecure-allow-unauthenticated-remote
-  TlsFlags tls;          // HTTPS (cli/tls_flags.h); none set: plain HTTP
+  TlsFlags tls;  // HTTPS (cli/tls_flags.h) unless tls.insecure_plain_http
 };
 
 // Serves until SIGINT or SIGTERM. Returns the process exit code.

@@ -6,6 +6,7 @@
 #include "api/base64.h"
 #include "api/yaml.h"
 #include "base/file.h"
+#include "cli/admin_token.h"
 #include "cli/webhook_caller.h"
 #include "controllers/admission/lws_webhooks.h"
 
@@ -33,6 +34,12 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   Result<std::optional<apiserver::TlsIdentity>> tls = ResolveTls(options.tls, options.data_dir, clock->Now());
   if (!tls.ok()) return Status(tls.status().code(), command + ": " + std::string(tls.status().message()));
   serving->tls_ = std::move(*tls);
+  if (!options.tls.insecure_plain_http) {
+    Result<std::string> token = AdminToken(options.token, options.data_dir);
+    if (!token.ok())
+      return Status(token.status().code(), command + ": " + std::string(token.status().message()));
+    options.token = std::move(*token);
+  }
   Result<std::unique_ptr<store::Store>> store = store::Store::Open(store_options);
   if (!store.ok()) return Status::Internal(command + ": cannot open the store: " + std::string(store.status().message()));
   serving->store_ = std::move(*store);
@@ -105,14 +112,36 @@ int WaitForShutdownSignal(const sigset_t& set) {
 }
 
 Status CheckExposure(const std::string& command, const ServeOptions& options) {
+  if (options.tls.insecure_plain_http && !options.token.empty()) {
+    return Status::BadRequest(command +
+                              ": --token cannot be combined with --insecure-plain-http, "
+                              "which turns authentication off (and would send the token in "
+                              "clear); leave out --insecure-plain-http to serve HTTPS with it");
+  }
   const std::string& bind = options.bind;
   const bool loopback = bind.rfind("127.", 0) == 0 || bind == "::1" || bind == "localhost";
-  if (loopback || !options.token.empty() || options.allow_unauthenticated_remote) return Status::Ok();
+  if (loopback || !options.tls.insecure_plain_http || options.allow_unauthenticated_remote) {
+    return Status::Ok();
+  }
   return Status::BadRequest(
-      command + ": --bind " + bind + " listens beyond this machine, and without --token anyone who "
-      "can reach the port can read and change every object, Secrets included. Set --token (with "
-      "--tls-self-signed, so that the token does not cross the network in clear), or pass "
-      "--insecure-allow-unauthenticated-remote to accept that.");
+      command + ": --bind " + bind +
+      " listens beyond this machine, and with "
+      "--insecure-plain-http anyone who can reach the port can read and change every object, "
+      "Secrets included. Leave out --insecure-plain-http (HTTPS and a token are the default), or "
+      "pass --insecure-allow-unauthenticated-remote to accept that.");
+}
+
+std::string AccessSummary(const Serving& serving, const std::string& kubeconfig) {
+  if (!serving.access_control()) {
+    return "WARNING: --insecure-plain-http: no TLS, no authentication, no RBAC; anyone who can "
+           "reach the port can read and change every object\n";
+  }
+  const std::string where = kubeconfig.empty() ? "pass --kubeconfig-out to have them written"
+                                               : "in " + kubeconfig + " (0600)";
+  const char* https = serving.own_certificate() ? "HTTPS with the --tls-cert certificate"
+                                                : "HTTPS with its own CA";
+  return std::string(https) + ", authentication and RBAC on; the administrator's credentials " +
+         where + "\n";
 }
 
 // The kubeconfig carries the admin's credentials: owner-only (0600), as kind and k3s write theirs.
@@ -127,10 +156,6 @@ std::string LocalKubeconfig(const std::string& server, const std::string& token,
                             const std::string& ca_pem) {
   api::Json user = api::Json::object();
   if (!token.empty()) user["token"] = token;
-  // Over TLS kubectl insists on identifying the user and, finding no credentials, prompts for a
-  // username on the terminal; a name (sent as Basic auth with no password) stops that, and the
-  // server, which checks nothing but a --token, ignores it.
-  if (token.empty() && server.starts_with("https://")) user["username"] = "lws";
   api::Json cluster = {{"server", server}};
   if (!ca_pem.empty()) cluster["certificate-authority-data"] = api::Base64Encode(ca_pem);
   api::Json config = {

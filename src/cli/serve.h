@@ -31,6 +31,9 @@ struct ServeOptions {
   std::string bind = "127.0.0.1";
   std::string data_dir;  // "" keeps everything in memory
   bool sync_writes = true;  // with data_dir: a write is acknowledged once flushed (fsync)
+  // The administrator's bearer token (system:admin in system:masters). Empty: one is made
+  // (cli/admin_token.h) unless tls.insecure_plain_http turns authentication off; with a token
+  // every request is authenticated and authorized by RBAC (apiserver/authenticator.h).
   std::string token;
   // HTTP I/O threads. A write waits for its flush to disk on its thread (store/group_sync.h),
   // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
@@ -49,14 +52,15 @@ struct ServeOptions {
   // client/rest HTTPS transport provides one (see Serving::Start): every call then fails and
   // the webhook's failurePolicy decides.
   apiserver::WebhookCaller webhook_caller;
-  TlsFlags tls;                      // none set: plain HTTP
-  // Listening beyond loopback without a token is refused unless this is set (the flag
+  TlsFlags tls;  // HTTPS unless tls.insecure_plain_http
+  // Listening beyond loopback with --insecure-plain-http is refused unless this is set (the flag
   // --insecure-allow-unauthenticated-remote says what it gives up).
   bool allow_unauthenticated_remote = false;
 };
 
 // Refuses, with what to do instead, a server that would listen beyond this machine with no
-// authentication: anyone who reaches the port could read and change every object.
+// authentication (--insecure-plain-http): anyone who reaches the port could read and change every
+// object. Also refuses --token with --insecure-plain-http, which turns authentication off.
 Status CheckExposure(const std::string& command, const ServeOptions& options);
 
 // The store, API server and transport of one serving process, torn down in reverse order.
@@ -72,6 +76,10 @@ class Serving {
   store::Store* store() const { return store_.get(); }
   apiserver::ApiServer* server() const { return server_.get(); }
   std::string url() const { return (tls_ ? "https://" : "http://") + http_->address(); }
+  // False with --insecure-plain-http: every caller is the administrator.
+  bool access_control() const { return !options_.token.empty(); }
+  // True when --tls-cert gave the serving certificate, false for the self-signed CA's.
+  bool own_certificate() const { return !options_.tls.cert_file.empty(); }
   // Starts answering HTTP requests (call once the background work is ready).
   Status Listen();
   void Stop();
@@ -91,6 +99,10 @@ class Serving {
 sigset_t BlockShutdownSignals();
 // Waits for SIGINT or SIGTERM; returns which.
 int WaitForShutdownSignal(const sigset_t& set);
+
+// One line on how the server is protected, for the start banner: HTTPS and RBAC with the
+// administrator's credentials in `kubeconfig`, or a warning of what --insecure-plain-http gave up.
+std::string AccessSummary(const Serving& serving, const std::string& kubeconfig);
 
 // Writes `text` to `path`, creating parent directories.
 Status WriteFile(const std::string& path, const std::string& text);

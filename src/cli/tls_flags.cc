@@ -35,17 +35,30 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags) {
                          ->check(CLI::ExistingFile);
   cert->needs(key);
   key->needs(cert);
-  cmd->add_flag("--tls-self-signed", flags->self_signed,
-                "Serve HTTPS with a self-signed CA and certificate made at start (kept in "
-                "DATA_DIR/tls with --data-dir); the kubeconfig trusts that CA")
+  CLI::Option* self_signed =
+      cmd->add_flag("--tls-self-signed", flags->self_signed,
+                    "Serve HTTPS with a self-signed CA and certificate made at start (kept in "
+                    "DATA_DIR/tls with --data-dir); the kubeconfig trusts that CA. The default")
+          ->excludes(cert)
+          ->excludes(key);
+  cmd->add_flag("--insecure-plain-http", flags->insecure_plain_http,
+                "Give up TLS and access control: plain HTTP, no authentication, no RBAC; anyone "
+                "who can reach the port (any local user) can read and change every object, "
+                "Secrets included. For throwaway clusters only")
       ->excludes(cert)
-      ->excludes(key);
+      ->excludes(key)
+      ->excludes(self_signed);
 }
 
 Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
                                                          const std::string& data_dir, Time now) {
   if (flags.self_signed && !flags.cert_file.empty()) {
     return Status::BadRequest("--tls-self-signed cannot be combined with --tls-cert");
+  }
+  if (flags.insecure_plain_http && (flags.self_signed || !flags.cert_file.empty())) {
+    return Status::BadRequest(
+        "--insecure-plain-http cannot be combined with --tls-cert or "
+        "--tls-self-signed");
   }
   if (flags.cert_file.empty() != flags.key_file.empty()) {
     return Status::BadRequest("--tls-cert and --tls-key must be given together");

@@ -1,14 +1,19 @@
 // File: cli/tls_flags.h
 //
-// The HTTPS flags `lws apiserver` and `lws up` share, and what they turn into: the TLS identity
-// the transport serves with plus the CA a kubeconfig should trust. Two ways in, never both:
+// The transport flags `lws apiserver` and `lws up` share, and what they turn into: the TLS
+// identity the transport serves with plus the CA a kubeconfig should trust. HTTPS is the default;
+// one of three ways:
+//   (default)                        a CA and a serving certificate for localhost, 127.0.0.1
+//                                    and ::1 made at start, kept in DATA_DIR/tls and reused
+//                                    while valid, so a kubeconfig written once keeps working
+//                                    (--tls-self-signed says the same explicitly)
 //   --tls-cert FILE --tls-key FILE   the operator's PEM pair; the kubeconfig trusts the last
 //                                    certificate of FILE (the pair's own issuer when FILE holds
 //                                    a chain, the certificate itself when it is self-signed)
-//   --tls-self-signed                a CA and a serving certificate for localhost, 127.0.0.1
-//                                    and ::1 made at start, kept in DATA_DIR/tls and reused
-//                                    while valid, so a kubeconfig written once keeps working
-// Neither: plain HTTP, as before.
+//   --insecure-plain-http            plain HTTP and no authentication or authorization at all:
+//                                    everyone who reaches the port is the administrator (for
+//                                    throwaway clusters and raw-HTTP tests; cli/serve.h turns
+//                                    authentication off on this flag)
 #pragma once
 
 #include <optional>
@@ -28,11 +33,13 @@ struct TlsFlags {
   std::string cert_file;
   std::string key_file;
   bool self_signed = false;
+  bool insecure_plain_http = false;
 
-  bool enabled() const { return self_signed || !cert_file.empty(); }
+  bool enabled() const { return !insecure_plain_http; }
 };
 
-// Adds --tls-cert, --tls-key and --tls-self-signed to `cmd`, with their exclusions.
+// Adds --tls-cert, --tls-key, --tls-self-signed and --insecure-plain-http to `cmd`, with their
+// exclusions.
 void AddTlsFlags(CLI::App* cmd, TlsFlags* flags);
 
 // The identity to serve with, nullopt for plain HTTP. `data_dir` ("" for none) keeps the

@@ -188,7 +188,7 @@ int RunUp(const UpOptions& options) {
   const std::string where =
       fmt::format("{}, kubelets {}, seed {}", data, options.kubelet, options.seed);
   std::cout << "lws up: a local cluster on " << (*serving)->url() << "\n"
-            << DescribeCluster(*spec, where)
+            << AccessSummary(**serving, options.kubeconfig_out) << DescribeCluster(*spec, where)
             << "Use it with:\n  export KUBECONFIG=" << options.kubeconfig_out
             << "\n  kubectl get nodes\n";
   if (!options.controller) {
@@ -232,7 +232,10 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "Seed of the simulated randomness (startup times, crashes)")
       ->capture_default_str();
-  cmd->add_option("--token", options->token, "Require `Authorization: Bearer TOKEN` on every API request");
+  cmd->add_option(
+      "--token", options->token,
+      "The administrator's bearer token, written into the kubeconfig (default: a random one, "
+      "kept in DATA_DIR/admin.token with --data-dir)");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "

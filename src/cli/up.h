@@ -1,7 +1,8 @@
 // File: cli/up.h
 //
 // `lws up`: a whole local Kubernetes cluster in one process, for trying LeaderWorkerSet on a
-// laptop. The embedded API server (kubectl talks to it through the kubeconfig this writes), node
+// laptop. The embedded API server (kubectl talks to it over HTTPS as the administrator through the
+// kubeconfig this writes; every other caller is subject to RBAC, cli/serve.h), node
 // pools of simulated GPU nodes with an autoscaler, the scheduler, kubelets, the StatefulSet
 // controller and the garbage collector, all on the real clock (cluster/local_cluster.h), and the
 // LWS controllers and webhooks in process unless --no-controller.
@@ -36,7 +37,7 @@ struct UpOptions {
   // against this cluster (`lws controller`, with deploy/local/ registering its webhooks), so it
   // is exercised as deployed.
   bool controller = true;
-  TlsFlags tls;          // HTTPS (cli/tls_flags.h); none set: plain HTTP
+  TlsFlags tls;  // HTTPS (cli/tls_flags.h) unless tls.insecure_plain_http
   // Run the demo rollout of cli/demo.h once the cluster is up, then stop (unless keep_running).
   // Without `config` it uses the built-in examples/cluster/demo-cluster.yaml.
   bool demo = false;

@@ -10,7 +10,7 @@ source "$root/tests/lib/apiserver.sh"
 begin_kubectl_test
 mkdir -p "$tmp/data"
 start_apiserver "$lws" "$tmp" --data-dir "$tmp/data" || exit 1
-/usr/bin/python3 "$root/tests/python/durability_writer.py" "$APISERVER_URL" "$tmp/acks" &
+/usr/bin/python3 "$root/tests/python/durability_writer.py" "$APISERVER_URL" "$tmp/acks" "$API_CA" "$API_TOKEN" &
 writer=$!
 acks_at_least() { [ -f "$tmp/acks" ] && [ "$(wc -l <"$tmp/acks")" -ge "$1" ]; }
 check "writer gets acknowledgements" eventually 30 acks_at_least 500

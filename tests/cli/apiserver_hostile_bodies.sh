@@ -16,10 +16,10 @@ begin_kubectl_test
 start_apiserver "$lws" "$tmp" || exit 1
 api="$APISERVER_URL"
 post() {  # post PATH FILE -> prints the HTTP code; body in $tmp/answer
-  curl -s -o "$tmp/answer" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+  api_curl -o "$tmp/answer" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
     --data-binary @"$2" "$api$1"
 }
-alive() { [ "$(curl -s -m 5 "$api/healthz")" = ok ]; }
+alive() { [ "$(api_curl -m 5 "$api/healthz")" = ok ]; }
 nest() {  # nest DEPTH: a JSON value nested DEPTH levels
   /usr/bin/python3 -c "import sys; d=int(sys.argv[1]); sys.stdout.write('{\"a\":'*d + '1' + '}'*d)" "$1"
 }
@@ -34,10 +34,11 @@ check "object as a ConfigMap value: kube's words" grep -qF 'cannot unmarshal obj
 
 { printf '{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"rev"},"revision":1,"data":'; nest 9000; printf '}'; } >"$tmp/rev.json"
 check "9,000 levels of raw data: created" test "$(post /apis/apps/v1/namespaces/default/controllerrevisions "$tmp/rev.json")" = 201
-check "read back" test "$(curl -s -o /dev/null -w '%{http_code}' "$api/apis/apps/v1/namespaces/default/controllerrevisions/rev")" = 200
-check "listed" test "$(curl -s -o /dev/null -w '%{http_code}' "$api/apis/apps/v1/namespaces/default/controllerrevisions")" = 200
+check "read back" test "$(api_curl -o /dev/null -w '%{http_code}' "$api/apis/apps/v1/namespaces/default/controllerrevisions/rev")" = 200
+check "listed" test "$(api_curl -o /dev/null -w '%{http_code}' "$api/apis/apps/v1/namespaces/default/controllerrevisions")" = 200
 check "listed as a Table" sh -c "kubectl get controllerrevisions rev >/dev/null"
-check "watched" sh -c "curl -s -m 2 '$api/apis/apps/v1/namespaces/default/controllerrevisions?watch=1&timeoutSeconds=1' | grep -q ADDED"
+watched() { api_curl -m 2 "$api/apis/apps/v1/namespaces/default/controllerrevisions?watch=1&timeoutSeconds=1" | grep -q ADDED; }
+check "watched" watched
 check "merge-patched" sh -c "kubectl patch controllerrevision rev --type=merge -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}' >/dev/null"
 check "strategic-patched" sh -c "kubectl patch controllerrevision rev -p '{\"metadata\":{\"labels\":{\"c\":\"d\"}}}' >/dev/null"
 check "deleted" sh -c "kubectl delete controllerrevision rev >/dev/null"
@@ -45,7 +46,7 @@ check "alive after deep revisions" alive
 # A merge patch that nests a document past Go's limit is refused, not stored.
 { printf '{"data":'; nest 10001; printf '}'; } >"$tmp/deep-patch.json"
 check "revision for the patch" sh -c "printf '{\"apiVersion\":\"apps/v1\",\"kind\":\"ControllerRevision\",\"metadata\":{\"name\":\"r2\"},\"revision\":1}' | kubectl create -f - >/dev/null"
-code=$(curl -s -o "$tmp/answer" -w '%{http_code}' -X PATCH -H 'Content-Type: application/merge-patch+json' \
+code=$(api_curl -o "$tmp/answer" -w '%{http_code}' -X PATCH -H 'Content-Type: application/merge-patch+json' \
   --data-binary @"$tmp/deep-patch.json" "$api/apis/apps/v1/namespaces/default/controllerrevisions/r2")
 check "too deep a merge patch: 400" test "$code" = 400
 check "alive after the deep patch" alive

@@ -57,7 +57,7 @@ check "wrong type message" grep -qF 'ConfigMap in version "v1" cannot be handled
 # Raw protobuf over HTTP: answers, lists and watches of built-in kinds in protobuf, custom
 # resources in JSON.
 curl_ct() {  # prints the Content-Type of GET $1 with Accept $2
-  curl -s -o /dev/null -w '%{content_type}' -H "Accept: $2" "$APISERVER_URL$1"
+  api_curl -o /dev/null -w '%{content_type}' -H "Accept: $2" "$APISERVER_URL$1"
 }
 pb="application/vnd.kubernetes.protobuf"
 check "namespace in protobuf" test "$(curl_ct /api/v1/namespaces/default "$pb, */*")" = "$pb"
@@ -66,8 +66,8 @@ check "a JSON client still gets JSON" test "$(curl_ct /api/v1/namespaces/default
 check "*/* is JSON" test "$(curl_ct /api/v1/namespaces/default '*/*')" = "application/json"
 check "custom resources answer in JSON" test \
   "$(curl_ct /apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets "$pb, */*")" = "application/json"
-check "envelope magic" test "$(curl -s -H "Accept: $pb" "$APISERVER_URL/api/v1/namespaces/default" | head -c 3)" = "k8s"
-watch_type=$(curl -s -m 2 -o "$tmp/watch" -w '%{content_type}' -H "Accept: $pb" \
+check "envelope magic" test "$(api_curl -H "Accept: $pb" "$APISERVER_URL/api/v1/namespaces/default" | head -c 3)" = "k8s"
+watch_type=$(api_curl -m 2 -o "$tmp/watch" -w '%{content_type}' -H "Accept: $pb" \
   "$APISERVER_URL/api/v1/namespaces?watch=1&timeoutSeconds=1")
 check "watch in protobuf" test "$watch_type" = "$pb;stream=watch"
 check "watch frames carry ADDED events" grep -qa ADDED "$tmp/watch"

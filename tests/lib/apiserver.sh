@@ -2,6 +2,10 @@
 #   start_apiserver LWS_BIN DIR [extra args...]   starts it on a free port; sets APISERVER_PID,
 #                                                APISERVER_URL, KUBECONFIG (DIR/kubeconfig)
 #   start_up LWS_BIN DIR [extra args...]          the same for `lws up` (the whole local cluster)
+#                                                both also set API_CA (DIR/ca.crt, "" over plain
+#                                                HTTP) and API_TOKEN from the kubeconfig
+#   api_curl [curl args...]                      curl -s as the administrator: trusts API_CA and
+#                                                sends API_TOKEN
 #   stop_apiserver [SIGNAL]                      stops it (default TERM) and waits
 #   check, eventually                            from check.sh
 source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
@@ -26,6 +30,24 @@ start_lws() {
   done
   APISERVER_URL=$(grep -oE 'https?://[0-9.:]*' "$dir/$sub.out" | head -1)
   export KUBECONFIG="$dir/kubeconfig"
+  read_credentials "$dir"
+}
+# The administrator's credentials from DIR/kubeconfig (as written by --kubeconfig-out).
+read_credentials() {
+  local dir="$1"
+  API_CA=""
+  if grep -q 'certificate-authority-data:' "$dir/kubeconfig"; then
+    sed -n 's/.*certificate-authority-data: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$dir/kubeconfig" |
+      base64 -d >"$dir/ca.crt"
+    API_CA="$dir/ca.crt"
+  fi
+  API_TOKEN=$(sed -n 's/^ *token: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$dir/kubeconfig" | head -1)
+}
+api_curl() {
+  local args=(-s)
+  [ -n "${API_CA:-}" ] && args+=(--cacert "$API_CA")
+  [ -n "${API_TOKEN:-}" ] && args+=(-H "Authorization: Bearer $API_TOKEN")
+  curl "${args[@]}" "$@"
 }
 start_apiserver() { start_lws "$1" "$2" apiserver 'serving the Kubernetes API on' "${@:3}"; }
 start_up() { start_lws "$1" "$2" up 'a local cluster on' "${@:3}"; }
