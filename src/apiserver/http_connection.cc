@@ -152,7 +152,16 @@ class Connection : public ConnectionHandle, public std::enable_shared_from_this<
   net::awaitable<bool> Handshake();
   net::awaitable<bool> ServeOne();
   net::awaitable<bool> ReadFailed(beast::error_code ec);
+  // A request handed to a handler pool; its fields are touched on the strand only, but for
+  // `request`, which the pool thread reads while the strand no longer does.
+  struct PendingCall {
+    HttpRequest request;
+    HttpResponse response;
+    bool done = false;       // response is set
+    bool abandoned = false;  // the coroutine answered without it (deadline or stop)
+  };
   HttpResponse CallHandler(const HttpRequest& request);
+  net::awaitable<HttpResponse> CallOffStrand(HttpRequest request);
   net::awaitable<bool> Respond(HttpResponse response, bool head, bool keep_alive, unsigned version);
   net::awaitable<bool> Refuse(HttpResponse response);
   net::awaitable<bool> Stream(HttpResponse response, bool keep_alive, unsigned version);
@@ -260,9 +269,48 @@ net::awaitable<bool> Connection<AsyncStream>::ServeOne() {
   const bool keep_alive = message.keep_alive();
   const unsigned version = message.version();
 
-  HttpResponse response = CallHandler(request);
+  const std::string method = request.method;
+  HttpResponse response = co_await CallOffStrand(std::move(request));
   if (response.stream) co_return co_await Stream(std::move(response), keep_alive, version);
-  co_return co_await Respond(std::move(response), request.method == "HEAD", keep_alive, version);
+  co_return co_await Respond(std::move(response), method == "HEAD", keep_alive, version);
+}
+
+// The handler runs on a handler pool (ServerContext::RunHandler) while this coroutine waits on
+// the strand for its answer, the request deadline, or the server's stop, whichever comes first.
+// Past the deadline the client gets 504 and the call's answer, when it comes, is dropped (a
+// stream in it cancelled), as kube-apiserver's timeout filter drops a late handler's.
+template <class AsyncStream>
+net::awaitable<HttpResponse> Connection<AsyncStream>::CallOffStrand(HttpRequest request) {
+  auto call = std::make_shared<PendingCall>();
+  call->request = std::move(request);
+  const bool read = IsReadMethod(call->request.method);
+  context_->RunHandler(read, [self = this->shared_from_this(), call] {
+    HttpResponse response = self->CallHandler(call->request);
+    net::post(self->executor(), [self, call, response = std::move(response)]() mutable {
+      if (call->abandoned) {
+        if (response.stream) CancelStream(*response.stream, self->context_->log());
+        return;
+      }
+      call->response = std::move(response);
+      call->done = true;
+      self->Notify();
+    });
+  });
+  const std::chrono::milliseconds timeout = context_->options().request_timeout;
+  const auto deadline = timeout.count() > 0 ? std::chrono::steady_clock::now() + timeout
+                                            : net::steady_timer::time_point::max();
+  bool expired = false;
+  while (!call->done && !stopping_ && !expired) {
+    signal_.expires_at(deadline);
+    auto [ec] = co_await signal_.async_wait(kNoThrow);
+    expired = !ec;  // the timer ran out; a cancel is Notify()
+  }
+  if (call->done) co_return std::move(call->response);
+  call->abandoned = true;
+  if (stopping_) co_return ShuttingDownResponse();
+  context_->log().warn("{} {} from {}: no answer within {} ms, answered 504 (the handler runs on)",
+                       call->request.method, call->request.target, remote_, timeout.count());
+  co_return RequestTimeoutResponse();
 }
 
 template <class AsyncStream>

@@ -3,8 +3,8 @@
 // Internal to the transport (http_server.cc and http_connection.cc, nobody else). HttpServer
 // listens and accepts; each accepted socket is handed to ServeConnection, which serves it on a
 // strand of its own until the client or the server ends it. What the connections of one server
-// share (options, handler, the open-stream count, the set of live connections that Stop shuts
-// down) is the ServerContext.
+// share (options, handler, the handler pools, the open-stream count, the set of live connections
+// that Stop shuts down) is the ServerContext.
 //
 // Nothing here names a Beast or Asio type (io_context is only forward-declared), so that Beast
 // is compiled in the transport's translation units alone; the socket crosses over as its
@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +51,11 @@ class ServerContext {
   const HttpServerOptions& options() const { return options_; }
   // Calls the handler; an exception from it propagates.
   HttpResponse Handle(const HttpRequest& request) const { return handler_(request); }
+  // Runs `call` on a handler pool thread: the readers' pool when `read`, else the writers'.
+  // Set once by the server before it accepts; `call` must not throw.
+  using Dispatch = std::function<void(bool read, std::function<void()> call)>;
+  void set_dispatch(Dispatch dispatch) { dispatch_ = std::move(dispatch); }
+  void RunHandler(bool read, std::function<void()> call) const { dispatch_(read, std::move(call)); }
   spdlog::logger& log() const { return *log_; }
 
   // Takes one of options().max_streams slots; false when none is free.
@@ -66,6 +72,7 @@ class ServerContext {
  private:
   const HttpServerOptions options_;
   const HttpHandler handler_;
+  Dispatch dispatch_;
   const std::shared_ptr<spdlog::logger> log_;
   std::atomic<std::size_t> open_streams_{0};
   std::mutex mu_;

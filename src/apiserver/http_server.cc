@@ -11,11 +11,6 @@
 #include "apiserver/http_server.h"
 
 #include <algorithm>
-#include <mutex>
-#include <thread>
-#include <utility>
-#include <vector>
-
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -23,6 +18,11 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "apiserver/http_connection.h"
 #include "apiserver/http_server_util.h"
@@ -109,6 +109,11 @@ struct HttpServer::Impl {
   uint16_t port = 0;
   bool ipv6 = false;
   std::vector<std::thread> threads;
+  // Handlers run here, not on the I/O threads (HttpServerOptions::handler_threads); their
+  // answers are posted back to their connection's strand. Joined before the I/O threads, so
+  // that every answer finds the io_context running.
+  std::unique_ptr<net::thread_pool> readers;
+  std::unique_ptr<net::thread_pool> writers;
   std::mutex stop_mu;
   bool stopped = false;  // guarded by stop_mu
 };
@@ -192,11 +197,18 @@ Result<std::unique_ptr<HttpServer>> HttpServer::Start(HttpServerOptions options,
     ASSIGN_OR_RETURN(impl->tls, internal::MakeTlsContext(*impl->options().tls));
   }
   RETURN_IF_ERROR(impl->Listen());
+  const int threads = std::max(1, impl->options().threads);
+  const int handler_threads =
+      impl->options().handler_threads > 0 ? impl->options().handler_threads : threads;
+  impl->readers = std::make_unique<net::thread_pool>(handler_threads);
+  impl->writers = std::make_unique<net::thread_pool>(handler_threads);
+  impl->context->set_dispatch([impl = impl.get()](bool read, std::function<void()> call) {
+    net::post(read ? *impl->readers : *impl->writers, std::move(call));
+  });
   net::post(impl->strand, [impl = impl.get()] {
     impl->Accept();
     if (impl->options().tick_interval.count() > 0 && impl->options().tick) impl->ArmTick();
   });
-  const int threads = std::max(1, impl->options().threads);
   for (int i = 0; i < threads; ++i) {
     impl->threads.emplace_back([io = &impl->io] { io->run(); });
   }
@@ -238,6 +250,10 @@ void HttpServer::Stop() {
     impl->tick_timer.cancel();
   });
   impl_->context->ShutdownAll();
+  // A handler still running holds up the stop until it returns (the CLI bounds the whole
+  // shutdown, cli/serve.h); its answer goes nowhere, its connection is closed.
+  impl_->readers->join();
+  impl_->writers->join();
   impl_->work.reset();
   for (std::thread& thread : impl_->threads) thread.join();
   impl_->threads.clear();

@@ -62,6 +62,14 @@ struct HttpServerOptions {
   // How long a keep-alive connection may sit idle, and how long a client may take to send one
   // request (or to accept one non-stream response) before the connection is closed.
   std::chrono::seconds idle_timeout{120};
+  // How long a handler may take to answer (a stream's first answer; not the stream itself)
+  // before the client gets 504, as kube-apiserver's --request-timeout (60 s). The handler runs
+  // on regardless: its result is dropped. 0: no limit.
+  std::chrono::milliseconds request_timeout{60'000};
+  // Handlers run off the I/O threads, on two pools of this many threads each (0: `threads`):
+  // one for GET, HEAD and OPTIONS, one for every other method, so that slow writes cannot
+  // keep reads, watches and health checks waiting.
+  int handler_threads = 0;
   std::size_t max_streams = 1000;  // concurrently open ResponseStreams; beyond it -> 429
   std::chrono::milliseconds tick_interval{0};  // > 0: call `tick` this often on an I/O thread
   std::function<void()> tick;                  // e.g. the store's watch bookmarks

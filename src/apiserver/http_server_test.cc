@@ -174,11 +174,12 @@ class HttpServerTest : public ::testing::Test {
     server_ = std::move(started).value();
   }
 
-  // /echo: the request back; /throw: an exception; /watch: a TestStream (?timeout=MS sets
-  // stream_timeout).
+  // /echo: the request back; /throw: an exception; /block: the echo once OpenGate(); /watch: a
+  // TestStream (?timeout=MS sets stream_timeout).
   HttpResponse Handle(const HttpRequest& request) {
     HttpResponse response;
     if (request.target.starts_with("/throw")) throw std::runtime_error("boom");
+    if (request.target.starts_with("/block")) WaitForGate();
     if (request.target.starts_with("/watch")) {
       auto stream = std::make_shared<TestStream>();
       {
@@ -214,7 +215,30 @@ class HttpServerTest : public ::testing::Test {
     return stream;
   }
 
+  void TearDown() override { OpenGate(); }  // a /block handler still running must return
+
+  void WaitForGate() {
+    std::unique_lock lock(gate_mu_);
+    ++blocked_;
+    gate_cv_.notify_all();
+    gate_cv_.wait(lock, [this] { return gate_open_; });
+  }
+  void OpenGate() {
+    std::lock_guard lock(gate_mu_);
+    gate_open_ = true;
+    gate_cv_.notify_all();
+  }
+  // Waits until `n` /block handlers are (or were) blocked.
+  bool Blocked(int n) {
+    std::unique_lock lock(gate_mu_);
+    return gate_cv_.wait_for(lock, kPatience, [&] { return blocked_ >= n; });
+  }
+
   Watchdog watchdog_;
+  std::mutex gate_mu_;
+  std::condition_variable gate_cv_;
+  bool gate_open_ = false;  // guarded by gate_mu_
+  int blocked_ = 0;         // guarded by gate_mu_
   std::mutex mu_;
   std::vector<std::shared_ptr<TestStream>> streams_;  // guarded by mu_
   std::unique_ptr<HttpServer> server_;                // stops before the streams go
@@ -317,6 +341,49 @@ TEST_F(HttpServerTest, HandlerExceptionIs500AndTheConnectionGoesOn) {
   Json status = StatusBody(failed);
   EXPECT_EQ(status["reason"], "InternalError");
   EXPECT_EQ(status["message"], "Internal error occurred: boom");
+  Response next = client.Get("/echo");
+  EXPECT_EQ(next.result_int(), 200);
+  EXPECT_EQ(next.body(), "GET /echo\n");
+}
+
+// Issue 34: a slow write used to run on an I/O thread, and a few of them left nothing to answer
+// reads. Handlers now run on pools, reads apart from writes: with one I/O thread and one
+// handler thread per pool, a write that never returns still leaves GETs answered.
+TEST_F(HttpServerTest, ASlowWriteDoesNotHoldUpReads) {
+  StartServer({.threads = 1, .handler_threads = 1});
+  Response slow;
+  std::thread writer([&] {
+    Client client(server_->port());
+    slow = client.Send(Client::Request(http::verb::post, "/block", "x"));
+  });
+  ASSERT_TRUE(Blocked(1));
+  Client reader(server_->port());
+  for (int i = 0; i < 3; ++i) {
+    Response read = reader.Get("/echo");
+    EXPECT_EQ(read.result_int(), 200);
+    EXPECT_EQ(read.body(), "GET /echo\n");
+  }
+  OpenGate();
+  writer.join();
+  EXPECT_EQ(slow.result_int(), 200);
+  EXPECT_EQ(slow.body(), "POST /block\nx");
+}
+
+// kube-apiserver's --request-timeout: a handler that has not answered within it gets the
+// client a 504 Timeout Status (k8s.io/apiserver/pkg/server/filters/timeout.go); the connection
+// stays usable and the late answer is dropped.
+TEST_F(HttpServerTest, AHandlerPastTheRequestTimeoutGets504) {
+  StartServer({.request_timeout = 100ms});
+  Client client(server_->port());
+  Response late = client.Send(Client::Request(http::verb::post, "/block", "x"));
+  EXPECT_EQ(late.result_int(), 504);
+  Json status = StatusBody(late);
+  EXPECT_EQ(status["reason"], "Timeout");
+  EXPECT_EQ(status["code"], 504);
+  EXPECT_EQ(status["message"],
+            "Timeout: request did not complete within requested timeout - context deadline "
+            "exceeded");
+  OpenGate();
   Response next = client.Get("/echo");
   EXPECT_EQ(next.result_int(), 200);
   EXPECT_EQ(next.body(), "GET /echo\n");

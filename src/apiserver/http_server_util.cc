@@ -68,6 +68,22 @@ HttpResponse InternalErrorResponse(std::string_view what) {
   return StatusResponse(Status::Internal("Internal error occurred: " + std::string(what)));
 }
 
+HttpResponse RequestTimeoutResponse() {
+  // apierrors.NewTimeoutError(fmt.Sprintf("request did not complete within requested timeout -
+  // %s", ctx.Err()), 0) in k8s.io/apiserver's WithTimeoutForNonLongRunningRequests.
+  return StatusResponse(Status(Code::kTimeout,
+                               "Timeout: request did not complete within requested timeout - "
+                               "context deadline exceeded"));
+}
+
+HttpResponse ShuttingDownResponse() {
+  return StatusResponse(Status(Code::kServiceUnavailable, "the server is shutting down"));
+}
+
+bool IsReadMethod(std::string_view method) {
+  return method == "GET" || method == "HEAD" || method == "OPTIONS";
+}
+
 HttpResponse InvalidStatusResponse(int status) {
   return InternalErrorResponse("handler answered HTTP status " + std::to_string(status));
 }

@@ -4,8 +4,8 @@
 // http_connection.cc): the metav1.Status answers it gives by itself, which header fields are its
 // own, and endpoint formatting. Messages follow apimachinery's errors package where Kubernetes
 // has the error (413 "Request entity too large: ...", 429 "Too many requests: ...", 500
-// "Internal error occurred: ..."); 400 and 431 are answered by Go's net/http before the API
-// server sees the request, in plain text, so their Status here is our own wording.
+// "Internal error occurred: ...", 504 "Timeout: ..."); 400 and 431 are answered by Go's net/http
+// before the API server sees the request, in plain text, so their Status here is our own wording.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +31,16 @@ HttpResponse MalformedRequestResponse(std::string_view parse_error);
 HttpResponse TooManyStreamsResponse(std::size_t limit);
 // 500 InternalError for a handler that threw `what`.
 HttpResponse InternalErrorResponse(std::string_view what);
+// 504 Timeout for a request whose handler ran past HttpServerOptions::request_timeout, worded as
+// kube-apiserver's timeout filter words it.
+HttpResponse RequestTimeoutResponse();
+// 503 ServiceUnavailable for a request the server stopped waiting for because it shuts down.
+HttpResponse ShuttingDownResponse();
 // 500 InternalError for a handler that answered a status code HTTP cannot carry.
 HttpResponse InvalidStatusResponse(int status);
+
+// GET, HEAD and OPTIONS: they read, and run on the readers' handler pool.
+bool IsReadMethod(std::string_view method);
 
 // A final status code: 200-599 (a handler never sends 1xx).
 bool ValidStatusCode(int status);

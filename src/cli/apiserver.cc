@@ -107,6 +107,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   serve.sync_writes = !options.no_fsync;
   serve.token = options.token;
   serve.threads = options.threads;
+  serve.request_timeout = std::chrono::seconds(options.request_timeout_seconds);
   serve.watch_history = options.watch_history;
   serve.kubeconfig_out = options.kubeconfig_out;
   serve.webhooks = options.webhooks;
@@ -139,6 +140,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
             << std::flush;
   int signal = WaitForShutdownSignal(signals);
   log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+  ExitIfShutdownHangs("lws apiserver", kShutdownGrace);
   (*serving)->Stop();
   return 0;
 }
@@ -170,6 +172,7 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
                   "Write a kubeconfig for this server, with the administrator's credentials, to "
                   "FILE (0600; \"\": none)")
       ->capture_default_str();
+  AddRequestTimeoutFlag(cmd, &options->request_timeout_seconds);
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

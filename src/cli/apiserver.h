@@ -29,6 +29,7 @@ struct ApiServerCommandOptions {
   // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
   // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
   int threads = 16;
+  int request_timeout_seconds = 60;                // --request-timeout; 0: none
   std::string kubeconfig_out = ".lws/kubeconfig";  // "" writes none
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)

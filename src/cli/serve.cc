@@ -1,11 +1,15 @@
 #include "cli/serve.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "api/base64.h"
 #include "api/yaml.h"
 #include "base/file.h"
+#include "base/log.h"
 #include "cli/admin_token.h"
 #include "cli/webhook_caller.h"
 #include "controllers/admission/lws_webhooks.h"
@@ -74,6 +78,7 @@ Status Serving::Listen() {
   http_options.bind_address = options_.bind;
   http_options.port = options_.port;
   http_options.threads = options_.threads;
+  http_options.request_timeout = options_.request_timeout;
   http_options.tick_interval = options_.tick ? options_.tick_interval : std::chrono::milliseconds(0);
   http_options.tick = options_.tick;
   if (tls_) http_options.tls = apiserver::HttpTlsOptions{tls_->cert_pem, tls_->key_pem};
@@ -109,6 +114,18 @@ int WaitForShutdownSignal(const sigset_t& set) {
   int signal = 0;
   sigwait(&set, &signal);
   return signal;
+}
+
+void ExitIfShutdownHangs(const std::string& command, std::chrono::seconds grace) {
+  std::thread([command, grace] {
+    std::this_thread::sleep_for(grace);
+    Logger("serve")->warn(
+        "{}: requests still running {} s after the shutdown signal; exiting "
+        "without their answers (every acknowledged write is on disk)",
+        command, grace.count());
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }).detach();
 }
 
 Status CheckExposure(const std::string& command, const ServeOptions& options) {

@@ -39,6 +39,8 @@ struct ServeOptions {
   // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
   // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
   int threads = 16;
+  // A request not answered within it gets 504 (kube-apiserver's --request-timeout); 0: none.
+  std::chrono::seconds request_timeout{60};
   std::size_t watch_history = 10'000;
   std::size_t watch_queue = 10'000;  // live events one watcher may lag behind
   std::uint64_t seed = 0;            // uids and generated names; 0: from the clock
@@ -103,6 +105,13 @@ int WaitForShutdownSignal(const sigset_t& set);
 // One line on how the server is protected, for the start banner: HTTPS and RBAC with the
 // administrator's credentials in `kubeconfig`, or a warning of what --insecure-plain-http gave up.
 std::string AccessSummary(const Serving& serving, const std::string& kubeconfig);
+
+// After SIGTERM the server stops accepting and waits for the requests it is running; one stuck
+// (a webhook that never answers, a handler past its deadline) must not keep the process alive:
+// once `grace` has passed this ends the process (exit code 0, with a log line). Acknowledged
+// writes are on disk by then, so nothing acknowledged is lost. Call once, when the signal came.
+void ExitIfShutdownHangs(const std::string& command, std::chrono::seconds grace);
+inline constexpr std::chrono::seconds kShutdownGrace{10};
 
 // Writes `text` to `path`, creating parent directories.
 Status WriteFile(const std::string& path, const std::string& text);

@@ -50,6 +50,14 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags) {
       ->excludes(self_signed);
 }
 
+void AddRequestTimeoutFlag(CLI::App* cmd, int* seconds) {
+  cmd->add_option("--request-timeout", *seconds,
+                  "Seconds a request may take before the client gets 504 Timeout (watches and "
+                  "log streams are exempt once they started; 0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 24 * 3600));
+}
+
 Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
                                                          const std::string& data_dir, Time now) {
   if (flags.self_signed && !flags.cert_file.empty()) {

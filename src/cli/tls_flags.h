@@ -47,4 +47,7 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags);
 Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
                                                          const std::string& data_dir, Time now);
 
+// Adds --request-timeout SECONDS (kube-apiserver's --request-timeout) to `cmd`.
+void AddRequestTimeoutFlag(CLI::App* cmd, int* seconds);
+
 }  // namespace lws::cli

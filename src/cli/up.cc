@@ -134,6 +134,7 @@ int RunUp(const UpOptions& options) {
   serve.sync_writes = !options.no_fsync;
   serve.token = options.token;
   serve.threads = options.threads;
+  serve.request_timeout = std::chrono::seconds(options.request_timeout_seconds);
   serve.seed = options.seed;
   serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
   serve.kubeconfig_out = options.kubeconfig_out;
@@ -203,6 +204,7 @@ int RunUp(const UpOptions& options) {
     int signal = WaitForShutdownSignal(signals);
     log->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
   }
+  ExitIfShutdownHangs("lws up", kShutdownGrace);
   (*serving)->Stop();
   (*serving)->server()->set_pod_log_source(nullptr);
   (void)RunOnLoop(&loop, [&] {
@@ -237,6 +239,7 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
       "The administrator's bearer token, written into the kubeconfig (default: a random one, "
       "kept in DATA_DIR/admin.token with --data-dir)");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
+  AddRequestTimeoutFlag(cmd, &options->request_timeout_seconds);
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

@@ -32,6 +32,7 @@ struct UpOptions {
   // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
   // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
   int threads = 16;
+  int request_timeout_seconds = 60;  // --request-timeout; 0: none
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
   // The in-process LWS controllers and webhooks. --no-controller leaves both to an operator run
   // against this cluster (`lws controller`, with deploy/local/ registering its webhooks), so it
