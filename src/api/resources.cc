@@ -76,6 +76,12 @@ std::vector<ResourceInfo> BuiltinResources() {
 
   all.push_back(Builtin("", "configmaps", "configmap", "ConfigMap", true, {"cm"}));
   all.push_back(Builtin("", "secrets", "secret", "Secret", true, {}));
+  // Object-count quotas (apiserver/quota_admission.h): status.hard and status.used are the
+  // server's.
+  ResourceInfo quotas =
+      Builtin("", "resourcequotas", "resourcequota", "ResourceQuota", true, {"quota"});
+  quotas.has_status = true;
+  all.push_back(quotas);
   all.push_back(Builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}));
   ResourceInfo pvcs = Builtin("", "persistentvolumeclaims", "persistentvolumeclaim",
                               "PersistentVolumeClaim", true, {"pvc"});

@@ -3,14 +3,15 @@
 
 #include "api/lws_crd.h"
 #include "api/priority_class.h"
+#include "apiserver/access_review.h"
+#include "apiserver/list_types.h"
 #include "apiserver/priority_admission.h"
 #include "apiserver/protobuf_response.h"
-#include "base/assert.h"
-#include "apiserver/access_review.h"
+#include "apiserver/quota_admission.h"
 #include "apiserver/rbac_escalation.h"
-#include "apiserver/list_types.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
+#include "base/assert.h"
 #include "base/log.h"
 
 namespace lws::apiserver {
@@ -58,9 +59,16 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
   WebhookCaller caller = std::move(options.webhook_caller);
   options.admission.AddFirst(NewPriorityAdmission(store));
   options.admission.Add(NewWebhookAdmission({store, std::move(caller)}));
+  // Last, as kube-apiserver orders ResourceQuota after the webhooks: only what every other
+  // plugin admitted is counted.
+  options.admission.Add(NewQuotaAdmission(store));
   ASSIGN_OR_RETURN(std::unique_ptr<TokenSigner> signer,
                    TokenSigner::Create(options.token_key_file));
   std::unique_ptr<ApiServer> server(new ApiServer(std::move(options)));
+  if (!server->options_.audit_log_path.empty()) {
+    ASSIGN_OR_RETURN(server->audit_,
+                     AuditLog::Open(server->options_.audit_log_path, server->options_.clock));
+  }
   server->authenticator_ = std::make_unique<Authenticator>(
       store, server->options_.clock, server->options_.token, std::move(signer));
   if (server->authenticator_->enabled()) {
@@ -88,6 +96,20 @@ void ApiServer::set_server_address(std::string address) {
 }
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
+  if (audit_ == nullptr || request.in_process) return HandleAuthenticated(request);
+  const Time received = options_.clock->Now();
+  HttpResponse response = HandleAuthenticated(request);
+  AuthorizationAttributes attributes;
+  if (Result<RequestTarget> target = ParseRequestTarget(request.target); target.ok()) {
+    attributes = AttributesFor(request.method, *target);
+  }
+  Result<UserInfo> user = authenticator_->Authenticate(request);
+  attributes.user = user.ok() ? *user : UserInfo{.name = "system:anonymous"};
+  audit_->Record(attributes, request, received, response.status);
+  return response;
+}
+
+HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request) {
   Result<UserInfo> user = authenticator_->Authenticate(request);
   if (!user.ok()) return StatusAnswer(user.status());
   Result<RequestTarget> target = ParseRequestTarget(request.target);

@@ -20,16 +20,17 @@
 
 #include <atomic>
 #include <filesystem>
-#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "api/resources.h"
 #include "api/schema.h"
 #include "apiserver/admission.h"
 #include "apiserver/apply_schema.h"
+#include "apiserver/audit_log.h"
 #include "apiserver/authenticator.h"
 #include "apiserver/authorizer.h"
 #include "apiserver/container_log.h"
@@ -52,6 +53,8 @@ struct ApiServerOptions {
   std::string token;
   // Where the ServiceAccount token signing key is kept (0600); none: a new key each start.
   std::optional<std::filesystem::path> token_key_file;
+  // Where the audit log goes (audit_log.h); "": none.
+  std::string audit_log_path;
   // host:port clients reach the server at (GET /api serverAddressByClientCIDRs).
   std::string server_address = "127.0.0.1:6443";
   bool install_lws_crd = true;
@@ -106,6 +109,8 @@ class ApiServer {
   HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target,
                               const UserInfo& user);
   // 403 with kube-apiserver's Forbidden Status, or nothing when `user` may make the request.
+  // Handle without the audit record: authentication, authorization, the handlers.
+  HttpResponse HandleAuthenticated(const HttpRequest& request);
   std::optional<HttpResponse> Authorize(const HttpRequest& request, const RequestTarget& target,
                                         const UserInfo& user) const;
   Status SeedNamespaces();
@@ -119,6 +124,7 @@ class ApiServer {
   ApiServerOptions options_;
   std::unique_ptr<Authenticator> authenticator_;
   std::unique_ptr<Authorizer> authorizer_;
+  std::unique_ptr<AuditLog> audit_;  // null without options.audit_log_path
   mutable std::mutex mu_;  // guards served_ and server_address_
   std::shared_ptr<const ServedResources> served_;
   std::string server_address_;

@@ -213,6 +213,14 @@ std::map<std::string, Printer> BuildPrinters() {
       PodDisruptionBudgetRow};
   printers["/configmaps"] = {{NameCol(), Col("Data", data("configuration")), AgeCol()},
                              ConfigMapRow};
+  printers["/resourcequotas"] = {
+      {NameCol(), AgeCol(),
+       Col("Request",
+           "Request represents a minimum amount of cpu/memory that a container may consume."),
+       Col("Limit",
+           "Limits control the maximum amount of cpu/memory that a container may use independent "
+           "of contention on the node.")},
+      ResourceQuotaRow};
   printers["/secrets"] = {
       {NameCol(), Col("Type", "Used to facilitate programmatic handling of secret data."),
        Col("Data", data("secret")), AgeCol()},

@@ -69,6 +69,7 @@ Row LeaseRow(const Json& lease, Time now);
 Row PriorityClassRow(const Json& pc, Time now);
 Row PodDisruptionBudgetRow(const Json& pdb, Time now);
 Row ConfigMapRow(const Json& cm, Time now);
+Row ResourceQuotaRow(const Json& quota, Time now);
 Row SecretRow(const Json& secret, Time now);
 Row ServiceAccountRow(const Json& sa, Time now);
 Row PersistentVolumeClaimRow(const Json& pvc, Time now);

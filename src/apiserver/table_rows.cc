@@ -6,6 +6,7 @@
 #include <set>
 
 #include "api/codec.h"
+#include "api/field.h"
 #include "api/selector.h"
 #include "apiserver/table_printers.h"
 
@@ -298,6 +299,26 @@ Row ConfigMapRow(const Json& cm, Time now) {
   std::int64_t data =
       Count(cm, "data").get<std::int64_t>() + Count(cm, "binaryData").get<std::int64_t>();
   return Cells({NameOf(cm), data, AgeOf(cm, now)});
+}
+
+// printResourceQuota: "<resource>: <used>/<hard>" per status.hard entry in name order, those
+// named limits.* in the Limit column, the rest in Request.
+Row ResourceQuotaRow(const Json& quota, Time now) {
+  const Json& status = api::ChildOrNull(quota, "status");
+  const Json& hard = api::ChildOrNull(status, "hard");
+  const Json& used = api::ChildOrNull(status, "used");
+  std::string request;
+  std::string limit;
+  if (hard.is_object()) {
+    for (const auto& [resource, amount] : hard.items()) {  // nlohmann keeps keys sorted
+      std::string& column = resource.starts_with("limits.") ? limit : request;
+      const Json& in_use = api::ChildOrNull(used, resource);
+      if (!column.empty()) column += ", ";
+      column += resource + ": " + (in_use.is_string() ? in_use.get<std::string>() : "0") + "/" +
+                (amount.is_string() ? amount.get<std::string>() : amount.dump());
+    }
+  }
+  return Cells({NameOf(quota), AgeOf(quota, now), request, limit});
 }
 
 Row SecretRow(const Json& secret, Time now) {

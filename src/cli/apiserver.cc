@@ -1,9 +1,9 @@
 // File: cli/apiserver.cc
 #include "cli/apiserver.h"
 
-#include <CLI/CLI.hpp>
 #include <signal.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +11,7 @@
 #include "api/yaml.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
+#include "apiserver/quota_admission.h"
 #include "base/log.h"
 #include "cli/serve.h"
 #include "cluster/garbage_collector.h"
@@ -49,6 +50,9 @@ class ControlLoop {
                                              terminated.status().message());
       }
       FinishPodTerminations(served->registry);
+      if (Status quotas = apiserver::RefreshQuotaStatus(store_, served->registry); !quotas.ok()) {
+        Logger("resourcequota-controller")->warn("quota status pass failed: {}", quotas.message());
+      }
       collected_rv_ = store_->CurrentResourceVersion();
     }
     if (clock_->Now() - last_bookmark_ >= kBookmarkInterval) {
@@ -108,6 +112,7 @@ int RunApiServer(const ApiServerCommandOptions& options) {
   serve.token = options.token;
   serve.threads = options.threads;
   serve.request_timeout = std::chrono::seconds(options.request_timeout_seconds);
+  serve.audit_log_path = options.audit_log_path;
   serve.watch_history = options.watch_history;
   serve.kubeconfig_out = options.kubeconfig_out;
   serve.webhooks = options.webhooks;
@@ -173,6 +178,9 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
                   "FILE (0600; \"\": none)")
       ->capture_default_str();
   AddRequestTimeoutFlag(cmd, &options->request_timeout_seconds);
+  cmd->add_option("--audit-log-path", options->audit_log_path,
+                  "Append an audit.k8s.io/v1 Event (level Metadata) for every HTTP request to "
+                  "FILE (0600), as kube-apiserver's --audit-log-path");
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

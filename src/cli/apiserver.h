@@ -30,6 +30,7 @@ struct ApiServerCommandOptions {
   // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
   int threads = 16;
   int request_timeout_seconds = 60;                // --request-timeout; 0: none
+  std::string audit_log_path;                      // --audit-log-path; "" keeps none
   std::string kubeconfig_out = ".lws/kubeconfig";  // "" writes none
   std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)

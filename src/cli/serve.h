@@ -45,6 +45,7 @@ struct ServeOptions {
   std::size_t watch_queue = 10'000;  // live events one watcher may lag behind
   std::uint64_t seed = 0;            // uids and generated names; 0: from the clock
   std::string kubeconfig_out;        // "" writes none
+  std::string audit_log_path;        // --audit-log-path; "" keeps none
   std::chrono::milliseconds tick_interval{250};
   std::function<void()> tick;        // run on a transport thread every tick_interval
   bool webhooks = true;              // the LWS webhooks in the admission chain (spec 3.3, 14)

@@ -1,20 +1,19 @@
 // File: cli/up.cc
 #include "cli/up.h"
 
-#include <CLI/CLI.hpp>
-
+#include <fmt/format.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "api/quantity.h"
+#include "apiserver/quota_admission.h"
 #include "base/event_loop.h"
 #include "base/log.h"
 #include "base/run_on_loop.h"
@@ -30,6 +29,7 @@ namespace lws::cli {
 namespace {
 
 constexpr auto kBookmarkInterval = std::chrono::seconds(30);
+constexpr auto kQuotaInterval = std::chrono::seconds(1);
 
 std::int64_t TotalOf(const cluster::NodePoolSpec& pool, const std::string& resource, int nodes) {
   auto it = pool.allocatable.find(resource);
@@ -135,6 +135,7 @@ int RunUp(const UpOptions& options) {
   serve.token = options.token;
   serve.threads = options.threads;
   serve.request_timeout = std::chrono::seconds(options.request_timeout_seconds);
+  serve.audit_log_path = options.audit_log_path;
   serve.seed = options.seed;
   serve.watch_queue = 1'000'000;  // the cluster's own watchers must never be cut off
   serve.kubeconfig_out = options.kubeconfig_out;
@@ -179,6 +180,21 @@ int RunUp(const UpOptions& options) {
     loop.After(kBookmarkInterval, bookmarks);
   };
   loop.After(kBookmarkInterval, bookmarks);
+  // The quota controller's share: status.used of every ResourceQuota, after any write.
+  apiserver::ApiServer* server = (*serving)->server();
+  std::uint64_t counted_rv = 0;
+  std::function<void()> quotas = [&loop, store, server, &counted_rv, &quotas] {
+    if (store->CurrentResourceVersion() != counted_rv) {
+      if (Status refreshed = apiserver::RefreshQuotaStatus(store, server->served()->registry);
+          !refreshed.ok()) {
+        Logger("resourcequota-controller")
+            ->warn("quota status pass failed: {}", refreshed.message());
+      }
+      counted_rv = store->CurrentResourceVersion();
+    }
+    loop.After(kQuotaInterval, quotas);
+  };
+  loop.After(kQuotaInterval, quotas);
   if (Status listening = (*serving)->Listen(); !listening.ok()) {
     std::cerr << listening.message() << "\n";
     return 1;
@@ -240,6 +256,9 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
       "kept in DATA_DIR/admin.token with --data-dir)");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
   AddRequestTimeoutFlag(cmd, &options->request_timeout_seconds);
+  cmd->add_option("--audit-log-path", options->audit_log_path,
+                  "Append an audit.k8s.io/v1 Event (level Metadata) for every HTTP request to "
+                  "FILE (0600), as kube-apiserver's --audit-log-path");
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

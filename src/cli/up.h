@@ -33,6 +33,7 @@ struct UpOptions {
   // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
   int threads = 16;
   int request_timeout_seconds = 60;  // --request-timeout; 0: none
+  std::string audit_log_path;        // --audit-log-path; "" keeps none
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
   // The in-process LWS controllers and webhooks. --no-controller leaves both to an operator run
   // against this cluster (`lws controller`, with deploy/local/ registering its webhooks), so it

@@ -194,5 +194,16 @@ check "unknown field: strict error" err_has 'unknown field "spec\.bogus"'
 k create -f "$tmp/bogus.yaml" --validate=warn
 check "unknown field: warn" err_has 'Warning: unknown field "spec\.bogus"'
 
+# object-count quotas (apiserver/quota_admission.h), as kubectl creates and shows them
+k create namespace quota-test
+k -n quota-test create quota objects --hard=count/configmaps=1,pods=5
+check "quota created" out_has 'resourcequota/objects created'
+k -n quota-test create configmap first
+check "a configmap within the quota" out_has 'configmap/first created'
+k -n quota-test create configmap second
+check "past the quota: Forbidden with upstream's words" err_has 'configmaps "second" is forbidden: exceeded quota: objects, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1'
+quota_shown() { kubectl -n quota-test get quota objects >"$tmp/out" 2>&1 && out_has 'count/configmaps: 1/1, pods: 0/5'; }
+check "kubectl get quota shows used/hard" eventually 10 quota_shown
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

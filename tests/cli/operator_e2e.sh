@@ -30,6 +30,7 @@ begin_kubectl_test
 trap 'kill -KILL ${controller_pids[*]:-} ${service_pid:-} 2>/dev/null; stop_apiserver KILL; rm -rf "$tmp"' EXIT
 admin_token="e2e-admin-token"
 start_up "$lws" "$tmp" --no-controller --tls-self-signed --data-dir "$tmp/data" --token "$admin_token" \
+  --audit-log-path "$tmp/audit.log" \
   --config "$root/testdata/up/cluster.yaml" || exit 1
 admin_kubeconfig="$KUBECONFIG"
 k() { kubectl "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err"; return 1; }; }
@@ -218,6 +219,12 @@ kill -TERM "$pid"
 wait "$pid"
 check "SIGTERM exits 0" test $? = 0
 check "the Lease is released on SIGTERM" test -z "$(holder)"
+
+# deploy/rbac grants what the operator needs: no request of its ServiceAccount was refused, and
+# every rule allowed one of them (so the run fails without it), but for the rules the script
+# lists with the reason this run does not exercise them (tests/python/rbac_coverage.py).
+check "deploy/rbac: each rule needed, or why not" /usr/bin/python3 "$root/tests/python/rbac_coverage.py" \
+  "$tmp/audit.log" "$root/deploy/rbac" system:serviceaccount:lws-system:lws-controller-manager
 
 if [ "$failures" -gt 0 ]; then
   for n in a b; do echo "--- controller $n"; tail -30 "$tmp/$n/err"; done
