@@ -28,7 +28,10 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "http://127.0.0.1
   --initial-advertise-peer-urls http://127.0.0.1:23800 --initial-cluster bench=http://127.0.0.1:23800 \
   --log-level error > "$work/etcd.log" 2>&1 &
 pids+=($!)
-"$lws" apiserver --port "$lws_port" --data-dir "$work/lws" --threads "${LWS_THREADS:-16}" > "$work/lws.log" 2>&1 &
+# Plain HTTP without authentication, as the etcd it is compared with: the comparison is of
+# durable writes, not of TLS or token checks.
+"$lws" apiserver --port "$lws_port" --data-dir "$work/lws" --threads "${LWS_THREADS:-16}" \
+  --insecure-plain-http --kubeconfig-out "" > "$work/lws.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
   curl -sf "http://127.0.0.1:$etcd_port/health" >/dev/null 2>&1 &&
