@@ -96,25 +96,27 @@ void ApiServer::set_server_address(std::string address) {
 }
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
-  if (audit_ == nullptr || request.in_process) return HandleAuthenticated(request);
+  if (audit_ == nullptr || request.in_process) return HandleAuthenticated(request, nullptr);
   const Time received = options_.clock->Now();
-  HttpResponse response = HandleAuthenticated(request);
   AuthorizationAttributes attributes;
-  if (Result<RequestTarget> target = ParseRequestTarget(request.target); target.ok()) {
-    attributes = AttributesFor(request.method, *target);
-  }
-  Result<UserInfo> user = authenticator_->Authenticate(request);
-  attributes.user = user.ok() ? *user : UserInfo{.name = "system:anonymous"};
+  HttpResponse response = HandleAuthenticated(request, &attributes);
   audit_->Record(attributes, request, received, response.status);
   return response;
 }
 
-HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request) {
+HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request,
+                                            AuthorizationAttributes* audited) {
   Result<UserInfo> user = authenticator_->Authenticate(request);
-  if (!user.ok()) return StatusAnswer(user.status());
   Result<RequestTarget> target = ParseRequestTarget(request.target);
+  if (audited != nullptr) {
+    if (target.ok()) *audited = AttributesFor(request.method, *target);
+    audited->user = user.ok() ? *user : UserInfo{.name = "system:anonymous"};
+  }
+  if (!user.ok()) return StatusAnswer(user.status());
   if (!target.ok()) return StatusAnswer(target.status());
-  if (std::optional<HttpResponse> refused = Authorize(request, *target, *user)) return *refused;
+  if (std::optional<HttpResponse> refused = Authorize(request, *target, *user, audited)) {
+    return *refused;
+  }
   HttpResponse response;
   if (AddressesEventsV1(*target)) {
     response = HandleEventsV1(request, std::move(*target), *user);
@@ -127,11 +129,15 @@ HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request) {
 }
 
 std::optional<HttpResponse> ApiServer::Authorize(const HttpRequest& request,
-                                                 const RequestTarget& target,
-                                                 const UserInfo& user) const {
+                                                 const RequestTarget& target, const UserInfo& user,
+                                                 const AuthorizationAttributes* known) const {
   if (authorizer_ == nullptr) return std::nullopt;
-  AuthorizationAttributes attributes = AttributesFor(request.method, target);
-  attributes.user = user;
+  AuthorizationAttributes computed;
+  if (known == nullptr) {
+    computed = AttributesFor(request.method, target);
+    computed.user = user;
+  }
+  const AuthorizationAttributes& attributes = known != nullptr ? *known : computed;
   AuthorizationDecision decision = authorizer_->Authorize(attributes);
   if (decision.allowed) return std::nullopt;
   Logger("apiserver")->info("forbidden: {} {} by {}: {}", request.method, request.target,

@@ -108,11 +108,15 @@ class ApiServer {
   // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
   HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target,
                               const UserInfo& user);
-  // 403 with kube-apiserver's Forbidden Status, or nothing when `user` may make the request.
-  // Handle without the audit record: authentication, authorization, the handlers.
-  HttpResponse HandleAuthenticated(const HttpRequest& request);
+  // Handle without the audit record: authentication, authorization, the handlers. `audited`
+  // (null when the request is not audited) receives the request's attributes and user as far as
+  // they are known, computed once for the authorizer and the audit log both.
+  HttpResponse HandleAuthenticated(const HttpRequest& request, AuthorizationAttributes* audited);
+  // 403 with kube-apiserver's Forbidden Status, or nothing when `user` may make the request;
+  // `known`: the request's attributes when already computed.
   std::optional<HttpResponse> Authorize(const HttpRequest& request, const RequestTarget& target,
-                                        const UserInfo& user) const;
+                                        const UserInfo& user,
+                                        const AuthorizationAttributes* known) const;
   Status SeedNamespaces();
   // system-node-critical and system-cluster-critical (api/priority_class.h), when missing.
   Status SeedPriorityClasses();

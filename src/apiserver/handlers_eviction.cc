@@ -14,10 +14,6 @@ namespace {
 
 constexpr int kEvictionAttempts = 20;
 
-bool IsEvictionVersion(const std::string& api_version) {
-  return api_version.empty() || api_version == "policy/v1" || api_version == "policy/v1beta1";
-}
-
 // propagateDryRun: the request's dryRun and the Eviction's deleteOptions.dryRun must agree.
 Result<Json> DeleteOptionsOf(const Json& eviction, bool dry_run_query) {
   Json options = eviction.value("deleteOptions", Json::object());
@@ -37,16 +33,7 @@ Result<Json> DeleteOptionsOf(const Json& eviction, bool dry_run_query) {
 }  // namespace
 
 Result<HttpResponse> RequestHandler::Eviction() {
-  const std::string content_type = http_.headers.Get("Content-Type");
-  ASSIGN_OR_RETURN(Json eviction, BodyJson([&](const std::string& bytes) {
-                     return ParseObjectBody(content_type, bytes);
-                   }));
-  if (!eviction.is_object()) return Status::BadRequest("not a Eviction object");
-  const std::string kind = api::StringMember(eviction, "kind");
-  const std::string api_version = api::StringMember(eviction, "apiVersion");
-  if ((!kind.empty() && kind != "Eviction") || !IsEvictionVersion(api_version)) {
-    return Status::BadRequest("not a Eviction object: " + api_version + ", Kind=" + kind);
-  }
+  ASSIGN_OR_RETURN(Json eviction, SubresourceBody("Eviction", {"policy/v1", "policy/v1beta1"}));
   if (api::StringMember(eviction.value("metadata", Json::object()), "name") != target_.name) {
     return Status::BadRequest("name in URL does not match name in Eviction object");
   }

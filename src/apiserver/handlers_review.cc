@@ -35,17 +35,7 @@ Result<HttpResponse> RequestHandler::Review() {
 }
 
 Result<HttpResponse> RequestHandler::IssueServiceAccountToken() {
-  const std::string content_type = http_.headers.Get("Content-Type");
-  ASSIGN_OR_RETURN(Json request, BodyJson([&](const std::string& bytes) {
-                     return ParseObjectBody(content_type, bytes);
-                   }));
-  if (!request.is_object()) return Status::BadRequest("not a TokenRequest object");
-  const std::string kind = api::StringMember(request, "kind");
-  const std::string api_version = api::StringMember(request, "apiVersion");
-  if ((!kind.empty() && kind != "TokenRequest") ||
-      (!api_version.empty() && api_version != "authentication.k8s.io/v1")) {
-    return Status::BadRequest("not a TokenRequest object: " + api_version + ", Kind=" + kind);
-  }
+  ASSIGN_OR_RETURN(Json request, SubresourceBody("TokenRequest", {"authentication.k8s.io/v1"}));
   request["apiVersion"] = "authentication.k8s.io/v1";
   request["kind"] = "TokenRequest";
   ASSIGN_OR_RETURN(Json answered, server_->authenticator().IssueToken(

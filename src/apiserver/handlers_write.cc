@@ -7,15 +7,17 @@
 // then store (or, with dryRun=All, only pretend to). This is kube-apiserver's order (spec 3.3).
 // A DELETE (and each object of a deletecollection) passes both admission phases with the stored
 // object as the old one and nothing to mutate.
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <typeinfo>
 
-#include "api/meta.h"
 #include "api/intstr.h"
-#include "api/yaml.h"
-#include "api/object_meta_validation.h"
 #include "api/json_depth.h"
+#include "api/meta.h"
+#include "api/object_meta_validation.h"
+#include "api/yaml.h"
 #include "apiserver/builtin_shape.h"
 #include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
@@ -65,6 +67,24 @@ Result<Json> RequestHandler::BodyJson(
     const std::function<Result<Json>(const std::string&)>& decode) const {
   if (http_.parsed_body != nullptr) return std::move(*http_.parsed_body);  // read once
   return decode(http_.body);
+}
+
+Result<Json> RequestHandler::SubresourceBody(
+    std::string_view kind, std::initializer_list<std::string_view> versions) const {
+  const std::string content_type = http_.headers.Get("Content-Type");
+  ASSIGN_OR_RETURN(Json body, BodyJson([&](const std::string& bytes) {
+                     return ParseObjectBody(content_type, bytes);
+                   }));
+  const std::string name(kind);
+  if (!body.is_object()) return Status::BadRequest("not a " + name + " object");
+  const std::string body_kind = api::StringMember(body, "kind");
+  const std::string api_version = api::StringMember(body, "apiVersion");
+  const bool known_version = api_version.empty() || std::find(versions.begin(), versions.end(),
+                                                              api_version) != versions.end();
+  if ((!body_kind.empty() && body_kind != kind) || !known_version) {
+    return Status::BadRequest("not a " + name + " object: " + api_version + ", Kind=" + body_kind);
+  }
+  return body;
 }
 
 Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {

@@ -16,6 +16,7 @@
 //                           TokenRequest (serviceaccounts/token)
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -112,6 +113,11 @@ class RequestHandler {
   // The request body as JSON: the in-process caller's value when it passed one (taken: a
   // request's body is read once), else `decode` applied to the body's bytes.
   Result<Json> BodyJson(const std::function<Result<Json>(const std::string&)>& decode) const;
+  // The body of a POST to a subresource that takes its own kind (Eviction, TokenRequest): a JSON
+  // or YAML object whose kind, when set, is `kind` and whose apiVersion, when set, is one of
+  // `versions`; else 400 "not a <kind> object: <apiVersion>, Kind=<kind>".
+  Result<Json> SubresourceBody(std::string_view kind,
+                               std::initializer_list<std::string_view> versions) const;
   // Defaults, validates and admits `object` for storing (`old` null on create): prune (unknown
   // fields per fieldValidation) and default, mutating admission, default again, validate against
   // the CRD schema or the built-in rules, then validating admission.

@@ -11,7 +11,6 @@
 #include "api/yaml.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
-#include "apiserver/quota_admission.h"
 #include "base/log.h"
 #include "cli/serve.h"
 #include "cluster/garbage_collector.h"
@@ -50,9 +49,7 @@ class ControlLoop {
                                              terminated.status().message());
       }
       FinishPodTerminations(served->registry);
-      if (Status quotas = apiserver::RefreshQuotaStatus(store_, served->registry); !quotas.ok()) {
-        Logger("resourcequota-controller")->warn("quota status pass failed: {}", quotas.message());
-      }
+      RefreshQuotas(store_, server_);
       collected_rv_ = store_->CurrentResourceVersion();
     }
     if (clock_->Now() - last_bookmark_ >= kBookmarkInterval) {
@@ -164,10 +161,6 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--unsafe-no-fsync", options->no_fsync,
                 "With --data-dir: acknowledge a write before it is flushed to disk (faster; a "
                 "power loss can lose acknowledged writes, a killed process cannot)");
-  cmd->add_option(
-      "--token", options->token,
-      "The administrator's bearer token, written into the kubeconfig (default: a random one, "
-      "kept in DATA_DIR/admin.token with --data-dir)");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_option("--watch-history", options->watch_history,
                   "Changes kept for watch resumption; a watch from an older resourceVersion "
@@ -177,10 +170,7 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
                   "Write a kubeconfig for this server, with the administrator's credentials, to "
                   "FILE (0600; \"\": none)")
       ->capture_default_str();
-  AddRequestTimeoutFlag(cmd, &options->request_timeout_seconds);
-  cmd->add_option("--audit-log-path", options->audit_log_path,
-                  "Append an audit.k8s.io/v1 Event (level Metadata) for every HTTP request to "
-                  "FILE (0600), as kube-apiserver's --audit-log-path");
+  AddAccessFlags(cmd, &options->token, &options->request_timeout_seconds, &options->audit_log_path);
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");

@@ -8,6 +8,7 @@
 
 #include "api/base64.h"
 #include "api/yaml.h"
+#include "apiserver/quota_admission.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "cli/admin_token.h"
@@ -147,6 +148,13 @@ Status CheckExposure(const std::string& command, const ServeOptions& options) {
       "--insecure-plain-http anyone who can reach the port can read and change every object, "
       "Secrets included. Leave out --insecure-plain-http (HTTPS and a token are the default), or "
       "pass --insecure-allow-unauthenticated-remote to accept that.");
+}
+
+void RefreshQuotas(store::Store* store, apiserver::ApiServer* server) {
+  if (Status refreshed = apiserver::RefreshQuotaStatus(store, server->served()->registry);
+      !refreshed.ok()) {
+    Logger("resourcequota-controller")->warn("quota status pass failed: {}", refreshed.message());
+  }
 }
 
 std::string AccessSummary(const Serving& serving, const std::string& kubeconfig) {

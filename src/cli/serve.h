@@ -103,6 +103,10 @@ sigset_t BlockShutdownSignals();
 // Waits for SIGINT or SIGTERM; returns which.
 int WaitForShutdownSignal(const sigset_t& set);
 
+// The quota controller's pass (apiserver/quota_admission.h): status.hard and status.used of every
+// ResourceQuota brought up to date; a failure is logged and left to the next pass.
+void RefreshQuotas(store::Store* store, apiserver::ApiServer* server);
+
 // One line on how the server is protected, for the start banner: HTTPS and RBAC with the
 // administrator's credentials in `kubeconfig`, or a warning of what --insecure-plain-http gave up.
 std::string AccessSummary(const Serving& serving, const std::string& kubeconfig);

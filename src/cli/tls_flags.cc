@@ -50,12 +50,20 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags) {
       ->excludes(self_signed);
 }
 
-void AddRequestTimeoutFlag(CLI::App* cmd, int* seconds) {
-  cmd->add_option("--request-timeout", *seconds,
+void AddAccessFlags(CLI::App* cmd, std::string* token, int* request_timeout_seconds,
+                    std::string* audit_log_path) {
+  cmd->add_option(
+      "--token", *token,
+      "The administrator's bearer token, written into the kubeconfig (default: a random one, "
+      "kept in DATA_DIR/admin.token with --data-dir)");
+  cmd->add_option("--request-timeout", *request_timeout_seconds,
                   "Seconds a request may take before the client gets 504 Timeout (watches and "
                   "log streams are exempt once they started; 0: no limit)")
       ->capture_default_str()
       ->check(CLI::Range(0, 24 * 3600));
+  cmd->add_option("--audit-log-path", *audit_log_path,
+                  "Append an audit.k8s.io/v1 Event (level Metadata) for every HTTP request to "
+                  "FILE (0600), as kube-apiserver's --audit-log-path");
 }
 
 Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,

@@ -47,7 +47,9 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags);
 Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
                                                          const std::string& data_dir, Time now);
 
-// Adds --request-timeout SECONDS (kube-apiserver's --request-timeout) to `cmd`.
-void AddRequestTimeoutFlag(CLI::App* cmd, int* seconds);
+// Adds the access flags both commands share: --token (the administrator's), --request-timeout
+// SECONDS (kube-apiserver's) and --audit-log-path FILE.
+void AddAccessFlags(CLI::App* cmd, std::string* token, int* request_timeout_seconds,
+                    std::string* audit_log_path);
 
 }  // namespace lws::cli

@@ -13,7 +13,6 @@
 #include <optional>
 
 #include "api/quantity.h"
-#include "apiserver/quota_admission.h"
 #include "base/event_loop.h"
 #include "base/log.h"
 #include "base/run_on_loop.h"
@@ -185,11 +184,7 @@ int RunUp(const UpOptions& options) {
   std::uint64_t counted_rv = 0;
   std::function<void()> quotas = [&loop, store, server, &counted_rv, &quotas] {
     if (store->CurrentResourceVersion() != counted_rv) {
-      if (Status refreshed = apiserver::RefreshQuotaStatus(store, server->served()->registry);
-          !refreshed.ok()) {
-        Logger("resourcequota-controller")
-            ->warn("quota status pass failed: {}", refreshed.message());
-      }
+      RefreshQuotas(store, server);
       counted_rv = store->CurrentResourceVersion();
     }
     loop.After(kQuotaInterval, quotas);
@@ -248,17 +243,11 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
                 "power loss can lose acknowledged writes, a killed process cannot)");
   cmd->add_option("--kubeconfig-out", options->kubeconfig_out, "Where to write the kubeconfig")
       ->capture_default_str();
-  cmd->add_option("--seed", options->seed, "Seed of the simulated randomness (startup times, crashes)")
+  cmd->add_option("--seed", options->seed,
+                  "Seed of the simulated randomness (startup times, crashes)")
       ->capture_default_str();
-  cmd->add_option(
-      "--token", options->token,
-      "The administrator's bearer token, written into the kubeconfig (default: a random one, "
-      "kept in DATA_DIR/admin.token with --data-dir)");
   cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
-  AddRequestTimeoutFlag(cmd, &options->request_timeout_seconds);
-  cmd->add_option("--audit-log-path", options->audit_log_path,
-                  "Append an audit.k8s.io/v1 Event (level Metadata) for every HTTP request to "
-                  "FILE (0600), as kube-apiserver's --audit-log-path");
+  AddAccessFlags(cmd, &options->token, &options->request_timeout_seconds, &options->audit_log_path);
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "
                 "labels and env)");
