@@ -5,8 +5,8 @@
 # their data on the same disk and flush before acknowledging (etcd always; lws apiserver unless
 # --unsafe-no-fsync). Prints every run as JSON, then a table of the medians and the ratios.
 #   bench/durable_writes.sh [seconds-per-run] [build-dir]     (defaults: 10, build)
-# LWS_THREADS sets `lws apiserver --threads` (default 16, its own default): a write waits for its
-# flush on an I/O thread, so the threads bound how many writes share one flush.
+# LWS_THREADS sets `lws apiserver --threads` (default 4, its own default: the HTTP I/O threads;
+# a write waits for its flush without holding a thread, base/deferred_ack.h).
 # Needs etcd (apt-get install etcd-server); exits 77 without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,7 @@ etcd --name bench --data-dir "$work/etcd" --listen-client-urls "http://127.0.0.1
 pids+=($!)
 # Plain HTTP without authentication, as the etcd it is compared with: the comparison is of
 # durable writes, not of TLS or token checks.
-"$lws" apiserver --port "$lws_port" --data-dir "$work/lws" --threads "${LWS_THREADS:-16}" \
+"$lws" apiserver --port "$lws_port" --data-dir "$work/lws" --threads "${LWS_THREADS:-4}" \
   --insecure-plain-http --kubeconfig-out "" > "$work/lws.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
@@ -39,7 +39,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
-echo "lws apiserver --threads ${LWS_THREADS:-16}; machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); disk of $work: $(df --output=source "$work" | tail -1)"
+echo "lws apiserver --threads ${LWS_THREADS:-4}; machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); disk of $work: $(df --output=source "$work" | tail -1)"
 results="$work/results.jsonl"
 for connections in 1 16 64; do
   for round in 1 2; do

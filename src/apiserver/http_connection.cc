@@ -16,15 +16,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
-#include <limits>
-#include <memory>
-#include <mutex>
-#include <optional>
-#include <string>
-#include <type_traits>
-#include <utility>
-
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -45,8 +36,17 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 #include "apiserver/http_server_util.h"
+#include "base/deferred_ack.h"
 #include "base/log.h"
 
 namespace lws::apiserver::internal {
@@ -285,15 +285,23 @@ net::awaitable<HttpResponse> Connection<AsyncStream>::CallOffStrand(HttpRequest 
   call->request = std::move(request);
   const bool read = IsReadMethod(call->request.method);
   context_->RunHandler(read, [self = this->shared_from_this(), call] {
+    auto answer = [self, call](HttpResponse response) {
+      net::post(self->executor(), [self, call, response = std::move(response)]() mutable {
+        if (call->abandoned) {
+          if (response.stream) CancelStream(*response.stream, self->context_->log());
+          return;
+        }
+        call->response = std::move(response);
+        call->done = true;
+        self->Notify();
+      });
+    };
+    DeferredAck deferred;  // a durable write answers once flushed, without holding this thread
     HttpResponse response = self->CallHandler(call->request);
-    net::post(self->executor(), [self, call, response = std::move(response)]() mutable {
-      if (call->abandoned) {
-        if (response.stream) CancelStream(*response.stream, self->context_->log());
-        return;
-      }
-      call->response = std::move(response);
-      call->done = true;
-      self->Notify();
+    DeferredAck::Waiter waiter = deferred.Take();
+    if (!waiter) return answer(std::move(response));
+    waiter([answer, response = std::move(response)](Status durable) mutable {
+      answer(durable.ok() ? std::move(response) : InternalErrorResponse(durable.message()));
     });
   });
   const std::chrono::milliseconds timeout = context_->options().request_timeout;

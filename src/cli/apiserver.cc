@@ -161,7 +161,11 @@ void AddApiServerCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--unsafe-no-fsync", options->no_fsync,
                 "With --data-dir: acknowledge a write before it is flushed to disk (faster; a "
                 "power loss can lose acknowledged writes, a killed process cannot)");
-  cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option(
+         "--threads", options->threads,
+         "HTTP I/O threads (handlers run on two pools of 16 threads, reads apart from writes)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--watch-history", options->watch_history,
                   "Changes kept for watch resumption; a watch from an older resourceVersion "
                   "gets 410 Gone")

@@ -25,10 +25,10 @@ struct ApiServerCommandOptions {
   std::string data_dir;        // "" keeps everything in memory
   bool no_fsync = false;       // with data_dir: acknowledge writes before they are flushed
   std::string token;
-  // HTTP I/O threads. A write waits for its flush to disk on its thread (store/group_sync.h),
-  // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
-  // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
-  int threads = 16;
+  // HTTP I/O threads. They only read, parse and write: handlers run on their own pools, and a
+  // durable write waits for its flush without a thread (base/deferred_ack.h), so a few suffice;
+  // more cost context switches (docs/performance.md, "Durable writes against etcd").
+  int threads = 4;
   int request_timeout_seconds = 60;                // --request-timeout; 0: none
   std::string audit_log_path;                      // --audit-log-path; "" keeps none
   std::string kubeconfig_out = ".lws/kubeconfig";  // "" writes none

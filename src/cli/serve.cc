@@ -16,6 +16,11 @@
 #include "controllers/admission/lws_webhooks.h"
 
 namespace lws::cli {
+namespace {
+
+constexpr int kHandlerThreads = 16;  // per pool: reads, writes
+
+}  // namespace
 
 Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, const Clock* clock,
                                                 ServeOptions options,
@@ -80,6 +85,10 @@ Status Serving::Listen() {
   http_options.bind_address = options_.bind;
   http_options.port = options_.port;
   http_options.threads = options_.threads;
+  // Handlers run on their own pools; a durable write no longer holds its thread while it waits
+  // for the flush (base/deferred_ack.h), so these threads are only held by handlers that block
+  // on something else: an admission webhook (up to its 30 s timeout) or a slow client's body.
+  http_options.handler_threads = kHandlerThreads;
   http_options.request_timeout = options_.request_timeout;
   http_options.tick_interval = options_.tick ? options_.tick_interval : std::chrono::milliseconds(0);
   http_options.tick = options_.tick;

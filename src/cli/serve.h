@@ -35,10 +35,10 @@ struct ServeOptions {
   // (cli/admin_token.h) unless tls.insecure_plain_http turns authentication off; with a token
   // every request is authenticated and authorized by RBAC (apiserver/authenticator.h).
   std::string token;
-  // HTTP I/O threads. A write waits for its flush to disk on its thread (store/group_sync.h),
-  // so these bound how many writes share one flush: 16 serve 4x the durable writes of 2
-  // (docs/performance.md, "Durable writes against etcd"); idle ones cost nothing.
-  int threads = 16;
+  // HTTP I/O threads. They only read, parse and write: handlers run on their own pools, and a
+  // durable write waits for its flush without a thread (base/deferred_ack.h), so a few suffice;
+  // more cost context switches (docs/performance.md, "Durable writes against etcd").
+  int threads = 4;
   // A request not answered within it gets 504 (kube-apiserver's --request-timeout); 0: none.
   std::chrono::seconds request_timeout{60};
   std::size_t watch_history = 10'000;

@@ -246,7 +246,11 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--seed", options->seed,
                   "Seed of the simulated randomness (startup times, crashes)")
       ->capture_default_str();
-  cmd->add_option("--threads", options->threads, "HTTP I/O threads (writes wait for their flush on them)")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option(
+         "--threads", options->threads,
+         "HTTP I/O threads (handlers run on two pools of 16 threads, reads apart from writes)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   AddAccessFlags(cmd, &options->token, &options->request_timeout_seconds, &options->audit_log_path);
   cmd->add_flag("!--no-webhooks", options->webhooks,
                 "Leave out the LWS webhooks (LeaderWorkerSet defaulting and validation, LWS pod "

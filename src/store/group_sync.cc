@@ -1,9 +1,21 @@
 // Group commit (group_sync.h).
 #include "store/group_sync.h"
 
+#include <algorithm>
+
 namespace lws::store {
 
-GroupSync::GroupSync(std::function<Status()> flush) : flush_(std::move(flush)) {}
+GroupSync::GroupSync(std::function<Status()> flush)
+    : flush_(std::move(flush)), flusher_([this] { RunFlusher(); }) {}
+
+GroupSync::~GroupSync() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wanted_.notify_all();
+  flusher_.join();
+}
 
 void GroupSync::Written(std::uint64_t seq) {
   std::lock_guard lock(mu_);
@@ -12,27 +24,71 @@ void GroupSync::Written(std::uint64_t seq) {
 
 Status GroupSync::AwaitDurable(std::uint64_t seq) {
   std::unique_lock lock(mu_);
-  while (durable_ < seq && failed_.ok()) {
-    if (flushing_) {
-      // The running flush may have begun before `seq` was written: wait, then look again.
-      flushed_.wait(lock);
+  if (durable_ >= seq || !failed_.ok()) return failed_;
+  if (seq > wanted_seq_) {
+    wanted_seq_ = seq;
+    wanted_.notify_one();
+  }
+  flushed_.wait(lock, [&] { return durable_ >= seq || !failed_.ok(); });
+  return failed_;
+}
+
+void GroupSync::OnDurable(std::uint64_t seq, std::function<void(Status)> done) {
+  std::unique_lock lock(mu_);
+  if (durable_ >= seq || !failed_.ok()) {
+    Status now = failed_;
+    lock.unlock();
+    done(std::move(now));
+    return;
+  }
+  callbacks_.emplace_back(seq, std::move(done));
+  if (seq > wanted_seq_) {
+    wanted_seq_ = seq;
+    wanted_.notify_one();
+  }
+}
+
+// One flush at a time, each covering everything written before it began; waiters whose write
+// came later stay for the next one. After a failure nothing is flushed again (it is sticky).
+void GroupSync::RunFlusher() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    wanted_.wait(lock, [&] { return stopping_ || (wanted_seq_ > durable_ && failed_.ok()); });
+    if (wanted_seq_ <= durable_ || !failed_.ok()) {
+      if (stopping_) break;
       continue;
     }
-    flushing_ = true;
     const std::uint64_t covers = written_;  // everything written before the flush begins
     lock.unlock();
     Status status = flush_();
     lock.lock();
-    flushing_ = false;
     ++flushes_;
     if (status.ok()) {
-      if (covers > durable_) durable_ = covers;
+      durable_ = std::max(durable_, covers);
     } else {
       failed_ = std::move(status);
     }
+    std::vector<Callback> released = TakeReleased();
+    const Status result = failed_;
     flushed_.notify_all();
+    lock.unlock();
+    for (auto& [seq, done] : released) done(result);
+    lock.lock();
   }
-  return failed_;
+  // Stopping with a failed flush: release the callbacks still held with its error.
+  std::vector<Callback> released = TakeReleased();
+  const Status result = failed_;
+  lock.unlock();
+  for (auto& [seq, done] : released) done(result);
+}
+
+std::vector<GroupSync::Callback> GroupSync::TakeReleased() {
+  std::vector<Callback> released;
+  auto kept = std::partition(callbacks_.begin(), callbacks_.end(),
+                             [&](const Callback& c) { return failed_.ok() && c.first > durable_; });
+  std::move(kept, callbacks_.end(), std::back_inserter(released));
+  callbacks_.erase(kept, callbacks_.end());
+  return released;
 }
 
 Status GroupSync::failed() const {

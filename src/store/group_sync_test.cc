@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <future>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -93,6 +94,74 @@ TEST(GroupSync, AFailedFlushIsSticky) {
   EXPECT_FALSE(sync.AwaitDurable(2).ok());  // nothing after a failed fsync can be promised
   EXPECT_FALSE(sync.failed().ok());
   EXPECT_EQ(sync.flushes(), 1u);
+}
+
+// A writer that leaves a callback is released by the same shared flush as one that blocks, and
+// only by a flush that began after its write; the callback does not hold the writer's thread.
+TEST(GroupSync, ACallbackIsReleasedByTheNextFlushWithoutAThread) {
+  GatedFlush gate;
+  GroupSync sync([&] { return gate(); });
+  sync.Written(1);
+  auto first = std::async(std::launch::async, [&] { return sync.AwaitDurable(1); });
+  gate.WaitBegan(1);  // covers write 1 only
+  std::atomic<int> released = 0;
+  for (std::uint64_t seq = 2; seq <= 9; ++seq) {
+    sync.Written(seq);
+    sync.OnDurable(seq, [&](Status s) {
+      EXPECT_TRUE(s.ok());
+      ++released;
+    });  // returns at once: the loop runs on while the flush is held
+  }
+  gate.Release();
+  EXPECT_TRUE(first.get().ok());
+  EXPECT_EQ(released.load(), 0) << "a callback was released by a flush that began before its write";
+  gate.WaitBegan(2);
+  gate.Release();
+  for (int i = 0; i < 1000 && released.load() < 8; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(released.load(), 8);
+  EXPECT_EQ(sync.flushes(), 2u);
+}
+
+TEST(GroupSync, ACallbackForADurableWriteRunsAtOnceAndAFailedFlushReleasesWithItsError) {
+  GatedFlush gate;
+  GroupSync sync([&] { return gate(); });
+  sync.Written(1);
+  gate.Release();
+  ASSERT_TRUE(sync.AwaitDurable(1).ok());
+  bool ran_here = false;
+  sync.OnDurable(1, [&](Status s) { ran_here = s.ok(); });
+  EXPECT_TRUE(ran_here);
+
+  gate.Fail(Status::Internal("fsync: Input/output error"));
+  sync.Written(2);
+  std::promise<Status> second;
+  sync.OnDurable(2, [&](Status s) { second.set_value(std::move(s)); });
+  gate.Release();
+  EXPECT_EQ(second.get_future().get().message(), "fsync: Input/output error");
+  std::optional<Status> third;
+  sync.OnDurable(3, [&](Status s) { third = std::move(s); });  // sticky: answered here
+  ASSERT_TRUE(third.has_value());
+  EXPECT_FALSE(third->ok());
+}
+
+// Destroying the store's GroupSync flushes what callbacks still wait for and runs them.
+TEST(GroupSync, DestructionFlushesAndReleasesWaitingCallbacks) {
+  std::atomic<int> flushes = 0;
+  bool released = false;
+  {
+    GatedFlush gate;
+    gate.Release(2);
+    GroupSync sync([&] {
+      ++flushes;
+      return gate();
+    });
+    sync.Written(1);
+    sync.OnDurable(1, [&](Status s) { released = s.ok(); });
+  }
+  EXPECT_TRUE(released);
+  EXPECT_GE(flushes.load(), 1);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "base/deferred_ack.h"
 #include "base/log.h"
 #include "store/group_sync.h"
 #include "store/persistence.h"
@@ -381,10 +382,20 @@ void Store::Written(std::uint64_t rv, Notifications* notes) {
 }
 
 // A write is acknowledged once it is durable (group_sync.h); its watchers are woken then too,
-// so that what they are shown is on disk as nearly as the log allows.
+// so that what they are shown is on disk as nearly as the log allows. Under an API handler's
+// DeferredAck the wait moves to the flusher and this thread goes on (base/deferred_ack.h).
 template <class T>
 Result<T> Store::Acknowledge(Result<T> result, Notifications* notes) {
   if (sync_ && notes->wrote != 0) {
+    const bool deferred =
+        DeferredAck::Defer([sync = sync_.get(), seq = notes->wrote,
+                            watchers = std::move(notes->watchers)](DeferredAck::Release release) {
+          sync->OnDurable(seq, [watchers, release = std::move(release)](Status durable) {
+            for (const auto& w : watchers) w->Notify();
+            release(std::move(durable));
+          });
+        });
+    if (deferred) return result;
     if (Status durable = sync_->AwaitDurable(notes->wrote); !durable.ok()) result = durable;
   }
   notes->Run();

@@ -1,0 +1,94 @@
+// A handler whose answer waits for a deferred acknowledgement (base/deferred_ack.h: a durable
+// write waiting for its flush) does not hold its handler thread: with one writer thread, later
+// writes are answered while the first waits; the held answer is sent once released, and a
+// release with an error becomes a 500 instead of the handler's answer.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+#include "apiserver/http_server.h"
+#include "apiserver/http_testing.h"
+#include "base/deferred_ack.h"
+
+namespace lws::apiserver {
+namespace {
+
+using namespace testing;  // NOLINT: the transport tests' client and waits
+
+// /hold answers 201 but defers its acknowledgement until the test releases it; anything else
+// answers 200 at once.
+class DeferredAckServer {
+ public:
+  DeferredAckServer() {
+    auto started =
+        HttpServer::Start({.threads = 1, .handler_threads = 1},
+                          [this](const HttpRequest& request) { return Handle(request); });
+    EXPECT_TRUE(started.ok()) << started.status().ToString();
+    server_ = std::move(started).value();
+  }
+  uint16_t port() const { return server_->port(); }
+  std::size_t held() {
+    std::lock_guard lock(mu_);
+    return held_.size();
+  }
+  void Release(std::size_t i, Status status) {
+    DeferredAck::Release release;
+    {
+      std::lock_guard lock(mu_);
+      release = held_.at(i);
+    }
+    release(std::move(status));
+  }
+
+ private:
+  HttpResponse Handle(const HttpRequest& request) {
+    HttpResponse response;
+    response.status = 200;
+    if (request.target == "/hold") {
+      response.status = 201;
+      EXPECT_TRUE(DeferredAck::Defer([this](DeferredAck::Release release) {
+        std::lock_guard lock(mu_);
+        held_.push_back(std::move(release));
+      })) << "the server opens a DeferredAck around every handler call";
+    }
+    response.body = request.method + " " + request.target;
+    return response;
+  }
+
+  std::mutex mu_;
+  std::vector<DeferredAck::Release> held_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+TEST(HttpDeferredAck, AHeldWriteDoesNotHoldItsThreadAndIsAnsweredOnRelease) {
+  Watchdog watchdog;
+  DeferredAckServer server;
+  Response first, second;
+  std::thread holders([&] {
+    Client a(server.port());
+    Client b(server.port());
+    http::write(a.socket(), Client::Request(http::verb::post, "/hold", "x"));
+    http::write(b.socket(), Client::Request(http::verb::post, "/hold", "y"));
+    first = a.Read();
+    second = b.Read();
+  });
+  ASSERT_TRUE(Eventually([&] { return server.held() == 2; }))
+      << "the second write waited for the first one's thread";
+  Client other(server.port());
+  Response quick = other.Send(Client::Request(http::verb::post, "/quick", "z"));
+  EXPECT_EQ(quick.result_int(), 200) << "one writer thread, two answers held, and still served";
+  server.Release(0, Status::Ok());
+  server.Release(1, Status::Internal("fsync: Input/output error"));
+  holders.join();
+  EXPECT_EQ(first.result_int(), 201);
+  EXPECT_EQ(first.body(), "POST /hold");
+  EXPECT_EQ(second.result_int(), 500);
+  EXPECT_NE(second.body().find("fsync: Input/output error"), std::string::npos) << second.body();
+}
+
+}  // namespace
+}  // namespace lws::apiserver
