@@ -286,14 +286,16 @@ net::awaitable<HttpResponse> Connection<AsyncStream>::CallOffStrand(HttpRequest 
   const bool read = IsReadMethod(call->request.method);
   context_->RunHandler(read, [self = this->shared_from_this(), call] {
     auto answer = [self, call](HttpResponse response) {
-      net::post(self->executor(), [self, call, response = std::move(response)]() mutable {
-        if (call->abandoned) {
-          if (response.stream) CancelStream(*response.stream, self->context_->log());
-          return;
-        }
-        call->response = std::move(response);
-        call->done = true;
-        self->Notify();
+      self->context_->PostAnswer([&] {
+        net::post(self->executor(), [self, call, response = std::move(response)]() mutable {
+          if (call->abandoned) {
+            if (response.stream) CancelStream(*response.stream, self->context_->log());
+            return;
+          }
+          call->response = std::move(response);
+          call->done = true;
+          self->Notify();
+        });
       });
     };
     DeferredAck deferred;  // a durable write answers once flushed, without holding this thread

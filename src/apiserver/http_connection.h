@@ -68,6 +68,12 @@ class ServerContext {
   void Remove(uint64_t id);
   // From now on Add refuses; every registered connection is shut down. Idempotent.
   void ShutdownAll();
+  // Runs `post` (an answer's post onto its connection's strand) unless ClosePosts was called.
+  // An answer can be released on another thread after Stop (a deferred acknowledgement,
+  // base/deferred_ack.h: the store's flusher), and must not reach an io_context being destroyed.
+  void PostAnswer(const std::function<void()>& post);
+  // From now on PostAnswer drops; returns once no post is running. Idempotent.
+  void ClosePosts();
 
  private:
   const HttpServerOptions options_;
@@ -77,6 +83,8 @@ class ServerContext {
   std::atomic<std::size_t> open_streams_{0};
   std::mutex mu_;
   bool stopping_ = false;                                                      // guarded by mu_
+  std::mutex post_mu_;
+  bool posts_closed_ = false;  // guarded by post_mu_
   uint64_t next_id_ = 0;                                                       // guarded by mu_
   std::unordered_map<uint64_t, std::weak_ptr<ConnectionHandle>> connections_;  // guarded by mu_
 };

@@ -31,6 +31,7 @@ class DeferredAckServer {
     server_ = std::move(started).value();
   }
   uint16_t port() const { return server_->port(); }
+  void Stop() { server_.reset(); }
   std::size_t held() {
     std::lock_guard lock(mu_);
     return held_.size();
@@ -88,6 +89,19 @@ TEST(HttpDeferredAck, AHeldWriteDoesNotHoldItsThreadAndIsAnsweredOnRelease) {
   EXPECT_EQ(first.body(), "POST /hold");
   EXPECT_EQ(second.result_int(), 500);
   EXPECT_NE(second.body().find("fsync: Input/output error"), std::string::npos) << second.body();
+}
+
+// The store's flusher can release an answer after the server has stopped (its fsync began
+// before the stop): the answer goes nowhere, and nothing touches the destroyed io_context.
+TEST(HttpDeferredAck, AnAnswerReleasedAfterTheServerStoppedIsDropped) {
+  Watchdog watchdog;
+  DeferredAckServer server;
+  Client client(server.port());
+  http::write(client.socket(), Client::Request(http::verb::post, "/hold", "x"));
+  ASSERT_TRUE(Eventually([&] { return server.held() == 1; }));
+  server.Stop();
+  server.Release(0, Status::Ok());
+  EXPECT_TRUE(client.ServerClosed());
 }
 
 }  // namespace

@@ -69,6 +69,16 @@ void ServerContext::ShutdownAll() {
   for (const auto& connection : live) connection->Shutdown();
 }
 
+void ServerContext::PostAnswer(const std::function<void()>& post) {
+  std::lock_guard lock(post_mu_);
+  if (!posts_closed_) post();
+}
+
+void ServerContext::ClosePosts() {
+  std::lock_guard lock(post_mu_);
+  posts_closed_ = true;
+}
+
 }  // namespace internal
 
 struct HttpServer::Impl {
@@ -254,6 +264,7 @@ void HttpServer::Stop() {
   // shutdown, cli/serve.h); its answer goes nowhere, its connection is closed.
   impl_->readers->join();
   impl_->writers->join();
+  impl_->context->ClosePosts();  // answers released later (deferred acks) go nowhere
   impl_->work.reset();
   for (std::thread& thread : impl_->threads) thread.join();
   impl_->threads.clear();
