@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# Includes across layers first: a wrong one fails in a second, before the build.
+python3 scripts/check_layers.py
 # Paths relative to the checkout and no working directory in the hash: two checkouts (a clone,
 # a worktree, CI's clean checkout) share ccache's objects.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
