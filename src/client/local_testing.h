@@ -10,7 +10,7 @@
 
 #include "apiserver/api_server.h"
 #include "client/local_client.h"
-#include "sim/virtual_loop.h"
+#include "base/virtual_loop.h"
 #include "store/store.h"
 
 namespace lws::client::testing {
@@ -39,7 +39,7 @@ struct InMemoryControlPlane {
 
 // The loop comes first: the store and the server read its clock.
 struct VirtualLoopFirst {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
 };
 
 struct ControlPlane : VirtualLoopFirst, InMemoryControlPlane {

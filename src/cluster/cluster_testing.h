@@ -63,7 +63,7 @@ struct SimCluster {
   }
 
   Status Start() { return cluster->Start(); }
-  sim::VirtualLoop& loop() { return control_plane.loop; }
+  VirtualLoop& loop() { return control_plane.loop; }
 
   // Runs the loop in steps of `step` until `done()` holds or `limit` of virtual time passed.
   // Returns whether `done()` held.

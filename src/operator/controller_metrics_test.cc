@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "operator/rollout_metrics.h"
-#include "sim/virtual_loop.h"
+#include "base/virtual_loop.h"
 
 namespace lws::op {
 namespace {
@@ -29,7 +29,7 @@ TEST(ControllerMetricsTest, ResultLabelsAsControllerRuntime) {
 
 // A work queue on the virtual loop reporting to the metrics: an error, a requeue-after, a success.
 TEST(ControllerMetricsTest, WorkQueueRunsBecomeReconcileAndQueueSeries) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Registry registry;
   OperatorMetrics metrics(&registry);
   ControllerMetrics observer(&metrics, "leaderworkerset", &loop.clock());

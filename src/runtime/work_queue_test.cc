@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/virtual_loop.h"
+#include "base/virtual_loop.h"
 
 namespace lws::runtime {
 namespace {
@@ -19,7 +19,7 @@ Key K(const std::string& name) { return {"default", name}; }
 // A reconciler that records (key name, virtual time since start) of every run and answers from a
 // script (Done once the script is exhausted).
 struct Recorder {
-  explicit Recorder(sim::VirtualLoop* loop) : loop(loop), start(loop->Now()) {}
+  explicit Recorder(VirtualLoop* loop) : loop(loop), start(loop->Now()) {}
   WorkQueue::Reconciler Fn() {
     return [this](const Key& key) {
       runs.emplace_back(key.name, std::chrono::duration_cast<milliseconds>(loop->Now() - start));
@@ -41,7 +41,7 @@ struct Recorder {
     return out;
   }
 
-  sim::VirtualLoop* loop;
+  VirtualLoop* loop;
   Time start;
   std::vector<std::pair<std::string, milliseconds>> runs;
   std::deque<ReconcileResult> script;
@@ -49,7 +49,7 @@ struct Recorder {
 };
 
 TEST(WorkQueue, TenAddsOfOneKeyMakeOneRun) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.SetReady(true);
@@ -66,7 +66,7 @@ TEST(WorkQueue, TenAddsOfOneKeyMakeOneRun) {
 }
 
 TEST(WorkQueue, KeysRunInInsertionOrder) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.SetReady(true);
@@ -76,7 +76,7 @@ TEST(WorkQueue, KeysRunInInsertionOrder) {
 }
 
 TEST(WorkQueue, KeyAddedWhileRunningRunsAgainAfterwards) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.SetReady(true);
@@ -94,7 +94,7 @@ TEST(WorkQueue, KeyAddedWhileRunningRunsAgainAfterwards) {
 }
 
 TEST(WorkQueue, BackoffDoublesCapsAndResetsOnSuccess) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueueOptions options;
   options.base_delay = milliseconds(5);
@@ -120,7 +120,7 @@ TEST(WorkQueue, BackoffDoublesCapsAndResetsOnSuccess) {
 }
 
 TEST(WorkQueue, BackoffIsPerKey) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", [&](const Key& key) {
     rec.Fn()(key);
@@ -138,7 +138,7 @@ TEST(WorkQueue, BackoffIsPerKey) {
 }
 
 TEST(WorkQueue, RequeueAfterAndEarliestPendingTimeWins) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.SetReady(true);
@@ -155,7 +155,7 @@ TEST(WorkQueue, RequeueAfterAndEarliestPendingTimeWins) {
 }
 
 TEST(WorkQueue, RunsAreHeldUntilReady) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.Add(K("b"));
@@ -179,7 +179,7 @@ TEST(WorkQueue, RunsAreHeldUntilReady) {
 }
 
 TEST(WorkQueue, StopMakesPostedTasksNoOps) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.SetReady(true);
@@ -193,7 +193,7 @@ TEST(WorkQueue, StopMakesPostedTasksNoOps) {
 }
 
 TEST(WorkQueue, StopFromInsideAReconcile) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueue queue(&loop, "test", rec.Fn());
   queue.SetReady(true);
@@ -210,7 +210,7 @@ TEST(WorkQueue, StopFromInsideAReconcile) {
 }
 
 TEST(WorkQueue, MinIntervalMakesChangesShareOneRun) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   WorkQueueOptions options;
   options.min_interval = milliseconds(200);
@@ -251,7 +251,7 @@ struct ObserverLog final : WorkQueueObserver {
 };
 
 TEST(WorkQueue, ObserverHearsAddsRunsAndRetries) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   ObserverLog log(loop.Now());
   WorkQueueOptions options;
@@ -270,7 +270,7 @@ TEST(WorkQueue, ObserverHearsAddsRunsAndRetries) {
 }
 
 TEST(WorkQueue, ObserverHearsTheOutcomeOfARunThatStopsTheQueue) {
-  sim::VirtualLoop loop;
+  VirtualLoop loop;
   Recorder rec(&loop);
   ObserverLog log(loop.Now());
   WorkQueueOptions options;

@@ -55,7 +55,7 @@ class LwsWorld {
   // enough for the nodes to exist.
   Status Start();
 
-  sim::VirtualLoop& loop() { return control_plane_.loop; }
+  VirtualLoop& loop() { return control_plane_.loop; }
   const client::LocalClient& user() const { return user_; }
   store::Store* store() { return control_plane_.store.get(); }
   cluster::LocalCluster& cluster() { return *cluster_; }

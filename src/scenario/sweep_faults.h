@@ -85,7 +85,7 @@ inline ClientFaultCase DrawClientFaults(Rng rng) {
 // and off at `fault_end`, the drops and the restart at times drawn from `rng` within it.
 inline void InjectClientFaults(const ClientFaultCase& f, LwsWorld& world, Rng rng, Time fault_end) {
   using std::chrono::seconds;
-  sim::VirtualLoop& loop = world.loop();
+  VirtualLoop& loop = world.loop();
   const std::int64_t window_s = std::chrono::duration_cast<seconds>(fault_end - loop.Now()).count();
   std::vector<client::FaultyClient*> clients;
   for (client::FaultyClient* c : {world.controller_client(), world.statefulset_client()}) {

@@ -310,7 +310,7 @@ class SweepRun {
   // Runs task by task, checking after each, until converged (checked every 100 ms of virtual
   // time, and only once the fault window is over) or `bound` after the fault window.
   bool RunChecked(Duration bound) {
-    sim::VirtualLoop& loop = world_.loop();
+    VirtualLoop& loop = world_.loop();
     const Time deadline = std::max(loop.Now(), fault_end_) + bound;
     Time next_probe = loop.Now();
     while (loop.Now() < deadline) {

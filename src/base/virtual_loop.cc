@@ -1,7 +1,7 @@
-// File: sim/virtual_loop.cc
-#include "sim/virtual_loop.h"
+// File: base/virtual_loop.cc
+#include "base/virtual_loop.h"
 
-namespace lws::sim {
+namespace lws {
 
 TaskId VirtualLoop::At(Time when, std::function<void()> task) {
   std::lock_guard lock(mu_);
@@ -57,4 +57,4 @@ std::uint64_t VirtualLoop::RunUntilIdle(std::uint64_t max_tasks) {
   return run;
 }
 
-}  // namespace lws::sim
+}  // namespace lws

@@ -1,4 +1,4 @@
-// File: sim/virtual_loop.h
+// File: base/virtual_loop.h
 //
 // The simulator's event loop: virtual time that jumps from one scheduled task to the next, so a
 // rollout that takes an hour of cluster time runs as fast as its events allow. One thread runs
@@ -14,7 +14,7 @@
 
 #include "base/event_loop.h"
 
-namespace lws::sim {
+namespace lws {
 
 class VirtualLoop final : public EventLoop {
  public:
@@ -54,4 +54,4 @@ class VirtualLoop final : public EventLoop {
   bool livelocked_ = false;
 };
 
-}  // namespace lws::sim
+}  // namespace lws

@@ -1,5 +1,5 @@
-// File: sim/virtual_loop_test.cc
-#include "sim/virtual_loop.h"
+// File: base/virtual_loop_test.cc
+#include "base/virtual_loop.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "base/rng.h"
 
-namespace lws::sim {
+namespace lws {
 namespace {
 
 using std::chrono::seconds;
@@ -88,9 +88,9 @@ TEST(VirtualLoopTest, SameSeedSameTraceDifferentSeedDifferentTrace) {
 }
 
 }  // namespace
-}  // namespace lws::sim
+}  // namespace lws
 
-namespace lws::sim {
+namespace lws {
 namespace {
 
 // A task that posts itself for now again, forever: RunUntil stops at the limit and says so.
@@ -115,4 +115,4 @@ TEST(VirtualLoopTest, ManyTasksOverTimeAreNoLivelock) {
 }
 
 }  // namespace
-}  // namespace lws::sim
+}  // namespace lws
