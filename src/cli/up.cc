@@ -162,8 +162,11 @@ int RunUp(const UpOptions& options) {
   if (options.controller) {
     controllers::LwsManagerOptions manager_options;
     if (gang) manager_options.gang = controllers::GangProvider::kVolcano;
-    lws_controllers = std::make_unique<controllers::LwsManager>(&loop, (*serving)->server(),
-                                                                (*serving)->store(), manager_options);
+    lws_controllers = std::make_unique<controllers::LwsManager>(
+        &loop,
+        std::make_unique<client::LocalClient>((*serving)->server(), (*serving)->store(),
+                                              std::string(controllers::kLwsFieldManager)),
+        manager_options);
   }
   auto start = [&] {
     RETURN_IF_ERROR(cluster.Start());

@@ -51,7 +51,11 @@ class ConcurrentReconciles : public ::testing::Test {
     controllers::LwsManagerOptions workers;
     workers.lws_workers = 4;
     workers.group_workers = 4;
-    manager_ = std::make_unique<controllers::LwsManager>(&loop_, server_, store_, workers);
+    manager_ = std::make_unique<controllers::LwsManager>(
+        &loop_,
+        std::make_unique<client::LocalClient>(server_, store_,
+                                              std::string(controllers::kLwsFieldManager)),
+        workers);
     Status started = RunOnLoop(&loop_, [this] {
       RETURN_IF_ERROR(cluster_->Start());
       return manager_->Start();

@@ -1,6 +1,7 @@
 #include "scenario/lws_world.h"
 
 #include "api/codec.h"
+#include "client/local_client.h"
 #include "client/resource.h"
 #include "controllers/admission/lws_webhooks.h"
 
@@ -81,8 +82,12 @@ Status LwsWorld::StartController(controllers::LwsManagerOptions options) {
     manager_ =
         std::make_unique<controllers::LwsManager>(&loop(), controller_client_.get(), options);
   } else {
-    manager_ = std::make_unique<controllers::LwsManager>(&loop(), control_plane_.server.get(),
-                                                         control_plane_.store.get(), options);
+    manager_ = std::make_unique<controllers::LwsManager>(
+        &loop(),
+        std::make_unique<client::LocalClient>(control_plane_.server.get(),
+                                              control_plane_.store.get(),
+                                              std::string(controllers::kLwsFieldManager)),
+        options);
   }
   return manager_->Start();
 }

@@ -2,16 +2,10 @@
 
 namespace lws::controllers {
 
-LwsManager::LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
+LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<const client::Client> client,
                        LwsManagerOptions options)
-    : LwsManager(loop,
-                 std::make_unique<client::LocalClient>(server, store, std::string(kLwsFieldManager)),
-                 options) {}
-
-LwsManager::LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local,
-                       LwsManagerOptions options)
-    : LwsManager(loop, local.get(), options) {
-  local_client_ = std::move(local);
+    : LwsManager(loop, client.get(), options) {
+  owned_client_ = std::move(client);
 }
 
 namespace {

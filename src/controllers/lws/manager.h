@@ -2,8 +2,9 @@
 //
 // What upstream's controller manager runs, for one process: the LeaderWorkerSet controller and the
 // pod (group) controller, and ours for the opt-in capacity hand-off (capacity_hand_off.h), over
-// one shared set of caches and one client with the field manager "lws". `lws up` and the simulations start one next to the simulated cluster with an in-process
-// client; `lws controller` gives it the REST client of a real (or our local) API server.
+// one shared set of caches and one client with the field manager "lws". `lws up` and the
+// simulations give it an in-process client (client/local_client.h) that it owns; `lws controller`
+// the REST client of a real (or our local) API server. Which API server is not its business.
 //
 // A manager that is stopped and replaced by a new one models a controller restart: the new one
 // has empty caches and re-reads everything from the API (DESIGN.md 2.3, "controller restarts").
@@ -13,13 +14,11 @@
 
 #include <memory>
 
-#include "apiserver/api_server.h"
-#include "client/local_client.h"
+#include "client/client.h"
 #include "controllers/group/caches.h"
 #include "controllers/group/group_controller.h"
 #include "controllers/lws/capacity_hand_off_controller.h"
 #include "controllers/lws/lws_controller.h"
-#include "store/store.h"
 
 namespace lws::controllers {
 
@@ -50,9 +49,9 @@ inline constexpr std::string_view kLwsEventController = "leaderworkerset";
 
 class LwsManager {
  public:
-  // In-process: a LocalClient over `server` and `store`.
-  // REQUIRES: loop, server and store outlive the manager.
-  LwsManager(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
+  // Owning its client (in-process: a LocalClient with the field manager kLwsFieldManager).
+  // REQUIRES: loop outlives the manager.
+  LwsManager(EventLoop* loop, std::unique_ptr<const client::Client> client,
              LwsManagerOptions options = {});
   // Over any client (the REST client of `lws controller`); its field manager should be "lws".
   // REQUIRES: loop and client outlive the manager.
@@ -69,10 +68,7 @@ class LwsManager {
   std::uint64_t group_reconciles() const { return group_->reconciles(); }
 
  private:
-  LwsManager(EventLoop* loop, std::unique_ptr<client::LocalClient> local,
-             LwsManagerOptions options);
-
-  std::unique_ptr<client::LocalClient> local_client_;  // set by the in-process constructor
+  std::unique_ptr<const client::Client> owned_client_;  // set by the owning constructor
   const client::Client* client_;
   client::EventRecorder recorder_;
   std::unique_ptr<Caches> caches_;
