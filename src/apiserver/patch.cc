@@ -70,20 +70,6 @@ void MergeDocs(Json& doc, Json patch) {
 
 }  // namespace
 
-std::string_view PatchContentType(PatchType type) {
-  switch (type) {
-    case PatchType::kJson:
-      return "application/json-patch+json";
-    case PatchType::kMerge:
-      return "application/merge-patch+json";
-    case PatchType::kStrategic:
-      return "application/strategic-merge-patch+json";
-    case PatchType::kApply:
-      return "application/apply-patch+yaml";
-  }
-  return "";
-}
-
 std::vector<PatchType> SupportedPatchTypes(const api::ResourceInfo& resource) {
   if (!SupportsStrategicMerge(resource))
     return {PatchType::kJson, PatchType::kMerge, PatchType::kApply};

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "api/field.h"
+#include "api/patch_type.h"
 #include "api/resources.h"
 #include "base/result.h"
 
@@ -41,11 +42,8 @@ namespace lws::apiserver {
 
 using api::Json;
 
-enum class PatchType { kJson, kMerge, kStrategic, kApply };
-
-// "application/json-patch+json", "application/merge-patch+json",
-// "application/strategic-merge-patch+json", "application/apply-patch+yaml".
-std::string_view PatchContentType(PatchType type);
+using api::PatchContentType;
+using api::PatchType;
 
 // The patch types `resource` accepts, in upstream's order: JSON, merge, strategic (built-in
 // resources only), apply.

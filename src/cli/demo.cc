@@ -152,7 +152,8 @@ Result<std::string> ChangeImage(const client::LocalClient& client, const Json& m
   std::string image = options.new_image;
   if (FirstImage(live->json) == image) image = FirstImage(manifest);
   Result<store::ObjectPtr> patched =
-      client.Patch(client::kLeaderWorkerSets, ns, name, apiserver::PatchType::kMerge, ImagePatch(live->json, image));
+      client.Patch(client::kLeaderWorkerSets, ns, name, client::PatchType::kMerge,
+                   ImagePatch(live->json, image));
   if (!patched.ok()) return patched.status();
   return image;
 }

@@ -21,7 +21,7 @@
 
 #include "base/clock.h"
 #include "cli/demo_render.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::cli {
 

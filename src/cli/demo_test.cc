@@ -7,7 +7,7 @@
 
 #include "api/lws_types.h"
 #include "api/yaml.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "cluster/cluster_config.h"
 #include "testdata/testdata_dir.h"
 
@@ -18,7 +18,7 @@ using api::Json;
 using client::kLeaderWorkerSets;
 using client::kPods;
 using client::kStatefulSets;
-using PatchType = apiserver::PatchType;
+using PatchType = client::PatchType;
 
 std::string ReadRepoFile(const std::string& path) {
   std::ifstream in(TestdataDir() + "/../" + path);

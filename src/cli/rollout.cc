@@ -132,8 +132,8 @@ int Pause(const RolloutOptions& o, const client::Client& client, const std::stri
   if (!lws.ok()) return Fail(err, lws.status());
   Result<api::Json> patch = PausePatch(*lws, pause);
   if (!patch.ok()) return Refuse(err, patch.status().message());
-  auto written = client.Patch(client::kLeaderWorkerSets, ns, o.name, apiserver::PatchType::kMerge,
-                              *patch);
+  auto written =
+      client.Patch(client::kLeaderWorkerSets, ns, o.name, client::PatchType::kMerge, *patch);
   if (!written.ok()) return Fail(err, written.status());
   out << LwsRef(o.name) << (pause ? " paused\n" : " resumed\n");
   return 0;

@@ -1,13 +1,43 @@
-// Answers read from a server (client/client.h): the resourceVersion rule and the stored-version
-// wrapping that the in-process and the HTTP client share.
+// Answers read from a server (client/client.h): the Status of a failure, the resourceVersion rule
+// and the stored-version wrapping that the in-process and the HTTP client share.
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "client/client.h"
 #include "store/object.h"
 
 namespace lws::client {
+namespace {
+
+// object[key] when it is a string, else "": answers from a remote server are untrusted, and
+// Json::value would throw on a field of another type.
+std::string StringField(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
+
+Status StatusFromAnswer(int http_code, const Json& body) {
+  std::string reason;
+  std::string message = "the server answered HTTP " + std::to_string(http_code);
+  std::vector<FieldCause> causes;
+  if (body.is_object()) {
+    if (body.contains("reason") && body["reason"].is_string()) reason = body["reason"];
+    if (body.contains("message") && body["message"].is_string()) message = body["message"];
+    const Json* details = body.contains("details") ? &body["details"] : nullptr;
+    if (details && details->contains("causes") && (*details)["causes"].is_array()) {
+      for (const Json& c : (*details)["causes"]) {
+        causes.push_back(
+            {StringField(c, "reason"), StringField(c, "message"), StringField(c, "field")});
+      }
+    }
+  }
+  return Status(CodeFromReason(reason, http_code), std::move(message), std::move(causes));
+}
 
 Result<std::uint64_t> ParseResourceVersionText(std::string_view text) {
   auto not_decimal = [text] {

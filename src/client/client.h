@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "api/codec.h"
-#include "apiserver/patch.h"
+#include "api/patch_type.h"
 #include "base/event_loop.h"
 #include "base/result.h"
 #include "client/resource.h"
@@ -31,6 +31,8 @@
 namespace lws::client {
 
 using api::Json;
+using api::PatchContentType;
+using api::PatchType;
 
 struct DeleteOptions {
   std::optional<std::int64_t> grace_period_seconds;  // nullopt: the object's own
@@ -62,8 +64,7 @@ class Client {
   virtual Result<store::ObjectPtr> Update(const Resource& resource, Json object) const = 0;
   virtual Result<store::ObjectPtr> UpdateStatus(const Resource& resource, Json object) const = 0;
   virtual Result<store::ObjectPtr> Patch(const Resource& resource, const std::string& ns,
-                                         const std::string& name, apiserver::PatchType type,
-                                         const Json& patch,
+                                         const std::string& name, PatchType type, const Json& patch,
                                          const std::string& subresource = "") const = 0;
   virtual Result<store::ObjectPtr> Delete(const Resource& resource, const std::string& ns,
                                           const std::string& name,

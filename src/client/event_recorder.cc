@@ -174,7 +174,7 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
     const std::string ns = store::MetaString(event, "namespace");
     if (patch) {
       Result<store::ObjectPtr> patched = client_->Patch(
-          kEvents, ns, store::MetaString(event, "name"), apiserver::PatchType::kStrategic, *patch);
+          kEvents, ns, store::MetaString(event, "name"), client::PatchType::kStrategic, *patch);
       if (patched.ok()) return (*patched)->json;
       if (patched.status().code() != Code::kNotFound) return Failed(event, patched.status());
       event["metadata"].erase("resourceVersion");

@@ -2,15 +2,16 @@
 // tools/record/events_cache_test.go TestEventCorrelator and TestEventSpamFilter; the series
 // cases follow tools/events/event_broadcaster.go (recordToSink, finishSeries,
 // refreshExistingEventSeries).
+#include "client/event_recorder.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "client/event_correlator.h"
-#include "client/event_recorder.h"
 #include "client/event_series.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 
 namespace lws::client {
 namespace {

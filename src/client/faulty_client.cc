@@ -112,7 +112,7 @@ Result<store::ObjectPtr> FaultyClient::UpdateStatus(const Resource& resource, Js
 }
 
 Result<store::ObjectPtr> FaultyClient::Patch(const Resource& resource, const std::string& ns,
-                                             const std::string& name, apiserver::PatchType type,
+                                             const std::string& name, client::PatchType type,
                                              const Json& patch,
                                              const std::string& subresource) const {
   return Faulted(resource, name,

@@ -89,8 +89,7 @@ class FaultyClient final : public Client {
   Result<store::ObjectPtr> Update(const Resource& resource, Json object) const override;
   Result<store::ObjectPtr> UpdateStatus(const Resource& resource, Json object) const override;
   Result<store::ObjectPtr> Patch(const Resource& resource, const std::string& ns,
-                                 const std::string& name, apiserver::PatchType type,
-                                 const Json& patch,
+                                 const std::string& name, client::PatchType type, const Json& patch,
                                  const std::string& subresource = "") const override;
   Result<store::ObjectPtr> Delete(const Resource& resource, const std::string& ns,
                                   const std::string& name,

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "client/informer.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 
 namespace lws::client {
 namespace {

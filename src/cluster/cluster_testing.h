@@ -10,7 +10,7 @@
 #include <string>
 
 #include "api/selector.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "cluster/local_cluster.h"
 
 namespace lws::cluster::testing {

@@ -16,7 +16,7 @@
 
 #include "client/event_recorder.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/daemonset_plan.h"
 #include "cluster/owner_controller.h"
 #include "cluster/pod_writes.h"

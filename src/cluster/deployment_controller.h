@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "client/event_recorder.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/deployment_plan.h"
 #include "cluster/owner_controller.h"
 

@@ -18,7 +18,7 @@
 
 #include "client/event_recorder.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/disruption_plan.h"
 
 namespace lws::cluster {

@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "client/event_recorder.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/job_plan.h"
 #include "cluster/owner_controller.h"
 #include "cluster/pod_writes.h"

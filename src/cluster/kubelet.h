@@ -42,7 +42,7 @@
 #include "base/event_loop.h"
 #include "base/rng.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/cluster_spec.h"
 #include "cluster/kubelet_status.h"
 

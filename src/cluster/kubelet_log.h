@@ -32,7 +32,7 @@
 #include "apiserver/container_log.h"
 #include "base/event_loop.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::cluster {
 

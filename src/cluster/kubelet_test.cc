@@ -214,14 +214,17 @@ TEST_F(KubeletTest, StatusChangedByAnotherWriterIsReportedAgain) {
   ASSERT_TRUE(Ready("p"));
   const Json reported = Pod("p")["status"];
 
-  ASSERT_TRUE(admin_.Patch(client::kPods, "default", "p", apiserver::PatchType::kMerge,
-                           {{"metadata", {{"labels", {{"extra", "1"}}}}}}).ok());
+  ASSERT_TRUE(admin_
+                  .Patch(client::kPods, "default", "p", client::PatchType::kMerge,
+                         {{"metadata", {{"labels", {{"extra", "1"}}}}}})
+                  .ok());
   RunFor(seconds(1));
   EXPECT_EQ(Pod("p")["status"], reported);
 
-  ASSERT_TRUE(admin_.Patch(client::kPods, "default", "p", apiserver::PatchType::kMerge,
-                           {{"status", {{"phase", "Pending"}, {"conditions", nullptr}}}},
-                           "status").ok());
+  ASSERT_TRUE(admin_
+                  .Patch(client::kPods, "default", "p", client::PatchType::kMerge,
+                         {{"status", {{"phase", "Pending"}, {"conditions", nullptr}}}}, "status")
+                  .ok());
   RunFor(seconds(1));
   EXPECT_EQ(Pod("p")["status"]["phase"], "Running");
   EXPECT_TRUE(Ready("p"));
@@ -239,8 +242,10 @@ TEST_F(KubeletTest, ManualModeNeverWritesPhaseButCompletesDeletions) {
   EXPECT_FALSE(Pod("a")["status"].contains("containerStatuses"));
   EXPECT_EQ(kubelets_->CrashContainer("default", "a").code(), Code::kConflict);
   // An API client runs "a"; its deletion then takes the grace period. "b" never ran.
-  ASSERT_TRUE(admin_.Patch(client::kPods, "default", "a", apiserver::PatchType::kMerge,
-                           {{"status", {{"phase", "Running"}}}}, "status").ok());
+  ASSERT_TRUE(admin_
+                  .Patch(client::kPods, "default", "a", client::PatchType::kMerge,
+                         {{"status", {{"phase", "Running"}}}}, "status")
+                  .ok());
   RunFor(seconds(1));
   ASSERT_TRUE(DeletePod("a").ok());
   ASSERT_TRUE(DeletePod("b").ok());
@@ -276,8 +281,9 @@ TEST_F(KubeletTest, ReadinessGatesHoldReadyUntilTheirConditionsAreTrue) {
 
   auto set_gate = [&](const char* status) {
     Json patch = {{"status", {{"conditions", {{{"type", "example.com/group-ready"}, {"status", status}}}}}}};
-    ASSERT_TRUE(admin_.Patch(client::kPods, "default", "gated", apiserver::PatchType::kStrategic,
-                             patch, "status")
+    ASSERT_TRUE(admin_
+                    .Patch(client::kPods, "default", "gated", client::PatchType::kStrategic, patch,
+                           "status")
                     .ok());
     RunFor(seconds(1));
   };

@@ -5,13 +5,13 @@
 // these tests), and readers for the pod's phase, readiness and first container.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "api/field.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "cluster/kubelet.h"
 
 namespace lws::cluster::kubelet_testing {

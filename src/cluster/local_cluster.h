@@ -22,7 +22,7 @@
 
 #include "apiserver/api_server.h"
 #include "base/event_loop.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/cluster_spec.h"
 #include "cluster/daemonset_controller.h"
 #include "cluster/deployment_controller.h"

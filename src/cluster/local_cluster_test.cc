@@ -33,7 +33,9 @@ std::uint64_t RunScenario(std::uint64_t seed, std::uint64_t* changes = nullptr) 
   EXPECT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 6, 4, "Parallel")).ok());
   EXPECT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 6; }, std::chrono::minutes(10)));
   api::Json patch = {{"spec", {{"template", {{"spec", {{"containers", {{{"name", "server"}, {"image", "vllm:2"}}}}}}}}}}};
-  EXPECT_TRUE(sim.user.Patch(client::kStatefulSets, "default", "web", apiserver::PatchType::kStrategic, patch).ok());
+  EXPECT_TRUE(
+      sim.user.Patch(client::kStatefulSets, "default", "web", client::PatchType::kStrategic, patch)
+          .ok());
   sim.loop().RunFor(std::chrono::minutes(20));
   EXPECT_EQ(sim.ReadyPods("web"), 6);
   if (changes) *changes = trace.changes();

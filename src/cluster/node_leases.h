@@ -18,7 +18,7 @@
 #include <string>
 
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::cluster {
 

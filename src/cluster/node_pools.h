@@ -39,7 +39,7 @@
 #include "base/rng.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/cluster_spec.h"
 
 namespace lws::cluster {

@@ -2,14 +2,14 @@
 // its events and status, max size, stockouts, pods no pool fits, scale-down, zone failures and
 // determinism. No scheduler runs here: tests write the PodScheduled=False condition themselves.
 #include "cluster/node_pools.h"
-#include "cluster/kubelet.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
+#include "cluster/kubelet.h"
 
 namespace lws::cluster {
 namespace {
@@ -81,7 +81,7 @@ class NodePoolsTest : public ::testing::Test {
                        {"reason", reason},
                        {"message", message}}}}}}};
     Result<store::ObjectPtr> patched =
-        client_.Patch(client::kPods, "default", pod, apiserver::PatchType::kMerge, patch, "status");
+        client_.Patch(client::kPods, "default", pod, client::PatchType::kMerge, patch, "status");
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   }
 
@@ -481,7 +481,9 @@ std::pair<std::vector<std::string>, std::vector<std::string>> RunScenario(std::u
     cp.loop.RunFor(seconds(20));
     const std::string name = "p-" + std::to_string(i);
     EXPECT_TRUE(client.Create(client::kPods, GpuPod(name, 4 + i % 2 * 4)).ok());
-    EXPECT_TRUE(client.Patch(client::kPods, "default", name, apiserver::PatchType::kMerge, pending, "status").ok());
+    EXPECT_TRUE(
+        client.Patch(client::kPods, "default", name, client::PatchType::kMerge, pending, "status")
+            .ok());
   }
   cp.loop.RunFor(minutes(20));
   std::vector<std::string> nodes, events;

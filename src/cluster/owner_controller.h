@@ -33,7 +33,7 @@
 #include "base/event_loop.h"
 #include "base/result.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::cluster {
 

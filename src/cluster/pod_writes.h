@@ -11,7 +11,7 @@
 
 #include "api/pod.h"
 #include "client/event_recorder.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/owner_controller.h"
 
 namespace lws::cluster {

@@ -44,7 +44,7 @@
 #include "base/event_loop.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/scheduler_cache.h"
 
 namespace lws::cluster {

@@ -153,7 +153,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
                     {"reason", reason},           {"message", message}};
   const ObjectName key = pod->name();
   Result<store::ObjectPtr> patched =
-      client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
+      client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kJson,
                      scheduler_json::ConditionPatch(pod->json, index, condition), "status");
   if (!patched.ok()) {
     if (!IsPatchRace(patched.status())) {

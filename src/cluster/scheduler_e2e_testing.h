@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "cluster/scheduler.h"
 #include "cluster/scheduler_testing.h"
 

@@ -127,7 +127,7 @@ void Scheduler::UpdatePodGroup(const ObjectPtr& group, bool running, const std::
   Json patch = {{"status", {{"phase", phase}, {"conditions", std::move(conditions)}}}};
   const ObjectName key = group->name();
   Result<ObjectPtr> written = client_->Patch(client::kPodGroups, key.namespace_, key.name,
-                                             apiserver::PatchType::kMerge, patch);
+                                             client::PatchType::kMerge, patch);
   if (!written.ok() && written.status().code() != Code::kNotFound) {
     Logger(options_.scheduler_name)->warn("cannot update PodGroup {}/{}: {}", key.namespace_,
                                           key.name, written.status().message());

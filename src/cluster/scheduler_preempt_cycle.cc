@@ -45,7 +45,7 @@ void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor, c
       {"lastTransitionTime", FormatRfc3339(loop_->Now())},
       {"reason", "PreemptionByScheduler"},
       {"message", options_.scheduler_name + ": preempting to accommodate a higher priority pod"}};
-  (void)client_->Patch(client::kPods, key.namespace_, key.name, apiserver::PatchType::kJson,
+  (void)client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kJson,
                        scheduler_json::ConditionPatch(object->json, -1, condition), "status");
   recorder_.Record(object->json, "Normal", "Preempted",
                    fmt::format("Preempted by pod {} on node {}", preemptor.metadata.uid, node),
@@ -61,8 +61,8 @@ void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor, c
 
 void Scheduler::WriteNomination(const ObjectName& key, const Json& node) {
   Json patch = {{"status", {{"nominatedNodeName", node}}}};
-  auto written = client_->Patch(client::kPods, key.namespace_, key.name,
-                                apiserver::PatchType::kMerge, patch, "status");
+  auto written = client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kMerge,
+                                patch, "status");
   if (!written.ok() && written.status().code() != Code::kNotFound) {
     Logger(options_.scheduler_name)->warn("cannot nominate {}/{}: {}", key.namespace_, key.name,
                                           written.status().message());

@@ -52,8 +52,10 @@ TEST_F(SchedulerE2eTest, TaintsKeepOutPodsWithoutTolerations) {
 
 TEST_F(SchedulerE2eTest, CordonedNodeTakesNothingUntilUncordoned) {
   AddNode("gpu-a");
-  ASSERT_TRUE(admin_.Patch(client::kNodes, "", "gpu-a", apiserver::PatchType::kMerge,
-                           {{"spec", {{"unschedulable", true}}}}).ok());
+  ASSERT_TRUE(admin_
+                  .Patch(client::kNodes, "", "gpu-a", client::PatchType::kMerge,
+                         {{"spec", {{"unschedulable", true}}}})
+                  .ok());
   CreateGpuPod("p", 1);
   StartScheduler(SchedulerOptions{.unschedulable_retry = std::chrono::hours(1)});
   Run();
@@ -61,8 +63,10 @@ TEST_F(SchedulerE2eTest, CordonedNodeTakesNothingUntilUncordoned) {
   EXPECT_EQ(PodScheduled("p")["message"],
             "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are "
             "available: 1 Preemption is not helpful for scheduling..");
-  ASSERT_TRUE(admin_.Patch(client::kNodes, "", "gpu-a", apiserver::PatchType::kMerge,
-                           {{"spec", {{"unschedulable", nullptr}}}}).ok());
+  ASSERT_TRUE(admin_
+                  .Patch(client::kNodes, "", "gpu-a", client::PatchType::kMerge,
+                         {{"spec", {{"unschedulable", nullptr}}}})
+                  .ok());
   Run();
   EXPECT_EQ(NodeOf("p"), "gpu-a");
 }

@@ -110,8 +110,10 @@ TEST_F(SchedulerE2eTest, AFinishedPodFreesItsGpus) {
   Run();
   ASSERT_EQ(NodeOf("job"), "gpu-a");
   ASSERT_EQ(NodeOf("waiting"), "");
-  ASSERT_TRUE(admin_.Patch(client::kPods, "default", "job", apiserver::PatchType::kMerge,
-                           {{"status", {{"phase", "Succeeded"}}}}, "status").ok());
+  ASSERT_TRUE(admin_
+                  .Patch(client::kPods, "default", "job", client::PatchType::kMerge,
+                         {{"status", {{"phase", "Succeeded"}}}}, "status")
+                  .ok());
   Run();
   EXPECT_EQ(NodeOf("waiting"), "gpu-a");
 }
@@ -256,8 +258,9 @@ TEST_F(SchedulerE2eTest, AGatedPodWaitsUntilItsLastGateIsRemoved) {
   EXPECT_EQ(NodeOf("p"), "");
   EXPECT_EQ(scheduler_->attempts(), 0u);
   auto gates = [&](Json value) {
-    ASSERT_TRUE(admin_.Patch(client::kPods, "default", "p", apiserver::PatchType::kMerge,
-                             {{"spec", {{"schedulingGates", value}}}})
+    ASSERT_TRUE(admin_
+                    .Patch(client::kPods, "default", "p", client::PatchType::kMerge,
+                           {{"spec", {{"schedulingGates", value}}}})
                     .ok());
     Run();
   };

@@ -32,7 +32,7 @@
 #include "base/result.h"
 #include "client/event_recorder.h"
 #include "client/informer.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/owner_controller.h"
 #include "cluster/statefulset_plan.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "client/informer.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "cluster/statefulset_controller.h"
 
 namespace lws::cluster::testing {
@@ -64,7 +64,7 @@ class StatefulSetControllerTest : public ::testing::Test {
   }
   void PatchSpec(const Json& spec) {
     Result<store::ObjectPtr> patched = user_.Patch(client::kStatefulSets, "default", "web",
-                                       apiserver::PatchType::kMerge, {{"spec", spec}});
+                                                   client::PatchType::kMerge, {{"spec", spec}});
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   }
   void SetImage(const std::string& image) {
@@ -102,8 +102,8 @@ class StatefulSetControllerTest : public ::testing::Test {
 
   // The kubelet's moves.
   void PatchPodStatus(const std::string& pod, const Json& status) {
-    Result<store::ObjectPtr> patched = user_.Patch(client::kPods, "default", pod, apiserver::PatchType::kMerge,
-                                       {{"status", status}}, "status");
+    Result<store::ObjectPtr> patched = user_.Patch(
+        client::kPods, "default", pod, client::PatchType::kMerge, {{"status", status}}, "status");
     ASSERT_TRUE(patched.ok()) << pod << ": " << patched.status().ToString();
   }
   void MakeReady(const std::string& pod) {

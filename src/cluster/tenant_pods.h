@@ -23,7 +23,7 @@
 
 #include "base/event_loop.h"
 #include "base/rng.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "cluster/cluster_spec.h"
 
 namespace lws::cluster {

@@ -48,7 +48,7 @@ class InterceptingClient final : public client::Client {
     return inner_->UpdateStatus(r, std::move(object));
   }
   Result<store::ObjectPtr> Patch(const Resource& r, const std::string& ns, const std::string& name,
-                                 apiserver::PatchType type, const Json& patch,
+                                 client::PatchType type, const Json& patch,
                                  const std::string& subresource = "") const override {
     return inner_->Patch(r, ns, name, type, patch, subresource);
   }

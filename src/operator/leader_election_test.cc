@@ -1,12 +1,12 @@
 // Leader election against the in-process API server on virtual time.
 #include "operator/leader_election.h"
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <vector>
 
-#include <gtest/gtest.h>
-
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "operator/client_testing.h"
 #include "operator/metrics_registry.h"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "operator/client_testing.h"
 
 namespace lws::op {

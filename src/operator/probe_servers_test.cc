@@ -1,23 +1,22 @@
 // The metrics and health-probe servers over real loopback sockets.
 #include "operator/probe_servers.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 #include <atomic>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
-#include <openssl/ssl.h>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "operator/client_testing.h"
 
 namespace lws::op {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 
 namespace lws::runtime {
 namespace {

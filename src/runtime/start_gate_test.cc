@@ -1,13 +1,13 @@
 #include "runtime/start_gate.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "api/apps.h"
 #include "api/pod.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "runtime/typed_informer.h"
 #include "runtime/work_queue.h"
 

@@ -1,13 +1,13 @@
 #include "runtime/typed_informer.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "api/lws_types.h"
 #include "api/pod.h"
-#include "client/local_testing.h"
+#include "client/local/local_testing.h"
 #include "runtime/indexes.h"
 
 namespace lws::runtime {
@@ -56,7 +56,8 @@ class TypedInformerTest : public ::testing::Test {
   void Write(const Json& pod) { ASSERT_TRUE(client.Create(client::kPods, pod).ok()); }
   void Relabel(const std::string& name, const std::string& group) {
     Json patch = {{"metadata", {{"labels", {{api::kGroupIndexLabel, group}}}}}};
-    ASSERT_TRUE(client.Patch(client::kPods, "default", name, apiserver::PatchType::kMerge, patch).ok());
+    ASSERT_TRUE(
+        client.Patch(client::kPods, "default", name, client::PatchType::kMerge, patch).ok());
   }
   void Remove(const std::string& name) {
     client::DeleteOptions now;
@@ -165,7 +166,7 @@ TEST_F(TypedInformerTest, IndexesHandOutTheNewVersionWhenTheirValuesStay) {
   ASSERT_TRUE(pods.Start().ok());
   cp.loop.RunUntilIdle();
   Json patch = {{"metadata", {{"annotations", {{"note", "second"}}}}}};
-  ASSERT_TRUE(client.Patch(client::kPods, "default", "a-0", apiserver::PatchType::kMerge, patch).ok());
+  ASSERT_TRUE(client.Patch(client::kPods, "default", "a-0", client::PatchType::kMerge, patch).ok());
   cp.loop.RunUntilIdle();
   const api::Pod* now = pods.Get("default", "a-0");
   ASSERT_NE(now, nullptr);

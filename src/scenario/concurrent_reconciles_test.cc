@@ -16,8 +16,8 @@
 #include "api/codec.h"
 #include "api/lws_types.h"
 #include "base/run_on_loop.h"
-#include "client/local_client.h"
-#include "client/local_testing.h"
+#include "client/local/local_client.h"
+#include "client/local/local_testing.h"
 #include "client/resource.h"
 #include "cluster/local_cluster.h"
 #include "controllers/admission/lws_webhooks.h"
@@ -181,7 +181,7 @@ TEST_F(ConcurrentReconciles, RollingUpdatesReplaceEveryGroupOnce) {
 
   for (const char* name : kNames) {
     auto patched = user_->Patch(client::kLeaderWorkerSets, "default", name,
-                                apiserver::PatchType::kMerge, WorkerImagePatch());
+                                client::PatchType::kMerge, WorkerImagePatch());
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   }
   ASSERT_TRUE(WaitFor([&] { return AllRolledOut(2); }))

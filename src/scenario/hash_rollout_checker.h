@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "scenario/rollout_checker.h"
 
 namespace lws::scenario {

@@ -1,7 +1,7 @@
 #include "scenario/lws_world.h"
 
 #include "api/codec.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 #include "client/resource.h"
 #include "controllers/admission/lws_webhooks.h"
 
@@ -176,7 +176,7 @@ Result<store::ObjectPtr> LwsWorld::Create(const client::Resource& resource, cons
 
 Result<store::ObjectPtr> LwsWorld::MergePatch(const client::Resource& resource, const std::string& name,
                                   const Json& patch, const std::string& subresource) const {
-  return user_.Patch(resource, "default", name, apiserver::PatchType::kMerge, patch, subresource);
+  return user_.Patch(resource, "default", name, client::PatchType::kMerge, patch, subresource);
 }
 
 Result<store::ObjectPtr> LwsWorld::Delete(const client::Resource& resource, const std::string& name) const {
@@ -187,8 +187,8 @@ Status LwsWorld::MarkPodReady(const std::string& pod, bool ready) const {
   Json patch = {{"status",
                  {{"phase", ready ? "Running" : "Pending"},
                   {"conditions", Json::array({{{"type", "Ready"}, {"status", ready ? "True" : "False"}}})}}}};
-  auto patched = user_.Patch(client::kPods, "default", pod, apiserver::PatchType::kStrategic, patch,
-                             "status");
+  auto patched =
+      user_.Patch(client::kPods, "default", pod, client::PatchType::kStrategic, patch, "status");
   return patched.ok() ? Status::Ok() : patched.status();
 }
 

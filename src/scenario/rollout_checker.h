@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "api/codec.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::scenario {
 

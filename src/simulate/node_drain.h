@@ -15,7 +15,7 @@
 #include <string>
 
 #include "base/clock.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::simulate {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "base/clock.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::simulate {
 

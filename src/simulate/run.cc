@@ -148,15 +148,16 @@ class Runner {
     Status applied = Status::Ok();
     if (c.kind == Change::Kind::kPatch) {
       Result<store::ObjectPtr> patched = user.Patch(client::kLeaderWorkerSets, "default", c.target,
-                                                    apiserver::PatchType::kMerge, c.patch);
+                                                    client::PatchType::kMerge, c.patch);
       applied = patched.status();
       if (patched.ok() && c.target == target_) {
         change_generation_ = std::max<std::int64_t>(change_generation_, (*patched)->json["metadata"].value("generation", 0));
       }
     } else {
       const bool cordon = c.kind != Change::Kind::kUncordon;
-      applied = user.Patch(client::kNodes, "", c.target, apiserver::PatchType::kMerge,
-                           {{"spec", {{"unschedulable", cordon}}}}).status();
+      applied = user.Patch(client::kNodes, "", c.target, client::PatchType::kMerge,
+                           {{"spec", {{"unschedulable", cordon}}}})
+                    .status();
       if (applied.ok() && c.kind == Change::Kind::kDrain) {
         drains_.emplace_back(c.target, world_.loop().Now(), Seconds(c.at));
         applied = drains_.back().Start(user);

@@ -199,12 +199,13 @@ Result<store::ObjectPtr> RestClient::UpdateStatus(const client::Resource& resour
 }
 
 Result<store::ObjectPtr> RestClient::Patch(const client::Resource& resource, const std::string& ns,
-                                           const std::string& name, apiserver::PatchType type,
-                                           const Json& patch, const std::string& subresource) const {
+                                           const std::string& name, client::PatchType type,
+                                           const Json& patch,
+                                           const std::string& subresource) const {
   const std::string body = patch.dump();
-  const bool apply = type == apiserver::PatchType::kApply;
+  const bool apply = type == client::PatchType::kApply;
   return SendForObject({"PATCH", resource.Path(ns, name, subresource), WriteQuery(apply), &body,
-                        std::string(apiserver::PatchContentType(type))});
+                        std::string(client::PatchContentType(type))});
 }
 
 Result<store::ObjectPtr> RestClient::Delete(const client::Resource& resource, const std::string& ns,

@@ -95,8 +95,8 @@ class RestClient final : public client::Client {
   Result<store::ObjectPtr> Update(const client::Resource& resource, Json object) const override;
   Result<store::ObjectPtr> UpdateStatus(const client::Resource& resource, Json object) const override;
   Result<store::ObjectPtr> Patch(const client::Resource& resource, const std::string& ns,
-                                 const std::string& name, apiserver::PatchType type,
-                                 const Json& patch, const std::string& subresource = "") const override;
+                                 const std::string& name, client::PatchType type, const Json& patch,
+                                 const std::string& subresource = "") const override;
   Result<store::ObjectPtr> Delete(const client::Resource& resource, const std::string& ns,
                                   const std::string& name,
                                   const client::DeleteOptions& options = {}) const override;

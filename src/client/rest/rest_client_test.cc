@@ -126,7 +126,7 @@ TEST_F(RestClientTest, EveryPatchTypeWithItsContentType) {
   LiveServer server;
   auto client = Connect(server);
   ASSERT_TRUE(client->Create(client::kPods, Pod("p")).ok());
-  using apiserver::PatchType;
+  using client::PatchType;
   ASSERT_TRUE(client->Patch(client::kPods, "default", "p", PatchType::kMerge,
                             {{"metadata", {{"labels", {{"merge", "1"}}}}}})
                   .ok());

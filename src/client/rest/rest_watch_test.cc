@@ -98,8 +98,9 @@ TEST_F(RestWatchTest, ListThenChangesInOrder) {
   ASSERT_TRUE(log.WaitForCount(3));
 
   ASSERT_TRUE(client->Create(client::kPods, Pod("d")).ok());
-  ASSERT_TRUE(client->Patch(client::kPods, "default", "a", apiserver::PatchType::kMerge,
-                            {{"metadata", {{"labels", {{"k", "v"}}}}}})
+  ASSERT_TRUE(client
+                  ->Patch(client::kPods, "default", "a", client::PatchType::kMerge,
+                          {{"metadata", {{"labels", {{"k", "v"}}}}}})
                   .ok());
   Delete(*client, "b");
   ASSERT_TRUE(log.WaitForCount(6));

@@ -258,7 +258,7 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
       return Status::Ok();
     case GroupActionKind::kPatchLeader: {
       auto patched = client_->Patch(client::kPods, key.namespace_, action.target,
-                                    apiserver::PatchType::kMerge, action.object);
+                                    client::PatchType::kMerge, action.object);
       if (!patched.ok()) return patched.status();
       record("Normal", action.reason, action.note, "Update");
       return Status::Ok();
@@ -266,15 +266,14 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
     case GroupActionKind::kPatchLeaderStatus: {
       // Strategic: the condition merges by type with the kubelet's, which this must not drop.
       auto patched = client_->Patch(client::kPods, key.namespace_, action.target,
-                                    apiserver::PatchType::kStrategic, action.object,
-                                    "status");
+                                    client::PatchType::kStrategic, action.object, "status");
       return patched.ok() ? Status::Ok() : patched.status();
     }
     case GroupActionKind::kPatchLws: {
       // Carries the resourceVersion the plan read: on a Conflict the reconcile plans again on
       // the newer LWS instead of overwriting counts another worker wrote.
       auto patched = client_->Patch(client::kLeaderWorkerSets, lws.metadata.namespace_,
-                                    lws.metadata.name, apiserver::PatchType::kMerge, action.object);
+                                    lws.metadata.name, client::PatchType::kMerge, action.object);
       return patched.ok() ? Status::Ok() : patched.status();
     }
   }

@@ -250,7 +250,7 @@ Status LwsController::ApplyLeaderSet(const runtime::Key& key, const api::LeaderW
   // The same apply to the version the last one left changes nothing (applied_leader_sets.h).
   if (applied_leader_sets_.Unchanged(key, body, live.get())) return Status::Ok();
   auto applied =
-      client_->Patch(resource, key.namespace_, key.name, apiserver::PatchType::kApply, body);
+      client_->Patch(resource, key.namespace_, key.name, client::PatchType::kApply, body);
   if (!applied.ok()) {
     const std::string error = applied.status().message();
     if (!exists) {

@@ -104,7 +104,7 @@ Result<bool> LwsController::ClearSurgeFallback(const runtime::Key& key,
 
 Status LwsController::PatchLws(const runtime::Key& key, const api::Json& patch) {
   auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
-                                apiserver::PatchType::kMerge, patch);
+                                client::PatchType::kMerge, patch);
   if (!patched.ok()) return patched.status();
   Expect(key, caches_->sets.informer(), (*patched)->json);
   return Status::Ok();

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <functional>
 
-#include "apiserver/tls_certificates.h"
-#include "client/local_testing.h"
 #include "api/base64.h"
+#include "apiserver/tls_certificates.h"
 #include "base/file.h"
+#include "client/local/local_testing.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -242,8 +242,8 @@ class RacingClient final : public client::Client {
     return inner_->UpdateStatus(r, std::move(o));
   }
   Result<store::ObjectPtr> Patch(const client::Resource& r, const std::string& ns,
-                                 const std::string& name, apiserver::PatchType type,
-                                 const Json& patch, const std::string& subresource) const override {
+                                 const std::string& name, client::PatchType type, const Json& patch,
+                                 const std::string& subresource) const override {
     return inner_->Patch(r, ns, name, type, patch, subresource);
   }
   Result<store::ObjectPtr> Delete(const client::Resource& r, const std::string& ns,

@@ -1,14 +1,14 @@
-#include "client/local_client.h"
-
-#include <map>
+#include "client/local/local_client.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "client/event_recorder.h"
 #include "client/informer.h"
+#include "client/local/local_testing.h"
 #include "client/request_bodies.h"
-#include "client/local_testing.h"
 
 namespace lws::client {
 namespace {
@@ -74,7 +74,7 @@ TEST(LocalClient, BindPatchDelete) {
   EXPECT_EQ(client.Bind("default", "a", "", "node-2").code(), Code::kConflict);
 
   Json patch = {{"status", {{"phase", "Running"}}}};
-  ASSERT_TRUE(client.Patch(kPods, "default", "a", apiserver::PatchType::kMerge, patch, "status").ok());
+  ASSERT_TRUE(client.Patch(kPods, "default", "a", client::PatchType::kMerge, patch, "status").ok());
   EXPECT_EQ((*client.Get(kPods, "default", "a"))->json["status"]["phase"], "Running");
 
   DeleteOptions now;
@@ -124,8 +124,10 @@ TEST(Informer, SeesInitialObjectsThenChangesOnTheLoop) {
   EXPECT_TRUE(seen.empty());  // nothing is delivered outside the loop
   cp.loop.RunUntilIdle();
   ASSERT_TRUE(client.Create(kPods, Pod("b")).ok());
-  ASSERT_TRUE(client.Patch(kPods, "default", "a", apiserver::PatchType::kMerge,
-                           {{"metadata", {{"labels", {{"v", "2"}}}}}}).ok());
+  ASSERT_TRUE(client
+                  .Patch(kPods, "default", "a", client::PatchType::kMerge,
+                         {{"metadata", {{"labels", {{"v", "2"}}}}}})
+                  .ok());
   DeleteOptions now;
   now.grace_period_seconds = 0;
   ASSERT_TRUE(client.Delete(kPods, "default", "b", now).ok());

@@ -1,4 +1,4 @@
-// File: client/local_testing.h
+// File: client/local/local_testing.h
 //
 // The embedded control plane for tests of the cluster's components: an in-memory store and an
 // API server on a VirtualLoop's clock, and a helper to make clients (or on any clock, for tests
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "apiserver/api_server.h"
-#include "client/local_client.h"
 #include "base/virtual_loop.h"
+#include "client/local/local_client.h"
 #include "store/store.h"
 
 namespace lws::client::testing {
@@ -48,7 +48,9 @@ struct ControlPlane : VirtualLoopFirst, InMemoryControlPlane {
   explicit ControlPlane(std::uint64_t seed = 7, bool install_lws_crd = false,
                         apiserver::AdmissionChain admission = {})
       : InMemoryControlPlane(&loop.clock(), seed, install_lws_crd, std::move(admission)) {}
-  LocalClient Client(std::string manager) { return LocalClient(server.get(), store.get(), manager); }
+  LocalClient Client(std::string manager) {
+    return LocalClient(server.get(), store.get(), manager);
+  }
 };
 
 }  // namespace lws::client::testing

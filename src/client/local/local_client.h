@@ -1,4 +1,4 @@
-// File: client/local_client.h
+// File: client/local/local_client.h
 //
 // The in-process client the cluster's controllers (StatefulSet controller, scheduler, kubelets,
 // node pools, later the LWS controller) use to talk to the embedded API server. Writes go
@@ -50,8 +50,8 @@ class LocalClient final : public Client {
   Result<store::ObjectPtr> Update(const Resource& resource, Json object) const override;
   Result<store::ObjectPtr> UpdateStatus(const Resource& resource, Json object) const override;
   Result<store::ObjectPtr> Patch(const Resource& resource, const std::string& ns,
-                                 const std::string& name, apiserver::PatchType type,
-                                 const Json& patch, const std::string& subresource = "") const override;
+                                 const std::string& name, client::PatchType type, const Json& patch,
+                                 const std::string& subresource = "") const override;
   Result<store::ObjectPtr> Delete(const Resource& resource, const std::string& ns,
                                   const std::string& name,
                                   const DeleteOptions& options = {}) const override;

@@ -1,4 +1,4 @@
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 #include <utility>
 
@@ -12,32 +12,7 @@ namespace {
 std::string Namespace(const Json& object) { return store::MetaString(object, "namespace"); }
 std::string Name(const Json& object) { return store::MetaString(object, "name"); }
 
-// object[key] when it is a string, else "": answers from a remote server are untrusted, and
-// Json::value would throw on a field of another type.
-std::string StringField(const Json& object, const char* key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 }  // namespace
-
-Status StatusFromAnswer(int http_code, const Json& body) {
-  std::string reason;
-  std::string message = "the server answered HTTP " + std::to_string(http_code);
-  std::vector<FieldCause> causes;
-  if (body.is_object()) {
-    if (body.contains("reason") && body["reason"].is_string()) reason = body["reason"];
-    if (body.contains("message") && body["message"].is_string()) message = body["message"];
-    const Json* details = body.contains("details") ? &body["details"] : nullptr;
-    if (details && details->contains("causes") && (*details)["causes"].is_array()) {
-      for (const Json& c : (*details)["causes"]) {
-        causes.push_back({StringField(c, "reason"), StringField(c, "message"), StringField(c, "field")});
-      }
-    }
-  }
-  return Status(CodeFromReason(reason, http_code), std::move(message), std::move(causes));
-}
 
 LocalClient::LocalClient(apiserver::ApiServer* server, store::Store* store,
                          std::string field_manager)
@@ -83,13 +58,14 @@ Result<store::ObjectPtr> LocalClient::UpdateStatus(const Resource& resource, Jso
 }
 
 Result<store::ObjectPtr> LocalClient::Patch(const Resource& resource, const std::string& ns,
-                                            const std::string& name, apiserver::PatchType type,
+                                            const std::string& name, client::PatchType type,
                                             const Json& patch,
                                             const std::string& subresource) const {
   std::string target = resource.Path(ns, name, subresource);
-  if (type == apiserver::PatchType::kApply) target += "?fieldManager=" + field_manager_ + "&force=true";
+  if (type == client::PatchType::kApply)
+    target += "?fieldManager=" + field_manager_ + "&force=true";
   Json body = patch;
-  return Send("PATCH", target, &body, std::string(apiserver::PatchContentType(type)));
+  return Send("PATCH", target, &body, std::string(client::PatchContentType(type)));
 }
 
 Result<store::ObjectPtr> LocalClient::Delete(const Resource& resource, const std::string& ns,

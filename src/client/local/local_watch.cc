@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "base/log.h"
-#include "client/local_client.h"
+#include "client/local/local_client.h"
 
 namespace lws::client {
 
@@ -17,7 +17,10 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
  public:
   WatchState(EventLoop* loop, store::Store* store, api::ResourceInfo info, std::string ns,
              WatchHandler handler)
-      : loop_(loop), store_(store), info_(std::move(info)), ns_(std::move(ns)),
+      : loop_(loop),
+        store_(store),
+        info_(std::move(info)),
+        ns_(std::move(ns)),
         handler_(std::move(handler)) {}
 
   // Opens the store watch from `from_rv` (nullopt: a synthetic ADDED for every object first).
@@ -61,7 +64,8 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
     bool alive = watcher->Poll(&events, kDrainBatch);
     for (const store::WatchEvent& event : events) {
       if (stopped_) return;
-      if (event.type == store::EventType::kError || event.type == store::EventType::kBookmark) continue;
+      if (event.type == store::EventType::kError || event.type == store::EventType::kBookmark)
+        continue;
       last_rv_ = event.object->resource_version;
       handler_(event);
     }
