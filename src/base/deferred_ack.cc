@@ -14,6 +14,8 @@ DeferredAck::DeferredAck() : outer_(open_scope) { open_scope = this; }
 
 DeferredAck::~DeferredAck() { open_scope = outer_; }
 
+bool DeferredAck::Open() { return open_scope != nullptr; }
+
 bool DeferredAck::Defer(Waiter waiter) {
   DeferredAck* scope = open_scope;
   if (scope == nullptr) return false;

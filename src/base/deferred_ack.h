@@ -33,6 +33,9 @@ class DeferredAck {
   DeferredAck(const DeferredAck&) = delete;
   DeferredAck& operator=(const DeferredAck&) = delete;
 
+  // Whether a scope is open on this thread: ask before building a waiter that takes what the
+  // caller would otherwise use itself.
+  static bool Open();
   // Inside an open scope: adds `waiter` to it and returns true (the caller must not wait).
   // Outside any: returns false and drops `waiter`.
   static bool Defer(Waiter waiter);

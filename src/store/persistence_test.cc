@@ -5,10 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
+#include <future>
 #include <fstream>
 #include <random>
 
+#include "base/deferred_ack.h"
 #include "store/store.h"
 #include "store/store_testing.h"
 
@@ -136,6 +139,33 @@ TEST_F(PersistenceTest, UnusableDataDirectoryIsAClearError) {
   ASSERT_FALSE(opened.ok());
   EXPECT_NE(opened.status().message().find(dir_.string()), std::string::npos);
   std::filesystem::remove(dir_);
+}
+
+// A durable write wakes its watchers once it is flushed: at once for a caller that waits itself
+// (in process: lws up's simulated cluster), and only once the held answer is released under an
+// API handler's DeferredAck. (The first version of the deferral moved the watchers out before
+// asking whether a scope was open, so in-process writes woke nobody.)
+TEST_F(PersistenceTest, ADurableWriteWakesItsWatchersWithAndWithoutADeferredAck) {
+  std::atomic<int> wakes = 0;
+  WatchOptions options;
+  options.notifier = [&] { ++wakes; };
+  auto watch = *store_->Watch(Pods(), options);
+  MustCreate(Pods(), testing::Pod("p1"));
+  EXPECT_EQ(wakes.load(), 1) << "an in-process durable write woke no watcher";
+  Drain(watch);
+
+  DeferredAck::Waiter waiter;
+  {
+    DeferredAck scope;
+    MustCreate(Pods(), testing::Pod("p2"));
+    waiter = scope.Take();
+  }
+  ASSERT_TRUE(waiter) << "under a DeferredAck the store did not defer its acknowledgement";
+  EXPECT_EQ(wakes.load(), 1) << "watchers were woken before the write was flushed";
+  std::promise<Status> released;
+  waiter([&](Status s) { released.set_value(std::move(s)); });
+  EXPECT_TRUE(released.get_future().get().ok());
+  EXPECT_EQ(wakes.load(), 2);
 }
 
 // The child acknowledges each write through a pipe; the parent kills it at a random moment with

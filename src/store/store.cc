@@ -387,15 +387,16 @@ void Store::Written(std::uint64_t rv, Notifications* notes) {
 template <class T>
 Result<T> Store::Acknowledge(Result<T> result, Notifications* notes) {
   if (sync_ && notes->wrote != 0) {
-    const bool deferred =
-        DeferredAck::Defer([sync = sync_.get(), seq = notes->wrote,
-                            watchers = std::move(notes->watchers)](DeferredAck::Release release) {
-          sync->OnDurable(seq, [watchers, release = std::move(release)](Status durable) {
-            for (const auto& w : watchers) w->Notify();
-            release(std::move(durable));
-          });
+    if (DeferredAck::Open()) {  // the watchers move into the waiter: only when it will run
+      DeferredAck::Defer([sync = sync_.get(), seq = notes->wrote,
+                          watchers = std::move(notes->watchers)](DeferredAck::Release release) {
+        sync->OnDurable(seq, [watchers, release = std::move(release)](Status durable) {
+          for (const auto& w : watchers) w->Notify();
+          release(std::move(durable));
         });
-    if (deferred) return result;
+      });
+      return result;
+    }
     if (Status durable = sync_->AwaitDurable(notes->wrote); !durable.ok()) result = durable;
   }
   notes->Run();
