@@ -5,8 +5,8 @@ A layer is a folder of src/ (the longest listed prefix wins: api/protobuf before
 include its own layer and the layers its layer's edges name; tests (*_test.cc and *_testing.h)
 may also use the edges marked "(tests)", and testdata/ always. Fails, naming the file and line,
 on an include that crosses an edge not in the list, on a folder of src/ that is not a layer, and
-on a listed edge nothing uses any more (so that removing a wrong edge also removes it from the
-list, and it cannot come back unnoticed).
+on a listed edge nothing uses any more and on an edge open to all code that only tests use (so
+that removing a wrong edge also removes it from the list, and it cannot come back unnoticed).
 
   scripts/check_layers.py [--root DIR] [--edges FILE]      (defaults: the checkout, its list)
 """
@@ -54,8 +54,8 @@ def is_test(name):
 
 
 def check(root, layers, edges):
-    """Returns (errors, used edges)."""
-    errors, used = [], set()
+    """Returns (errors, used edges, edges used by library code)."""
+    errors, used, used_by_library = [], set(), set()
     src_root = os.path.join(root, 'src')
     for directory, _, files in sorted(os.walk(src_root)):
         rel_dir = os.path.relpath(directory, src_root)
@@ -79,11 +79,13 @@ def check(root, layers, edges):
                     edge = (layer, target)
                     if edge in edges and (not edges[edge] or is_test(name)):
                         used.add(edge)
+                        if not is_test(name):
+                            used_by_library.add(edge)
                         continue
                     what = 'only tests may cross' if edge in edges else 'is not an allowed layer edge'
                     errors.append(f'{os.path.relpath(path, root)}:{number}: #include "{m.group(1)}": '
                                   f'{layer} -> {target} {what}')
-    return errors, used
+    return errors, used, used_by_library
 
 
 def main():
@@ -93,10 +95,13 @@ def main():
     parser.add_argument('--edges', default=os.path.join(here, 'layers.txt'))
     args = parser.parse_args()
     layers, edges = read_edges(args.edges)
-    errors, used = check(args.root, layers, edges)
+    errors, used, used_by_library = check(args.root, layers, edges)
     for edge in sorted(set(edges) - used):
         errors.append(f'{args.edges}: {edge[0]} -> {edge[1]} is listed but no include uses it any '
                       'more: remove it from the list')
+    for edge in sorted(e for e in used - used_by_library if not edges[e]):
+        errors.append(f'{args.edges}: {edge[0]} -> {edge[1]} is used by tests only: mark it '
+                      '"(tests)"')
     for error in errors:
         print(error, file=sys.stderr)
     if errors:

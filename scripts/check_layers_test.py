@@ -114,6 +114,12 @@ class CheckLayersTest(unittest.TestCase):
         self.assertEqual(code, 1, out)
         self.assertIn('cli -> base is listed but no include uses it any more', out)
 
+    def test_an_edge_only_tests_use_must_say_so(self):
+        tree = self.scratch(edges=EDGES.replace('store -> sim (tests)', 'store -> sim'))
+        code, out = tree.check()
+        self.assertEqual(code, 1, out)
+        self.assertIn('store -> sim is used by tests only: mark it "(tests)"', out)
+
     def test_a_folder_that_is_no_layer_fails(self):
         code, out = self.scratch({'net/http.h': '#pragma once\n'}).check()
         self.assertEqual(code, 1, out)

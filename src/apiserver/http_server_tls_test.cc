@@ -1,16 +1,13 @@
 // Tests of HTTPS in the transport over real loopback sockets, with a small synchronous Asio SSL
 // client that verifies the server's chain against the CA, as kubectl does. Timeouts only turn a
 // hang into a failure (each blocking socket gets SO_RCVTIMEO); nothing measures speed.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
 
 #include <atomic>
-#include <chrono>
-#include <functional>
-#include <memory>
-#include <thread>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -18,11 +15,13 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
 
 #include "apiserver/http_server.h"
-#include "apiserver/tls_certificates.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::apiserver {
 namespace {
@@ -118,7 +117,7 @@ class LinesStream : public ResponseStream {
 class HttpsServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    Result<TlsIdentity> identity = CreateSelfSigned({}, RealClock().Now());
+    Result<transport::TlsIdentity> identity = transport::CreateSelfSigned({}, RealClock().Now());
     ASSERT_TRUE(identity.ok()) << identity.status().message();
     identity_ = *identity;
     HttpServerOptions options;
@@ -144,7 +143,7 @@ class HttpsServerTest : public ::testing::Test {
     return response;
   }
 
-  TlsIdentity identity_;
+  transport::TlsIdentity identity_;
   const std::shared_ptr<LinesStream> endless_stream_ = std::make_shared<LinesStream>(true);
   std::unique_ptr<HttpServer> server_;
 };
@@ -194,7 +193,7 @@ TEST_F(HttpsServerTest, ClientLeavingAnOpenStreamCancelsIt) {
 }
 
 TEST_F(HttpsServerTest, ClientTrustingAnotherCaRejectsTheServer) {
-  Result<TlsIdentity> other = CreateSelfSigned({}, RealClock().Now());
+  Result<transport::TlsIdentity> other = transport::CreateSelfSigned({}, RealClock().Now());
   ASSERT_TRUE(other.ok());
   TlsClient client(server_->port(), other->ca_pem);
   beast::error_code ec = client.Handshake();
@@ -224,7 +223,7 @@ TEST_F(HttpsServerTest, PlainHttpClientGetsNoHttpAnswer) {
 // A rotated certificate (the operator's webhook server) serves new connections; an open one
 // keeps the session it has; a pair that does not load leaves the current one in place.
 TEST_F(HttpsServerTest, SetTlsSwapsTheCertificateForNewConnections) {
-  Result<TlsIdentity> rotated = CreateSelfSigned({}, RealClock().Now());
+  Result<transport::TlsIdentity> rotated = transport::CreateSelfSigned({}, RealClock().Now());
   ASSERT_TRUE(rotated.ok());
   TlsClient open(server_->port(), identity_.ca_pem);
   ASSERT_FALSE(open.Handshake());
@@ -246,7 +245,7 @@ TEST_F(HttpsServerTest, SetTlsSwapsTheCertificateForNewConnections) {
 TEST(HttpsServerStartTest, SetTlsOnPlainHttpIsRefused) {
   auto started = HttpServer::Start({}, [](const HttpRequest&) { return HttpResponse{}; });
   ASSERT_TRUE(started.ok());
-  Result<TlsIdentity> identity = CreateSelfSigned({}, RealClock().Now());
+  Result<transport::TlsIdentity> identity = transport::CreateSelfSigned({}, RealClock().Now());
   ASSERT_TRUE(identity.ok());
   Status refused = (*started)->SetTls({identity->cert_pem, identity->key_pem});
   EXPECT_EQ(refused.code(), Code::kBadRequest);
@@ -254,8 +253,8 @@ TEST(HttpsServerStartTest, SetTlsOnPlainHttpIsRefused) {
 }
 
 TEST(HttpsServerStartTest, RefusesAKeyOfAnotherCertificateOrNoPem) {
-  Result<TlsIdentity> a = CreateSelfSigned({}, RealClock().Now());
-  Result<TlsIdentity> b = CreateSelfSigned({}, RealClock().Now());
+  Result<transport::TlsIdentity> a = transport::CreateSelfSigned({}, RealClock().Now());
+  Result<transport::TlsIdentity> b = transport::CreateSelfSigned({}, RealClock().Now());
   ASSERT_TRUE(a.ok() && b.ok());
   HttpServerOptions options;
   options.tls = HttpTlsOptions{a->cert_pem, b->key_pem};

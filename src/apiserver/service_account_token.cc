@@ -12,8 +12,8 @@
 #include "api/base64.h"
 #include "api/field.h"
 #include "apiserver/rbac_policy.h"
-#include "apiserver/tls_certificates.h"
 #include "base/file.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::apiserver {
 namespace {
@@ -131,7 +131,8 @@ Result<std::unique_ptr<TokenSigner>> TokenSigner::Create(
     key = std::make_unique<Key>();
     key->pkey.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
     if (key->pkey == nullptr) {
-      return Status(Code::kInternal, OpenSslErrorMessage("reading " + key_file->string()));
+      return Status(Code::kInternal,
+                    transport::OpenSslErrorMessage("reading " + key_file->string()));
     }
     key->SetId();
   }
@@ -149,7 +150,7 @@ Result<const TokenSigner::Key*> TokenSigner::KeyForSigning() const {
   auto key = std::make_unique<Key>();
   key->pkey.reset(EVP_RSA_gen(2048));
   if (key->pkey == nullptr)
-    return Status(Code::kInternal, OpenSslErrorMessage("making the token key"));
+    return Status(Code::kInternal, transport::OpenSslErrorMessage("making the token key"));
   key->SetId();
   if (key_file_) {
     std::unique_ptr<BIO, BioFree> bio(BIO_new(BIO_s_mem()));

@@ -41,7 +41,8 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
       return Status(made.code(), command + ": " + made.message());
     }
   }
-  Result<std::optional<apiserver::TlsIdentity>> tls = ResolveTls(options.tls, options.data_dir, clock->Now());
+  Result<std::optional<transport::TlsIdentity>> tls =
+      ResolveTls(options.tls, options.data_dir, clock->Now());
   if (!tls.ok()) return Status(tls.status().code(), command + ": " + std::string(tls.status().message()));
   serving->tls_ = std::move(*tls);
   if (!options.tls.insecure_plain_http) {

@@ -19,10 +19,10 @@
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
 #include "base/clock.h"
-#include "apiserver/tls_certificates.h"
 #include "base/result.h"
 #include "cli/tls_flags.h"
 #include "store/store.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::cli {
 
@@ -91,7 +91,7 @@ class Serving {
   Serving() = default;
   ServeOptions options_;
   std::string command_;
-  std::optional<apiserver::TlsIdentity> tls_;  // resolved in Start, so bad flags fail early
+  std::optional<transport::TlsIdentity> tls_;  // resolved in Start, so bad flags fail early
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> server_;
   std::unique_ptr<apiserver::HttpServer> http_;

@@ -10,17 +10,17 @@
 namespace lws::cli {
 namespace {
 
-Result<apiserver::TlsIdentity> LoadOperatorPair(const TlsFlags& flags) {
-  apiserver::TlsIdentity identity;
+Result<transport::TlsIdentity> LoadOperatorPair(const TlsFlags& flags) {
+  transport::TlsIdentity identity;
   ASSIGN_OR_RETURN(identity.cert_pem, ReadFile(flags.cert_file));
   ASSIGN_OR_RETURN(identity.key_pem, ReadFile(flags.key_file));
   // Checked here so that a wrong pair is reported with both file names at start, not as a TLS
   // alert on every client's first request.
-  if (Status match = apiserver::CheckKeyMatches(identity.cert_pem, identity.key_pem); !match.ok()) {
+  if (Status match = transport::CheckKeyMatches(identity.cert_pem, identity.key_pem); !match.ok()) {
     return Status::BadRequest("--tls-cert " + flags.cert_file + " and --tls-key " +
                               flags.key_file + ": " + std::string(match.message()));
   }
-  ASSIGN_OR_RETURN(identity.ca_pem, apiserver::LastCertificate(identity.cert_pem));
+  ASSIGN_OR_RETURN(identity.ca_pem, transport::LastCertificate(identity.cert_pem));
   return identity;
 }
 
@@ -66,7 +66,7 @@ void AddAccessFlags(CLI::App* cmd, std::string* token, int* request_timeout_seco
                   "FILE (0600), as kube-apiserver's --audit-log-path");
 }
 
-Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
+Result<std::optional<transport::TlsIdentity>> ResolveTls(const TlsFlags& flags,
                                                          const std::string& data_dir, Time now) {
   if (flags.self_signed && !flags.cert_file.empty()) {
     return Status::BadRequest("--tls-self-signed cannot be combined with --tls-cert");
@@ -79,13 +79,12 @@ Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
   if (flags.cert_file.empty() != flags.key_file.empty()) {
     return Status::BadRequest("--tls-cert and --tls-key must be given together");
   }
-  if (!flags.enabled()) return std::optional<apiserver::TlsIdentity>();
-  Result<apiserver::TlsIdentity> identity =
+  if (!flags.enabled()) return std::optional<transport::TlsIdentity>();
+  Result<transport::TlsIdentity> identity =
       !flags.cert_file.empty() ? LoadOperatorPair(flags)
-      : data_dir.empty()
-          ? apiserver::CreateSelfSigned({}, now)
-          : apiserver::LoadOrCreateSelfSigned((std::filesystem::path(data_dir) / "tls").string(),
-                                              {}, now);
+      : data_dir.empty()       ? transport::CreateSelfSigned({}, now)
+                               : transport::LoadOrCreateSelfSigned(
+                                     (std::filesystem::path(data_dir) / "tls").string(), {}, now);
   if (!identity.ok()) return identity.status();
   return std::optional(std::move(*identity));
 }

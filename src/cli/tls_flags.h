@@ -19,9 +19,9 @@
 #include <optional>
 #include <string>
 
-#include "apiserver/tls_certificates.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "transport/tls_certificates.h"
 
 namespace CLI {
 class App;
@@ -44,7 +44,7 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags);
 
 // The identity to serve with, nullopt for plain HTTP. `data_dir` ("" for none) keeps the
 // self-signed files; `now` dates new certificates and checks stored ones.
-Result<std::optional<apiserver::TlsIdentity>> ResolveTls(const TlsFlags& flags,
+Result<std::optional<transport::TlsIdentity>> ResolveTls(const TlsFlags& flags,
                                                          const std::string& data_dir, Time now);
 
 // Adds the access flags both commands share: --token (the administrator's), --request-timeout

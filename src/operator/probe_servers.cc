@@ -2,8 +2,8 @@
 // that starts a transport; fuzz builds leave it out.
 #include "operator/probe_servers.h"
 
-#include "apiserver/tls_certificates.h"
 #include "base/log.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::op {
 namespace {
@@ -34,7 +34,8 @@ Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(const MetricsS
     } else {
       // As controller-runtime without a CertDir: a self-signed certificate kept in memory.
       // Scrapers of an operator's metrics skip verification or trust the Service's CA.
-      ASSIGN_OR_RETURN(apiserver::TlsIdentity identity, apiserver::CreateSelfSigned({}, clock->Now()));
+      ASSIGN_OR_RETURN(transport::TlsIdentity identity,
+                       transport::CreateSelfSigned({}, clock->Now()));
       server_options.tls = apiserver::HttpTlsOptions{identity.cert_pem, identity.key_pem};
     }
     server_options.tls->policy = options.tls_policy;

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <optional>
 
-#include "apiserver/tls_certificates.h"
 #include "base/file.h"
+#include "transport/tls_certificates.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 namespace {
 
 constexpr const char* kCaFile = "ca.crt";
@@ -52,4 +52,4 @@ Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir,
   return identity;
 }
 
-}  // namespace lws::apiserver
+}  // namespace lws::transport

@@ -4,7 +4,7 @@
 // unique_ptr with its free function, and every failure becomes a Status carrying OpenSSL's own
 // reason (its thread-local error queue is drained into the message, so no stale error leaks
 // into a later call). Reading and writing the self-signed files is tls_certificate_files.cc.
-#include "apiserver/tls_certificates.h"
+#include "transport/tls_certificates.h"
 
 #include <arpa/inet.h>
 #include <openssl/bio.h>
@@ -21,7 +21,7 @@
 #include <memory>
 #include <utility>
 
-namespace lws::apiserver {
+namespace lws::transport {
 namespace {
 
 struct OpenSslFree {
@@ -346,4 +346,4 @@ std::string OpenSslErrorMessage(std::string_view what) {
   return message;
 }
 
-}  // namespace lws::apiserver
+}  // namespace lws::transport

@@ -1,4 +1,4 @@
-// File: apiserver/tls_certificates.h
+// File: transport/tls_certificates.h
 //
 // The certificates behind the embedded API server's HTTPS, in PEM text, made and checked with
 // OpenSSL 3 alone (no Beast or Asio here: the transport only receives the PEM strings).
@@ -22,7 +22,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 
 // A server's TLS identity as PEM text.
 struct TlsIdentity {
@@ -100,4 +100,4 @@ Result<TlsIdentity> IssueServingCertificate(const CertificateAuthority& ca,
 Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir,
                                            const SelfSignedRequest& request, Time now);
 
-}  // namespace lws::apiserver
+}  // namespace lws::transport

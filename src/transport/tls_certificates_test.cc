@@ -1,18 +1,17 @@
 // Tests of the self-signed certificates: each property a TLS client relies on is checked through
 // OpenSSL's own verification, and every check is also shown to fail on a certificate that lacks
 // the property (another CA, another key, another name, another time).
-#include "apiserver/tls_certificates.h"
+#include "transport/tls_certificates.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-namespace lws::apiserver {
+namespace lws::transport {
 namespace {
 
 using ::testing::ElementsAre;
@@ -139,4 +138,4 @@ TEST_F(SelfSignedFilesTest, ReplacedWhenBrokenForOtherNamesOrExpired) {
 }
 
 }  // namespace
-}  // namespace lws::apiserver
+}  // namespace lws::transport

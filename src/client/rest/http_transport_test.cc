@@ -2,19 +2,19 @@
 // with small handlers: keep-alive reuse from several threads, streamed bodies cut anywhere,
 // cancellation from another thread, error messages, and RequestPool's HTTPS calls.
 #include "client/rest/http_transport.h"
-#include "client/rest/request_pool.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <future>
 #include <set>
 #include <thread>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "apiserver/http_server.h"
-#include "apiserver/tls_certificates.h"
 #include "client/rest/http_url.h"
+#include "client/rest/request_pool.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::rest {
 namespace {
@@ -50,7 +50,7 @@ class Server {
   explicit Server(apiserver::HttpHandler handler, bool tls = false) {
     apiserver::HttpServerOptions options;
     if (tls) {
-      identity_ = apiserver::CreateSelfSigned({}, RealClock().Now()).value();
+      identity_ = transport::CreateSelfSigned({}, RealClock().Now()).value();
       options.tls = apiserver::HttpTlsOptions{identity_.cert_pem, identity_.key_pem};
     }
     http_ = apiserver::HttpServer::Start(std::move(options), std::move(handler)).value();
@@ -58,10 +58,10 @@ class Server {
   std::string url(bool tls = false) const {
     return std::string(tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(http_->port());
   }
-  const apiserver::TlsIdentity& identity() const { return identity_; }
+  const transport::TlsIdentity& identity() const { return identity_; }
 
  private:
-  apiserver::TlsIdentity identity_;
+  transport::TlsIdentity identity_;
   std::unique_ptr<apiserver::HttpServer> http_;
 };
 
@@ -199,7 +199,7 @@ TEST(HttpTransportTest, HttpsVerifiesTheServer) {
   EXPECT_EQ(ok->body, "GET /secure ");
 
   TlsConfig stranger;
-  stranger.ca_pem = apiserver::CreateSelfSigned({}, RealClock().Now()).value().ca_pem;
+  stranger.ca_pem = transport::CreateSelfSigned({}, RealClock().Now()).value().ca_pem;
   Result<HttpAnswer> refused = Transport(server.url(true), stranger)->RoundTrip({"GET", "/secure"});
   EXPECT_FALSE(IsTransientTransportError(refused.status()));
   EXPECT_EQ(refused.status().message(),

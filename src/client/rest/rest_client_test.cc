@@ -332,7 +332,7 @@ TEST_F(RestClientTest, HttpsWithTheServersCa) {
 TEST_F(RestClientTest, HttpsWithAnotherCaFailsOnceWithTheReason) {
   LiveServer server(LiveServerOptions{.tls = true});
   RestConfig config = server.config();
-  config.tls.ca_pem = apiserver::CreateSelfSigned({}, RealClock().Now()).value().ca_pem;
+  config.tls.ca_pem = transport::CreateSelfSigned({}, RealClock().Now()).value().ca_pem;
   RestClientOptions options;
   options.sleep = sleeps_.Hook();
   auto client = RestClient::FromConfig(config, options).value();

@@ -8,6 +8,8 @@
 // wait for a condition on them (a condition wait with a generous bound, never a sleep).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -17,14 +19,12 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "apiserver/api_server.h"
 #include "apiserver/http_server.h"
-#include "apiserver/tls_certificates.h"
 #include "client/client.h"
 #include "client/rest/rest_config.h"
 #include "store/store.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::rest::testing {
 
@@ -81,7 +81,7 @@ class LiveServer {
     server_ = apiserver::ApiServer::Create(std::move(server_options)).value();
     apiserver::HttpServerOptions http;
     if (options_.tls) {
-      identity_ = apiserver::CreateSelfSigned({}, clock_.Now()).value();
+      identity_ = transport::CreateSelfSigned({}, clock_.Now()).value();
       http.tls = apiserver::HttpTlsOptions{identity_.cert_pem, identity_.key_pem};
     }
     http_ = apiserver::HttpServer::Start(std::move(http), [this](const apiserver::HttpRequest& r) {
@@ -102,7 +102,7 @@ class LiveServer {
     config.source = "test";
     return config;
   }
-  const apiserver::TlsIdentity& identity() const { return identity_; }
+  const transport::TlsIdentity& identity() const { return identity_; }
   store::Store* store() { return store_.get(); }
   uint16_t port() const { return http_->port(); }
 
@@ -152,7 +152,7 @@ class LiveServer {
   RealClock clock_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> server_;
-  apiserver::TlsIdentity identity_;
+  transport::TlsIdentity identity_;
   std::unique_ptr<apiserver::HttpServer> http_;
   mutable std::mutex mu_;
   std::vector<apiserver::HttpRequest> requests_;

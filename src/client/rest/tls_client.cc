@@ -10,7 +10,7 @@
 #include <memory>
 #include <string_view>
 
-#include "apiserver/tls_certificates.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::rest {
 namespace {
@@ -28,7 +28,7 @@ using KeyPtr = std::unique_ptr<EVP_PKEY, OpenSslFree>;
 constexpr unsigned char kHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
 
 Status OpenSslError(std::string_view what) {
-  return Status::BadRequest(apiserver::OpenSslErrorMessage(what));
+  return Status::BadRequest(transport::OpenSslErrorMessage(what));
 }
 
 BioPtr MemoryBio(const std::string& pem) {

@@ -9,9 +9,9 @@
 #include <functional>
 
 #include "api/base64.h"
-#include "apiserver/tls_certificates.h"
 #include "base/file.h"
 #include "client/local/local_testing.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -118,8 +118,8 @@ TEST_F(CertManagerTest, CreatesTheSecretWritesFilesAndInjectsEveryWebhook) {
   EXPECT_EQ(files_written_, 1);
   for (const char* host : {"lws-webhook-service.lws-system.svc",
                            "lws-webhook-service.lws-system.svc.cluster.local", "127.0.0.1"}) {
-    EXPECT_TRUE(apiserver::VerifyServingCertificate(material.serving_cert, material.ca_cert,
-                                                    host, plane_.loop.Now())
+    EXPECT_TRUE(transport::VerifyServingCertificate(material.serving_cert, material.ca_cert, host,
+                                                    plane_.loop.Now())
                     .ok())
         << host;
   }
@@ -191,8 +191,8 @@ TEST_F(CertManagerTest, RotatesTheServingCertificateBeforeItExpires) {
   EXPECT_EQ(second.ca_cert, first.ca_cert);
   EXPECT_EQ(files_written_, 2);
   ExpectServed(second, "a");
-  EXPECT_TRUE(apiserver::VerifyServingCertificate(second.serving_cert, second.ca_cert,
-                                                  "127.0.0.1", plane_.loop.Now() + 24h * 300)
+  EXPECT_TRUE(transport::VerifyServingCertificate(second.serving_cert, second.ca_cert, "127.0.0.1",
+                                                  plane_.loop.Now() + 24h * 300)
                   .ok());
 }
 
@@ -220,7 +220,7 @@ TEST_F(CertManagerTest, ABrokenSecretIsReissued) {
   ASSERT_TRUE(client_.Update(kSecrets, secret).ok());
   plane_.loop.RunFor(1s);
   const CertificateMaterial repaired = SecretMaterial();
-  EXPECT_TRUE(apiserver::CheckKeyMatches(repaired.serving_cert, repaired.serving_key).ok());
+  EXPECT_TRUE(transport::CheckKeyMatches(repaired.serving_cert, repaired.serving_key).ok());
   ExpectServed(repaired, "a");
 }
 

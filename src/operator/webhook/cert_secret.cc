@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "apiserver/tls_certificates.h"
 #include "api/base64.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -30,19 +30,18 @@ void SetData(Json* secret, const CertificateMaterial& material) {
 bool ValidAuthority(const CertificateMaterial& material, const CertificateNames& names,
                     Time at) {
   if (material.ca_cert.empty() || material.ca_key.empty()) return false;
-  return apiserver::CheckKeyMatches(material.ca_cert, material.ca_key).ok() &&
-         apiserver::VerifyServingCertificate(material.ca_cert, material.ca_cert, names.ca_name,
-                                             at)
+  return transport::CheckKeyMatches(material.ca_cert, material.ca_key).ok() &&
+         transport::VerifyServingCertificate(material.ca_cert, material.ca_cert, names.ca_name, at)
              .ok();
 }
 
 bool ValidServing(const CertificateMaterial& material, const CertificateNames& names, Time at) {
   if (material.serving_cert.empty() || material.serving_key.empty()) return false;
-  if (!apiserver::CheckKeyMatches(material.serving_cert, material.serving_key).ok()) return false;
+  if (!transport::CheckKeyMatches(material.serving_cert, material.serving_key).ok()) return false;
   std::vector<std::string> hosts = names.dns_names;
   hosts.insert(hosts.end(), names.ip_addresses.begin(), names.ip_addresses.end());
   for (const std::string& host : hosts) {
-    if (!apiserver::VerifyServingCertificate(material.serving_cert, material.ca_cert, host, at)
+    if (!transport::VerifyServingCertificate(material.serving_cert, material.ca_cert, host, at)
              .ok()) {
       return false;
     }
@@ -106,13 +105,13 @@ Result<CertificateMaterial> IssueCertificates(const CertificateMaterial& current
                                               const CertificateNames& names,
                                               const CertificateValidity& validity, Time now) {
   if (action == CertificateAction::kKeep) return current;
-  apiserver::CertificateAuthority ca{current.ca_cert, current.ca_key};
+  transport::CertificateAuthority ca{current.ca_cert, current.ca_key};
   if (action == CertificateAction::kIssueAll) {
-    ASSIGN_OR_RETURN(ca, apiserver::CreateCertificateAuthority(
+    ASSIGN_OR_RETURN(ca, transport::CreateCertificateAuthority(
                              {names.ca_name, names.ca_organization, validity.ca}, now));
   }
-  ASSIGN_OR_RETURN(apiserver::TlsIdentity serving,
-                   apiserver::IssueServingCertificate(
+  ASSIGN_OR_RETURN(transport::TlsIdentity serving,
+                   transport::IssueServingCertificate(
                        ca, {names.dns_names, names.ip_addresses, validity.serving}, now));
   return CertificateMaterial{ca.cert_pem, ca.key_pem, serving.cert_pem, serving.key_pem};
 }

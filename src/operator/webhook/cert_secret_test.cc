@@ -5,8 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "apiserver/tls_certificates.h"
 #include "api/base64.h"
+#include "transport/tls_certificates.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -47,22 +47,20 @@ TEST_F(CertSecretTest, NamesAreTheServiceNamesThenTheExtras) {
 TEST_F(CertSecretTest, IssuedMaterialIsWhatCertControllerWrites) {
   EXPECT_EQ(fresh_->ca_key.rfind("-----BEGIN RSA PRIVATE KEY-----", 0), 0u);
   EXPECT_EQ(fresh_->serving_key.rfind("-----BEGIN RSA PRIVATE KEY-----", 0), 0u);
-  EXPECT_THAT(apiserver::SubjectAltNames(fresh_->ca_cert).value(), ElementsAre("DNS:lws-ca"));
-  EXPECT_THAT(apiserver::SubjectAltNames(fresh_->serving_cert).value(),
+  EXPECT_THAT(transport::SubjectAltNames(fresh_->ca_cert).value(), ElementsAre("DNS:lws-ca"));
+  EXPECT_THAT(transport::SubjectAltNames(fresh_->serving_cert).value(),
               ElementsAre("DNS:lws-webhook-service.lws-system.svc",
-                          "DNS:lws-webhook-service.lws-system.svc.cluster.local",
-                          "IP:127.0.0.1"));
+                          "DNS:lws-webhook-service.lws-system.svc.cluster.local", "IP:127.0.0.1"));
   for (const char* host : {"lws-webhook-service.lws-system.svc", "127.0.0.1"}) {
-    EXPECT_TRUE(apiserver::VerifyServingCertificate(fresh_->serving_cert, fresh_->ca_cert, host,
-                                                    kNow)
-                    .ok())
+    EXPECT_TRUE(
+        transport::VerifyServingCertificate(fresh_->serving_cert, fresh_->ca_cert, host, kNow).ok())
         << host;
   }
   // Valid from an hour before issuing; the serving certificate for a year.
-  EXPECT_TRUE(apiserver::VerifyServingCertificate(fresh_->serving_cert, fresh_->ca_cert,
+  EXPECT_TRUE(transport::VerifyServingCertificate(fresh_->serving_cert, fresh_->ca_cert,
                                                   "127.0.0.1", kNow - 59min)
                   .ok());
-  EXPECT_FALSE(apiserver::VerifyServingCertificate(fresh_->serving_cert, fresh_->ca_cert,
+  EXPECT_FALSE(transport::VerifyServingCertificate(fresh_->serving_cert, fresh_->ca_cert,
                                                    "127.0.0.1", kNow + 24h * 366)
                    .ok());
 }
