@@ -285,8 +285,14 @@ net::awaitable<HttpResponse> Connection<AsyncStream>::CallOffStrand(HttpRequest 
   call->request = std::move(request);
   const bool read = IsReadMethod(call->request.method);
   context_->RunHandler(read, [self = this->shared_from_this(), call] {
-    auto answer = [self, call](HttpResponse response) {
-      self->context_->PostAnswer([&] {
+    // A deferred answer is released on another thread, possibly after the server stopped: it
+    // holds the connection weakly, so that it never keeps a socket alive past its io_context (the
+    // coroutine waiting in CallOffStrand holds the connection while an answer can still arrive).
+    auto answer = [weak = std::weak_ptr(self), context = self->context_,
+                   call](HttpResponse response) {
+      context->PostAnswer([&] {
+        auto self = weak.lock();
+        if (self == nullptr) return;  // the connection is gone: nobody to answer
         net::post(self->executor(), [self, call, response = std::move(response)]() mutable {
           if (call->abandoned) {
             if (response.stream) CancelStream(*response.stream, self->context_->log());
