@@ -22,30 +22,32 @@ void GroupSync::Written(std::uint64_t seq) {
   if (seq > written_) written_ = seq;
 }
 
+bool GroupSync::Settled(std::uint64_t seq) const { return durable_ >= seq || !failed_.ok(); }
+
+void GroupSync::Want(std::uint64_t seq) {
+  if (seq <= wanted_seq_) return;
+  wanted_seq_ = seq;
+  wanted_.notify_one();
+}
+
 Status GroupSync::AwaitDurable(std::uint64_t seq) {
   std::unique_lock lock(mu_);
-  if (durable_ >= seq || !failed_.ok()) return failed_;
-  if (seq > wanted_seq_) {
-    wanted_seq_ = seq;
-    wanted_.notify_one();
-  }
-  flushed_.wait(lock, [&] { return durable_ >= seq || !failed_.ok(); });
+  if (Settled(seq)) return failed_;
+  Want(seq);
+  flushed_.wait(lock, [&] { return Settled(seq); });
   return failed_;
 }
 
 void GroupSync::OnDurable(std::uint64_t seq, std::function<void(Status)> done) {
   std::unique_lock lock(mu_);
-  if (durable_ >= seq || !failed_.ok()) {
+  if (Settled(seq)) {
     Status now = failed_;
     lock.unlock();
     done(std::move(now));
     return;
   }
   callbacks_.emplace_back(seq, std::move(done));
-  if (seq > wanted_seq_) {
-    wanted_seq_ = seq;
-    wanted_.notify_one();
-  }
+  Want(seq);
 }
 
 // One flush at a time, each covering everything written before it began; waiters whose write

@@ -54,6 +54,10 @@ class GroupSync {
   using Callback = std::pair<std::uint64_t, std::function<void(Status)>>;
 
   void RunFlusher();
+  // Under mu_: `seq` is durable, or a flush failed (nothing more will be).
+  bool Settled(std::uint64_t seq) const;
+  // Under mu_: asks the flusher for a flush covering `seq`.
+  void Want(std::uint64_t seq);
   // Under mu_: the callbacks that the last flush released (all of them once a flush failed).
   std::vector<Callback> TakeReleased();
 
