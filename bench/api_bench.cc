@@ -12,8 +12,8 @@
 #include "api/lws_validation.h"
 #include "api/pod.h"
 #include "api/yaml.h"
-#include "typical_pod.h"
 #include "testdata/testdata_dir.h"
+#include "typical_pod.h"
 
 namespace lws::api {
 namespace {

@@ -41,7 +41,8 @@ const api::ResourceInfo& Pods() {
 const Json& PodTemplate() {
   static const Json pod = [] {
     Json p = Json::parse(TypicalPodText());
-    for (const char* key : {"uid", "resourceVersion", "creationTimestamp"}) p["metadata"].erase(key);
+    for (const char* key : {"uid", "resourceVersion", "creationTimestamp"})
+      p["metadata"].erase(key);
     return p;
   }();
   return pod;
@@ -89,7 +90,8 @@ void StartShared(SharedServer* s, const std::string& data_dir, int pods) {
   }
   s->server = std::move(*server);
   for (int i = 0; i < pods; ++i) {
-    Result<store::ObjectPtr> created = s->server->store().Create(Pods(), PodNamed(StoredPodName(i)));
+    Result<store::ObjectPtr> created =
+        s->server->store().Create(Pods(), PodNamed(StoredPodName(i)));
     if (created.ok()) {
       Json running = (*created)->json;
       running["status"] = PodTemplate()["status"];
@@ -243,11 +245,12 @@ void BM_HandleCreatePod(benchmark::State& state) {
   std::string error = shared.error;
   for (auto _ : state) {
     if (!error.empty()) continue;
-    apiserver::HttpRequest request = JsonRequest(
-        "POST", kPodsPath, PodBody("direct-" + std::to_string(next_pod.fetch_add(1))));
+    apiserver::HttpRequest request =
+        JsonRequest("POST", kPodsPath, PodBody("direct-" + std::to_string(next_pod.fetch_add(1))));
     apiserver::HttpResponse response = shared.server->api().Handle(request);
     if (response.status != 201) {
-      error = "POST answered " + std::to_string(response.status) + ": " + response.body.substr(0, 300);
+      error =
+          "POST answered " + std::to_string(response.status) + ": " + response.body.substr(0, 300);
     }
   }
   state.SetItemsProcessed(state.iterations());
@@ -394,7 +397,8 @@ void BM_WatchFanout(benchmark::State& state) {
     if (!error.empty()) return state.SkipWithError(error.c_str());
     const double seconds = std::chrono::duration<double>(done - start).count();
     state.SetIterationTime(seconds);
-    state.counters["burst_write_ms"] = std::chrono::duration<double, std::milli>(written - start).count();
+    state.counters["burst_write_ms"] =
+        std::chrono::duration<double, std::milli>(written - start).count();
     state.counters["events_per_s"] = kWatchers * static_cast<double>(kBurst) / seconds;
     state.counters["received_MB"] = static_cast<double>((*fanout)->body_bytes()) / 1e6;
   }

@@ -34,11 +34,13 @@ void PodsScheduledAndStarted(benchmark::State& state) {
       auto set = testing::StatefulSet("set" + std::to_string(s), per_set, 1, "Parallel");
       if (!sim->user.Create(client::kStatefulSets, set).ok()) state.SkipWithError("create failed");
     }
-    bool done = sim->RunUntil([&] {
-      int ready = 0;
-      for (int s = 0; s < sets; ++s) ready += sim->ReadyPods("set" + std::to_string(s));
-      return ready == sets * per_set;
-    }, std::chrono::hours(1), std::chrono::seconds(30));
+    bool done = sim->RunUntil(
+        [&] {
+          int ready = 0;
+          for (int s = 0; s < sets; ++s) ready += sim->ReadyPods("set" + std::to_string(s));
+          return ready == sets * per_set;
+        },
+        std::chrono::hours(1), std::chrono::seconds(30));
     state.PauseTiming();
     if (!done) state.SkipWithError("pods did not all become Ready within an hour of virtual time");
     virtual_seconds = std::chrono::duration<double>(sim->loop().Now() - start).count();
@@ -51,9 +53,14 @@ void PodsScheduledAndStarted(benchmark::State& state) {
   state.counters["virtual_s"] = virtual_seconds;
   state.counters["loop_tasks"] = static_cast<double>(tasks);
   state.counters["set_syncs"] = static_cast<double>(syncs);
-  state.counters["pods_per_s"] = benchmark::Counter(sets * per_set, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["pods_per_s"] =
+      benchmark::Counter(sets * per_set, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(PodsScheduledAndStarted)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(PodsScheduledAndStarted)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace lws::cluster

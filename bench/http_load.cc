@@ -1,11 +1,6 @@
 // File: bench/http_load.cc
 #include "http_load.h"
 
-#include <cstring>
-#include <exception>
-#include <filesystem>
-#include <utility>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -17,6 +12,10 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <utility>
 
 namespace lws::bench {
 namespace {
@@ -92,8 +91,9 @@ Result<std::unique_ptr<ServerUnderTest>> ServerUnderTest::Start(const std::strin
   api_options.clock = &s->clock_;
   ASSIGN_OR_RETURN(s->api_, apiserver::ApiServer::Create(std::move(api_options)));
   apiserver::ApiServer* api = s->api_.get();
-  ASSIGN_OR_RETURN(s->http_, apiserver::HttpServer::Start(
-                                 {}, [api](const apiserver::HttpRequest& r) { return api->Handle(r); }));
+  ASSIGN_OR_RETURN(s->http_,
+                   apiserver::HttpServer::Start(
+                       {}, [api](const apiserver::HttpRequest& r) { return api->Handle(r); }));
   return s;
 }
 
@@ -215,7 +215,7 @@ WatchFanout::~WatchFanout() {
 }
 
 Result<std::unique_ptr<WatchFanout>> WatchFanout::Open(uint16_t port, const std::string& target,
-                                                      int watchers) {
+                                                       int watchers) {
   auto impl = std::make_unique<Impl>();
   http::request<http::empty_body> request{http::verb::get, target, 11};
   request.set(http::field::host, "127.0.0.1:" + std::to_string(port));
@@ -260,8 +260,8 @@ Status WatchFanout::ReadUntil(std::int64_t events, std::chrono::seconds timeout)
   for (std::size_t i = 0; i < f.counts.size(); ++i) {
     const WatchCount& c = f.counts[i];
     if (c.other > 0) {
-      return Status::Internal("watcher " + std::to_string(i) + " received an unexpected event: " +
-                              c.first_other);
+      return Status::Internal("watcher " + std::to_string(i) +
+                              " received an unexpected event: " + c.first_other);
     }
     if (c.added != events) {
       return Status::Internal("watcher " + std::to_string(i) + " received " +

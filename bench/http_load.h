@@ -68,8 +68,8 @@ class HttpConnection {
 // What one watch stream delivered: complete lines by their event type.
 struct WatchCount {
   std::int64_t added = 0;
-  std::int64_t other = 0;       // any line that is not an ADDED event (BOOKMARK, ERROR, ...)
-  std::string first_other;      // the start of the first such line, for the error message
+  std::int64_t other = 0;   // any line that is not an ADDED event (BOOKMARK, ERROR, ...)
+  std::string first_other;  // the start of the first such line, for the error message
 };
 
 // Many watch streams on one loopback address, read by the single thread that calls ReadUntil.
@@ -79,7 +79,7 @@ class WatchFanout {
   // headers: every one must be 200 and chunked. When this returns, every watch is registered in
   // the store (the server answers the headers after creating the watcher).
   static Result<std::unique_ptr<WatchFanout>> Open(uint16_t port, const std::string& target,
-                                                  int watchers);
+                                                   int watchers);
   ~WatchFanout();
 
   // Reads all streams (Asio, on the calling thread) until each has delivered `events` ADDED

@@ -13,8 +13,8 @@
 // the scheduler's attempts (fit or not) during the rollout per pod of the LWS.
 #include <benchmark/benchmark.h>
 
-#include "heap_bytes.h"
 #include "client/resource.h"
+#include "heap_bytes.h"
 #include "scenario/lws_world.h"
 
 namespace lws::scenario {
@@ -32,8 +32,7 @@ bool RolloutDone(const LwsWorld& world, int groups) {
     if (c.type == "UpdateInProgress") updating = c.status == "True";
   }
   return lws->status.observed_generation == lws->metadata.generation && available && !updating &&
-         lws->status.updated_replicas == groups &&
-         sts->spec.replicas.value_or(0) == groups;
+         lws->status.updated_replicas == groups && sts->spec.replicas.value_or(0) == groups;
 }
 
 // Event writes so far: each event is created with count 1 and each repeat adds 1 (a patch),
@@ -71,7 +70,8 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     shape.max_surge = "10%";
     state.ResumeTiming();
     Time start = world->loop().Now();
-    if (!world->Create(client::kLeaderWorkerSets, LwsObject(shape)).ok()) state.SkipWithError("create");
+    if (!world->Create(client::kLeaderWorkerSets, LwsObject(shape)).ok())
+      state.SkipWithError("create");
     auto available = [&] {
       auto lws = world->Lws("bench");
       return lws && lws->status.ready_replicas == groups;
@@ -84,15 +84,15 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
     const std::uint64_t attempts_before = world->cluster().scheduler().attempts();
     state.ResumeTiming();
     api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
-    if (!world->MergePatch(client::kLeaderWorkerSets, "bench", patch).ok()) state.SkipWithError("patch");
+    if (!world->MergePatch(client::kLeaderWorkerSets, "bench", patch).ok())
+      state.SkipWithError("patch");
     // The template changed: the rollout is done once the controller saw it and finished it.
     if (!world->RunUntil([&] { return RolloutDone(*world, groups); }, 4h, 1s)) {
       state.SkipWithError("rollout did not complete");
     }
     state.PauseTiming();
     virtual_s = std::chrono::duration<double>(world->loop().Now() - start).count();
-    const auto writes =
-        static_cast<double>(world->store()->CurrentResourceVersion() - rv_before);
+    const auto writes = static_cast<double>(world->store()->CurrentResourceVersion() - rv_before);
     writes_per_group = writes / groups;
     schedule_attempts_per_pod =
         static_cast<double>(world->cluster().scheduler().attempts() - attempts_before) /
@@ -120,7 +120,13 @@ void LwsCreatedAndRolledOut(benchmark::State& state) {
   state.counters["cache_bytes_per_pod"] = cache_bytes_per_pod;
   state.counters["schedule_attempts_per_pod"] = schedule_attempts_per_pod;
 }
-BENCHMARK(LwsCreatedAndRolledOut)->Arg(10)->Arg(100)->Arg(300)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(LwsCreatedAndRolledOut)
+    ->Arg(10)
+    ->Arg(100)
+    ->Arg(300)
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace lws::scenario

@@ -9,7 +9,6 @@
 // scaled to n groups (n + 1 nodes), without tenants: how the cost of a run grows with groups.
 // Counter `virtual_s_per_run` is the virtual time a run simulated.
 #include <benchmark/benchmark.h>
-
 #include <fmt/format.h>
 
 #include "simulate/run.h"
@@ -64,8 +63,8 @@ void RunMany(benchmark::State& state, const Scenario& scenario) {
     }
     virtual_s += run->window_start_s + run->metrics.duration_s;
   }
-  state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                    benchmark::Counter::kIsRate);
+  state.counters["runs_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["virtual_s_per_run"] = virtual_s / static_cast<double>(state.iterations());
 }
 

@@ -22,12 +22,13 @@ const api::ResourceInfo& Pods() {
 }
 
 Json TemplatePod() {
-  Json labels = {{"leaderworkerset.sigs.k8s.io/name", "vllm"},
-                 {"leaderworkerset.sigs.k8s.io/group-index", "0"},
-                 {"leaderworkerset.sigs.k8s.io/worker-index", "1"},
-                 {"leaderworkerset.sigs.k8s.io/group-key", "95e88034e460983f51a9952fe128729fbc0663b5"},
-                 {"leaderworkerset.sigs.k8s.io/template-revision-hash", "fcf8694b5"},
-                 {"controller-revision-hash", "vllm-0-6d5b7c9f8"}};
+  Json labels = {
+      {"leaderworkerset.sigs.k8s.io/name", "vllm"},
+      {"leaderworkerset.sigs.k8s.io/group-index", "0"},
+      {"leaderworkerset.sigs.k8s.io/worker-index", "1"},
+      {"leaderworkerset.sigs.k8s.io/group-key", "95e88034e460983f51a9952fe128729fbc0663b5"},
+      {"leaderworkerset.sigs.k8s.io/template-revision-hash", "fcf8694b5"},
+      {"controller-revision-hash", "vllm-0-6d5b7c9f8"}};
   Json container = {
       {"name", "vllm-worker"},
       {"image", "vllm/vllm-openai:v0.8.5"},
@@ -106,14 +107,15 @@ void BM_CreateInMemory(benchmark::State& state) {
     benchmark::DoNotOptimize(created);
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["json_bytes"] = static_cast<double>((*store->Get(Pods(), "default", "vllm-0"))->bytes().size());
+  state.counters["json_bytes"] =
+      static_cast<double>((*store->Get(Pods(), "default", "vllm-0"))->bytes().size());
 }
 BENCHMARK(BM_CreateInMemory);
 
 void BM_CreateDurable(benchmark::State& state) {
   ManualClock clock;
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("lws-store-bench-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("lws-store-bench-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   {
     auto store = OpenStore(clock, dir.string());

@@ -1,8 +1,8 @@
 // File: fuzz/apiserver_request_fuzz.cc
 //
 // Any request at all through ApiServer::Handle (routing, query parsing, body decoding, every
-// verb, patches, apply, scale, binding, watches, the LWS webhooks): it must answer with a Status, never crash,
-// and leave the store consistent. Input: "METHOD\nTARGET\nCONTENT-TYPE\nACCEPT\nBODY".
+// verb, patches, apply, scale, binding, watches, the LWS webhooks): it must answer with a Status,
+// never crash, and leave the store consistent. Input: "METHOD\nTARGET\nCONTENT-TYPE\nACCEPT\nBODY".
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -8,8 +8,8 @@
 
 #include "api/group_restarts.h"
 #include "api/lws_defaults.h"
-#include "api/rollout_annotations.h"
 #include "api/lws_validation.h"
+#include "api/rollout_annotations.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace lws::api;

@@ -30,7 +30,8 @@ void CheckLease(const Json& lease) {
 void CheckReviews(const Json& answer) {
   auto user = lws::op::UserFromTokenReview(answer);
   if (!user.ok() && user.status().code() != lws::Code::kBadRequest) std::abort();
-  if (user.ok() && user->has_value()) lws::op::SubjectAccessReviewFor(**user, "get", "/metrics").dump();
+  if (user.ok() && user->has_value())
+    lws::op::SubjectAccessReviewFor(**user, "get", "/metrics").dump();
   auto allowed = lws::op::AllowedBySubjectAccessReview(answer);
   if (!allowed.ok() && allowed.status().code() != lws::Code::kBadRequest) std::abort();
 }
@@ -50,7 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) return 0;
-  if (which == 0) CheckLease(json);
-  else CheckReviews(json);
+  if (which == 0)
+    CheckLease(json);
+  else
+    CheckReviews(json);
   return 0;
 }

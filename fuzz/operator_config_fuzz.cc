@@ -19,7 +19,8 @@ void CheckLoaded(const lws::config::Configuration& config) {
   Configuration again = config;
   lws::config::SetDefaults(&again);
   if (!(again == config)) std::abort();  // defaulting is idempotent
-  auto back = lws::config::DecodeConfiguration(lws::api::EmitYaml(lws::config::ConfigurationToJson(config)));
+  auto back = lws::config::DecodeConfiguration(
+      lws::api::EmitYaml(lws::config::ConfigurationToJson(config)));
   if (!back.ok() || !(*back == config)) std::abort();
   lws::config::ExplicitFlags flags;
   flags.metrics_bind_address = config.metrics.bind_address;

@@ -12,11 +12,19 @@
 namespace {
 
 constexpr const char* kKinds[][2] = {
-    {"v1", "Pod"},         {"v1", "ConfigMap"},         {"v1", "Secret"},
-    {"v1", "Service"},     {"v1", "Node"},              {"v1", "Namespace"},
-    {"apps/v1", "StatefulSet"}, {"apps/v1", "Deployment"}, {"v1", "DeleteOptions"},
-    {"policy/v1", "Eviction"},  {"authorization.k8s.io/v1", "SelfSubjectAccessReview"},
-    {"apiextensions.k8s.io/v1", "CustomResourceDefinition"}, {"v1", "Status"},
+    {"v1", "Pod"},
+    {"v1", "ConfigMap"},
+    {"v1", "Secret"},
+    {"v1", "Service"},
+    {"v1", "Node"},
+    {"v1", "Namespace"},
+    {"apps/v1", "StatefulSet"},
+    {"apps/v1", "Deployment"},
+    {"v1", "DeleteOptions"},
+    {"policy/v1", "Eviction"},
+    {"authorization.k8s.io/v1", "SelfSubjectAccessReview"},
+    {"apiextensions.k8s.io/v1", "CustomResourceDefinition"},
+    {"v1", "Status"},
 };
 
 // An envelope around `raw` for kind `k`, built with the encoder from an empty object of that kind.

@@ -1,8 +1,8 @@
 // Fuzzes the decoding of a watch response body (client/rest/watch_decoder.h), the bytes a remote
 // API server controls: the object splitter must find the same objects however the body is cut
 // into reads, every object it emits must start with '{' and end with a closing bracket, and every
-// emitted object must decode as a watch event or fail with BadRequest. The same bytes are also read as a list
-// answer (rest_decode.h), which must fail as a Status, never by throwing.
+// emitted object must decode as a watch event or fail with BadRequest. The same bytes are also read
+// as a list answer (rest_decode.h), which must fail as a Status, never by throwing.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -27,7 +27,8 @@ Split Feed(std::string_view body, std::string_view cuts) {
   auto emit = [&](std::string_view object) { split.objects.emplace_back(object); };
   std::size_t at = 0;
   for (std::size_t i = 0; at < body.size() && split.ok; ++i) {
-    std::size_t n = cuts.empty() ? body.size() : 1 + static_cast<unsigned char>(cuts[i % cuts.size()]) % 16;
+    std::size_t n =
+        cuts.empty() ? body.size() : 1 + static_cast<unsigned char>(cuts[i % cuts.size()]) % 16;
     n = std::min(n, body.size() - at);
     split.ok = splitter.Feed(body.substr(at, n), emit).ok();
     at += n;
@@ -41,7 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view input(reinterpret_cast<const char*>(data), size);
   // The first bytes, up to a NUL, choose the read sizes; the rest is the body.
   std::size_t nul = input.find('\0');
-  std::string_view cuts = nul == std::string_view::npos ? std::string_view() : input.substr(0, std::min<std::size_t>(nul, 8));
+  std::string_view cuts = nul == std::string_view::npos
+                              ? std::string_view()
+                              : input.substr(0, std::min<std::size_t>(nul, 8));
   std::string_view body = nul == std::string_view::npos ? input : input.substr(nul + 1);
 
   Split whole = Feed(body, {});

@@ -2,7 +2,7 @@
 # Installs everything lws-cpp needs on a bare Debian 12 (bookworm) machine.
 # Idempotent: packages already present are left alone, so CI can call it on every run.
 # The packages: build tools, the libraries the CMake files look for (jemalloc is the programs'
-# allocator, see CMakeLists.txt), Python's Kubernetes client for the client tests, and clang for
+# allocator, see CMakeLists.txt), clang-format-14 for the format check, Python's Kubernetes client for the client tests, and clang for
 # the fuzz targets; protoc and libprotobuf for the Kubernetes protobuf codec (proto/), curl for
 # the raw-HTTP checks of the shell tests; Node.js and npm for the JavaScript client's test
 # (tests/node/: npm fetches @kubernetes/client-node 1.4.0 over HTTPS, hence ca-certificates; it
@@ -19,7 +19,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   python3 python3-kubernetes curl
   nodejs npm ca-certificates
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-format-14
 )
 
 # A Node.js from elsewhere (NodeSource's package bundles npm and conflicts with Debian's npm)

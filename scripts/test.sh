@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # Includes across layers first: a wrong one fails in a second, before the build.
 python3 scripts/check_layers.py
+# Formatting as .clang-format says (scripts/check_format.sh).
+bash scripts/check_format.sh
 # Paths relative to the checkout and no working directory in the hash: two checkouts (a clone,
 # a worktree, CI's clean checkout) share ccache's objects.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"

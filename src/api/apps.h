@@ -44,7 +44,9 @@ struct StatefulSetOrdinals {
   std::int32_t start = 0;
   Json rest;
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("start", s.start); }
+  static void Fields(S& s, V& v) {
+    v("start", s.start);
+  }
 };
 
 struct StatefulSetSpec {

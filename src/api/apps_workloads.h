@@ -1,7 +1,7 @@
 // File: api/apps_workloads.h
 //
-// apps/v1 ReplicaSet, Deployment and DaemonSet (k8s.io/api/apps/v1 types.go), the fields their controllers
-// read and write; everything else rides along in `rest`.
+// apps/v1 ReplicaSet, Deployment and DaemonSet (k8s.io/api/apps/v1 types.go), the fields their
+// controllers read and write; everything else rides along in `rest`.
 #pragma once
 
 #include "api/core.h"

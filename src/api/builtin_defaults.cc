@@ -2,7 +2,6 @@
 // builtin_defaults.h for the contract.
 #include "api/builtin_defaults.h"
 
-
 #include <string>
 #include <vector>
 
@@ -74,7 +73,9 @@ void DefaultServicePort(Json& port) {
   if (unset) port["targetPort"] = *number;
 }
 
-std::string FamilyOf(const std::string& ip) { return ip.find(':') != std::string::npos ? "IPv6" : "IPv4"; }
+std::string FamilyOf(const std::string& ip) {
+  return ip.find(':') != std::string::npos ? "IPv6" : "IPv4";
+}
 
 // The registry's initIPFamilyFields for a create on a single-stack IPv4 cluster, plus
 // NormalizeClusterIPs (clusterIPs from a lone clusterIP). Allocation itself is the caller's.
@@ -82,14 +83,15 @@ void DefaultServiceIPFields(Json* spec) {
   const Json* cluster_ip = Member(*spec, "clusterIP");
   const Json* cluster_ips = Member(*spec, "clusterIPs");
   const bool no_ips = IsUnset(cluster_ips) || (cluster_ips->is_array() && cluster_ips->empty());
-  if (cluster_ip != nullptr && cluster_ip->is_string() && !cluster_ip->get_ref<const std::string&>().empty() &&
-      no_ips) {
+  if (cluster_ip != nullptr && cluster_ip->is_string() &&
+      !cluster_ip->get_ref<const std::string&>().empty() && no_ips) {
     (*spec)["clusterIPs"] = Json::array({*cluster_ip});
   }
   const bool headless = StringMember(*spec, "clusterIP") == "None";
   const Json* selector = Member(*spec, "selector");
   const bool selectorless = IsUnset(selector) || (selector->is_object() && selector->empty());
-  DefaultValue(spec, "ipFamilyPolicy", headless && selectorless ? "RequireDualStack" : "SingleStack");
+  DefaultValue(spec, "ipFamilyPolicy",
+               headless && selectorless ? "RequireDualStack" : "SingleStack");
 
   const Json* families = Member(*spec, "ipFamilies");
   if (!IsUnset(families) && !families->is_array()) return;
@@ -121,7 +123,8 @@ void ApplyServiceDefaults(Json* service) {
     const Json* config = Object(*spec, "sessionAffinityConfig");
     const Json* client_ip = config != nullptr ? Object(*config, "clientIP") : nullptr;
     if (client_ip == nullptr || IsUnset(Member(*client_ip, "timeoutSeconds"))) {
-      (*spec)["sessionAffinityConfig"] = {{"clientIP", {{"timeoutSeconds", kClientIPAffinitySeconds}}}};
+      (*spec)["sessionAffinityConfig"] = {
+          {"clientIP", {{"timeoutSeconds", kClientIPAffinitySeconds}}}};
     }
   }
   DefaultString(spec, "type", "ClusterIP");
@@ -255,7 +258,8 @@ std::string GoStringMap(const Json& map) {
     for (const auto& [key, value] : map.items()) {  // nlohmann objects iterate in key order.
       if (!first) out += ", ";
       first = false;
-      out += GoQuote(key) + ":" + GoQuote(value.is_string() ? value.get<std::string>() : value.dump());
+      out +=
+          GoQuote(key) + ":" + GoQuote(value.is_string() ? value.get<std::string>() : value.dump());
     }
   }
   return out + "}";

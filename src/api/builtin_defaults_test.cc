@@ -34,7 +34,8 @@ class BuiltinSampleTest : public ::testing::TestWithParam<SampleCase> {};
 TEST_P(BuiltinSampleTest, PostedObjectGetsTheServerDefaults) {
   const auto& c = GetParam();
   const Json want = LoadTestdata("builtins/" + c.name + "_defaulted.json");
-  const Json got = Defaulted(Builtin(c.group, c.resource), LoadTestdata("builtins/" + c.name + "_posted.json"));
+  const Json got =
+      Defaulted(Builtin(c.group, c.resource), LoadTestdata("builtins/" + c.name + "_posted.json"));
   EXPECT_EQ(got, want) << Json::diff(want, got).dump(1);
 }
 
@@ -56,7 +57,8 @@ TEST_P(BuiltinSampleTest, EveryStrippedDefaultIsRestored) {
     } else {
       parent.erase(at.back());
     }
-    EXPECT_EQ(Defaulted(Builtin(c.group, c.resource), without), defaulted) << "stripped " << pointer;
+    EXPECT_EQ(Defaulted(Builtin(c.group, c.resource), without), defaulted)
+        << "stripped " << pointer;
     ++stripped;
   }
   EXPECT_GT(stripped, 3);
@@ -82,8 +84,10 @@ TEST(BuiltinDefaults, ImagePullPolicyFollowsTheTag) {
       {"registry.k8s.io/pause:3.10", "IfNotPresent"},
       {"localhost:5000/app", "Always"},
       {"localhost:5000/app:v1", "IfNotPresent"},
-      {"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "IfNotPresent"},
-      {"nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "Always"},
+      {"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+       "IfNotPresent"},
+      {"nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+       "Always"},
       {"My.Registry.io/app", "Always"},
       {"Nginx", "IfNotPresent"},  // does not parse: upstream ignores the error
       {"", "IfNotPresent"},
@@ -96,11 +100,12 @@ TEST(BuiltinDefaults, ImagePullPolicyFollowsTheTag) {
 }
 
 TEST(BuiltinDefaults, ExplicitValuesAreKept) {
-  Json pod = {{"spec",
-               {{"restartPolicy", "Never"},
-                {"terminationGracePeriodSeconds", 0},
-                {"enableServiceLinks", false},
-                {"containers", {{{"name", "c"}, {"image", "nginx"}, {"imagePullPolicy", "Never"}}}}}}};
+  Json pod = {
+      {"spec",
+       {{"restartPolicy", "Never"},
+        {"terminationGracePeriodSeconds", 0},
+        {"enableServiceLinks", false},
+        {"containers", {{{"name", "c"}, {"image", "nginx"}, {"imagePullPolicy", "Never"}}}}}}};
   pod = Defaulted(Pods(), pod);
   EXPECT_EQ(pod["spec"]["restartPolicy"], "Never");
   EXPECT_EQ(pod["spec"]["terminationGracePeriodSeconds"], 0);
@@ -109,17 +114,21 @@ TEST(BuiltinDefaults, ExplicitValuesAreKept) {
 }
 
 TEST(BuiltinDefaults, QuantitiesTakeTheirCanonicalForm) {
-  Json pod = {{"spec",
-               {{"containers",
-                 {{{"name", "c"},
-                   {"resources",
-                    {{"limits", {{"cpu", "1000m"}, {"memory", "1Gi"}, {"example.com/gpu", 2}}},
-                     {"requests", {{"cpu", "0.1"}, {"memory", "0.5Gi"}, {"ephemeral-storage", "0.0001"}}}}}}}}}}};
+  Json pod = {
+      {"spec",
+       {{"containers",
+         {{{"name", "c"},
+           {"resources",
+            {{"limits", {{"cpu", "1000m"}, {"memory", "1Gi"}, {"example.com/gpu", 2}}},
+             {"requests",
+              {{"cpu", "0.1"}, {"memory", "0.5Gi"}, {"ephemeral-storage", "0.0001"}}}}}}}}}}};
   pod = Defaulted(Pods(), pod);
   const Json& r = pod["spec"]["containers"][0]["resources"];
   EXPECT_EQ(r["limits"], Json({{"cpu", "1"}, {"memory", "1Gi"}, {"example.com/gpu", "2"}}));
   // Requests are not copied over existing ones; 0.1m rounds up to 1m.
-  EXPECT_EQ(r["requests"], Json({{"cpu", "100m"}, {"memory", "512Mi"}, {"ephemeral-storage", "1m"},
+  EXPECT_EQ(r["requests"], Json({{"cpu", "100m"},
+                                 {"memory", "512Mi"},
+                                 {"ephemeral-storage", "1m"},
                                  {"example.com/gpu", "2"}}));
 }
 
@@ -129,7 +138,9 @@ TEST(BuiltinDefaults, TemplatesGetPodSpecDefaultsButNotPodOnlyOnes) {
                  {{"spec",
                    {{"hostNetwork", true},
                     {"containers",
-                     {{{"name", "c"}, {"image", "x:1"}, {"ports", {{{"containerPort", 80}}}},
+                     {{{"name", "c"},
+                       {"image", "x:1"},
+                       {"ports", {{{"containerPort", 80}}}},
                        {"resources", {{"limits", {{"cpu", "1"}}}}}}}}}}}}}}};
   sts = Defaulted(StatefulSets(), sts);
   const Json& spec = sts["spec"]["template"]["spec"];
@@ -189,29 +200,35 @@ TEST(BuiltinDefaults, ServiceIPFamiliesAndPorts) {
     EXPECT_EQ(svc["spec"].value("ipFamilyPolicy", Json()), c.policy) << c.spec.dump();
     EXPECT_EQ(svc["spec"].value("ipFamilies", Json()), c.families) << c.spec.dump();
   }
-  Json svc = Defaulted(Services(), {{"spec",
-                                     {{"type", "NodePort"},
-                                      {"sessionAffinity", "ClientIP"},
-                                      {"ports", {{{"port", 80}}, {{"port", 443}, {"targetPort", "https"}}}}}}});
-  EXPECT_EQ(svc["spec"]["ports"], Json({{{"port", 80}, {"protocol", "TCP"}, {"targetPort", 80}},
-                                        {{"port", 443}, {"protocol", "TCP"}, {"targetPort", "https"}}}));
+  Json svc = Defaulted(Services(),
+                       {{"spec",
+                         {{"type", "NodePort"},
+                          {"sessionAffinity", "ClientIP"},
+                          {"ports", {{{"port", 80}}, {{"port", 443}, {"targetPort", "https"}}}}}}});
+  EXPECT_EQ(svc["spec"]["ports"],
+            Json({{{"port", 80}, {"protocol", "TCP"}, {"targetPort", 80}},
+                  {{"port", 443}, {"protocol", "TCP"}, {"targetPort", "https"}}}));
   EXPECT_EQ(svc["spec"]["externalTrafficPolicy"], "Cluster");
-  EXPECT_EQ(svc["spec"]["sessionAffinityConfig"], Json({{"clientIP", {{"timeoutSeconds", 10800}}}}));
+  EXPECT_EQ(svc["spec"]["sessionAffinityConfig"],
+            Json({{"clientIP", {{"timeoutSeconds", 10800}}}}));
 }
 
 TEST(BuiltinDefaults, NamespaceSecretAndClaim) {
   Json ns = Defaulted(Builtin("", "namespaces"), {{"metadata", {{"name", "team-a"}}}});
-  EXPECT_EQ(ns, Json({{"metadata", {{"name", "team-a"}, {"labels", {{"kubernetes.io/metadata.name", "team-a"}}}}},
-                      {"spec", {{"finalizers", {"kubernetes"}}}}}));
-  Json secret = Defaulted(Builtin("", "secrets"),
-                          {{"data", {{"a", "eA=="}}}, {"stringData", {{"a", "hello"}, {"b", "hi!"}}}});
+  EXPECT_EQ(ns,
+            Json({{"metadata",
+                   {{"name", "team-a"}, {"labels", {{"kubernetes.io/metadata.name", "team-a"}}}}},
+                  {"spec", {{"finalizers", {"kubernetes"}}}}}));
+  Json secret = Defaulted(Builtin("", "secrets"), {{"data", {{"a", "eA=="}}},
+                                                   {"stringData", {{"a", "hello"}, {"b", "hi!"}}}});
   EXPECT_EQ(secret, Json({{"type", "Opaque"}, {"data", {{"a", "aGVsbG8="}, {"b", "aGkh"}}}}));
   Json claim = Defaulted(Builtin("", "persistentvolumeclaims"), {{"metadata", {{"name", "c"}}}});
   EXPECT_EQ(claim["spec"], Json({{"volumeMode", "Filesystem"}}));
 }
 
 TEST(BuiltinDefaults, UpdateCarriesAllocatedServiceFieldsAndNamespaceFinalizers) {
-  const Json stored = Defaulted(Services(), {{"spec", {{"clusterIP", "10.96.0.10"}, {"ports", {{{"port", 53}}}}}}});
+  const Json stored =
+      Defaulted(Services(), {{"spec", {{"clusterIP", "10.96.0.10"}, {"ports", {{{"port", 53}}}}}}});
   Json update = {{"spec", {{"ports", {{{"port", 53}}}}}}};
   ApplyBuiltinUpdateCarryOver(Services(), stored, &update);
   ApplyBuiltinDefaults(Services(), &update);
@@ -236,11 +253,13 @@ TEST(BuiltinDefaults, MalformedShapesAreLeftAlone) {
     const Json flat_got = Defaulted(Pods(), pod).flatten();
     const Json flat_pod = pod.flatten();
     for (const auto& [pointer, value] : flat_pod.items()) {
-      EXPECT_EQ(flat_got.value(pointer, Json("<removed>")), value) << pod.dump() << " at " << pointer;
+      EXPECT_EQ(flat_got.value(pointer, Json("<removed>")), value)
+          << pod.dump() << " at " << pointer;
     }
   }
   EXPECT_EQ(Defaulted(Pods(), "not an object"), "not an object");
-  EXPECT_EQ(Defaulted(StatefulSets(), {{"spec", {{"updateStrategy", 7}}}})["spec"]["updateStrategy"], 7);
+  EXPECT_EQ(
+      Defaulted(StatefulSets(), {{"spec", {{"updateStrategy", 7}}}})["spec"]["updateStrategy"], 7);
 }
 
 TEST(BuiltinDefaults, OtherKindsAndCustomResourcesAreUnchanged) {
@@ -269,8 +288,11 @@ TEST(BuiltinDefaults, FullyPopulatedFixturesKeepTheirValues) {
 }
 
 RC_GTEST_PROP(BuiltinDefaultsProperty, IdempotentAndNeverThrowsOnArbitraryShapes, ()) {
-  const std::vector<const ResourceInfo*> kinds = {&Pods(), &Services(), &StatefulSets(),
-                                                  &Builtin("", "namespaces"), &Builtin("", "secrets"),
+  const std::vector<const ResourceInfo*> kinds = {&Pods(),
+                                                  &Services(),
+                                                  &StatefulSets(),
+                                                  &Builtin("", "namespaces"),
+                                                  &Builtin("", "secrets"),
                                                   &Builtin("", "persistentvolumeclaims")};
   const ResourceInfo& info = **rc::gen::elementOf(kinds);
   Json object = Json::object();

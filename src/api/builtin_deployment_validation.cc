@@ -60,7 +60,8 @@ void RollingUpdate(const Json& rolling, const FieldPath& path, ErrorList* errs) 
   bool percent = false;
   std::int64_t unavailable = IntOrPercent(max_unavailable, &percent);
   if (percent && unavailable > 100) {
-    errs->push_back(Invalid(path.Child("maxUnavailable"), *max_unavailable, "must not be greater than 100%"));
+    errs->push_back(
+        Invalid(path.Child("maxUnavailable"), *max_unavailable, "must not be greater than 100%"));
   }
 }
 
@@ -76,12 +77,14 @@ void Strategy(const Json& spec, const FieldPath& path, ErrorList* errs) {
     }
   } else if (type == "RollingUpdate") {
     if (IsUnset(rolling) || !rolling->is_object()) {
-      errs->push_back(Required(path.Child("rollingUpdate"), "this should be defaulted and never be nil"));
+      errs->push_back(
+          Required(path.Child("rollingUpdate"), "this should be defaulted and never be nil"));
     } else {
       RollingUpdate(*rolling, path.Child("rollingUpdate"), errs);
     }
   } else {
-    errs->push_back(NotSupported(path, strategy != nullptr ? *strategy : Json(), {"Recreate", "RollingUpdate"}));
+    errs->push_back(NotSupported(path, strategy != nullptr ? *strategy : Json(),
+                                 {"Recreate", "RollingUpdate"}));
   }
 }
 
@@ -134,7 +137,8 @@ ErrorList ValidateSelectorUpdate(const Json& spec, const Json& old_spec) {
   Json a = IsUnset(now) ? Json() : NormalizedForCompare(*now);
   Json b = IsUnset(before) ? Json() : NormalizedForCompare(*before);
   if (a == b) return {};
-  return {Invalid(FieldPath("spec").Child("selector"), IsUnset(now) ? Json() : *now, "field is immutable")};
+  return {Invalid(FieldPath("spec").Child("selector"), IsUnset(now) ? Json() : *now,
+                  "field is immutable")};
 }
 
 }  // namespace lws::api

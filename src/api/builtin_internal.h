@@ -42,7 +42,8 @@ ErrorList ValidatePodSpecSubset(const Json& spec, const FieldPath& path);
 // and scheduling gates, and the "pod updates may not change fields other than" check.
 ErrorList ValidatePodSpecUpdate(const Json& spec, const Json& old_spec, const FieldPath& path);
 
-// ValidateStatefulSetSpec and ValidateStatefulSetUpdate's spec rule (builtin_workload_validation.cc).
+// ValidateStatefulSetSpec and ValidateStatefulSetUpdate's spec rule
+// (builtin_workload_validation.cc).
 ErrorList ValidateStatefulSetSpec(const Json& spec, const FieldPath& path);
 ErrorList ValidateStatefulSetSpecUpdate(const Json& spec, const Json& old_spec);
 // The rules the apps kinds share (builtin_workload_validation.cc): a member that must be >= 0;
@@ -93,7 +94,6 @@ std::vector<std::string> IsValidPortNum(std::int64_t port);
 std::vector<std::string> IsValidPortName(std::string_view port);
 // validation.InclusiveRangeError: "must be between 1 and 65535, inclusive".
 std::string InclusiveRangeError(std::int64_t lo, std::int64_t hi);
-
 
 // One line per differing leaf, "- path: old" / "+ path: new", in the spirit of the cmp.Diff
 // upstream appends to immutability errors (not its exact text: that prints Go structs).

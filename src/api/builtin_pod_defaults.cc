@@ -59,7 +59,9 @@ std::string_view PullPolicyFor(std::string_view image) {
   return tag == "latest" ? "Always" : "IfNotPresent";
 }
 
-void DefaultFieldRef(Json* holder) { DefaultString(Object(holder, "fieldRef"), "apiVersion", "v1"); }
+void DefaultFieldRef(Json* holder) {
+  DefaultString(Object(holder, "fieldRef"), "apiVersion", "v1");
+}
 
 void DefaultHTTPGet(Json* handler) {
   Json* http = Object(handler, "httpGet");

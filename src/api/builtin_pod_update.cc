@@ -41,14 +41,16 @@ bool ValidateContainerUpdates(const Json& spec, const Json& old_spec, const char
     const auto first = image.find_first_not_of(" \t\n\r\f\v");
     const auto last = image.find_last_not_of(" \t\n\r\f\v");
     if (!image.empty() && (first != 0 || last != image.size() - 1)) {
-      errs->push_back(Invalid(path.Index(i).Child("image"), image, "must not have leading or trailing whitespace"));
+      errs->push_back(Invalid(path.Index(i).Child("image"), image,
+                              "must not have leading or trailing whitespace"));
     }
   }
   return true;
 }
 
 // Returns true when upstream stops validating (an out-of-range or increased deadline).
-bool ValidateDeadlineUpdate(const Json& spec, const Json& old_spec, const FieldPath& path, ErrorList* errs) {
+bool ValidateDeadlineUpdate(const Json& spec, const Json& old_spec, const FieldPath& path,
+                            ErrorList* errs) {
   const Json* now = Member(spec, "activeDeadlineSeconds");
   const Json* before = Member(old_spec, "activeDeadlineSeconds");
   if (!IsUnset(now)) {
@@ -76,24 +78,28 @@ std::string TolerationKey(const Json& toleration) {
 
 // validateOnlyAddedTolerations: every old toleration is still present, up to tolerationSeconds.
 // A set of the new ones keeps this linear: a pod may carry thousands of tolerations.
-void ValidateTolerationUpdate(const Json& spec, const Json& old_spec, const FieldPath& path, ErrorList* errs) {
+void ValidateTolerationUpdate(const Json& spec, const Json& old_spec, const FieldPath& path,
+                              ErrorList* errs) {
   const Json* now = Array(spec, "tolerations");
   const Json* before = Array(old_spec, "tolerations");
   std::set<std::string> present;
   for (std::size_t j = 0; j < Count(now); ++j) present.insert(TolerationKey((*now)[j]));
   for (std::size_t i = 0; i < Count(before); ++i) {
     if (!present.count(TolerationKey((*before)[i]))) {
-      errs->push_back(Forbidden(path, "existing toleration can not be modified except its tolerationSeconds"));
+      errs->push_back(
+          Forbidden(path, "existing toleration can not be modified except its tolerationSeconds"));
       return;
     }
   }
 }
 
 // validateOnlyDeletedSchedulingGates.
-void ValidateGateUpdate(const Json& spec, const Json& old_spec, const FieldPath& path, ErrorList* errs) {
+void ValidateGateUpdate(const Json& spec, const Json& old_spec, const FieldPath& path,
+                        ErrorList* errs) {
   std::set<std::string> old_names;
   const Json* before = Array(old_spec, "schedulingGates");
-  for (std::size_t i = 0; i < Count(before); ++i) old_names.insert(StringMember((*before)[i], "name"));
+  for (std::size_t i = 0; i < Count(before); ++i)
+    old_names.insert(StringMember((*before)[i], "name"));
   const Json* now = Array(spec, "schedulingGates");
   std::map<std::string, std::size_t> added;  // upstream reports each new name once, last index
   for (std::size_t i = 0; i < Count(now); ++i) {
@@ -101,8 +107,9 @@ void ValidateGateUpdate(const Json& spec, const Json& old_spec, const FieldPath&
     if (old_names.count(name) == 0) added[name] = i;
   }
   for (const auto& [name, i] : added) {
-    errs->push_back(Forbidden(path.Index(i).Child("name"),
-                              "only deletion is allowed, but found new scheduling gate '" + name + "'"));
+    errs->push_back(
+        Forbidden(path.Index(i).Child("name"),
+                  "only deletion is allowed, but found new scheduling gate '" + name + "'"));
   }
 }
 
@@ -116,13 +123,19 @@ Json MungedSpec(const Json& spec, const Json& old_spec) {
     for (std::size_t i = 0; i < Count(items) && i < Count(old_items); ++i) {
       if ((*items)[i].is_object() && (*old_items)[i].is_object()) {
         const Json* image = Member((*old_items)[i], "image");
-        if (image != nullptr) (*items)[i]["image"] = *image; else (*items)[i].erase("image");
+        if (image != nullptr)
+          (*items)[i]["image"] = *image;
+        else
+          (*items)[i].erase("image");
       }
     }
   }
   for (const char* key : {"activeDeadlineSeconds", "schedulingGates", "tolerations"}) {
     const Json* stored = Member(old_spec, key);
-    if (stored != nullptr) munged[key] = *stored; else munged.erase(key);
+    if (stored != nullptr)
+      munged[key] = *stored;
+    else
+      munged.erase(key);
   }
   const Json* old_grace = Member(old_spec, "terminationGracePeriodSeconds");
   const Json* new_grace = Member(munged, "terminationGracePeriodSeconds");
@@ -161,7 +174,8 @@ Json NormalizedForCompare(const Json& v) {
     Json out = Json::object();
     for (auto it = v.begin(); it != v.end(); ++it) {
       Json item = NormalizedForCompare(*it);
-      const bool zero = item.is_null() || (item.is_string() && item.get_ref<const std::string&>().empty()) ||
+      const bool zero = item.is_null() ||
+                        (item.is_string() && item.get_ref<const std::string&>().empty()) ||
                         (item.is_array() && item.empty());
       if (!zero) out[it.key()] = std::move(item);
     }
@@ -183,17 +197,21 @@ std::string JsonDiff(const Json& before, const Json& after, const std::string& r
 
 ErrorList ValidatePodSpecUpdate(const Json& spec, const Json& old_spec, const FieldPath& path) {
   ErrorList errs;
-  if (!ValidateContainerUpdates(spec, old_spec, "containers", path.Child("containers"), &errs)) return errs;
-  if (!ValidateContainerUpdates(spec, old_spec, "initContainers", path.Child("initContainers"), &errs)) {
+  if (!ValidateContainerUpdates(spec, old_spec, "containers", path.Child("containers"), &errs))
+    return errs;
+  if (!ValidateContainerUpdates(spec, old_spec, "initContainers", path.Child("initContainers"),
+                                &errs)) {
     return errs;
   }
-  if (ValidateDeadlineUpdate(spec, old_spec, path.Child("activeDeadlineSeconds"), &errs)) return errs;
+  if (ValidateDeadlineUpdate(spec, old_spec, path.Child("activeDeadlineSeconds"), &errs))
+    return errs;
   ValidateTolerationUpdate(spec, old_spec, path.Child("tolerations"), &errs);
   ValidateGateUpdate(spec, old_spec, path.Child("schedulingGates"), &errs);
   const Json before = NormalizedForCompare(old_spec);
   const Json after = NormalizedForCompare(MungedSpec(spec, old_spec));
   if (before != after) {
-    errs.push_back(Forbidden(path, std::string(kPodUpdateMessage) + "\n" + JsonDiff(before, after, path.String())));
+    errs.push_back(Forbidden(
+        path, std::string(kPodUpdateMessage) + "\n" + JsonDiff(before, after, path.String())));
   }
   return errs;
 }

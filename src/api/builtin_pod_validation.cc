@@ -54,7 +54,8 @@ void ValidateContainerPorts(const Json& c, const FieldPath& path, ErrorList* err
       if (!problems.empty()) {
         AddAll(errs, at.Child("name"), name, problems);
       } else if (!names.insert(name).second) {
-        errs->push_back(FieldError(FieldErrorType::kDuplicate, at.Child("name").String(), name, ""));
+        errs->push_back(
+            FieldError(FieldErrorType::kDuplicate, at.Child("name").String(), name, ""));
       }
     }
     const std::int64_t container_port = builtin::IntValue(Member(port, "containerPort"));
@@ -79,9 +80,11 @@ void ValidateVolumeMounts(const Json& c, const std::set<std::string>& volumes,
     if (name.empty()) {
       errs->push_back(Required(path.Index(i).Child("name"), ""));
     } else if (volumes.count(name) == 0) {
-      errs->push_back(FieldError(FieldErrorType::kNotFound, path.Index(i).Child("name").String(), name, ""));
+      errs->push_back(
+          FieldError(FieldErrorType::kNotFound, path.Index(i).Child("name").String(), name, ""));
     }
-    if (Str(mount, "mountPath").empty()) errs->push_back(Required(path.Index(i).Child("mountPath"), ""));
+    if (Str(mount, "mountPath").empty())
+      errs->push_back(Required(path.Index(i).Child("mountPath"), ""));
   }
 }
 
@@ -97,9 +100,9 @@ void ValidateResources(const Json& c, const FieldPath& path, ErrorList* errs) {
     auto request_q = Quantity::Parse(value.get<std::string>());
     auto limit_q = Quantity::Parse(limit->get<std::string>());
     if (request_q.ok() && limit_q.ok() && *request_q > *limit_q) {
-      errs->push_back(Invalid(path.Child("requests").Key(name), request_q->String(),
-                              "must be less than or equal to " + name + " limit of " +
-                                  limit_q->String()));
+      errs->push_back(
+          Invalid(path.Child("requests").Key(name), request_q->String(),
+                  "must be less than or equal to " + name + " limit of " + limit_q->String()));
     }
   }
 }
@@ -118,7 +121,8 @@ void ValidateContainer(const Json& c, const std::set<std::string>& volumes, cons
             {"File", "FallbackToLogsOnError"});
   ValidateContainerPorts(c, path.Child("ports"), errs);
   ValidateVolumeMounts(c, volumes, path.Child("volumeMounts"), errs);
-  CheckEnum(errs, c, "imagePullPolicy", path.Child("imagePullPolicy"), {"Always", "IfNotPresent", "Never"});
+  CheckEnum(errs, c, "imagePullPolicy", path.Child("imagePullPolicy"),
+            {"Always", "IfNotPresent", "Never"});
   ValidateResources(c, path.Child("resources"), errs);
 }
 
@@ -139,10 +143,12 @@ void ValidateContainers(const Json& spec, const std::set<std::string>& volumes,
       ValidateContainer((*items)[i], volumes, at, errs);
       const std::string name = Str((*items)[i], "name");
       if ((regular || !name.empty()) && !names.insert(name).second) {
-        errs->push_back(FieldError(FieldErrorType::kDuplicate, at.Child("name").String(), name, ""));
+        errs->push_back(
+            FieldError(FieldErrorType::kDuplicate, at.Child("name").String(), name, ""));
       }
       if (regular && !IsUnset(Member((*items)[i], "restartPolicy"))) {
-        errs->push_back(Forbidden(at.Child("restartPolicy"), "may not be set for non-init containers"));
+        errs->push_back(
+            Forbidden(at.Child("restartPolicy"), "may not be set for non-init containers"));
       }
     }
   }
@@ -174,11 +180,13 @@ ErrorList ValidatePodSpecSubset(const Json& spec, const FieldPath& path) {
   ErrorList errs;
   const std::set<std::string> volumes = ValidateVolumes(spec, path.Child("volumes"), &errs);
   ValidateContainers(spec, volumes, path, &errs);
-  CheckEnum(&errs, spec, "restartPolicy", path.Child("restartPolicy"), {"Always", "OnFailure", "Never"});
+  CheckEnum(&errs, spec, "restartPolicy", path.Child("restartPolicy"),
+            {"Always", "OnFailure", "Never"});
   CheckEnum(&errs, spec, "dnsPolicy", path.Child("dnsPolicy"),
             {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"});
   if (const Json* selector = Object(spec, "nodeSelector")) {
-    for (auto& e : ValidateLabelMap(*selector, path.Child("nodeSelector"))) errs.push_back(std::move(e));
+    for (auto& e : ValidateLabelMap(*selector, path.Child("nodeSelector")))
+      errs.push_back(std::move(e));
   }
   for (const char* key : {"serviceAccountName", "nodeName"}) {
     const std::string value = Str(spec, key);
@@ -187,7 +195,8 @@ ErrorList ValidatePodSpecSubset(const Json& spec, const FieldPath& path) {
   if (const Json* deadline = Member(spec, "activeDeadlineSeconds"); !IsUnset(deadline)) {
     const std::int64_t value = builtin::IntValue(deadline);
     if (value < 1 || value > kMaxInt32) {
-      errs.push_back(Invalid(path.Child("activeDeadlineSeconds"), value, InclusiveRangeError(1, kMaxInt32)));
+      errs.push_back(
+          Invalid(path.Child("activeDeadlineSeconds"), value, InclusiveRangeError(1, kMaxInt32)));
     }
   }
   for (const char* key : {"hostname", "subdomain"}) {

@@ -79,11 +79,12 @@ Json InitialStatus(const ResourceInfo& info, const Json& object) {
     // The pod strategy's applySchedulingGatedCondition.
     const Json& gates = ChildOrNull(ChildOrNull(object, "spec"), "schedulingGates");
     if (gates.is_array() && !gates.empty()) {
-      status["conditions"] = Json::array({{{"type", "PodScheduled"},
-                                           {"status", "False"},
-                                           {"lastProbeTime", nullptr},
-                                           {"reason", "SchedulingGated"},
-                                           {"message", "Scheduling is blocked due to non-empty scheduling gates"}}});
+      status["conditions"] =
+          Json::array({{{"type", "PodScheduled"},
+                        {"status", "False"},
+                        {"lastProbeTime", nullptr},
+                        {"reason", "SchedulingGated"},
+                        {"message", "Scheduling is blocked due to non-empty scheduling gates"}}});
     }
     return status;
   }
@@ -91,8 +92,10 @@ Json InitialStatus(const ResourceInfo& info, const Json& object) {
   if (Is(info, "apps", "StatefulSet")) return {{"replicas", 0}, {"availableReplicas", 0}};
   // The members the API prints even when zero; a new Job's status is empty.
   if (Is(info, "apps", "DaemonSet")) {
-    return {{"currentNumberScheduled", 0}, {"numberMisscheduled", 0},
-            {"desiredNumberScheduled", 0}, {"numberReady", 0}};
+    return {{"currentNumberScheduled", 0},
+            {"numberMisscheduled", 0},
+            {"desiredNumberScheduled", 0},
+            {"numberReady", 0}};
   }
   if (Is(info, "batch", "Job")) return Json::object();
   if (Is(info, "", "Service")) return {{"loadBalancer", Json::object()}};
@@ -100,7 +103,9 @@ Json InitialStatus(const ResourceInfo& info, const Json& object) {
   if (Is(info, "", "Node")) return NodeStatus(object);
   // podDisruptionBudgetStrategy.PrepareForCreate clears the status; v1 writes its counts.
   if (Is(info, "policy", "PodDisruptionBudget")) {
-    return {{"disruptionsAllowed", 0}, {"currentHealthy", 0}, {"desiredHealthy", 0},
+    return {{"disruptionsAllowed", 0},
+            {"currentHealthy", 0},
+            {"desiredHealthy", 0},
             {"expectedPods", 0}};
   }
   return Json();

@@ -19,7 +19,9 @@ Json Container(Json requests, Json limits) {
 
 // The class a v1.32 server stores for a pod with these containers (after defaulting).
 std::string QOS(Json containers, Json init_containers = Json::array()) {
-  Json pod = {{"spec", {{"containers", std::move(containers)}, {"initContainers", std::move(init_containers)}}}};
+  Json pod = {
+      {"spec",
+       {{"containers", std::move(containers)}, {"initContainers", std::move(init_containers)}}}};
   ApplyBuiltinDefaults(Builtin("", "pods"), &pod);
   return InitialStatus(Builtin("", "pods"), pod).at("qosClass").get<std::string>();
 }
@@ -44,12 +46,15 @@ TEST(PodQOSClass, MatchesUpstreamComputePodQOS) {
 
 TEST(InitialStatus, PerKind) {
   const Json pod = {{"spec", {{"containers", {{{"name", "c"}, {"image", "x"}}}}}}};
-  EXPECT_EQ(InitialStatus(Builtin("", "pods"), pod), Json({{"phase", "Pending"}, {"qosClass", "BestEffort"}}));
+  EXPECT_EQ(InitialStatus(Builtin("", "pods"), pod),
+            Json({{"phase", "Pending"}, {"qosClass", "BestEffort"}}));
   EXPECT_EQ(InitialStatus(Builtin("", "namespaces"), Json::object()), Json({{"phase", "Active"}}));
   EXPECT_EQ(InitialStatus(Builtin("apps", "statefulsets"), {{"status", {{"replicas", 5}}}}),
             Json({{"replicas", 0}, {"availableReplicas", 0}}));
-  EXPECT_EQ(InitialStatus(Builtin("", "services"), Json::object()), Json({{"loadBalancer", Json::object()}}));
-  EXPECT_EQ(InitialStatus(Builtin("", "persistentvolumeclaims"), Json::object()), Json({{"phase", "Pending"}}));
+  EXPECT_EQ(InitialStatus(Builtin("", "services"), Json::object()),
+            Json({{"loadBalancer", Json::object()}}));
+  EXPECT_EQ(InitialStatus(Builtin("", "persistentvolumeclaims"), Json::object()),
+            Json({{"phase", "Pending"}}));
   EXPECT_EQ(InitialStatus(Builtin("", "configmaps"), {{"status", {{"x", 1}}}}), Json());
   EXPECT_EQ(InitialStatus(Builtin("apps", "controllerrevisions"), Json::object()), Json());
 }

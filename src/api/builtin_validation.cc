@@ -2,17 +2,16 @@
 // other builtin_*validation files share. See builtin_validation.h.
 #include "api/builtin_validation.h"
 
-
 #include <algorithm>
 
 #include "api/builtin_internal.h"
-#include "api/disruption_budget.h"
 #include "api/builtin_json.h"
-#include "api/priority_class.h"
+#include "api/disruption_budget.h"
 #include "api/event_validation.h"
 #include "api/meta.h"
 #include "api/name_validation.h"
 #include "api/object_meta_validation.h"
+#include "api/priority_class.h"
 
 namespace lws::api {
 
@@ -41,8 +40,9 @@ ErrorList ValidateMetadata(const ResourceInfo& info, const Json& object, bool ch
   } else if (!IsUnset(metadata)) {
     errs.push_back(TypeInvalid(FieldPath("metadata"), metadata->type_name(), "expected object"));
   }
-  AppendErrors(&errs, ValidateObjectMeta(meta, NameRuleFor(info), FieldPath("metadata"),
-                                   info.namespaced ? MetaScope::kNamespaced : MetaScope::kCluster));
+  AppendErrors(&errs,
+               ValidateObjectMeta(meta, NameRuleFor(info), FieldPath("metadata"),
+                                  info.namespaced ? MetaScope::kNamespaced : MetaScope::kCluster));
   if (!check_name) {
     std::erase_if(errs, [](const FieldError& e) {
       return e.field == "metadata.name" || e.field == "metadata.generateName";
@@ -55,15 +55,17 @@ ErrorList ValidateMetadata(const ResourceInfo& info, const Json& object, bool ch
 std::vector<std::string> IsConfigMapKey(std::string_view key) {
   std::vector<std::string> errs;
   if (key.size() > kDNS1123SubdomainMaxLength) {
-    errs.push_back("must be no more than " + std::to_string(kDNS1123SubdomainMaxLength) + " characters");
+    errs.push_back("must be no more than " + std::to_string(kDNS1123SubdomainMaxLength) +
+                   " characters");
   }
   const bool charset_ok = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
            c == '.' || c == '_';
   });
   if (!charset_ok) {
-    errs.push_back(RegexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
-                              "[-._a-zA-Z0-9]+", {"key.name", "KEY_NAME", "key-name"}));
+    errs.push_back(
+        RegexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                   "[-._a-zA-Z0-9]+", {"key.name", "KEY_NAME", "key-name"}));
   }
   if (key == ".") {
     errs.push_back("must not be '.'");
@@ -93,9 +95,11 @@ void ValidateDataKeys(const Json& object, std::string_view member, bool base64, 
   for (const auto& [key, value] : data->items()) {
     for (const auto& p : IsConfigMapKey(key)) errs->push_back(Invalid(path.Key(key), key, p));
     if (other != nullptr && other->contains(key)) {
-      errs->push_back(Invalid(path.Key(key), key, "duplicate of key present in " + std::string(other_name)));
+      errs->push_back(
+          Invalid(path.Key(key), key, "duplicate of key present in " + std::string(other_name)));
     }
-    *total += base64 ? DecodedSize(value) : (value.is_string() ? value.get_ref<const std::string&>().size() : 0);
+    *total += base64 ? DecodedSize(value)
+                     : (value.is_string() ? value.get_ref<const std::string&>().size() : 0);
   }
 }
 
@@ -105,14 +109,16 @@ bool IsImmutable(const Json& object) {
 }
 
 // The `immutable` rules of ValidateConfigMapUpdate / ValidateSecretUpdate.
-void ValidateImmutableData(const Json& object, const Json& old, const std::vector<const char*>& members,
-                           ErrorList* errs) {
+void ValidateImmutableData(const Json& object, const Json& old,
+                           const std::vector<const char*>& members, ErrorList* errs) {
   if (!IsImmutable(old)) return;
-  if (!IsImmutable(object)) errs->push_back(Forbidden(FieldPath("immutable"), std::string(kImmutableSetMessage)));
+  if (!IsImmutable(object))
+    errs->push_back(Forbidden(FieldPath("immutable"), std::string(kImmutableSetMessage)));
   for (const char* member : members) {
     const Json* now = Member(object, member);
     const Json* before = Member(old, member);
-    if (NormalizedForCompare(now ? *now : Json()) != NormalizedForCompare(before ? *before : Json())) {
+    if (NormalizedForCompare(now ? *now : Json()) !=
+        NormalizedForCompare(before ? *before : Json())) {
       errs->push_back(Forbidden(FieldPath(member), std::string(kImmutableSetMessage)));
     }
   }
@@ -122,9 +128,11 @@ ErrorList ValidateConfigMap(const Json& object, const Json* old) {
   ErrorList errs;
   if (old != nullptr) ValidateImmutableData(object, *old, {"data", "binaryData"}, &errs);
   std::size_t total = 0;
-  ValidateDataKeys(object, "data", false, Object(object, "binaryData"), "binaryData", &errs, &total);
+  ValidateDataKeys(object, "data", false, Object(object, "binaryData"), "binaryData", &errs,
+                   &total);
   ValidateDataKeys(object, "binaryData", true, Object(object, "data"), "data", &errs, &total);
-  if (total > kMaxDataSize) errs.push_back(TooLong(FieldPath(""), Json(), static_cast<int>(kMaxDataSize)));
+  if (total > kMaxDataSize)
+    errs.push_back(TooLong(FieldPath(""), Json(), static_cast<int>(kMaxDataSize)));
   return errs;
 }
 
@@ -132,12 +140,14 @@ ErrorList ValidateSecret(const Json& object, const Json* old) {
   ErrorList errs;
   if (old != nullptr) {
     const std::string type = StringMember(object, "type");
-    if (type != StringMember(*old, "type")) errs.push_back(Invalid(FieldPath("type"), type, "field is immutable"));
+    if (type != StringMember(*old, "type"))
+      errs.push_back(Invalid(FieldPath("type"), type, "field is immutable"));
     ValidateImmutableData(object, *old, {"data"}, &errs);
   }
   std::size_t total = 0;
   ValidateDataKeys(object, "data", true, nullptr, "", &errs, &total);
-  if (total > kMaxDataSize) errs.push_back(TooLong(FieldPath("data"), "", static_cast<int>(kMaxDataSize)));
+  if (total > kMaxDataSize)
+    errs.push_back(TooLong(FieldPath("data"), "", static_cast<int>(kMaxDataSize)));
   return errs;
 }
 
@@ -175,9 +185,11 @@ std::vector<std::string> IsValidPortName(std::string_view port) {
     has_letter = has_letter || letter;
     if (!letter && !(c >= '0' && c <= '9') && c != '-') charset_ok = false;
   }
-  if (!charset_ok) errs.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!charset_ok)
+    errs.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
   if (!has_letter) errs.push_back("must contain at least one letter (a-z)");
-  if (port.find("--") != std::string_view::npos) errs.push_back("must not contain consecutive hyphens");
+  if (port.find("--") != std::string_view::npos)
+    errs.push_back("must not contain consecutive hyphens");
   if (!port.empty() && (port.front() == '-' || port.back() == '-')) {
     errs.push_back("must not begin or end with a hyphen");
   }
@@ -195,13 +207,15 @@ ErrorList ValidateBuiltin(const ResourceInfo& info, const Json& object, const Js
   const Json& spec = SpecOf(object);
   if (Is(info, "", "Pod")) {
     AppendErrors(&errs, ValidatePodSpecSubset(spec, FieldPath("spec")));
-    if (old != nullptr) AppendErrors(&errs, ValidatePodSpecUpdate(spec, SpecOf(*old), FieldPath("spec")));
+    if (old != nullptr)
+      AppendErrors(&errs, ValidatePodSpecUpdate(spec, SpecOf(*old), FieldPath("spec")));
   } else if (statefulset) {
     AppendErrors(&errs, ValidateStatefulSetSpec(spec, FieldPath("spec")));
     if (old != nullptr) AppendErrors(&errs, ValidateStatefulSetSpecUpdate(spec, SpecOf(*old)));
   } else if (Is(info, "apps", "Deployment") || Is(info, "apps", "ReplicaSet")) {
-    AppendErrors(&errs, Is(info, "apps", "Deployment") ? ValidateDeploymentSpec(spec, FieldPath("spec"))
-                                                        : ValidateReplicaSetSpec(spec, FieldPath("spec")));
+    AppendErrors(&errs, Is(info, "apps", "Deployment")
+                            ? ValidateDeploymentSpec(spec, FieldPath("spec"))
+                            : ValidateReplicaSetSpec(spec, FieldPath("spec")));
     if (old != nullptr) AppendErrors(&errs, ValidateSelectorUpdate(spec, SpecOf(*old)));
   } else if (Is(info, "apps", "DaemonSet")) {
     AppendErrors(&errs, ValidateDaemonSetSpec(spec, FieldPath("spec")));

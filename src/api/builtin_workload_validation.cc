@@ -43,8 +43,8 @@ std::string GoLabelSelector(const Json& selector) {
     }
     if (i > 0) out += ", ";
     out += "v1.LabelSelectorRequirement{Key:" + GoQuote(StringMember(r, "key")) +
-           ", Operator:" + GoQuote(StringMember(r, "operator")) +
-           ", Values:" + GoStringSlice(values, Array(r, "values") ? EmptySlice::kEmpty : EmptySlice::kNil) + "}";
+           ", Operator:" + GoQuote(StringMember(r, "operator")) + ", Values:" +
+           GoStringSlice(values, Array(r, "values") ? EmptySlice::kEmpty : EmptySlice::kNil) + "}";
   }
   return out + "}}";
 }
@@ -52,7 +52,8 @@ std::string GoLabelSelector(const Json& selector) {
 // unversioned ValidateLabelSelector.
 ErrorList SelectorSyntax(const Json& selector, const FieldPath& path) {
   ErrorList errs;
-  if (const Json* labels = Object(selector, "matchLabels")) AppendErrors(&errs, ValidateLabelMap(*labels, path.Child("matchLabels")));
+  if (const Json* labels = Object(selector, "matchLabels"))
+    AppendErrors(&errs, ValidateLabelMap(*labels, path.Child("matchLabels")));
   const Json* exprs = Array(selector, "matchExpressions");
   for (std::size_t i = 0; exprs != nullptr && i < exprs->size(); ++i) {
     const Json& r = (*exprs)[i];
@@ -61,17 +62,24 @@ ErrorList SelectorSyntax(const Json& selector, const FieldPath& path) {
     const Json* values = Array(r, "values");
     const std::size_t count = values != nullptr ? values->size() : 0;
     if (op == "In" || op == "NotIn") {
-      if (count == 0) errs.push_back(Required(at.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (count == 0)
+        errs.push_back(
+            Required(at.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (op == "Exists" || op == "DoesNotExist") {
-      if (count > 0) errs.push_back(Forbidden(at.Child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      if (count > 0)
+        errs.push_back(
+            Forbidden(at.Child("values"),
+                      "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     } else {
       errs.push_back(Invalid(at.Child("operator"), op, "not a valid selector operator"));
     }
     const std::string key = StringMember(r, "key");
     for (const auto& p : IsQualifiedName(key)) errs.push_back(Invalid(at.Child("key"), key, p));
     for (std::size_t j = 0; j < count; ++j) {
-      const std::string v = (*values)[j].is_string() ? (*values)[j].get<std::string>() : (*values)[j].dump();
-      for (const auto& p : IsValidLabelValue(v)) errs.push_back(Invalid(at.Child("values").Index(j), v, p));
+      const std::string v =
+          (*values)[j].is_string() ? (*values)[j].get<std::string>() : (*values)[j].dump();
+      for (const auto& p : IsValidLabelValue(v))
+        errs.push_back(Invalid(at.Child("values").Index(j), v, p));
     }
   }
   return errs;
@@ -86,18 +94,23 @@ void ValidateUpdateStrategy(const Json& spec, const FieldPath& path, ErrorList* 
     errs->push_back(Required(path, ""));
   } else if (type == "OnDelete") {
     if (!IsUnset(rolling)) {
-      const std::int64_t partition = rolling->is_object() ? builtin::IntValue(Member(*rolling, "partition")) : 0;
-      errs->push_back(WithRendered(Invalid(rolling_path, Json(), "only allowed for updateStrategy 'RollingUpdate'"),
-                                   "apps.RollingUpdateStatefulSetStrategy{Partition:" + std::to_string(partition) +
-                                       ", MaxUnavailable:(*intstr.IntOrString)(nil)}"));
+      const std::int64_t partition =
+          rolling->is_object() ? builtin::IntValue(Member(*rolling, "partition")) : 0;
+      errs->push_back(WithRendered(
+          Invalid(rolling_path, Json(), "only allowed for updateStrategy 'RollingUpdate'"),
+          "apps.RollingUpdateStatefulSetStrategy{Partition:" + std::to_string(partition) +
+              ", MaxUnavailable:(*intstr.IntOrString)(nil)}"));
     }
   } else if (type == "RollingUpdate") {
-    if (rolling != nullptr && rolling->is_object()) NonNegative(*rolling, "partition", rolling_path.Child("partition"), errs);
+    if (rolling != nullptr && rolling->is_object())
+      NonNegative(*rolling, "partition", rolling_path.Child("partition"), errs);
   } else {
-    const std::string pointer = IsUnset(rolling) ? "(nil)" : "(0xc000000000)";  // Go prints an address
+    const std::string pointer =
+        IsUnset(rolling) ? "(nil)" : "(0xc000000000)";  // Go prints an address
     errs->push_back(WithRendered(Invalid(path, Json(), "must be 'RollingUpdate' or 'OnDelete'"),
                                  "apps.StatefulSetUpdateStrategy{Type:" + GoQuote(type) +
-                                     ", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)" + pointer + "}"));
+                                     ", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)" +
+                                     pointer + "}"));
   }
 }
 
@@ -122,14 +135,15 @@ void ValidateWorkloadSelector(const Json& spec, const FieldPath& path, std::stri
     const Json* labels = Object(*selector, "matchLabels");
     const Json* exprs = Array(*selector, "matchExpressions");
     if ((labels == nullptr || labels->empty()) && (exprs == nullptr || exprs->empty())) {
-      errs->push_back(WithRendered(Invalid(path.Child("selector"), Json(), "empty selector is invalid for " + std::string(kind)),
+      errs->push_back(WithRendered(Invalid(path.Child("selector"), Json(),
+                                           "empty selector is invalid for " + std::string(kind)),
                                    GoLabelSelector(*selector)));
     }
   }
 }
 
-void ValidateTemplateLabelsMatch(const Json& spec, const Json* selector_json,
-                                 const FieldPath& path, ErrorList* errs) {
+void ValidateTemplateLabelsMatch(const Json& spec, const Json* selector_json, const FieldPath& path,
+                                 ErrorList* errs) {
   const Json* tmpl = Object(spec, "template");
   const Json* meta = tmpl != nullptr ? Object(*tmpl, "metadata") : nullptr;
   const Json* labels = meta != nullptr ? Object(*meta, "labels") : nullptr;
@@ -144,14 +158,17 @@ void ValidateTemplateLabelsMatch(const Json& spec, const Json* selector_json,
   }
   StringMap label_map;
   if (labels != nullptr) {
-    for (const auto& [k, v] : labels->items()) label_map[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    for (const auto& [k, v] : labels->items())
+      label_map[k] = v.is_string() ? v.get<std::string>() : v.dump();
   }
   if (!selector.has_value()) {
-    errs->push_back(WithRendered(Invalid(path.Child("selector"), Json(), ""), GoLabelSelector(*selector_json)));
+    errs->push_back(
+        WithRendered(Invalid(path.Child("selector"), Json(), ""), GoLabelSelector(*selector_json)));
   } else if (!selector->Empty() && !selector->Matches(label_map)) {
-    errs->push_back(WithRendered(Invalid(path.Child("template").Child("metadata").Child("labels"), Json(),
-                                         "`selector` does not match template `labels`"),
-                                 labels != nullptr ? GoStringMap(*labels) : "map[string]string(nil)"));
+    errs->push_back(
+        WithRendered(Invalid(path.Child("template").Child("metadata").Child("labels"), Json(),
+                             "`selector` does not match template `labels`"),
+                     labels != nullptr ? GoStringMap(*labels) : "map[string]string(nil)"));
   }
 }
 
@@ -161,14 +178,17 @@ void ValidateWorkloadTemplate(const Json& spec, const Json* selector_json, const
   const Json* tmpl = Object(spec, "template");
   const Json* meta = tmpl != nullptr ? Object(*tmpl, "metadata") : nullptr;
   const Json* labels = meta != nullptr ? Object(*meta, "labels") : nullptr;
-  if (labels != nullptr) AppendErrors(errs, ValidateLabelMap(*labels, path.Child("template").Child("labels")));
+  if (labels != nullptr)
+    AppendErrors(errs, ValidateLabelMap(*labels, path.Child("template").Child("labels")));
   const Json* pod_spec = tmpl != nullptr ? Object(*tmpl, "spec") : nullptr;
   const std::string restart = pod_spec != nullptr ? StringMember(*pod_spec, "restartPolicy") : "";
   const FieldPath spec_path = path.Child("template").Child("spec");
-  if (restart != "Always") errs->push_back(NotSupported(spec_path.Child("restartPolicy"), restart, {"Always"}));
+  if (restart != "Always")
+    errs->push_back(NotSupported(spec_path.Child("restartPolicy"), restart, {"Always"}));
   if (pod_spec != nullptr && !IsUnset(Member(*pod_spec, "activeDeadlineSeconds"))) {
-    errs->push_back(Forbidden(spec_path.Child("activeDeadlineSeconds"),
-                              "activeDeadlineSeconds in " + std::string(kind) + " is not Supported"));
+    errs->push_back(
+        Forbidden(spec_path.Child("activeDeadlineSeconds"),
+                  "activeDeadlineSeconds in " + std::string(kind) + " is not Supported"));
   }
 }
 
@@ -178,20 +198,23 @@ ErrorList ValidateStatefulSetSpec(const Json& spec, const FieldPath& path) {
   if (policy.empty()) {
     errs.push_back(Required(path.Child("podManagementPolicy"), ""));
   } else if (policy != "OrderedReady" && policy != "Parallel") {
-    errs.push_back(Invalid(path.Child("podManagementPolicy"), policy, "must be 'OrderedReady' or 'Parallel'"));
+    errs.push_back(
+        Invalid(path.Child("podManagementPolicy"), policy, "must be 'OrderedReady' or 'Parallel'"));
   }
   ValidateUpdateStrategy(spec, path.Child("updateStrategy"), &errs);
   if (const Json* retention = Object(spec, "persistentVolumeClaimRetentionPolicy")) {
     for (const char* key : {"whenDeleted", "whenScaled"}) {
       const std::string value = StringMember(*retention, key);
       if (value != "Retain" && value != "Delete") {
-        errs.push_back(NotSupported(path.Child("persistentVolumeClaimRetentionPolicy").Child(key), value, {"Retain", "Delete"}));
+        errs.push_back(NotSupported(path.Child("persistentVolumeClaimRetentionPolicy").Child(key),
+                                    value, {"Retain", "Delete"}));
       }
     }
   }
   NonNegative(spec, "replicas", path.Child("replicas"), &errs);
   NonNegative(spec, "minReadySeconds", path.Child("minReadySeconds"), &errs);
-  if (const Json* ordinals = Object(spec, "ordinals")) NonNegative(*ordinals, "start", path.Child("ordinals.start"), &errs);
+  if (const Json* ordinals = Object(spec, "ordinals"))
+    NonNegative(*ordinals, "start", path.Child("ordinals.start"), &errs);
   ValidateWorkloadSelector(spec, path, "statefulset", &errs);
   ValidateWorkloadTemplate(spec, Member(spec, "selector"), path, "StatefulSet", &errs);
   return errs;
@@ -206,9 +229,11 @@ ErrorList ValidateStatefulSetSpecUpdate(const Json& spec, const Json& old_spec) 
     before.erase(key);
   }
   if (NormalizedForCompare(now) == NormalizedForCompare(before)) return {};
-  return {Forbidden(FieldPath("spec"),
-                    "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', "
-                    "'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")};
+  return {Forbidden(
+      FieldPath("spec"),
+      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', "
+      "'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are "
+      "forbidden")};
 }
 
 }  // namespace lws::api

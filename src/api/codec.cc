@@ -39,25 +39,35 @@ void DecodeInt(const Json& in, Int& out, const Where& where, ErrorList& errs, co
 
 FieldPath Where::Path() const {
   switch (step_) {
-    case Step::kRoot: return *root_;
-    case Step::kChild: return parent_->Path().Child(name_);
-    case Step::kIndex: return parent_->Path().Index(index_);
-    case Step::kKey: return parent_->Path().Key(name_);
+    case Step::kRoot:
+      return *root_;
+    case Step::kChild:
+      return parent_->Path().Child(name_);
+    case Step::kIndex:
+      return parent_->Path().Index(index_);
+    case Step::kKey:
+      return parent_->Path().Key(name_);
   }
   return *root_;
 }
 
 bool IsZeroJson(const Json& in) {
   switch (in.type()) {
-    case Json::value_t::null: return true;
-    case Json::value_t::string: return in.get_ref<const std::string&>().empty();
-    case Json::value_t::boolean: return !in.get<bool>();
+    case Json::value_t::null:
+      return true;
+    case Json::value_t::string:
+      return in.get_ref<const std::string&>().empty();
+    case Json::value_t::boolean:
+      return !in.get<bool>();
     case Json::value_t::number_integer:
     case Json::value_t::number_unsigned:
-    case Json::value_t::number_float: return in == 0;
+    case Json::value_t::number_float:
+      return in == 0;
     case Json::value_t::array:
-    case Json::value_t::object: return in.empty();
-    default: return false;
+    case Json::value_t::object:
+      return in.empty();
+    default:
+      return false;
   }
 }
 

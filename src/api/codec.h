@@ -30,13 +30,12 @@
 #include <concepts>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/field.h"
 #include "api/intstr.h"
@@ -82,7 +81,11 @@ class Where {
  private:
   enum class Step { kRoot, kChild, kIndex, kKey };
   Where(const Where* parent, Step step, std::string_view name, std::size_t index)
-      : parent_(parent), step_(step), name_(name), index_(index), root_(parent->root_),
+      : parent_(parent),
+        step_(step),
+        name_(name),
+        index_(index),
+        root_(parent->root_),
         options_(parent->options_) {}
 
   const Where* parent_ = nullptr;
@@ -149,16 +152,22 @@ template <Modeled T>
 Json EncodeValue(const T& v);
 
 template <class T>
-bool IsZero(const std::vector<T>& v) { return v.empty(); }
+bool IsZero(const std::vector<T>& v) {
+  return v.empty();
+}
 template <StringKeyedMap M>
-bool IsZero(const M& v) { return v.empty(); }
+bool IsZero(const M& v) {
+  return v.empty();
+}
 
 // ---- Visitors -------------------------------------------------------------------------------
 
 struct KeyCollector {
   std::vector<std::string_view> keys;
   template <class M>
-  void operator()(std::string_view key, M&, Emit = kOmitEmpty) { keys.push_back(key); }
+  void operator()(std::string_view key, M&, Emit = kOmitEmpty) {
+    keys.push_back(key);
+  }
 };
 
 // The keys a struct models: in Fields order, and sorted as the keys of a JSON object are (with
@@ -183,8 +192,9 @@ const ModeledKeys& ModeledKeysOf() {
     std::sort(out.sorted.begin(), out.sorted.end());
     LWS_ASSERT(out.in_order.size() <= kMaxModeledKeys, "a struct models too many keys");
     LWS_ASSERT(std::adjacent_find(out.sorted.begin(), out.sorted.end(),
-                                  [](const auto& a, const auto& b) { return a.first == b.first; }) ==
-                   out.sorted.end(),
+                                  [](const auto& a, const auto& b) {
+                                    return a.first == b.first;
+                                  }) == out.sorted.end(),
                "a struct models a key twice");
     return out;
   }();
@@ -198,7 +208,7 @@ struct DecodeVisitor {
   const Where& where;
   ErrorList& errs;
   const std::vector<std::string_view>& keys;  // ModeledKeys::in_order
-  const Json* const* found;                    // by position; null when absent
+  const Json* const* found;                   // by position; null when absent
   std::size_t next = 0;
 
   template <class M>

@@ -121,7 +121,9 @@ struct NamespaceStatus {
   std::string phase;
   Json rest;
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("phase", s.phase); }
+  static void Fields(S& s, V& v) {
+    v("phase", s.phase);
+  }
 };
 
 struct Namespace {

@@ -58,7 +58,8 @@ bool IsPodReadyJson(const Json& pod) {
   const Json* conditions = status != nullptr ? Member(*status, "conditions") : nullptr;
   if (conditions == nullptr || !conditions->is_array()) return false;
   for (const Json& condition : *conditions) {
-    if (StringMember(condition, "type") == "Ready") return StringMember(condition, "status") == "True";
+    if (StringMember(condition, "type") == "Ready")
+      return StringMember(condition, "status") == "True";
   }
   return false;
 }
@@ -80,8 +81,8 @@ void SetDisruptionAllowedCondition(Json* status, const std::string& condition_st
 
 void UpdateDisruptionAllowedCondition(Json* status, Time now) {
   const Json* allowed = Member(*status, "disruptionsAllowed");
-  const bool positive = allowed != nullptr && allowed->is_number_integer() &&
-                        allowed->get<std::int64_t>() > 0;
+  const bool positive =
+      allowed != nullptr && allowed->is_number_integer() && allowed->get<std::int64_t>() > 0;
   SetDisruptionAllowedCondition(status, positive ? "True" : "False",
                                 positive ? kSufficientPodsReason : kInsufficientPodsReason, "",
                                 now);

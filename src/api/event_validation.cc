@@ -48,7 +48,8 @@ void CheckLength(ErrorList* errs, const Json& event, std::string_view field, std
 }
 
 void RequireNonEmpty(ErrorList* errs, const Json& event, std::string_view field) {
-  if (StringMember(event, field).empty()) errs->push_back(Required(FieldPath(std::string(field)), ""));
+  if (StringMember(event, field).empty())
+    errs->push_back(Required(FieldPath(std::string(field)), ""));
 }
 
 // legacyValidateEvent.
@@ -59,7 +60,8 @@ ErrorList LegacyErrors(const Json& event) {
   const FieldPath involved_path = FieldPath("involvedObject").Child("namespace");
   if (IsZero(event, "eventTime")) {
     bool matches = involved_ns.empty() ? (ns.empty() || ns == "default") : ns == involved_ns;
-    if (!matches) errs.push_back(Invalid(involved_path, involved_ns, "does not match event.namespace"));
+    if (!matches)
+      errs.push_back(Invalid(involved_path, involved_ns, "does not match event.namespace"));
   } else {
     if (involved_ns.empty() && ns != "default" && ns != "kube-system") {
       errs.push_back(Invalid(involved_path, involved_ns, "does not match event.namespace"));
@@ -113,7 +115,8 @@ ErrorList StrictCreateErrors(const Json& event) {
     errs.push_back(Invalid(FieldPath("type"), "", "has invalid value: " + type));
   }
   for (std::string_view field : {"firstTimestamp", "lastTimestamp", "count"}) {
-    if (!IsZero(event, field)) errs.push_back(Invalid(FieldPath(std::string(field)), "", "needs to be unset"));
+    if (!IsZero(event, field))
+      errs.push_back(Invalid(FieldPath(std::string(field)), "", "needs to be unset"));
   }
   if (!NestedString(event, "source", "component").empty() ||
       !NestedString(event, "source", "host").empty()) {
@@ -148,7 +151,7 @@ ErrorList ValidateEvent(const Json& event, const Json* old, EventApi api) {
   ErrorList errs = LegacyErrors(event);
   if (api == EventApi::kCoreV1) return errs;
   AppendErrors(&errs, old == nullptr || !old->is_object() ? StrictCreateErrors(event)
-                                                           : StrictUpdateErrors(event, *old));
+                                                          : StrictUpdateErrors(event, *old));
   return errs;
 }
 

@@ -13,7 +13,8 @@ using builtin::Object;
 
 namespace {
 
-constexpr const char* kEvictionRefused = "Cannot evict pod as it would violate the pod's disruption budget.";
+constexpr const char* kEvictionRefused =
+    "Cannot evict pod as it would violate the pod's disruption budget.";
 
 std::string Phase(const Json& pod) {
   const Json* status = Object(pod, "status");

@@ -35,8 +35,8 @@ inline constexpr std::size_t kMaxDisruptedPods = 2000;
 
 struct EvictionPlan {
   enum class Action {
-    kDelete,         // delete the pod (after writing `budget_status` when set)
-    kRefuse,         // answer `refusal`
+    kDelete,  // delete the pod (after writing `budget_status` when set)
+    kRefuse,  // answer `refusal`
   };
   Action action = Action::kDelete;
   // kDelete: with the pod's resourceVersion as a precondition.
@@ -51,7 +51,8 @@ struct EvictionPlan {
 
 // `pod`: the live pod; `budgets`: every PodDisruptionBudget of its namespace; `dry_run`: the
 // budget is checked but not spent.
-EvictionPlan PlanEviction(const Json& pod, const std::vector<Json>& budgets, bool dry_run, Time now);
+EvictionPlan PlanEviction(const Json& pod, const std::vector<Json>& budgets, bool dry_run,
+                          Time now);
 
 // The 429 of a budget whose status is stale ("is still being processed by the server").
 Status BudgetStaleError(const std::string& budget_name);

@@ -13,8 +13,9 @@ namespace {
 const Time kNow = Time(std::chrono::seconds(1700000000));
 
 Json Pod(const std::string& phase, bool ready) {
-  Json pod = {{"metadata", {{"name", "foo"}, {"namespace", "default"}, {"labels", {{"a", "true"}}}}},
-              {"status", {{"phase", phase}}}};
+  Json pod = {
+      {"metadata", {{"name", "foo"}, {"namespace", "default"}, {"labels", {{"a", "true"}}}}},
+      {"status", {{"phase", phase}}}};
   pod["status"]["conditions"] = {{{"type", "Ready"}, {"status", ready ? "True" : "False"}}};
   return pod;
 }
@@ -23,8 +24,10 @@ Json Budget(int allowed, int current, int desired, const std::string& policy = "
   Json budget = {{"metadata", {{"name", "foo"}, {"namespace", "default"}, {"generation", 1}}},
                  {"spec", {{"selector", {{"matchLabels", {{"a", "true"}}}}}}},
                  {"status",
-                  {{"disruptionsAllowed", allowed}, {"currentHealthy", current},
-                   {"desiredHealthy", desired}, {"expectedPods", current},
+                  {{"disruptionsAllowed", allowed},
+                   {"currentHealthy", current},
+                   {"desiredHealthy", desired},
+                   {"expectedPods", current},
                    {"observedGeneration", 1}}}};
   if (!policy.empty()) budget["spec"]["unhealthyPodEvictionPolicy"] = policy;
   return budget;
@@ -99,11 +102,12 @@ TEST(EvictionTest, UnreadyPodUnderMetBudgetOrAlwaysAllow) {
   EXPECT_FALSE(met.budget_status.has_value());
   EXPECT_EQ(PlanEviction(Pod("Running", false), {Budget(0, 1, 2)}, false, kNow).action,
             EvictionPlan::Action::kRefuse);
-  EXPECT_EQ(PlanEviction(Pod("Running", false), {Budget(0, 1, 2, "AlwaysAllow")}, false, kNow).action,
-            EvictionPlan::Action::kDelete);
-  EXPECT_EQ(PlanEviction(Pod("Running", false), {Budget(0, 1, 2, "IfHealthyBudget")}, false, kNow)
-                .action,
-            EvictionPlan::Action::kRefuse);
+  EXPECT_EQ(
+      PlanEviction(Pod("Running", false), {Budget(0, 1, 2, "AlwaysAllow")}, false, kNow).action,
+      EvictionPlan::Action::kDelete);
+  EXPECT_EQ(
+      PlanEviction(Pod("Running", false), {Budget(0, 1, 2, "IfHealthyBudget")}, false, kNow).action,
+      EvictionPlan::Action::kRefuse);
 }
 
 TEST(EvictionTest, StaleBudgetStatusIsRetriedLater) {
@@ -164,12 +168,14 @@ TEST(DisruptionBudgetTest, Validation) {
   EXPECT_TRUE(messages({{"minAvailable", 1}}).empty());
   EXPECT_TRUE(messages({{"maxUnavailable", "50%"}}).empty());
   EXPECT_EQ(messages({{"minAvailable", 1}, {"maxUnavailable", 1}}),
-            std::vector<std::string>{"spec.minAvailable: minAvailable and maxUnavailable cannot be both set"});
+            std::vector<std::string>{
+                "spec.minAvailable: minAvailable and maxUnavailable cannot be both set"});
   EXPECT_EQ(messages({{"minAvailable", -1}}),
             std::vector<std::string>{"spec.minAvailable: must be greater than or equal to 0"});
   EXPECT_EQ(messages({{"maxUnavailable", "101%"}}),
             std::vector<std::string>{"spec.maxUnavailable: must not be greater than 100%"});
-  EXPECT_EQ(messages({{"minAvailable", 1}, {"unhealthyPodEvictionPolicy", "Sometimes"}}).size(), 1u);
+  EXPECT_EQ(messages({{"minAvailable", 1}, {"unhealthyPodEvictionPolicy", "Sometimes"}}).size(),
+            1u);
 }
 
 }  // namespace

@@ -26,16 +26,26 @@ namespace {
 
 std::string_view TypeText(FieldErrorType t) {
   switch (t) {
-    case FieldErrorType::kNotFound: return "Not found";
-    case FieldErrorType::kRequired: return "Required value";
-    case FieldErrorType::kDuplicate: return "Duplicate value";
-    case FieldErrorType::kInvalid: return "Invalid value";
-    case FieldErrorType::kNotSupported: return "Unsupported value";
-    case FieldErrorType::kForbidden: return "Forbidden";
-    case FieldErrorType::kTooLong: return "Too long";
-    case FieldErrorType::kTooMany: return "Too many";
-    case FieldErrorType::kInternal: return "Internal error";
-    case FieldErrorType::kTypeInvalid: return "Invalid value";
+    case FieldErrorType::kNotFound:
+      return "Not found";
+    case FieldErrorType::kRequired:
+      return "Required value";
+    case FieldErrorType::kDuplicate:
+      return "Duplicate value";
+    case FieldErrorType::kInvalid:
+      return "Invalid value";
+    case FieldErrorType::kNotSupported:
+      return "Unsupported value";
+    case FieldErrorType::kForbidden:
+      return "Forbidden";
+    case FieldErrorType::kTooLong:
+      return "Too long";
+    case FieldErrorType::kTooMany:
+      return "Too many";
+    case FieldErrorType::kInternal:
+      return "Internal error";
+    case FieldErrorType::kTypeInvalid:
+      return "Invalid value";
   }
   return "Invalid value";
 }
@@ -55,11 +65,21 @@ std::string GoQuote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char buf[8];
@@ -117,16 +137,26 @@ std::string FieldError::Error() const { return field + ": " + Body(); }
 
 std::string_view FieldError::CauseType() const {
   switch (type) {
-    case FieldErrorType::kNotFound: return "FieldValueNotFound";
-    case FieldErrorType::kRequired: return "FieldValueRequired";
-    case FieldErrorType::kDuplicate: return "FieldValueDuplicate";
-    case FieldErrorType::kInvalid: return "FieldValueInvalid";
-    case FieldErrorType::kNotSupported: return "FieldValueNotSupported";
-    case FieldErrorType::kForbidden: return "FieldValueForbidden";
-    case FieldErrorType::kTooLong: return "FieldValueTooLong";
-    case FieldErrorType::kTooMany: return "FieldValueTooMany";
-    case FieldErrorType::kInternal: return "InternalError";
-    case FieldErrorType::kTypeInvalid: return "FieldValueTypeInvalid";
+    case FieldErrorType::kNotFound:
+      return "FieldValueNotFound";
+    case FieldErrorType::kRequired:
+      return "FieldValueRequired";
+    case FieldErrorType::kDuplicate:
+      return "FieldValueDuplicate";
+    case FieldErrorType::kInvalid:
+      return "FieldValueInvalid";
+    case FieldErrorType::kNotSupported:
+      return "FieldValueNotSupported";
+    case FieldErrorType::kForbidden:
+      return "FieldValueForbidden";
+    case FieldErrorType::kTooLong:
+      return "FieldValueTooLong";
+    case FieldErrorType::kTooMany:
+      return "FieldValueTooMany";
+    case FieldErrorType::kInternal:
+      return "InternalError";
+    case FieldErrorType::kTypeInvalid:
+      return "FieldValueTypeInvalid";
   }
   return "FieldValueInvalid";
 }
@@ -170,7 +200,7 @@ FieldError NotSupported(const FieldPath& path, Json value, const std::vector<std
 
 FieldError TooLong(const FieldPath& path, Json value, int max_length) {
   return MakeError(FieldErrorType::kTooLong, path, std::move(value),
-          "may not be more than " + std::to_string(max_length) + " bytes");
+                   "may not be more than " + std::to_string(max_length) + " bytes");
 }
 
 FieldError TypeInvalid(const FieldPath& path, Json value, std::string detail) {
@@ -191,12 +221,13 @@ std::string AggregateMessage(const ErrorList& errors) {
   return out + "]";
 }
 
-Status InvalidStatus(std::string_view qualified_kind, std::string_view name, const ErrorList& errors) {
+Status InvalidStatus(std::string_view qualified_kind, std::string_view name,
+                     const ErrorList& errors) {
   std::vector<FieldCause> causes;
   causes.reserve(errors.size());
   for (const auto& e : errors) causes.push_back({std::string(e.CauseType()), e.Body(), e.field});
-  std::string message = std::string(qualified_kind) + " " + GoQuote(name) + " is invalid: " +
-                        AggregateMessage(errors);
+  std::string message = std::string(qualified_kind) + " " + GoQuote(name) +
+                        " is invalid: " + AggregateMessage(errors);
   return Status::Invalid(std::move(message), std::move(causes));
 }
 

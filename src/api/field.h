@@ -5,11 +5,10 @@
 // real API server's: "spec.replicas: Invalid value: -1: replicas must be equal or greater than 0".
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/json_fwd.h"
 #include "base/status.h"
@@ -47,12 +46,14 @@ enum class FieldErrorType {
 struct FieldError {
   FieldError() = default;
   FieldError(FieldErrorType type_in, std::string field_in, Json bad_value_in, std::string detail_in)
-      : type(type_in), field(std::move(field_in)), bad_value(std::move(bad_value_in)),
+      : type(type_in),
+        field(std::move(field_in)),
+        bad_value(std::move(bad_value_in)),
         detail(std::move(detail_in)) {}
 
   FieldErrorType type = FieldErrorType::kInvalid;
   std::string field;
-  Json bad_value;      // Printed as Go prints it: numbers bare, strings quoted, null as "null".
+  Json bad_value;  // Printed as Go prints it: numbers bare, strings quoted, null as "null".
   std::string detail;
   // When set, printed verbatim instead of bad_value: for values Go prints as a struct dump,
   // e.g. `intstr.IntOrString{Type:1, IntVal:0, StrVal:"200%"}`.
@@ -82,7 +83,8 @@ std::string AggregateMessage(const ErrorList& errors);
 
 // The 422 Status a Kubernetes API server returns for these errors:
 // message `<Kind>.<group> "<name>" is invalid: <aggregate>`, one cause per error.
-Status InvalidStatus(std::string_view qualified_kind, std::string_view name, const ErrorList& errors);
+Status InvalidStatus(std::string_view qualified_kind, std::string_view name,
+                     const ErrorList& errors);
 
 // The string member `key` of a JSON object; "" when `object` is not an object or the member is
 // missing or not a string. For reading loosely typed documents (CRDs, managedFields).

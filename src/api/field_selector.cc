@@ -122,8 +122,8 @@ Result<FieldSelector> FieldSelector::Parse(std::string_view text) {
     if (part.empty()) continue;
     auto split = SplitTerm(part);
     if (!split) {
-      return Status::BadRequest("invalid selector: '" + std::string(text) + "'; can't understand '" +
-                                std::string(part) + "'");
+      return Status::BadRequest("invalid selector: '" + std::string(text) +
+                                "'; can't understand '" + std::string(part) + "'");
     }
     ASSIGN_OR_RETURN(std::string value, UnescapeFieldValue(split->rhs));
     // Upstream's identity transform drops a term whose field and value are both empty ("=").

@@ -29,7 +29,7 @@ class FieldSelector {
   struct Term {
     std::string field;
     SelectionOperator op = SelectionOperator::kEquals;  // kEquals or kNotEquals
-    std::string value;                                   // unescaped
+    std::string value;                                  // unescaped
     bool operator==(const Term&) const = default;
   };
 

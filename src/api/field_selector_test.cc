@@ -66,8 +66,8 @@ TEST(FieldSelectorTest, ParseErrorsCarryUpstreamMessages) {
 
 TEST(FieldSelectorTest, EscapingAsUpstream) {
   const std::pair<std::string_view, std::string_view> rows[] = {
-      {"", ""}, {"a", "a"}, {"=", R"(\=)"}, {",", R"(\,)"}, {R"(\)", R"(\\)"},
-      {R"(\=\,\)", R"(\\\=\\\,\\)"},
+      {"", ""},       {"a", "a"},        {"=", R"(\=)"},
+      {",", R"(\,)"}, {R"(\)", R"(\\)"}, {R"(\=\,\)", R"(\\\=\\\,\\)"},
   };
   for (const auto& [raw, escaped] : rows) {
     EXPECT_EQ(EscapeFieldValue(raw), escaped);
@@ -129,16 +129,16 @@ RC_GTEST_PROP(FieldSelectorProperty, EscapeThenUnescapeIsIdentity, (const std::s
 
 RC_GTEST_PROP(FieldSelectorProperty, BuiltSelectorsParseAndMatchTheirTerms, ()) {
   const std::vector<std::string> fields = {"metadata.name", "spec.nodeName", "a!b", "x"};
-  const std::vector<std::string> values = {"", "web-0", "a=b", "c,d", R"(\)", "Running", "==",
-                                           "!="};
+  const std::vector<std::string> values = {"",     "web-0",   "a=b", "c,d",
+                                           R"(\)", "Running", "==",  "!="};
   const int count = *rc::gen::inRange(0, 5);
   std::string text;
   std::vector<FieldSelector::Term> terms;
   for (int i = 0; i < count; ++i) {
-    FieldSelector::Term term{*rc::gen::elementOf(fields),
-                             *rc::gen::element(SelectionOperator::kEquals,
-                                               SelectionOperator::kNotEquals),
-                             *rc::gen::elementOf(values)};
+    FieldSelector::Term term{
+        *rc::gen::elementOf(fields),
+        *rc::gen::element(SelectionOperator::kEquals, SelectionOperator::kNotEquals),
+        *rc::gen::elementOf(values)};
     const std::string op = term.op == SelectionOperator::kEquals
                                ? *rc::gen::element<std::string>("=", "==")
                                : std::string("!=");

@@ -89,7 +89,8 @@ Status ParseTerm(std::string_view orig, std::string_view* rest, std::uint64_t* t
   if (whole > kMaxNanos / *unit_ns) return Invalid(orig);
   std::uint64_t value = whole * *unit_ns;
   if (frac > 0) {
-    value += static_cast<std::uint64_t>(static_cast<double>(frac) * (static_cast<double>(*unit_ns) / scale));
+    value += static_cast<std::uint64_t>(static_cast<double>(frac) *
+                                        (static_cast<double>(*unit_ns) / scale));
     if (value > kMaxNanos) return Invalid(orig);
   }
   *total += value;

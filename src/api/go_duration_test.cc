@@ -14,10 +14,20 @@ TEST(GoDurationTest, ParsesGoSyntax) {
     Duration want;
   };
   const Case cases[] = {
-      {"0", 0ns},        {"15s", 15s},          {"1m30s", 90s},   {"1.5h", 90min},
-      {"-2s", -2s},      {"+3ms", 3ms},         {".5s", 500ms},   {"1.s", 1s},
-      {"100ns", 100ns},  {"2us", 2us},          {"2\xC2\xB5s", 2us}, {"1h2m3s4ms5us6ns", 3723004005006ns},
-      {"0s", 0ns},       {"9223372036854775807ns", Duration::max()},
+      {"0", 0ns},
+      {"15s", 15s},
+      {"1m30s", 90s},
+      {"1.5h", 90min},
+      {"-2s", -2s},
+      {"+3ms", 3ms},
+      {".5s", 500ms},
+      {"1.s", 1s},
+      {"100ns", 100ns},
+      {"2us", 2us},
+      {"2\xC2\xB5s", 2us},
+      {"1h2m3s4ms5us6ns", 3723004005006ns},
+      {"0s", 0ns},
+      {"9223372036854775807ns", Duration::max()},
       {"-9223372036854775808ns", Duration::min()},
   };
   for (const Case& c : cases) {

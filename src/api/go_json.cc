@@ -53,13 +53,27 @@ std::size_t ValidSequenceLength(std::string_view s, std::size_t i) {
 void AppendEscapedAscii(unsigned char b, std::string* out) {
   out->push_back('\\');
   switch (b) {
-    case '"': out->push_back('"'); return;
-    case '\\': out->push_back('\\'); return;
-    case '\n': out->push_back('n'); return;
-    case '\r': out->push_back('r'); return;
-    case '\t': out->push_back('t'); return;
-    case '\b': out->push_back('b'); return;
-    case '\f': out->push_back('f'); return;
+    case '"':
+      out->push_back('"');
+      return;
+    case '\\':
+      out->push_back('\\');
+      return;
+    case '\n':
+      out->push_back('n');
+      return;
+    case '\r':
+      out->push_back('r');
+      return;
+    case '\t':
+      out->push_back('t');
+      return;
+    case '\b':
+      out->push_back('b');
+      return;
+    case '\f':
+      out->push_back('f');
+      return;
     default:
       out->append("u00");
       out->push_back(kHex[b >> 4]);
@@ -143,22 +157,32 @@ void AppendArray(const Json& value, std::string* out) {
 
 void AppendValue(const Json& value, std::string* out) {
   switch (value.type()) {
-    case Json::value_t::object: AppendObject(value, out); return;
-    case Json::value_t::array: AppendArray(value, out); return;
+    case Json::value_t::object:
+      AppendObject(value, out);
+      return;
+    case Json::value_t::array:
+      AppendArray(value, out);
+      return;
     case Json::value_t::string:
       AppendGoJsonString(value.get_ref<const std::string&>(), out);
       return;
-    case Json::value_t::boolean: out->append(value.get<bool>() ? "true" : "false"); return;
+    case Json::value_t::boolean:
+      out->append(value.get<bool>() ? "true" : "false");
+      return;
     case Json::value_t::number_integer:
       out->append(FormatGoFloat(static_cast<double>(value.get<std::int64_t>())));
       return;
     case Json::value_t::number_unsigned:
       out->append(FormatGoFloat(static_cast<double>(value.get<std::uint64_t>())));
       return;
-    case Json::value_t::number_float: out->append(FormatGoFloat(value.get<double>())); return;
+    case Json::value_t::number_float:
+      out->append(FormatGoFloat(value.get<double>()));
+      return;
     case Json::value_t::null:
     case Json::value_t::binary:
-    case Json::value_t::discarded: out->append("null"); return;
+    case Json::value_t::discarded:
+      out->append("null");
+      return;
   }
 }
 

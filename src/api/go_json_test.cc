@@ -30,11 +30,17 @@ TEST(GoJsonStringTest, EscapesAsGoDoes) {
       {"two-byte UTF-8 copied", "caf\xc3\xa9", "\"caf\xc3\xa9\""},
       {"four-byte UTF-8 copied", "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},
       {"U+FFFD itself copied", "\xef\xbf\xbd", "\"\xef\xbf\xbd\""},
-      {"line and paragraph separators", "a\xe2\x80\xa8" "b\xe2\x80\xa9", R"("a\u2028b\u2029")"},
+      {"line and paragraph separators",
+       "a\xe2\x80\xa8"
+       "b\xe2\x80\xa9",
+       R"("a\u2028b\u2029")"},
       {"stray continuation byte", "a\x80z", R"("a\ufffdz")"},
       {"invalid lead byte", "\xff", R"("\ufffd")"},
       {"truncated at end", "a\xc3", R"("a\ufffd")"},
-      {"truncated before ASCII", "\xe2\x82" "a", R"("\ufffd\ufffda")"},
+      {"truncated before ASCII",
+       "\xe2\x82"
+       "a",
+       R"("\ufffd\ufffda")"},
       {"overlong encoding", "\xc0\xaf", R"("\ufffd\ufffd")"},
       {"overlong three-byte", "\xe0\x80\xaf", R"("\ufffd\ufffd\ufffd")"},
       {"surrogate", "\xed\xa0\x80", R"("\ufffd\ufffd\ufffd")"},
@@ -91,8 +97,7 @@ TEST(GoJsonNumberTest, IntegersGoThroughFloat64) {
   // 2^53 + 1 is not a float64; Go reads it as 2^53.
   EXPECT_EQ(MarshalGoJson(Json(std::int64_t{9007199254740993})), "9007199254740992");
   EXPECT_EQ(MarshalGoJson(Json(std::int64_t{1} << 60)), "1152921504606847000");
-  EXPECT_EQ(MarshalGoJson(Json(std::numeric_limits<std::uint64_t>::max())),
-            "18446744073709552000");
+  EXPECT_EQ(MarshalGoJson(Json(std::numeric_limits<std::uint64_t>::max())), "18446744073709552000");
   EXPECT_EQ(MarshalGoJson(Json::parse("1.0")), "1");
   EXPECT_EQ(MarshalGoJson(Json::parse("1E3")), "1000");
   EXPECT_EQ(MarshalGoJson(Json::parse("100000000000000000000000")), "1e+23");

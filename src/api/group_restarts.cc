@@ -36,7 +36,8 @@ Result<GroupRestartEntry> ParseEntry(const std::string& key, const Json& value) 
   if (key.find('/') == std::string::npos) {
     return Status::BadRequest("key " + GoQuote(key) + " is not <revision>/<groupIndex>");
   }
-  if (!value.is_object()) return Status::BadRequest("value of " + GoQuote(key) + " is not an object");
+  if (!value.is_object())
+    return Status::BadRequest("value of " + GoQuote(key) + " is not an object");
   GroupRestartEntry entry;
   for (const auto& [field, v] : value.items()) {
     if (field == "restarts" && v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
@@ -157,11 +158,12 @@ std::optional<GroupRestartCounts> PruneGroupRestartCounts(const GroupRestartCoun
   return kept;
 }
 
-Json GroupRestartCountsPatch(const GroupRestartCounts& counts, const std::string& resource_version) {
-  return AnnotationPatch(kGroupRestartsAnnotation,
-                         counts.empty() ? std::nullopt
-                                        : std::optional<std::string>(EncodeGroupRestartCounts(counts)),
-                         resource_version);
+Json GroupRestartCountsPatch(const GroupRestartCounts& counts,
+                             const std::string& resource_version) {
+  return AnnotationPatch(
+      kGroupRestartsAnnotation,
+      counts.empty() ? std::nullopt : std::optional<std::string>(EncodeGroupRestartCounts(counts)),
+      resource_version);
 }
 
 Duration GroupRestartDelay(Duration base, std::int32_t restarts) {

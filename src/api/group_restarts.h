@@ -15,7 +15,8 @@
 //                                            CrashLoopBackOff cap) after its leader was created.
 // On the LWS, written by the controller (a JSON object; keys "<revision>/<groupIndex>", as
 // upstream's proposed group-restart-counts annotation):
-//   lws-cpp.dev/group-restarts: {"abc123/0":{"restarts":2},"abc123/3":{"restarts":3,"exhausted":true}}
+//   lws-cpp.dev/group-restarts:
+//   {"abc123/0":{"restarts":2},"abc123/3":{"restarts":3,"exhausted":true}}
 // On a retained leader pod, set by the user to recreate an exhausted group with a fresh budget:
 //   lws-cpp.dev/recover: "true"
 #pragma once

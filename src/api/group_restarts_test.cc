@@ -23,7 +23,8 @@ LeaderWorkerSet With(const StringMap& annotations, const std::string& policy = "
 
 TEST(GroupRestartsTest, ValidValuesAreAccepted) {
   for (const StringMap& annotations :
-       {StringMap{{kMaxGroupRestartsAnnotation, "0"}}, StringMap{{kMaxGroupRestartsAnnotation, "3"}},
+       {StringMap{{kMaxGroupRestartsAnnotation, "0"}},
+        StringMap{{kMaxGroupRestartsAnnotation, "3"}},
         StringMap{{kGroupRestartBackoffAnnotation, "30s"}},
         StringMap{{kGroupRestartBackoffAnnotation, "1m30s"}, {kMaxGroupRestartsAnnotation, "5"}},
         StringMap{{kGroupRestartsAnnotation, R"({"abc/0":{"restarts":2,"exhausted":true}})"}},
@@ -82,9 +83,9 @@ TEST(GroupRestartsTest, ABudgetNeedsAPolicyThatRecreatesGroups) {
             "spec.leaderWorkerTemplate.restartPolicy: Invalid value: \"None\": must be "
             "RecreateGroupOnPodRestart or RecreateGroupAfterStart when "
             "lws-cpp.dev/max-group-restarts or lws-cpp.dev/group-restart-backoff is set\n");
-  EXPECT_NE(Describe(ValidateLeaderWorkerSet(
-                With({{kGroupRestartBackoffAnnotation, "10s"}}, "None"))),
-            "");
+  EXPECT_NE(
+      Describe(ValidateLeaderWorkerSet(With({{kGroupRestartBackoffAnnotation, "10s"}}, "None"))),
+      "");
 }
 
 TEST(GroupRestartsTest, ConfigIgnoresWhatDoesNotParse) {
@@ -122,10 +123,12 @@ TEST(GroupRestartsTest, PruneDropsGroupsThatCanNoLongerExist) {
 }
 
 TEST(GroupRestartsTest, PatchCarriesTheResourceVersionAndRemovesAnEmptyMap) {
-  EXPECT_EQ(GroupRestartCountsPatch({{"r/0", {1, false}}}, "42").dump(),
-            R"({"metadata":{"annotations":{"lws-cpp.dev/group-restarts":"{\"r/0\":{\"restarts\":1}}"},"resourceVersion":"42"}})");
-  EXPECT_EQ(GroupRestartCountsPatch({}, "7").dump(),
-            R"({"metadata":{"annotations":{"lws-cpp.dev/group-restarts":null},"resourceVersion":"7"}})");
+  EXPECT_EQ(
+      GroupRestartCountsPatch({{"r/0", {1, false}}}, "42").dump(),
+      R"({"metadata":{"annotations":{"lws-cpp.dev/group-restarts":"{\"r/0\":{\"restarts\":1}}"},"resourceVersion":"42"}})");
+  EXPECT_EQ(
+      GroupRestartCountsPatch({}, "7").dump(),
+      R"({"metadata":{"annotations":{"lws-cpp.dev/group-restarts":null},"resourceVersion":"7"}})");
 }
 
 TEST(GroupRestartsTest, DelayDoublesUpToFiveMinutes) {

@@ -1,7 +1,6 @@
 #include "api/identical_json.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 namespace lws::api {
@@ -11,10 +10,9 @@ bool IdenticalJson(const Json& a, const Json& b) {
   if (a.is_object()) {
     const auto& ma = a.get_ref<const Json::object_t&>();
     const auto& mb = b.get_ref<const Json::object_t&>();
-    return std::equal(ma.begin(), ma.end(), mb.begin(), mb.end(),
-                      [](const auto& x, const auto& y) {
-                        return x.first == y.first && IdenticalJson(x.second, y.second);
-                      });
+    return std::equal(ma.begin(), ma.end(), mb.begin(), mb.end(), [](const auto& x, const auto& y) {
+      return x.first == y.first && IdenticalJson(x.second, y.second);
+    });
   }
   if (a.is_array()) {
     const auto& la = a.get_ref<const Json::array_t&>();

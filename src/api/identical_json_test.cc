@@ -1,6 +1,7 @@
 #include "api/identical_json.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 namespace lws::api {

@@ -39,13 +39,17 @@ TEST(IntOrStringTest, ScaledValueMatchesUpstreamCases) {
 
 TEST(IntOrStringTest, ScaledValueErrorsCarryUpstreamMessages) {
   const std::pair<std::string, std::string> rows[] = {
-      {"%", R"(invalid value for IntOrString: invalid value "%": strconv.Atoi: parsing "": invalid syntax)"},
+      {"%",
+       R"(invalid value for IntOrString: invalid value "%": strconv.Atoi: parsing "": invalid syntax)"},
       {"90#", "invalid value for IntOrString: invalid type: string is not a percentage"},
       {"90", "invalid value for IntOrString: invalid type: string is not a percentage"},
       {"", "invalid value for IntOrString: invalid type: string is not a percentage"},
-      {"#%", R"(invalid value for IntOrString: invalid value "#%": strconv.Atoi: parsing "#": invalid syntax)"},
-      {"1.5%", R"(invalid value for IntOrString: invalid value "1.5%": strconv.Atoi: parsing "1.5": invalid syntax)"},
-      {"10%%", R"(invalid value for IntOrString: invalid value "10%%": strconv.Atoi: parsing "10%": invalid syntax)"},
+      {"#%",
+       R"(invalid value for IntOrString: invalid value "#%": strconv.Atoi: parsing "#": invalid syntax)"},
+      {"1.5%",
+       R"(invalid value for IntOrString: invalid value "1.5%": strconv.Atoi: parsing "1.5": invalid syntax)"},
+      {"10%%",
+       R"(invalid value for IntOrString: invalid value "10%%": strconv.Atoi: parsing "10%": invalid syntax)"},
       {"99999999999999999999%",
        R"(invalid value for IntOrString: invalid value "99999999999999999999%": strconv.Atoi: parsing "99999999999999999999": value out of range)"},
   };
@@ -67,8 +71,12 @@ TEST(IntOrStringTest, OutOfRangeProductIsGoIntegerIndefinite) {
 
 TEST(GoAtoiTest, AcceptsWhatStrconvAccepts) {
   const std::pair<std::string_view, std::int64_t> ok[] = {
-      {"0", 0},       {"-0", 0},          {"+12", 12},     {"007", 7},
-      {"-42", -42},   {"9223372036854775807", INT64_MAX},
+      {"0", 0},
+      {"-0", 0},
+      {"+12", 12},
+      {"007", 7},
+      {"-42", -42},
+      {"9223372036854775807", INT64_MAX},
       {"-9223372036854775808", INT64_MIN},
   };
   for (const auto& [text, want] : ok) {
@@ -112,8 +120,8 @@ RC_GTEST_PROP(IntOrStringProperty, PercentIsTheExactRationalRounded, ()) {
   RC_ASSERT(*down == FloorDiv100(product));
 }
 
-RC_GTEST_PROP(IntOrStringProperty, IntsAreReturnedAsIs, (std::int32_t v, std::int64_t total,
-                                                         bool round_up)) {
+RC_GTEST_PROP(IntOrStringProperty, IntsAreReturnedAsIs,
+              (std::int32_t v, std::int64_t total, bool round_up)) {
   auto got = GetScaledValueFromIntOrPercent(IntOrString::FromInt(v), total, round_up);
   RC_ASSERT(got.ok());
   RC_ASSERT(*got == v);

@@ -15,22 +15,26 @@ namespace {
 
 // JSON text whose objects list their keys in any order, some of them twice.
 rc::Gen<std::string> GenText(int depth) {
-  const auto key = rc::gen::elementOf(std::vector<std::string>{"", "a", "b", "ab", "B", "kind", "z\\u00e9", "1"});
-  auto scalar = rc::gen::elementOf(std::vector<std::string>{"null", "true", "0", "-1", "2.5", "\"s\"", "\"\""});
+  const auto key = rc::gen::elementOf(
+      std::vector<std::string>{"", "a", "b", "ab", "B", "kind", "z\\u00e9", "1"});
+  auto scalar = rc::gen::elementOf(
+      std::vector<std::string>{"null", "true", "0", "-1", "2.5", "\"s\"", "\"\""});
   if (depth == 0) return scalar;
   auto members = rc::gen::container<std::vector<std::pair<std::string, std::string>>>(
       rc::gen::pair(key, GenText(depth - 1)));
-  auto object = rc::gen::map(members, [](const std::vector<std::pair<std::string, std::string>>& m) {
-    std::string out = "{";
-    for (std::size_t i = 0; i < m.size(); ++i) {
-      out += (i > 0 ? ",\"" : "\"") + m[i].first + "\":" + m[i].second;
-    }
-    return out + "}";
-  });
+  auto object =
+      rc::gen::map(members, [](const std::vector<std::pair<std::string, std::string>>& m) {
+        std::string out = "{";
+        for (std::size_t i = 0; i < m.size(); ++i) {
+          out += (i > 0 ? ",\"" : "\"") + m[i].first + "\":" + m[i].second;
+        }
+        return out + "}";
+      });
   auto array = rc::gen::map(rc::gen::container<std::vector<std::string>>(GenText(depth - 1)),
                             [](const std::vector<std::string>& items) {
                               std::string out = "[";
-                              for (std::size_t i = 0; i < items.size(); ++i) out += (i > 0 ? "," : "") + items[i];
+                              for (std::size_t i = 0; i < items.size(); ++i)
+                                out += (i > 0 ? "," : "") + items[i];
                               return out + "]";
                             });
   return rc::gen::oneOf(scalar, object, array);
@@ -66,8 +70,8 @@ RC_GTEST_PROP(JsonObjectProperty, EditsLeaveWhatTheyLeaveInNlohmannJson, ()) {
   Json flat = Json::parse(text);
   nlohmann::json tree = nlohmann::json::parse(text);
   if (!flat.is_object()) return;
-  const auto edits = *rc::gen::container<std::vector<std::pair<int, std::string>>>(
-      rc::gen::pair(rc::gen::inRange(0, 3), rc::gen::elementOf(std::vector<std::string>{"a", "b", "c", "kind"})));
+  const auto edits = *rc::gen::container<std::vector<std::pair<int, std::string>>>(rc::gen::pair(
+      rc::gen::inRange(0, 3), rc::gen::elementOf(std::vector<std::string>{"a", "b", "c", "kind"})));
   for (const auto& [op, key] : edits) {
     if (op == 0) {
       flat[key] = key;

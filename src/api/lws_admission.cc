@@ -19,7 +19,8 @@ bool DecodeTyped(const Json& object, LeaderWorkerSet* out, ErrorList* errors) {
 // What the API server checks itself before any validating webhook: generic object metadata (a
 // custom resource's name is a DNS-1123 subdomain) and the CRD schema.
 ErrorList ServerValidation(const Json& object, const LeaderWorkerSet& typed) {
-  ErrorList errors = ValidateObjectMeta(typed.metadata, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
+  ErrorList errors =
+      ValidateObjectMeta(typed.metadata, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
   ErrorList schema_errors = LwsStructuralSchema().Validate(object);
   errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
   return errors;

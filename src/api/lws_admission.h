@@ -23,9 +23,9 @@
 namespace lws::api {
 
 struct LwsAdmission {
-  Json object;                             // the defaulted object (valid when errors is empty)
-  ErrorList errors;                        // schema and webhook errors, in that order
-  std::vector<std::string> unknown_fields; // paths pruned in step 1, e.g. "spec.foo"
+  Json object;                              // the defaulted object (valid when errors is empty)
+  ErrorList errors;                         // schema and webhook errors, in that order
+  std::vector<std::string> unknown_fields;  // paths pruned in step 1, e.g. "spec.foo"
 };
 
 // `old_object` is null on create.

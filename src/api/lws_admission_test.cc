@@ -43,7 +43,9 @@ TEST(LwsAdmissionTest, MinimalManifestGetsEveryDefault) {
       "rollingUpdateConfiguration":{"partition":0,"maxUnavailable":1,"maxSurge":0}})"));
   EXPECT_EQ(spec["networkConfig"]["subdomainPolicy"], "Shared");
   // A pod-template default of the schema (container port protocol).
-  EXPECT_EQ(spec["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["ports"][0]["protocol"], "TCP");
+  EXPECT_EQ(spec["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["ports"][0]
+                ["protocol"],
+            "TCP");
 }
 
 TEST(LwsAdmissionTest, SchemaRejectsBeforeTheWebhook) {
@@ -53,19 +55,31 @@ TEST(LwsAdmissionTest, SchemaRejectsBeforeTheWebhook) {
     std::string want;
   };
   const std::vector<Case> cases = {
-      {"S73", {{"spec", {{"replicas", -1}}}},
-       "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0"},
-      {"S74", {{"spec", {{"replicas", 1000001}}}},
-       "spec.replicas: Invalid value: 1000001: spec.replicas in body should be less than or equal to 1000000"},
-      {"S75", {{"spec", {{"startupPolicy", "invalidValue"}}}},
-       "spec.startupPolicy: Unsupported value: \"invalidValue\": supported values: \"LeaderCreated\", \"LeaderReady\""},
-      {"S94", {{"spec", {{"leaderWorkerTemplate", {{"restartPolicy", "invalidValue"}}}}}},
-       "spec.leaderWorkerTemplate.restartPolicy: Unsupported value: \"invalidValue\": supported values: "
+      {"S73",
+       {{"spec", {{"replicas", -1}}}},
+       "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to "
+       "0"},
+      {"S74",
+       {{"spec", {{"replicas", 1000001}}}},
+       "spec.replicas: Invalid value: 1000001: spec.replicas in body should be less than or equal "
+       "to 1000000"},
+      {"S75",
+       {{"spec", {{"startupPolicy", "invalidValue"}}}},
+       "spec.startupPolicy: Unsupported value: \"invalidValue\": supported values: "
+       "\"LeaderCreated\", \"LeaderReady\""},
+      {"S94",
+       {{"spec", {{"leaderWorkerTemplate", {{"restartPolicy", "invalidValue"}}}}}},
+       "spec.leaderWorkerTemplate.restartPolicy: Unsupported value: \"invalidValue\": supported "
+       "values: "
        "\"Default\", \"RecreateGroupOnPodRestart\", \"RecreateGroupAfterStart\", \"None\""},
-      {"S95", {{"spec", {{"rolloutStrategy", {{"type", "invalidValue"}}}}}},
-       "spec.rolloutStrategy.type: Unsupported value: \"invalidValue\": supported values: \"RollingUpdate\""},
-      {"wrong type", {{"spec", {{"replicas", "two"}}}},
-       "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\""},
+      {"S95",
+       {{"spec", {{"rolloutStrategy", {{"type", "invalidValue"}}}}}},
+       "spec.rolloutStrategy.type: Unsupported value: \"invalidValue\": supported values: "
+       "\"RollingUpdate\""},
+      {"wrong type",
+       {{"spec", {{"replicas", "two"}}}},
+       "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: "
+       "\"string\""},
   };
   for (const auto& c : cases) {
     Json lws = DefaultLwsJson();
@@ -78,15 +92,16 @@ TEST(LwsAdmissionTest, SchemaRejectsBeforeTheWebhook) {
 
 TEST(LwsAdmissionTest, WebhookRunsOnlyWhenTheSchemaAccepts) {
   Json lws = DefaultLwsJson();
-  lws["spec"]["startupPolicy"] = "Sometimes";            // schema error
-  lws["spec"]["leaderWorkerTemplate"]["size"] = 0;       // webhook error, not reported
+  lws["spec"]["startupPolicy"] = "Sometimes";       // schema error
+  lws["spec"]["leaderWorkerTemplate"]["size"] = 0;  // webhook error, not reported
   LwsAdmission a = AdmitLeaderWorkerSet(lws);
   ASSERT_EQ(a.errors.size(), 1u) << Errors(a)[0];
   lws["spec"]["startupPolicy"] = "LeaderReady";
   a = AdmitLeaderWorkerSet(lws);
   ASSERT_EQ(a.errors.size(), 1u);
-  EXPECT_EQ(a.errors[0].Error(),
-            "spec.leaderWorkerTemplate.size: Invalid value: 0: size must be equal or greater than 1");
+  EXPECT_EQ(
+      a.errors[0].Error(),
+      "spec.leaderWorkerTemplate.size: Invalid value: 0: size must be equal or greater than 1");
 }
 
 TEST(LwsAdmissionTest, EmptyRestartPolicyIsDefaultedBeforeSchemaValidation) {  // S62
@@ -103,8 +118,9 @@ TEST(LwsAdmissionTest, UnknownFieldsArePrunedAndReported) {
   lws["spec"]["rolloutStrategy"]["rollingUpdateConfiguration"]["maxsurge"] = 1;
   LwsAdmission a = AdmitLeaderWorkerSet(lws);
   EXPECT_TRUE(a.errors.empty());
-  EXPECT_EQ(a.unknown_fields, (std::vector<std::string>{
-                                  "spec.bogus", "spec.rolloutStrategy.rollingUpdateConfiguration.maxsurge"}));
+  EXPECT_EQ(a.unknown_fields,
+            (std::vector<std::string>{"spec.bogus",
+                                      "spec.rolloutStrategy.rollingUpdateConfiguration.maxsurge"}));
   EXPECT_FALSE(a.object["spec"].contains("bogus"));
 }
 
@@ -120,7 +136,8 @@ TEST(LwsAdmissionTest, UpdateRules) {  // S82, S83 through the chain
   LwsAdmission a = AdmitLeaderWorkerSet(updated, &old_lws);
   ASSERT_EQ(a.errors.size(), 1u);
   EXPECT_EQ(a.errors[0].Error(),
-            "spec.leaderWorkerTemplate.SubGroupPolicy.subGroupSize: Invalid value: 2: field is immutable");
+            "spec.leaderWorkerTemplate.SubGroupPolicy.subGroupSize: Invalid value: 2: field is "
+            "immutable");
 }
 
 TEST(LwsAdmissionTest, NameMustBeADns1035Label) {  // S70

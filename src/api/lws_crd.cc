@@ -27,7 +27,8 @@ const Json& LwsOpenApiSchema() {
   static const Json* schema = [] {
     const Json& crd = LwsCrd();
     const Json* versions = nullptr;
-    if (crd.contains("spec") && crd["spec"].contains("versions")) versions = &crd["spec"]["versions"];
+    if (crd.contains("spec") && crd["spec"].contains("versions"))
+      versions = &crd["spec"]["versions"];
     if (versions && versions->is_array()) {
       for (const Json& v : *versions) {
         if (v.is_object() && v.value("name", "") == "v1" && v.contains("schema") &&

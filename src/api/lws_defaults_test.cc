@@ -20,7 +20,9 @@ TEST(LwsDefaultsTest, DefaultLwsIsUnchanged) {  // S61, S69 shape
 
 TEST(LwsDefaultsTest, RestartPolicy) {  // S62, S63, S64
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"", "RecreateGroupOnPodRestart"}, {"None", "None"}, {"Default", "None"},
+      {"", "RecreateGroupOnPodRestart"},
+      {"None", "None"},
+      {"Default", "None"},
       {"RecreateGroupAfterStart", "RecreateGroupAfterStart"}};
   for (const auto& [in, want] : cases) {
     LeaderWorkerSet lws = DefaultLws();

@@ -137,7 +137,9 @@ struct NetworkConfig {
   std::optional<std::string> subdomain_policy;
   Json rest;
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("subdomainPolicy", s.subdomain_policy); }
+  static void Fields(S& s, V& v) {
+    v("subdomainPolicy", s.subdomain_policy);
+  }
 };
 
 struct LeaderWorkerSetSpec {

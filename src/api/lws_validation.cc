@@ -11,7 +11,8 @@ namespace lws::api {
 namespace {
 
 const FieldPath kSpec("spec");
-const FieldPath kRollingUpdatePath = kSpec.Child("rolloutStrategy").Child("rollingUpdateConfiguration");
+const FieldPath kRollingUpdatePath =
+    kSpec.Child("rolloutStrategy").Child("rollingUpdateConfiguration");
 // Upstream spells this path with a capital S; kept for message compatibility.
 const FieldPath kSubGroupSizePath =
     kSpec.Child("leaderWorkerTemplate").Child("SubGroupPolicy").Child("subGroupSize");
@@ -42,7 +43,8 @@ void ValidateIntOrPercent(const IntOrString& v, const FieldPath& path, ErrorList
     auto problems = IsValidPercent(v.string_value());
     for (auto& p : problems) errs->push_back(InvalidIntOrString(path, v, p));
     if (problems.empty()) {
-      auto percent = GoAtoi(std::string_view(v.string_value()).substr(0, v.string_value().size() - 1));
+      auto percent =
+          GoAtoi(std::string_view(v.string_value()).substr(0, v.string_value().size() - 1));
       if (percent.ok() && *percent > 100) {
         errs->push_back(InvalidIntOrString(path, v, "must not be greater than 100%"));
       }
@@ -63,15 +65,17 @@ void ValidateRollingUpdate(const LeaderWorkerSet& lws, ErrorList* errs) {
 
   const std::int64_t replicas = lws.Replicas();
   auto max_unavailable = GetScaledValueFromIntOrPercent(config->max_unavailable, replicas, false);
-  if (!max_unavailable.ok()) errs->push_back(InvalidIntOrString(mu_path, config->max_unavailable, "invalid value"));
+  if (!max_unavailable.ok())
+    errs->push_back(InvalidIntOrString(mu_path, config->max_unavailable, "invalid value"));
   auto max_surge = GetScaledValueFromIntOrPercent(config->max_surge, replicas, true);
-  if (!max_surge.ok()) errs->push_back(InvalidIntOrString(ms_path, config->max_surge, "invalid value"));
+  if (!max_surge.ok())
+    errs->push_back(InvalidIntOrString(ms_path, config->max_surge, "invalid value"));
   // An unparsable value counts as 0 here, as in upstream (the value is unset on error).
   const std::int64_t mu = max_unavailable.ok() ? *max_unavailable : 0;
   const std::int64_t ms = max_surge.ok() ? *max_surge : 0;
   if (mu == 0 && ms == 0 && replicas != 0) {
-    errs->push_back(InvalidIntOrString(mu_path, config->max_unavailable,
-                                       "must not be 0 when `maxSurge` is 0"));
+    errs->push_back(
+        InvalidIntOrString(mu_path, config->max_unavailable, "must not be 0 when `maxSurge` is 0"));
   }
 }
 
@@ -80,27 +84,32 @@ void ValidateSubGroupPolicy(const LeaderWorkerSet& lws, ErrorList* errs) {
   if (!policy) {
     auto it = lws.metadata.annotations.find(kSubGroupExclusiveKeyAnnotation);
     if (it != lws.metadata.annotations.end()) {
-      errs->push_back(Invalid(FieldPath("metadata").Child("annotations").Child(kSubGroupExclusiveKeyAnnotation),
-                              it->second, "cannot have subgroup-exclusive-topology without subGroupSize set"));
+      errs->push_back(
+          Invalid(FieldPath("metadata").Child("annotations").Child(kSubGroupExclusiveKeyAnnotation),
+                  it->second, "cannot have subgroup-exclusive-topology without subGroupSize set"));
     }
     return;
   }
   if (!policy->sub_group_size) {
     // The reference webhook dereferences a nil subGroupSize and the request fails (Q12).
-    errs->push_back(Required(kSubGroupSizePath, "subGroupSize must be set when subGroupPolicy is set"));
+    errs->push_back(
+        Required(kSubGroupSizePath, "subGroupSize must be set when subGroupPolicy is set"));
     return;
   }
   const std::int32_t size = lws.Size();
   const std::int32_t sgs = *policy->sub_group_size;
   if (sgs < 1) {
     // Upstream would divide by zero below (Q12); stop after the range error.
-    errs->push_back(Invalid(kSubGroupSizePath, sgs, "subGroupSize must be equal or greater than 1"));
+    errs->push_back(
+        Invalid(kSubGroupSizePath, sgs, "subGroupSize must be equal or greater than 1"));
     if (sgs == 0) return;
   }
   if (size % sgs != 0 && (size - 1) % sgs != 0) {
-    errs->push_back(Invalid(kSubGroupSizePath, sgs, "size or size - 1 must be divisible by subGroupSize"));
+    errs->push_back(
+        Invalid(kSubGroupSizePath, sgs, "size or size - 1 must be divisible by subGroupSize"));
   }
-  if (size < sgs) errs->push_back(Invalid(kSubGroupSizePath, sgs, "subGroupSize cannot be larger than size"));
+  if (size < sgs)
+    errs->push_back(Invalid(kSubGroupSizePath, sgs, "subGroupSize cannot be larger than size"));
   if (policy->type && *policy->type == kSubGroupLeaderExcluded && (size - 1) % sgs != 0) {
     errs->push_back(Invalid(kSubGroupSizePath, sgs,
                             "size-1 must be divisible by subGroupSize when using LeaderExcluded"));
@@ -118,10 +127,12 @@ void ValidateGroupIdentity(const LeaderWorkerSet& lws, ErrorList* errs) {
   const std::string identity = GroupIdentity(lws);
   const std::string& policy = lws.spec.group_replacement_policy;
   if (identity != kGroupIdentityOrdinal && identity != kGroupIdentityHash) {
-    errs->push_back(NotSupported(identity_path, identity, {kGroupIdentityOrdinal, kGroupIdentityHash}));
+    errs->push_back(
+        NotSupported(identity_path, identity, {kGroupIdentityOrdinal, kGroupIdentityHash}));
     return;
   }
-  if (!policy.empty() && policy != kGroupReplacementPostTermination && policy != kGroupReplacementImmediate) {
+  if (!policy.empty() && policy != kGroupReplacementPostTermination &&
+      policy != kGroupReplacementImmediate) {
     errs->push_back(NotSupported(kSpec.Child("groupReplacementPolicy"), policy,
                                  {kGroupReplacementImmediate, kGroupReplacementPostTermination}));
   }
@@ -133,12 +144,14 @@ void ValidateGroupIdentity(const LeaderWorkerSet& lws, ErrorList* errs) {
     return;
   }
   if (!lws.spec.leader_worker_template.volume_claim_templates.empty()) {
-    errs->push_back(Invalid(identity_path, identity, "volumeClaimTemplates are not supported with groupIdentity Hash"));
+    errs->push_back(Invalid(identity_path, identity,
+                            "volumeClaimTemplates are not supported with groupIdentity Hash"));
   }
   const auto& config = lws.spec.rollout_strategy.rolling_update_configuration;
   if (config && config->partition.value_or(0) != 0) {
-    errs->push_back(Invalid(identity_path, identity,
-                            "rollingUpdateConfiguration.partition is not supported with groupIdentity Hash"));
+    errs->push_back(
+        Invalid(identity_path, identity,
+                "rollingUpdateConfiguration.partition is not supported with groupIdentity Hash"));
   }
   // Ours: the leader Deployment refuses maxUnavailable and maxSurge both 0 whatever its replicas
   // (a percentage read as its number); the check above spares replicas 0, which would leave the
@@ -149,9 +162,9 @@ void ValidateGroupIdentity(const LeaderWorkerSet& lws, ErrorList* errs) {
       return as_number.ok() && *as_number == 0;
     };
     if (zero(config->max_unavailable) && zero(config->max_surge)) {
-      errs->push_back(InvalidIntOrString(
-          kRollingUpdatePath.Child("maxUnavailable"),
-          config->max_unavailable, "must not be 0 when `maxSurge` is 0 with groupIdentity Hash"));
+      errs->push_back(
+          InvalidIntOrString(kRollingUpdatePath.Child("maxUnavailable"), config->max_unavailable,
+                             "must not be 0 when `maxSurge` is 0 with groupIdentity Hash"));
     }
   }
   // Ours: the opt-in rollout behaviours and group-restart budgets act on the leader StatefulSet
@@ -190,8 +203,9 @@ ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws) {
                            "size must be equal or greater than 1"));
   }
   if (replicas * size > std::numeric_limits<std::int32_t>::max()) {
-    errs.push_back(Invalid(kSpec.Child("replicas"), OptionalInt(lws.spec.replicas),
-                           "the product of replicas and worker replicas must not exceed 2147483647"));
+    errs.push_back(
+        Invalid(kSpec.Child("replicas"), OptionalInt(lws.spec.replicas),
+                "the product of replicas and worker replicas must not exceed 2147483647"));
   }
   ValidateRollingUpdate(lws, &errs);
   ValidateSubGroupPolicy(lws, &errs);
@@ -204,7 +218,8 @@ ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws) {
   return errs;
 }
 
-ErrorList ValidateLeaderWorkerSetUpdate(const LeaderWorkerSet& updated, const LeaderWorkerSet& old) {
+ErrorList ValidateLeaderWorkerSetUpdate(const LeaderWorkerSet& updated,
+                                        const LeaderWorkerSet& old) {
   ErrorList errs = ValidateLeaderWorkerSet(updated);
   const auto& new_policy = updated.spec.leader_worker_template.sub_group_policy;
   const auto& old_policy = old.spec.leader_worker_template.sub_group_policy;
@@ -219,10 +234,12 @@ ErrorList ValidateLeaderWorkerSetUpdate(const LeaderWorkerSet& updated, const Le
                            "cannot enable subGroupSize after the lws is already created"));
   }
   if (!new_policy && old_policy) {
-    errs.push_back(Invalid(kSubGroupSizePath, size_of(old_policy), "cannot remove subGroupSize after enabled"));
+    errs.push_back(Invalid(kSubGroupSizePath, size_of(old_policy),
+                           "cannot remove subGroupSize after enabled"));
   }
   if (GroupIdentity(updated) != GroupIdentity(old)) {
-    errs.push_back(Invalid(kSpec.Child("groupIdentity"), updated.spec.group_identity, "groupIdentity is immutable"));
+    errs.push_back(Invalid(kSpec.Child("groupIdentity"), updated.spec.group_identity,
+                           "groupIdentity is immutable"));
   }
   const auto& network = updated.spec.network_config;
   if (network && !network->subdomain_policy) {

@@ -76,7 +76,9 @@ struct ScaleSpec {
   std::int32_t replicas = 0;
   Json rest;
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("replicas", s.replicas); }
+  static void Fields(S& s, V& v) {
+    v("replicas", s.replicas);
+  }
 };
 
 struct ScaleStatus {
@@ -173,8 +175,8 @@ struct AdmissionRequest {
 struct AdmissionResponse {
   std::string uid;
   bool allowed = false;
-  Json status;                // metav1.Status when denied
-  std::string patch;          // base64 of a JSON patch
+  Json status;                            // metav1.Status when denied
+  std::string patch;                      // base64 of a JSON patch
   std::optional<std::string> patch_type;  // "JSONPatch"
   StringMap audit_annotations;
   std::vector<std::string> warnings;

@@ -116,8 +116,7 @@ std::vector<std::string> IsValidLabelValue(std::string_view value) {
   std::vector<std::string> errs;
   if (value.size() > kLabelValueMaxLength) errs.push_back(MaxLenError(kLabelValueMaxLength));
   if (!value.empty() && !MatchesQualifiedName(value)) {
-    errs.push_back(
-        RegexError(kLabelValueErrMsg, kLabelValueFmt, {"MyValue", "my_value", "12345"}));
+    errs.push_back(RegexError(kLabelValueErrMsg, kLabelValueFmt, {"MyValue", "my_value", "12345"}));
   }
   return errs;
 }

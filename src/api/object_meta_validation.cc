@@ -32,9 +32,12 @@ bool MatchesPercent(std::string_view s) {
 
 std::vector<std::string> NameProblems(NameRule rule, std::string_view value) {
   switch (rule) {
-    case NameRule::kDNS1035Label: return IsDNS1035Label(value);
-    case NameRule::kDNS1123Label: return IsDNS1123Label(value);
-    case NameRule::kDNS1123Subdomain: return IsDNS1123Subdomain(value);
+    case NameRule::kDNS1035Label:
+      return IsDNS1035Label(value);
+    case NameRule::kDNS1123Label:
+      return IsDNS1123Label(value);
+    case NameRule::kDNS1123Subdomain:
+      return IsDNS1123Subdomain(value);
   }
   return {};
 }
@@ -44,7 +47,8 @@ std::vector<std::string> NameProblems(NameRule rule, std::string_view value) {
 std::vector<std::string> IsDNS1035Label(std::string_view value) {
   std::vector<std::string> errs;
   if (value.size() > kDNS1035LabelMaxLength) {
-    errs.push_back("must be no more than " + std::to_string(kDNS1035LabelMaxLength) + " characters");
+    errs.push_back("must be no more than " + std::to_string(kDNS1035LabelMaxLength) +
+                   " characters");
   }
   if (!MatchesDNS1035Label(value)) {
     errs.push_back(RegexError(
@@ -94,18 +98,21 @@ ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldP
   }
   for (const auto& [key, value] : meta.labels) {
     for (auto& p : IsQualifiedName(key)) errs.push_back(Invalid(path.Child("labels"), key, p));
-    for (auto& p : IsValidLabelValue(value)) errs.push_back(Invalid(path.Child("labels"), value, p));
+    for (auto& p : IsValidLabelValue(value))
+      errs.push_back(Invalid(path.Child("labels"), value, p));
   }
   std::size_t total = 0;
   for (const auto& [key, value] : meta.annotations) {
     std::string lower = key;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (auto& p : IsQualifiedName(lower)) errs.push_back(Invalid(path.Child("annotations"), key, p));
+    for (auto& p : IsQualifiedName(lower))
+      errs.push_back(Invalid(path.Child("annotations"), key, p));
     total += key.size() + value.size();
   }
   if (total > kTotalAnnotationSizeLimit) {
-    FieldError too_long = Invalid(path.Child("annotations"), Json(), "must have at most " +
-                                  std::to_string(kTotalAnnotationSizeLimit) + " bytes");
+    FieldError too_long =
+        Invalid(path.Child("annotations"), Json(),
+                "must have at most " + std::to_string(kTotalAnnotationSizeLimit) + " bytes");
     too_long.type = FieldErrorType::kTooLong;
     errs.push_back(std::move(too_long));
   }

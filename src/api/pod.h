@@ -79,14 +79,18 @@ struct NodeSelector {
   std::vector<NodeSelectorTerm> node_selector_terms;
   Json rest;
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("nodeSelectorTerms", s.node_selector_terms, kAlways); }
+  static void Fields(S& s, V& v) {
+    v("nodeSelectorTerms", s.node_selector_terms, kAlways);
+  }
 };
 
 struct NodeAffinity {
   std::optional<NodeSelector> required;  // requiredDuringSchedulingIgnoredDuringExecution
   Json rest;                             // preferredDuringSchedulingIgnoredDuringExecution
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("requiredDuringSchedulingIgnoredDuringExecution", s.required); }
+  static void Fields(S& s, V& v) {
+    v("requiredDuringSchedulingIgnoredDuringExecution", s.required);
+  }
 };
 
 struct PodAffinityTerm {
@@ -107,7 +111,9 @@ struct PodAffinity {
   std::vector<PodAffinityTerm> required;  // requiredDuringSchedulingIgnoredDuringExecution
   Json rest;                              // preferredDuringSchedulingIgnoredDuringExecution
   template <class S, class V>
-  static void Fields(S& s, V& v) { v("requiredDuringSchedulingIgnoredDuringExecution", s.required); }
+  static void Fields(S& s, V& v) {
+    v("requiredDuringSchedulingIgnoredDuringExecution", s.required);
+  }
 };
 
 struct Affinity {
@@ -127,7 +133,7 @@ struct Toleration {
   std::string key;
   std::string operator_;  // Exists, Equal
   std::string value;
-  std::string effect;     // NoSchedule, PreferNoSchedule, NoExecute
+  std::string effect;  // NoSchedule, PreferNoSchedule, NoExecute
   std::optional<std::int64_t> toleration_seconds;
   Json rest;
   template <class S, class V>
@@ -201,7 +207,7 @@ struct PodCondition {
 
 struct ContainerStatus {
   std::string name;
-  Json state;       // {"running": {"startedAt": ...}} | {"waiting": {...}} | {"terminated": {...}}
+  Json state;  // {"running": {"startedAt": ...}} | {"waiting": {...}} | {"terminated": {...}}
   Json last_state;
   bool ready = false;
   std::int32_t restart_count = 0;

@@ -71,7 +71,8 @@ Status LabelHashLeader(Pod* pod, const PodMutationOptions& options) {
   if (const std::string* topology = Find(meta.annotations, kExclusiveKeyAnnotation)) {
     SetExclusiveAffinities(pod, key, *topology, kGroupUniqueHashLabel);
   }
-  if (meta.annotations.contains(kSubGroupSizeAnnotation) && meta.Label(kSubGroupIndexLabel).empty() &&
+  if (meta.annotations.contains(kSubGroupSizeAnnotation) &&
+      meta.Label(kSubGroupIndexLabel).empty() &&
       meta.Annotation(kSubGroupPolicyTypeAnnotation) != kSubGroupLeaderExcluded) {
     const std::string sub_key = SubGroupUniqueKey(key, "0");
     meta.labels[kSubGroupIndexLabel] = "0";
@@ -121,9 +122,10 @@ Status LabelWorker(Pod* pod, std::int64_t size) {
   ASSIGN_OR_RETURN(const std::string index, SubGroupIndex(size, sgs, worker_index));
   // Keyed by the leader's name (Hash: the group key) so that the leader's subgroup 0 and its
   // workers share one key.
-  const std::string key = SubGroupUniqueKey(
-      IsHashGroupPod(pod->metadata) ? meta.Label(kGroupUniqueHashLabel) : meta.Annotation(kLeaderPodNameAnnotation),
-      index);
+  const std::string key =
+      SubGroupUniqueKey(IsHashGroupPod(pod->metadata) ? meta.Label(kGroupUniqueHashLabel)
+                                                      : meta.Annotation(kLeaderPodNameAnnotation),
+                        index);
   meta.labels[kSubGroupIndexLabel] = index;
   meta.labels[kSubGroupUniqueHashLabel] = key;
   if (const std::string* topology = Find(meta.annotations, kSubGroupExclusiveKeyAnnotation)) {

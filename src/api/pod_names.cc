@@ -1,12 +1,11 @@
 #include "api/pod_names.h"
 
-#include "api/intstr.h"
-
 #include <openssl/evp.h>
 
 #include <limits>
 
 #include "api/field.h"
+#include "api/intstr.h"
 #include "base/assert.h"
 
 namespace lws::api {

@@ -33,7 +33,8 @@ Json PolicyOf(const Json& object) {
 std::string SystemClassError(const std::string& name, std::int64_t value, bool global_default) {
   for (const SystemClass& c : kSystemClasses) {
     if (name != c.name) continue;
-    if (value != c.value) return "value of " + name + " PriorityClass must be " + std::to_string(c.value);
+    if (value != c.value)
+      return "value of " + name + " PriorityClass must be " + std::to_string(c.value);
     if (global_default) return "globalDefault of " + name + " PriorityClass must be false";
     return "";
   }
@@ -57,7 +58,8 @@ std::vector<Json> SystemPriorityClasses() {
 
 void ApplyPriorityClassDefaults(Json* object) {
   if (object == nullptr || !object->is_object()) return;
-  if (Member(*object, "preemptionPolicy") == nullptr) (*object)["preemptionPolicy"] = kPreemptLowerPriority;
+  if (Member(*object, "preemptionPolicy") == nullptr)
+    (*object)["preemptionPolicy"] = kPreemptLowerPriority;
 }
 
 PriorityClassSettings ReadPriorityClass(const Json& object) {
@@ -83,17 +85,20 @@ ErrorList ValidatePriorityClass(const Json& object, const Json* old) {
   }
   const Json* meta = Member(object, "metadata");
   const Json* name_json = meta != nullptr ? Member(*meta, "name") : nullptr;
-  const std::string name = name_json != nullptr && name_json->is_string() ? name_json->get<std::string>() : "";
+  const std::string name =
+      name_json != nullptr && name_json->is_string() ? name_json->get<std::string>() : "";
   if (name.rfind(kSystemPriorityClassPrefix, 0) == 0) {
     const std::string error = SystemClassError(name, settings.value, settings.global_default);
     if (!error.empty()) {
       errs.push_back(Forbidden(FieldPath("metadata").Child("name"),
-                               std::string("priority class names with '") + kSystemPriorityClassPrefix +
+                               std::string("priority class names with '") +
+                                   kSystemPriorityClassPrefix +
                                    "' prefix are reserved for system use only. error: " + error));
     }
   } else if (settings.value > kHighestUserDefinablePriority) {
-    errs.push_back(Forbidden(FieldPath("value"), "maximum allowed value of a user defined priority is " +
-                                                     std::to_string(kHighestUserDefinablePriority)));
+    errs.push_back(
+        Forbidden(FieldPath("value"), "maximum allowed value of a user defined priority is " +
+                                          std::to_string(kHighestUserDefinablePriority)));
   }
   const Json policy = PolicyOf(object);
   if (!policy.is_null() && policy != kPreemptLowerPriority && policy != kPreemptNever) {

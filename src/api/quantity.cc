@@ -236,9 +236,12 @@ std::string BinaryString(Nanos magnitude) {
 
 std::string_view FormatName(Quantity::Format format) {
   switch (format) {
-    case Quantity::Format::kDecimalSI: return "DecimalSI";
-    case Quantity::Format::kBinarySI: return "BinarySI";
-    case Quantity::Format::kDecimalExponent: return "DecimalExponent";
+    case Quantity::Format::kDecimalSI:
+      return "DecimalSI";
+    case Quantity::Format::kBinarySI:
+      return "BinarySI";
+    case Quantity::Format::kDecimalExponent:
+      return "DecimalExponent";
   }
   return "DecimalSI";
 }

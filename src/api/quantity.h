@@ -53,7 +53,9 @@ class Quantity {
   int Sign() const { return nanos_ > 0 ? 1 : (nanos_ < 0 ? -1 : 0); }
   Format format() const { return format_; }
   // -1, 0 or 1 as Quantity.Cmp.
-  int Cmp(const Quantity& other) const { return nanos_ < other.nanos_ ? -1 : (nanos_ > other.nanos_); }
+  int Cmp(const Quantity& other) const {
+    return nanos_ < other.nanos_ ? -1 : (nanos_ > other.nanos_);
+  }
 
   // Quantity.Add / Quantity.Sub: the result keeps this quantity's format, or takes the other's
   // when this one is zero.

@@ -230,15 +230,30 @@ TEST(QuantityTest, RejectsWhatUpstreamRejects) {
   const std::string suffix = "unable to parse quantity's suffix";
   const std::string numeric = "unable to parse numeric part of quantity";
   const std::pair<std::string_view, std::string> kRejected[] = {
-      {"", format_wrong},        {"1.1.M", format_wrong},  {"1+1.0M", format_wrong},
-      {"aoeu", format_wrong},    {" 1", format_wrong},     {"1 ", format_wrong},
-      {"Non-Numeric", format_wrong}, {"1Gi5x", format_wrong}, {"0.1mi", suffix},
-      {"0.1am", format_wrong},         {".5i", suffix},          {"1i", suffix},
-      {"-3.01i", suffix},        {"-3.01e-", suffix},      {"1e", suffix},
-      {"1Ki5", suffix},          {"1e99999999999999999999", suffix}, {"Ei", numeric},
-      {"Pi", numeric},           {"e-10", numeric},        {"-.e-12", numeric},
+      {"", format_wrong},
+      {"1.1.M", format_wrong},
+      {"1+1.0M", format_wrong},
+      {"aoeu", format_wrong},
+      {" 1", format_wrong},
+      {"1 ", format_wrong},
+      {"Non-Numeric", format_wrong},
+      {"1Gi5x", format_wrong},
+      {"0.1mi", suffix},
+      {"0.1am", format_wrong},
+      {".5i", suffix},
+      {"1i", suffix},
+      {"-3.01i", suffix},
+      {"-3.01e-", suffix},
+      {"1e", suffix},
+      {"1Ki5", suffix},
+      {"1e99999999999999999999", suffix},
+      {"Ei", numeric},
+      {"Pi", numeric},
+      {"e-10", numeric},
+      {"-.e-12", numeric},
       // Our own bound (10^29), far past anything upstream would hold in an int64.
-      {"1e29", numeric},         {"100000000000000000000000000000", numeric},
+      {"1e29", numeric},
+      {"100000000000000000000000000000", numeric},
   };
   for (const auto& [text, message] : kRejected) {
     auto q = Quantity::Parse(text);
@@ -324,8 +339,8 @@ TEST(QuantityTest, SumsSaturateAtTheBound) {
 
 // Text of a quantity built from a random mantissa and a random suffix. Call inside a property.
 std::string GenQuantityText() {
-  static const std::vector<std::string> kSuffixes = {
-      "", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  static const std::vector<std::string> kSuffixes = {"",  "n", "u",  "m",  "k",  "M",  "G",  "T",
+                                                     "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
   const auto digits = [](int max_count) {
     const int count = *rc::gen::inRange(0, max_count + 1);
     return *rc::gen::container<std::string>(count, rc::gen::inRange<char>('0', '9' + 1));
@@ -338,9 +353,12 @@ std::string GenQuantityText() {
   if (!fraction.empty() || whole.empty()) text += "." + fraction;
   if (whole.empty() && fraction.empty()) text += "0";
   switch (*rc::gen::inRange(0, 3)) {
-    case 0: return text + *rc::gen::elementOf(kSuffixes);
-    case 1: return text + "e" + std::to_string(*rc::gen::inRange(-20, 21));
-    default: return text + "E" + std::to_string(*rc::gen::inRange(-20, 21));
+    case 0:
+      return text + *rc::gen::elementOf(kSuffixes);
+    case 1:
+      return text + "e" + std::to_string(*rc::gen::inRange(-20, 21));
+    default:
+      return text + "E" + std::to_string(*rc::gen::inRange(-20, 21));
   }
 }
 
@@ -398,8 +416,7 @@ RC_GTEST_PROP(QuantityProperty, MilliValueRoundsAwayFromZero, (std::int64_t nano
   Quantity q = Quantity::FromMilli(m) - Q("1n");
   const std::int64_t expected = m > 0 ? m : m - 1;
   RC_ASSERT(q.MilliValue() == expected);
-  RC_ASSERT(Quantity::FromMilli(m).Value() ==
-            (m / 1000 + (m % 1000 == 0 ? 0 : (m > 0 ? 1 : -1))));
+  RC_ASSERT(Quantity::FromMilli(m).Value() == (m / 1000 + (m % 1000 == 0 ? 0 : (m > 0 ? 1 : -1))));
 }
 
 }  // namespace

@@ -12,8 +12,8 @@ std::string Key(const std::string& group, const std::string& version, const std:
   return group + "/" + version + "/" + resource;
 }
 
-ResourceInfo Builtin(std::string group, std::string resource, std::string singular, std::string kind,
-                     bool namespaced, std::vector<std::string> short_names) {
+ResourceInfo Builtin(std::string group, std::string resource, std::string singular,
+                     std::string kind, bool namespaced, std::vector<std::string> short_names) {
   ResourceInfo r;
   r.group = std::move(group);
   r.version = "v1";
@@ -95,17 +95,20 @@ std::vector<ResourceInfo> BuiltinResources() {
   sts.scale = ScaleInfo{".spec.replicas", ".status.replicas", ""};
   all.push_back(sts);
 
-  all.push_back(Builtin("apps", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}));
+  all.push_back(
+      Builtin("apps", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}));
 
   // Run by cluster/deployment_controller.h and cluster/replicaset_controller.h in `lws up`.
-  ResourceInfo replicasets = Builtin("apps", "replicasets", "replicaset", "ReplicaSet", true, {"rs"});
+  ResourceInfo replicasets =
+      Builtin("apps", "replicasets", "replicaset", "ReplicaSet", true, {"rs"});
   replicasets.categories = {"all"};
   replicasets.has_status = true;
   replicasets.tracks_generation = true;
   replicasets.scale = ScaleInfo{".spec.replicas", ".status.replicas", ""};
   all.push_back(replicasets);
 
-  ResourceInfo deployments = Builtin("apps", "deployments", "deployment", "Deployment", true, {"deploy"});
+  ResourceInfo deployments =
+      Builtin("apps", "deployments", "deployment", "Deployment", true, {"deploy"});
   deployments.categories = {"all"};
   deployments.has_status = true;
   deployments.tracks_generation = true;
@@ -128,16 +131,19 @@ std::vector<ResourceInfo> BuiltinResources() {
   // RBAC: no short names, no categories; the cluster-wide kinds are cluster-scoped.
   const std::string rbac = "rbac.authorization.k8s.io";
   all.push_back(Builtin(rbac, "clusterroles", "clusterrole", "ClusterRole", false, {}));
-  all.push_back(Builtin(rbac, "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}));
+  all.push_back(
+      Builtin(rbac, "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}));
   all.push_back(Builtin(rbac, "roles", "role", "Role", true, {}));
   all.push_back(Builtin(rbac, "rolebindings", "rolebinding", "RoleBinding", true, {}));
 
   // Admission webhook registrations: cluster-scoped, in kube-apiserver's "api-extensions" category.
   for (auto [resource, singular, kind] :
-       {std::tuple{"mutatingwebhookconfigurations", "mutatingwebhookconfiguration", "MutatingWebhookConfiguration"},
+       {std::tuple{"mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+                   "MutatingWebhookConfiguration"},
         std::tuple{"validatingwebhookconfigurations", "validatingwebhookconfiguration",
                    "ValidatingWebhookConfiguration"}}) {
-    ResourceInfo webhooks = Builtin("admissionregistration.k8s.io", resource, singular, kind, false, {});
+    ResourceInfo webhooks =
+        Builtin("admissionregistration.k8s.io", resource, singular, kind, false, {});
     webhooks.categories = {"api-extensions"};
     all.push_back(webhooks);
   }
@@ -149,7 +155,8 @@ std::vector<ResourceInfo> BuiltinResources() {
   budgets.tracks_generation = true;
   all.push_back(budgets);
   // Cluster-scoped; the server creates the two system classes at start (api/priority_class.h).
-  all.push_back(Builtin("scheduling.k8s.io", "priorityclasses", "priorityclass", "PriorityClass", false, {"pc"}));
+  all.push_back(Builtin("scheduling.k8s.io", "priorityclasses", "priorityclass", "PriorityClass",
+                        false, {"pc"}));
 
   // The reviews a metrics endpoint delegates authentication and authorization to (the operator's
   // --metrics-bind-address filter) and kubectl's auth can-i --list and auth whoami: create-only,
@@ -162,7 +169,8 @@ std::vector<ResourceInfo> BuiltinResources() {
                    "SelfSubjectAccessReview"},
         std::tuple{"authorization.k8s.io", "selfsubjectrulesreviews", "selfsubjectrulesreview",
                    "SelfSubjectRulesReview"},
-        std::tuple{"authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview", "SelfSubjectReview"}}) {
+        std::tuple{"authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview",
+                   "SelfSubjectReview"}}) {
     ResourceInfo review = Builtin(group, resource, singular, kind, false, {});
     review.create_only = true;
     all.push_back(review);
@@ -178,8 +186,9 @@ std::vector<ResourceInfo> BuiltinResources() {
                             {"type", ".type"}};
   all.push_back(events_v1);
 
-  ResourceInfo crds = Builtin("apiextensions.k8s.io", "customresourcedefinitions",
-                              "customresourcedefinition", "CustomResourceDefinition", false, {"crd", "crds"});
+  ResourceInfo crds =
+      Builtin("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
+              "CustomResourceDefinition", false, {"crd", "crds"});
   crds.has_status = true;
   crds.tracks_generation = true;
   all.push_back(crds);
@@ -216,7 +225,8 @@ Status ResourceRegistry::AddCustomResource(const Json& crd) {
   base.singular = StringMember(names, "singular");
   if (base.singular.empty()) {
     base.singular = base.kind;
-    for (auto& c : base.singular) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : base.singular)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   base.list_kind = StringMember(names, "listKind");
   if (base.list_kind.empty()) base.list_kind = base.kind + "List";
@@ -226,7 +236,8 @@ Status ResourceRegistry::AddCustomResource(const Json& crd) {
   base.custom = true;
   base.tracks_generation = true;  // Custom resources always track generation.
   if (base.group.empty() || base.resource.empty() || base.kind.empty()) {
-    return Status::BadRequest("CustomResourceDefinition needs spec.group, spec.names.plural and spec.names.kind");
+    return Status::BadRequest(
+        "CustomResourceDefinition needs spec.group, spec.names.plural and spec.names.kind");
   }
   RemoveCustomResource(base.resource + "." + base.group);
   for (const auto& v : spec.value("versions", Json::array())) {
@@ -237,8 +248,9 @@ Status ResourceRegistry::AddCustomResource(const Json& crd) {
     r.has_status = subresources.contains("status");
     if (subresources.contains("scale") && subresources["scale"].is_object()) {
       const Json& s = subresources["scale"];
-      r.scale = ScaleInfo{StringMember(s, "specReplicasPath"), StringMember(s, "statusReplicasPath"),
-                          StringMember(s, "labelSelectorPath")};
+      r.scale =
+          ScaleInfo{StringMember(s, "specReplicasPath"), StringMember(s, "statusReplicasPath"),
+                    StringMember(s, "labelSelectorPath")};
     }
     for (const auto& c : v.value("additionalPrinterColumns", Json::array())) {
       if (!c.is_object()) continue;

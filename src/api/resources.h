@@ -19,12 +19,12 @@ namespace lws::api {
 
 // A printer column (CRD additionalPrinterColumns or a built-in table column).
 struct PrinterColumn {
-  std::string name;         // "Ready"
-  std::string type;         // integer, string, date, number, boolean
-  std::string format;       // "name" for the name column, else usually ""
+  std::string name;    // "Ready"
+  std::string type;    // integer, string, date, number, boolean
+  std::string format;  // "name" for the name column, else usually ""
   std::string description;
-  std::string json_path;    // ".status.readyReplicas"; empty for built-in computed columns
-  int priority = 0;         // 1 = shown only with -o wide
+  std::string json_path;  // ".status.readyReplicas"; empty for built-in computed columns
+  int priority = 0;       // 1 = shown only with -o wide
 };
 
 // The scale subresource mapping of a resource (CRD spec.versions[].subresources.scale).
@@ -35,12 +35,12 @@ struct ScaleInfo {
 };
 
 struct ResourceInfo {
-  std::string group;          // "" for core, "apps", "leaderworkerset.x-k8s.io"
-  std::string version;        // "v1"
-  std::string resource;       // plural: "pods"
-  std::string singular;       // "pod"
-  std::string kind;           // "Pod"
-  std::string list_kind;      // "PodList"
+  std::string group;      // "" for core, "apps", "leaderworkerset.x-k8s.io"
+  std::string version;    // "v1"
+  std::string resource;   // plural: "pods"
+  std::string singular;   // "pod"
+  std::string kind;       // "Pod"
+  std::string list_kind;  // "PodList"
   bool namespaced = true;
   std::vector<std::string> short_names;  // {"po"}
   std::vector<std::string> categories;   // {"all"}

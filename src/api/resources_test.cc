@@ -44,10 +44,18 @@ TEST(ResourceRegistryTest, OperatorManifestKinds) {
       {"rbac.authorization.k8s.io/v1", "ClusterRoleBinding", "clusterrolebindings", false, {}, {}},
       {"rbac.authorization.k8s.io/v1", "Role", "roles", true, {}, {}},
       {"rbac.authorization.k8s.io/v1", "RoleBinding", "rolebindings", true, {}, {}},
-      {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration",
-       "mutatingwebhookconfigurations", false, {}, {"api-extensions"}},
-      {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration",
-       "validatingwebhookconfigurations", false, {}, {"api-extensions"}},
+      {"admissionregistration.k8s.io/v1",
+       "MutatingWebhookConfiguration",
+       "mutatingwebhookconfigurations",
+       false,
+       {},
+       {"api-extensions"}},
+      {"admissionregistration.k8s.io/v1",
+       "ValidatingWebhookConfiguration",
+       "validatingwebhookconfigurations",
+       false,
+       {},
+       {"api-extensions"}},
   };
   for (const Want& w : want) {
     const ResourceInfo* r = registry.FindByKind(w.api_version, w.kind);

@@ -177,9 +177,8 @@ bool OwnedBy(const ControllerRevision& revision, const LeaderWorkerSet& lws) {
 // ---- Patch, hash and name ---------------------------------------------------------------------
 
 Json RevisionPatch(const LeaderWorkerSet& lws) {
-  Json network = lws.spec.network_config
-                     ? Encode(*lws.spec.network_config)
-                     : Json{{"subdomainPolicy", kSubdomainShared}};
+  Json network = lws.spec.network_config ? Encode(*lws.spec.network_config)
+                                         : Json{{"subdomainPolicy", kSubdomainShared}};
   Json templ = NormalTemplateSection(Encode(lws.spec.leader_worker_template));
   network = NormalNetworkSection(std::move(network));
   templ[kPatchDirective] = "replace";

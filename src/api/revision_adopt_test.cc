@@ -43,9 +43,11 @@ std::string GoPatchOfRich(const std::string& timestamp) {
   return R"({"spec":{"leaderWorkerTemplate":{"$patch":"replace",)"
          R"("persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Delete","whenScaled":"Retain"},)"
          R"("restartPolicy":"None","size":4,"volumeClaimTemplates":[{"metadata":{)" +
-         timestamp + R"("name":"pvc1"},"spec":{"accessModes":["ReadWriteOnce"],"resources":)"
+         timestamp +
+         R"("name":"pvc1"},"spec":{"accessModes":["ReadWriteOnce"],"resources":)"
          R"({"requests":{"storage":"1Gi"}}},"status":{}}],"workerTemplate":{"metadata":{)" +
-         timestamp + R"("labels":{"app":"llm"}},"spec":{"affinity":{"podAntiAffinity":)"
+         timestamp +
+         R"("labels":{"app":"llm"}},"spec":{"affinity":{"podAntiAffinity":)"
          R"({"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":)"
          R"({"matchExpressions":[{"key":"app","operator":"In","values":["llm"]}]},)"
          R"("topologyKey":"kubernetes.io/hostname"}]}},"containers":[{"env":[{"name":"POD",)"

@@ -15,7 +15,7 @@ TEST(RevisionMatchCacheTest, RemembersAddedKeysOnly) {
   EXPECT_FALSE(cache.Lookup(KeyOf("1")));
   cache.Add(KeyOf("1"));
   EXPECT_TRUE(cache.Lookup(KeyOf("1")));
-  EXPECT_FALSE(cache.Lookup(KeyOf("1", 2)));  // another generation
+  EXPECT_FALSE(cache.Lookup(KeyOf("1", 2)));      // another generation
   EXPECT_FALSE(cache.Lookup({"uid-2", 1, "1"}));  // another LWS
   cache.Add(KeyOf("1"));
   EXPECT_EQ(cache.size(), 1u);

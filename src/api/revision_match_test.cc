@@ -68,15 +68,15 @@ TEST(HighestRevisionTest, NextRevisionNumber) {
 TEST(OwnedRevisionsTest, KeepsRevisionsControlledByTheLwsOrByNothing) {
   const LeaderWorkerSet lws = DefaultLws();
   std::vector<ControllerRevision> revisions = Numbered({1, 2, 3, 4, 5, 6});
-  revisions[1].metadata.owner_references.clear();                 // orphan: kept
-  revisions[2].metadata.owner_references[0].uid = "other-uid";    // another controller
-  revisions[3].metadata.owner_references[0].uid = "other-uid";    // not a controller: kept
+  revisions[1].metadata.owner_references.clear();               // orphan: kept
+  revisions[2].metadata.owner_references[0].uid = "other-uid";  // another controller
+  revisions[3].metadata.owner_references[0].uid = "other-uid";  // not a controller: kept
   revisions[3].metadata.owner_references[0].controller = false;
   revisions[4].metadata.namespace_ = "elsewhere";
   revisions[5].metadata.labels[kSetNameLabel] = "other-lws";
   const auto owned = OwnedRevisions(RefsOf(revisions), lws);
-  EXPECT_EQ(owned, (std::vector<const ControllerRevision*>{&revisions[0], &revisions[1],
-                                                           &revisions[3]}));
+  EXPECT_EQ(owned,
+            (std::vector<const ControllerRevision*>{&revisions[0], &revisions[1], &revisions[3]}));
 }
 
 TEST(FindRevisionTest, MatchesKeyAmongOwnedRevisions) {
@@ -129,8 +129,8 @@ TEST(ApplyRevisionTest, AppliesGoWrittenData) {
 }
 
 TEST(ApplyRevisionTest, MergesSectionsWithoutReplaceDirective) {
-  auto merged = ApplyRevision(
-      DefaultLws(), StoredRevision(R"({"spec":{"leaderWorkerTemplate":{"size":5},
+  auto merged =
+      ApplyRevision(DefaultLws(), StoredRevision(R"({"spec":{"leaderWorkerTemplate":{"size":5},
                                                "networkConfig":{"$patch":"delete"}}})"));
   ASSERT_TRUE(merged.ok()) << merged.status().ToString();
   EXPECT_EQ(merged->Size(), 5);
@@ -192,8 +192,7 @@ TEST(EqualRevisionTest, Table) {
       {"UniquePerReplica and Shared",
        Edited([](Json& j) { j["spec"]["networkConfig"]["subdomainPolicy"] = "UniquePerReplica"; }),
        base, "", false},
-      {"different worker template",
-       Edited([](Json& j) {
+      {"different worker template", Edited([](Json& j) {
          WorkerSpec(j) = j["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["spec"];
        }),
        base, "", false},
@@ -203,8 +202,7 @@ TEST(EqualRevisionTest, Table) {
     std::optional<ControllerRevision> right;
     if (c.left) left = NewRevision(LwsFrom(*c.left), 1);
     if (c.right) right = NewRevision(LwsFrom(*c.right), 1, c.right_key);
-    EXPECT_EQ(EqualRevision(left ? &*left : nullptr, right ? &*right : nullptr), c.equal)
-        << c.name;
+    EXPECT_EQ(EqualRevision(left ? &*left : nullptr, right ? &*right : nullptr), c.equal) << c.name;
   }
 }
 

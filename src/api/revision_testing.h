@@ -4,12 +4,11 @@
 // ("default") as JSON, and the patches the Go controller stores for it.
 #pragma once
 
-#include "api/lws_testing.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "api/lws_testing.h"
 #include "api/revision.h"
 
 namespace lws::api::revision_testing {

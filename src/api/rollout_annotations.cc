@@ -12,7 +12,8 @@ constexpr Duration kMaxDeadline = std::chrono::hours(24);
 
 Result<Duration> ParseDeadline(const std::string& text) {
   ASSIGN_OR_RETURN(Duration d, ParseGoDuration(text));
-  if (d < kMinDeadline || d > kMaxDeadline) return Status::BadRequest("must be between 10s and 24h");
+  if (d < kMinDeadline || d > kMaxDeadline)
+    return Status::BadRequest("must be between 10s and 24h");
   return d;
 }
 
@@ -41,7 +42,8 @@ Result<SurgeFallbackState> ParseState(const std::string& text) {
 }
 
 std::optional<std::int32_t> ParseThreshold(const std::string& text) {
-  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
+  if (text.empty() || text.size() > 6 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
   }
   const std::int32_t value = std::stoi(text);
@@ -55,8 +57,9 @@ Result<FailedRevision> ParseFailed(const std::string& text) {
   };
   if (!doc.is_object() || !str("revision", true) || !str("policy", true) ||
       !str("rolledBackTo", false) || !str("reason", false)) {
-    return Status::BadRequest("must be a JSON object with revision and policy (strings), and "
-                              "rolledBackTo and reason (strings)");
+    return Status::BadRequest(
+        "must be a JSON object with revision and policy (strings), and "
+        "rolledBackTo and reason (strings)");
   }
   return FailedRevision{doc["revision"].get<std::string>(), doc["policy"].get<std::string>(),
                         doc.value("rolledBackTo", ""), doc.value("reason", "")};
@@ -95,7 +98,8 @@ RolloutBehaviours ReadRolloutBehaviours(const ObjectMeta& meta) {
   b.paused = AnnotationFlag(meta, kPausedAnnotation);
   const std::string& policy = meta.Annotation(kFailurePolicyAnnotation);
   if (policy == kFailurePolicyPause || policy == kFailurePolicyRollback) b.failure_policy = policy;
-  if (auto t = ParseThreshold(meta.Annotation(kFailureThresholdAnnotation))) b.failure_threshold = *t;
+  if (auto t = ParseThreshold(meta.Annotation(kFailureThresholdAnnotation)))
+    b.failure_threshold = *t;
   return b;
 }
 
@@ -110,8 +114,10 @@ Json SurgeFallbackPatch(const std::optional<SurgeFallbackState>& state,
                         const std::string& resource_version) {
   std::optional<std::string> value;
   if (state) {
-    value = Json{{"revision", state->revision}, {"maxSurge", state->max_surge},
-                 {"maxUnavailable", state->max_unavailable}, {"reason", state->reason}}
+    value = Json{{"revision", state->revision},
+                 {"maxSurge", state->max_surge},
+                 {"maxUnavailable", state->max_unavailable},
+                 {"reason", state->reason}}
                 .dump();
   }
   return AnnotationPatch(kSurgeFallbackAnnotation, value, resource_version);
@@ -144,7 +150,8 @@ ErrorList ValidateRolloutAnnotations(const LeaderWorkerSet& lws) {
     }
   }
   if (auto it = annotations.find(kFailurePolicyAnnotation); it != annotations.end() &&
-      it->second != kFailurePolicyPause && it->second != kFailurePolicyRollback) {
+                                                            it->second != kFailurePolicyPause &&
+                                                            it->second != kFailurePolicyRollback) {
     errs.push_back(NotSupported(path(kFailurePolicyAnnotation), it->second,
                                 {kFailurePolicyPause, kFailurePolicyRollback}));
   }

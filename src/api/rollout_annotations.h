@@ -25,7 +25,8 @@
 //                                          recreations on its groups (or at the progress
 //                                          deadline, when one is set) (failure_policy.h)
 // Written by the controller when a revision failed:
-//   lws-cpp.dev/failed-revision: {"revision":"abc","policy":"Rollback","rolledBackTo":"def","reason":"..."}
+//   lws-cpp.dev/failed-revision:
+//   {"revision":"abc","policy":"Rollback","rolledBackTo":"def","reason":"..."}
 // Written by the controller when the surge fallback engages, for the revision being rolled out:
 //   lws-cpp.dev/surge-fallback: {"revision":"abc","maxSurge":0,"maxUnavailable":1,"reason":"..."}
 #pragma once
@@ -76,8 +77,8 @@ struct RolloutBehaviours {
 // A revision the failure policy acted on.
 struct FailedRevision {
   std::string revision;
-  std::string policy;           // Pause or Rollback
-  std::string rolled_back_to;   // Rollback: the revision restored
+  std::string policy;          // Pause or Rollback
+  std::string rolled_back_to;  // Rollback: the revision restored
   std::string reason;
   bool operator==(const FailedRevision&) const = default;
 };

@@ -104,7 +104,8 @@ TEST(RolloutAnnotationsTest, Flags) {
     EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).*field) << key;
     lws.metadata.annotations[key] = "True";
     EXPECT_EQ(Describe(ValidateLeaderWorkerSet(lws)),
-              "metadata.annotations[" + key + "]: Invalid value: \"True\": must be \"true\" or \"false\"\n");
+              "metadata.annotations[" + key +
+                  "]: Invalid value: \"True\": must be \"true\" or \"false\"\n");
     EXPECT_FALSE(ReadRolloutBehaviours(lws.metadata).*field) << key;
   }
 }
@@ -117,8 +118,9 @@ TEST(RolloutAnnotationsTest, SurgeFallbackStateRoundTrips) {
   meta.annotations[kSurgeFallbackAnnotation] =
       patch["metadata"]["annotations"][kSurgeFallbackAnnotation].get<std::string>();
   EXPECT_EQ(ReadSurgeFallbackState(meta), state);
-  EXPECT_TRUE(SurgeFallbackPatch(std::nullopt, "13")["metadata"]["annotations"]
-                  [kSurgeFallbackAnnotation].is_null());
+  EXPECT_TRUE(
+      SurgeFallbackPatch(std::nullopt, "13")["metadata"]["annotations"][kSurgeFallbackAnnotation]
+          .is_null());
 }
 
 TEST(RolloutAnnotationsTest, FailurePolicy) {

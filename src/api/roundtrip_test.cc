@@ -57,8 +57,7 @@ TEST(RoundTripTest, Pod) {
 
 TEST(RoundTripTest, PodTemplate) {
   ExpectRoundTrip<PodTemplate>(
-      "core.v1.PodTemplate.json",
-      [](PodTemplate& t) { t.template_.spec.subdomain = "sub"; },
+      "core.v1.PodTemplate.json", [](PodTemplate& t) { t.template_.spec.subdomain = "sub"; },
       [](Json& j) { j["template"]["spec"]["subdomain"] = "sub"; });
 }
 
@@ -151,7 +150,8 @@ TEST(RoundTripTest, BuiltObjectsOmitEmptyButKeepRequiredFields) {
             Json::parse(R"({"name":"c","ready":false,"restartCount":0,"image":"","imageID":""})"));
   Pod pod;
   pod.metadata.name = "p";
-  EXPECT_EQ(Encode(pod), Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}})"));
+  EXPECT_EQ(Encode(pod),
+            Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}})"));
   pod.spec.node_name = "n1";  // Once anything is set, the required members come along.
   EXPECT_EQ(Encode(pod), Json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
                                           "spec":{"containers":[],"nodeName":"n1"}})"));
@@ -270,7 +270,8 @@ TEST(RoundTripTest, Lists) {
   empty.api_version = "v1";
   empty.kind = "PodList";
   // An empty list is written as "items": [], never omitted (clients require it).
-  EXPECT_EQ(Encode(empty), Json::parse(R"({"apiVersion":"v1","kind":"PodList","metadata":{},"items":[]})"));
+  EXPECT_EQ(Encode(empty),
+            Json::parse(R"({"apiVersion":"v1","kind":"PodList","metadata":{},"items":[]})"));
 }
 
 }  // namespace

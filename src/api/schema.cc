@@ -15,16 +15,28 @@ namespace {
 constexpr int kMaxSchemaDepth = 200;
 constexpr int kMaxObjectDepth = 1000;
 
-bool IsMetaField(const std::string& k) { return k == "apiVersion" || k == "kind" || k == "metadata"; }
+bool IsMetaField(const std::string& k) {
+  return k == "apiVersion" || k == "kind" || k == "metadata";
+}
 
 // The JSON fields of metav1.ObjectMeta; anything else in metadata is dropped by the server's
 // round trip through the typed struct.
 bool IsObjectMetaField(const std::string& k) {
-  static const std::set<std::string> kFields = {
-      "name",      "generateName",      "namespace",         "selfLink",
-      "uid",       "resourceVersion",   "generation",        "creationTimestamp",
-      "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
-      "ownerReferences",   "finalizers",        "managedFields"};
+  static const std::set<std::string> kFields = {"name",
+                                                "generateName",
+                                                "namespace",
+                                                "selfLink",
+                                                "uid",
+                                                "resourceVersion",
+                                                "generation",
+                                                "creationTimestamp",
+                                                "deletionTimestamp",
+                                                "deletionGracePeriodSeconds",
+                                                "labels",
+                                                "annotations",
+                                                "ownerReferences",
+                                                "finalizers",
+                                                "managedFields"};
   return kFields.count(k) > 0;
 }
 
@@ -179,7 +191,8 @@ void Default(Json& x, const SchemaNode* s) {
         Default(it.value(), prop->second.get());
       } else if (s->has_additional) {
         const SchemaNode* add = s->additional.get();
-        if (non_nullable_null(it.value(), add) && add->default_value) it.value() = *add->default_value;
+        if (non_nullable_null(it.value(), add) && add->default_value)
+          it.value() = *add->default_value;
         Default(it.value(), add);
       }
     }
@@ -341,7 +354,8 @@ void StructuralSchema::ApplyDefaults(Json* obj) const {
 
 ErrorList StructuralSchema::Validate(const Json& obj) const {
   if (NestingDepth(obj) > kMaxObjectDepth) {
-    return {Invalid(FieldPath(), "", "object nesting exceeds " + std::to_string(kMaxObjectDepth) + " levels")};
+    return {Invalid(FieldPath(), "",
+                    "object nesting exceeds " + std::to_string(kMaxObjectDepth) + " levels")};
   }
   return ValidateAgainst(*root_, obj);
 }

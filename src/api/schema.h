@@ -15,8 +15,9 @@
 //   3. Validate: kube-openapi schema validation converted to field errors (apiserver/validation/),
 //      then embedded-resource checks (objectmeta/validation.go), then list-type uniqueness
 //      (listtype/). The messages are the server's, e.g.
-//        spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0
-//        spec.startupPolicy: Unsupported value: "x": supported values: "LeaderCreated", "LeaderReady"
+//        spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to
+//        0 spec.startupPolicy: Unsupported value: "x": supported values: "LeaderCreated",
+//        "LeaderReady"
 //
 // Rules kept from upstream, in short:
 //   - The root, and every x-kubernetes-embedded-resource object, keeps apiVersion, kind and

@@ -50,7 +50,8 @@ std::string KindProblems(const std::string& kind) {
   if (!IsDns1035Label(lower)) {
     errs.push_back(
         "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-        "alphabetic character, and end with an alphanumeric character (e.g. 'my-name' or 'abc-123', "
+        "alphabetic character, and end with an alphanumeric character (e.g. 'my-name' or "
+        "'abc-123', "
         "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
   }
   std::string joined;
@@ -63,7 +64,8 @@ void ValidateEmbedded(const FieldPath& path, const Json& x, ErrorList* out) {
   if (!x.contains("kind")) out->push_back(Required(path.Child("kind"), ""));
   if (const std::string* gv = NonEmptyString(x, "apiVersion", path, out);
       gv != nullptr && *gv != "/" && std::count(gv->begin(), gv->end(), '/') > 1) {
-    out->push_back(Invalid(path.Child("apiVersion"), *gv, "unexpected GroupVersion string: " + *gv));
+    out->push_back(
+        Invalid(path.Child("apiVersion"), *gv, "unexpected GroupVersion string: " + *gv));
   }
   if (const std::string* kind = NonEmptyString(x, "kind", path, out)) {
     if (std::string problems = KindProblems(*kind); !problems.empty()) {
@@ -97,7 +99,8 @@ std::vector<std::size_t> NonUnique(const std::vector<std::string>& keys) {
 void ListMap(const FieldPath& path, const SchemaNode& s, const Json& x, ErrorList* out) {
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!x[i].is_null() && !x[i].is_object()) {
-      out->push_back(Invalid(path.Index(i), x[i], "must be an object for an array of list-type map"));
+      out->push_back(
+          Invalid(path.Index(i), x[i], "must be an object for an array of list-type map"));
       return;
     }
   }
@@ -149,7 +152,8 @@ void EmbeddedResources(const FieldPath& path, const Json& x, const SchemaNode* s
       }
     }
   } else if (x.is_array()) {
-    for (std::size_t i = 0; i < x.size(); ++i) EmbeddedResources(path.Index(i), x[i], s->items.get(), out);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      EmbeddedResources(path.Index(i), x[i], s->items.get(), out);
   }
 }
 
@@ -158,11 +162,13 @@ void ListTypes(const FieldPath& path, const SchemaNode* s, const Json& x, ErrorL
   if (x.is_array()) return ListArray(path, *s, x, out);
   if (!x.is_object()) return;
   if (s->additional) {
-    for (auto it = x.begin(); it != x.end(); ++it) ListTypes(path.Key(it.key()), s->additional.get(), it.value(), out);
+    for (auto it = x.begin(); it != x.end(); ++it)
+      ListTypes(path.Key(it.key()), s->additional.get(), it.value(), out);
   }
   for (auto it = x.begin(); it != x.end(); ++it) {
     auto prop = s->properties.find(it.key());
-    if (prop != s->properties.end()) ListTypes(path.Child(it.key()), prop->second.get(), it.value(), out);
+    if (prop != s->properties.end())
+      ListTypes(path.Child(it.key()), prop->second.get(), it.value(), out);
   }
 }
 

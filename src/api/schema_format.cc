@@ -22,7 +22,8 @@ std::string Normalize(std::string_view format) {
 }
 
 bool AllOf(std::string_view s, int (*pred)(int)) {
-  return std::all_of(s.begin(), s.end(), [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
+  return std::all_of(s.begin(), s.end(),
+                     [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
 }
 
 bool Digits(std::string_view s, std::size_t n) { return s.size() == n && AllOf(s, ::isdigit); }
@@ -30,7 +31,8 @@ bool Digits(std::string_view s, std::size_t n) { return s.size() == n && AllOf(s
 // RFC 3339 full-date: YYYY-MM-DD with a real month and day.
 bool IsDate(std::string_view s) {
   if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  if (!Digits(s.substr(0, 4), 4) || !Digits(s.substr(5, 2), 2) || !Digits(s.substr(8, 2), 2)) return false;
+  if (!Digits(s.substr(0, 4), 4) || !Digits(s.substr(5, 2), 2) || !Digits(s.substr(8, 2), 2))
+    return false;
   int year = std::stoi(std::string(s.substr(0, 4)));
   int month = std::stoi(std::string(s.substr(5, 2)));
   int day = std::stoi(std::string(s.substr(8, 2)));
@@ -63,7 +65,8 @@ bool IsDateTime(std::string_view s) {
   if (zone == "Z" || zone == "z") return true;
   if (zone.size() != 6 && zone.size() != 5) return false;
   if (zone[0] != '+' && zone[0] != '-') return false;
-  if (zone.size() == 6) return zone[3] == ':' && Digits(zone.substr(1, 2), 2) && Digits(zone.substr(4, 2), 2);
+  if (zone.size() == 6)
+    return zone[3] == ':' && Digits(zone.substr(1, 2), 2) && Digits(zone.substr(4, 2), 2);
   return Digits(zone.substr(1, 4), 4);
 }
 
@@ -79,7 +82,8 @@ bool IsUuid(std::string_view s, char version) {
   if (s.size() != 32 && s.size() != 36) return false;
   if (version == 0) return true;
   char variant = static_cast<char>(std::tolower(static_cast<unsigned char>(compact[16])));
-  return compact[12] == version && (version == '3' || std::string_view("89ab").find(variant) != std::string_view::npos);
+  return compact[12] == version &&
+         (version == '3' || std::string_view("89ab").find(variant) != std::string_view::npos);
 }
 
 bool IsIPv4(std::string_view s) {
@@ -87,8 +91,11 @@ bool IsIPv4(std::string_view s) {
   std::size_t start = 0;
   while (true) {
     std::size_t dot = s.find('.', start);
-    std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    if (part.empty() || part.size() > 3 || !AllOf(part, ::isdigit) || std::stoi(std::string(part)) > 255) return false;
+    std::string_view part =
+        s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (part.empty() || part.size() > 3 || !AllOf(part, ::isdigit) ||
+        std::stoi(std::string(part)) > 255)
+      return false;
     if (part.size() > 1 && part[0] == '0') return false;
     ++parts;
     if (dot == std::string_view::npos) break;
@@ -105,7 +112,8 @@ bool IsIPv6(std::string_view s) {
   if (s.substr(0, 2) == "::") compressed = true, i = 2;
   while (i < s.size()) {
     std::size_t colon = s.find(':', i);
-    std::string_view group = s.substr(i, colon == std::string_view::npos ? std::string_view::npos : colon - i);
+    std::string_view group =
+        s.substr(i, colon == std::string_view::npos ? std::string_view::npos : colon - i);
     if (colon == std::string_view::npos && group.find('.') != std::string_view::npos) {
       if (!IsIPv4(group)) return false;
       groups += 2;
@@ -155,9 +163,11 @@ bool IsHostname(std::string_view s) {
   std::size_t start = 0;
   while (start <= s.size()) {
     std::size_t dot = s.find('.', start);
-    std::string_view label = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    std::string_view label =
+        s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
     if (label.empty() && dot == std::string_view::npos && start > 0) break;  // trailing dot
-    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-')
+      return false;
     for (char c : label) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
     }
@@ -176,7 +186,8 @@ bool IsBase64(std::string_view s) {
       ++pad;
       continue;
     }
-    if (pad > 0 || !(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/')) return false;
+    if (pad > 0 || !(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/'))
+      return false;
   }
   return pad <= 2;
 }
@@ -185,9 +196,10 @@ bool IsBase64(std::string_view s) {
 
 bool IsKnownStringFormat(std::string_view format) {
   static const std::set<std::string> kKnown = {
-      "bsonobjectid", "uri",    "email",  "hostname",   "ipv4",     "ipv6",   "cidr",    "mac",
-      "uuid",         "uuid3",  "uuid4",  "uuid5",      "isbn",     "isbn10", "isbn13",  "creditcard",
-      "ssn",          "hexcolor", "rgbcolor", "byte",   "password", "date",   "duration", "datetime"};
+      "bsonobjectid", "uri",    "email",    "hostname",   "ipv4",     "ipv6",
+      "cidr",         "mac",    "uuid",     "uuid3",      "uuid4",    "uuid5",
+      "isbn",         "isbn10", "isbn13",   "creditcard", "ssn",      "hexcolor",
+      "rgbcolor",     "byte",   "password", "date",       "duration", "datetime"};
   return !format.empty() && kKnown.count(Normalize(format)) > 0;
 }
 

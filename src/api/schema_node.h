@@ -25,7 +25,7 @@ struct SchemaNode {
 
   std::map<std::string, SchemaNodePtr> properties;
   SchemaNodePtr items;
-  bool has_additional = false;   // additionalProperties present
+  bool has_additional = false;    // additionalProperties present
   bool additional_allows = true;  // additionalProperties: false -> false
   SchemaNodePtr additional;       // its schema, when it is one
 

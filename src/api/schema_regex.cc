@@ -28,7 +28,8 @@ constexpr std::size_t kMaxInsts = 20000;
 constexpr int kMaxRepeat = 1000;
 
 Status ParseError(std::string_view what, std::string_view arg) {
-  return Status::BadRequest("error parsing regexp: " + std::string(what) + ": `" + std::string(arg) + "`");
+  return Status::BadRequest("error parsing regexp: " + std::string(what) + ": `" +
+                            std::string(arg) + "`");
 }
 
 bool IsWordChar(char32_t c) {
@@ -37,9 +38,14 @@ bool IsWordChar(char32_t c) {
 
 Ranges PerlClass(char c) {
   switch (c) {
-    case 'd': case 'D': return {{'0', '9'}};
-    case 's': case 'S': return {{'\t', '\n'}, {'\f', '\r'}, {' ', ' '}};
-    default: return {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
+    case 'd':
+    case 'D':
+      return {{'0', '9'}};
+    case 's':
+    case 'S':
+      return {{'\t', '\n'}, {'\f', '\r'}, {' ', ' '}};
+    default:
+      return {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
   }
 }
 
@@ -131,7 +137,9 @@ class Parser {
       } else {
         break;
       }
-      if (repeated) return ParseError("invalid nested repetition operator", src_.substr(op_start - 1, pos_ - op_start + 1));
+      if (repeated)
+        return ParseError("invalid nested repetition operator",
+                          src_.substr(op_start - 1, pos_ - op_start + 1));
       if (min > kMaxRepeat || max > kMaxRepeat || (max >= 0 && max < min)) {
         return ParseError("invalid repeat count", src_.substr(op_start, pos_ - op_start));
       }
@@ -148,7 +156,8 @@ class Parser {
     auto number = [&](int* out) {
       std::size_t s = p;
       long v = 0;
-      while (p < src_.size() && src_[p] >= '0' && src_[p] <= '9') v = std::min(v * 10 + (src_[p++] - '0'), 100000L);
+      while (p < src_.size() && src_[p] >= '0' && src_[p] <= '9')
+        v = std::min(v * 10 + (src_[p++] - '0'), 100000L);
       *out = static_cast<int>(v);
       return p > s;
     };
@@ -229,15 +238,27 @@ class Parser {
   Result<Frag> Atom() {
     char c = src_[pos_];
     switch (c) {
-      case '*': case '+': case '?':
+      case '*':
+      case '+':
+      case '?':
         return ParseError("missing argument to repetition operator", src_.substr(pos_, 1));
-      case '(': return Group();
-      case '[': return Class();
-      case '.': ++pos_; return ClassFrag({{'\n', '\n'}}, true);
-      case '^': ++pos_; return AssertFrag(Program::kBegin);
-      case '$': ++pos_; return AssertFrag(Program::kEnd);
-      case '\\': return Escape();
-      default: break;
+      case '(':
+        return Group();
+      case '[':
+        return Class();
+      case '.':
+        ++pos_;
+        return ClassFrag({{'\n', '\n'}}, true);
+      case '^':
+        ++pos_;
+        return AssertFrag(Program::kBegin);
+      case '$':
+        ++pos_;
+        return AssertFrag(Program::kEnd);
+      case '\\':
+        return Escape();
+      default:
+        break;
     }
     char32_t cp = 0;
     if (!yaml_internal::NextCodePoint(src_, &pos_, &cp)) return ParseError("invalid UTF-8", src_);
@@ -263,24 +284,38 @@ class Parser {
     if (pos_ >= src_.size()) return ParseError("trailing backslash at end of expression", "");
     char c = src_[pos_++];
     switch (c) {
-      case 'd': case 'D': case 's': case 'S': case 'w': case 'W': {
+      case 'd':
+      case 'D':
+      case 's':
+      case 'S':
+      case 'w':
+      case 'W': {
         Ranges r = PerlClass(c);
         *ranges = (c >= 'A' && c <= 'Z') ? Negate(r) : r;
         return char32_t{0};
       }
-      case 't': return char32_t{'\t'};
-      case 'n': return char32_t{'\n'};
-      case 'r': return char32_t{'\r'};
-      case 'f': return char32_t{'\f'};
-      case 'v': return char32_t{'\v'};
-      case 'a': return char32_t{7};
+      case 't':
+        return char32_t{'\t'};
+      case 'n':
+        return char32_t{'\n'};
+      case 'r':
+        return char32_t{'\r'};
+      case 'f':
+        return char32_t{'\f'};
+      case 'v':
+        return char32_t{'\v'};
+      case 'a':
+        return char32_t{7};
       case 'x': {
         std::size_t end = pos_;
         bool braced = pos_ < src_.size() && src_[pos_] == '{';
-        if (braced) end = src_.find('}', pos_);
-        else end = std::min(pos_ + 2, src_.size());
-        std::string_view hex = braced && end != std::string_view::npos ? src_.substr(pos_ + 1, end - pos_ - 1)
-                                                                       : src_.substr(pos_, end - pos_);
+        if (braced)
+          end = src_.find('}', pos_);
+        else
+          end = std::min(pos_ + 2, src_.size());
+        std::string_view hex = braced && end != std::string_view::npos
+                                   ? src_.substr(pos_ + 1, end - pos_ - 1)
+                                   : src_.substr(pos_, end - pos_);
         std::uint64_t v = 0;
         if (end == std::string_view::npos || (!braced && hex.size() != 2) || hex.empty() ||
             !yaml_internal::ParseGoUint("0x" + std::string(hex), &v) || v > 0x10FFFF) {
@@ -290,7 +325,8 @@ class Parser {
         return static_cast<char32_t>(v);
       }
       default:
-        if (c > 0 && c < 0x7F && !IsWordChar(static_cast<unsigned char>(c))) return static_cast<char32_t>(c);
+        if (c > 0 && c < 0x7F && !IsWordChar(static_cast<unsigned char>(c)))
+          return static_cast<char32_t>(c);
         (void)in_class;
         return ParseError("invalid escape sequence", src_.substr(start, 2));
     }
@@ -355,7 +391,8 @@ class Parser {
         Ranges ignored;
         ASSIGN_OR_RETURN(hi, ClassChar(&ignored));
         if (hi == kNoChar || hi < lo) {
-          return ParseError("invalid character class range", src_.substr(range_start, pos_ - range_start));
+          return ParseError("invalid character class range",
+                            src_.substr(range_start, pos_ - range_start));
         }
       }
       ranges.push_back({lo, hi});
@@ -433,14 +470,29 @@ bool SchemaRegex::Search(std::string_view text) const {
       const Program::Inst& inst = p.insts[i];
       bool word_boundary = IsWordChar(prev) != IsWordChar(cur);
       switch (inst.op) {
-        case Program::kMatch: return true;
-        case Program::kClass: list.push_back(i); break;
-        case Program::kJump: stack.push_back(inst.x); break;
-        case Program::kSplit: stack.push_back(inst.y), stack.push_back(inst.x); break;
-        case Program::kBegin: if (at == 0) stack.push_back(inst.x); break;
-        case Program::kEnd: if (at_end) stack.push_back(inst.x); break;
-        case Program::kWordBoundary: if (word_boundary) stack.push_back(inst.x); break;
-        case Program::kNotWordBoundary: if (!word_boundary) stack.push_back(inst.x); break;
+        case Program::kMatch:
+          return true;
+        case Program::kClass:
+          list.push_back(i);
+          break;
+        case Program::kJump:
+          stack.push_back(inst.x);
+          break;
+        case Program::kSplit:
+          stack.push_back(inst.y), stack.push_back(inst.x);
+          break;
+        case Program::kBegin:
+          if (at == 0) stack.push_back(inst.x);
+          break;
+        case Program::kEnd:
+          if (at_end) stack.push_back(inst.x);
+          break;
+        case Program::kWordBoundary:
+          if (word_boundary) stack.push_back(inst.x);
+          break;
+        case Program::kNotWordBoundary:
+          if (!word_boundary) stack.push_back(inst.x);
+          break;
       }
     }
     return false;

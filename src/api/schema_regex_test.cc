@@ -23,9 +23,11 @@ TEST(SchemaRegexTest, MatchesLikeGo) {
       {"^a", "bac", false},
       {"b", "abc", true},
       {"^abc$", "abcd", false},
-      {"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+      {"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+("
+       "\\.[0-9]*)?)|(\\.[0-9]+))))?$",
        "500Mi", true},
-      {"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+      {"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+("
+       "\\.[0-9]*)?)|(\\.[0-9]+))))?$",
        "5Xi", false},
       {"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "Ready", true},
       {"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", "Ready:", false},
@@ -47,7 +49,8 @@ TEST(SchemaRegexTest, MatchesLikeGo) {
       {"x*", "", true},
       {"^$", "", true},
   };
-  for (const auto& c : cases) EXPECT_EQ(Matches(c.pattern, c.text), c.want) << c.pattern << " ~ " << c.text;
+  for (const auto& c : cases)
+    EXPECT_EQ(Matches(c.pattern, c.text), c.want) << c.pattern << " ~ " << c.text;
 }
 
 TEST(SchemaRegexTest, LongInputIsLinear) {

@@ -141,7 +141,8 @@ OaResult TypeCheck(const SchemaNode& s, const Json& d, const std::string& path) 
       !(s.HasType(sch_type) || go_format == s.format || float_int || int_float)) {
     return Single(InvalidType(path, s.format, go_format));
   }
-  if (!(s.HasType("number") || s.HasType("integer")) && !s.format.empty() && str_or_slice) return ok;
+  if (!(s.HasType("number") || s.HasType("integer")) && !s.format.empty() && str_or_slice)
+    return ok;
   if (!(s.HasType(sch_type) || float_int || int_float)) {
     return Single(InvalidType(path, JoinTypes(s), sch_type));
   }
@@ -164,10 +165,16 @@ bool EnumMatches(const Json& d, const Json& e) {
     std::int64_t c = d.get<std::int64_t>();
     std::string s;
     if (c < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = 0xFFFD;
-    if (c < 0x80) s += static_cast<char>(c);
-    else if (c < 0x800) s += {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
-    else if (c < 0x10000) s += {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
-    else s += {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
+    if (c < 0x80)
+      s += static_cast<char>(c);
+    else if (c < 0x800)
+      s += {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
+    else if (c < 0x10000)
+      s += {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+            static_cast<char>(0x80 | (c & 0x3F))};
+    else
+      s += {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
+            static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
     return s == e.get<std::string>();
   }
   if (d.type() != e.type() && !(d.is_number() && e.is_number())) return false;
@@ -179,8 +186,8 @@ OaResult CommonCheck(const SchemaNode& s, const Json& d, const std::string& path
   for (const Json& e : *s.enum_values) {
     if (EnumMatches(d, e)) return {};
   }
-  OaError err{kEnum, path, d.is_null() ? std::optional<Json>() : d, *s.enum_values, -1,
-              In(path) + " should be one of " + GoV(*s.enum_values)};
+  OaError err{kEnum,          path, d.is_null() ? std::optional<Json>() : d,
+              *s.enum_values, -1,   In(path) + " should be one of " + GoV(*s.enum_values)};
   return Single(std::move(err));
 }
 
@@ -197,12 +204,22 @@ OaResult StringCheck(const SchemaNode& s, const Json& d, const std::string& path
   const std::string& v = d.get_ref<const std::string&>();
   std::int64_t length = (s.max_length || s.min_length) ? RuneCount(v) : 0;
   if (s.max_length && length > *s.max_length) {
-    return Single({kTooLong, path, d, {}, *s.max_length,
-                   In(path) + " should be at most " + std::to_string(*s.max_length) + " chars long"});
+    return Single(
+        {kTooLong,
+         path,
+         d,
+         {},
+         *s.max_length,
+         In(path) + " should be at most " + std::to_string(*s.max_length) + " chars long"});
   }
   if (s.min_length && length < *s.min_length) {
-    return Single({kTooShort, path, d, {}, *s.min_length,
-                   In(path) + " should be at least " + std::to_string(*s.min_length) + " chars long"});
+    return Single(
+        {kTooShort,
+         path,
+         d,
+         {},
+         *s.min_length,
+         In(path) + " should be at least " + std::to_string(*s.min_length) + " chars long"});
   }
   if (!s.pattern.empty()) {
     std::string shown = s.pattern;
@@ -219,11 +236,14 @@ OaResult FormatCheck(const SchemaNode& s, const Json& d, const std::string& path
   return Single(InvalidType(path, s.format, d));
 }
 
-std::string NumberText(const Json& v) { return v.is_number_float() ? yaml_internal::GoFloatV(v.get<double>()) : v.dump(); }
+std::string NumberText(const Json& v) {
+  return v.is_number_float() ? yaml_internal::GoFloatV(v.get<double>()) : v.dump();
+}
 
 // minimum/maximum through MinimumNativeType/MaximumNativeType: integer data compares with the
 // bound truncated to an integer, float data with the float bound.
-OaResult BoundCheck(const Json& d, double bound, bool exclusive, bool is_max, const std::string& path) {
+OaResult BoundCheck(const Json& d, double bound, bool exclusive, bool is_max,
+                    const std::string& path) {
   Json shown;
   bool fails = false;
   if (d.is_number_float()) {
@@ -242,13 +262,16 @@ OaResult BoundCheck(const Json& d, double bound, bool exclusive, bool is_max, co
     }
   } else {
     std::int64_t v = d.get<std::int64_t>();
-    std::int64_t b = bound >= 9.2e18 ? INT64_MAX : bound <= -9.2e18 ? INT64_MIN : static_cast<std::int64_t>(bound);
+    std::int64_t b = bound >= 9.2e18    ? INT64_MAX
+                     : bound <= -9.2e18 ? INT64_MIN
+                                        : static_cast<std::int64_t>(bound);
     fails = is_max ? (exclusive ? v >= b : v > b) : (exclusive ? v <= b : v < b);
     shown = b;
   }
   if (!fails) return {};
-  std::string rel = is_max ? (exclusive ? " should be less than " : " should be less than or equal to ")
-                           : (exclusive ? " should be greater than " : " should be greater than or equal to ");
+  std::string rel =
+      is_max ? (exclusive ? " should be less than " : " should be less than or equal to ")
+             : (exclusive ? " should be greater than " : " should be greater than or equal to ");
   return Single({is_max ? kMax : kMin, path, d, {}, -1, In(path) + rel + NumberText(shown)});
 }
 
@@ -256,8 +279,13 @@ OaResult MultipleCheck(const Json& d, double factor, const std::string& path) {
   bool integral = !d.is_number_float() && std::trunc(factor) != 0;
   if (factor < 0) {
     Json shown = integral ? Json(static_cast<std::int64_t>(factor)) : Json(factor);
-    return Single({kMultipleOfMustBePositive, path, shown, {}, -1,
-                   "factor MultipleOf declared for " + path + " must be positive: " + NumberText(shown)});
+    return Single(
+        {kMultipleOfMustBePositive,
+         path,
+         shown,
+         {},
+         -1,
+         "factor MultipleOf declared for " + path + " must be positive: " + NumberText(shown)});
   }
   bool multiple = true;
   Json shown;
@@ -272,7 +300,8 @@ OaResult MultipleCheck(const Json& d, double factor, const std::string& path) {
     shown = factor;
   }
   if (multiple) return {};
-  return Single({kMultipleOf, path, d, {}, -1, In(path) + " should be a multiple of " + NumberText(shown)});
+  return Single(
+      {kMultipleOf, path, d, {}, -1, In(path) + " should be a multiple of " + NumberText(shown)});
 }
 
 OaResult NumberCheck(const SchemaNode& s, const Json& d, const std::string& path) {
@@ -295,11 +324,19 @@ OaResult SliceCheck(const SchemaNode& s, const Json& d, const std::string& path)
     }
   }
   if (s.min_items && size < *s.min_items) {
-    r.Add({kMinItems, path, Json(size), {}, *s.min_items,
+    r.Add({kMinItems,
+           path,
+           Json(size),
+           {},
+           *s.min_items,
            In(path) + " should have at least " + std::to_string(*s.min_items) + " items"});
   }
   if (s.max_items && size > *s.max_items) {
-    r.Add({kMaxItems, path, Json(size), {}, *s.max_items,
+    r.Add({kMaxItems,
+           path,
+           Json(size),
+           {},
+           *s.max_items,
            In(path) + " should have at most " + std::to_string(*s.max_items) + " items"});
   }
   if (s.unique_items) {
@@ -322,18 +359,32 @@ std::string Join(const std::string& path, const std::string& key) {
 OaResult ObjectCheck(const SchemaNode& s, const Json& d, const std::string& path) {
   auto n = static_cast<std::int64_t>(d.size());
   if (s.min_properties && n < *s.min_properties) {
-    return Single({kTooFewProperties, path, Json(n), {}, *s.min_properties,
-                   In(path) + " should have at least " + std::to_string(*s.min_properties) + " properties"});
+    return Single(
+        {kTooFewProperties,
+         path,
+         Json(n),
+         {},
+         *s.min_properties,
+         In(path) + " should have at least " + std::to_string(*s.min_properties) + " properties"});
   }
   if (s.max_properties && n > *s.max_properties) {
-    return Single({kTooManyProperties, path, Json(n), {}, *s.max_properties,
-                   In(path) + " should have at most " + std::to_string(*s.max_properties) + " properties"});
+    return Single(
+        {kTooManyProperties,
+         path,
+         Json(n),
+         {},
+         *s.max_properties,
+         In(path) + " should have at most " + std::to_string(*s.max_properties) + " properties"});
   }
   OaResult r;
   for (auto it = d.begin(); it != d.end(); ++it) {
     if (s.properties.count(it.key())) continue;
     if (s.has_additional && !s.additional_allows) {
-      r.Add({kUnallowedProperty, path, Json(it.key()), {}, -1,
+      r.Add({kUnallowedProperty,
+             path,
+             Json(it.key()),
+             {},
+             -1,
              path + "." + it.key() + " in body is a forbidden property"});
     } else if (s.additional) {
       r.Merge(ValidateNode(*s.additional, it.value(), path + "." + it.key()));
@@ -344,7 +395,8 @@ OaResult ObjectCheck(const SchemaNode& s, const Json& d, const std::string& path
     if (it != d.end()) r.Merge(ValidateNode(*prop, *it, Join(path, name)));
   }
   for (const std::string& k : s.required) {
-    if (!d.contains(k)) r.Add({kRequired, path + "." + k, std::nullopt, {}, -1, In(path + "." + k) + " is required"});
+    if (!d.contains(k))
+      r.Add({kRequired, path + "." + k, std::nullopt, {}, -1, In(path + "." + k) + " is required"});
   }
   return r;
 }
@@ -364,9 +416,17 @@ OaResult PropsCheck(const SchemaNode& s, const Json& d, const std::string& path)
       }
       if (!best || r.match_count > best->match_count) best = r;
     }
-    if (!succeeded) main.Add({kComposite, path, {}, {}, -1, GoQuote(path) + " must validate at least one schema (anyOf)"});
-    if (best) main.Merge(*best);
-    else if (first_success) main.Merge(*first_success);
+    if (!succeeded)
+      main.Add({kComposite,
+                path,
+                {},
+                {},
+                -1,
+                GoQuote(path) + " must validate at least one schema (anyOf)"});
+    if (best)
+      main.Merge(*best);
+    else if (first_success)
+      main.Merge(*first_success);
   }
   if (!s.one_of.empty()) {
     std::optional<OaResult> best, first_success;
@@ -382,8 +442,15 @@ OaResult PropsCheck(const SchemaNode& s, const Json& d, const std::string& path)
       if (validated == 0 && (!best || r.match_count > best->match_count)) best = r;
     }
     if (validated != 1) {
-      std::string extra = validated == 0 ? "Found none valid" : "Found " + std::to_string(validated) + " valid alternatives";
-      main.Add({kComposite, path, {}, {}, -1, GoQuote(path) + " must validate one and only one schema (oneOf). " + extra});
+      std::string extra = validated == 0
+                              ? "Found none valid"
+                              : "Found " + std::to_string(validated) + " valid alternatives";
+      main.Add({kComposite,
+                path,
+                {},
+                {},
+                -1,
+                GoQuote(path) + " must validate one and only one schema (oneOf). " + extra});
       if (best) main.Merge(*best);
     } else if (first_success) {
       main.Merge(*first_success);
@@ -397,8 +464,13 @@ OaResult PropsCheck(const SchemaNode& s, const Json& d, const std::string& path)
       main.Merge(r);
     }
     if (validated != s.all_of.size()) {
-      main.Add({kComposite, path, {}, {}, -1,
-                GoQuote(path) + " must validate all the schemas (allOf)" + (validated == 0 ? ". None validated" : "")});
+      main.Add({kComposite,
+                path,
+                {},
+                {},
+                -1,
+                GoQuote(path) + " must validate all the schemas (allOf)" +
+                    (validated == 0 ? ". None validated" : "")});
     }
   }
   if (s.not_schema && ValidateNode(*s.not_schema, d, path).ok()) {
@@ -448,7 +520,8 @@ void ToFieldErrors(const OaResult& result, ErrorList* out) {
         break;
       case kEnum: {
         std::vector<std::string> values;
-        for (const Json& v : e.values) values.push_back(v.is_string() ? v.get<std::string>() : GoJsonMarshal(v));
+        for (const Json& v : e.values)
+          values.push_back(v.is_string() ? v.get<std::string>() : GoJsonMarshal(v));
         FieldError fe = NotSupported(FieldPath(), e.value ? *e.value : Json(), values);
         fe.field = field;
         out->push_back(std::move(fe));
@@ -456,12 +529,14 @@ void ToFieldErrors(const OaResult& result, ErrorList* out) {
       }
       case kTooLong:
         out->push_back({FieldErrorType::kTooLong, field, value,
-                        "may not be more than " + std::to_string(e.valid) + (e.valid == 1 ? " byte" : " bytes")});
+                        "may not be more than " + std::to_string(e.valid) +
+                            (e.valid == 1 ? " byte" : " bytes")});
         break;
       case kMaxItems:
       case kTooManyProperties:
-        out->push_back({FieldErrorType::kTooMany, field, value,
-                        "must have at most " + std::to_string(e.valid) + (e.valid == 1 ? " item" : " items")});
+        out->push_back(
+            {FieldErrorType::kTooMany, field, value,
+             "must have at most " + std::to_string(e.valid) + (e.valid == 1 ? " item" : " items")});
         break;
       case kInvalidType:
         out->push_back({FieldErrorType::kTypeInvalid, field, value, e.message});

@@ -46,15 +46,24 @@ Result<std::vector<Requirement>> ParseLabelRequirements(std::string_view text);
 
 std::string_view OperatorName(SelectionOperator op) {
   switch (op) {
-    case Op::kDoesNotExist: return "!";
-    case Op::kEquals: return "=";
-    case Op::kDoubleEquals: return "==";
-    case Op::kIn: return "in";
-    case Op::kNotEquals: return "!=";
-    case Op::kNotIn: return "notin";
-    case Op::kExists: return "exists";
-    case Op::kGreaterThan: return "gt";
-    case Op::kLessThan: return "lt";
+    case Op::kDoesNotExist:
+      return "!";
+    case Op::kEquals:
+      return "=";
+    case Op::kDoubleEquals:
+      return "==";
+    case Op::kIn:
+      return "in";
+    case Op::kNotEquals:
+      return "!=";
+    case Op::kNotIn:
+      return "notin";
+    case Op::kExists:
+      return "exists";
+    case Op::kGreaterThan:
+      return "gt";
+    case Op::kLessThan:
+      return "lt";
   }
   return "";
 }
@@ -70,8 +79,8 @@ Result<Requirement> Requirement::Make(std::string key, SelectionOperator op,
     case Op::kIn:
     case Op::kNotIn:
       if (values.empty()) {
-        errs.push_back(InvalidText("values", shown,
-                                   "for 'in', 'notin' operators, values set can't be empty"));
+        errs.push_back(
+            InvalidText("values", shown, "for 'in', 'notin' operators, values set can't be empty"));
       }
       break;
     case Op::kEquals:
@@ -85,8 +94,8 @@ Result<Requirement> Requirement::Make(std::string key, SelectionOperator op,
     case Op::kExists:
     case Op::kDoesNotExist:
       if (!values.empty()) {
-        errs.push_back(InvalidText("values", shown,
-                                   "values set must be empty for exists and does not exist"));
+        errs.push_back(
+            InvalidText("values", shown, "values set must be empty for exists and does not exist"));
       }
       break;
     case Op::kGreaterThan:
@@ -143,15 +152,30 @@ bool Requirement::Matches(const StringMap& labels) const {
 std::string Requirement::String() const {
   std::string out = op_ == Op::kDoesNotExist ? "!" + key_ : key_;
   switch (op_) {
-    case Op::kEquals: out += "="; break;
-    case Op::kDoubleEquals: out += "=="; break;
-    case Op::kNotEquals: out += "!="; break;
-    case Op::kIn: out += " in ("; break;
-    case Op::kNotIn: out += " notin ("; break;
-    case Op::kGreaterThan: out += ">"; break;
-    case Op::kLessThan: out += "<"; break;
+    case Op::kEquals:
+      out += "=";
+      break;
+    case Op::kDoubleEquals:
+      out += "==";
+      break;
+    case Op::kNotEquals:
+      out += "!=";
+      break;
+    case Op::kIn:
+      out += " in (";
+      break;
+    case Op::kNotIn:
+      out += " notin (";
+      break;
+    case Op::kGreaterThan:
+      out += ">";
+      break;
+    case Op::kLessThan:
+      out += "<";
+      break;
     case Op::kExists:
-    case Op::kDoesNotExist: return out;
+    case Op::kDoesNotExist:
+      return out;
   }
   std::vector<std::string> sorted = values_;
   std::sort(sorted.begin(), sorted.end());
@@ -192,7 +216,8 @@ Result<Selector> Selector::FromLabelSelector(const LabelSelector* selector) {
     } else if (expr.operator_ == "DoesNotExist") {
       op = Op::kDoesNotExist;
     } else {
-      return Status::BadRequest(GoQuote(expr.operator_) + " is not a valid label selector operator");
+      return Status::BadRequest(GoQuote(expr.operator_) +
+                                " is not a valid label selector operator");
     }
     ASSIGN_OR_RETURN(Requirement r, Requirement::Make(expr.key, op, expr.values));
     s.requirements_.push_back(std::move(r));

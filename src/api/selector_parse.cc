@@ -164,8 +164,7 @@ class Parser {
   static Status Fail(std::string message) { return Status::BadRequest(std::move(message)); }
 
   static Item InContext(Item item, Context context) {
-    if (context == Context::kValues &&
-        (item.token == Token::kIn || item.token == Token::kNotIn)) {
+    if (context == Context::kValues && (item.token == Token::kIn || item.token == Token::kNotIn)) {
       item.token = Token::kIdentifier;
     }
     return item;
@@ -212,13 +211,20 @@ class Parser {
   Result<std::optional<Op>> ParseOperator() {
     const Item item = Consume(Context::kKeyAndOperator);
     switch (item.token) {
-      case Token::kIn: return std::optional(Op::kIn);
-      case Token::kEquals: return std::optional(Op::kEquals);
-      case Token::kDoubleEquals: return std::optional(Op::kDoubleEquals);
-      case Token::kGreaterThan: return std::optional(Op::kGreaterThan);
-      case Token::kLessThan: return std::optional(Op::kLessThan);
-      case Token::kNotIn: return std::optional(Op::kNotIn);
-      case Token::kNotEquals: return std::optional(Op::kNotEquals);
+      case Token::kIn:
+        return std::optional(Op::kIn);
+      case Token::kEquals:
+        return std::optional(Op::kEquals);
+      case Token::kDoubleEquals:
+        return std::optional(Op::kDoubleEquals);
+      case Token::kGreaterThan:
+        return std::optional(Op::kGreaterThan);
+      case Token::kLessThan:
+        return std::optional(Op::kLessThan);
+      case Token::kNotIn:
+        return std::optional(Op::kNotIn);
+      case Token::kNotEquals:
+        return std::optional(Op::kNotEquals);
       default:
         return Fail("found '" + item.literal + "', expected: in, notin, =, ==, !=, gt, lt");
     }

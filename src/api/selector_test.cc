@@ -86,14 +86,15 @@ TEST(SelectorTest, ParseAndStringAsUpstream) {
 
 TEST(SelectorTest, ParseErrorsCarryUpstreamMessages) {
   const std::pair<std::string_view, std::string> rows[] = {
-      {"x=a||y=b", "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": " +
-                       kValueRegexError},
+      {"x=a||y=b",
+       "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": " + kValueRegexError},
       {"x==a==b", "found '==', expected: ',' or 'end of string'"},
       {"!x=a", "found '=', expected: ',' or 'end of string'"},
-      {"x<a", "unable to parse requirement: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' "
-              "operators, the value must be an integer"},
-      {"x<-1", "unable to parse requirement: values[0][x]: Invalid value: \"-1\": " +
-                   kValueRegexError},
+      {"x<a",
+       "unable to parse requirement: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' "
+       "operators, the value must be an integer"},
+      {"x<-1",
+       "unable to parse requirement: values[0][x]: Invalid value: \"-1\": " + kValueRegexError},
       {",x,y", "found ',', expected: !, identifier, or 'end of string'"},
       {"x nott in (y)",
        "unable to parse requirement: found 'nott', expected: in, notin, =, ==, !=, gt, lt"},
@@ -108,13 +109,14 @@ TEST(SelectorTest, ParseErrorsCarryUpstreamMessages) {
       {"(", "found '(', expected: !, identifier, or 'end of string'"},
       {"!", "unable to parse requirement: found '', expected: identifier"},
       {"x=(", "unable to parse requirement: found '(', expected: identifier"},
-      {"a:", "unable to parse requirement: <nil>: Invalid value: \"a:\": name part " +
-                 kNameRegexError},
+      {"a:",
+       "unable to parse requirement: <nil>: Invalid value: \"a:\": name part " + kNameRegexError},
       {"a/b/c", "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name " +
                     kNameRegexError +
                     " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"},
-      {"/x", "unable to parse requirement: <nil>: Invalid value: \"/x\": prefix part must be "
-             "non-empty"},
+      {"/x",
+       "unable to parse requirement: <nil>: Invalid value: \"/x\": prefix part must be "
+       "non-empty"},
   };
   for (const auto& [in, message] : rows) {
     auto s = Selector::Parse(in);
@@ -216,31 +218,49 @@ TEST(SelectorTest, RequirementMatchingAndPrinting) {
 TEST(SelectorTest, RequirementValidationAsNewRequirement) {
   const std::string long_key(254, 'a');
   const std::tuple<std::string, Op, std::vector<std::string>, std::string> rows[] = {
-      {"x", Op::kIn, {},
+      {"x",
+       Op::kIn,
+       {},
        "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be "
        "empty"},
-      {"x", Op::kNotIn, {},
+      {"x",
+       Op::kNotIn,
+       {},
        "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be "
        "empty"},
-      {"foo", Op::kGreaterThan, {"bar"},
+      {"foo",
+       Op::kGreaterThan,
+       {"bar"},
        "values[0]: Invalid value: \"bar\": for 'Gt', 'Lt' operators, the value must be an integer"},
-      {"y", Op::kLessThan, {"1", "2"},
+      {"y",
+       Op::kLessThan,
+       {"1", "2"},
        "values: Invalid value: []string{\"1\", \"2\"}: for 'Gt', 'Lt' operators, exactly one "
        "value is required"},
-      {"x", Op::kEquals, {"a", "b"},
+      {"x",
+       Op::kEquals,
+       {"a", "b"},
        "values: Invalid value: []string{\"a\", \"b\"}: exact-match compatibility requires one "
        "single value"},
-      {"x", Op::kExists, {"a"},
+      {"x",
+       Op::kExists,
+       {"a"},
        "values: Invalid value: []string{\"a\"}: values set must be empty for exists and does not "
        "exist"},
-      {long_key, Op::kExists, {},
+      {long_key,
+       Op::kExists,
+       {},
        "key: Invalid value: \"" + long_key + "\": name part must be no more than 63 characters"},
-      {"Example.com/x", Op::kExists, {},
+      {"Example.com/x",
+       Op::kExists,
+       {},
        "key: Invalid value: \"Example.com/x\": prefix part a lowercase RFC 1123 subdomain must "
        "consist of lower case alphanumeric characters, '-' or '.', and must start and end with an "
        "alphanumeric character (e.g. 'example.com', regex used for validation is "
        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"},
-      {"a:", Op::kIn, {},
+      {"a:",
+       Op::kIn,
+       {},
        "[key: Invalid value: \"a:\": name part " + kNameRegexError +
            ", values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't "
            "be empty]"},
@@ -252,10 +272,14 @@ TEST(SelectorTest, RequirementValidationAsNewRequirement) {
   }
   for (const auto& [key, op, values] :
        std::vector<std::tuple<std::string, Op, std::vector<std::string>>>{
-           {"x", Op::kIn, {"foo"}},      {"x", Op::kNotIn, {"foo"}},
-           {"x", Op::kExists, {}},       {"x", Op::kDoesNotExist, {}},
-           {"1foo", Op::kIn, {"bar"}},   {"1234", Op::kIn, {"bar"}},
-           {"y", Op::kGreaterThan, {"1"}}, {"z", Op::kLessThan, {"6"}},
+           {"x", Op::kIn, {"foo"}},
+           {"x", Op::kNotIn, {"foo"}},
+           {"x", Op::kExists, {}},
+           {"x", Op::kDoesNotExist, {}},
+           {"1foo", Op::kIn, {"bar"}},
+           {"1234", Op::kIn, {"bar"}},
+           {"y", Op::kGreaterThan, {"1"}},
+           {"z", Op::kLessThan, {"6"}},
            {"example.com/a", Op::kEquals, {""}}}) {
     EXPECT_TRUE(Requirement::Make(key, op, values).ok()) << key;
   }
@@ -325,9 +349,9 @@ Selector GenSelector() {
   const int count = *rc::gen::inRange(0, 5);
   for (int i = 0; i < count; ++i) {
     const std::string key = *rc::gen::elementOf(kKeys);
-    const Op op = *rc::gen::element(Op::kDoesNotExist, Op::kEquals, Op::kDoubleEquals, Op::kIn,
-                                    Op::kNotEquals, Op::kNotIn, Op::kExists, Op::kGreaterThan,
-                                    Op::kLessThan);
+    const Op op =
+        *rc::gen::element(Op::kDoesNotExist, Op::kEquals, Op::kDoubleEquals, Op::kIn,
+                          Op::kNotEquals, Op::kNotIn, Op::kExists, Op::kGreaterThan, Op::kLessThan);
     std::vector<std::string> values;
     if (op == Op::kGreaterThan || op == Op::kLessThan) {
       values = {std::to_string(*rc::gen::inRange(0, 50))};
@@ -365,8 +389,9 @@ RC_GTEST_PROP(SelectorProperty, StringReparsesToTheSameSelector, ()) {
 }
 
 RC_GTEST_PROP(SelectorProperty, AnyParsedTokenSoupIsCanonicalAfterOneRoundTrip, ()) {
-  const std::vector<std::string> pieces = {"a", "b", "x.io/y", "1", "=", "==", "!=", "!", ">", "<",
-                                           "in", "notin", "(", ")", ",", " ", "\t", "-", "_"};
+  const std::vector<std::string> pieces = {
+      "a",  "b",     "x.io/y", "1", "=", "==", "!=", "!", ">", "<",
+      "in", "notin", "(",      ")", ",", " ",  "\t", "-", "_"};
   const auto parts = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(pieces));
   std::string text;
   for (const auto& p : parts) text += p;

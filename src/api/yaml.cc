@@ -26,7 +26,8 @@ constexpr std::string_view kTagPrefix = "tag:yaml.org,2002:";
 
 Status SyntaxError(int line, int column, std::string_view reason) {
   return Status::BadRequest("yaml: line " + std::to_string(line < 0 ? 1 : line + 1) + ", column " +
-                            std::to_string(column < 0 ? 1 : column + 1) + ": " + std::string(reason));
+                            std::to_string(column < 0 ? 1 : column + 1) + ": " +
+                            std::string(reason));
 }
 
 Status MarkError(const YAML::Mark& m, std::string_view reason) {
@@ -57,7 +58,8 @@ Status CheckText(std::string_view text) {
 // Go's json.Marshal cannot write inf/nan, and the API server reads an integral float back as an
 // integer; both effects happen between sigs.k8s.io/yaml and the server.
 Result<Json> NumberForJson(double v, const YAML::Mark& n) {
-  if (!std::isfinite(v)) return MarkError(n, "json: unsupported value: " + yaml_internal::GoFloatV(v));
+  if (!std::isfinite(v))
+    return MarkError(n, "json: unsupported value: " + yaml_internal::GoFloatV(v));
   if (v == std::floor(v) && v >= -9223372036854775808.0 && v < 9223372036854775808.0) {
     return Json(static_cast<std::int64_t>(v));
   }
@@ -129,11 +131,13 @@ Result<Json> ScalarValue(const std::string& tag, const std::string& raw, const Y
   if (kind == "binary") return DecodeBinary(text, n);
   if (kind != "int" && kind != "float" && kind != "bool") return Json(text);
   Json v = ResolvePlain(text);
-  bool ok = (kind == "bool" && v.is_boolean()) ||
-            (kind == "int" && (v.is_number_integer())) ||
+  bool ok = (kind == "bool" && v.is_boolean()) || (kind == "int" && (v.is_number_integer())) ||
             (kind == "float" && v.is_number());
   if (!ok) {
-    std::string got = v.is_string() ? "str" : v.is_null() ? "null" : v.is_boolean() ? "bool" : "float";
+    std::string got = v.is_string()    ? "str"
+                      : v.is_null()    ? "null"
+                      : v.is_boolean() ? "bool"
+                                       : "float";
     if (v.is_number_integer()) got = "int";
     return MarkError(n, "cannot decode !!" + got + " `" + text + "` as a !!" + std::string(kind));
   }
@@ -162,7 +166,8 @@ class JsonBuilder : public YAML::EventHandler {
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     // Every document but the first needs a 3-character separator.
-    if (docs_.size() > max_docs_) Fail(mark, "more documents than the input can hold (parser loop)");
+    if (docs_.size() > max_docs_)
+      Fail(mark, "more documents than the input can hold (parser loop)");
     Charge(1, mark);
     anchors_.clear();
     stack_.clear();
@@ -232,7 +237,8 @@ class JsonBuilder : public YAML::EventHandler {
   }
   void Open(Json value, const YAML::Mark& mark, YAML::anchor_t anchor) {
     if (ExpectingKey()) Fail(mark, "invalid map key: a collection cannot be a key");
-    if (stack_.size() >= kMaxDepth) Fail(mark, "exceeded max depth of " + std::to_string(kMaxDepth));
+    if (stack_.size() >= kMaxDepth)
+      Fail(mark, "exceeded max depth of " + std::to_string(kMaxDepth));
     Charge(1, mark);
     if (root_line_ < 0) root_line_ = mark.line;
     Frame f;
@@ -256,7 +262,8 @@ class JsonBuilder : public YAML::EventHandler {
   }
 
   // Hands a finished value to its parent (or makes it the document's root).
-  void Deliver(Json v, std::size_t size, const YAML::Mark& mark, YAML::anchor_t anchor, bool charged = false) {
+  void Deliver(Json v, std::size_t size, const YAML::Mark& mark, YAML::anchor_t anchor,
+               bool charged = false) {
     if (!charged) Charge(size, mark);
     if (root_line_ < 0) root_line_ = mark.line;
     if (anchor != 0) anchors_[anchor] = {v, size};

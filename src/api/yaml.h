@@ -1,9 +1,9 @@
 // File: api/yaml.h
 //
 // YAML in and out, with the conversions kubectl and the API server make. kubectl reads manifests
-// with sigs.k8s.io/yaml: goyaml.v2 parses YAML 1.1 into Go values, which are then converted to JSON.
-// LoadYaml reproduces that result on top of yaml-cpp (which only tokenizes and builds the node
-// graph; every scalar is resolved here, the way goyaml.v2 resolves it):
+// with sigs.k8s.io/yaml: goyaml.v2 parses YAML 1.1 into Go values, which are then converted to
+// JSON. LoadYaml reproduces that result on top of yaml-cpp (which only tokenizes and builds the
+// node graph; every scalar is resolved here, the way goyaml.v2 resolves it):
 //
 //   1. Plain (unquoted, untagged) scalars resolve like goyaml.v2: null/Null/NULL/~/empty are null;
 //      y/Y/yes/Yes/YES/on/On/ON/true/True/TRUE are true and n/N/no/No/NO/off/Off/OFF/false/False/
@@ -14,7 +14,8 @@
 //   2. Numbers become what the API server's JSON decoder would see: a float with an integral value
 //      that fits int64 becomes an integer (Go's json.Marshal writes 1.0 as 1); .inf and .nan are
 //      rejected (Go's json.Marshal cannot write them).
-//   3. Map keys become strings: 1 -> "1", true/yes/on -> "true", 1.5 -> "1.5" (float32 precision, as
+//   3. Map keys become strings: 1 -> "1", true/yes/on -> "true", 1.5 -> "1.5" (float32 precision,
+//   as
 //      sigs.k8s.io/yaml formats it). A null or collection key is an error. Duplicate keys: the last
 //      one wins (goyaml.v2 non-strict).
 //   4. Anchors and aliases are expanded. Merge keys (`<<: *base`, `<<: [*a, *b]`) are applied as

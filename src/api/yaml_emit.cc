@@ -121,11 +121,21 @@ std::string DoubleQuoted(const std::string& s) {
     }
     char buf[16];
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F)) {
           std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>(c));
@@ -144,7 +154,8 @@ std::string DoubleQuoted(const std::string& s) {
 // A multi-line string reads best as a literal block; only strings whose every line survives
 // the block rules unchanged qualify.
 bool CanBeLiteral(const std::string& s) {
-  if (s.find('\n') == std::string::npos || s.front() == ' ' || s.front() == '\t' || s.front() == '\n') {
+  if (s.find('\n') == std::string::npos || s.front() == ' ' || s.front() == '\t' ||
+      s.front() == '\n') {
     return false;
   }
   std::size_t line_start = 0;
@@ -230,8 +241,10 @@ void EmitMap(const Json& obj, int indent, bool inline_first, bool top_level, std
     first = false;
     std::string text = CanBePlain(key) ? key : DoubleQuoted(key);
     // YAML limits implicit keys to 1024 characters; longer ones need the explicit "? " form.
-    if (text.size() > 1000) out += "? " + text + "\n" + std::string(indent, ' ') + ":";
-    else out += text + ":";
+    if (text.size() > 1000)
+      out += "? " + text + "\n" + std::string(indent, ' ') + ":";
+    else
+      out += text + ":";
     EmitValue(obj[key], indent + 2, false, out);
   }
 }

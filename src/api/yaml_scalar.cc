@@ -13,13 +13,13 @@ struct Special {
   int kind;  // 0 null, 1 true, 2 false, 3 +inf, 4 -inf, 5 nan
 };
 constexpr Special kSpecials[] = {
-    {"", 0},       {"~", 0},      {"null", 0},   {"Null", 0},   {"NULL", 0},   {"y", 1},
-    {"Y", 1},      {"yes", 1},    {"Yes", 1},    {"YES", 1},    {"true", 1},   {"True", 1},
-    {"TRUE", 1},   {"on", 1},     {"On", 1},     {"ON", 1},     {"n", 2},      {"N", 2},
-    {"no", 2},     {"No", 2},     {"NO", 2},     {"false", 2},  {"False", 2},  {"FALSE", 2},
-    {"off", 2},    {"Off", 2},    {"OFF", 2},    {".inf", 3},   {".Inf", 3},   {".INF", 3},
-    {"+.inf", 3},  {"+.Inf", 3},  {"+.INF", 3},  {"-.inf", 4},  {"-.Inf", 4},  {"-.INF", 4},
-    {".nan", 5},   {".NaN", 5},   {".NAN", 5},
+    {"", 0},      {"~", 0},     {"null", 0},  {"Null", 0},  {"NULL", 0},  {"y", 1},
+    {"Y", 1},     {"yes", 1},   {"Yes", 1},   {"YES", 1},   {"true", 1},  {"True", 1},
+    {"TRUE", 1},  {"on", 1},    {"On", 1},    {"ON", 1},    {"n", 2},     {"N", 2},
+    {"no", 2},    {"No", 2},    {"NO", 2},    {"false", 2}, {"False", 2}, {"FALSE", 2},
+    {"off", 2},   {"Off", 2},   {"OFF", 2},   {".inf", 3},  {".Inf", 3},  {".INF", 3},
+    {"+.inf", 3}, {"+.Inf", 3}, {"+.INF", 3}, {"-.inf", 4}, {"-.Inf", 4}, {"-.INF", 4},
+    {".nan", 5},  {".NaN", 5},  {".NAN", 5},
 };
 
 int DigitValue(char c) {
@@ -95,7 +95,8 @@ bool ParseDecimalFloat(std::string_view s, double* out) {
   if (ptr != s.data() + s.size()) return false;
   if (ec == std::errc::result_out_of_range) {
     // Go reports overflow as an error but rounds underflow to zero silently.
-    if (s.find("e-") == std::string_view::npos && s.find("E-") == std::string_view::npos) return false;
+    if (s.find("e-") == std::string_view::npos && s.find("E-") == std::string_view::npos)
+      return false;
     v = 0;
   } else if (ec != std::errc()) {
     return false;
@@ -131,12 +132,18 @@ Json ResolvePlain(std::string_view s) {
   for (const Special& sp : kSpecials) {
     if (sp.text != s) continue;
     switch (sp.kind) {
-      case 0: return Json();
-      case 1: return true;
-      case 2: return false;
-      case 3: return std::numeric_limits<double>::infinity();
-      case 4: return -std::numeric_limits<double>::infinity();
-      default: return std::numeric_limits<double>::quiet_NaN();
+      case 0:
+        return Json();
+      case 1:
+        return true;
+      case 2:
+        return false;
+      case 3:
+        return std::numeric_limits<double>::infinity();
+      case 4:
+        return -std::numeric_limits<double>::infinity();
+      default:
+        return std::numeric_limits<double>::quiet_NaN();
     }
   }
   if (s.empty()) return Json();

@@ -23,8 +23,9 @@ Json ResolvePlain(std::string_view s);
 bool ParseGoInt(std::string_view s, std::int64_t* out);
 bool ParseGoUint(std::string_view s, std::uint64_t* out);
 
-// Go's strconv.FormatFloat(v, 'g', -1, bits) for bits 32 or 64: the shortest digits that round-trip,
-// in exponent form ("1e+06", "1.5e-05") when the decimal exponent is < -4 or >= 6, else plain
+// Go's strconv.FormatFloat(v, 'g', -1, bits) for bits 32 or 64: the shortest digits that
+// round-trip, in exponent form ("1e+06", "1.5e-05") when the decimal exponent is < -4 or >= 6, else
+// plain
 // ("123456", "0.001"). Inf and NaN print as "+Inf", "-Inf", "NaN".
 std::string FormatGoFloat(double v, int bits = 64);
 

@@ -34,20 +34,47 @@ struct ScalarCase {
 
 TEST(YamlLoadTest, ScalarsResolveLikeGoYamlV2) {
   const std::vector<ScalarCase> cases = {
-      {"true", true},           {"True", true},          {"yes", true},
-      {"on", true},             {"y", true},             {"NO", false},
-      {"off", false},           {"n", false},            {"~", nullptr},
-      {"null", nullptr},        {"", nullptr},           {"42", 42},
-      {"-7", -7},               {"+7", 7},               {"0x1f", 31},
-      {"0o17", 15},             {"017", 15},             {"0b101", 5},
-      {"1_000", 1000},          {"08", 8},               {"1.5", 1.5},
-      {"1e3", 1000},            {"1.0", 1},              {".5", 0.5},
-      {"-.5e1", -5},            {"1e400", "1e400"},      {"18446744073709551615", 18446744073709551615ULL},
-      {"99999999999999999999", 1e20}, {"2001-12-14", "2001-12-14"}, {"abc", "abc"},
-      {"\"true\"", "true"},     {"'1'", "1"},            {"!!str 5", "5"},
-      {"!!float 1", 1},         {"!!int \"12\"", 12},    {"!!binary aGVsbG8=", "hello"},
-      {"0x", "0x"},             {"-a", "-a"},              {"1:2", "1:2"},
-      {"\"\\u00e9\"", "\xC3\xA9"},     {"\"\\N\\_\"", "\xC2\x85\xC2\xA0"},
+      {"true", true},
+      {"True", true},
+      {"yes", true},
+      {"on", true},
+      {"y", true},
+      {"NO", false},
+      {"off", false},
+      {"n", false},
+      {"~", nullptr},
+      {"null", nullptr},
+      {"", nullptr},
+      {"42", 42},
+      {"-7", -7},
+      {"+7", 7},
+      {"0x1f", 31},
+      {"0o17", 15},
+      {"017", 15},
+      {"0b101", 5},
+      {"1_000", 1000},
+      {"08", 8},
+      {"1.5", 1.5},
+      {"1e3", 1000},
+      {"1.0", 1},
+      {".5", 0.5},
+      {"-.5e1", -5},
+      {"1e400", "1e400"},
+      {"18446744073709551615", 18446744073709551615ULL},
+      {"99999999999999999999", 1e20},
+      {"2001-12-14", "2001-12-14"},
+      {"abc", "abc"},
+      {"\"true\"", "true"},
+      {"'1'", "1"},
+      {"!!str 5", "5"},
+      {"!!float 1", 1},
+      {"!!int \"12\"", 12},
+      {"!!binary aGVsbG8=", "hello"},
+      {"0x", "0x"},
+      {"-a", "-a"},
+      {"1:2", "1:2"},
+      {"\"\\u00e9\"", "\xC3\xA9"},
+      {"\"\\N\\_\"", "\xC2\x85\xC2\xA0"},
   };
   for (const auto& c : cases) {
     Json got = MustLoad("v: " + c.yaml + "\n");
@@ -98,7 +125,8 @@ TEST(YamlLoadTest, JsonIsYaml) {
 }
 
 TEST(YamlLoadTest, MultipleDocumentsWithLines) {
-  auto docs = LoadYamlDocuments("# comment\na: 1\n---\n---\n# only a comment\n---\nb: 2\n---\nnull\n");
+  auto docs =
+      LoadYamlDocuments("# comment\na: 1\n---\n---\n# only a comment\n---\nb: 2\n---\nnull\n");
   ASSERT_TRUE(docs.ok()) << docs.status().ToString();
   ASSERT_EQ(docs->size(), 2u);
   EXPECT_EQ((*docs)[0].value, Json({{"a", 1}}));
@@ -186,17 +214,57 @@ TEST(YamlEmitTest, KubectlStyle) {
 }
 
 TEST(YamlEmitTest, QuotesStringsThatWouldBeMisread) {
-  const std::vector<std::string> quoted = {
-      "",    "true", "yes", "Off", "y",   "null", "~",   "1",        "-1",     "0x1f", "1e3", ".inf",
-      "08",  " a",   "a ",  "a: b", "- a", "-",   "#x",  "a #b",     "<<",     "---",  "*a",  "&a",
-      "!a",  "%a",   "@a",  "`a`",  "'a'", "\"a", "{a}", "[a]",      "? a",    ":a",   "a:",  "|",
-      ">",   "\t",   "a\tb", "\x7f", "2024-01-01T00:00:00Z", "x\r\ny", "\xe2\x80\xa8", ",a"};
+  const std::vector<std::string> quoted = {"",
+                                           "true",
+                                           "yes",
+                                           "Off",
+                                           "y",
+                                           "null",
+                                           "~",
+                                           "1",
+                                           "-1",
+                                           "0x1f",
+                                           "1e3",
+                                           ".inf",
+                                           "08",
+                                           " a",
+                                           "a ",
+                                           "a: b",
+                                           "- a",
+                                           "-",
+                                           "#x",
+                                           "a #b",
+                                           "<<",
+                                           "---",
+                                           "*a",
+                                           "&a",
+                                           "!a",
+                                           "%a",
+                                           "@a",
+                                           "`a`",
+                                           "'a'",
+                                           "\"a",
+                                           "{a}",
+                                           "[a]",
+                                           "? a",
+                                           ":a",
+                                           "a:",
+                                           "|",
+                                           ">",
+                                           "\t",
+                                           "a\tb",
+                                           "\x7f",
+                                           "2024-01-01T00:00:00Z",
+                                           "x\r\ny",
+                                           "\xe2\x80\xa8",
+                                           ",a"};
   for (const std::string& s : quoted) {
     std::string text = EmitYaml(Json({{"v", s}}));
     EXPECT_NE(text.rfind("v: \"", 0), std::string::npos) << "not quoted: " << text;
     EXPECT_EQ(MustLoad(text)["v"], s) << text;
   }
-  for (const std::string s : {"nginx:1.14", "--port=8080", "a b", "x-y", "é", "a,b", "http://x/y#z"}) {
+  for (const std::string s :
+       {"nginx:1.14", "--port=8080", "a b", "x-y", "é", "a,b", "http://x/y#z"}) {
     std::string text = EmitYaml(Json({{"v", s}}));
     EXPECT_EQ(text, "v: " + s + "\n");
     EXPECT_EQ(MustLoad(text)["v"], s) << text;
@@ -257,12 +325,64 @@ TEST(YamlRoundTripTest, LwsSamples) {
 }
 
 rc::Gen<std::string> TrickyString() {
-  static const std::vector<std::string> kPieces = {
-      "a", "b", "Z", "1", "0", "9", "e", "x", "_", ".", "-", "+", ":", " ", "  ", "\n", "\t", "#",
-      "\"", "'", "\\", "{", "}", "[", "]", ",", "&", "*", "!", "?", "%", "@", "`", "~", "<", ">",
-      "|", "=", "/", "\r", "\x01", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
-      "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf", "\xc2\x9f", "true", "null", "yes", "0x", "---",
-      "<<", "2024-", "1e5", ".inf"};
+  static const std::vector<std::string> kPieces = {"a",
+                                                   "b",
+                                                   "Z",
+                                                   "1",
+                                                   "0",
+                                                   "9",
+                                                   "e",
+                                                   "x",
+                                                   "_",
+                                                   ".",
+                                                   "-",
+                                                   "+",
+                                                   ":",
+                                                   " ",
+                                                   "  ",
+                                                   "\n",
+                                                   "\t",
+                                                   "#",
+                                                   "\"",
+                                                   "'",
+                                                   "\\",
+                                                   "{",
+                                                   "}",
+                                                   "[",
+                                                   "]",
+                                                   ",",
+                                                   "&",
+                                                   "*",
+                                                   "!",
+                                                   "?",
+                                                   "%",
+                                                   "@",
+                                                   "`",
+                                                   "~",
+                                                   "<",
+                                                   ">",
+                                                   "|",
+                                                   "=",
+                                                   "/",
+                                                   "\r",
+                                                   "\x01",
+                                                   "\x7f",
+                                                   "\xc3\xa9",
+                                                   "\xe2\x82\xac",
+                                                   "\xf0\x9f\x98\x80",
+                                                   "\xc2\x85",
+                                                   "\xe2\x80\xa8",
+                                                   "\xef\xbb\xbf",
+                                                   "\xc2\x9f",
+                                                   "true",
+                                                   "null",
+                                                   "yes",
+                                                   "0x",
+                                                   "---",
+                                                   "<<",
+                                                   "2024-",
+                                                   "1e5",
+                                                   ".inf"};
   return rc::gen::map(rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(kPieces)),
                       [](const std::vector<std::string>& parts) {
                         std::string s;
@@ -273,10 +393,12 @@ rc::Gen<std::string> TrickyString() {
 
 rc::Gen<Json> GenJson(int depth) {
   auto scalar = rc::gen::oneOf(
-      rc::gen::just(Json()), rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return Json(b); }),
+      rc::gen::just(Json()),
+      rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return Json(b); }),
       rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t v) { return Json(v); }),
       rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t v) { return Json(v); }),
-      rc::gen::map(rc::gen::suchThat(rc::gen::arbitrary<double>(), [](double d) { return std::isfinite(d); }),
+      rc::gen::map(rc::gen::suchThat(rc::gen::arbitrary<double>(),
+                                     [](double d) { return std::isfinite(d); }),
                    [](double v) { return Json(v); }),
       rc::gen::map(TrickyString(), [](std::string s) { return Json(std::move(s)); }));
   if (depth == 0) return scalar;

@@ -49,8 +49,8 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self) {
   auto groups = spec.find("groups");
   const bool has_groups = groups != spec.end() && groups->is_array() && !groups->empty();
   if (!self && api::StringMember(spec, "user").empty() && !has_groups) {
-    errors.push_back(api::Invalid(path.Child("user"), "",
-                                  "at least one of user or group must be specified"));
+    errors.push_back(
+        api::Invalid(path.Child("user"), "", "at least one of user or group must be specified"));
   }
   return errors;
 }
@@ -60,7 +60,8 @@ UserInfo SubjectOf(const Json& spec) {
   user.groups = api::StringList(spec, "groups");
   const Json& extra = api::ChildOrNull(spec, "extra");
   if (extra.is_object()) {
-    for (const auto& item : extra.items()) user.extra[item.key()] = api::StringList(extra, item.key());
+    for (const auto& item : extra.items())
+      user.extra[item.key()] = api::StringList(extra, item.key());
   }
   return user;
 }
@@ -105,7 +106,8 @@ Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user,
   const std::string ns = api::StringMember(spec, "namespace");
   for (const PolicyRule& rule : authorizer->Policy()->RulesFor(user, ns)) {
     if (!rule.resources.empty()) {
-      Json r = {{"verbs", rule.verbs}, {"apiGroups", rule.api_groups}, {"resources", rule.resources}};
+      Json r = {
+          {"verbs", rule.verbs}, {"apiGroups", rule.api_groups}, {"resources", rule.resources}};
       if (!rule.resource_names.empty()) r["resourceNames"] = rule.resource_names;
       resource_rules.push_back(std::move(r));
     }

@@ -41,8 +41,7 @@ UserInfo SubjectOf(const Json& spec);
 
 // status of a SelfSubjectRulesReview (`kubectl auth can-i --list`) by `user` in spec.namespace:
 // the RBAC rules that hold for it there, or everything when `authorizer` is null.
-Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user,
-                              const Authorizer* authorizer);
+Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user, const Authorizer* authorizer);
 
 // status of a SelfSubjectReview (`kubectl auth whoami`).
 Json SelfSubjectReviewStatus(const UserInfo& user);

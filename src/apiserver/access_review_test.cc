@@ -12,8 +12,7 @@ namespace {
 using api::Json;
 
 constexpr const char* kTokenReviews = "/apis/authentication.k8s.io/v1/tokenreviews";
-constexpr const char* kSubjectAccessReviews =
-    "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+constexpr const char* kSubjectAccessReviews = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
 
 Json TokenReview(const std::string& token) {
   return {{"apiVersion", "authentication.k8s.io/v1"},
@@ -24,9 +23,10 @@ Json TokenReview(const std::string& token) {
 Json MetricsAccessReview() {
   return {{"apiVersion", "authorization.k8s.io/v1"},
           {"kind", "SubjectAccessReview"},
-          {"spec", {{"user", "system:serviceaccount:monitoring:prometheus"},
-                    {"groups", {"system:serviceaccounts"}},
-                    {"nonResourceAttributes", {{"path", "/metrics"}, {"verb", "get"}}}}}};
+          {"spec",
+           {{"user", "system:serviceaccount:monitoring:prometheus"},
+            {"groups", {"system:serviceaccounts"}},
+            {"nonResourceAttributes", {{"path", "/metrics"}, {"verb", "get"}}}}}};
 }
 
 // A made-up token is refused also by a server without a token of its own (it used to pass: a

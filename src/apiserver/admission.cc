@@ -7,9 +7,12 @@ namespace lws::apiserver {
 
 std::string_view OperationName(AdmissionOperation operation) {
   switch (operation) {
-    case AdmissionOperation::kCreate: return "CREATE";
-    case AdmissionOperation::kUpdate: return "UPDATE";
-    case AdmissionOperation::kDelete: return "DELETE";
+    case AdmissionOperation::kCreate:
+      return "CREATE";
+    case AdmissionOperation::kUpdate:
+      return "UPDATE";
+    case AdmissionOperation::kDelete:
+      return "DELETE";
   }
   return "";
 }

@@ -47,7 +47,7 @@ struct AdmissionRequest {
   // Read only by a plugin that needs them, since reading makes deferred entries.
   const store::StoredObject* old_version = nullptr;
   bool dry_run = false;
-  std::string field_manager;                 // ?fieldManager= as sent; "" when absent
+  std::string field_manager;                     // ?fieldManager= as sent; "" when absent
   std::vector<std::string>* warnings = nullptr;  // where a plugin adds warnings for the client
   const UserInfo* user = nullptr;                // who asks; null: the administrator
 };

@@ -22,9 +22,9 @@ Json GroupVersionResourceJson(const ReviewRequest& r) {
 
 // The operation's options object, as the API server passes it to admission.
 Json OptionsFor(const ReviewRequest& r) {
-  std::string kind = r.operation == "DELETE" ? "DeleteOptions"
+  std::string kind = r.operation == "DELETE"   ? "DeleteOptions"
                      : r.operation == "UPDATE" ? "UpdateOptions"
-                                                : "CreateOptions";
+                                               : "CreateOptions";
   Json options = {{"kind", kind}, {"apiVersion", "meta.k8s.io/v1"}};
   if (r.dry_run) options["dryRun"] = Json::array({"All"});
   if (!r.field_manager.empty() && r.operation != "DELETE") {
@@ -84,7 +84,6 @@ Result<Json> DecodePatch(const std::string& base64) {
 
 }  // namespace
 
-
 namespace {
 
 // The stored object as the review carries it, its managedFields included.
@@ -118,9 +117,8 @@ Json BuildAdmissionReview(const ReviewRequest& r) {
   }
   if (!r.name.empty()) request["name"] = r.name;
   if (!r.namespace_.empty()) request["namespace"] = r.namespace_;
-  return {{"kind", kReviewKind},
-          {"apiVersion", kReviewApiVersion},
-          {"request", std::move(request)}};
+  return {
+      {"kind", kReviewKind}, {"apiVersion", kReviewApiVersion}, {"request", std::move(request)}};
 }
 
 Result<WebhookVerdict> ReadAdmissionReview(const Json& review, std::string_view uid,

@@ -51,8 +51,8 @@ Json BuildAdmissionReview(const ReviewRequest& request);
 // A webhook's answer, checked.
 struct WebhookVerdict {
   bool allowed = false;
-  Json status;        // response.status (metav1.Status) or null
-  Json patch;         // the decoded JSON patch (an array), null when the webhook sent none
+  Json status;  // response.status (metav1.Status) or null
+  Json patch;   // the decoded JSON patch (an array), null when the webhook sent none
   std::string patch_type;
   std::vector<std::string> warnings;
 };

@@ -2,17 +2,19 @@
 //
 // The AdmissionReview request document, the checks on a webhook's answer and the errors the
 // client sees, with kube-apiserver's wording.
-#include "api/base64.h"
 #include "apiserver/admission_review.h"
 
 #include <gtest/gtest.h>
+
+#include "api/base64.h"
 
 namespace lws::apiserver {
 namespace {
 
 Json Answer(const std::string& uid, Json response) {
   response["uid"] = uid;
-  return {{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"},
+  return {{"apiVersion", "admission.k8s.io/v1"},
+          {"kind", "AdmissionReview"},
           {"response", std::move(response)}};
 }
 
@@ -32,21 +34,32 @@ TEST(AdmissionReview, RequestDocument) {
   r.old_object = &old;
   r.dry_run = true;
   r.field_manager = "kubectl-edit";
-  Json gvk = {{"group", "leaderworkerset.x-k8s.io"}, {"version", "v1"}, {"kind", "LeaderWorkerSet"}};
-  Json gvr = {{"group", "leaderworkerset.x-k8s.io"}, {"version", "v1"},
-              {"resource", "leaderworkersets"}};
+  Json gvk = {
+      {"group", "leaderworkerset.x-k8s.io"}, {"version", "v1"}, {"kind", "LeaderWorkerSet"}};
+  Json gvr = {
+      {"group", "leaderworkerset.x-k8s.io"}, {"version", "v1"}, {"resource", "leaderworkersets"}};
   Json want = {
       {"apiVersion", "admission.k8s.io/v1"},
       {"kind", "AdmissionReview"},
       {"request",
-       {{"uid", "u-1"}, {"kind", gvk}, {"resource", gvr}, {"requestKind", gvk},
-        {"requestResource", gvr}, {"name", "demo"}, {"namespace", "default"},
+       {{"uid", "u-1"},
+        {"kind", gvk},
+        {"resource", gvr},
+        {"requestKind", gvk},
+        {"requestResource", gvr},
+        {"name", "demo"},
+        {"namespace", "default"},
         {"operation", "UPDATE"},
-        {"userInfo", {{"username", "system:admin"},
-                      {"groups", {"system:masters", "system:authenticated"}}}},
-        {"object", lws}, {"oldObject", old}, {"dryRun", true},
-        {"options", {{"kind", "UpdateOptions"}, {"apiVersion", "meta.k8s.io/v1"},
-                     {"dryRun", {"All"}}, {"fieldManager", "kubectl-edit"}}}}}};
+        {"userInfo",
+         {{"username", "system:admin"}, {"groups", {"system:masters", "system:authenticated"}}}},
+        {"object", lws},
+        {"oldObject", old},
+        {"dryRun", true},
+        {"options",
+         {{"kind", "UpdateOptions"},
+          {"apiVersion", "meta.k8s.io/v1"},
+          {"dryRun", {"All"}},
+          {"fieldManager", "kubectl-edit"}}}}}};
   EXPECT_EQ(BuildAdmissionReview(r), want);
 
   r.operation = "CREATE";
@@ -62,9 +75,12 @@ TEST(AdmissionReview, RequestDocument) {
 }
 
 TEST(AdmissionReview, ReadsAllowedAndPatch) {
-  Json patch = Json::array({{{"op", "add"}, {"path", "/metadata/labels"}, {"value", {{"a", "b"}}}}});
-  Json answer = Answer("u", {{"allowed", true}, {"patchType", "JSONPatch"},
-                             {"patch", api::Base64Encode(patch.dump())}, {"warnings", {"careful"}}});
+  Json patch =
+      Json::array({{{"op", "add"}, {"path", "/metadata/labels"}, {"value", {{"a", "b"}}}}});
+  Json answer = Answer("u", {{"allowed", true},
+                             {"patchType", "JSONPatch"},
+                             {"patch", api::Base64Encode(patch.dump())},
+                             {"warnings", {"careful"}}});
   WebhookVerdict verdict = ReadAdmissionReview(answer, "u", WebhookType::kMutating).value();
   EXPECT_TRUE(verdict.allowed);
   EXPECT_EQ(verdict.patch, patch);
@@ -92,12 +108,14 @@ TEST(AdmissionReview, InvalidResponses) {
   EXPECT_EQ(reason(Answer("u", {{"allowed", true}, {"patchType", "JSONPatch"}})),
             "received invalid webhook response: webhook returned response.patchType but not "
             "response.patch");
-  EXPECT_EQ(reason(Answer("u", {{"allowed", true}, {"patchType", "JSONPatch"},
+  EXPECT_EQ(reason(Answer("u", {{"allowed", true},
+                                {"patchType", "JSONPatch"},
                                 {"patch", api::Base64Encode("[]")}}),
                    WebhookType::kValidating),
             "received invalid webhook response: validating webhook may not return "
             "response.patch");
-  EXPECT_EQ(reason(Answer("u", {{"allowed", true}, {"patchType", "JSONPatch"},
+  EXPECT_EQ(reason(Answer("u", {{"allowed", true},
+                                {"patchType", "JSONPatch"},
                                 {"patch", api::Base64Encode("{}")}})),
             "received undecodable patch in webhook response: json: cannot unmarshal object "
             "into Go value of type jsonpatch.Patch");
@@ -123,24 +141,29 @@ TEST(AdmissionReview, DenialAsKubeApiserverReportsIt) {
             "admission webhook \"w\" denied the request: NotAllowed");
 
   Status invalid = WebhookDenied(
-      "w", {{"code", 422}, {"reason", "Invalid"}, {"message", "bad"},
-            {"details", {{"causes", {{{"reason", "FieldValueInvalid"}, {"message", "m"},
-                                      {"field", "spec.x"}}}}}}});
+      "w",
+      {{"code", 422},
+       {"reason", "Invalid"},
+       {"message", "bad"},
+       {"details",
+        {{"causes", {{{"reason", "FieldValueInvalid"}, {"message", "m"}, {"field", "spec.x"}}}}}}});
   EXPECT_EQ(invalid.code(), Code::kInvalid);
   EXPECT_EQ(invalid.causes(), (std::vector<FieldCause>{{"FieldValueInvalid", "m", "spec.x"}}));
 }
 
 TEST(AdmissionReview, CallFailureAndDryRunErrors) {
-  Status failed = WebhookCallFailed(
-      "vpod.kb.io", "failed to call webhook: Post \"https://127.0.0.1:9443/validate--v1-pod\": "
-                    "dial tcp 127.0.0.1:9443: connect: connection refused");
+  Status failed =
+      WebhookCallFailed("vpod.kb.io",
+                        "failed to call webhook: Post \"https://127.0.0.1:9443/validate--v1-pod\": "
+                        "dial tcp 127.0.0.1:9443: connect: connection refused");
   EXPECT_EQ(failed.code(), Code::kInternal);
   EXPECT_EQ(failed.message(),
             "Internal error occurred: failed calling webhook \"vpod.kb.io\": failed to call "
             "webhook: Post \"https://127.0.0.1:9443/validate--v1-pod\": dial tcp "
             "127.0.0.1:9443: connect: connection refused");
   ASSERT_EQ(failed.causes().size(), 1u);
-  EXPECT_EQ(failed.causes()[0].message, failed.message().substr(strlen("Internal error occurred: ")));
+  EXPECT_EQ(failed.causes()[0].message,
+            failed.message().substr(strlen("Internal error occurred: ")));
 
   Status dry = WebhookDryRunUnsupported("w");
   EXPECT_EQ(dry.code(), Code::kBadRequest);

@@ -54,7 +54,8 @@ ApiServer::ApiServer(ApiServerOptions options)
     : options_(std::move(options)), server_address_(options_.server_address) {}
 
 Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
-  LWS_ASSERT(options.store != nullptr && options.clock != nullptr, "ApiServerOptions needs a store and a clock");
+  LWS_ASSERT(options.store != nullptr && options.clock != nullptr,
+             "ApiServerOptions needs a store and a clock");
   store::Store* store = options.store;
   WebhookCaller caller = std::move(options.webhook_caller);
   options.admission.AddFirst(NewPriorityAdmission(store));
@@ -124,7 +125,8 @@ HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request,
     RequestHandler handler(this, request, std::move(*target), served(), *user);
     response = handler.Run();
   }
-  if (!request.in_process && PrefersProtobuf(request.headers.Get("Accept"))) EncodeAsProtobuf(&response);
+  if (!request.in_process && PrefersProtobuf(request.headers.Get("Accept")))
+    EncodeAsProtobuf(&response);
   return response;
 }
 
@@ -140,9 +142,9 @@ std::optional<HttpResponse> ApiServer::Authorize(const HttpRequest& request,
   const AuthorizationAttributes& attributes = known != nullptr ? *known : computed;
   AuthorizationDecision decision = authorizer_->Authorize(attributes);
   if (decision.allowed) return std::nullopt;
-  Logger("apiserver")->info("forbidden: {} {} by {}: {}", request.method, request.target,
-                            user.name,
-                            decision.reason.empty() ? "no RBAC rule allows it" : decision.reason);
+  Logger("apiserver")
+      ->info("forbidden: {} {} by {}: {}", request.method, request.target, user.name,
+             decision.reason.empty() ? "no RBAC rule allows it" : decision.reason);
   HttpResponse response;
   response.status = 403;
   response.headers.Add("Content-Type", "application/json");
@@ -166,10 +168,12 @@ Status ApiServer::SeedNamespaces() {
 }
 
 Status ApiServer::SeedPriorityClasses() {
-  const api::ResourceInfo& classes = Builtin(served_->registry, "scheduling.k8s.io", "priorityclasses");
+  const api::ResourceInfo& classes =
+      Builtin(served_->registry, "scheduling.k8s.io", "priorityclasses");
   for (api::Json pc : api::SystemPriorityClasses()) {
     if (options_.store->Get(classes, "", store::MetaString(pc, "name")).ok()) continue;
-    RETURN_IF_ERROR(options_.store->Create(classes, std::move(pc), store::CreateOptions{}).status());
+    RETURN_IF_ERROR(
+        options_.store->Create(classes, std::move(pc), store::CreateOptions{}).status());
   }
   return Status::Ok();
 }
@@ -183,8 +187,9 @@ Status ApiServer::LoadStoredCrds() {
   for (const store::ObjectPtr& crd : list.items) {
     Status added = registry.AddCustomResource(crd->json);
     if (!added.ok()) {
-      Logger("apiserver")->warn("not serving stored CRD {}: {}",
-                                store::MetaString(crd->json, "name"), added.message());
+      Logger("apiserver")
+          ->warn("not serving stored CRD {}: {}", store::MetaString(crd->json, "name"),
+                 added.message());
     }
   }
   ASSIGN_OR_RETURN(served_, BuildServed(std::move(registry)));

@@ -129,7 +129,7 @@ class ApiServer {
   std::unique_ptr<Authenticator> authenticator_;
   std::unique_ptr<Authorizer> authorizer_;
   std::unique_ptr<AuditLog> audit_;  // null without options.audit_log_path
-  mutable std::mutex mu_;  // guards served_ and server_address_
+  mutable std::mutex mu_;            // guards served_ and server_address_
   std::shared_ptr<const ServedResources> served_;
   std::string server_address_;
   std::atomic<const PodLogSource*> pod_log_source_{nullptr};

@@ -64,7 +64,8 @@ TEST_F(ApiServerTest, CreateOfATakenNameAnswersAsTheStoreDoes) {
   with_version["metadata"]["resourceVersion"] = "7";
   Reply versioned = Post(kPods, with_version);
   EXPECT_EQ(versioned.code, 500);
-  EXPECT_EQ(versioned.body["message"], "resourceVersion should not be set on objects to be created");
+  EXPECT_EQ(versioned.body["message"],
+            "resourceVersion should not be set on objects to be created");
 
   Json dry = PodJson("p1");
   EXPECT_EQ(Post(std::string(kPods) + "?dryRun=All", dry).code, 409);
@@ -87,7 +88,8 @@ TEST_F(ApiServerTest, CreateGetListDelete) {
   ASSERT_EQ(list.code, 200);
   EXPECT_EQ(list.body["kind"], "PodList");
   EXPECT_EQ(list.body["items"].size(), 1u);
-  EXPECT_EQ(Get(std::string(kPods) + "?labelSelector=app+notin+%28demo%29").body["items"].size(), 0u);
+  EXPECT_EQ(Get(std::string(kPods) + "?labelSelector=app+notin+%28demo%29").body["items"].size(),
+            0u);
   EXPECT_EQ(Get("/api/v1/pods").body["items"].size(), 1u);  // all namespaces
 
   Reply deleted = Delete(std::string(kPods) + "/p1", {{"propagationPolicy", "Background"}});
@@ -172,23 +174,33 @@ TEST_F(ApiServerTest, LeaderWorkerSetIsServedFromItsCrd) {
 }
 
 TEST_F(ApiServerTest, CustomResourceDefinitionsComeAndGo) {
-  Json crd = {
-      {"apiVersion", "apiextensions.k8s.io/v1"},
-      {"kind", "CustomResourceDefinition"},
-      {"metadata", {{"name", "widgets.example.com"}}},
-      {"spec",
-       {{"group", "example.com"},
-        {"scope", "Namespaced"},
-        {"names", {{"plural", "widgets"}, {"singular", "widget"}, {"kind", "Widget"}, {"listKind", "WidgetList"}}},
-        {"versions",
-         {{{"name", "v1"}, {"served", true}, {"storage", true},
-           {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
+  Json crd = {{"apiVersion", "apiextensions.k8s.io/v1"},
+              {"kind", "CustomResourceDefinition"},
+              {"metadata", {{"name", "widgets.example.com"}}},
+              {"spec",
+               {{"group", "example.com"},
+                {"scope", "Namespaced"},
+                {"names",
+                 {{"plural", "widgets"},
+                  {"singular", "widget"},
+                  {"kind", "Widget"},
+                  {"listKind", "WidgetList"}}},
+                {"versions",
+                 {{{"name", "v1"},
+                   {"served", true},
+                   {"storage", true},
+                   {"schema",
+                    {{"openAPIV3Schema",
+                      {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
   Reply created = Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
   ASSERT_EQ(created.code, 201) << created.body;
   EXPECT_EQ(created.body["status"]["conditions"][1]["type"], "Established");
-  Json widget = {{"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"metadata", {{"name", "w"}}}};
+  Json widget = {
+      {"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"metadata", {{"name", "w"}}}};
   ASSERT_EQ(Post("/apis/example.com/v1/namespaces/default/widgets", widget).code, 201);
-  ASSERT_EQ(Delete("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com").code, 200);
+  ASSERT_EQ(
+      Delete("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com").code,
+      200);
   EXPECT_EQ(Get("/apis/example.com/v1/namespaces/default/widgets").code, 404);
 }
 
@@ -279,7 +291,8 @@ TEST_F(ApiServerTest, WatchListNeedsItsCompanionParameters) {
   Reply missing = Get(std::string(kPods) + "?watch=true&sendInitialEvents=true");
   EXPECT_EQ(missing.code, 422);
   Reply ok = Get(std::string(kPods) +
-                 "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true");
+                 "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&"
+                 "allowWatchBookmarks=true");
   ASSERT_EQ(ok.code, 200);
   ok.raw.stream->Start([] {});
   std::string out;

@@ -100,8 +100,7 @@ inline api::Json StatefulSetJson(const std::string& name, int replicas = 2) {
 }
 
 inline api::Json LwsJson(const std::string& name, int replicas = 2) {
-  api::Json pod_template = {
-      {"spec", {{"containers", {{{"name", "c"}, {"image", "vllm:1"}}}}}}};
+  api::Json pod_template = {{"spec", {{"containers", {{{"name", "c"}, {"image", "vllm:1"}}}}}}};
   return {{"apiVersion", "leaderworkerset.x-k8s.io/v1"},
           {"kind", "LeaderWorkerSet"},
           {"metadata", {{"name", name}}},

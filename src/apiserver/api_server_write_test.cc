@@ -14,7 +14,8 @@ using api::Json;
 TEST_F(ApiServerTest, PatchTypes) {
   ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
   std::string s1 = std::string(kSts) + "/s1";
-  Reply merge = Patch(s1, "application/merge-patch+json", {{"metadata", {{"labels", {{"a", "b"}}}}}});
+  Reply merge =
+      Patch(s1, "application/merge-patch+json", {{"metadata", {{"labels", {{"a", "b"}}}}}});
   ASSERT_EQ(merge.code, 200) << merge.body;
   EXPECT_EQ(merge.body["metadata"]["labels"]["a"], "b");
   Reply json = Patch(s1, "application/json-patch+json",
@@ -22,8 +23,11 @@ TEST_F(ApiServerTest, PatchTypes) {
   ASSERT_EQ(json.code, 200) << json.body;
   EXPECT_EQ(json.body["spec"]["replicas"], 4);
   EXPECT_EQ(json.body["metadata"]["generation"], 2);
-  Json smp = {{"spec", {{"template", {{"spec", {{"$setElementOrder/containers", {{{"name", "c"}}}},
-                                              {"containers", {{{"name", "c"}, {"image", "busybox:2"}}}}}}}}}}};
+  Json smp = {{"spec",
+               {{"template",
+                 {{"spec",
+                   {{"$setElementOrder/containers", {{{"name", "c"}}}},
+                    {"containers", {{{"name", "c"}, {"image", "busybox:2"}}}}}}}}}}};
   Reply strategic = Patch(s1, "application/strategic-merge-patch+json", smp);
   ASSERT_EQ(strategic.code, 200) << strategic.body;
   EXPECT_EQ(strategic.body["spec"]["template"]["spec"]["containers"][0]["image"], "busybox:2");
@@ -56,8 +60,9 @@ TEST_F(ApiServerTest, ServerSideApplyCreatesThenConflicts) {
                        "application/apply-patch+yaml", StatefulSetJson("s1", 5));
   EXPECT_EQ(forced.code, 200);
   EXPECT_EQ(forced.body["spec"]["replicas"], 5);
-  EXPECT_EQ(Patch(std::string(kSts) + "/s1", "application/apply-patch+yaml",
-                  StatefulSetJson("s1")).code, 422);  // fieldManager required
+  EXPECT_EQ(
+      Patch(std::string(kSts) + "/s1", "application/apply-patch+yaml", StatefulSetJson("s1")).code,
+      422);  // fieldManager required
 }
 
 TEST_F(ApiServerTest, ScaleStatefulSetAndLeaderWorkerSet) {
@@ -94,7 +99,9 @@ TEST_F(ApiServerTest, StatusSubresourceIsIsolated) {
 }
 
 TEST_F(ApiServerTest, ServicesGetAClusterIp) {
-  Json svc = {{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", {{"name", "s"}}},
+  Json svc = {{"apiVersion", "v1"},
+              {"kind", "Service"},
+              {"metadata", {{"name", "s"}}},
               {"spec", {{"ports", {{{"port", 80}}}}}}};
   Reply created = Post("/api/v1/namespaces/default/services", svc);
   ASSERT_EQ(created.code, 201) << created.body;
@@ -112,7 +119,9 @@ TEST_F(ApiServerTest, DryRunStoresNothing) {
 
 TEST_F(ApiServerTest, BindingAssignsANode) {
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
-  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", "p"}}},
+  Json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
+                  {"metadata", {{"name", "p"}}},
                   {"target", {{"kind", "Node"}, {"name", "n1"}}}};
   EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
   Json pod = Get(std::string(kPods) + "/p").body;
@@ -136,11 +145,13 @@ TEST_F(ApiServerTest, KubeletSubresourcesSayThereIsNoRealKubelet) {
         << reply.body.dump();
     EXPECT_EQ(Get(std::string(kPods) + "/missing/" + sub).code, 404) << sub;
   }
-  EXPECT_EQ(Get(std::string(kPods) + "/p/log").body["message"],
-            "pod \"p\" runs on a simulated kubelet (lws-cpp), which starts no containers: there are "
-            "no container logs to read (pods/log is served by real kubelets only)");
-  EXPECT_EQ(Post("/api/v1/namespaces", {{"apiVersion", "v1"}, {"kind", "Namespace"},
-                                        {"metadata", {{"name", "ns1"}}}}).code,
+  EXPECT_EQ(
+      Get(std::string(kPods) + "/p/log").body["message"],
+      "pod \"p\" runs on a simulated kubelet (lws-cpp), which starts no containers: there are "
+      "no container logs to read (pods/log is served by real kubelets only)");
+  EXPECT_EQ(Post("/api/v1/namespaces",
+                 {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "ns1"}}}})
+                .code,
             201);
   EXPECT_EQ(Get("/api/v1/namespaces/ns1/log").code, 404);
 }
@@ -148,7 +159,8 @@ TEST_F(ApiServerTest, KubeletSubresourcesSayThereIsNoRealKubelet) {
 TEST_F(ApiServerTest, BindingIsOneWriteThatLeavesManagedFieldsAlone) {
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
   Json before = Get(std::string(kPods) + "/p").body;
-  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"},
+  Json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
                   {"metadata", {{"name", "p"}, {"annotations", {{"placed-by", "test"}}}}},
                   {"target", {{"kind", "Node"}, {"name", "n1"}}}};
   ASSERT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
@@ -212,14 +224,16 @@ TEST_F(ApiServerTest, StatusWritesTrustOnlyVersionsWhoseShapesWereChecked) {
 // started from was, so a pod's first status write does not walk the whole pod again. A Service
 // (cluster IPs written after the check) and a version stored by a patch are not marked.
 TEST_F(ApiServerTest, CreatesAndBindingsKeepTheShapeCheck) {
-  auto checked = [&](const std::string& group, const std::string& resource, const std::string& name) {
+  auto checked = [&](const std::string& group, const std::string& resource,
+                     const std::string& name) {
     const api::ResourceInfo* info = server_->served()->registry.Find(group, "v1", resource);
     auto stored = store_->Get(*info, "default", name);
     return stored.ok() && ShapesChecked(**stored, server_->served());
   };
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
   EXPECT_TRUE(checked("", "pods", "p"));
-  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"},
+  Json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
                   {"metadata", {{"name", "p"}, {"annotations", {{"placed-by", "test"}}}}},
                   {"target", {{"kind", "Node"}, {"name", "n1"}}}};
   ASSERT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
@@ -227,7 +241,9 @@ TEST_F(ApiServerTest, CreatesAndBindingsKeepTheShapeCheck) {
   ASSERT_EQ(Post(kSts, StatefulSetJson("s1")).code, 201);
   EXPECT_TRUE(checked("apps", "statefulsets", "s1"));
 
-  Json service = {{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", {{"name", "svc"}}},
+  Json service = {{"apiVersion", "v1"},
+                  {"kind", "Service"},
+                  {"metadata", {{"name", "svc"}}},
                   {"spec", {{"ports", {{{"port", 80}}}}}}};
   ASSERT_EQ(Post("/api/v1/namespaces/default/services", service).code, 201);
   EXPECT_FALSE(checked("", "services", "svc"));
@@ -238,7 +254,9 @@ TEST_F(ApiServerTest, CreatesAndBindingsKeepTheShapeCheck) {
   // Bound from an unmarked version, the pod stays unmarked.
   ASSERT_EQ(Post(kPods, PodJson("q")).code, 201);
   ASSERT_EQ(Patch(std::string(kPods) + "/q", "application/merge-patch+json",
-                  {{"metadata", {{"labels", {{"a", "b"}}}}}}).code, 200);
+                  {{"metadata", {{"labels", {{"a", "b"}}}}}})
+                .code,
+            200);
   binding["metadata"]["name"] = "q";
   ASSERT_EQ(Post(std::string(kPods) + "/q/binding", binding).code, 201);
   EXPECT_FALSE(checked("", "pods", "q"));
@@ -247,19 +265,21 @@ TEST_F(ApiServerTest, CreatesAndBindingsKeepTheShapeCheck) {
 TEST_F(ApiServerTest, BindingChecksTheUidItNames) {
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
   const Json pod = Get(std::string(kPods) + "/p").body;
-  Json binding = {{"apiVersion", "v1"}, {"kind", "Binding"},
+  Json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
                   {"metadata", {{"name", "p"}, {"uid", "a-predecessor"}}},
                   {"target", {{"kind", "Node"}, {"name", "n1"}}}};
   Reply stale = Post(std::string(kPods) + "/p/binding", binding);
   EXPECT_EQ(stale.code, 409);
-  EXPECT_EQ(stale.body["message"],
-            "Operation cannot be fulfilled on pods \"p\": Precondition failed: UID in precondition: "
-            "a-predecessor, UID in object meta: " + pod["metadata"]["uid"].get<std::string>());
+  EXPECT_EQ(
+      stale.body["message"],
+      "Operation cannot be fulfilled on pods \"p\": Precondition failed: UID in precondition: "
+      "a-predecessor, UID in object meta: " +
+          pod["metadata"]["uid"].get<std::string>());
   EXPECT_FALSE(Get(std::string(kPods) + "/p").body["spec"].contains("nodeName"));
   binding["metadata"]["uid"] = pod["metadata"]["uid"];
   EXPECT_EQ(Post(std::string(kPods) + "/p/binding", binding).code, 201);
 }
-
 
 // Deferred managedFields (managed_fields.h, RecordOrDeferManagedFields): a pod's life written
 // in process with nothing read in between leaves every version with the entries the same
@@ -288,7 +308,9 @@ TEST_F(ApiServerTest, UnreadVersionsMakeTheEntriesOfReadOnes) {
       },
       [&](const std::string& name) {
         write(name, "POST", pods + "/" + name + "/binding",
-              {{"apiVersion", "v1"}, {"kind", "Binding"}, {"metadata", {{"name", name}}},
+              {{"apiVersion", "v1"},
+               {"kind", "Binding"},
+               {"metadata", {{"name", name}}},
                {"target", {{"kind", "Node"}, {"name", "n1"}}}});
       },
       [&](const std::string& name) {
@@ -321,8 +343,7 @@ TEST_F(ApiServerTest, UnreadVersionsMakeTheEntriesOfReadOnes) {
   std::map<std::string, std::vector<std::string>> versions;
   const store::ChangeLog log = store_->Changes(before).value();
   for (const store::StoreChange& change : log.changes) {
-    versions[change.object->name().name].push_back(
-        store::ManagedFieldsJson(*change.object).dump());
+    versions[change.object->name().name].push_back(store::ManagedFieldsJson(*change.object).dump());
   }
   ASSERT_EQ(versions["read"].size(), life.size());
   EXPECT_EQ(versions["unread"], versions["read"]);

@@ -28,7 +28,7 @@ const Json& MetadataOf(const Json& object) { return ObjectAt(object, "metadata")
 
 std::string LastAppliedOf(const Json& object) {
   return StringMember(ObjectAt(MetadataOf(object), "annotations"),
-                  std::string(kLastAppliedAnnotation).c_str());
+                      std::string(kLastAppliedAnnotation).c_str());
 }
 
 // "apps/v1, Kind=StatefulSet", "/v1, Kind=Pod" (schema.GroupVersionKind.String()).
@@ -49,12 +49,15 @@ Status CheckRequest(const Json& config, const ApplyOptions& options) {
   if (!config.is_object() && !config.is_null()) {
     return Status::BadRequest(
         "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
-        "unmarshal " + GoTypeName(config) + " into Go value of type map[string]interface {}");
+        "unmarshal " +
+        GoTypeName(config) + " into Go value of type map[string]interface {}");
   }
   std::string version = StringMember(config, "apiVersion");
   if (version != options.scope.api_version) {
-    return Status::BadRequest("Incorrect version specified in apply patch. Specified patch "
-                              "version: " + version + ", expected: " + options.scope.api_version);
+    return Status::BadRequest(
+        "Incorrect version specified in apply patch. Specified patch "
+        "version: " +
+        version + ", expected: " + options.scope.api_version);
   }
   auto sent = MetadataOf(config).find("managedFields");
   if (sent != MetadataOf(config).end() && sent->is_array()) {
@@ -137,7 +140,8 @@ std::optional<FieldSet> AllowedFromLastApplied(const Json& live, const FieldMana
   std::string text = LastAppliedOf(live);
   if (text.empty()) return std::nullopt;
   Json last = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!last.is_object() || StringMember(last, "apiVersion") != scope.api_version) return std::nullopt;
+  if (!last.is_object() || StringMember(last, "apiVersion") != scope.api_version)
+    return std::nullopt;
   if (!ValidateShape(last, scope.schema, false).empty() ||
       !ValidateShape(live, scope.schema, false).empty()) {
     return std::nullopt;
@@ -160,8 +164,7 @@ std::string LastAppliedValue(const Json& config) {
 }
 
 std::vector<ApplyConflictField> FindConflicts(const ManagedFieldSets& managed,
-                                              const std::string& applier,
-                                              const FieldSet& changed) {
+                                              const std::string& applier, const FieldSet& changed) {
   std::vector<ApplyConflictField> out;
   for (const auto& [id, entry] : managed) {
     if (id == applier) continue;
@@ -228,22 +231,22 @@ Status CheckName(const Json& object, const ApplyOptions& options) {
 }  // namespace
 
 Status FieldManagerRequired() {
-  return api::InvalidStatus("PatchOptions.meta.k8s.io", "",
-                            {api::Required(api::FieldPath("fieldManager"),
-                                           "is required for apply patch")});
+  return api::InvalidStatus(
+      "PatchOptions.meta.k8s.io", "",
+      {api::Required(api::FieldPath("fieldManager"), "is required for apply patch")});
 }
 
 Status ForceNotAllowed() {
-  return api::InvalidStatus("PatchOptions.meta.k8s.io", "",
-                            {api::Forbidden(api::FieldPath("force"),
-                                            "may not be specified for non-apply patch")});
+  return api::InvalidStatus(
+      "PatchOptions.meta.k8s.io", "",
+      {api::Forbidden(api::FieldPath("force"), "may not be specified for non-apply patch")});
 }
 
 Status ApplyConflict(const std::vector<ApplyConflictField>& conflicts) {
   std::vector<FieldCause> causes;
   for (const ApplyConflictField& c : conflicts) {
-    causes.push_back({"FieldManagerConflict", "conflict with " + c.owner->Describe(),
-                      PathString(c.path)});
+    causes.push_back(
+        {"FieldManagerConflict", "conflict with " + c.owner->Describe(), PathString(c.path)});
   }
   std::string message;
   if (conflicts.size() == 1) {
@@ -254,8 +257,8 @@ Status ApplyConflict(const std::vector<ApplyConflictField>& conflicts) {
     for (const ApplyConflictField& c : conflicts) by_manager[c.owner->Identifier()].push_back(&c);
     std::string lines;
     for (const auto& [id, fields] : by_manager) {
-      lines += (lines.empty() ? "" : "\n") + ("conflicts with " + fields[0]->owner->Describe()) +
-               ":";
+      lines +=
+          (lines.empty() ? "" : "\n") + ("conflicts with " + fields[0]->owner->Describe()) + ":";
       for (const ApplyConflictField* c : fields) lines += "\n- " + PathString(c->path);
     }
     message = "Apply failed with " + std::to_string(conflicts.size()) + " conflicts: " + lines;
@@ -285,8 +288,8 @@ Result<ApplyResult> Apply(const Json& live_object, const Json& config_in,
 
   const Json scoped = ScopedConfig(config, scope);
   FieldSet ignored = IgnoredFields(scope, {&live, &scoped});
-  ManagedFieldsEntry mine{scope.manager, std::string(kOperationApply), scope.api_version, "",
-                          scope.subresource, {}};
+  ManagedFieldsEntry mine{
+      scope.manager, std::string(kOperationApply), scope.api_version, "", scope.subresource, {}};
   const std::string id = mine.Identifier();
   FieldSet last;
   if (auto it = managed.find(id); it != managed.end()) {
@@ -298,8 +301,8 @@ Result<ApplyResult> Apply(const Json& live_object, const Json& config_in,
   Json object = Prune(Merge(live, scoped, scope.schema), managed, last, scope.schema);
 
   Comparison diff = Compare(live, object, scope.schema, &ignored);
-  RETURN_IF_ERROR(CheckConflicts(FindConflicts(managed, id, diff.modified.Union(diff.added)),
-                                 live, options));
+  RETURN_IF_ERROR(
+      CheckConflicts(FindConflicts(managed, id, diff.modified.Union(diff.added)), live, options));
   SettleOwnership(id, diff, &managed);
   if (auto it = managed.find(id); it != managed.end() && object != live) {
     it->second.time = FormatRfc3339(scope.now);

@@ -50,7 +50,9 @@ const Json* KeyField(const ListSchema& schema, const Json& item, const std::stri
 // elements compare them.
 bool SameKey(const ListSchema& schema, const Json& x, const Json& y) {
   if (schema.type == ListType::kSet) {
-    const auto keyed = [](const Json& v) { return !v.is_object() && !v.is_array() && !v.is_null(); };
+    const auto keyed = [](const Json& v) {
+      return !v.is_object() && !v.is_array() && !v.is_null();
+    };
     return keyed(x) && keyed(y) && CompareValues(x, y) == 0;
   }
   if (schema.type != ListType::kMap || !x.is_object() || !y.is_object()) return false;

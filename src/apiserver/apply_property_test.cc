@@ -1,10 +1,10 @@
 // Properties of server-side apply over random StatefulSet-like configurations that exercise
 // every list type: containers (map by name), env (map by name), finalizers (set), args (atomic).
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+
+#include <algorithm>
 
 #include "apiserver/apply.h"
 #include "apiserver/apply_items.h"
@@ -335,10 +335,17 @@ Json MaybeBroken(Json value) {
   Json& containers = value["spec"]["template"]["spec"]["containers"];
   if (!containers.is_array() || containers.empty()) return value;
   switch (*rc::gen::inRange(0, 4)) {
-    case 1: containers[0].erase("name"); break;
-    case 2: containers.push_back(containers[0]); break;
-    case 3: containers[0]["env"] = Json::array({{{"value", "1"}}}); break;
-    default: break;
+    case 1:
+      containers[0].erase("name");
+      break;
+    case 2:
+      containers.push_back(containers[0]);
+      break;
+    case 3:
+      containers[0]["env"] = Json::array({{{"value", "1"}}});
+      break;
+    default:
+      break;
   }
   return value;
 }
@@ -389,12 +396,15 @@ RC_GTEST_PROP(ApplyProperty, ListsWithTheSameKeysInOrderPairAlikeByKey, ()) {
                             : kind == 1 ? MapList({"port", "protocol"}, {{"protocol", "TCP"}})
                                         : SetList();
   const auto gen_item = [&]() -> Json {
-    if (kind == 2) return *rc::gen::element<Json>("a", "b", 1, 1.0, 2, true, nullptr, Json::object());
+    if (kind == 2)
+      return *rc::gen::element<Json>("a", "b", 1, 1.0, 2, true, nullptr, Json::object());
     Json item = Json::object();
-    if (kind == 0 && *rc::gen::inRange(0, 5) > 0) item["name"] = *rc::gen::element<std::string>("a", "b", "c");
+    if (kind == 0 && *rc::gen::inRange(0, 5) > 0)
+      item["name"] = *rc::gen::element<std::string>("a", "b", "c");
     if (kind == 1) {
       if (*rc::gen::inRange(0, 5) > 0) item["port"] = *rc::gen::element<Json>(80, 80.0, 81);
-      if (*rc::gen::arbitrary<bool>()) item["protocol"] = *rc::gen::element<std::string>("TCP", "UDP");
+      if (*rc::gen::arbitrary<bool>())
+        item["protocol"] = *rc::gen::element<std::string>("TCP", "UDP");
     }
     item["value"] = *rc::gen::inRange(0, 2);
     return item;
@@ -405,7 +415,8 @@ RC_GTEST_PROP(ApplyProperty, ListsWithTheSameKeysInOrderPairAlikeByKey, ()) {
   for (Json& item : b) {
     if (item.is_object() && *rc::gen::arbitrary<bool>()) item["value"] = 7;
   }
-  if (*rc::gen::inRange(0, 4) == 0 && !b.empty()) b[*rc::gen::inRange<std::size_t>(0, b.size())] = gen_item();
+  if (*rc::gen::inRange(0, 4) == 0 && !b.empty())
+    b[*rc::gen::inRange<std::size_t>(0, b.size())] = gen_item();
   const bool aligned = items::SameKeysInOrder(a, b, schema);
   RC_CLASSIFY(aligned);
   if (!aligned) return;

@@ -160,8 +160,7 @@ struct ShapeWalk {
     }
   }
 
-  void List(const Json& value, const FieldSet* skip, const Json* twin,
-            const FieldSet* twin_skip) {
+  void List(const Json& value, const FieldSet* skip, const Json* twin, const FieldSet* twin_skip) {
     ListSchema list = provider.ListAt(schema_path);
     if (list.type == ListType::kAtomic) {
       if (TooDeep(value, path.size())) TooDeepError();
@@ -261,9 +260,8 @@ Result<PathElement> ListItemElement(const ListSchema& list, const Json& item) {
     } else if (auto def = list.key_defaults.find(name); def != list.key_defaults.end()) {
       key[name] = *def;
     } else {
-      return Status::BadRequest(
-          "associative list with keys has an element that omits key field " + api::GoQuote(name) +
-          " (and doesn't have default value)");
+      return Status::BadRequest("associative list with keys has an element that omits key field " +
+                                api::GoQuote(name) + " (and doesn't have default value)");
     }
   }
   return PathElement::Key(std::move(key));
@@ -281,8 +279,7 @@ std::string ShapeErrorsText(const std::vector<ShapeError>& errors) {
 }
 
 std::vector<ShapeError> ValidateShape(const Json& value, const ListTypeProvider& provider,
-                                      bool allow_duplicates, const FieldSet* skip,
-                                      ValidTwin twin) {
+                                      bool allow_duplicates, const FieldSet* skip, ValidTwin twin) {
   ShapeWalk walk{provider, allow_duplicates, {}, {}, {}};
   walk.Node(value, skip, twin.value, twin.value == nullptr ? nullptr : twin.skipped);
   return std::move(walk.errors);

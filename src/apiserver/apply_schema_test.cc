@@ -102,11 +102,12 @@ TEST(ValidateShapeTest, ReportsLikeStructuredMergeDiff) {
       {"name":"c"}],"args":[1,1]}})");
   std::vector<ShapeError> errors = ValidateShape(obj, p, false);
   ASSERT_EQ(errors.size(), 2u);
-  EXPECT_EQ(ShapeErrorsText(errors),
-            "errors:\n"
-            R"(  .spec.containers[name="c"].ports: element 0: associative list with keys has an element that omits key field "protocol" (and doesn't have default value))"
-            "\n"
-            R"(  .spec.containers: duplicate entries for key [name="c"])");
+  EXPECT_EQ(
+      ShapeErrorsText(errors),
+      "errors:\n"
+      R"(  .spec.containers[name="c"].ports: element 0: associative list with keys has an element that omits key field "protocol" (and doesn't have default value))"
+      "\n"
+      R"(  .spec.containers: duplicate entries for key [name="c"])");
   EXPECT_EQ(ValidateShape(obj, p, true).size(), 1u);
   Json deep = Json::array();
   for (int i = 0; i < 2000; ++i) deep = Json::array({deep});

@@ -95,8 +95,7 @@ TEST(ApplyTest, OmittedFieldSurvivesWhenAnotherManagerOwnsIt) {
   no_replicas["spec"].erase("replicas");
   obj = MustApply(obj, no_replicas, Options("one"));
   EXPECT_EQ(obj["spec"]["replicas"], 5);
-  EXPECT_EQ(EntryOf(obj, "kubectl", "Update")["fieldsV1"],
-            J(R"({"f:spec":{"f:replicas":{}}})"));
+  EXPECT_EQ(EntryOf(obj, "kubectl", "Update")["fieldsV1"], J(R"({"f:spec":{"f:replicas":{}}})"));
 }
 
 TEST(ApplyTest, ConflictsWithAnUpdateManager) {
@@ -124,8 +123,9 @@ TEST(ApplyTest, ConflictsWithAnUpdateManager) {
   // The same values do not conflict: both managers own them.
   Json same = MustApply(obj, StatefulSet(2), Options("me"));
   EXPECT_EQ(EntryOf(same, "me", "Apply")["fieldsV1"]["f:spec"]["f:replicas"], Json::object());
-  EXPECT_EQ(EntryOf(same, "kubectl-client-side-apply", "Update")["fieldsV1"]["f:spec"]
-                ["f:replicas"], Json::object());
+  EXPECT_EQ(
+      EntryOf(same, "kubectl-client-side-apply", "Update")["fieldsV1"]["f:spec"]["f:replicas"],
+      Json::object());
 
   // force takes the changed fields over.
   Json forced = MustApply(obj, StatefulSet(3), Options("me", 0, /*force=*/true));
@@ -167,8 +167,7 @@ TEST(ApplyTest, MapListsMergeByKeyWithPerItemOwnership) {
   Json no_sidecar = sidecar;
   no_sidecar["spec"]["template"]["spec"]["containers"] = Json::array();
   obj = MustApply(obj, no_sidecar, Options("mesh"));
-  EXPECT_EQ(obj["spec"]["template"]["spec"]["containers"],
-            J(R"([{"name":"c","image":"app:2"}])"));
+  EXPECT_EQ(obj["spec"]["template"]["spec"]["containers"], J(R"([{"name":"c","image":"app:2"}])"));
 }
 
 TEST(ApplyTest, SetListsUnionAndAtomicListsReplace) {
@@ -184,8 +183,8 @@ TEST(ApplyTest, SetListsUnionAndAtomicListsReplace) {
   EXPECT_EQ(obj["spec"]["template"]["spec"]["containers"][0]["args"], J(R"(["z"])"));
   Json one = EntryOf(obj, "one", "Apply")["fieldsV1"];
   EXPECT_EQ(one["f:metadata"], J(R"({"f:finalizers":{"v:\"a\"":{}}})"));
-  EXPECT_FALSE(one["f:spec"]["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"c\"}"]
-                   .contains("f:args"));
+  EXPECT_FALSE(one["f:spec"]["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"c\"}"].contains(
+      "f:args"));
   // "one" drops its finalizer; "two"'s stays.
   obj = MustApply(obj, with("[]", R"(["z"])"), Options("one", 0, true));
   EXPECT_EQ(obj["metadata"]["finalizers"], J(R"(["b"])"));
@@ -214,8 +213,8 @@ TEST(ApplyTest, LwsControllerAndStatusWriterKeepSeparateEntries) {
   Json obj = MustApply(Json(), leader(3, 3), Options("lws", 0, true));
   for (int round = 1; round <= 4; ++round) {
     Json with_status = obj;
-    with_status["status"] = {{"replicas", round}, {"readyReplicas", round - 1},
-                             {"observedGeneration", round}};
+    with_status["status"] = {
+        {"replicas", round}, {"readyReplicas", round - 1}, {"observedGeneration", round}};
     status_writer.now = At(round * 10 + 5);
     obj = UpdateManagedFields(obj, with_status, status_writer);
     obj = MustApply(obj, leader(3 + round % 2, 3 - round % 3), Options("lws", round * 10, true));
@@ -239,8 +238,7 @@ TEST(ApplyTest, UntrackedObjectsBelongToBeforeFirstApply) {
   Json live = StatefulSet(2);  // stored without managedFields
   Result<ApplyResult> r = Apply(live, StatefulSet(3), Options("me"));
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().causes()[0].message,
-            "conflict with \"before-first-apply\" using apps/v1");
+  EXPECT_EQ(r.status().causes()[0].message, "conflict with \"before-first-apply\" using apps/v1");
   Json obj = MustApply(live, StatefulSet(2), Options("me"));
   EXPECT_EQ(ManagedFieldsOf(obj).size(), 2u);
 }

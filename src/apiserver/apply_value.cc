@@ -95,8 +95,12 @@ class Walker {
           out->modified.Insert(path_);
         }
         return;
-      case Shape::kMap: CompareMaps(a, b, skip, out); break;
-      case Shape::kList: CompareLists(a, b, list, skip, out); break;
+      case Shape::kMap:
+        CompareMaps(a, b, skip, out);
+        break;
+      case Shape::kList:
+        CompareLists(a, b, list, skip, out);
+        break;
     }
     if (path_.empty()) return;
     if (a == nullptr) out->added.Insert(path_);
@@ -112,7 +116,8 @@ class Walker {
     // came was a tenth of writing a create's fields.
     if (shape != Shape::kLeaf) out->reserve(out->size() + v.size() + 1);
     switch (shape) {
-      case Shape::kLeaf: return;
+      case Shape::kLeaf:
+        return;
       case Shape::kMap:
         for (const auto& [key, child] : v.items()) {
           schema_path_.push_back(key);
@@ -155,7 +160,8 @@ class Walker {
     if (live == nullptr) return *config;
     ListSchema list;
     switch (ShapeOf(live, config, &list)) {
-      case Shape::kLeaf: return *config;
+      case Shape::kLeaf:
+        return *config;
       case Shape::kMap: {
         Json out = live->is_object() ? *live : Json::object();
         if (!config->is_object()) return out;
@@ -167,7 +173,8 @@ class Walker {
         }
         return out;
       }
-      case Shape::kList: return MergeLists(live, config, list);
+      case Shape::kList:
+        return MergeLists(live, config, list);
     }
     return *config;
   }
@@ -223,9 +230,7 @@ class Walker {
     const Json& right = b != nullptr && b->is_object() ? *b : kNoKeys;
     auto l = left.begin(), r = right.begin();
     while (l != left.end() || r != right.end()) {
-      const int order = l == left.end()    ? 1
-                        : r == right.end() ? -1
-                                           : l.key().compare(r.key());
+      const int order = l == left.end() ? 1 : r == right.end() ? -1 : l.key().compare(r.key());
       const std::string& key = order <= 0 ? l.key() : r.key();
       const Json* from = order <= 0 ? &l.value() : nullptr;
       const Json* to = order >= 0 ? &r.value() : nullptr;
@@ -365,7 +370,7 @@ Comparison Compare(const Json& before, const Json& after, const ListTypeProvider
 }
 
 Json AddedFieldsV1(const Json& after, const ListTypeProvider& provider, const FieldSet* skip,
-                  const FieldSet* strip) {
+                   const FieldSet* strip) {
   Json out = Json::object();
   if (after.is_object()) {
     Walker(provider).AddedInto(after, skip, strip, &out.get_ref<Json::object_t&>());

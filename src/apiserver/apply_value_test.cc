@@ -8,8 +8,8 @@ namespace {
 ListTypeProvider Schema() {
   return FromMergeKeys([](std::string_view path) -> std::optional<ListSchema> {
     if (path == "spec.containers") return MapList({"name"});
-    if (path == "spec.containers.ports") return MapList({"containerPort", "protocol"},
-                                                        {{"protocol", "TCP"}});
+    if (path == "spec.containers.ports")
+      return MapList({"containerPort", "protocol"}, {{"protocol", "TCP"}});
     if (path == "spec.tags") return SetList();
     return std::nullopt;
   });
@@ -26,32 +26,33 @@ std::vector<std::string> Strings(const FieldSet& s) {
 TEST(ToFieldSetTest, ClaimsLeavesAndListItems) {
   Json v = J(R"({"spec":{"replicas":1,"empty":{},"gone":null,"args":["a"],"tags":["x"],
       "containers":[{"name":"c","image":"i","ports":[{"containerPort":80}]}],"none":[]}})");
-  EXPECT_EQ(Strings(ToFieldSet(v, Schema())),
-            (std::vector<std::string>{
-                ".spec.args", ".spec.empty", ".spec.gone", ".spec.none", ".spec.replicas",
-                R"(.spec.containers[name="c"])", R"(.spec.containers[name="c"].image)",
-                R"(.spec.containers[name="c"].name)",
-                R"(.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"])",
-                R"(.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"].containerPort)",
-                R"(.spec.tags[="x"])"}));
+  EXPECT_EQ(
+      Strings(ToFieldSet(v, Schema())),
+      (std::vector<std::string>{
+          ".spec.args", ".spec.empty", ".spec.gone", ".spec.none", ".spec.replicas",
+          R"(.spec.containers[name="c"])", R"(.spec.containers[name="c"].image)",
+          R"(.spec.containers[name="c"].name)",
+          R"(.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"])",
+          R"(.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"].containerPort)",
+          R"(.spec.tags[="x"])"}));
 }
 
 TEST(CompareTest, ReportsAddedRemovedModified) {
-  Json before = J(R"({"spec":{"replicas":1,"tags":["x"],"containers":[{"name":"a","image":"1"}]}})");
+  Json before =
+      J(R"({"spec":{"replicas":1,"tags":["x"],"containers":[{"name":"a","image":"1"}]}})");
   Json after = J(R"({"spec":{"replicas":2,"tags":["y"],"containers":[{"name":"b","image":"1"}],
       "labels":{"k":"v"}}})");
   Comparison c = Compare(before, after, Schema());
   EXPECT_EQ(Strings(c.modified), (std::vector<std::string>{".spec.replicas"}));
-  EXPECT_EQ(Strings(c.added),
-            (std::vector<std::string>{".spec.labels", R"(.spec.containers[name="b"])",
-                                      R"(.spec.containers[name="b"].image)",
-                                      R"(.spec.containers[name="b"].name)", ".spec.labels.k",
-                                      R"(.spec.tags[="y"])"}));
+  EXPECT_EQ(
+      Strings(c.added),
+      (std::vector<std::string>{
+          ".spec.labels", R"(.spec.containers[name="b"])", R"(.spec.containers[name="b"].image)",
+          R"(.spec.containers[name="b"].name)", ".spec.labels.k", R"(.spec.tags[="y"])"}));
   EXPECT_EQ(Strings(c.removed),
-            (std::vector<std::string>{R"(.spec.containers[name="a"])",
-                                      R"(.spec.containers[name="a"].image)",
-                                      R"(.spec.containers[name="a"].name)",
-                                      R"(.spec.tags[="x"])"}));
+            (std::vector<std::string>{
+                R"(.spec.containers[name="a"])", R"(.spec.containers[name="a"].image)",
+                R"(.spec.containers[name="a"].name)", R"(.spec.tags[="x"])"}));
   EXPECT_TRUE(Compare(after, after, Schema()).empty());
   // Null and {} differ; both empty, so the field is compared as a leaf.
   EXPECT_EQ(Strings(Compare(J(R"({"a":null})"), J(R"({"a":{}})"), Schema()).modified),
@@ -74,12 +75,8 @@ TEST(MergeTest, MapListsMergeByKeyAndKeepOrder) {
   // Names only; each item is {"name": n}. Live-only items stay next to their live neighbours;
   // config items come in config order.
   std::vector<Case> cases = {
-      {"a b c", "b", "a b c"},
-      {"a b c", "d", "a b c d"},
-      {"a b c", "c a", "b c a"},
-      {"a x b", "b a", "x b a"},
-      {"a b c", "a c", "a b c"},
-      {"", "a b", "a b"},
+      {"a b c", "b", "a b c"},   {"a b c", "d", "a b c d"}, {"a b c", "c a", "b c a"},
+      {"a x b", "b a", "x b a"}, {"a b c", "a c", "a b c"}, {"", "a b", "a b"},
       {"a b", "", "a b"},
   };
   auto list = [](const char* names) {

@@ -7,7 +7,8 @@
 
 namespace lws::apiserver {
 
-Result<std::vector<std::string>> DecodeBuiltin(const api::ResourceInfo& resource, api::Json* object) {
+Result<std::vector<std::string>> DecodeBuiltin(const api::ResourceInfo& resource,
+                                               api::Json* object) {
   const auto& types = api::protobuf::KubeTypes::Get();
   const auto* type = types.Find(resource.ApiVersion(), resource.kind);
   if (type == nullptr) return std::vector<std::string>{};

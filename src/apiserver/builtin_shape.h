@@ -6,15 +6,15 @@
 //   ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal object
 //   into Go struct field ConfigMap.data of type string
 // Objects here stay JSON, so the shape is checked against the kind's protobuf message type, which
-// has the Go type's fields (api/protobuf/json_proto.h, unknown_fields.h). Custom resources are checked by their
-// schema instead.
+// has the Go type's fields (api/protobuf/json_proto.h, unknown_fields.h). Custom resources are
+// checked by their schema instead.
 #pragma once
 
-#include "api/field.h"
-#include "api/resources.h"
 #include <string>
 #include <vector>
 
+#include "api/field.h"
+#include "api/resources.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
@@ -23,6 +23,7 @@ namespace lws::apiserver {
 // else removes the fields the type does not have and returns their paths ("spec.foo"), which
 // the caller reports by the request's fieldValidation. Nothing to do for kinds without a Go
 // type here (custom resources).
-Result<std::vector<std::string>> DecodeBuiltin(const api::ResourceInfo& resource, api::Json* object);
+Result<std::vector<std::string>> DecodeBuiltin(const api::ResourceInfo& resource,
+                                               api::Json* object);
 
 }  // namespace lws::apiserver

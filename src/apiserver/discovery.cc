@@ -27,10 +27,17 @@ const std::vector<std::string>& VerbsOf(const ResourceInfo& r) {
 
 // Built-in groups in the order the real API server lists them (its group priorities); groups
 // not named here (custom resources) follow by name.
-constexpr std::array<std::string_view, 11> kBuiltinGroupOrder = {
-    "apps", "events.k8s.io", "authentication.k8s.io", "authorization.k8s.io", "batch", "policy",
-    "rbac.authorization.k8s.io", "admissionregistration.k8s.io", "apiextensions.k8s.io",
-    "scheduling.k8s.io", "coordination.k8s.io"};
+constexpr std::array<std::string_view, 11> kBuiltinGroupOrder = {"apps",
+                                                                 "events.k8s.io",
+                                                                 "authentication.k8s.io",
+                                                                 "authorization.k8s.io",
+                                                                 "batch",
+                                                                 "policy",
+                                                                 "rbac.authorization.k8s.io",
+                                                                 "admissionregistration.k8s.io",
+                                                                 "apiextensions.k8s.io",
+                                                                 "scheduling.k8s.io",
+                                                                 "coordination.k8s.io"};
 
 // A subresource as discovery lists it: "<resource>/<name>" answering with group/version/kind.
 struct Subresource {

@@ -74,10 +74,9 @@ TEST_F(DiscoveryTest, GroupsComeInServerOrder) {
   EXPECT_EQ(GroupsInDiscoveryOrder(registry_),
             (std::vector<std::string>{"", "apps", "events.k8s.io", "authentication.k8s.io",
                                       "authorization.k8s.io", "batch", "policy",
-                                      "rbac.authorization.k8s.io",
-                                      "admissionregistration.k8s.io", "apiextensions.k8s.io",
-                                      "scheduling.k8s.io", "coordination.k8s.io",
-                                      "leaderworkerset.x-k8s.io"}));
+                                      "rbac.authorization.k8s.io", "admissionregistration.k8s.io",
+                                      "apiextensions.k8s.io", "scheduling.k8s.io",
+                                      "coordination.k8s.io", "leaderworkerset.x-k8s.io"}));
 }
 
 TEST_F(DiscoveryTest, CustomGroupVersionsArePreferredByKubernetesPriority) {

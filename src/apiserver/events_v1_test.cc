@@ -122,8 +122,8 @@ TEST_F(ApiServerTest, EventsV1WritesAreCoreEvents) {
   Reply patched = Patch(std::string(kV1Events) + "/p.1", "application/merge-patch+json", series);
   ASSERT_EQ(patched.code, 200) << patched.body;
   EXPECT_EQ(patched.body["series"]["count"], 2);
-  Reply renote = Patch(std::string(kV1Events) + "/p.1", "application/merge-patch+json",
-                       {{"note", "changed"}});
+  Reply renote =
+      Patch(std::string(kV1Events) + "/p.1", "application/merge-patch+json", {{"note", "changed"}});
   EXPECT_EQ(renote.code, 422);
   EXPECT_EQ(renote.body["message"],
             "Event.events.k8s.io \"p.1\" is invalid: message: Invalid value: \"changed\": field is "
@@ -159,8 +159,10 @@ TEST_F(ApiServerTest, EventsV1CreatesAreValidatedStrictly) {
   // Upstream reports an empty controller name three times: required, and IsQualifiedName's two.
   EXPECT_EQ(missing.body["message"].get<std::string>().rfind(
                 "Event \"p.3\" is invalid: [reportingController: Required value, "
-                "reportingController: Invalid value: \"\": name part must be non-empty, ", 0),
-            0u) << missing.body["message"];
+                "reportingController: Invalid value: \"\": name part must be non-empty, ",
+                0),
+            0u)
+      << missing.body["message"];
   Json wrong = V1Event("p.4");
   wrong["apiVersion"] = "v1";
   EXPECT_EQ(Post(kV1Events, wrong).body["message"],

@@ -168,15 +168,15 @@ Json FieldSet::ToFieldsV1() const {
   }
   for (const auto& [pe, child] : children_) {
     auto node = object.emplace_hint(object.end(), pe.Serialize(), child.ToFieldsV1());
-    if (members_.count(pe) > 0) node->second.get_ref<Json::object_t&>().emplace(".", Json::object());
+    if (members_.count(pe) > 0)
+      node->second.get_ref<Json::object_t&>().emplace(".", Json::object());
   }
   return out;
 }
 
 // Reads one FieldsV1 node into `into` (the children of its parent's element); sets *is_member
 // when the node marks its element as a member ("." present, or no readable child at all).
-Status FieldSet::ReadNode(const Json& node, std::size_t depth, FieldSet* into,
-                          bool* is_member) {
+Status FieldSet::ReadNode(const Json& node, std::size_t depth, FieldSet* into, bool* is_member) {
   if (depth > kMaxFieldDepth) {
     return Status::BadRequest("FieldsV1 nested deeper than " + std::to_string(kMaxFieldDepth));
   }

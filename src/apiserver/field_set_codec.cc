@@ -150,9 +150,12 @@ int CompareValues(const Json& a, const Json& b) {
   int ra = TypeRank(a), rb = TypeRank(b);
   if (ra != rb) return Sign(ra, rb);
   switch (ra) {
-    case 0: return CompareNumbers(a, b);
-    case 1: return Sign(a.get_ref<const std::string&>(), b.get_ref<const std::string&>());
-    case 2: return Sign(a.get<bool>(), b.get<bool>());
+    case 0:
+      return CompareNumbers(a, b);
+    case 1:
+      return Sign(a.get_ref<const std::string&>(), b.get_ref<const std::string&>());
+    case 2:
+      return Sign(a.get<bool>(), b.get<bool>());
     case 3: {
       const auto& la = a.get_ref<const Json::array_t&>();
       const auto& lb = b.get_ref<const Json::array_t&>();
@@ -173,7 +176,8 @@ int CompareValues(const Json& a, const Json& b) {
       }
       return Sign(ma.size(), mb.size());
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -208,10 +212,13 @@ PathElement PathElement::Index(int index) {
 int PathElement::Compare(const PathElement& other) const {
   if (kind_ != other.kind_) return Sign(static_cast<int>(kind_), static_cast<int>(other.kind_));
   switch (kind_) {
-    case Kind::kField: return Sign(name_, other.name_);
+    case Kind::kField:
+      return Sign(name_, other.name_);
     case Kind::kKey:
-    case Kind::kValue: return CompareValues(value_, other.value_);
-    case Kind::kIndex: return Sign(index_, other.index_);
+    case Kind::kValue:
+      return CompareValues(value_, other.value_);
+    case Kind::kIndex:
+      return Sign(index_, other.index_);
   }
   return 0;
 }
@@ -219,17 +226,26 @@ int PathElement::Compare(const PathElement& other) const {
 std::string PathElement::Serialize() const {
   std::string out;
   switch (kind_) {
-    case Kind::kField: return "f:" + name_;
-    case Kind::kKey: out = "k:"; AppendJson(value_, &out); return out;
-    case Kind::kValue: out = "v:"; AppendJson(value_, &out); return out;
-    case Kind::kIndex: return "i:" + std::to_string(index_);
+    case Kind::kField:
+      return "f:" + name_;
+    case Kind::kKey:
+      out = "k:";
+      AppendJson(value_, &out);
+      return out;
+    case Kind::kValue:
+      out = "v:";
+      AppendJson(value_, &out);
+      return out;
+    case Kind::kIndex:
+      return "i:" + std::to_string(index_);
   }
   return out;
 }
 
 std::string PathElement::String() const {
   switch (kind_) {
-    case Kind::kField: return "." + name_;
+    case Kind::kField:
+      return "." + name_;
     case Kind::kKey: {
       std::string out = "[";
       bool first = true;
@@ -239,8 +255,10 @@ std::string PathElement::String() const {
       }
       return out + "]";
     }
-    case Kind::kValue: return "[=" + ValueString(value_) + "]";
-    case Kind::kIndex: return "[" + std::to_string(index_) + "]";
+    case Kind::kValue:
+      return "[=" + ValueString(value_) + "]";
+    case Kind::kIndex:
+      return "[" + std::to_string(index_) + "]";
   }
   return "{{invalid path element}}";
 }
@@ -261,7 +279,8 @@ Result<std::optional<PathElement>> ParsePathElement(std::string_view text) {
   }
   std::string_view rest = text.substr(2);
   switch (text[0]) {
-    case 'f': return std::optional<PathElement>(PathElement::Field(std::string(rest)));
+    case 'f':
+      return std::optional<PathElement>(PathElement::Field(std::string(rest)));
     case 'v': {
       ASSIGN_OR_RETURN(Json v, ParseJson(rest, text));
       return std::optional<PathElement>(PathElement::Value(std::move(v)));
@@ -278,7 +297,8 @@ Result<std::optional<PathElement>> ParsePathElement(std::string_view text) {
       ASSIGN_OR_RETURN(int i, ParseIndex(rest, text));
       return std::optional<PathElement>(PathElement::Index(i));
     }
-    default: return std::optional<PathElement>();
+    default:
+      return std::optional<PathElement>();
   }
 }
 

@@ -26,8 +26,7 @@ TEST(PathElementTest, SerializesAsFieldsV1Keys) {
 }
 
 TEST(PathElementTest, StringsMatchConflictMessages) {
-  Path p = {F("spec"), F("template"), F("spec"), F("containers"), K(R"({"name":"c"})"),
-            F("image")};
+  Path p = {F("spec"), F("template"), F("spec"), F("containers"), K(R"({"name":"c"})"), F("image")};
   EXPECT_EQ(PathString(p), R"(.spec.template.spec.containers[name="c"].image)");
   EXPECT_EQ(PathString({F("spec"), F("ports"), K(R"({"containerPort":80,"protocol":"TCP"})")}),
             R"(.spec.ports[containerPort=80,protocol="TCP"])");
@@ -39,9 +38,9 @@ TEST(PathElementTest, StringsMatchConflictMessages) {
 }
 
 TEST(PathElementTest, OrdersFieldsBeforeKeysBeforeValuesBeforeIndexes) {
-  std::vector<PathElement> sorted = {F("a"), F("b"), K(R"({"n":9})"), K(R"({"n":10})"),
-                                     V("2"), V("10"), V(R"("a")"), V("true"), V("null"),
-                                     PathElement::Index(0)};
+  std::vector<PathElement> sorted = {
+      F("a"),  F("b"),      K(R"({"n":9})"), K(R"({"n":10})"), V("2"),
+      V("10"), V(R"("a")"), V("true"),       V("null"),        PathElement::Index(0)};
   for (std::size_t i = 0; i + 1 < sorted.size(); ++i) {
     EXPECT_LT(sorted[i].Compare(sorted[i + 1]), 0) << i;
     EXPECT_GT(sorted[i + 1].Compare(sorted[i]), 0) << i;
@@ -115,7 +114,9 @@ rc::Gen<Path> GenPath() {
   auto element = rc::gen::oneOf(
       rc::gen::map(rc::gen::element<std::string>("a", "b", "spec", "x"), &PathElement::Field),
       rc::gen::map(rc::gen::inRange(0, 3),
-                   [](int i) { return PathElement::Key(Json{{"name", std::to_string(i)}}); }),
+                   [](int i) {
+                     return PathElement::Key(Json{{"name", std::to_string(i)}});
+                   }),
       rc::gen::map(rc::gen::element<std::string>("p", "q"),
                    [](const std::string& v) { return PathElement::Value(v); }),
       rc::gen::map(rc::gen::inRange(0, 2), &PathElement::Index));

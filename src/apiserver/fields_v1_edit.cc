@@ -13,8 +13,8 @@ namespace {
 // may be there spelled another way: a key or value element, beside others of its kind.
 Json::iterator FindElement(Json& node, const PathElement& pe, bool* unsure) {
   auto it = node.find(pe.Serialize());
-  if (it != node.end() || (pe.kind() != PathElement::Kind::kKey &&
-                           pe.kind() != PathElement::Kind::kValue)) {
+  if (it != node.end() ||
+      (pe.kind() != PathElement::Kind::kKey && pe.kind() != PathElement::Kind::kValue)) {
     return it;
   }
   const std::string_view prefix = pe.kind() == PathElement::Kind::kKey ? "k:" : "v:";

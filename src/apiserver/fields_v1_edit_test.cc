@@ -66,8 +66,8 @@ TEST(FieldsV1EditTest, DisjointFieldsProvablyShareNothing) {
 
 TEST(FieldsV1EditTest, AKeySpelledAnotherWayMakesThemUnsure) {
   // The stored entry spells the key with its fields in another order than Serialize does.
-  const Json fields = Json::parse(
-      R"({"f:spec":{"f:ports":{"k:{\"protocol\":\"TCP\",\"port\":80}":{".":{}}}}})");
+  const Json fields =
+      Json::parse(R"({"f:spec":{"f:ports":{"k:{\"protocol\":\"TCP\",\"port\":80}":{".":{}}}}})");
   const FieldSet port = SetOf({{F("spec"), F("ports"), K(R"({"port":80,"protocol":"TCP"})")}});
   EXPECT_TRUE(MayShare(fields, port));
   EXPECT_FALSE(OwnsAll(fields, port));

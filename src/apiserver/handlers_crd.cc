@@ -42,15 +42,18 @@ Json EstablishedStatus(const Json& crd, Time now) {
   }
   std::string at = FormatRfc3339(now);
   auto condition = [&](const char* type, const char* reason, const char* message) {
-    return Json{{"type", type}, {"status", "True"}, {"lastTransitionTime", at},
-                {"reason", reason}, {"message", message}};
+    return Json{{"type", type},
+                {"status", "True"},
+                {"lastTransitionTime", at},
+                {"reason", reason},
+                {"message", message}};
   };
-  return {{"acceptedNames", spec.value("names", Json::object())},
-          {"conditions",
-           {condition("NamesAccepted", "NoConflicts", "no conflicts found"),
-            condition("Established", "InitialNamesAccepted",
-                      "the initial names have been accepted")}},
-          {"storedVersions", storage.empty() ? Json::array() : Json::array({storage})}};
+  return {
+      {"acceptedNames", spec.value("names", Json::object())},
+      {"conditions",
+       {condition("NamesAccepted", "NoConflicts", "no conflicts found"),
+        condition("Established", "InitialNamesAccepted", "the initial names have been accepted")}},
+      {"storedVersions", storage.empty() ? Json::array() : Json::array({storage})}};
 }
 
 }  // namespace
@@ -62,9 +65,10 @@ Status RequestHandler::CheckNamespaceExists() {
   if (!ns.ok()) return NotFoundError(*namespaces, target_.namespace_);
   if (!(*ns)->json["metadata"].value("deletionTimestamp", Json()).is_null()) {
     const std::string name = target_.name.empty() ? body_name_ : target_.name;
-    return Status(Code::kForbidden, info_->GroupResource() + " " + api::GoQuote(name) +
-                                        " is forbidden: unable to create new content in namespace " +
-                                        target_.namespace_ + " because it is being terminated");
+    return Status(Code::kForbidden,
+                  info_->GroupResource() + " " + api::GoQuote(name) +
+                      " is forbidden: unable to create new content in namespace " +
+                      target_.namespace_ + " because it is being terminated");
   }
   return Status::Ok();
 }
@@ -201,8 +205,7 @@ Status RequestHandler::AllocateClusterIp(Json* service) {
     spec["clusterIPs"] = {ip};
     return Status::Ok();
   }
-  return Status(Code::kInternal,
-                "failed to allocate a serviceIP: range is full");
+  return Status(Code::kInternal, "failed to allocate a serviceIP: range is full");
 }
 
 }  // namespace lws::apiserver

@@ -29,8 +29,7 @@ Result<HttpResponse> RequestHandler::Health() {
 Result<HttpResponse> RequestHandler::CoreVersionsOrAggregated(bool core) {
   DiscoveryRepresentation representation = NegotiateDiscovery(http_.headers.Get("Accept"));
   if (representation.aggregated) {
-    return JsonResponse(200,
-                        AggregatedDiscovery(served_->registry, core, representation.version),
+    return JsonResponse(200, AggregatedDiscovery(served_->registry, core, representation.version),
                         representation.content_type);
   }
   if (core) {
@@ -65,7 +64,8 @@ Result<HttpResponse> RequestHandler::OpenApiV2Document() {
   if (accept.find("application/com.github.proto-openapi.spec.v2") != std::string::npos) {
     HttpResponse response;
     // kube-openapi answers this type: Go's mime parser refuses the requested one's "@".
-    response.headers.Add("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+    response.headers.Add("Content-Type",
+                         "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
     return response;
   }
   return JsonResponse(200, {{"swagger", "2.0"},

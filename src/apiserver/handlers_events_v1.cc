@@ -76,8 +76,8 @@ Result<std::optional<Json>> CoreBody(const HttpRequest& request) {
     patch_type = *type;
   }
   Result<Json> body = request.parsed_body != nullptr ? Result<Json>(*request.parsed_body)
-                      : patch_type ? ParsePatchBody(*patch_type, request.body)
-                                   : ParseObjectBody(content_type, request.body);
+                      : patch_type                   ? ParsePatchBody(*patch_type, request.body)
+                                                     : ParseObjectBody(content_type, request.body);
   if (!body.ok()) return std::optional<Json>();
   if (patch_type) return std::optional<Json>(EventsV1PatchToCore(*patch_type, std::move(*body)));
   std::string api_version = body->is_object() ? api::StringMember(*body, "apiVersion") : "";

@@ -80,8 +80,11 @@ Result<HttpResponse> RequestHandler::Eviction() {
       }
       return deleted.status();
     }
-    return JsonResponse(201, {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", Json::object()},
-                              {"status", "Success"}, {"code", 201}});
+    return JsonResponse(201, {{"kind", "Status"},
+                              {"apiVersion", "v1"},
+                              {"metadata", Json::object()},
+                              {"status", "Success"},
+                              {"code", 201}});
   }
   return Status(Code::kTimeout, "couldn't update PodDisruptionBudget due to conflicts");
 }

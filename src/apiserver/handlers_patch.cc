@@ -25,8 +25,8 @@ Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
   if (type == PatchType::kApply && target_.query.Get("fieldManager").empty()) {
     return FieldManagerRequired();
   }
-  ASSIGN_OR_RETURN(Json patch,
-                   BodyJson([type](const std::string& body) { return ParsePatchBody(type, body); }));
+  ASSIGN_OR_RETURN(
+      Json patch, BodyJson([type](const std::string& body) { return ParsePatchBody(type, body); }));
   bool status_only = subresource == "status";
   for (int attempt = 1;; ++attempt) {
     Result<store::ObjectPtr> current = store_->Get(*info_, target_.namespace_, target_.name);
@@ -81,12 +81,11 @@ Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
     }
     RETURN_IF_ERROR(PrepareForWrite(&object, &live, subresource));
     if (type != PatchType::kApply) object = WithManagedFields(live, std::move(object), subresource);
-    bool implicit_rv = store::MetaString(object, "resourceVersion") ==
-                       store::MetaString(live, "resourceVersion");
+    bool implicit_rv =
+        store::MetaString(object, "resourceVersion") == store::MetaString(live, "resourceVersion");
     Result<store::ObjectPtr> stored = StoreUpdate(std::move(object), status_only);
     if (stored.ok()) return ObjectResponse(200, *stored);
-    if (stored.status().code() != Code::kConflict || !implicit_rv ||
-        attempt >= kPatchAttempts) {
+    if (stored.status().code() != Code::kConflict || !implicit_rv || attempt >= kPatchAttempts) {
       return stored.status();
     }
   }

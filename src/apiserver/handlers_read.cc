@@ -33,9 +33,10 @@ Result<Selectors> ParseSelectors(const QueryParams& query, const std::string& na
   ASSIGN_OR_RETURN(s.fields, api::FieldSelector::Parse(query.Get("fieldSelector")));
   if (!name.empty()) {
     // GET .../pods/<name>?watch=true, the legacy single-object watch.
-    ASSIGN_OR_RETURN(s.fields, api::FieldSelector::Parse(
-                                   s.fields.Empty() ? "metadata.name=" + name
-                                                    : s.fields.String() + ",metadata.name=" + name));
+    ASSIGN_OR_RETURN(
+        s.fields,
+        api::FieldSelector::Parse(s.fields.Empty() ? "metadata.name=" + name
+                                                   : s.fields.String() + ",metadata.name=" + name));
   }
   return s;
 }
@@ -72,7 +73,9 @@ Json ListAsJson(const api::ResourceInfo& info, const store::ListResult& list) {
   for (const auto& item : list.items) items.push_back(item->FullJson());
   Json metadata = {{"resourceVersion", std::to_string(list.resource_version)}};
   if (!list.continue_token.empty()) metadata["continue"] = list.continue_token;
-  return {{"kind", info.list_kind}, {"apiVersion", info.ApiVersion()}, {"metadata", metadata},
+  return {{"kind", info.list_kind},
+          {"apiVersion", info.ApiVersion()},
+          {"metadata", metadata},
           {"items", std::move(items)}};
 }
 
@@ -108,8 +111,7 @@ Result<HttpResponse> RequestHandler::List() {
     return response;
   }
   ASSIGN_OR_RETURN(TableOptions table, TableOptionsFor(target_.query, rep, now_));
-  return JsonResponse(200, TableForList(*info_, ListAsJson(*info_, list), table),
-                      rep.content_type);
+  return JsonResponse(200, TableForList(*info_, ListAsJson(*info_, list), table), rep.content_type);
 }
 
 Result<HttpResponse> RequestHandler::Watch() {
@@ -150,7 +152,8 @@ Result<HttpResponse> RequestHandler::Watch() {
     HttpResponse response;
     Json status = StatusJson(watcher.status());
     if (protobuf) {
-      if (Result<std::string> frame = api::protobuf::EncodeWatchFrame("ERROR", status); frame.ok()) {
+      if (Result<std::string> frame = api::protobuf::EncodeWatchFrame("ERROR", status);
+          frame.ok()) {
         response.headers.Add("Content-Type", std::string(kProtobufWatchType));
         response.stream = std::make_shared<FixedStream>(std::move(*frame));
         return response;
@@ -172,7 +175,7 @@ Result<HttpResponse> RequestHandler::Watch() {
   stream.table_options = table;
   stream.clock = server_->options_.clock;
   HttpResponse response;
-  response.headers.Add("Content-Type", rep.table      ? rep.content_type
+  response.headers.Add("Content-Type", rep.table  ? rep.content_type
                                        : protobuf ? std::string(kProtobufWatchType)
                                                   : "application/json");
   response.stream = std::make_shared<WatchStream>(std::move(stream));

@@ -79,23 +79,22 @@ Json ScaleOf(const api::ResourceInfo& info, const Json& object) {
 Result<HttpResponse> RequestHandler::Scale() {
   const std::string& method = http_.method;
   if (method != "GET" && method != "PUT" && method != "PATCH") return MethodNotAllowedError();
-  ASSIGN_OR_RETURN(store::ObjectPtr current,
-                   store_->Get(*info_, target_.namespace_, target_.name));
+  ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   Json scale = ScaleOf(*info_, current->json);
   if (method == "GET") return JsonResponse(200, scale);
 
   Json wanted;
   if (method == "PUT") {
     ASSIGN_OR_RETURN(Json body, BodyJson([](const std::string& bytes) {
-      return DecodeJsonBody(bytes, "error decoding Scale");
-    }));
+                       return DecodeJsonBody(bytes, "error decoding Scale");
+                     }));
     if (!body.is_object()) return Status::BadRequest("the request body is not a Scale object");
     wanted = std::move(body);
   } else {
     std::string content_type = http_.headers.Get("Content-Type");
     ASSIGN_OR_RETURN(Json patch, BodyJson([](const std::string& bytes) {
-      return DecodeJsonBody(bytes, "error decoding patch");
-    }));
+                       return DecodeJsonBody(bytes, "error decoding patch");
+                     }));
     if (content_type.rfind("application/merge-patch+json", 0) == 0) {
       ASSIGN_OR_RETURN(wanted, ApplyMergePatch(scale, patch));
     } else if (content_type.rfind("application/json-patch+json", 0) == 0) {
@@ -111,8 +110,8 @@ Result<HttpResponse> RequestHandler::Scale() {
   Json replicas = ValueAt(wanted, ".spec.replicas");
   if (!replicas.is_number_integer() || replicas.get<std::int64_t>() < 0) {
     api::ErrorList errors;
-    errors.push_back(api::Invalid(api::FieldPath("spec").Child("replicas"),
-                                              replicas, "must be greater than or equal to 0"));
+    errors.push_back(api::Invalid(api::FieldPath("spec").Child("replicas"), replicas,
+                                  "must be greater than or equal to 0"));
     return api::InvalidStatus("Scale.autoscaling", target_.name, errors);
   }
   const Json live = current->FullJson();
@@ -135,8 +134,10 @@ namespace {
 void SetPodScheduled(Json* pod, const std::string& now) {
   Json& conditions = (*pod)["status"]["conditions"];
   if (!conditions.is_array()) conditions = Json::array();
-  Json scheduled = {{"type", "PodScheduled"}, {"status", "True"},
-                    {"lastProbeTime", nullptr}, {"lastTransitionTime", now}};
+  Json scheduled = {{"type", "PodScheduled"},
+                    {"status", "True"},
+                    {"lastProbeTime", nullptr},
+                    {"lastTransitionTime", now}};
   for (Json& condition : conditions) {
     if (api::StringMember(condition, "type") != "PodScheduled") continue;
     const bool was_true = api::StringMember(condition, "status") == "True";
@@ -170,8 +171,8 @@ std::string FailedBindingPrecondition(const Json& binding, const Json& pod) {
 
 Result<HttpResponse> RequestHandler::Binding() {
   ASSIGN_OR_RETURN(Json binding, BodyJson([](const std::string& bytes) {
-      return DecodeJsonBody(bytes, "error decoding Binding");
-    }));
+                     return DecodeJsonBody(bytes, "error decoding Binding");
+                   }));
   if (!binding.is_object()) return Status::BadRequest("the request body is not a Binding object");
   std::string node = api::StringMember(binding.value("target", Json::object()), "name");
   if (node.empty()) {
@@ -179,20 +180,20 @@ Result<HttpResponse> RequestHandler::Binding() {
     errors.push_back(api::Required(api::FieldPath("target").Child("name"), ""));
     return api::InvalidStatus("Binding", target_.name, errors);
   }
-  ASSIGN_OR_RETURN(store::ObjectPtr current,
-                   store_->Get(*info_, target_.namespace_, target_.name));
+  ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   if (std::string failed = FailedBindingPrecondition(binding, current->json); !failed.empty()) {
     return ConflictError(*info_, target_.name, failed);
   }
   std::string assigned = api::StringMember(api::ChildOrNull(current->json, "spec"), "nodeName");
   if (!assigned.empty()) {
-    return ConflictError(*info_, target_.name,
-                         "pod " + target_.name + " is already assigned to node " +
-                             api::GoQuote(assigned));
+    return ConflictError(
+        *info_, target_.name,
+        "pod " + target_.name + " is already assigned to node " + api::GoQuote(assigned));
   }
   const Json& meta = api::ChildOrNull(current->json, "metadata");
   if (!api::ChildOrNull(meta, "deletionTimestamp").is_null()) {
-    return ConflictError(*info_, target_.name, "pod " + target_.name + " is being deleted, cannot be assigned to a host");
+    return ConflictError(*info_, target_.name,
+                         "pod " + target_.name + " is being deleted, cannot be assigned to a host");
   }
   // One write, as the binding registry's GuaranteedUpdate makes it: the node, the binding's
   // annotations and the PodScheduled condition. Like upstream's, it bypasses the pod strategy
@@ -213,8 +214,11 @@ Result<HttpResponse> RequestHandler::Binding() {
   ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, std::move(pod), options));
   // A string, string annotations and a condition keyed by its type: a checked pod stays checked.
   if (ShapesChecked(*current, served_)) MarkShapesChecked(*bound, served_);
-  return JsonResponse(201, {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", Json::object()},
-                            {"status", "Success"}, {"code", 201}});
+  return JsonResponse(201, {{"kind", "Status"},
+                            {"apiVersion", "v1"},
+                            {"metadata", Json::object()},
+                            {"status", "Success"},
+                            {"code", 201}});
 }
 
 // The kubelet's subresources of a pod (`kubectl exec`, `attach`, `cp`, `port-forward`, `debug`,
@@ -233,9 +237,10 @@ Result<HttpResponse> RequestHandler::KubeletSubresource() {
                            : sub == "ephemeralcontainers"
                                ? "there is no debug container to start"
                                : "there is no process to run a command in";
-  return Status::BadRequest(
-      "pod " + api::GoQuote(target_.name) + " runs on a simulated kubelet (lws-cpp), which starts "
-      "no containers: " + what + " (pods/" + sub + " is served by real kubelets only)");
+  return Status::BadRequest("pod " + api::GoQuote(target_.name) +
+                            " runs on a simulated kubelet (lws-cpp), which starts "
+                            "no containers: " +
+                            what + " (pods/" + sub + " is served by real kubelets only)");
 }
 
 }  // namespace lws::apiserver

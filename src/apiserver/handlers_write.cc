@@ -31,12 +31,12 @@ namespace {
 // for every object before any webhook sees it.
 api::ErrorList ValidateCustomMetadata(const Json& object, bool namespaced) {
   api::ObjectMeta meta;
-  api::ErrorList errors = api::DecodeInto(object.value("metadata", Json::object()), &meta,
-                                          api::FieldPath("metadata"));
+  api::ErrorList errors =
+      api::DecodeInto(object.value("metadata", Json::object()), &meta, api::FieldPath("metadata"));
   if (!errors.empty()) return errors;
-  return api::ValidateObjectMeta(meta, api::NameRule::kDNS1123Subdomain,
-                                 api::FieldPath("metadata"),
-                                 namespaced ? api::MetaScope::kNamespaced : api::MetaScope::kCluster);
+  return api::ValidateObjectMeta(
+      meta, api::NameRule::kDNS1123Subdomain, api::FieldPath("metadata"),
+      namespaced ? api::MetaScope::kNamespaced : api::MetaScope::kCluster);
 }
 
 // True when the store can only commit `object` over `current`: it names current's
@@ -89,12 +89,16 @@ Result<Json> RequestHandler::SubresourceBody(
 
 Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
   const std::string content_type = http_.headers.Get("Content-Type");
-  ASSIGN_OR_RETURN(Json object,
-                   BodyJson([&](const std::string& body) { return ParseObjectBody(content_type, body); }));
+  ASSIGN_OR_RETURN(Json object, BodyJson([&](const std::string& body) {
+                     return ParseObjectBody(content_type, body);
+                   }));
   if (!object.is_object()) {
-    return Status::BadRequest("couldn't get version/kind; json parse error: json: cannot "
-                              "unmarshal " + std::string(object.type_name()) +
-                              " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }");
+    return Status::BadRequest(
+        "couldn't get version/kind; json parse error: json: cannot "
+        "unmarshal " +
+        std::string(object.type_name()) +
+        " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
+        "Kind string \"json:\\\"kind,omitempty\\\"\" }");
   }
   // Like the real decoder, an object that names no apiVersion or kind takes the URL's (the
   // typed Python client sends none unless the caller sets them).
@@ -104,8 +108,8 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
   if (api_version.empty()) object["apiVersion"] = api_version = info_->ApiVersion();
   if (api_version != info_->ApiVersion()) {
     return Status::BadRequest("the API version in the data (" + api_version +
-                              ") does not match the expected API version (" +
-                              info_->ApiVersion() + ")");
+                              ") does not match the expected API version (" + info_->ApiVersion() +
+                              ")");
   }
   if (kind != info_->kind) {
     return Status::BadRequest("the kind in the data (" + kind +
@@ -117,8 +121,9 @@ Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
   std::string ns = api::StringMember(metadata, "namespace");
   if (info_->namespaced) {
     if (!ns.empty() && ns != target_.namespace_) {
-      return Status::BadRequest("the namespace of the provided object does not match the "
-                                "namespace sent on the request");
+      return Status::BadRequest(
+          "the namespace of the provided object does not match the "
+          "namespace sent on the request");
     }
     metadata["namespace"] = target_.namespace_;
   } else {
@@ -149,8 +154,7 @@ Status RequestHandler::ReportUnknownFields(const std::vector<std::string>& unkno
   return Status::Ok();
 }
 
-Status RequestHandler::PrepareForWrite(Json* object, const Json* old,
-                                       std::string_view subresource,
+Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::string_view subresource,
                                        const store::StoredObject* old_version) {
   ASSIGN_OR_RETURN(FieldValidation mode, FieldValidationMode());
   auto found = served_->schemas.find(info_->GroupResource());
@@ -257,8 +261,7 @@ Json RequestHandler::WithManagedFields(const Json& old, Json updated,
 }
 
 store::NewEntries RequestHandler::RecordWrite(const store::ObjectPtr& current, Json* updated,
-                                              std::string_view subresource,
-                                              bool* shapes_checked) {
+                                              std::string_view subresource, bool* shapes_checked) {
   FieldManagerScope scope = ManagerScope(subresource);
   if (current != nullptr) scope.live_shapes_checked = ShapesChecked(*current, served_);
   return RecordOrDeferManagedFields(current, updated, scope,
@@ -291,8 +294,7 @@ Result<store::ObjectPtr> RequestHandler::StoreUpdate(
 
 Result<HttpResponse> RequestHandler::Update(bool status_only) {
   ASSIGN_OR_RETURN(Json object, DecodeObjectBody(true));
-  ASSIGN_OR_RETURN(store::ObjectPtr current,
-                   store_->Get(*info_, target_.namespace_, target_.name));
+  ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   std::string_view sub = status_only ? "status" : "";
   RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub, current.get()));
   bool shapes_checked = false;
@@ -334,8 +336,7 @@ Result<HttpResponse> RequestHandler::Delete() {
     if (DryRun() && !body.contains("dryRun")) body["dryRun"] = {"All"};
   }
   ASSIGN_OR_RETURN(store::DeleteOptions options, store::ParseDeleteOptions(body));
-  ASSIGN_OR_RETURN(store::ObjectPtr current,
-                   store_->Get(*info_, target_.namespace_, target_.name));
+  ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   RETURN_IF_ERROR(AdmitDelete(*current, options.dry_run));
   if (!options.dry_run) RETURN_IF_ERROR(BeforeDelete(current->json));
   ASSIGN_OR_RETURN(store::DeleteResult result,
@@ -343,7 +344,8 @@ Result<HttpResponse> RequestHandler::Delete() {
   if (result.deleted && !options.dry_run) RETURN_IF_ERROR(AfterWrite(result.object->json, true));
   // When the answer is the object, it is the stored version itself (an in-process caller then
   // shares it instead of parsing its bytes).
-  if (!result.deleted || store::ReturnsDeletedObject(*info_)) return ObjectResponse(200, result.object);
+  if (!result.deleted || store::ReturnsDeletedObject(*info_))
+    return ObjectResponse(200, result.object);
   return JsonResponse(200, store::DeleteResponseBody(*info_, result));
 }
 
@@ -373,10 +375,11 @@ Result<HttpResponse> RequestHandler::DeleteCollection() {
     }
     items.push_back(result->object->FullJson());
   }
-  Json body = {{"kind", info_->list_kind},
-               {"apiVersion", info_->ApiVersion()},
-               {"metadata", {{"resourceVersion", std::to_string(store_->CurrentResourceVersion())}}},
-               {"items", std::move(items)}};
+  Json body = {
+      {"kind", info_->list_kind},
+      {"apiVersion", info_->ApiVersion()},
+      {"metadata", {{"resourceVersion", std::to_string(store_->CurrentResourceVersion())}}},
+      {"items", std::move(items)}};
   return JsonResponse(200, body);
 }
 

@@ -36,7 +36,9 @@ struct HttpHeaders {
   // The value of the first field named `name` (any case), or "" when absent.
   std::string Get(std::string_view name) const;
   bool Has(std::string_view name) const;
-  void Add(std::string name, std::string value) { fields.emplace_back(std::move(name), std::move(value)); }
+  void Add(std::string name, std::string value) {
+    fields.emplace_back(std::move(name), std::move(value));
+  }
 };
 
 struct HttpRequest {

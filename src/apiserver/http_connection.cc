@@ -89,7 +89,8 @@ class Waker {
 };
 
 template <class AsyncStream>
-class Connection : public ConnectionHandle, public std::enable_shared_from_this<Connection<AsyncStream>> {
+class Connection : public ConnectionHandle,
+                   public std::enable_shared_from_this<Connection<AsyncStream>> {
  public:
   Connection(AsyncStream stream, std::shared_ptr<ServerContext> context)
       : stream_(std::move(stream)),
@@ -361,8 +362,8 @@ HttpResponse Connection<AsyncStream>::CallHandler(const HttpRequest& request) {
 }
 
 template <class AsyncStream>
-net::awaitable<bool> Connection<AsyncStream>::Respond(HttpResponse response, bool head, bool keep_alive,
-                                         unsigned version) {
+net::awaitable<bool> Connection<AsyncStream>::Respond(HttpResponse response, bool head,
+                                                      bool keep_alive, unsigned version) {
   if (!ValidStatusCode(response.status)) response = InvalidStatusResponse(response.status);
   http::response<http::string_body> message;
   message.version(version);
@@ -401,7 +402,8 @@ net::awaitable<bool> Connection<AsyncStream>::Refuse(HttpResponse response) {
 }
 
 template <class AsyncStream>
-net::awaitable<bool> Connection<AsyncStream>::Stream(HttpResponse response, bool keep_alive, unsigned version) {
+net::awaitable<bool> Connection<AsyncStream>::Stream(HttpResponse response, bool keep_alive,
+                                                     unsigned version) {
   if (!context_->TryOpenStream()) {
     CancelStream(*response.stream, context_->log());
     co_return co_await Respond(TooManyStreamsResponse(context_->options().max_streams), false,
@@ -505,13 +507,13 @@ net::awaitable<void> Connection<AsyncStream>::WatchPeer(std::shared_ptr<Connecti
 template <class AsyncStream>
 void Connection<AsyncStream>::StartDeadline(std::chrono::milliseconds timeout) {
   deadline_.expires_after(timeout);
-  deadline_.async_wait(
-      [weak = this->weak_from_this(), generation = stream_generation_](const beast::error_code& ec) {
-        auto self = weak.lock();
-        if (ec || !self || self->stream_generation_ != generation) return;
-        self->timed_out_ = true;
-        self->Notify();
-      });
+  deadline_.async_wait([weak = this->weak_from_this(),
+                        generation = stream_generation_](const beast::error_code& ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->stream_generation_ != generation) return;
+    self->timed_out_ = true;
+    self->Notify();
+  });
 }
 
 template <class AsyncStream>

@@ -82,10 +82,10 @@ class ServerContext {
   const std::shared_ptr<spdlog::logger> log_;
   std::atomic<std::size_t> open_streams_{0};
   std::mutex mu_;
-  bool stopping_ = false;                                                      // guarded by mu_
+  bool stopping_ = false;  // guarded by mu_
   std::mutex post_mu_;
   bool posts_closed_ = false;  // guarded by post_mu_
-  uint64_t next_id_ = 0;                                                       // guarded by mu_
+  uint64_t next_id_ = 0;       // guarded by mu_
   std::unordered_map<uint64_t, std::weak_ptr<ConnectionHandle>> connections_;  // guarded by mu_
 };
 

@@ -145,7 +145,8 @@ Status HttpServer::Impl::Listen() {
   if (acceptor.bind(endpoint, ec); ec == boost::system::errc::address_in_use) {
     return Status(Code::kAlreadyExists,
                   where + " is already in use by another process (ss -ltnp 'sport = :" +
-                      std::to_string(options().port) + "' shows which); stop it or choose another port");
+                      std::to_string(options().port) +
+                      "' shows which); stop it or choose another port");
   } else if (ec) {
     return failed("bind");
   }

@@ -16,9 +16,9 @@
 //   server->Stop();  // or let it go out of scope
 //
 // With HttpServerOptions::tls the same server speaks HTTPS instead (TLS 1.2 or later, or what
-// its TlsPolicy asks; HTTP/1.1 only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the handshake. SetTls swaps
-// the certificate for connections accepted from then on (a rotated webhook certificate), while
-// open connections keep the one they started with.
+// its TlsPolicy asks; HTTP/1.1 only, ALPN "http/1.1"); a client speaking plain HTTP to it fails the
+// handshake. SetTls swaps the certificate for connections accepted from then on (a rotated webhook
+// certificate), while open connections keep the one they started with.
 //
 // Beast and Asio stay in the .cc files (pimpl): including this header costs nothing.
 #pragma once

@@ -8,13 +8,12 @@
 #include <openssl/ssl.h>
 
 #include <algorithm>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <exception>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <boost/asio/buffer.hpp>
-#include <boost/asio/ssl/context.hpp>
 
 #include "apiserver/http_connection.h"
 #include "base/log.h"
@@ -48,7 +47,7 @@ struct SuiteNames {
 SuiteNames OpenSslSuiteNames(const std::vector<std::uint16_t>& ids) {
   SuiteNames out;
   std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> all(SSL_CTX_new(TLS_server_method()),
-                                                         &SSL_CTX_free);
+                                                        &SSL_CTX_free);
   std::unique_ptr<SSL, decltype(&SSL_free)> ssl(nullptr, &SSL_free);
   if (all && SSL_CTX_set_cipher_list(all.get(), "ALL:COMPLEMENTOFALL:@SECLEVEL=0") == 1) {
     ssl.reset(SSL_new(all.get()));
@@ -77,7 +76,8 @@ Status ApplyTlsPolicy(SSL_CTX* context, const TlsPolicy& policy) {
   if (!policy.cipher_suites.empty()) {
     SuiteNames suites = OpenSslSuiteNames(policy.cipher_suites);
     for (std::uint16_t id : suites.unknown) {
-      Logger("tls")->warn("cipher suite 0x{:04x} is not available in this OpenSSL; not offered", id);
+      Logger("tls")->warn("cipher suite 0x{:04x} is not available in this OpenSSL; not offered",
+                          id);
     }
     if (suites.names.empty()) {
       min_version = TLS1_3_VERSION;  // no TLS 1.2 suite left: as Go, only TLS 1.3 can succeed

@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "api/go_json.h"
-#include "api/json_depth.h"
 #include "api/intstr.h"
+#include "api/json_depth.h"
 #include "apiserver/patch.h"
 #include "apiserver/patch_go.h"
 

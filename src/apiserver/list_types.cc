@@ -33,8 +33,7 @@ std::optional<ListSchema> BuiltinListType(const std::string& kind, std::string_v
 ListTypeProvider ListTypesFor(const api::ResourceInfo& resource) {
   if (resource.custom) return FromOpenApiSchema(resource.openapi_schema);
   std::string kind = resource.kind;
-  return FromMergeKeys(
-      [kind](std::string_view path) { return BuiltinListType(kind, path); });
+  return FromMergeKeys([kind](std::string_view path) { return BuiltinListType(kind, path); });
 }
 
 }  // namespace lws::apiserver

@@ -181,8 +181,7 @@ ManagedFieldSets ManagedFieldsForWrite(const LiveEntries& live, const Json& upda
   return from_live();
 }
 
-FieldSet IgnoredFields(const FieldManagerScope& scope,
-                       std::initializer_list<const Json*> objects) {
+FieldSet IgnoredFields(const FieldManagerScope& scope, std::initializer_list<const Json*> objects) {
   FieldSet out;
   if (scope.subresource == "status") {
     const bool with_metadata = scope.status_write != api::StatusWrite::kOnlyStatus;

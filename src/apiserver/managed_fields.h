@@ -111,10 +111,10 @@ ManagedFieldSets ManagedFieldsForWrite(const Json& live, const Json& updated,
 
 // Who writes, and where.
 struct FieldManagerScope {
-  std::string manager;               // the request's fieldManager
-  std::string api_version;           // the served version written to: "apps/v1"
-  std::string subresource;           // "", "status" or "scale"
-  bool status_subresource = false;   // the kind serves /status (rule 2 above)
+  std::string manager;              // the request's fieldManager
+  std::string api_version;          // the served version written to: "apps/v1"
+  std::string subresource;          // "", "status" or "scale"
+  bool status_subresource = false;  // the kind serves /status (rule 2 above)
   // What a /status write of the kind takes from its body (rule 2 above): the status alone, or
   // the metadata too (built-in kinds).
   api::StatusWrite status_write = api::StatusWrite::kOnlyStatus;

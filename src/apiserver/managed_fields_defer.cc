@@ -31,7 +31,7 @@ BodyMeta BodyMetaOf(const Json& body) {
   for (const char* key : kStoreWrittenMeta) {
     auto found = meta.is_object() ? meta.find(key) : meta.end();
     out.push_back(meta.is_object() && found != meta.end() ? std::optional<Json>(*found)
-                                                           : std::nullopt);
+                                                          : std::nullopt);
   }
   return out;
 }
@@ -91,8 +91,8 @@ store::NewEntries RecordOrDeferManagedFields(const store::ObjectPtr& current, Js
                      store::MayDeferAfter(current.get());
   if (!defer) {
     static const Json kNone;
-    return RecordManagedFields(current != nullptr ? current->json : kNone, LiveOf(current),
-                               updated, scope, shapes_checked);
+    return RecordManagedFields(current != nullptr ? current->json : kNone, LiveOf(current), updated,
+                               scope, shapes_checked);
   }
   if (!StripAndCheckShapes(BeforeOf(current), updated, scope, shapes_checked)) {
     return store::ManagedEntries{};

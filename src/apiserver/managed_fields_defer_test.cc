@@ -75,8 +75,7 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, DeferredEntriesAreTheImmediateOnes, ()
   const store::ObjectPtr current = create ? nullptr : GenLive();
   const std::string subresource = create ? "" : *rc::gen::element<std::string>("", "status");
   const FieldManagerScope scope = testing::Scope(
-      *rc::gen::element<std::string>("creator", "editor", "status-writer", "new"), 5,
-      subresource);
+      *rc::gen::element<std::string>("creator", "editor", "status-writer", "new"), 5, subresource);
   // A new object, or the live one edited as a controller edits what it read.
   Json body = GenObject();
   if (current != nullptr && *rc::gen::arbitrary<bool>()) {
@@ -91,15 +90,14 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, DeferredEntriesAreTheImmediateOnes, ()
   // takes the body's metadata (api::StatusWriteOf).
   static const Json kNone;
   const Json& live_meta = current ? current->json["metadata"] : kNone;
-  const bool same_deletion =
-      api::ChildOrNull(body["metadata"], "deletionGracePeriodSeconds") ==
-      api::ChildOrNull(live_meta, "deletionGracePeriodSeconds");
+  const bool same_deletion = api::ChildOrNull(body["metadata"], "deletionGracePeriodSeconds") ==
+                             api::ChildOrNull(live_meta, "deletionGracePeriodSeconds");
   const bool may_defer = *rc::gen::arbitrary<bool>() && same_deletion;
 
   Json now_body = body;
   store::ManagedEntries now = RecordManagedFields(
-      current ? current->json : kNone,
-      current ? LiveEntries::Of(*current) : LiveEntries(kNone), &now_body, scope);
+      current ? current->json : kNone, current ? LiveEntries::Of(*current) : LiveEntries(kNone),
+      &now_body, scope);
   // RequestHandler::Update: a status write left with no entries keeps the live ones.
   if (subresource == "status" && now.empty()) now = current->managed_fields();
 
@@ -122,8 +120,8 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, DeferredEntriesAreTheImmediateOnes, ()
     RC_ASSERT(prepared.ok());
     stored = std::move(*prepared);
   } else {
-    Result<Json> prepared = store::PrepareForUpdate(info, current->json, later_body,
-                                                    subresource == "status");
+    Result<Json> prepared =
+        store::PrepareForUpdate(info, current->json, later_body, subresource == "status");
     RC_ASSERT(prepared.ok());
     stored = std::move(*prepared);
   }
@@ -140,8 +138,7 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, TheLiveShortcutsRecordWhatRecordUpdate
   const store::ObjectPtr current = GenLive();
   const std::string subresource = *rc::gen::element<std::string>("", "status");
   const FieldManagerScope scope = testing::Scope(
-      *rc::gen::element<std::string>("creator", "editor", "status-writer", "new"), 5,
-      subresource);
+      *rc::gen::element<std::string>("creator", "editor", "status-writer", "new"), 5, subresource);
   Json body = current->json;
   const Json generated = GenObject();
   if (*rc::gen::arbitrary<bool>()) body["spec"] = generated["spec"];
@@ -154,9 +151,9 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, TheLiveShortcutsRecordWhatRecordUpdate
   Json shortcut = body;
   const store::ManagedEntries via_live =
       RecordManagedFields(current->json, LiveEntries::Of(*current), &shortcut, scope);
-  const ManagedFieldSets reference = RecordUpdate(
-      current->json, body, ManagedFieldsForWrite(LiveEntries::Of(*current), body, subresource),
-      scope);
+  const ManagedFieldSets reference =
+      RecordUpdate(current->json, body,
+                   ManagedFieldsForWrite(LiveEntries::Of(*current), body, subresource), scope);
   RC_LOG() << "live " << current->json.dump() << "\nbody " << body.dump() << "\nshortcut "
            << EntriesJson(via_live) << "\nreference " << EncodeManagedFields(reference).dump()
            << "\n";
@@ -167,7 +164,8 @@ TEST(ManagedFieldsDeferTest, ChainsAreCutAtTheirBound) {
   // Each deferred write over a deferred version reaches one further; past the bound the
   // recording runs at once, making the versions behind it.
   Json body = testing::StatefulSet(1);
-  store::NewEntries first = RecordOrDeferManagedFields(nullptr, &body, testing::Scope("m", 0), true);
+  store::NewEntries first =
+      RecordOrDeferManagedFields(nullptr, &body, testing::Scope("m", 0), true);
   ASSERT_TRUE(first.deferred);
   store::ObjectPtr version = store::MakeStoredObject(body, 1, std::move(*first.deferred));
   for (int rv = 2; rv <= store::kMaxDeferredDepth + 1; ++rv) {
@@ -193,7 +191,8 @@ TEST(ManagedFieldsDeferTest, BodyEntriesAreRecordedAtOnce) {
   store::ObjectPtr current = store::MakeStoredObject(live, 3);
   Json body = live;
   body["spec"]["replicas"] = 2;
-  store::NewEntries entries = RecordOrDeferManagedFields(current, &body, testing::Scope("b", 1), true);
+  store::NewEntries entries =
+      RecordOrDeferManagedFields(current, &body, testing::Scope("b", 1), true);
   EXPECT_FALSE(entries.deferred);
   EXPECT_FALSE(body["metadata"].contains("managedFields"));
 }

@@ -4,8 +4,6 @@
 // write changed, which entries lose it, what the writer's entry takes. The entries' encoding
 // is in managed_fields.cc.
 
-#include "apiserver/managed_fields.h"
-
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -13,6 +11,7 @@
 
 #include "apiserver/apply_value.h"
 #include "apiserver/fields_v1_edit.h"
+#include "apiserver/managed_fields.h"
 #include "apiserver/managed_fields_internal.h"
 
 namespace lws::apiserver {
@@ -77,8 +76,9 @@ FieldSet TakenFields(FieldSet changed, const FieldSet& removed) {
 
 // The writer's Update entry, before it takes anything.
 ManagedFieldsEntry WriterEntry(const FieldManagerScope& scope) {
-  return {scope.manager, std::string(kOperationUpdate), scope.api_version,
-          FormatRfc3339(scope.now), scope.subresource, {}};
+  return {scope.manager,     std::string(kOperationUpdate),
+          scope.api_version, FormatRfc3339(scope.now),
+          scope.subresource, {}};
 }
 
 // The writer's entry records the write: its time and apiVersion become the write's.
@@ -131,11 +131,11 @@ namespace {
 
 // One live entry: decoded when the write touches it, otherwise kept as the JSON it was read from.
 struct LiveEntry {
-  ManagedFieldsEntry entry;     // fields decoded only when `raw` is null
-  const Json* raw = nullptr;    // the undecoded entry, written back as it was...
-  bool retimed = false;         // ...but with the entry's time and apiVersion, when set...
-  std::optional<Json> edited;   // ...and these FieldsV1, when set
-  store::ManagedEntry shared;   // `raw` as the live version shares it, if it does
+  ManagedFieldsEntry entry;    // fields decoded only when `raw` is null
+  const Json* raw = nullptr;   // the undecoded entry, written back as it was...
+  bool retimed = false;        // ...but with the entry's time and apiVersion, when set...
+  std::optional<Json> edited;  // ...and these FieldsV1, when set
+  store::ManagedEntry shared;  // `raw` as the live version shares it, if it does
 
   // The entry as written back: the live one itself when the write left it as it was.
   store::ManagedEntry Take() {
@@ -193,8 +193,8 @@ std::optional<Json> EditedWriterFields(const Json& fields_v1, const WriteChanges
 // largest, as the JSON it was. nullopt when an entry does not read as an entry: the caller then
 // takes the full path, whose rule for bad entries (drop them all) stays the only one.
 std::optional<store::ManagedEntries> RecordUpdateOnLive(const LiveEntries& live_entries,
-                                                       const Json& before, const Json& after,
-                                                       const FieldManagerScope& scope) {
+                                                        const Json& before, const Json& after,
+                                                        const FieldManagerScope& scope) {
   if (!live_entries.is_array()) return std::nullopt;
   WriteChanges changes = ChangesOf(before, after, scope);
   FieldSet taken = TakenFields(changes.changed, changes.removed);  // `changed` is read below
@@ -220,8 +220,8 @@ std::optional<store::ManagedEntries> RecordUpdateOnLive(const LiveEntries& live_
       }
     }
     // An entry that owns nothing is dropped, as the full path drops it: decode it too.
-    const bool touched = (mine && !taken.empty()) || !fields_v1.is_object() ||
-                         fields_v1.empty() || MayShare(fields_v1, changes.changed) ||
+    const bool touched = (mine && !taken.empty()) || !fields_v1.is_object() || fields_v1.empty() ||
+                         MayShare(fields_v1, changes.changed) ||
                          MayShare(fields_v1, changes.removed);
     LiveEntry live{std::move(*header), touched ? nullptr : &item};
     if (!touched) live.shared = live_entries.Shared(i);
@@ -294,9 +294,8 @@ store::ManagedEntries RecordKeepingLive(const Json& before, const LiveEntries& l
                     scope);
 }
 
-store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& live,
-                                          Json* updated, const FieldManagerScope& scope,
-                                          bool* shapes_checked) {
+store::ManagedEntries RecordManagedFields(const Json& old, const LiveEntries& live, Json* updated,
+                                          const FieldManagerScope& scope, bool* shapes_checked) {
   if (shapes_checked != nullptr) *shapes_checked = false;
   if (!updated->is_object()) return {};
   // Writes that keep the live entries (ManagedFieldsForWrite) read them lazily below; a body

@@ -17,8 +17,9 @@ TEST(ManagedFieldsEntryTest, IdentifierAndDescription) {
   EXPECT_EQ(apply.Identifier(), R"({"manager":"kubectl","operation":"Apply"})");
   EXPECT_EQ(apply.Describe(), "\"kubectl\"");
   ManagedFieldsEntry status{"kcm", "Update", "apps/v1", "", "status", {}};
-  EXPECT_EQ(status.Identifier(),
-            R"({"manager":"kcm","operation":"Update","apiVersion":"apps/v1","subresource":"status"})");
+  EXPECT_EQ(
+      status.Identifier(),
+      R"({"manager":"kcm","operation":"Update","apiVersion":"apps/v1","subresource":"status"})");
   EXPECT_EQ(status.Describe(), "\"kcm\" with subresource \"status\" using apps/v1");
 }
 
@@ -150,8 +151,8 @@ TEST(UpdateManagedFieldsTest, ManagedFieldsInTheBodyReplaceTheStoredOnes) {
   EXPECT_EQ(ManagedFieldsOf(out), body["metadata"]["managedFields"]);
   // [] clears them; the write itself changed nothing, so none remain.
   body["metadata"]["managedFields"] = Json::array();
-  EXPECT_FALSE(UpdateManagedFields(obj, body, Scope("writer"))["metadata"].contains(
-      "managedFields"));
+  EXPECT_FALSE(
+      UpdateManagedFields(obj, body, Scope("writer"))["metadata"].contains("managedFields"));
   // Absent, or not decodable: the stored ones stay.
   body["metadata"].erase("managedFields");
   EXPECT_EQ(ManagedFieldsOf(UpdateManagedFields(obj, body, Scope("w"))), ManagedFieldsOf(obj));

@@ -21,14 +21,12 @@ TEST_F(OpenApiTest, RootListsEveryGroupVersionWithItsHash) {
   std::vector<std::string> paths;
   for (const auto& d : docs) paths.push_back(d.path);
   EXPECT_EQ(paths,
-            (std::vector<std::string>{"api/v1", "apis/apps/v1", "apis/events.k8s.io/v1",
-                                      "apis/authentication.k8s.io/v1",
-                                      "apis/authorization.k8s.io/v1", "apis/batch/v1",
-                                      "apis/policy/v1", "apis/rbac.authorization.k8s.io/v1",
-                                      "apis/admissionregistration.k8s.io/v1",
-                                      "apis/apiextensions.k8s.io/v1", "apis/scheduling.k8s.io/v1",
-                                      "apis/coordination.k8s.io/v1",
-                                      "apis/leaderworkerset.x-k8s.io/v1"}));
+            (std::vector<std::string>{
+                "api/v1", "apis/apps/v1", "apis/events.k8s.io/v1", "apis/authentication.k8s.io/v1",
+                "apis/authorization.k8s.io/v1", "apis/batch/v1", "apis/policy/v1",
+                "apis/rbac.authorization.k8s.io/v1", "apis/admissionregistration.k8s.io/v1",
+                "apis/apiextensions.k8s.io/v1", "apis/scheduling.k8s.io/v1",
+                "apis/coordination.k8s.io/v1", "apis/leaderworkerset.x-k8s.io/v1"}));
   Json root = OpenApiRoot(docs);
   EXPECT_EQ(root["paths"].size(), docs.size());
   for (const auto& d : docs) {

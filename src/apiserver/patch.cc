@@ -1,10 +1,10 @@
 #include "apiserver/patch.h"
-#include "api/go_json.h"
-#include "api/json_depth.h"
 
 #include <string>
 #include <utility>
 
+#include "api/go_json.h"
+#include "api/json_depth.h"
 #include "apiserver/patch_go.h"
 #include "apiserver/strategic_merge.h"
 

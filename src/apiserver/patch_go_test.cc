@@ -1,5 +1,4 @@
 #include "apiserver/patch_go.h"
-#include "api/json_depth.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -8,6 +7,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "api/json_depth.h"
 
 namespace lws::apiserver::internal {
 namespace {

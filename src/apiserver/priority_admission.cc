@@ -23,7 +23,8 @@ class PriorityAdmission final : public AdmissionPlugin {
   }
 
   Status Mutate(AdmissionRequest& request) override {
-    if (request.resource->kind != "Pod" || request.object == nullptr || !request.object->is_object()) {
+    if (request.resource->kind != "Pod" || request.object == nullptr ||
+        !request.object->is_object()) {
       return Status::Ok();
     }
     auto found = request.object->find("spec");
@@ -44,8 +45,9 @@ class PriorityAdmission final : public AdmissionPlugin {
     const auto classes = Load();
     for (const auto& [name, c] : *classes) {
       if (!c.global_default || name == self) continue;
-      return Forbidden("priorityclasses", self,
-                       "PriorityClass " + name + " is already marked as default. Only one default can exist");
+      return Forbidden(
+          "priorityclasses", self,
+          "PriorityClass " + name + " is already marked as default. Only one default can exist");
     }
     return Status::Ok();
   }
@@ -55,7 +57,8 @@ class PriorityAdmission final : public AdmissionPlugin {
   static std::string NameOf(const AdmissionRequest& request) {
     return request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
   }
-  static Status Forbidden(const std::string& resource, const std::string& name, const std::string& why) {
+  static Status Forbidden(const std::string& resource, const std::string& name,
+                          const std::string& why) {
     return Status(Code::kForbidden, resource + " \"" + name + "\" is forbidden: " + why);
   }
 
@@ -78,7 +81,8 @@ class PriorityAdmission final : public AdmissionPlugin {
     if (class_name.empty()) {
       const std::pair<const std::string, api::PriorityClassSettings>* chosen = nullptr;
       for (const auto& entry : *classes) {
-        if (entry.second.global_default && (chosen == nullptr || entry.second.value < chosen->second.value)) {
+        if (entry.second.global_default &&
+            (chosen == nullptr || entry.second.value < chosen->second.value)) {
           chosen = &entry;
         }
       }
@@ -96,19 +100,21 @@ class PriorityAdmission final : public AdmissionPlugin {
       policy = it->second.preemption_policy;
     }
     if (auto given = spec->find("priority"); given != spec->end() && !given->is_null() &&
-                                              (!given->is_number_integer() || *given != priority)) {
+                                             (!given->is_number_integer() || *given != priority)) {
       return Forbidden("pods", pod,
                        "the integer value of priority (" + given->dump() +
                            ") must not be provided in pod spec; priority admission controller "
-                           "computed " + std::to_string(priority) + " from the given PriorityClass name");
+                           "computed " +
+                           std::to_string(priority) + " from the given PriorityClass name");
     }
-    if (auto given = spec->find("preemptionPolicy"); given != spec->end() && !given->is_null() &&
-                                                      *given != policy) {
+    if (auto given = spec->find("preemptionPolicy");
+        given != spec->end() && !given->is_null() && *given != policy) {
       return Forbidden("pods", pod,
                        "the string value of PreemptionPolicy (" +
                            (given->is_string() ? given->get<std::string>() : given->dump()) +
                            ") must not be provided in pod spec; priority admission controller "
-                           "computed " + policy + " from the given PriorityClass name");
+                           "computed " +
+                           policy + " from the given PriorityClass name");
     }
     (*spec)["priority"] = priority;
     (*spec)["preemptionPolicy"] = policy;

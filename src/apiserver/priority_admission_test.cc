@@ -18,14 +18,18 @@ class PriorityAdmissionTest : public testing::ApiServerTest {
  protected:
   testing::Reply Class(const std::string& name, std::int64_t value, bool global = false,
                        const std::string& policy = "") {
-    api::Json pc = {{"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"},
-                    {"metadata", {{"name", name}}}, {"value", value}};
+    api::Json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
+                    {"kind", "PriorityClass"},
+                    {"metadata", {{"name", name}}},
+                    {"value", value}};
     if (global) pc["globalDefault"] = true;
     if (!policy.empty()) pc["preemptionPolicy"] = policy;
     return Send("POST", kClasses, pc.dump());
   }
   testing::Reply Pod(const std::string& name, const api::Json& spec_extra = api::Json::object()) {
-    api::Json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", name}}},
+    api::Json pod = {{"apiVersion", "v1"},
+                     {"kind", "Pod"},
+                     {"metadata", {{"name", name}}},
                      {"spec", {{"containers", {{{"name", "c"}, {"image", "x"}}}}}}};
     pod["spec"].update(spec_extra);
     return Send("POST", testing::kPods, pod.dump());
@@ -50,8 +54,9 @@ TEST_F(PriorityAdmissionTest, ClassValidation) {
   EXPECT_EQ(r.body["preemptionPolicy"], "PreemptLowerPriority");  // defaulted
   r = Class("too-high", 1000000001);
   EXPECT_EQ(r.code, 422);
-  EXPECT_EQ(Message(r), "PriorityClass.scheduling.k8s.io \"too-high\" is invalid: value: Forbidden: "
-                        "maximum allowed value of a user defined priority is 1000000000");
+  EXPECT_EQ(Message(r),
+            "PriorityClass.scheduling.k8s.io \"too-high\" is invalid: value: Forbidden: "
+            "maximum allowed value of a user defined priority is 1000000000");
   r = Class("system-mine", 10);
   EXPECT_EQ(r.code, 422);
   EXPECT_NE(Message(r).find("metadata.name: Forbidden: priority class names with 'system-' prefix "
@@ -66,17 +71,20 @@ TEST_F(PriorityAdmissionTest, ClassValidation) {
             std::string::npos)
       << Message(r);
   // value is immutable.
-  r = Send("PATCH", std::string(kClasses) + "/serving", R"({"value":7})", "application/merge-patch+json");
+  r = Send("PATCH", std::string(kClasses) + "/serving", R"({"value":7})",
+           "application/merge-patch+json");
   EXPECT_EQ(r.code, 422);
-  EXPECT_NE(Message(r).find("value: Forbidden: may not be changed in an update."), std::string::npos);
+  EXPECT_NE(Message(r).find("value: Forbidden: may not be changed in an update."),
+            std::string::npos);
 }
 
 TEST_F(PriorityAdmissionTest, OnlyOneGlobalDefault) {
   ASSERT_EQ(Class("serving", 1000, true).code, 201);
   testing::Reply r = Class("other", 5, true);
   EXPECT_EQ(r.code, 403);
-  EXPECT_EQ(Message(r), "priorityclasses \"other\" is forbidden: PriorityClass serving is already "
-                        "marked as default. Only one default can exist");
+  EXPECT_EQ(Message(r),
+            "priorityclasses \"other\" is forbidden: PriorityClass serving is already "
+            "marked as default. Only one default can exist");
   // The default itself may be updated.
   r = Send("PATCH", std::string(kClasses) + "/serving", R"({"description":"x"})",
            "application/merge-patch+json");
@@ -115,14 +123,16 @@ TEST_F(PriorityAdmissionTest, PodsThatDisagreeWithTheirClassAreForbidden) {
   EXPECT_EQ(Message(r), "pods \"p\" is forbidden: no PriorityClass with name nope was found");
   r = Pod("p", {{"priorityClassName", "batch"}, {"priority", 3}});
   EXPECT_EQ(r.code, 403);
-  EXPECT_EQ(Message(r), "pods \"p\" is forbidden: the integer value of priority (3) must not be "
-                        "provided in pod spec; priority admission controller computed 10 from the "
-                        "given PriorityClass name");
+  EXPECT_EQ(Message(r),
+            "pods \"p\" is forbidden: the integer value of priority (3) must not be "
+            "provided in pod spec; priority admission controller computed 10 from the "
+            "given PriorityClass name");
   r = Pod("p", {{"priorityClassName", "batch"}, {"preemptionPolicy", "PreemptLowerPriority"}});
   EXPECT_EQ(r.code, 403);
-  EXPECT_EQ(Message(r), "pods \"p\" is forbidden: the string value of PreemptionPolicy "
-                        "(PreemptLowerPriority) must not be provided in pod spec; priority admission "
-                        "controller computed Never from the given PriorityClass name");
+  EXPECT_EQ(Message(r),
+            "pods \"p\" is forbidden: the string value of PreemptionPolicy "
+            "(PreemptLowerPriority) must not be provided in pod spec; priority admission "
+            "controller computed Never from the given PriorityClass name");
 }
 
 TEST_F(PriorityAdmissionTest, AnUpdateKeepsTheStoredPriority) {

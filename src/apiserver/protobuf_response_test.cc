@@ -32,9 +32,10 @@ TEST(PrefersProtobuf, FollowsTheAcceptOrder) {
 }
 
 TEST_F(ApiServerTest, ProtobufBodiesAndAnswers) {
-  const api::Json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "pb"}}}};
-  Reply created = Send("POST", "/api/v1/namespaces", api::protobuf::EncodeObject(ns).value(), kProtobuf,
-                       kClientGoAccept);
+  const api::Json ns = {
+      {"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "pb"}}}};
+  Reply created = Send("POST", "/api/v1/namespaces", api::protobuf::EncodeObject(ns).value(),
+                       kProtobuf, kClientGoAccept);
   ASSERT_EQ(created.code, 201) << created.raw.body;
   EXPECT_EQ(ContentType(created), kProtobuf);
   EXPECT_EQ(Decoded(created)["metadata"]["name"], "pb");
@@ -61,22 +62,26 @@ TEST_F(ApiServerTest, CustomResourcesStayJson) {
   Reply lws = Send("GET", kLws, "", "", kClientGoAccept);
   EXPECT_EQ(lws.code, 200);
   EXPECT_EQ(ContentType(lws), "application/json");
-  std::string envelope = api::protobuf::EncodeObject(
-                             {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "x"}}}})
-                             .value();
+  std::string envelope =
+      api::protobuf::EncodeObject(
+          {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "x"}}}})
+          .value();
   Reply wrong = Send("POST", kLws, envelope, kProtobuf, "application/json");
   EXPECT_EQ(wrong.code, 400);  // a ConfigMap envelope for a LeaderWorkerSet URL
 }
 
 TEST_F(ApiServerTest, WrongJsonTypesOfBuiltinKindsAreRefused) {
-  Reply cm = Post("/api/v1/namespaces/default/configmaps",
-                  {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c"}}},
-                   {"data", {{"k", {{"deep", 1}}}}}});
+  Reply cm = Post("/api/v1/namespaces/default/configmaps", {{"apiVersion", "v1"},
+                                                            {"kind", "ConfigMap"},
+                                                            {"metadata", {{"name", "c"}}},
+                                                            {"data", {{"k", {{"deep", 1}}}}}});
   EXPECT_EQ(cm.code, 400);
-  EXPECT_EQ(cm.body["message"],
-            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal object "
-            "into Go struct field ConfigMap.data of type string");
-  Reply patched = Patch("/api/v1/namespaces/default/configmaps/c", "application/merge-patch+json", {});
+  EXPECT_EQ(
+      cm.body["message"],
+      "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal object "
+      "into Go struct field ConfigMap.data of type string");
+  Reply patched =
+      Patch("/api/v1/namespaces/default/configmaps/c", "application/merge-patch+json", {});
   EXPECT_EQ(patched.code, 404);
   ASSERT_EQ(Post("/api/v1/namespaces/default/configmaps",
                  {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c"}}}})
@@ -86,18 +91,21 @@ TEST_F(ApiServerTest, WrongJsonTypesOfBuiltinKindsAreRefused) {
   Reply bad_patch = Patch("/api/v1/namespaces/default/configmaps/c", "application/merge-patch+json",
                           {{"data", {{"k", 5}}}});
   EXPECT_EQ(bad_patch.code, 400);
-  EXPECT_NE(bad_patch.body["message"].get<std::string>().find("cannot unmarshal number"), std::string::npos);
+  EXPECT_NE(bad_patch.body["message"].get<std::string>().find("cannot unmarshal number"),
+            std::string::npos);
 }
 
 TEST_F(ApiServerTest, TooDeepBodiesAreRefusedWithGosWords) {
-  std::string deep = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"},\"data\":";
+  std::string deep =
+      "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"},\"data\":";
   for (int i = 0; i < 10001; ++i) deep += "[";
   for (int i = 0; i < 10001; ++i) deep += "]";
   deep += "}";
   Reply reply = Send("POST", "/api/v1/namespaces/default/configmaps", deep);
   EXPECT_EQ(reply.code, 400);
-  EXPECT_EQ(reply.body["message"],
-            "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth");
+  EXPECT_EQ(
+      reply.body["message"],
+      "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth");
 }
 
 }  // namespace

@@ -84,8 +84,9 @@ std::vector<PolicyRule> ParseRules(const Json* rules) {
   if (rules == nullptr || !rules->is_array()) return out;
   for (const Json& rule : *rules) {
     if (!rule.is_object()) continue;
-    out.push_back({api::StringList(rule, "verbs"), api::StringList(rule, "apiGroups"), api::StringList(rule, "resources"),
-                   api::StringList(rule, "resourceNames"), api::StringList(rule, "nonResourceURLs")});
+    out.push_back({api::StringList(rule, "verbs"), api::StringList(rule, "apiGroups"),
+                   api::StringList(rule, "resources"), api::StringList(rule, "resourceNames"),
+                   api::StringList(rule, "nonResourceURLs")});
   }
   return out;
 }

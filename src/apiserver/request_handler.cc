@@ -30,16 +30,36 @@ HttpResponse RequestHandler::RunDiscovery() {
   }
   Result<HttpResponse> response = Status(Code::kNotFound, "");
   switch (target_.kind) {
-    case TargetKind::kVersion: response = Version(); break;
-    case TargetKind::kHealth: response = Health(); break;
-    case TargetKind::kCoreVersions: response = CoreVersionsOrAggregated(true); break;
-    case TargetKind::kGroupList: response = CoreVersionsOrAggregated(false); break;
-    case TargetKind::kGroup: response = GroupDocument(); break;
-    case TargetKind::kResourceList: response = ResourceListDocument(); break;
-    case TargetKind::kOpenApiV2: response = OpenApiV2Document(); break;
-    case TargetKind::kOpenApiRoot: response = OpenApiRootDocument(); break;
-    case TargetKind::kOpenApiDoc: response = OpenApiGroupDocument(); break;
-    default: response = UnknownPathError(); break;
+    case TargetKind::kVersion:
+      response = Version();
+      break;
+    case TargetKind::kHealth:
+      response = Health();
+      break;
+    case TargetKind::kCoreVersions:
+      response = CoreVersionsOrAggregated(true);
+      break;
+    case TargetKind::kGroupList:
+      response = CoreVersionsOrAggregated(false);
+      break;
+    case TargetKind::kGroup:
+      response = GroupDocument();
+      break;
+    case TargetKind::kResourceList:
+      response = ResourceListDocument();
+      break;
+    case TargetKind::kOpenApiV2:
+      response = OpenApiV2Document();
+      break;
+    case TargetKind::kOpenApiRoot:
+      response = OpenApiRootDocument();
+      break;
+    case TargetKind::kOpenApiDoc:
+      response = OpenApiGroupDocument();
+      break;
+    default:
+      response = UnknownPathError();
+      break;
   }
   if (!response.ok()) return ErrorResponse(response.status());
   return std::move(*response);
@@ -53,8 +73,7 @@ HttpResponse RequestHandler::RunResource() {
     info_ = nullptr;
     return ErrorResponse(UnknownPathError());
   }
-  Result<HttpResponse> response =
-      target_.subresource.empty() ? RunVerb() : RunSubresource();
+  Result<HttpResponse> response = target_.subresource.empty() ? RunVerb() : RunSubresource();
   if (!response.ok()) return ErrorResponse(response.status());
   AddWarnings(&*response);
   auto log = Logger("apiserver");

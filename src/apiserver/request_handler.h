@@ -176,7 +176,8 @@ class RequestHandler {
 
   // Responses.
   HttpResponse ObjectResponse(int code, const store::ObjectPtr& object);
-  HttpResponse JsonResponse(int code, const Json& body, std::string content_type = "application/json");
+  HttpResponse JsonResponse(int code, const Json& body,
+                            std::string content_type = "application/json");
   HttpResponse ErrorResponse(const Status& status);
   void AddWarnings(HttpResponse* response) const;
 

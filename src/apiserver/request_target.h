@@ -56,8 +56,8 @@ class QueryParams {
 
 struct RequestTarget {
   TargetKind kind = TargetKind::kUnknown;
-  std::string path;         // decoded path, without the query
-  std::string group;        // "" for the core group
+  std::string path;   // decoded path, without the query
+  std::string group;  // "" for the core group
   std::string version;
   std::string namespace_;   // "" for cluster-scoped paths and all-namespace collections
   std::string resource;     // plural

@@ -11,8 +11,14 @@ namespace {
 
 // Everything a target decodes to, for comparing two parses.
 std::vector<std::string> Fields(const RequestTarget& t) {
-  std::vector<std::string> out{std::to_string(static_cast<int>(t.kind)), t.path, t.group,
-                               t.version, t.namespace_, t.resource, t.name, t.subresource};
+  std::vector<std::string> out{std::to_string(static_cast<int>(t.kind)),
+                               t.path,
+                               t.group,
+                               t.version,
+                               t.namespace_,
+                               t.resource,
+                               t.name,
+                               t.subresource};
   for (const auto& [key, value] : t.query.values()) {
     out.push_back(key);
     out.push_back(value);
@@ -99,15 +105,15 @@ RC_GTEST_PROP(RequestTargetProperty, SplittingPlainPathsAgreesWithBoostUrl, ()) 
   const auto separator = [] { return *rc::gen::element<std::string>("/", "/", "/", "//"); };
   const auto segment = [plain] {
     std::string piece = *rc::gen::element<std::string>("namespaces", "pods", "status", "web-0",
-                                                      "a.b_c~d", "Z9", ".", "..", "");
+                                                       "a.b_c~d", "Z9", ".", "..", "");
     if (!plain && *rc::gen::inRange(0, 4) == 0) {
       piece += *rc::gen::element<std::string>("%41", "%2F", "%", "?watch=1&x=a+b", "#f", " ");
     }
     return piece;
   };
-  std::string target = *rc::gen::element<std::string>("/api/v1", "/apis/apps/v1", "/apis", "",
-                                                      "/version", "/healthz", "/openapi/v3",
-                                                      "/.", "/./api/v1");
+  std::string target =
+      *rc::gen::element<std::string>("/api/v1", "/apis/apps/v1", "/apis", "", "/version",
+                                     "/healthz", "/openapi/v3", "/.", "/./api/v1");
   const int segments = *rc::gen::inRange(0, 6);
   for (int i = 0; i < segments; ++i) target += separator() + segment();
   if (*rc::gen::arbitrary<bool>()) target += "/";

@@ -1,11 +1,11 @@
 #include "apiserver/strategic_merge.h"
-#include "api/json_depth.h"
 
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "api/json_depth.h"
 #include "apiserver/patch_go.h"
 #include "apiserver/strategic_merge_internal.h"
 

@@ -247,8 +247,10 @@ std::map<std::string, Printer> BuildPrinters() {
       {NameCol(), Col("Desired", "Replicas is the number of desired pods.", 0, "integer"),
        Col("Current", "Replicas is the most recently observed number of non-terminating pods.", 0,
            "integer"),
-       Col("Ready", "The number of non-terminating pods targeted by this ReplicaSet with a Ready "
-           "Condition.", 0, "integer"),
+       Col("Ready",
+           "The number of non-terminating pods targeted by this ReplicaSet with a Ready "
+           "Condition.",
+           0, "integer"),
        AgeCol(), Col("Containers", kContainersDescription, 1), Col("Images", kImagesDescription, 1),
        Col("Selector", "Label selector for pods.", 1)},
       ReplicaSetRow};
@@ -287,8 +289,8 @@ std::map<std::string, Printer> BuildPrinters() {
   // Roles and ClusterRoles have no printer upstream: the default Name / Created At table.
   auto bindings = [&](const char* kind, const char* role_ref) {
     std::string k(kind);
-    return Printer{{NameCol(), Col("Role", role_ref), AgeCol(), Col("Users", "Users in the " + k, 1),
-                    Col("Groups", "Groups in the " + k, 1),
+    return Printer{{NameCol(), Col("Role", role_ref), AgeCol(),
+                    Col("Users", "Users in the " + k, 1), Col("Groups", "Groups in the " + k, 1),
                     Col("ServiceAccounts", "ServiceAccounts in the " + k, 1)},
                    RoleBindingRow};
   };

@@ -75,10 +75,10 @@ Row ServiceAccountRow(const Json& sa, Time now);
 Row PersistentVolumeClaimRow(const Json& pvc, Time now);
 Row DeploymentRow(const Json& deploy, Time now);
 Row ReplicaSetRow(const Json& set, Time now);
-Row RoleBindingRow(const Json& binding, Time now);  // RoleBinding and ClusterRoleBinding
+Row RoleBindingRow(const Json& binding, Time now);          // RoleBinding and ClusterRoleBinding
 Row WebhookConfigurationRow(const Json& config, Time now);  // Mutating and Validating
-Row JobRow(const Json& job, Time now);                // printJob (table_workload_rows.cc)
-Row DaemonSetRow(const Json& set, Time now);          // printDaemonSet
+Row JobRow(const Json& job, Time now);                      // printJob (table_workload_rows.cc)
+Row DaemonSetRow(const Json& set, Time now);                // printDaemonSet
 
 // Row helpers the row functions share: a row of `cells`; layoutContainerCells (container names
 // and images, comma separated); metav1.LabelSelectorAsSelector(spec.selector).String().

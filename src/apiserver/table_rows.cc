@@ -141,7 +141,6 @@ std::string SelectorCell(const Json& object) {
   return parsed.ok() ? parsed->String() : "";
 }
 
-
 Row StatefulSetRow(const Json& sts, Time now) {
   // spec.replicas defaults to 1 (kubectl-compat.md section 9.10).
   const std::int64_t desired = DesiredReplicas(sts);
@@ -355,14 +354,15 @@ Row PersistentVolumeClaimRow(const Json& pvc, Time now) {
                 volume_mode.empty() ? "<unset>" : volume_mode});
 }
 
-
 Row DeploymentRow(const Json& deploy, Time now) {
-  auto [names, images] = ContainerCells(ArrayAt(deploy, {"spec", "template", "spec", "containers"}));
+  auto [names, images] =
+      ContainerCells(ArrayAt(deploy, {"spec", "template", "spec", "containers"}));
   return Cells({NameOf(deploy),
                 std::to_string(IntAt(deploy, {"status", "readyReplicas"})) + "/" +
                     std::to_string(DesiredReplicas(deploy)),
-                IntAt(deploy, {"status", "updatedReplicas"}), IntAt(deploy, {"status", "availableReplicas"}),
-                AgeOf(deploy, now), names, images, SelectorCell(deploy)});
+                IntAt(deploy, {"status", "updatedReplicas"}),
+                IntAt(deploy, {"status", "availableReplicas"}), AgeOf(deploy, now), names, images,
+                SelectorCell(deploy)});
 }
 
 Row ReplicaSetRow(const Json& set, Time now) {
@@ -381,11 +381,13 @@ Row RoleBindingRow(const Json& binding, Time now) {
     std::string name = StringAt(subject, {"name"});
     if (kind == "User") users.push_back(name);
     if (kind == "Group") groups.push_back(name);
-    if (kind == "ServiceAccount") service_accounts.push_back(StringAt(subject, {"namespace"}) + ":" + name);
+    if (kind == "ServiceAccount")
+      service_accounts.push_back(StringAt(subject, {"namespace"}) + ":" + name);
   }
-  return Cells({NameOf(binding),
-                StringAt(binding, {"roleRef", "kind"}) + "/" + StringAt(binding, {"roleRef", "name"}),
-                AgeOf(binding, now), Join(users, ", "), Join(groups, ", "), Join(service_accounts, ", ")});
+  return Cells(
+      {NameOf(binding),
+       StringAt(binding, {"roleRef", "kind"}) + "/" + StringAt(binding, {"roleRef", "name"}),
+       AgeOf(binding, now), Join(users, ", "), Join(groups, ", "), Join(service_accounts, ", ")});
 }
 
 Row WebhookConfigurationRow(const Json& config, Time now) {

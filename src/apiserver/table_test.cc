@@ -379,20 +379,22 @@ TEST_F(TableTest, OperatorManifestKinds) {
                   "matchExpressions":[{"key":"tier","operator":"In","values":["b","a"]}]},
       "template":{"spec":{"containers":[{"name":"manager","image":"lws-cpp:latest"}]}}},
       "status":{"readyReplicas":1,"updatedReplicas":2}})");
-  EXPECT_EQ(TableForObject(R("apps", "deployments"), deploy, options_)["rows"][0]["cells"],
-            Json::parse(R"j(["lws-controller-manager","1/2",2,0,"<unknown>","manager","lws-cpp:latest",
+  EXPECT_EQ(
+      TableForObject(R("apps", "deployments"), deploy, options_)["rows"][0]["cells"],
+      Json::parse(R"j(["lws-controller-manager","1/2",2,0,"<unknown>","manager","lws-cpp:latest",
                 "control-plane=controller-manager,tier in (a,b)"])j"));
   Json binding = Json::parse(R"({"metadata":{"name":"b"},
       "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"lws-manager-role"},
       "subjects":[{"kind":"ServiceAccount","name":"lws-controller-manager","namespace":"lws-system"},
                   {"kind":"User","name":"alice"},{"kind":"User","name":"bob"},{"kind":"Group","name":"ops"}]})");
-  EXPECT_EQ(TableForObject(R("rbac.authorization.k8s.io", "clusterrolebindings"), binding, options_)
-                ["rows"][0]["cells"],
+  EXPECT_EQ(TableForObject(R("rbac.authorization.k8s.io", "clusterrolebindings"), binding,
+                           options_)["rows"][0]["cells"],
             Json::parse(R"(["b","ClusterRole/lws-manager-role","<unknown>","alice, bob","ops",
                 "lws-system:lws-controller-manager"])"));
-  Json webhooks = Json::parse(R"({"metadata":{"name":"w"},"webhooks":[{"name":"a"},{"name":"b"}]})");
-  EXPECT_EQ(TableForObject(R("admissionregistration.k8s.io", "validatingwebhookconfigurations"), webhooks,
-                           options_)["rows"][0]["cells"],
+  Json webhooks =
+      Json::parse(R"({"metadata":{"name":"w"},"webhooks":[{"name":"a"},{"name":"b"}]})");
+  EXPECT_EQ(TableForObject(R("admissionregistration.k8s.io", "validatingwebhookconfigurations"),
+                           webhooks, options_)["rows"][0]["cells"],
             Json::parse(R"(["w",2,"<unknown>"])"));
 }
 

@@ -23,7 +23,7 @@ struct WatchStreamOptions {
   std::shared_ptr<const ServedResources> served;
   const api::ResourceInfo* resource = nullptr;
   bool table = false;
-  bool protobuf = false;  // length-prefixed protobuf WatchEvents (protobuf_response.h)
+  bool protobuf = false;       // length-prefixed protobuf WatchEvents (protobuf_response.h)
   TableOptions table_options;  // `now` is refreshed per event from `clock`
   const Clock* clock = nullptr;
 };

@@ -155,8 +155,9 @@ class WebhookAdmission final : public AdmissionPlugin {
   // decides) unless it is the dry-run refusal.
   Result<WebhookVerdict> Exchange(const Webhook& hook, const ReviewRequest& review) {
     if (hook.endpoint.url.empty()) {
-      return Status::Internal("could not get REST client: the webhook's clientConfig names no "
-                              "url or service, or its caBundle is not base64");
+      return Status::Internal(
+          "could not get REST client: the webhook's clientConfig names no "
+          "url or service, or its caBundle is not base64");
     }
     if (!options_.caller) {
       return Status::Internal("failed to call webhook: no webhook transport in this server");
@@ -174,8 +175,7 @@ class WebhookAdmission final : public AdmissionPlugin {
   }
 
   // The checked answer of `hook`, nullopt when the call failed and the webhook fails open.
-  Result<std::optional<WebhookVerdict>> Call(const Webhook& hook,
-                                             const AdmissionRequest& request) {
+  Result<std::optional<WebhookVerdict>> Call(const Webhook& hook, const AdmissionRequest& request) {
     if (request.dry_run && !SideEffectsAllowDryRun(hook.side_effects)) {
       if (!hook.side_effects.empty()) return WebhookDryRunUnsupported(hook.name);
     }
@@ -191,12 +191,14 @@ class WebhookAdmission final : public AdmissionPlugin {
       return std::optional<WebhookVerdict>(std::move(*verdict));
     }
     if (!hook.fail_open) {
-      Logger("apiserver")->warn("Failed calling webhook, failing closed {}: {}", hook.name,
-                                verdict.status().message());
+      Logger("apiserver")
+          ->warn("Failed calling webhook, failing closed {}: {}", hook.name,
+                 verdict.status().message());
       return WebhookCallFailed(hook.name, verdict.status().message());
     }
-    Logger("apiserver")->warn("Failed calling webhook, failing open {}: {}", hook.name,
-                              verdict.status().message());
+    Logger("apiserver")
+        ->warn("Failed calling webhook, failing open {}: {}", hook.name,
+               verdict.status().message());
     return std::optional<WebhookVerdict>();
   }
 

@@ -33,9 +33,8 @@
 namespace lws::apiserver {
 
 // Posts `review` to `endpoint` and returns the answer document. Must give up after `timeout`.
-using WebhookCaller =
-    std::function<Result<Json>(const WebhookEndpoint& endpoint, const Json& review,
-                               Duration timeout)>;
+using WebhookCaller = std::function<Result<Json>(const WebhookEndpoint& endpoint,
+                                                 const Json& review, Duration timeout)>;
 
 struct WebhookAdmissionOptions {
   store::Store* store = nullptr;  // REQUIRED; the configurations and namespaces are read here

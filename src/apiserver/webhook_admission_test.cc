@@ -36,8 +36,11 @@ Json Configuration(const std::string& kind, const std::string& hook, const std::
                   {"clientConfig", {{"url", "https://127.0.0.1:9443/" + hook}}},
                   {"failurePolicy", "Fail"},
                   {"sideEffects", "None"},
-                  {"rules", {{{"apiGroups", {group}}, {"apiVersions", {"v1"}},
-                              {"operations", {"CREATE", "UPDATE"}}, {"resources", {resource}}}}}};
+                  {"rules",
+                   {{{"apiGroups", {group}},
+                     {"apiVersions", {"v1"}},
+                     {"operations", {"CREATE", "UPDATE"}},
+                     {"resources", {resource}}}}}};
   webhook.update(extra);
   return {{"apiVersion", "admissionregistration.k8s.io/v1"},
           {"kind", kind},
@@ -62,7 +65,8 @@ class WebhookAdmissionTest : public ApiServerTest {
     answer_ = [response](const Json& request) -> Result<Json> {
       Json r = response;
       r["uid"] = request["uid"];
-      return Json{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"},
+      return Json{{"apiVersion", "admission.k8s.io/v1"},
+                  {"kind", "AdmissionReview"},
                   {"response", std::move(r)}};
     };
   }
@@ -83,12 +87,14 @@ Json LabelledPod(const std::string& name) {
 }
 
 TEST_F(WebhookAdmissionTest, ValidatingWebhookDeniesLwsCreate) {
-  Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration",
-                                             "vleaderworkerset.kb.io", "leaderworkerset.x-k8s.io",
-                                             "leaderworkersets"));
+  Register(kValidatingConfigs,
+           Configuration("ValidatingWebhookConfiguration", "vleaderworkerset.kb.io",
+                         "leaderworkerset.x-k8s.io", "leaderworkersets"));
   AnswerWith({{"allowed", false},
-              {"status", {{"code", 403}, {"reason", "Forbidden"},
-                          {"message", "spec.leaderWorkerTemplate.size: Invalid value: 0"}}}});
+              {"status",
+               {{"code", 403},
+                {"reason", "Forbidden"},
+                {"message", "spec.leaderWorkerTemplate.size: Invalid value: 0"}}}});
   Reply reply = Post(kLws, LwsJson("demo"));
   EXPECT_EQ(reply.code, 403);
   EXPECT_EQ(reply.body["reason"], "Forbidden");
@@ -116,14 +122,15 @@ TEST_F(WebhookAdmissionTest, ValidatingWebhookDeniesLwsCreate) {
 TEST_F(WebhookAdmissionTest, RequestsSeeConfigurationChangesAtOnce) {
   AnswerWith({{"allowed", false}, {"status", {{"code", 403}, {"message", "no"}}}});
   EXPECT_EQ(Post(kLws, LwsJson("before")).code, 201);  // nothing registered yet
-  Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration",
-                                             "vleaderworkerset.kb.io", "leaderworkerset.x-k8s.io",
-                                             "leaderworkersets"));
+  Register(kValidatingConfigs,
+           Configuration("ValidatingWebhookConfiguration", "vleaderworkerset.kb.io",
+                         "leaderworkerset.x-k8s.io", "leaderworkersets"));
   EXPECT_EQ(Post(kLws, LwsJson("denied")).code, 403);
   // An edit that takes the webhook off LWS creates: the next request is not sent to it.
   const std::string configuration =
       std::string(kValidatingConfigs) + "/vleaderworkerset.kb.io-configuration";
-  Json rules = {{"op", "replace"}, {"path", "/webhooks/0/rules/0/operations"}, {"value", {"DELETE"}}};
+  Json rules = {
+      {"op", "replace"}, {"path", "/webhooks/0/rules/0/operations"}, {"value", {"DELETE"}}};
   ASSERT_EQ(Patch(configuration, "application/json-patch+json", Json::array({rules})).code, 200);
   EXPECT_EQ(Post(kLws, LwsJson("after-edit")).code, 201);
   rules["value"] = {"CREATE"};
@@ -137,9 +144,12 @@ TEST_F(WebhookAdmissionTest, RequestsSeeConfigurationChangesAtOnce) {
 TEST_F(WebhookAdmissionTest, MutatingWebhookPatchIsApplied) {
   Register(kMutatingConfigs, Configuration("MutatingWebhookConfiguration", "mleaderworkerset.kb.io",
                                            "leaderworkerset.x-k8s.io", "leaderworkersets"));
-  Json patch = Json::array({{{"op", "add"}, {"path", "/spec/startupPolicy"}, {"value", "LeaderReady"}},
-                            {{"op", "add"}, {"path", "/metadata/labels"}, {"value", {{"m", "1"}}}}});
-  AnswerWith({{"allowed", true}, {"patchType", "JSONPatch"}, {"patch", api::Base64Encode(patch.dump())},
+  Json patch =
+      Json::array({{{"op", "add"}, {"path", "/spec/startupPolicy"}, {"value", "LeaderReady"}},
+                   {{"op", "add"}, {"path", "/metadata/labels"}, {"value", {{"m", "1"}}}}});
+  AnswerWith({{"allowed", true},
+              {"patchType", "JSONPatch"},
+              {"patch", api::Base64Encode(patch.dump())},
               {"warnings", {"defaulted by the webhook"}}});
   Reply reply = Post(kLws, LwsJson("demo"));
   ASSERT_EQ(reply.code, 201) << reply.body;
@@ -161,7 +171,8 @@ TEST_F(WebhookAdmissionTest, MutatingWebhookPatchIsApplied) {
 TEST_F(WebhookAdmissionTest, PatchThatDoesNotApplyIsInternalError) {
   Register(kMutatingConfigs, Configuration("MutatingWebhookConfiguration", "m", "", "pods"));
   Json patch = Json::array({{{"op", "remove"}, {"path", "/spec/nothing"}}});
-  AnswerWith({{"allowed", true}, {"patchType", "JSONPatch"}, {"patch", api::Base64Encode(patch.dump())}});
+  AnswerWith(
+      {{"allowed", true}, {"patchType", "JSONPatch"}, {"patch", api::Base64Encode(patch.dump())}});
   Reply reply = Post(kPods, PodJson("p"));
   EXPECT_EQ(reply.code, 500);
   EXPECT_TRUE(reply.body["message"].get<std::string>().starts_with("Internal error occurred: "))
@@ -170,8 +181,9 @@ TEST_F(WebhookAdmissionTest, PatchThatDoesNotApplyIsInternalError) {
 
 TEST_F(WebhookAdmissionTest, CallFailureFollowsFailurePolicy) {
   answer_ = [](const Json&) -> Result<Json> {
-    return Status::Internal("Post \"https://127.0.0.1:9443/vpod.kb.io?timeout=10s\": dial tcp "
-                            "127.0.0.1:9443: connect: connection refused");
+    return Status::Internal(
+        "Post \"https://127.0.0.1:9443/vpod.kb.io?timeout=10s\": dial tcp "
+        "127.0.0.1:9443: connect: connection refused");
   };
   Register(kValidatingConfigs,
            Configuration("ValidatingWebhookConfiguration", "vpod.kb.io", "", "pods"));
@@ -183,22 +195,22 @@ TEST_F(WebhookAdmissionTest, CallFailureFollowsFailurePolicy) {
             "webhook: Post \"https://127.0.0.1:9443/vpod.kb.io?timeout=10s\": dial tcp "
             "127.0.0.1:9443: connect: connection refused");
 
-  Reply ignore = Patch(std::string(kValidatingConfigs) + "/vpod.kb.io-configuration",
-                       "application/json-patch+json",
-                       Json::array({{{"op", "replace"}, {"path", "/webhooks/0/failurePolicy"},
-                                     {"value", "Ignore"}}}));
+  Reply ignore = Patch(
+      std::string(kValidatingConfigs) + "/vpod.kb.io-configuration", "application/json-patch+json",
+      Json::array(
+          {{{"op", "replace"}, {"path", "/webhooks/0/failurePolicy"}, {"value", "Ignore"}}}));
   ASSERT_EQ(ignore.code, 200) << ignore.body;
   EXPECT_EQ(Post(kPods, PodJson("p2")).code, 201) << "failurePolicy Ignore admits";
   EXPECT_EQ(calls_.size(), 2u);
 }
 
 TEST_F(WebhookAdmissionTest, InvalidAnswerIsCallFailure) {
-  Register(kValidatingConfigs,
-           Configuration("ValidatingWebhookConfiguration", "v", "", "pods"));
+  Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration", "v", "", "pods"));
   answer_ = [](const Json& request) -> Result<Json> {
-    return Json{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"},
-                {"response", {{"uid", "not-" + request["uid"].get<std::string>()},
-                              {"allowed", true}}}};
+    return Json{
+        {"apiVersion", "admission.k8s.io/v1"},
+        {"kind", "AdmissionReview"},
+        {"response", {{"uid", "not-" + request["uid"].get<std::string>()}, {"allowed", true}}}};
   };
   Reply reply = Post(kPods, PodJson("p"));
   EXPECT_EQ(reply.code, 500);
@@ -242,8 +254,8 @@ TEST_F(WebhookAdmissionTest, DryRunAndSideEffects) {
   EXPECT_EQ(Post(kPods, PodJson("p")).code, 201) << "a real write calls it";
   EXPECT_EQ(calls_.size(), 1u);
 
-  Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration", "none", "apps",
-                                             "statefulsets"));
+  Register(kValidatingConfigs,
+           Configuration("ValidatingWebhookConfiguration", "none", "apps", "statefulsets"));
   ASSERT_EQ(Post(std::string(kSts) + "?dryRun=All", StatefulSetJson("s")).code, 201);
   ASSERT_EQ(calls_.size(), 2u);
   EXPECT_EQ(calls_[1].request["dryRun"], true);
@@ -252,10 +264,11 @@ TEST_F(WebhookAdmissionTest, DryRunAndSideEffects) {
 
 TEST_F(WebhookAdmissionTest, DeleteSendsOldObject) {
   Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration", "guard", "", "pods",
-                                             {{"rules", {{{"apiGroups", {""}},
-                                                          {"apiVersions", {"*"}},
-                                                          {"operations", {"DELETE"}},
-                                                          {"resources", {"pods"}}}}}}));
+                                             {{"rules",
+                                               {{{"apiGroups", {""}},
+                                                 {"apiVersions", {"*"}},
+                                                 {"operations", {"DELETE"}},
+                                                 {"resources", {"pods"}}}}}}));
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
   EXPECT_TRUE(calls_.empty());
   AnswerWith({{"allowed", false}, {"status", {{"message", "protected"}}}});
@@ -271,12 +284,13 @@ TEST_F(WebhookAdmissionTest, DeleteSendsOldObject) {
 }
 
 TEST_F(WebhookAdmissionTest, NamespaceSelectorReadsNamespaceLabels) {
-  Register(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration", "ns", "", "pods",
-                                             {{"namespaceSelector",
-                                               {{"matchLabels", {{"webhooks", "on"}}}}}}));
+  Register(kValidatingConfigs,
+           Configuration("ValidatingWebhookConfiguration", "ns", "", "pods",
+                         {{"namespaceSelector", {{"matchLabels", {{"webhooks", "on"}}}}}}));
   AnswerWith({{"allowed", true}});
   ASSERT_EQ(Post("/api/v1/namespaces",
-                 {{"apiVersion", "v1"}, {"kind", "Namespace"},
+                 {{"apiVersion", "v1"},
+                  {"kind", "Namespace"},
                   {"metadata", {{"name", "team"}, {"labels", {{"webhooks", "on"}}}}}})
                 .code,
             201);
@@ -316,10 +330,10 @@ TEST(WebhookAdmissionNoCaller, EveryCallFailsAndPolicyDecides) {
     request.headers.Add("Content-Type", "application/json");
     return server->Handle(request);
   };
-  ASSERT_EQ(post(kValidatingConfigs,
-                 Configuration("ValidatingWebhookConfiguration", "v", "", "pods"))
-                .status,
-            201);
+  ASSERT_EQ(
+      post(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration", "v", "", "pods"))
+          .status,
+      201);
   HttpResponse response = post(kPods, PodJson("p"));
   EXPECT_EQ(response.status, 500);
   EXPECT_NE(response.body.find("no webhook transport in this server"), std::string::npos)

@@ -42,8 +42,7 @@ api::Selector SelectorOf(const Json& hook, std::string_view key, Status* error) 
   auto it = hook.find(key);
   if (it == hook.end() || it->is_null()) return api::Selector::Everything();
   api::LabelSelector selector;
-  api::ErrorList decode_errors =
-      api::DecodeInto(*it, &selector, api::FieldPath(std::string(key)));
+  api::ErrorList decode_errors = api::DecodeInto(*it, &selector, api::FieldPath(std::string(key)));
   if (!decode_errors.empty()) {
     *error = Status::Internal(api::AggregateMessage(decode_errors));
     return api::Selector::Nothing();
@@ -96,8 +95,8 @@ bool IsNamespaceObject(std::string_view group, std::string_view resource) {
 bool ScopeMatches(const std::string& scope, const WebhookMatchRequest& request) {
   if (scope == "*") return true;
   // A Namespace is cluster-scoped, whatever name the request carries.
-  const bool cluster = IsNamespaceObject(request.group, request.resource) ||
-                       request.namespace_.empty();
+  const bool cluster =
+      IsNamespaceObject(request.group, request.resource) || request.namespace_.empty();
   if (scope == "Namespaced") return !cluster;
   if (scope == "Cluster") return cluster;
   return false;
@@ -128,8 +127,8 @@ bool NamespaceSelectorMatches(const api::Selector& selector, const WebhookMatchR
   if (selector.Empty()) return true;
   if (IsNamespaceObject(request.group, request.resource) && request.subresource.empty()) {
     // A Namespace being written is judged by its own labels; a deleted one by the stored ones.
-    return selector.Matches(ObjectLabels(request.object != nullptr ? request.object
-                                                               : request.old_object));
+    return selector.Matches(
+        ObjectLabels(request.object != nullptr ? request.object : request.old_object));
   }
   if (request.namespace_.empty()) return true;  // cluster-scoped: never exempted
   return namespace_labels != nullptr && selector.Matches(*namespace_labels);

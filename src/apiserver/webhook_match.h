@@ -63,9 +63,9 @@ struct Webhook {
   std::vector<WebhookRule> rules;
   api::Selector namespace_selector;  // Everything() when absent
   api::Selector object_selector;
-  Status selector_error;             // a selector that did not parse (500 when it matters)
-  bool fail_open = false;            // failurePolicy Ignore (default Fail)
-  std::string side_effects;          // "None", "NoneOnDryRun", "Some", "Unknown"; "" when absent
+  Status selector_error;     // a selector that did not parse (500 when it matters)
+  bool fail_open = false;    // failurePolicy Ignore (default Fail)
+  std::string side_effects;  // "None", "NoneOnDryRun", "Some", "Unknown"; "" when absent
   Duration timeout = std::chrono::seconds(10);  // timeoutSeconds
   std::vector<std::string> admission_review_versions;
 };
@@ -82,8 +82,8 @@ struct WebhookMatchRequest {
   std::string version;
   std::string resource;
   std::string subresource;
-  std::string kind;       // for the configuration-kind exemption
-  std::string namespace_; // "" for cluster-scoped objects
+  std::string kind;                  // for the configuration-kind exemption
+  std::string namespace_;            // "" for cluster-scoped objects
   const Json* object = nullptr;      // null on delete
   const Json* old_object = nullptr;  // null on create
 };

@@ -10,7 +10,7 @@ namespace lws::internal {
 [[noreturn]] void AssertFail(const char* file, int line, const char* expr, std::string_view why);
 }  // namespace lws::internal
 
-#define LWS_ASSERT(cond, why)                                             \
-  do {                                                                    \
+#define LWS_ASSERT(cond, why)                                                   \
+  do {                                                                          \
     if (!(cond)) ::lws::internal::AssertFail(__FILE__, __LINE__, #cond, (why)); \
   } while (0)

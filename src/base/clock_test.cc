@@ -55,8 +55,9 @@ TEST(ClockTest, Rfc3339FormatsEachSecondAfterAnother) {
 }
 
 TEST(ClockTest, Rfc3339RejectsGarbage) {
-  for (const char* bad : {"", "2008-01-01", "2008-13-01T00:00:00Z", "2008-02-30T00:00:00Z",
-                          "2008-01-01T01:01:01", "2008-01-01T01:01:01Zjunk", "x008-01-01T01:01:01Z"}) {
+  for (const char* bad :
+       {"", "2008-01-01", "2008-13-01T00:00:00Z", "2008-02-30T00:00:00Z", "2008-01-01T01:01:01",
+        "2008-01-01T01:01:01Zjunk", "x008-01-01T01:01:01Z"}) {
     EXPECT_FALSE(ParseRfc3339(bad).ok()) << bad;
   }
 }

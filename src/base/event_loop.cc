@@ -64,7 +64,8 @@ void RealEventLoop::Run() {
     Time next = queue_.NextTime();
     if (next > clock_.Now()) {
       // The condition variable waits on the system clock, the same clock RealClock reads.
-      wake_.wait_until(lock, std::chrono::time_point_cast<std::chrono::system_clock::duration>(next));
+      wake_.wait_until(lock,
+                       std::chrono::time_point_cast<std::chrono::system_clock::duration>(next));
       continue;
     }
     std::function<void()> task = queue_.Pop();

@@ -35,7 +35,9 @@ class EventLoop {
   TaskId Post(std::function<void()> task) { return At(Now(), std::move(task)); }
   // Runs `task` once the clock reaches `when` (at once when `when` is past).
   virtual TaskId At(Time when, std::function<void()> task) = 0;
-  TaskId After(Duration delay, std::function<void()> task) { return At(Now() + delay, std::move(task)); }
+  TaskId After(Duration delay, std::function<void()> task) {
+    return At(Now() + delay, std::move(task));
+  }
   // Cancels a task that has not started; returns false when it already ran or was cancelled.
   virtual bool Cancel(TaskId id) = 0;
 };

@@ -45,7 +45,8 @@ Status CreatePrivateDirectory(const std::string& path) {
   std::filesystem::create_directories(path, ec);
   if (ec) return Status::Internal("cannot create directory " + path + ": " + ec.message());
   if (::chmod(path.c_str(), S_IRWXU) != 0) {
-    return Status::Internal("cannot make " + path + " private (mode 0700): " + std::strerror(errno));
+    return Status::Internal("cannot make " + path +
+                            " private (mode 0700): " + std::strerror(errno));
   }
   return Status::Ok();
 }

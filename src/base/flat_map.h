@@ -59,9 +59,9 @@ class FlatMap {
   template <class K>
   static constexpr bool kKeyLike =
       !std::is_convertible_v<const K&, const_iterator> && requires(const Key& a, const K& b) {
-        { a < b } -> std::convertible_to<bool>;
-        { b < a } -> std::convertible_to<bool>;
-      };
+    { a < b } -> std::convertible_to<bool>;
+    { b < a } -> std::convertible_to<bool>;
+  };
 
   FlatMap() = default;
   // Members in any order; of equal keys the first is kept, as std::map's range constructor does.
@@ -86,43 +86,32 @@ class FlatMap {
   void swap(FlatMap& other) noexcept { items_.swap(other.items_); }
 
   template <class K>
-    requires kKeyLike<K>
-  iterator find(const K& key) {
+  requires kKeyLike<K> iterator find(const K& key) {
     const iterator it = LowerBound(key);
     return it != items_.end() && !(key < it->first) ? it : items_.end();
   }
   template <class K>
-    requires kKeyLike<K>
-  const_iterator find(const K& key) const {
-    return const_cast<FlatMap*>(this)->find(key);
-  }
+  requires kKeyLike<K> const_iterator find(const K& key)
+  const { return const_cast<FlatMap*>(this)->find(key); }
   template <class K>
-    requires kKeyLike<K>
-  size_type count(const K& key) const {
-    return find(key) != items_.end() ? 1 : 0;
-  }
+  requires kKeyLike<K> size_type count(const K& key)
+  const { return find(key) != items_.end() ? 1 : 0; }
   template <class K>
-    requires kKeyLike<K>
-  bool contains(const K& key) const {
-    return find(key) != items_.end();
-  }
+  requires kKeyLike<K>
+  bool contains(const K& key) const { return find(key) != items_.end(); }
 
   template <class K>
-    requires kKeyLike<K>
-  T& at(const K& key) {
+  requires kKeyLike<K> T& at(const K& key) {
     const iterator it = find(key);
     if (it == items_.end()) throw std::out_of_range("key not found");
     return it->second;
   }
   template <class K>
-    requires kKeyLike<K>
-  const T& at(const K& key) const {
-    return const_cast<FlatMap*>(this)->at(key);
-  }
+  requires kKeyLike<K>
+  const T& at(const K& key) const { return const_cast<FlatMap*>(this)->at(key); }
 
   template <class K>
-    requires kKeyLike<K>
-  T& operator[](K&& key) {
+  requires kKeyLike<K> T& operator[](K&& key) {
     return try_emplace(std::forward<K>(key)).first->second;
   }
 
@@ -146,7 +135,9 @@ class FlatMap {
     }
     return try_emplace(std::forward<K>(key), std::forward<Args>(args)...).first;
   }
-  std::pair<iterator, bool> insert(const value_type& value) { return try_emplace(value.first, value.second); }
+  std::pair<iterator, bool> insert(const value_type& value) {
+    return try_emplace(value.first, value.second);
+  }
   std::pair<iterator, bool> insert(value_type&& value) {
     return try_emplace(std::move(value.first), std::move(value.second));
   }
@@ -164,8 +155,7 @@ class FlatMap {
     return items_.begin() + at;
   }
   template <class K>
-    requires kKeyLike<K>
-  size_type erase(const K& key) {
+  requires kKeyLike<K> size_type erase(const K& key) {
     const iterator it = find(key);
     if (it == items_.end()) return 0;
     erase(it);

@@ -13,19 +13,19 @@ namespace {
 
 using Map = FlatMap<std::string, int>;
 
-std::vector<std::pair<std::string, int>> Items(const Map& map) {
-  return {map.begin(), map.end()};
-}
+std::vector<std::pair<std::string, int>> Items(const Map& map) { return {map.begin(), map.end()}; }
 std::vector<std::pair<std::string, int>> Items(const std::map<std::string, int>& map) {
   return {map.begin(), map.end()};
 }
 
 TEST(FlatMap, KeepsKeysInStdMapOrder) {
   Map map;
-  for (const char* key : {"spec", "apiVersion", "status", "kind", "metadata", "Z", ""}) map[key] = 1;
+  for (const char* key : {"spec", "apiVersion", "status", "kind", "metadata", "Z", ""})
+    map[key] = 1;
   std::vector<std::string> keys;
   for (const auto& [key, value] : map) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"", "Z", "apiVersion", "kind", "metadata", "spec", "status"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"", "Z", "apiVersion", "kind", "metadata", "spec",
+                                            "status"}));
 }
 
 TEST(FlatMap, LooksUpByAnyStringLikeKey) {

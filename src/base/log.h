@@ -4,11 +4,11 @@
 // log line says where it came from; the level is set once from the command line.
 #pragma once
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <spdlog/spdlog.h>
 
 namespace lws {
 

@@ -15,7 +15,7 @@ namespace lws {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design, like StatusOr.
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design, like StatusOr.
   Result(Status status) : v_(std::move(status)) {  // NOLINT
     LWS_ASSERT(!std::get<Status>(v_).ok(), "Result built from an OK status has no value");
   }
@@ -46,7 +46,9 @@ class [[nodiscard]] Result {
 namespace internal {
 inline Status AsStatus(Status s) { return s; }
 template <class T>
-Status AsStatus(const Result<T>& r) { return r.status(); }
+Status AsStatus(const Result<T>& r) {
+  return r.status();
+}
 }  // namespace internal
 
 }  // namespace lws
@@ -55,10 +57,10 @@ Status AsStatus(const Result<T>& r) { return r.status(); }
 #define LWS_CONCAT(a, b) LWS_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is not OK.
-#define RETURN_IF_ERROR(expr)                                          \
-  do {                                                                 \
-    ::lws::Status lws_status_ = ::lws::internal::AsStatus((expr));     \
-    if (!lws_status_.ok()) return lws_status_;                         \
+#define RETURN_IF_ERROR(expr)                                      \
+  do {                                                             \
+    ::lws::Status lws_status_ = ::lws::internal::AsStatus((expr)); \
+    if (!lws_status_.ok()) return lws_status_;                     \
   } while (0)
 
 // `ASSIGN_OR_RETURN(auto x, F());` declares x from F()'s value or returns F()'s Status.

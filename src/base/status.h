@@ -16,22 +16,22 @@ namespace lws {
 
 enum class Code {
   kOk,
-  kBadRequest,            // 400 BadRequest: malformed input.
-  kUnauthorized,          // 401 Unauthorized.
-  kForbidden,             // 403 Forbidden.
-  kNotFound,              // 404 NotFound.
-  kMethodNotAllowed,      // 405 MethodNotAllowed.
-  kNotAcceptable,         // 406 NotAcceptable.
-  kAlreadyExists,         // 409 AlreadyExists.
-  kConflict,              // 409 Conflict: stale resourceVersion, apply conflict.
-  kGone,                  // 410 Expired: resourceVersion too old for a watch or list.
-  kRequestEntityTooLarge, // 413 RequestEntityTooLarge.
-  kUnsupportedMediaType,  // 415 UnsupportedMediaType.
-  kInvalid,               // 422 Invalid: validation failed, see causes.
-  kTooManyRequests,       // 429 TooManyRequests.
-  kInternal,              // 500 InternalError.
-  kServiceUnavailable,    // 503 ServiceUnavailable.
-  kTimeout,               // 504 Timeout.
+  kBadRequest,             // 400 BadRequest: malformed input.
+  kUnauthorized,           // 401 Unauthorized.
+  kForbidden,              // 403 Forbidden.
+  kNotFound,               // 404 NotFound.
+  kMethodNotAllowed,       // 405 MethodNotAllowed.
+  kNotAcceptable,          // 406 NotAcceptable.
+  kAlreadyExists,          // 409 AlreadyExists.
+  kConflict,               // 409 Conflict: stale resourceVersion, apply conflict.
+  kGone,                   // 410 Expired: resourceVersion too old for a watch or list.
+  kRequestEntityTooLarge,  // 413 RequestEntityTooLarge.
+  kUnsupportedMediaType,   // 415 UnsupportedMediaType.
+  kInvalid,                // 422 Invalid: validation failed, see causes.
+  kTooManyRequests,        // 429 TooManyRequests.
+  kInternal,               // 500 InternalError.
+  kServiceUnavailable,     // 503 ServiceUnavailable.
+  kTimeout,                // 504 Timeout.
 };
 
 // One field-level reason for a failure, as metav1.StatusCause.

@@ -14,10 +14,14 @@ TEST(StatusTest, CodesMapToKubernetesReasons) {
     int http;
   };
   const Row rows[] = {
-      {Code::kBadRequest, "BadRequest", 400},   {Code::kNotFound, "NotFound", 404},
-      {Code::kAlreadyExists, "AlreadyExists", 409}, {Code::kConflict, "Conflict", 409},
-      {Code::kInvalid, "Invalid", 422},         {Code::kGone, "Expired", 410},
-      {Code::kTooManyRequests, "TooManyRequests", 429}, {Code::kInternal, "InternalError", 500},
+      {Code::kBadRequest, "BadRequest", 400},
+      {Code::kNotFound, "NotFound", 404},
+      {Code::kAlreadyExists, "AlreadyExists", 409},
+      {Code::kConflict, "Conflict", 409},
+      {Code::kInvalid, "Invalid", 422},
+      {Code::kGone, "Expired", 410},
+      {Code::kTooManyRequests, "TooManyRequests", 429},
+      {Code::kInternal, "InternalError", 500},
       {Code::kUnsupportedMediaType, "UnsupportedMediaType", 415},
       {Code::kMethodNotAllowed, "MethodNotAllowed", 405},
   };
@@ -32,7 +36,8 @@ TEST(StatusTest, CodesMapToKubernetesReasons) {
 }
 
 TEST(StatusTest, InvalidCarriesCauses) {
-  Status s = Status::Invalid("bad", {{"FieldValueInvalid", "Invalid value: -1: x", "spec.replicas"}});
+  Status s =
+      Status::Invalid("bad", {{"FieldValueInvalid", "Invalid value: -1: x", "spec.replicas"}});
   ASSERT_EQ(s.causes().size(), 1u);
   EXPECT_EQ(s.causes()[0].field, "spec.replicas");
   EXPECT_EQ(s.ToString(), "Invalid: bad");

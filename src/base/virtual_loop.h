@@ -49,7 +49,7 @@ class VirtualLoop final : public EventLoop {
   TaskQueue queue_;
   std::uint64_t tasks_run_ = 0;
   std::uint64_t instant_limit_ = UINT64_MAX;  // off unless set
-  std::uint64_t tasks_at_instant_ = 0;  // since window_start_
+  std::uint64_t tasks_at_instant_ = 0;        // since window_start_
   Time window_start_{};
   bool livelocked_ = false;
 };

@@ -74,8 +74,8 @@ std::string Simulate(std::uint64_t seed) {
   for (int pod = 0; pod < 20; ++pod) {
     auto delay = std::chrono::milliseconds(rng.UniformInt(0, 60'000));
     loop.After(delay, [&, pod] {
-      trace += std::to_string(pod) + "@" +
-               std::to_string(loop.Now().time_since_epoch().count()) + ";";
+      trace +=
+          std::to_string(pod) + "@" + std::to_string(loop.Now().time_since_epoch().count()) + ";";
     });
   }
   loop.RunUntilIdle();

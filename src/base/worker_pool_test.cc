@@ -46,7 +46,7 @@ TEST(WorkerPoolTest, StopFinishesRunningTasksAndDropsTheRest) {
   while (!pool.stopped()) std::this_thread::yield();  // the queue is cleared before this flips
   release.set_value();
   stopper.join();
-  EXPECT_EQ(ran.load(), 1);  // the running task finished; the queued one was dropped
+  EXPECT_EQ(ran.load(), 1);     // the running task finished; the queued one was dropped
   pool.Submit([&] { ++ran; });  // ignored after Stop
   EXPECT_EQ(ran.load(), 1);
 }

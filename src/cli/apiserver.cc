@@ -45,8 +45,8 @@ class ControlLoop {
       Result<int> terminated = cluster::NamespaceDeleter(store_, &served->registry)
                                    .RunOnce(clock_->Now(), &namespace_due_);
       if (!terminated.ok()) {
-        Logger("namespace-controller")->warn("namespace deletion pass failed: {}",
-                                             terminated.status().message());
+        Logger("namespace-controller")
+            ->warn("namespace deletion pass failed: {}", terminated.status().message());
       }
       FinishPodTerminations(served->registry);
       RefreshQuotas(store_, server_);
@@ -83,7 +83,7 @@ class ControlLoop {
   const Clock* clock_;
   std::uint64_t collected_rv_ = 0;
   std::optional<Time> namespace_due_;  // a terminating namespace's grace period ends
-  cluster::GcGraph gc_graph_;  // kept across passes: each reads only what changed
+  cluster::GcGraph gc_graph_;          // kept across passes: each reads only what changed
   Time last_bookmark_;
 };
 
@@ -150,7 +150,8 @@ int RunApiServer(const ApiServerCommandOptions& options) {
 void AddApiServerCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<ApiServerCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "apiserver", "Serve the embedded Kubernetes API server alone (kubectl-compatible, HTTP or HTTPS)");
+      "apiserver",
+      "Serve the embedded Kubernetes API server alone (kubectl-compatible, HTTP or HTTPS)");
   cmd->add_option("--port", options->port, "Port to listen on (0: any free port)");
   cmd->add_option("--bind", options->bind, "Address to listen on");
   cmd->add_flag("--insecure-allow-unauthenticated-remote", options->allow_unauthenticated_remote,

@@ -22,8 +22,8 @@ namespace lws::cli {
 struct ApiServerCommandOptions {
   std::uint16_t port = 6443;  // 0 picks a free port (printed at start)
   std::string bind = "127.0.0.1";
-  std::string data_dir;        // "" keeps everything in memory
-  bool no_fsync = false;       // with data_dir: acknowledge writes before they are flushed
+  std::string data_dir;   // "" keeps everything in memory
+  bool no_fsync = false;  // with data_dir: acknowledge writes before they are flushed
   std::string token;
   // HTTP I/O threads. They only read, parse and write: handlers run on their own pools, and a
   // durable write waits for its flush without a thread (base/deferred_ack.h), so a few suffice;
@@ -32,7 +32,7 @@ struct ApiServerCommandOptions {
   int request_timeout_seconds = 60;                // --request-timeout; 0: none
   std::string audit_log_path;                      // --audit-log-path; "" keeps none
   std::string kubeconfig_out = ".lws/kubeconfig";  // "" writes none
-  std::size_t watch_history = 10'000;  // changes kept for watch resumption (older: 410)
+  std::size_t watch_history = 10'000;              // changes kept for watch resumption (older: 410)
   bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
   bool allow_unauthenticated_remote = false;  // --insecure-allow-unauthenticated-remote
   TlsFlags tls;  // HTTPS (cli/tls_flags.h) unless tls.insecure_plain_http

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <atomic>
 #include <future>
 #include <iostream>
@@ -17,8 +16,8 @@
 #include "base/file.h"
 #include "base/log.h"
 #include "base/rng.h"
-#include "cli/serve.h"
 #include "cli/kube_connect.h"
+#include "cli/serve.h"
 #include "client/rest/rest_client.h"
 #include "config/tls_options.h"
 #include "controllers/lws/manager.h"
@@ -37,8 +36,9 @@ constexpr std::string_view kCommand = "lws controller";
 // gangSchedulingManagement.schedulerProvider (validated: volcano is the only provider).
 controllers::GangProvider GangProviderOf(const config::Configuration& configuration) {
   const auto& gang = configuration.gang_scheduling_management;
-  return gang && gang->scheduler_provider.value_or("") == "volcano" ? controllers::GangProvider::kVolcano
-                                                                    : controllers::GangProvider::kNone;
+  return gang && gang->scheduler_provider.value_or("") == "volcano"
+             ? controllers::GangProvider::kVolcano
+             : controllers::GangProvider::kNone;
 }
 
 // The pod webhook names each group's PodGroup when gang scheduling is on.
@@ -47,8 +47,8 @@ api::PodMutationOptions PodMutationOptionsOf(const config::Configuration& config
   options.gang_scheduling = GangProviderOf(configuration) != controllers::GangProvider::kNone;
   // Hash leaders' group keys must differ between operators and restarts: seeded by the system.
   std::random_device device;
-  options.random_key_suffix = api::SeededKeySuffix(
-      Rng((static_cast<std::uint64_t>(device()) << 32) ^ device()));
+  options.random_key_suffix =
+      api::SeededKeySuffix(Rng((static_cast<std::uint64_t>(device()) << 32) ^ device()));
   return options;
 }
 
@@ -95,7 +95,8 @@ std::string OperatorNamespace(const ControllerCommandOptions& options) {
 
 // The server's gitVersion for the start-up log; "?" when /version is not the JSON we expect.
 std::string ServerVersion(const std::string& body) {
-  const std::string version = api::StringMember(api::Json::parse(body, nullptr, false), "gitVersion");
+  const std::string version =
+      api::StringMember(api::Json::parse(body, nullptr, false), "gitVersion");
   return version.empty() ? "?" : version;
 }
 
@@ -115,10 +116,12 @@ Result<std::unique_ptr<rest::RestClient>> Connect(const ControllerCommandOptions
   // Fail at start with the reason (a wrong CA, a refused connection), not in every informer.
   ASSIGN_OR_RETURN(rest::HttpAnswer version, client->Send({"GET", "/version"}));
   if (version.status != 200) {
-    return Status(Code::kServiceUnavailable, "GET /version answered " + std::to_string(version.status));
+    return Status(Code::kServiceUnavailable,
+                  "GET /version answered " + std::to_string(version.status));
   }
-  Logger("controller")->info("connected to {} ({}), server {}", client->config().server, source,
-                             ServerVersion(version.body));
+  Logger("controller")
+      ->info("connected to {} ({}), server {}", client->config().server, source,
+             ServerVersion(version.body));
   return client;
 }
 
@@ -193,7 +196,8 @@ Status Operator::Start() {
   // server, so no traffic reaches a replica that cannot admit (spec 21.4).
   liveness_.Add("healthz", op::Ping);
   readiness_.Add("readyz", [this] {
-    return webhooks_ready_.load() ? Status::Ok() : Status(Code::kServiceUnavailable, "certificates are not ready");
+    return webhooks_ready_.load() ? Status::Ok()
+                                  : Status(Code::kServiceUnavailable, "certificates are not ready");
   });
   RETURN_IF_ERROR(StartProbes());
   RETURN_IF_ERROR(StartCertificates());
@@ -220,14 +224,17 @@ Status Operator::StartProbes() {
 Status Operator::StartCertificates() {
   const auto& internal = configuration_.internal_cert_management;
   if (!internal || !internal->enable.value_or(false)) {
-    Logger("controller")->info("webhook certificates are managed outside (cert-manager): reading {}",
-                               configuration_.webhook.cert_dir);
+    Logger("controller")
+        ->info("webhook certificates are managed outside (cert-manager): reading {}",
+               configuration_.webhook.cert_dir);
     return Status::Ok();
   }
   operator_webhook::CertManagerOptions cert;
   cert.namespace_ = namespace_;
-  cert.secret_name = internal->webhook_secret_name.value_or(std::string(config::kDefaultWebhookSecretName));
-  cert.service_name = internal->webhook_service_name.value_or(std::string(config::kDefaultWebhookServiceName));
+  cert.secret_name =
+      internal->webhook_secret_name.value_or(std::string(config::kDefaultWebhookSecretName));
+  cert.service_name =
+      internal->webhook_service_name.value_or(std::string(config::kDefaultWebhookServiceName));
   cert.cert_dir = configuration_.webhook.cert_dir;
   // A rotated certificate is served at once, not at the server's next periodic check.
   cert.on_files_written = [this] {
@@ -249,20 +256,22 @@ void Operator::StartWebhookServerWhenReady() {
   serving_loop_.Post([this] {
     if (webhooks_ != nullptr) return;
     if (certificates_ != nullptr && !certificates_->Ready()) {
-      serving_loop_.After(std::chrono::milliseconds(200), [this] { StartWebhookServerWhenReady(); });
+      serving_loop_.After(std::chrono::milliseconds(200),
+                          [this] { StartWebhookServerWhenReady(); });
       return;
     }
     operator_webhook::WebhookServerOptions server;
     server.host = configuration_.webhook.host;
-    server.port = static_cast<std::uint16_t>(configuration_.webhook.port.value_or(config::kDefaultWebhookPort));
+    server.port = static_cast<std::uint16_t>(
+        configuration_.webhook.port.value_or(config::kDefaultWebhookPort));
     server.cert_dir = configuration_.webhook.cert_dir;
     server.tls_policy = TlsPolicyOf(configuration_);
     server.observer = [this](const operator_webhook::WebhookRequestRecord& record) {
       op::RecordWebhookRequest(metrics_, std::string(record.webhook), record.code, record.latency);
     };
-    auto started = operator_webhook::WebhookServer::Start(&serving_loop_, std::move(server),
-                                                           operator_webhook::LwsWebhookEndpoints(
-                                                               PodMutationOptionsOf(configuration_)));
+    auto started = operator_webhook::WebhookServer::Start(
+        &serving_loop_, std::move(server),
+        operator_webhook::LwsWebhookEndpoints(PodMutationOptionsOf(configuration_)));
     if (!started.ok()) {
       Logger("controller")->error("webhook server: {}; retrying in 2s", started.status().message());
       serving_loop_.After(std::chrono::seconds(2), [this] { StartWebhookServerWhenReady(); });
@@ -284,7 +293,8 @@ void Operator::StartElection() {
   lease.lease_namespace = config::LeaderElectionNamespace(configuration_, namespace_);
   lease.lease_name = election->resource_name;
   Rng rng(static_cast<std::uint64_t>(clock_.Now().time_since_epoch().count()));
-  lease.identity = options_.identity.empty() ? op::LeaderIdentity(Hostname(), &rng) : options_.identity;
+  lease.identity =
+      options_.identity.empty() ? op::LeaderIdentity(Hostname(), &rng) : options_.identity;
   lease.lease_duration = election->lease_duration;
   lease.renew_deadline = election->renew_deadline;
   lease.retry_period = election->retry_period;
@@ -314,8 +324,8 @@ void Operator::StartControllers() {
   manager_options.group_workers = static_cast<std::size_t>(options_.group_workers);
   manager_options.event_instance = std::string(controllers::kLwsEventController) + "-" + Hostname();
   manager_options.gang = GangProviderOf(configuration_);
-  manager_ = std::make_unique<controllers::LwsManager>(&controller_loop_, client_.get(),
-                                                       manager_options);
+  manager_ =
+      std::make_unique<controllers::LwsManager>(&controller_loop_, client_.get(), manager_options);
   if (Status started = manager_->Start(); !started.ok()) {
     Logger("controller")->error("starting the controllers: {}", started.message());
     lost_lease_ = true;  // exit and let the pod restart
@@ -363,7 +373,8 @@ int WaitForEnd(const sigset_t& signals, const Operator& running) {
     timespec timeout{0, 200'000'000};
     int signal = sigtimedwait(&signals, nullptr, &timeout);
     if (signal > 0) {
-      Logger("controller")->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
+      Logger("controller")
+          ->info("received {}, shutting down", signal == SIGINT ? "SIGINT" : "SIGTERM");
       return 0;
     }
   }

@@ -93,11 +93,13 @@ void AddClientFlags(CLI::App* command, ControllerCommandOptions* options) {
                       "the operator namespace (default: the service account's, else lws-system)");
   command->add_option("--identity", options->identity,
                       "leader election identity (default <hostname>_<uuid>)");
-  command->add_option("--concurrent-lws-syncs", options->lws_workers,
-                      "LeaderWorkerSets reconciled at once (default 2)")
+  command
+      ->add_option("--concurrent-lws-syncs", options->lws_workers,
+                   "LeaderWorkerSets reconciled at once (default 2)")
       ->check(CLI::Range(1, 64));
-  command->add_option("--concurrent-group-syncs", options->group_workers,
-                      "groups (leader pods) reconciled at once (default 4)")
+  command
+      ->add_option("--concurrent-group-syncs", options->group_workers,
+                   "groups (leader pods) reconciled at once (default 4)")
       ->check(CLI::Range(1, 64));
 }
 
@@ -124,7 +126,8 @@ Result<config::Configuration> ResolveConfiguration(const config::ExplicitFlags& 
   configuration = config::Overlay(std::move(configuration), flags);
   api::ErrorList errors = config::ValidateConfiguration(configuration);
   if (!errors.empty()) {
-    return Status::BadRequest("invalid configuration after flags: " + api::AggregateMessage(errors));
+    return Status::BadRequest("invalid configuration after flags: " +
+                              api::AggregateMessage(errors));
   }
   return configuration;
 }

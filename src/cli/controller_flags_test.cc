@@ -1,8 +1,8 @@
 #include "cli/controller_flags.h"
 
-#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -27,9 +27,7 @@ Result<ControllerCommandOptions> Parse(std::vector<std::string> args) {
   return options;
 }
 
-std::string TestData(const std::string& name) {
-  return TestdataDir() + "/config/" + name;
-}
+std::string TestData(const std::string& name) { return TestdataDir() + "/config/" + name; }
 
 TEST(ControllerFlagsTest, OnlyGivenFlagsAreRecorded) {
   Result<ControllerCommandOptions> parsed =
@@ -74,7 +72,7 @@ TEST(ResolveConfigurationTest, ExplicitFlagsOverrideTheFile) {
   Result<config::Configuration> resolved = ResolveConfiguration(flags);
   ASSERT_TRUE(resolved.ok()) << resolved.status().ToString();
   EXPECT_EQ(resolved->metrics.bind_address, ":9999");  // the flag
-  EXPECT_EQ(resolved->webhook.port, 10443);              // the file
+  EXPECT_EQ(resolved->webhook.port, 10443);            // the file
   EXPECT_EQ(resolved->leader_election->lease_duration, Duration(90s));
 }
 

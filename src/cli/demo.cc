@@ -21,7 +21,8 @@ Result<T> DecodeStored(const store::ObjectPtr& object) {
 // One snapshot of everything the view needs, straight from the store. A missing leader
 // StatefulSet is normal (the controller has not created it yet); a missing LWS is an error
 // (someone deleted it with kubectl).
-Result<RolloutObjects> ReadObjects(const client::LocalClient& client, const std::string& ns, const std::string& name) {
+Result<RolloutObjects> ReadObjects(const client::LocalClient& client, const std::string& ns,
+                                   const std::string& name) {
   RolloutObjects objects;
   ASSIGN_OR_RETURN(store::ObjectPtr lws, client.Get(client::kLeaderWorkerSets, ns, name));
   ASSIGN_OR_RETURN(objects.lws, DecodeStored<api::LeaderWorkerSet>(lws));
@@ -39,7 +40,8 @@ Result<RolloutObjects> ReadObjects(const client::LocalClient& client, const std:
   }
   store::ListOptions leaders;
   leaders.namespace_ = ns;
-  leaders.label_selector = api::Selector::FromSet({{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}});
+  leaders.label_selector =
+      api::Selector::FromSet({{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}});
   ASSIGN_OR_RETURN(store::ListResult pod_list, client.List(client::kPods, leaders));
   for (const store::ObjectPtr& item : pod_list.items) {
     ASSIGN_OR_RETURN(api::Pod pod, DecodeStored<api::Pod>(item));
@@ -53,8 +55,8 @@ class Poller {
  public:
   enum class Outcome { kDone, kTimeout, kInterrupted, kError };
 
-  Poller(const client::LocalClient& client, const Clock& clock, std::ostream& out, const DemoOptions& options,
-         std::string ns, std::string name)
+  Poller(const client::LocalClient& client, const Clock& clock, std::ostream& out,
+         const DemoOptions& options, std::string ns, std::string name)
       : client_(client),
         clock_(clock),
         live_(out, options.view),
@@ -64,7 +66,8 @@ class Poller {
 
   // Until `done` holds for a view, `timeout` passes, the user interrupts or a read fails.
   // `stats`, when given, sees every view.
-  Outcome Until(const std::function<bool(const RolloutView&)>& done, Duration timeout, RolloutStats* stats) {
+  Outcome Until(const std::function<bool(const RolloutView&)>& done, Duration timeout,
+                RolloutStats* stats) {
     Time start = clock_.Now();
     live_.StartTable();  // each phase is a table of its own
     while (true) {
@@ -98,7 +101,8 @@ class Poller {
 };
 
 // Creates the demo LWS. One left by an earlier run (`lws up --data-dir`) is reused as it is.
-Status CreateDemo(const client::LocalClient& client, const Json& manifest, const std::string& name, std::ostream& out) {
+Status CreateDemo(const client::LocalClient& client, const Json& manifest, const std::string& name,
+                  std::ostream& out) {
   Result<store::ObjectPtr> created = client.Create(client::kLeaderWorkerSets, manifest);
   if (created.ok()) {
     out << "leaderworkerset.leaderworkerset.x-k8s.io/" << name << " created\n";
@@ -122,7 +126,8 @@ const Json* At(const Json& json, std::initializer_list<const char*> path) {
 }
 
 std::string FirstImage(const Json& lws) {
-  const Json* containers = At(lws, {"spec", "leaderWorkerTemplate", "workerTemplate", "spec", "containers"});
+  const Json* containers =
+      At(lws, {"spec", "leaderWorkerTemplate", "workerTemplate", "spec", "containers"});
   if (containers == nullptr || !containers->is_array() || containers->empty()) return "";
   const Json* image = At((*containers)[0], {"image"});
   return image != nullptr && image->is_string() ? image->get<std::string>() : "";
@@ -146,8 +151,9 @@ Json ImagePatch(const Json& lws, const std::string& image) {
 
 // Changes the image and returns the image now rolling out. A reused LWS that already runs the
 // new image rolls back to the manifest's, so that every run shows a rollout.
-Result<std::string> ChangeImage(const client::LocalClient& client, const Json& manifest, const std::string& ns,
-                                const std::string& name, const DemoOptions& options) {
+Result<std::string> ChangeImage(const client::LocalClient& client, const Json& manifest,
+                                const std::string& ns, const std::string& name,
+                                const DemoOptions& options) {
   ASSIGN_OR_RETURN(store::ObjectPtr live, client.Get(client::kLeaderWorkerSets, ns, name));
   std::string image = options.new_image;
   if (FirstImage(live->json) == image) image = FirstImage(manifest);
@@ -166,16 +172,17 @@ bool IsAvailable(const RolloutView& view) {
 // controller is running.
 std::string NotAvailableReason(const RolloutView& view) {
   if (view.observed_generation < view.generation) {
-    return fmt::format("the controller has not observed generation {} (status is at {})", view.generation,
-                       view.observed_generation);
+    return fmt::format("the controller has not observed generation {} (status is at {})",
+                       view.generation, view.observed_generation);
   }
   return fmt::format("{} of {} groups ready", view.ReadyGroups(), view.replicas);
 }
 
 std::string Hints(const DemoOptions& options, const std::string& name) {
-  std::string intro = options.keep_running
-                          ? "The cluster keeps running (Ctrl-C stops it). Look around with:\n"
-                          : "Run `lws up --demo --keep-running` to keep the cluster and look around with:\n";
+  std::string intro =
+      options.keep_running
+          ? "The cluster keeps running (Ctrl-C stops it). Look around with:\n"
+          : "Run `lws up --demo --keep-running` to keep the cluster and look around with:\n";
   return intro + fmt::format(
                      "  export KUBECONFIG={}\n"
                      "  kubectl get lws,sts,pods -o wide\n"
@@ -206,10 +213,12 @@ int Report(Poller::Outcome outcome, const Poller& poller, const std::string& wha
 
 }  // namespace
 
-int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream& out, const DemoOptions& options) {
+int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream& out,
+            const DemoOptions& options) {
   Result<Json> manifest = api::LoadYaml(DemoManifest());
   if (!manifest.ok()) {
-    out << "lws up --demo: the built-in manifest does not parse: " << manifest.status().message() << "\n";
+    out << "lws up --demo: the built-in manifest does not parse: " << manifest.status().message()
+        << "\n";
     return kDemoFailed;
   }
   const Json metadata = manifest->value("metadata", Json::object());
@@ -225,7 +234,8 @@ int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream&
   Time created_at = clock.Now();
   Poller::Outcome available = poller.Until(IsAvailable, options.available_timeout, nullptr);
   std::string why = NotAvailableReason(poller.last());
-  if (int code = Report(available, poller, "not Available", options.available_timeout, why, out); code != kDemoDone) {
+  if (int code = Report(available, poller, "not Available", options.available_timeout, why, out);
+      code != kDemoDone) {
     return code;
   }
   const std::string old_revision = poller.last().revision;
@@ -241,7 +251,8 @@ int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream&
   auto complete = [&](const RolloutView& view) { return RolloutComplete(view, old_revision); };
   Poller::Outcome rolled = poller.Until(complete, options.rollout_timeout, &stats);
   why = RolloutBlocker(poller.last(), old_revision);
-  if (int code = Report(rolled, poller, "rollout stuck", options.rollout_timeout, why, out); code != kDemoDone) {
+  if (int code = Report(rolled, poller, "rollout stuck", options.rollout_timeout, why, out);
+      code != kDemoDone) {
     return code;
   }
   out << stats.Summary(poller.last()) << Hints(options, name) << std::flush;

@@ -47,7 +47,8 @@ struct DemoOptions {
 // Runs the demo to its end. Progress and the summary go to `out`; returns kDemoDone,
 // kDemoFailed (with the reason on `out`) or kDemoInterrupted. `clock` must be the cluster's;
 // `client` writes as its field manager (`lws up` names it "lws-demo").
-int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream& out, const DemoOptions& options);
+int RunDemo(const client::LocalClient& client, const Clock& clock, std::ostream& out,
+            const DemoOptions& options);
 
 // The demo's LeaderWorkerSet, byte for byte examples/lws/demo.yaml.
 std::string_view DemoManifest();

@@ -30,7 +30,8 @@ std::string ReadRepoFile(const std::string& path) {
 TEST(DemoManifests, AreTheExampleFilesByteForByte) {
   EXPECT_EQ(DemoManifest(), ReadRepoFile("examples/lws/demo.yaml"));
   EXPECT_EQ(DemoClusterConfig(), ReadRepoFile("examples/cluster/demo-cluster.yaml"));
-  Result<cluster::ClusterSpec> cluster = cluster::ParseClusterConfig(DemoClusterConfig(), "demo-cluster.yaml");
+  Result<cluster::ClusterSpec> cluster =
+      cluster::ParseClusterConfig(DemoClusterConfig(), "demo-cluster.yaml");
   ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
   EXPECT_EQ(cluster->pools.size(), 2u);
 }
@@ -54,11 +55,17 @@ class FakeController {
       std::string name = "demo-" + std::to_string(i);
       Json pod = Apply(kPods, LeaderPod(name, i, hash));
       Patch(kPods, name,
-            {{"status", {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
-      Json owner = {
-          {"apiVersion", "v1"}, {"kind", "Pod"}, {"name", name}, {"uid", pod["metadata"]["uid"]}, {"controller", true}};
-      Apply(kStatefulSets, StatefulSet(name, hash, 3, {{api::kGroupIndexLabel, std::to_string(i)}}, owner));
-      Patch(kStatefulSets, name, {{"status", {{"replicas", 3}, {"readyReplicas", 3}, {"availableReplicas", 3}}}});
+            {{"status",
+              {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}});
+      Json owner = {{"apiVersion", "v1"},
+                    {"kind", "Pod"},
+                    {"name", name},
+                    {"uid", pod["metadata"]["uid"]},
+                    {"controller", true}};
+      Apply(kStatefulSets,
+            StatefulSet(name, hash, 3, {{api::kGroupIndexLabel, std::to_string(i)}}, owner));
+      Patch(kStatefulSets, name,
+            {{"status", {{"replicas", 3}, {"readyReplicas", 3}, {"availableReplicas", 3}}}});
     }
     Json available = {{"type", "Available"},
                       {"status", "True"},
@@ -80,8 +87,8 @@ class FakeController {
   std::int64_t max_generation = INT64_MAX;
 
  private:
-  static Json StatefulSet(const std::string& name, const std::string& hash, int replicas, api::StringMap selector,
-                          Json owner) {
+  static Json StatefulSet(const std::string& name, const std::string& hash, int replicas,
+                          api::StringMap selector, Json owner) {
     selector[api::kSetNameLabel] = "demo";
     Json labels = selector;
     labels[api::kRevisionLabel] = hash;
@@ -116,11 +123,14 @@ class FakeController {
     if (created.ok()) return (*created)->json;
     EXPECT_EQ(created.status().code(), Code::kAlreadyExists) << created.status().ToString();
     Json labels = {{"metadata", {{"labels", object["metadata"]["labels"]}}}};
-    return client_.Patch(resource, "default", object["metadata"]["name"], PatchType::kMerge, labels).value()->json;
+    return client_.Patch(resource, "default", object["metadata"]["name"], PatchType::kMerge, labels)
+        .value()
+        ->json;
   }
 
   void Patch(const client::Resource& resource, const std::string& name, const Json& status) {
-    Result<store::ObjectPtr> patched = client_.Patch(resource, "default", name, PatchType::kMerge, status, "status");
+    Result<store::ObjectPtr> patched =
+        client_.Patch(resource, "default", name, PatchType::kMerge, status, "status");
     EXPECT_TRUE(patched.ok()) << patched.status().ToString();
   }
 
@@ -163,7 +173,8 @@ TEST(RunDemo, CreatesTheLwsAndGivesUpWhenItNeverBecomesAvailable) {
   EXPECT_EQ(run.Run(), kDemoFailed);
   EXPECT_GE(run.cp.loop.Now() - start, std::chrono::seconds(2));
   std::string out = run.out.str();
-  EXPECT_NE(out.find("leaderworkerset.leaderworkerset.x-k8s.io/demo created\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("leaderworkerset.leaderworkerset.x-k8s.io/demo created\n"), std::string::npos)
+      << out;
   // Nothing changed while waiting: the view was printed once.
   EXPECT_NE(out.find("  +0.0s  -          0/4    0        -- -- -- --     - (gen 1 unobserved)\n"),
             std::string::npos)
@@ -189,11 +200,13 @@ TEST(RunDemo, RollsOutTheNewImageAndSummarises) {
   EXPECT_EQ(lws["metadata"]["generation"], 2);
   EXPECT_EQ(DemoRun::Image(lws, "leaderTemplate"), "vllm/vllm-openai:v0.6.1");
   EXPECT_EQ(DemoRun::Image(lws, "workerTemplate"), "vllm/vllm-openai:v0.6.1");
-  EXPECT_NE(out.find("== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("  0          4/4    4        n+ n+ n+ n+     Available\n"),
+  EXPECT_NE(out.find("== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("rollout complete in 0.1s\n  fewest ready groups: 4 of 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("  0          4/4    4        n+ n+ n+ n+     Available\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("rollout complete in 0.1s\n  fewest ready groups: 4 of 4"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("export KUBECONFIG=/tmp/kubeconfig\n"), std::string::npos) << out;
   // Not on a terminal: a log, every line within 80 columns, no terminal sequence.
   std::istringstream lines(out);
@@ -203,7 +216,8 @@ TEST(RunDemo, RollsOutTheNewImageAndSummarises) {
   // A second run finds the LWS (as `lws up --data-dir` would) and rolls back to the old image.
   run.out.str("");
   ASSERT_EQ(run.Run(), kDemoDone) << run.out.str();
-  EXPECT_NE(run.out.str().find("demo exists already: reusing it"), std::string::npos) << run.out.str();
+  EXPECT_NE(run.out.str().find("demo exists already: reusing it"), std::string::npos)
+      << run.out.str();
   EXPECT_EQ(DemoRun::Image(run.Lws(), "workerTemplate"), "vllm/vllm-openai:v0.6.0");
 }
 
@@ -215,8 +229,10 @@ TEST(RunDemo, OnATerminalRedrawsEachPhaseInPlace) {
   // Each poll moves back over the row and draws it again; the phases' tables and the summary
   // start on lines of their own.
   EXPECT_NE(out.find("\r\x1b[1A\x1b[J  +0.1s  "), std::string::npos) << out;
-  EXPECT_NE(out.find("\n== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n   TIME  PARTITION"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          "\n== Available after 0.1s\n== rolling out vllm/vllm-openai:v0.6.1\n   TIME  PARTITION"),
+      std::string::npos)
       << out;
   EXPECT_NE(out.find("     Available\nrollout complete in 0.1s\n"), std::string::npos) << out;
 }
@@ -225,8 +241,9 @@ TEST(RunDemo, SaysWhereARolloutIsStuck) {
   DemoRun run;
   run.controller.max_generation = 1;  // becomes Available, never reacts to the image change
   EXPECT_EQ(run.Run(), kDemoFailed);
-  EXPECT_NE(run.out.str().find("lws up --demo: rollout stuck after 3.0s:\n  the controller has not observed "
-                               "generation 2 (status is at 1)\n"),
+  EXPECT_NE(run.out.str().find(
+                "lws up --demo: rollout stuck after 3.0s:\n  the controller has not observed "
+                "generation 2 (status is at 1)\n"),
             std::string::npos)
       << run.out.str();
 }

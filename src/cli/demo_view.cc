@@ -85,13 +85,15 @@ bool RolloutView::HasCondition(const std::string& type) const {
 }
 
 int RolloutView::ReadyGroups() const {
-  return static_cast<int>(
-      std::count_if(groups.begin(), groups.end(), [](const GroupView& g) { return g.state == GroupState::kReady; }));
+  return static_cast<int>(std::count_if(groups.begin(), groups.end(), [](const GroupView& g) {
+    return g.state == GroupState::kReady;
+  }));
 }
 
 int RolloutView::SurgeGroups() const {
-  return static_cast<int>(std::count_if(groups.begin(), groups.end(),
-                                        [](const GroupView& g) { return g.surge && g.state != GroupState::kMissing; }));
+  return static_cast<int>(std::count_if(groups.begin(), groups.end(), [](const GroupView& g) {
+    return g.surge && g.state != GroupState::kMissing;
+  }));
 }
 
 RolloutView BuildRolloutView(const RolloutObjects& objects) {
@@ -118,30 +120,34 @@ RolloutView BuildRolloutView(const RolloutObjects& objects) {
   if (!leaders.empty()) count = std::max(count, leaders.rbegin()->first + 1);
   for (std::int32_t index = 0; index < count; ++index) {
     auto it = leaders.find(index);
-    view.groups.push_back(ViewGroup(index, it == leaders.end() ? nullptr : it->second, objects, view));
+    view.groups.push_back(
+        ViewGroup(index, it == leaders.end() ? nullptr : it->second, objects, view));
   }
   return view;
 }
 
 std::string RolloutBlocker(const RolloutView& view, const std::string& old_revision) {
   if (view.observed_generation < view.generation) {
-    return fmt::format("the controller has not observed generation {} (status is at {})", view.generation,
-                       view.observed_generation);
+    return fmt::format("the controller has not observed generation {} (status is at {})",
+                       view.generation, view.observed_generation);
   }
   if (!view.sts_found) return "the leader StatefulSet does not exist";
   if (view.revision.empty() || view.revision == old_revision) {
     return "the leader StatefulSet is still on the old revision " + old_revision;
   }
   if (view.sts_partition != view.partition) {
-    return fmt::format("the leader StatefulSet's partition is {}, not {}", view.sts_partition, view.partition);
+    return fmt::format("the leader StatefulSet's partition is {}, not {}", view.sts_partition,
+                       view.partition);
   }
   if (view.sts_replicas != view.replicas) {
-    return fmt::format("the leader StatefulSet has {} replicas, not {}", view.sts_replicas, view.replicas);
+    return fmt::format("the leader StatefulSet has {} replicas, not {}", view.sts_replicas,
+                       view.replicas);
   }
   for (const GroupView& group : view.groups) {
     if (group.surge) return fmt::format("surge group {} still exists", group.index);
     if (group.index < view.partition) continue;  // below a user partition groups stay old
-    if (group.revision != GroupRevision::kNew) return fmt::format("group {} is not updated", group.index);
+    if (group.revision != GroupRevision::kNew)
+      return fmt::format("group {} is not updated", group.index);
     if (group.state != GroupState::kReady) return fmt::format("group {} is not ready", group.index);
   }
   if (static_cast<std::int32_t>(view.groups.size()) < view.replicas) return "groups are missing";
@@ -168,7 +174,8 @@ std::string RolloutStats::Summary(const RolloutView& last) const {
       "rollout complete in {}\n"
       "  fewest ready groups: {} of {}, {} replicas - maxUnavailable = {}\n"
       "  most surge groups:   {} (maxSurge {})\n",
-      FormatElapsed(Elapsed()), std::max(min_ready_, 0), last.replicas, kept, floor, max_surge_, last.max_surge);
+      FormatElapsed(Elapsed()), std::max(min_ready_, 0), last.replicas, kept, floor, max_surge_,
+      last.max_surge);
 }
 
 std::string FormatElapsed(Duration d) {

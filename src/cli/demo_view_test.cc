@@ -22,7 +22,8 @@ T DecodeOrDie(const Json& json) {
 
 api::LeaderWorkerSet Lws(std::vector<std::string> true_conditions, int ready = 4, int updated = 0) {
   Json conditions = Json::array();
-  for (const std::string& type : true_conditions) conditions.push_back({{"type", type}, {"status", "True"}});
+  for (const std::string& type : true_conditions)
+    conditions.push_back({{"type", type}, {"status", "True"}});
   conditions.push_back({{"type", "Unrelated"}, {"status", "False"}});
   return DecodeOrDie<api::LeaderWorkerSet>(
       {{"metadata", {{"name", "demo"}, {"namespace", "default"}, {"generation", 2}}},
@@ -31,7 +32,8 @@ api::LeaderWorkerSet Lws(std::vector<std::string> true_conditions, int ready = 4
          {"leaderWorkerTemplate", {{"size", 4}}},
          {"rolloutStrategy",
           {{"type", "RollingUpdate"},
-           {"rollingUpdateConfiguration", {{"partition", 0}, {"maxUnavailable", 1}, {"maxSurge", 1}}}}}}},
+           {"rollingUpdateConfiguration",
+            {{"partition", 0}, {"maxUnavailable", 1}, {"maxSurge", 1}}}}}}},
        {"status",
         {{"conditions", conditions},
          {"readyReplicas", ready},
@@ -42,7 +44,9 @@ api::LeaderWorkerSet Lws(std::vector<std::string> true_conditions, int ready = 4
 api::StatefulSet LeaderSet(int replicas, int partition, const std::string& hash = kNew) {
   return DecodeOrDie<api::StatefulSet>(
       {{"metadata", {{"name", "demo"}, {"labels", {{api::kRevisionLabel, hash}}}}},
-       {"spec", {{"replicas", replicas}, {"updateStrategy", {{"rollingUpdate", {{"partition", partition}}}}}}}});
+       {"spec",
+        {{"replicas", replicas},
+         {"updateStrategy", {{"rollingUpdate", {{"partition", partition}}}}}}}});
 }
 
 struct PodSpec {
@@ -56,19 +60,23 @@ api::Pod LeaderPod(const PodSpec& p) {
   std::string name = "demo-" + std::to_string(p.index);
   Json meta = {{"name", name},
                {"uid", "uid-" + name},
-               {"labels", {{api::kGroupIndexLabel, std::to_string(p.index)}, {api::kRevisionLabel, p.hash}}}};
+               {"labels",
+                {{api::kGroupIndexLabel, std::to_string(p.index)}, {api::kRevisionLabel, p.hash}}}};
   if (p.deleting) meta["deletionTimestamp"] = "2024-01-01T00:00:00Z";
-  Json status = {{"phase", "Running"}, {"conditions", {{{"type", "Ready"}, {"status", p.ready ? "True" : "False"}}}}};
+  Json status = {{"phase", "Running"},
+                 {"conditions", {{{"type", "Ready"}, {"status", p.ready ? "True" : "False"}}}}};
   return DecodeOrDie<api::Pod>({{"metadata", meta}, {"status", status}});
 }
 
 api::StatefulSet WorkerSet(int index, int available, const std::string& owner_uid = "") {
   std::string name = "demo-" + std::to_string(index);
   std::string uid = owner_uid.empty() ? "uid-" + name : owner_uid;
-  Json owner = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"name", name}, {"uid", uid}, {"controller", true}};
-  return DecodeOrDie<api::StatefulSet>({{"metadata", {{"name", name}, {"ownerReferences", {owner}}}},
-                                        {"spec", {{"replicas", 3}}},
-                                        {"status", {{"replicas", 3}, {"availableReplicas", available}}}});
+  Json owner = {
+      {"apiVersion", "v1"}, {"kind", "Pod"}, {"name", name}, {"uid", uid}, {"controller", true}};
+  return DecodeOrDie<api::StatefulSet>(
+      {{"metadata", {{"name", name}, {"ownerReferences", {owner}}}},
+       {"spec", {{"replicas", 3}}},
+       {"status", {{"replicas", 3}, {"availableReplicas", available}}}});
 }
 
 // Leader pods as given, each with a fully available worker set unless its index is in `no_workers`.
@@ -92,8 +100,9 @@ std::string Glyphs(const RolloutView& view) {
 }
 
 TEST(RolloutView, ReadsTheRolloutFromTheObjects) {
-  RolloutObjects objects = Objects(Lws({"Progressing", "UpdateInProgress"}, 3, 2), LeaderSet(5, 2),
-                                   {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew}, {4, kNew, false}});
+  RolloutObjects objects =
+      Objects(Lws({"Progressing", "UpdateInProgress"}, 3, 2), LeaderSet(5, 2),
+              {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew}, {4, kNew, false}});
   RolloutView view = BuildRolloutView(objects);
   EXPECT_EQ(Glyphs(view), "o+ o+ n~ n+ s~");
   EXPECT_TRUE(view.sts_found);
@@ -110,8 +119,8 @@ TEST(RolloutView, ReadsTheRolloutFromTheObjects) {
 
 TEST(RolloutView, MissingPodsAndLeaderSet) {
   // The StatefulSet wants 5 groups; pods 2 and 4 do not exist yet.
-  RolloutView view =
-      BuildRolloutView(Objects(Lws({"Progressing"}), LeaderSet(5, 4), {{0, kOld}, {1, kOld}, {3, kOld}}));
+  RolloutView view = BuildRolloutView(
+      Objects(Lws({"Progressing"}), LeaderSet(5, 4), {{0, kOld}, {1, kOld}, {3, kOld}}));
   EXPECT_EQ(Glyphs(view), "o+ o+ -- o+ s-");
   EXPECT_EQ(view.SurgeGroups(), 0);
 
@@ -148,15 +157,16 @@ TEST(RolloutView, AGroupIsReadyOnlyWithItsLeaderAndAllItsWorkers) {
 }
 
 TEST(RolloutView, UnobservedGenerationBlocksCompletion) {
-  RolloutObjects objects =
-      Objects(Lws({"Available"}), LeaderSet(4, 0, kOld), {{0, kOld}, {1, kOld}, {2, kOld}, {3, kOld}});
+  RolloutObjects objects = Objects(Lws({"Available"}), LeaderSet(4, 0, kOld),
+                                   {{0, kOld}, {1, kOld}, {2, kOld}, {3, kOld}});
   objects.lws.metadata.generation = 3;
   RolloutView view = BuildRolloutView(objects);
   EXPECT_EQ(Glyphs(view), "n+ n+ n+ n+");
   EXPECT_EQ(view.generation, 3);
   EXPECT_EQ(view.observed_generation, 2);
   EXPECT_FALSE(RolloutComplete(view, kOld));
-  EXPECT_EQ(RolloutBlocker(view, kOld), "the controller has not observed generation 3 (status is at 2)");
+  EXPECT_EQ(RolloutBlocker(view, kOld),
+            "the controller has not observed generation 3 (status is at 2)");
 }
 
 TEST(RolloutComplete, EveryConditionMatters) {
@@ -170,7 +180,8 @@ TEST(RolloutComplete, EveryConditionMatters) {
       {"done", Objects(Lws({"Available"}), LeaderSet(4, 0), all_new), ""},
       {"still the old revision", Objects(Lws({"Available"}), LeaderSet(4, 0, kOld), all_new),
        "the leader StatefulSet is still on the old revision hash-old"},
-      {"no leader sts", Objects(Lws({"Available"}), std::nullopt, all_new), "the leader StatefulSet does not exist"},
+      {"no leader sts", Objects(Lws({"Available"}), std::nullopt, all_new),
+       "the leader StatefulSet does not exist"},
       {"partition up", Objects(Lws({"Available"}), LeaderSet(4, 1), all_new),
        "the leader StatefulSet's partition is 1, not 0"},
       {"surge replica", Objects(Lws({"Available"}), LeaderSet(5, 0), all_new),
@@ -179,13 +190,15 @@ TEST(RolloutComplete, EveryConditionMatters) {
        Objects(Lws({"Available"}), LeaderSet(4, 0),
                {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}, {4, kNew, true, true}}),
        "surge group 4 still exists"},
-      {"an old group", Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kOld}, {1, kNew}, {2, kNew}, {3, kNew}}),
+      {"an old group",
+       Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kOld}, {1, kNew}, {2, kNew}, {3, kNew}}),
        "group 0 is not updated"},
       {"workers of group 2 missing", Objects(Lws({"Available"}), LeaderSet(4, 0), all_new, {2}),
        "group 2 is not ready"},
       {"not Available", Objects(Lws({"Progressing"}), LeaderSet(4, 0), all_new),
        "the LeaderWorkerSet is not Available"},
-      {"UpdateInProgress", Objects(Lws({"Available", "UpdateInProgress"}), LeaderSet(4, 0), all_new),
+      {"UpdateInProgress",
+       Objects(Lws({"Available", "UpdateInProgress"}), LeaderSet(4, 0), all_new),
        "UpdateInProgress is still True"},
   };
   for (const Case& c : cases) {
@@ -200,14 +213,16 @@ TEST(RolloutStats, FewestReadyAndMostSurge) {
   RolloutStats stats(start);
   EXPECT_EQ(stats.MinReadyGroups(), -1);
   auto lws = Lws({"Progressing", "UpdateInProgress"});
-  stats.Observe(BuildRolloutView(Objects(lws, LeaderSet(5, 3),
-                                         {{0, kOld}, {1, kOld}, {2, kOld}, {3, kNew, false}, {4, kNew, false}})),
+  stats.Observe(BuildRolloutView(
+                    Objects(lws, LeaderSet(5, 3),
+                            {{0, kOld}, {1, kOld}, {2, kOld}, {3, kNew, false}, {4, kNew, false}})),
                 start + std::chrono::seconds(1));
   stats.Observe(
-      BuildRolloutView(Objects(lws, LeaderSet(5, 2), {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew}, {4, kNew}})),
+      BuildRolloutView(Objects(lws, LeaderSet(5, 2),
+                               {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew}, {4, kNew}})),
       start + std::chrono::seconds(5));
-  RolloutView last =
-      BuildRolloutView(Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}}));
+  RolloutView last = BuildRolloutView(
+      Objects(Lws({"Available"}), LeaderSet(4, 0), {{0, kNew}, {1, kNew}, {2, kNew}, {3, kNew}}));
   stats.Observe(last, start + std::chrono::milliseconds(42'300));
   EXPECT_EQ(stats.MinReadyGroups(), 3);
   EXPECT_EQ(stats.MaxSurgeGroups(), 1);
@@ -219,10 +234,12 @@ TEST(RolloutStats, FewestReadyAndMostSurge) {
 
   // Two groups down at once breaks the maxUnavailable promise, and the summary says so.
   stats.Observe(
-      BuildRolloutView(Objects(lws, LeaderSet(4, 2), {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew, false}})),
+      BuildRolloutView(Objects(lws, LeaderSet(4, 2),
+                               {{0, kOld}, {1, kOld}, {2, kNew, false}, {3, kNew, false}})),
       start + std::chrono::seconds(50));
   EXPECT_EQ(stats.MinReadyGroups(), 2);
-  EXPECT_NE(stats.Summary(last).find("2 of 4, FELL BELOW replicas - maxUnavailable = 3"), std::string::npos);
+  EXPECT_NE(stats.Summary(last).find("2 of 4, FELL BELOW replicas - maxUnavailable = 3"),
+            std::string::npos);
 }
 
 TEST(FormatElapsed, SecondsThenMinutes) {

@@ -6,7 +6,8 @@
 
 namespace lws::cli {
 
-void AddKubeFlags(CLI::App* cmd, KubeFlags* flags, bool with_namespace, const std::string& purpose) {
+void AddKubeFlags(CLI::App* cmd, KubeFlags* flags, bool with_namespace,
+                  const std::string& purpose) {
   cmd->add_option("--kubeconfig", flags->kubeconfig, purpose + "the kubeconfig file");
   cmd->add_option("--context", flags->context, purpose + "the kubeconfig context");
   if (with_namespace) {

@@ -1,7 +1,6 @@
 #include "cli/rollout.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <thread>
 
@@ -43,7 +42,7 @@ Result<api::LeaderWorkerSet> GetLws(const client::Client& client, const std::str
 
 // The LWS's ControllerRevisions (labelled with its name and controlled by it).
 Result<std::vector<api::ControllerRevision>> Revisions(const client::Client& client,
-                                                      const api::LeaderWorkerSet& lws) {
+                                                       const api::LeaderWorkerSet& lws) {
   store::ListOptions list;
   list.namespace_ = lws.metadata.namespace_;
   ASSIGN_OR_RETURN(list.label_selector,
@@ -58,7 +57,7 @@ Result<std::vector<api::ControllerRevision>> Revisions(const client::Client& cli
 }
 
 int WatchStatus(const RolloutOptions& o, const client::Client& client, const std::string& ns,
-            std::ostream& out, std::ostream& err, const Sleeper& sleep) {
+                std::ostream& out, std::ostream& err, const Sleeper& sleep) {
   Result<Duration> timeout = api::ParseGoDuration(o.timeout);
   if (!timeout.ok()) {
     err << "error: --timeout: " << timeout.status().message() << "\n";
@@ -146,15 +145,16 @@ int RunRollout(const RolloutOptions& o, const client::Client& client, const std:
   if (o.verb == "status") return WatchStatus(o, client, ns, out, err, sleep);
   if (o.verb == "history") return History(o, client, ns, out, err);
   if (o.verb == "undo") return Undo(o, client, ns, out, err);
-  if (o.verb == "pause" || o.verb == "resume") return Pause(o, client, ns, out, err, o.verb == "pause");
+  if (o.verb == "pause" || o.verb == "resume")
+    return Pause(o, client, ns, out, err, o.verb == "pause");
   err << "error: unknown rollout command \"" << o.verb << "\"\n";
   return 2;
 }
 
 namespace {
 
-CLI::App* AddVerb(CLI::App* rollout, const std::shared_ptr<RolloutOptions>& options,
-                  int* exit_code, const std::string& verb, const std::string& help) {
+CLI::App* AddVerb(CLI::App* rollout, const std::shared_ptr<RolloutOptions>& options, int* exit_code,
+                  const std::string& verb, const std::string& help) {
   CLI::App* cmd = rollout->add_subcommand(verb, help);
   cmd->add_option("name", options->name, "The LeaderWorkerSet")->required();
   AddKubeFlags(cmd, &options->kube, /*with_namespace=*/true);
@@ -183,7 +183,8 @@ void AddRolloutCommand(CLI::App& app, int* exit_code) {
   rollout->require_subcommand(1);
   CLI::App* status = AddVerb(rollout, options, exit_code, "status",
                              "Follow the rollout until it completes, fails or stalls");
-  status->add_flag("-w,--watch", options->watch, "Watch until it ends (default true; --watch=false looks once)");
+  status->add_flag("-w,--watch", options->watch,
+                   "Watch until it ends (default true; --watch=false looks once)");
   status->add_option("--timeout", options->timeout,
                      "How long to wait before giving up (a Go duration; 0s waits for ever)");
   CLI::App* history = AddVerb(rollout, options, exit_code, "history",
@@ -191,8 +192,8 @@ void AddRolloutCommand(CLI::App& app, int* exit_code) {
   history->add_option("--revision", options->revision, "Show the templates of this revision");
   AddVerb(rollout, options, exit_code, "pause", "Replace no further group (lws-cpp.dev/paused)");
   AddVerb(rollout, options, exit_code, "resume", "Resume a paused rollout");
-  CLI::App* undo = AddVerb(rollout, options, exit_code, "undo",
-                           "Restore the templates of a previous revision");
+  CLI::App* undo =
+      AddVerb(rollout, options, exit_code, "undo", "Restore the templates of a previous revision");
   undo->add_option("--to-revision", options->to_revision,
                    "The revision to restore (default: the newest one not in force)");
 }

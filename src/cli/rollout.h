@@ -34,7 +34,7 @@ struct RolloutOptions {
   std::string verb;  // status, history, pause, resume, undo
   std::string name;
   bool watch = true;
-  std::string timeout = "0s";  // status: 0 waits for ever
+  std::string timeout = "0s";    // status: 0 waits for ever
   std::int64_t revision = 0;     // history --revision
   std::int64_t to_revision = 0;  // undo --to-revision
 };

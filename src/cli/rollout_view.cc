@@ -1,8 +1,8 @@
 #include "cli/rollout_view.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "api/codec.h"
 #include "api/rollout_annotations.h"
@@ -16,7 +16,8 @@ namespace lws::cli {
 
 namespace {
 
-bool ConditionIs(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& status) {
+bool ConditionIs(const api::LeaderWorkerSet& lws, const std::string& type,
+                 const std::string& status) {
   const api::Condition* c = lws.status.FindCondition(type);
   return c != nullptr && c->status == status;
 }
@@ -59,18 +60,20 @@ RolloutStatusView ViewRolloutStatus(const api::LeaderWorkerSet& lws) {
   const std::int32_t partition = std::min(controllers::UserPartition(lws), replicas);
   const std::int32_t want = replicas - partition;
   const bool updating = ConditionIs(lws, api::kConditionUpdateInProgress, "True");
-  const std::string waiting = fmt::format("Waiting for leaderworkerset \"{}\" rollout to finish: ", name);
-  const std::string paused =
-      ConditionIs(lws, controllers::kConditionPaused, "True")
-          ? fmt::format(" (paused: kubectl lws rollout resume {})", name)
-          : "";
+  const std::string waiting =
+      fmt::format("Waiting for leaderworkerset \"{}\" rollout to finish: ", name);
+  const std::string paused = ConditionIs(lws, controllers::kConditionPaused, "True")
+                                 ? fmt::format(" (paused: kubectl lws rollout resume {})", name)
+                                 : "";
   if (updating || status.updated_replicas < want) {
     const std::int32_t updated =
         std::max(0, std::min(status.updated_replicas, updating ? want - 1 : want));
     if (partition > 0) {
-      return {fmt::format("Waiting for partitioned roll out to finish: {} out of {} new groups have "
-                          "been updated...{}", updated, want, paused),
-              false, std::nullopt};
+      return {
+          fmt::format("Waiting for partitioned roll out to finish: {} out of {} new groups have "
+                      "been updated...{}",
+                      updated, want, paused),
+          false, std::nullopt};
     }
     return {fmt::format("{}{} out of {} new groups have been updated...{}", waiting, updated, want,
                         paused),
@@ -139,7 +142,8 @@ Result<UndoPlan> PlanUndo(const api::LeaderWorkerSet& lws, const api::RevisionRe
   if (to_revision != 0) {
     target = Numbered(revisions, to_revision);
     if (target == nullptr) {
-      return Status::NotFound(fmt::format("unable to find specified revision {} in history", to_revision));
+      return Status::NotFound(
+          fmt::format("unable to find specified revision {} in history", to_revision));
     }
   } else {
     for (const api::ControllerRevision* r : ByNumber(revisions)) {
@@ -149,8 +153,8 @@ Result<UndoPlan> PlanUndo(const api::LeaderWorkerSet& lws, const api::RevisionRe
       // Upstream deletes the old revisions once a rollout completes.
       return Status::NotFound(
           "no last revision to roll back to: a LeaderWorkerSet keeps only its current revision "
-          "once a rollout completes (" + api::kFailurePolicyAnnotation +
-          " keeps the previous one too)");
+          "once a rollout completes (" +
+          api::kFailurePolicyAnnotation + " keeps the previous one too)");
     }
   }
   UndoPlan plan;
@@ -168,7 +172,8 @@ Result<api::Json> PausePatch(const api::LeaderWorkerSet& lws, bool pause) {
   const bool paused = api::AnnotationFlag(lws.metadata, api::kPausedAnnotation);
   if (paused == pause) {
     return Status::BadRequest(fmt::format("leaderworkersets.leaderworkerset.x-k8s.io \"{}\" is {}",
-                                          lws.metadata.name, pause ? "already paused" : "not paused"));
+                                          lws.metadata.name,
+                                          pause ? "already paused" : "not paused"));
   }
   api::Json value = pause ? api::Json("true") : api::Json(nullptr);
   return api::Json{{"metadata",

@@ -15,8 +15,8 @@ namespace {
 
 using api::testing::DefaultLws;
 
-api::Condition Cond(const std::string& type, const std::string& status, const std::string& reason = "",
-                    const std::string& message = "") {
+api::Condition Cond(const std::string& type, const std::string& status,
+                    const std::string& reason = "", const std::string& message = "") {
   api::Condition c;
   c.type = type;
   c.status = status;
@@ -64,9 +64,10 @@ TEST(RolloutStatusTest, FollowsTheRolloutAsKubectlDoesADeployment) {
   EXPECT_EQ(Look(Observed(5, 5, 5, {Cond("UpdateInProgress", "False")})),
             "Waiting for leaderworkerset \"llama\" rollout to finish: 1 surge groups are pending "
             "termination...");
-  EXPECT_EQ(Look(Observed(4, 3, 4, {Cond("UpdateInProgress", "False"), Cond("Available", "False")})),
-            "Waiting for leaderworkerset \"llama\" rollout to finish: 3 of 4 updated groups are "
-            "ready...");
+  EXPECT_EQ(
+      Look(Observed(4, 3, 4, {Cond("UpdateInProgress", "False"), Cond("Available", "False")})),
+      "Waiting for leaderworkerset \"llama\" rollout to finish: 3 of 4 updated groups are "
+      "ready...");
   EXPECT_EQ(Look(Observed(4, 4, 4, {Cond("UpdateInProgress", "False"), Cond("Available", "True")})),
             "leaderworkerset \"llama\" successfully rolled out [done]");
 }
@@ -74,23 +75,28 @@ TEST(RolloutStatusTest, FollowsTheRolloutAsKubectlDoesADeployment) {
 TEST(RolloutStatusTest, APartitionIsAStatefulSetStylePartitionedRollOut) {
   api::LeaderWorkerSet lws = Observed(1, 4, 4, {Cond("UpdateInProgress", "True")});
   lws.spec.rollout_strategy.rolling_update_configuration->partition = 2;
-  EXPECT_EQ(Look(lws),
-            "Waiting for partitioned roll out to finish: 1 out of 2 new groups have been updated...");
+  EXPECT_EQ(
+      Look(lws),
+      "Waiting for partitioned roll out to finish: 1 out of 2 new groups have been updated...");
   lws.status.updated_replicas = 2;
   lws.status.conditions = {Cond("UpdateInProgress", "False"), Cond("Available", "True")};
   EXPECT_EQ(Look(lws), "partitioned roll out complete: 2 new groups have been updated... [done]");
 }
 
 TEST(RolloutStatusTest, StalledFailedAndPausedRollouts) {
-  EXPECT_EQ(Look(Observed(1, 4, 4, {Cond("UpdateInProgress", "True"),
-                                    Cond("Progressing", "False", "ProgressDeadlineExceeded")})),
+  EXPECT_EQ(Look(Observed(1, 4, 4,
+                          {Cond("UpdateInProgress", "True"),
+                           Cond("Progressing", "False", "ProgressDeadlineExceeded")})),
             "error: leaderworkerset \"llama\" exceeded its progress deadline");
-  EXPECT_EQ(Look(Observed(4, 4, 4, {Cond("Available", "True"),
-                                    Cond("RolloutFailed", "True", "RolledBack", "revision a failed")})),
+  EXPECT_EQ(Look(Observed(4, 4, 4,
+                          {Cond("Available", "True"),
+                           Cond("RolloutFailed", "True", "RolledBack", "revision a failed")})),
             "error: leaderworkerset \"llama\" rollout failed: revision a failed");
   // Done before: a rollout that completed past a stall is done.
-  EXPECT_EQ(Look(Observed(4, 4, 4, {Cond("Available", "True"), Cond("Progressing", "False", "GroupsProgressing")})),
-            "leaderworkerset \"llama\" successfully rolled out [done]");
+  EXPECT_EQ(
+      Look(Observed(
+          4, 4, 4, {Cond("Available", "True"), Cond("Progressing", "False", "GroupsProgressing")})),
+      "leaderworkerset \"llama\" successfully rolled out [done]");
   EXPECT_EQ(Look(Observed(2, 4, 4, {Cond("UpdateInProgress", "True"), Cond("Paused", "True")})),
             "Waiting for leaderworkerset \"llama\" rollout to finish: 2 out of 4 new groups have "
             "been updated... (paused: kubectl lws rollout resume llama)");
@@ -115,18 +121,19 @@ TEST(RolloutHistoryTest, ListsTheRevisionsWithTheOneInForceAndAFailedOne) {
   const std::string k2 = api::RevisionKey(h.revisions[1]);
   h.lws.metadata.annotations[api::kFailedRevisionAnnotation] =
       api::EncodeFailedRevision({k1, "Rollback", k2, "why"});
-  const std::string expected = "leaderworkerset.leaderworkerset.x-k8s.io/test-sample\n"
-                               "REVISION  HASH        STATUS\n" +
-                               fmt::format("{:<10}{:<12}failed\n", 1, k1) +
-                               fmt::format("{:<10}{:<12}current\n", 2, k2);
+  const std::string expected =
+      "leaderworkerset.leaderworkerset.x-k8s.io/test-sample\n"
+      "REVISION  HASH        STATUS\n" +
+      fmt::format("{:<10}{:<12}failed\n", 1, k1) + fmt::format("{:<10}{:<12}current\n", 2, k2);
   EXPECT_EQ(FormatHistory(h.lws, h.refs()), expected);
 
   Result<std::string> one = FormatRevision(h.lws, h.refs(), 1);
   ASSERT_TRUE(one.ok()) << one.status().ToString();
-  EXPECT_EQ(one->rfind("leaderworkerset.leaderworkerset.x-k8s.io/test-sample with revision #1 (hash " +
-                           k1 + ")\nLeader Worker Template:\n",
-                       0),
-            0u);
+  EXPECT_EQ(
+      one->rfind("leaderworkerset.leaderworkerset.x-k8s.io/test-sample with revision #1 (hash " +
+                     k1 + ")\nLeader Worker Template:\n",
+                 0),
+      0u);
   EXPECT_NE(one->find("    - image: worker:old\n"), std::string::npos) << *one;
   EXPECT_EQ(FormatRevision(h.lws, h.refs(), 7).status().message(),
             "unable to find the specified revision 7");
@@ -153,8 +160,9 @@ TEST(RolloutUndoTest, RestoresTheNewestRevisionNotInForce) {
             "no rollout history found for leaderworkerset \"test-sample\"");
   // Only the revision in force (upstream deletes the others once a rollout completes).
   api::RevisionRefs current = {&h.revisions[1]};
-  EXPECT_EQ(PlanUndo(h.lws, current, 0).status().message().rfind("no last revision to roll back to", 0),
-            0u);
+  EXPECT_EQ(
+      PlanUndo(h.lws, current, 0).status().message().rfind("no last revision to roll back to", 0),
+      0u);
 }
 
 TEST(RolloutPauseTest, PatchesTheAnnotationOrSaysWhyNot) {

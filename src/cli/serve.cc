@@ -30,8 +30,9 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   serving->command_ = command;
   store::StoreOptions store_options;
   store_options.clock = clock;
-  store_options.seed = options.seed != 0 ? options.seed
-                                          : static_cast<std::uint64_t>(clock->Now().time_since_epoch().count());
+  store_options.seed = options.seed != 0
+                           ? options.seed
+                           : static_cast<std::uint64_t>(clock->Now().time_since_epoch().count());
   store_options.data_dir = options.data_dir;
   store_options.sync_writes = options.sync_writes;
   store_options.history_size = options.watch_history;
@@ -43,7 +44,8 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   }
   Result<std::optional<transport::TlsIdentity>> tls =
       ResolveTls(options.tls, options.data_dir, clock->Now());
-  if (!tls.ok()) return Status(tls.status().code(), command + ": " + std::string(tls.status().message()));
+  if (!tls.ok())
+    return Status(tls.status().code(), command + ": " + std::string(tls.status().message()));
   serving->tls_ = std::move(*tls);
   if (!options.tls.insecure_plain_http) {
     Result<std::string> token = AdminToken(options.token, options.data_dir);
@@ -52,7 +54,9 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
     options.token = std::move(*token);
   }
   Result<std::unique_ptr<store::Store>> store = store::Store::Open(store_options);
-  if (!store.ok()) return Status::Internal(command + ": cannot open the store: " + std::string(store.status().message()));
+  if (!store.ok())
+    return Status::Internal(command +
+                            ": cannot open the store: " + std::string(store.status().message()));
   serving->store_ = std::move(*store);
   apiserver::ApiServerOptions server_options;
   server_options.store = serving->store_.get();
@@ -74,8 +78,10 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   // its own transport.
   server_options.webhook_caller =
       options.webhook_caller ? options.webhook_caller : HttpsWebhookCaller();
-  Result<std::unique_ptr<apiserver::ApiServer>> server = apiserver::ApiServer::Create(std::move(server_options));
-  if (!server.ok()) return Status::Internal(command + ": " + std::string(server.status().message()));
+  Result<std::unique_ptr<apiserver::ApiServer>> server =
+      apiserver::ApiServer::Create(std::move(server_options));
+  if (!server.ok())
+    return Status::Internal(command + ": " + std::string(server.status().message()));
   serving->server_ = std::move(*server);
   serving->options_ = std::move(options);
   return serving;
@@ -91,18 +97,22 @@ Status Serving::Listen() {
   // on something else: an admission webhook (up to its 30 s timeout) or a slow client's body.
   http_options.handler_threads = kHandlerThreads;
   http_options.request_timeout = options_.request_timeout;
-  http_options.tick_interval = options_.tick ? options_.tick_interval : std::chrono::milliseconds(0);
+  http_options.tick_interval =
+      options_.tick ? options_.tick_interval : std::chrono::milliseconds(0);
   http_options.tick = options_.tick;
   if (tls_) http_options.tls = apiserver::HttpTlsOptions{tls_->cert_pem, tls_->key_pem};
   apiserver::ApiServer* api = server_.get();
   Result<std::unique_ptr<apiserver::HttpServer>> http = apiserver::HttpServer::Start(
       http_options, [api](const apiserver::HttpRequest& request) { return api->Handle(request); });
-  if (!http.ok()) return Status(http.status().code(), command_ + ": " + std::string(http.status().message()));
+  if (!http.ok())
+    return Status(http.status().code(), command_ + ": " + std::string(http.status().message()));
   http_ = std::move(*http);
   server_->set_server_address(http_->address());
   if (!options_.kubeconfig_out.empty()) {
-    Status written = WriteFile(options_.kubeconfig_out, LocalKubeconfig(url(), options_.token, tls_ ? tls_->ca_pem : ""));
-    if (!written.ok()) return Status(written.code(), command_ + ": " + std::string(written.message()));
+    Status written = WriteFile(options_.kubeconfig_out,
+                               LocalKubeconfig(url(), options_.token, tls_ ? tls_->ca_pem : ""));
+    if (!written.ok())
+      return Status(written.code(), command_ + ": " + std::string(written.message()));
   }
   return Status::Ok();
 }
@@ -174,8 +184,8 @@ std::string AccessSummary(const Serving& serving, const std::string& kubeconfig)
   }
   const std::string where = kubeconfig.empty() ? "pass --kubeconfig-out to have them written"
                                                : "in " + kubeconfig + " (0600)";
-  const char* https = serving.own_certificate() ? "HTTPS with the --tls-cert certificate"
-                                                : "HTTPS with its own CA";
+  const char* https =
+      serving.own_certificate() ? "HTTPS with the --tls-cert certificate" : "HTTPS with its own CA";
   return std::string(https) + ", authentication and RBAC on; the administrator's credentials " +
          where + "\n";
 }
@@ -199,7 +209,9 @@ std::string LocalKubeconfig(const std::string& server, const std::string& token,
       {"kind", "Config"},
       {"clusters", {{{"name", "lws"}, {"cluster", cluster}}}},
       {"users", {{{"name", "lws"}, {"user", user}}}},
-      {"contexts", {{{"name", "lws"}, {"context", {{"cluster", "lws"}, {"user", "lws"}, {"namespace", "default"}}}}}},
+      {"contexts",
+       {{{"name", "lws"},
+         {"context", {{"cluster", "lws"}, {"user", "lws"}, {"namespace", "default"}}}}}},
       {"current-context", "lws"}};
   return api::EmitYaml(config);
 }

@@ -29,7 +29,7 @@ namespace lws::cli {
 struct ServeOptions {
   std::uint16_t port = 6443;  // 0 picks a free port
   std::string bind = "127.0.0.1";
-  std::string data_dir;  // "" keeps everything in memory
+  std::string data_dir;     // "" keeps everything in memory
   bool sync_writes = true;  // with data_dir: a write is acknowledged once flushed (fsync)
   // The administrator's bearer token (system:admin in system:masters). Empty: one is made
   // (cli/admin_token.h) unless tls.insecure_plain_http turns authentication off; with a token
@@ -47,8 +47,8 @@ struct ServeOptions {
   std::string kubeconfig_out;        // "" writes none
   std::string audit_log_path;        // --audit-log-path; "" keeps none
   std::chrono::milliseconds tick_interval{250};
-  std::function<void()> tick;        // run on a transport thread every tick_interval
-  bool webhooks = true;              // the LWS webhooks in the admission chain (spec 3.3, 14)
+  std::function<void()> tick;            // run on a transport thread every tick_interval
+  bool webhooks = true;                  // the LWS webhooks in the admission chain (spec 3.3, 14)
   api::PodMutationOptions pod_mutation;  // the pod webhook's: gang scheduling's annotation
   // Posts AdmissionReviews to the webhooks registered by Mutating/ValidatingWebhookConfiguration
   // objects (apiserver/webhook_admission.h), which the server always consults. Null until the

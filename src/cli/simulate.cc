@@ -1,20 +1,19 @@
 #include "cli/simulate.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include <chrono>
 #include <iostream>
 #include <thread>
 
+#include "api/go_duration.h"
 #include "api/yaml.h"
 #include "base/clock.h"
 #include "base/file.h"
-#include "api/go_duration.h"
-#include "client/resource.h"
 #include "cli/kube_connect.h"
+#include "client/resource.h"
 #include "client/rest/rest_client.h"
 #include "simulate/from_cluster.h"
 #include "simulate/html_report.h"
@@ -71,7 +70,8 @@ class Progress {
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double rate = elapsed > 0 ? done / elapsed : 0;
     const double left = rate > 0 ? (total - done) / rate : 0;
-    err_ << fmt::format("\r{}/{} runs, {:.1f} runs/s, about {:.0f}s left   ", done, total, rate, left);
+    err_ << fmt::format("\r{}/{} runs, {:.1f} runs/s, about {:.0f}s left   ", done, total, rate,
+                        left);
     if (done == total) err_ << "\n";
     err_.flush();
   }
@@ -93,12 +93,12 @@ Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
   client_options.field_manager = "lws-simulate";
   client_options.qps = 50;
   client_options.burst = 100;
-  ASSIGN_OR_RETURN(KubeConnection connection,
-                   ConnectTo(options.kube, client_options));
+  ASSIGN_OR_RETURN(KubeConnection connection, ConnectTo(options.kube, client_options));
   const auto& client = connection.client;
   simulate::LiveCluster live;
-  ASSIGN_OR_RETURN(store::ObjectPtr lws, client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
-                                                     options.lws.substr(slash + 1)));
+  ASSIGN_OR_RETURN(store::ObjectPtr lws,
+                   client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
+                               options.lws.substr(slash + 1)));
   live.lws = lws->json;
   ASSIGN_OR_RETURN(store::ListResult nodes, client->List(client::kNodes, {}));
   for (const store::ObjectPtr& node : nodes.items) live.nodes.push_back(node->json);
@@ -167,13 +167,17 @@ int RunSimulate(const SimulateOptions& options, std::ostream& out, std::ostream&
     return 1;
   }
   if (!options.report.empty()) {
-    if (Status s = WriteFileAtomically(options.report, simulate::HtmlReport(*scenario, *report), false); !s.ok()) {
+    if (Status s =
+            WriteFileAtomically(options.report, simulate::HtmlReport(*scenario, *report), false);
+        !s.ok()) {
       err << "lws simulate: " << s.message() << "\n";
       return 1;
     }
   }
   if (!options.timeline.empty()) {
-    if (Status s = WriteFileAtomically(options.timeline, simulate::TimelineSvg(report->strategies.front().runs.front()), false);
+    if (Status s = WriteFileAtomically(
+            options.timeline, simulate::TimelineSvg(report->strategies.front().runs.front()),
+            false);
         !s.ok()) {
       err << "lws simulate: " << s.message() << "\n";
       return 1;
@@ -207,9 +211,11 @@ int RunSimulateMerge(const SimulateOptions& options, std::ostream& out, std::ost
 void AddSimulateCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "simulate", "What-if of a rollout on the simulated cluster, on virtual time (docs/simulate.md)");
+      "simulate",
+      "What-if of a rollout on the simulated cluster, on virtual time (docs/simulate.md)");
   cmd->add_option("scenario", options->scenario, "Scenario file");
-  cmd->add_option("--seeds", options->seeds, "Seeds 1..N per strategy")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--seeds", options->seeds, "Seeds 1..N per strategy")
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--seed", options->seed, "Run this seed alone")->check(CLI::NonNegativeNumber);
   cmd->add_option("--jobs,-j", options->jobs, "Runs at once (default: every core)");
   cmd->add_option("--shard", options->shard, "Run slice I of N of the seeds: I/N");
@@ -222,10 +228,14 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--from-cluster", options->from_cluster,
                 "Build the scenario from a live LWS (any API server; nothing is written)");
   AddKubeFlags(cmd, &options->kube, /*with_namespace=*/false, "With --from-cluster: ");
-  cmd->add_option("--lws", options->lws, "With --from-cluster: the LeaderWorkerSet, NAMESPACE/NAME");
-  cmd->add_option("--change", options->change, "With --from-cluster: a JSON merge patch of the LWS (YAML or JSON)");
-  cmd->add_option("--horizon", options->horizon, "With --from-cluster: how long the rollout may take");
-  cmd->add_option("--emit-scenario", options->emit_scenario, "With --from-cluster: write the scenario built");
+  cmd->add_option("--lws", options->lws,
+                  "With --from-cluster: the LeaderWorkerSet, NAMESPACE/NAME");
+  cmd->add_option("--change", options->change,
+                  "With --from-cluster: a JSON merge patch of the LWS (YAML or JSON)");
+  cmd->add_option("--horizon", options->horizon,
+                  "With --from-cluster: how long the rollout may take");
+  cmd->add_option("--emit-scenario", options->emit_scenario,
+                  "With --from-cluster: write the scenario built");
   CLI::App* merge = cmd->add_subcommand("merge", "Combine the JSON of shards into one report");
   merge->add_option("files", options->merge, "Shard reports (-o json)")->required();
   merge->add_option("-o,--output", options->output, "table, json or yaml")
@@ -236,7 +246,8 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
       return;
     }
     if (options->scenario.empty() == !options->from_cluster) {
-      std::cerr << "lws simulate: give a scenario file or --from-cluster (one of them)\n" << cmd->help();
+      std::cerr << "lws simulate: give a scenario file or --from-cluster (one of them)\n"
+                << cmd->help();
       *exit_code = kBadInput;
       return;
     }

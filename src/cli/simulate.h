@@ -33,14 +33,14 @@ struct SimulateOptions {
   std::size_t jobs = 0;    // 0: every core
   std::string shard;       // "I/N"
   std::string output = "table";
-  std::string report;      // HTML file
-  std::string timeline;    // SVG file
+  std::string report;    // HTML file
+  std::string timeline;  // SVG file
   bool progress = true;
   std::vector<std::string> merge;  // `merge` files
   bool from_cluster = false;
-  KubeFlags kube;             // --kubeconfig, --context (no namespace: --lws names it)
-  std::string lws;            // NS/NAME
-  std::string change;         // a merge patch file (YAML or JSON)
+  KubeFlags kube;      // --kubeconfig, --context (no namespace: --lws names it)
+  std::string lws;     // NS/NAME
+  std::string change;  // a merge patch file (YAML or JSON)
   std::string horizon = "6h";
   std::string emit_scenario;  // write the scenario built from the cluster
 };

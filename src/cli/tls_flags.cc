@@ -2,7 +2,6 @@
 #include "cli/tls_flags.h"
 
 #include <CLI/CLI.hpp>
-
 #include <filesystem>
 
 #include "base/file.h"
@@ -17,8 +16,8 @@ Result<transport::TlsIdentity> LoadOperatorPair(const TlsFlags& flags) {
   // Checked here so that a wrong pair is reported with both file names at start, not as a TLS
   // alert on every client's first request.
   if (Status match = transport::CheckKeyMatches(identity.cert_pem, identity.key_pem); !match.ok()) {
-    return Status::BadRequest("--tls-cert " + flags.cert_file + " and --tls-key " +
-                              flags.key_file + ": " + std::string(match.message()));
+    return Status::BadRequest("--tls-cert " + flags.cert_file + " and --tls-key " + flags.key_file +
+                              ": " + std::string(match.message()));
   }
   ASSIGN_OR_RETURN(identity.ca_pem, transport::LastCertificate(identity.cert_pem));
   return identity;
@@ -30,9 +29,9 @@ void AddTlsFlags(CLI::App* cmd, TlsFlags* flags) {
   CLI::Option* cert = cmd->add_option("--tls-cert", flags->cert_file,
                                       "Serve HTTPS with this PEM certificate (chain, leaf first)")
                           ->check(CLI::ExistingFile);
-  CLI::Option* key = cmd->add_option("--tls-key", flags->key_file,
-                                     "The PEM private key of --tls-cert")
-                         ->check(CLI::ExistingFile);
+  CLI::Option* key =
+      cmd->add_option("--tls-key", flags->key_file, "The PEM private key of --tls-cert")
+          ->check(CLI::ExistingFile);
   cert->needs(key);
   key->needs(cert);
   CLI::Option* self_signed =

@@ -47,10 +47,11 @@ std::string DescribeCluster(const cluster::ClusterSpec& spec, const std::string&
     std::int64_t pool_gpus = TotalOf(pool, "nvidia.com/gpu", pool.initial_nodes) +
                              TotalOf(pool, "google.com/tpu", pool.initial_nodes);
     // Two lines a pool, so that the banner fits 80 columns as the demo's view does.
-    out += fmt::format("  pool {}: {} nodes (min {}, max {}), {} accelerators\n"
-                       "    zones [{}], startup {}\n",
-                       pool.name, pool.initial_nodes, pool.min_nodes, pool.max_nodes, pool_gpus,
-                       fmt::join(pool.zones, ", "), pool.startup.ToString());
+    out += fmt::format(
+        "  pool {}: {} nodes (min {}, max {}), {} accelerators\n"
+        "    zones [{}], startup {}\n",
+        pool.name, pool.initial_nodes, pool.min_nodes, pool.max_nodes, pool_gpus,
+        fmt::join(pool.zones, ", "), pool.startup.ToString());
     nodes += pool.initial_nodes;
     gpus += pool_gpus;
   }
@@ -62,7 +63,8 @@ std::string DescribeCluster(const cluster::ClusterSpec& spec, const std::string&
 
 Result<cluster::ClusterSpec> ClusterSpecFor(const UpOptions& options) {
   if (options.config.empty() && options.demo) {
-    return cluster::ParseClusterConfig(DemoClusterConfig(), "examples/cluster/demo-cluster.yaml (built in)");
+    return cluster::ParseClusterConfig(DemoClusterConfig(),
+                                       "examples/cluster/demo-cluster.yaml (built in)");
   }
   if (options.config.empty()) return cluster::DefaultClusterSpec();
   return cluster::LoadClusterConfig(options.config);
@@ -106,7 +108,8 @@ ViewStyle DemoViewStyle(const std::string& progress) {
 }
 
 // The demo runs here, on the main thread, as a client of the cluster that runs on the loop.
-int RunDemoOnCluster(const UpOptions& options, Serving& serving, const Clock& clock, const sigset_t& signals) {
+int RunDemoOnCluster(const UpOptions& options, Serving& serving, const Clock& clock,
+                     const sigset_t& signals) {
   client::LocalClient client(serving.server(), serving.store(), "lws-demo");
   DemoOptions demo;
   demo.kubeconfig = options.kubeconfig_out;
@@ -152,9 +155,11 @@ int RunUp(const UpOptions& options) {
   cluster::LocalClusterOptions cluster_options;
   cluster_options.seed = options.seed;
   cluster_options.node_leases = true;  // `kubectl describe node` reads them
-  cluster_options.kubelet = options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
+  cluster_options.kubelet =
+      options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
   cluster_options.container_logs = true;
-  cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec, cluster_options);
+  cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec,
+                                cluster_options);
   (*serving)->server()->set_pod_log_source(cluster.container_logs());
   // The LWS controllers run next to the simulated kube-controller-manager, as upstream's
   // manager runs next to a real one (unless an operator outside is to do their work).
@@ -197,9 +202,10 @@ int RunUp(const UpOptions& options) {
     std::cerr << listening.message() << "\n";
     return 1;
   }
-  const std::string data =
-      options.data_dir.empty() ? "in memory"
-      : "data in " + options.data_dir + (options.no_fsync ? ", not flushed: --unsafe-no-fsync" : "");
+  const std::string data = options.data_dir.empty()
+                               ? "in memory"
+                               : "data in " + options.data_dir +
+                                     (options.no_fsync ? ", not flushed: --unsafe-no-fsync" : "");
   const std::string where =
       fmt::format("{}, kubelets {}, seed {}", data, options.kubelet, options.seed);
   std::cout << "lws up: a local cluster on " << (*serving)->url() << "\n"
@@ -235,12 +241,15 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "up", "Run a local cluster (API server, GPU node pools, scheduler, kubelets, controllers)");
   cmd->add_option("--port", options->port, "API server port (0: any free port)");
-  cmd->add_option("--config", options->config, "Cluster file (docs/cluster-config.md); default: 2 pools x 4 nodes x 8 GPUs")
+  cmd->add_option("--config", options->config,
+                  "Cluster file (docs/cluster-config.md); default: 2 pools x 4 nodes x 8 GPUs")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--kubelet", options->kubelet,
-                  "auto: pods start on their own; manual: clients patch pod status (step-by-step tests)")
+  cmd->add_option(
+         "--kubelet", options->kubelet,
+         "auto: pods start on their own; manual: clients patch pod status (step-by-step tests)")
       ->check(CLI::IsMember({"auto", "manual"}));
-  cmd->add_option("--data-dir", options->data_dir, "Keep the cluster in DIR and resume from it on the next start");
+  cmd->add_option("--data-dir", options->data_dir,
+                  "Keep the cluster in DIR and resume from it on the next start");
   cmd->add_flag("--unsafe-no-fsync", options->no_fsync,
                 "With --data-dir: acknowledge a write before it is flushed to disk (faster; a "
                 "power loss can lose acknowledged writes, a killed process cannot)");
@@ -263,11 +272,14 @@ void AddUpCommand(CLI::App& app, int* exit_code) {
       "Run the cluster without the in-process LWS controllers and webhooks, for an operator "
       "(`lws controller`) whose webhooks deploy/local/ registers; writes still call every "
       "registered admission webhook");
-  CLI::Option* demo = cmd->add_flag("--demo", options->demo,
-                "Create the LeaderWorkerSet of examples/lws/demo.yaml, wait until it is Available, roll out a new "
-                "image and show it live, then stop (default cluster: examples/cluster/demo-cluster.yaml)");
+  CLI::Option* demo = cmd->add_flag(
+      "--demo", options->demo,
+      "Create the LeaderWorkerSet of examples/lws/demo.yaml, wait until it is Available, roll out "
+      "a new "
+      "image and show it live, then stop (default cluster: examples/cluster/demo-cluster.yaml)");
   demo->excludes(no_controller);
-  cmd->add_flag("--keep-running", options->keep_running, "With --demo: keep the cluster running after the rollout")
+  cmd->add_flag("--keep-running", options->keep_running,
+                "With --demo: keep the cluster running after the rollout")
       ->needs("--demo");
   cmd->add_option("--progress", options->progress,
                   "With --demo: tty redraws the rollout in place, plain appends a line per "

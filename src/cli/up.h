@@ -20,11 +20,11 @@ class App;
 namespace lws::cli {
 
 struct UpOptions {
-  std::uint16_t port = 6443;  // 0 picks a free port
-  std::string config;         // cluster file; "" uses the default cluster
+  std::uint16_t port = 6443;     // 0 picks a free port
+  std::string config;            // cluster file; "" uses the default cluster
   std::string kubelet = "auto";  // "manual": API clients drive pod phase and readiness
-  std::string data_dir;       // "" keeps everything in memory; else resume from it
-  bool no_fsync = false;      // with data_dir: acknowledge writes before they are flushed
+  std::string data_dir;          // "" keeps everything in memory; else resume from it
+  bool no_fsync = false;         // with data_dir: acknowledge writes before they are flushed
   std::string kubeconfig_out = ".lws/kubeconfig";
   std::uint64_t seed = 1;
   std::string token;
@@ -34,7 +34,7 @@ struct UpOptions {
   int threads = 4;
   int request_timeout_seconds = 60;  // --request-timeout; 0: none
   std::string audit_log_path;        // --audit-log-path; "" keeps none
-  bool webhooks = true;  // the LWS webhooks (defaulting, validation, pod mutation)
+  bool webhooks = true;              // the LWS webhooks (defaulting, validation, pod mutation)
   // The in-process LWS controllers and webhooks. --no-controller leaves both to an operator run
   // against this cluster (`lws controller`, with deploy/local/ registering its webhooks), so it
   // is exercised as deployed.

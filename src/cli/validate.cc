@@ -1,7 +1,6 @@
 #include "cli/validate.h"
 
 #include <CLI/CLI.hpp>
-
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -48,8 +47,8 @@ void CheckLeaderWorkerSet(Json doc, const std::string& file, Reporter& r) {
   }
   const std::string where = file + ": " + ObjectLabel(doc);
   if (doc.value("apiVersion", "") != api::kLwsApiVersion) {
-    r.Error(where, "apiVersion " + doc.value("apiVersion", std::string()) +
-                       " is not served; use " + std::string(api::kLwsApiVersion));
+    r.Error(where, "apiVersion " + doc.value("apiVersion", std::string()) + " is not served; use " +
+                       std::string(api::kLwsApiVersion));
     return;
   }
   api::LwsAdmission result = api::AdmitLeaderWorkerSet(doc);
@@ -66,7 +65,8 @@ void CheckLeaderWorkerSet(Json doc, const std::string& file, Reporter& r) {
   if (valid) r.accepted.push_back(std::move(result.object));
 }
 
-void CheckDocument(const Json& doc, const std::string& where_doc, const std::string& file, Reporter& r) {
+void CheckDocument(const Json& doc, const std::string& where_doc, const std::string& file,
+                   Reporter& r) {
   if (!doc.is_object()) {
     r.Error(where_doc, "document is not an object");
     return;
@@ -113,7 +113,8 @@ void PrintAccepted(const std::vector<Json>& objects, const std::string& output, 
 
 }  // namespace
 
-int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
+                std::ostream& err) {
   Reporter r{options, err, {}, false};
   for (const auto& file : options.files) {
     std::string text;
@@ -147,9 +148,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"strict", "warn", "ignore"}));
   cmd->add_option("-n,--namespace", options->default_namespace,
                   "Namespace for objects that name none");
-  cmd->callback([options, exit_code] {
-    *exit_code = RunValidate(*options, std::cin, std::cout, std::cerr);
-  });
+  cmd->callback(
+      [options, exit_code] { *exit_code = RunValidate(*options, std::cin, std::cout, std::cerr); });
 }
 
 }  // namespace lws::cli

@@ -16,15 +16,16 @@ class App;
 namespace lws::cli {
 
 struct ValidateOptions {
-  std::vector<std::string> files;  // "-" reads standard input
-  std::string output = "yaml";     // yaml | json
+  std::vector<std::string> files;         // "-" reads standard input
+  std::string output = "yaml";            // yaml | json
   std::string unknown_fields = "strict";  // strict (error) | warn | ignore
   std::string default_namespace = "default";
 };
 
 // Exit code: 0 when every LeaderWorkerSet is valid, 1 when any document is invalid or
 // unreadable. Objects go to `out`, errors and notes to `err`.
-int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
+                std::ostream& err);
 
 // Registers the subcommand on `app`; the callback stores its exit code in *exit_code.
 void AddValidateCommand(CLI::App& app, int* exit_code);

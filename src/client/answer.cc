@@ -41,7 +41,8 @@ Status StatusFromAnswer(int http_code, const Json& body) {
 
 Result<std::uint64_t> ParseResourceVersionText(std::string_view text) {
   auto not_decimal = [text] {
-    return Status::BadRequest("resourceVersion \"" + std::string(text) + "\" is not a decimal number");
+    return Status::BadRequest("resourceVersion \"" + std::string(text) +
+                              "\" is not a decimal number");
   };
   if (text.empty() || text.size() > 19) return not_decimal();
   std::uint64_t value = 0;

@@ -1,8 +1,9 @@
 // client-go's EventCorrelator (event_correlator.h), after tools/record/events_cache.go.
 #include "client/event_correlator.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "store/object.h"
 
@@ -84,9 +85,8 @@ std::pair<Json, std::string> EventCorrelator::Aggregate(Json event, Time now) {
   Json combined = Json::object();
   combined["apiVersion"] = "v1";
   combined["kind"] = "Event";
-  combined["metadata"] = {
-      {"name", fmt::format("{}.{:x}", Involved(event, "name"), UnixNanos(now))},
-      {"namespace", store::MetaString(event, "namespace")}};
+  combined["metadata"] = {{"name", fmt::format("{}.{:x}", Involved(event, "name"), UnixNanos(now))},
+                          {"namespace", store::MetaString(event, "namespace")}};
   combined["count"] = 1;
   combined["firstTimestamp"] = stamp;
   combined["lastTimestamp"] = stamp;
@@ -105,17 +105,18 @@ Correlated EventCorrelator::Observe(Json event, const std::string& key) {
   if (observation.count > 0) {
     Json& meta = event["metadata"];
     meta["name"] = observation.name;
-    if (!observation.resource_version.empty()) meta["resourceVersion"] = observation.resource_version;
+    if (!observation.resource_version.empty())
+      meta["resourceVersion"] = observation.resource_version;
     event["firstTimestamp"] = observation.first_timestamp;
     event["count"] = observation.count + 1;
     out.patch = Json{{"count", observation.count + 1},
                      {"lastTimestamp", event["lastTimestamp"]},
                      {"message", event["message"]}};
   }
-  observations_.Put(key, Observation{event.value("count", std::int64_t{1}),
-                                     api::ChildOrNull(event, "firstTimestamp"),
-                                     store::MetaString(event, "name"),
-                                     store::MetaString(event, "resourceVersion")});
+  observations_.Put(
+      key,
+      Observation{event.value("count", std::int64_t{1}), api::ChildOrNull(event, "firstTimestamp"),
+                  store::MetaString(event, "name"), store::MetaString(event, "resourceVersion")});
   out.event = std::move(event);
   out.key = key;
   return out;
@@ -136,10 +137,9 @@ bool EventCorrelator::Filter(const Json& event, Time now) {
 }
 
 void EventCorrelator::Recorded(const Json& event, const std::string& key) {
-  const Observation observation{event.value("count", std::int64_t{1}),
-                                api::ChildOrNull(event, "firstTimestamp"),
-                                store::MetaString(event, "name"),
-                                store::MetaString(event, "resourceVersion")};
+  const Observation observation{
+      event.value("count", std::int64_t{1}), api::ChildOrNull(event, "firstTimestamp"),
+      store::MetaString(event, "name"), store::MetaString(event, "resourceVersion")};
   observations_.Put(EventKey(event), observation);
   if (key != EventKey(event)) observations_.Put(key, observation);
 }

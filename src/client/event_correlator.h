@@ -36,11 +36,11 @@ namespace lws::client {
 using api::Json;
 
 struct CorrelatorOptions {
-  std::size_t max_events = 10;                           // defaultAggregateMaxEvents
-  Duration max_interval = std::chrono::seconds(600);     // defaultAggregateIntervalInSeconds
-  int spam_burst = 25;                                   // defaultSpamBurst
-  double spam_qps = 1.0 / 300.0;                         // defaultSpamQPS
-  std::size_t cache_entries = 4096;                      // maxLruCacheEntries
+  std::size_t max_events = 10;                        // defaultAggregateMaxEvents
+  Duration max_interval = std::chrono::seconds(600);  // defaultAggregateIntervalInSeconds
+  int spam_burst = 25;                                // defaultSpamBurst
+  double spam_qps = 1.0 / 300.0;                      // defaultSpamQPS
+  std::size_t cache_entries = 4096;                   // maxLruCacheEntries
 };
 
 // What to do with one event.

@@ -184,8 +184,8 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
     const std::string object_name = base.substr(0, dot);
     std::int64_t nanos = std::stoll(base.substr(dot + 1), nullptr, 16);
     Result<store::ObjectPtr> created = Status::AlreadyExists("");
-    for (int attempt = 0; attempt < kNameAttempts && created.status().code() == Code::kAlreadyExists;
-         ++attempt) {
+    for (int attempt = 0;
+         attempt < kNameAttempts && created.status().code() == Code::kAlreadyExists; ++attempt) {
       if (attempt > 0) {
         last_nanos_ = std::max(last_nanos_, nanos + ((std::int64_t{1} << attempt) - 1));
         event["metadata"]["name"] = fmt::format("{}.{:x}", object_name, last_nanos_);
@@ -198,9 +198,9 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
   }
 
   std::optional<Json> Failed(const Json& event, const Status& status) {
-    Logger(options_.component)->warn("cannot record event {} on {}: {}",
-                                     api::StringMember(event, "reason"),
-                                     store::MetaString(event, "name"), status.message());
+    Logger(options_.component)
+        ->warn("cannot record event {} on {}: {}", api::StringMember(event, "reason"),
+               store::MetaString(event, "name"), status.message());
     return std::nullopt;
   }
 
@@ -222,8 +222,9 @@ EventRecorder::EventRecorder(const Client* client, const Clock* clock, EventReco
 
 EventRecorder::EventRecorder(const Client* client, const Clock* clock, std::string component,
                              std::string host)
-    : EventRecorder(client, clock,
-                    EventRecorderOptions{.component = std::move(component), .host = std::move(host)}) {}
+    : EventRecorder(
+          client, clock,
+          EventRecorderOptions{.component = std::move(component), .host = std::move(host)}) {}
 
 EventRecorder::~EventRecorder() { state_->Stop(); }
 

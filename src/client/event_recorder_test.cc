@@ -23,7 +23,10 @@ const Time kStart = Time(std::chrono::seconds(1'735'689'600));
 // makeEvent of events_cache_test.go: a core/v1 event about `object` from component "kubelet".
 Json MakeEvent(const std::string& reason, const std::string& message, const std::string& object,
                const std::string& container = "", Time at = kStart) {
-  Json ref = {{"kind", "Pod"}, {"namespace", "my-ns"}, {"name", object}, {"uid", "u-" + object},
+  Json ref = {{"kind", "Pod"},
+              {"namespace", "my-ns"},
+              {"name", object},
+              {"uid", "u-" + object},
               {"apiVersion", "v1"}};
   if (!container.empty()) ref["fieldPath"] = "spec.containers{" + container + "}";
   return {{"apiVersion", "v1"},
@@ -121,7 +124,8 @@ TEST(EventCorrelator, SpamFilterKeysOnSourceAndObject) {
   ASSERT_FALSE(original.skip);
   correlator.Recorded(original.event, original.key);
   EXPECT_TRUE(correlator.Correlate(MakeEvent("duplicate", "me again", "my-pod"), kStart + 1s).skip);
-  EXPECT_FALSE(correlator.Correlate(MakeEvent("duplicate", "me again", "other-pod"), kStart + 2s).skip);
+  EXPECT_FALSE(
+      correlator.Correlate(MakeEvent("duplicate", "me again", "other-pod"), kStart + 2s).skip);
   // One token back after 5 minutes (1/300 per second).
   EXPECT_FALSE(correlator.Correlate(MakeEvent("later", "x", "my-pod"), kStart + 302s).skip);
 }
@@ -171,12 +175,14 @@ TEST(EventSeries, RepeatsBecomeOneSeriesWrittenTwiceThenByTheTimers) {
 TEST(EventRecorder, EventsV1RecorderWritesSeries) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("default-scheduler");
-  const Json pod = client.Create(kPods, Json{{"apiVersion", "v1"},
-                                             {"kind", "Pod"},
-                                             {"metadata", {{"name", "a"}, {"namespace", "default"}}},
-                                             {"spec", {{"containers", {{{"name", "c"}, {"image", "i"}}}}}}})
-                       .value()
-                       ->json;
+  const Json pod =
+      client
+          .Create(kPods, Json{{"apiVersion", "v1"},
+                              {"kind", "Pod"},
+                              {"metadata", {{"name", "a"}, {"namespace", "default"}}},
+                              {"spec", {{"containers", {{{"name", "c"}, {"image", "i"}}}}}}})
+          .value()
+          ->json;
   EventRecorder recorder(&client, &cp.loop.clock(),
                          EventRecorderOptions{.component = "default-scheduler",
                                               .instance = "default-scheduler-n",
@@ -212,8 +218,10 @@ TEST(EventRecorder, CoreRecorderCountsRepeatsAndFiltersSpam) {
                     {"kind", "StatefulSet"},
                     {"metadata", {{"namespace", "default"}, {"name", "web"}, {"uid", "u"}}}};
   EventRecorder recorder(&client, &cp.loop.clock(), "statefulset-controller");
-  recorder.Record(set, "Normal", "SuccessfulCreate", "create Pod web-0 in StatefulSet web successful");
-  recorder.Record(set, "Normal", "SuccessfulCreate", "create Pod web-0 in StatefulSet web successful");
+  recorder.Record(set, "Normal", "SuccessfulCreate",
+                  "create Pod web-0 in StatefulSet web successful");
+  recorder.Record(set, "Normal", "SuccessfulCreate",
+                  "create Pod web-0 in StatefulSet web successful");
   auto events = client.List(kEvents).value();
   ASSERT_EQ(events.items.size(), 1u);
   EXPECT_EQ(events.items[0]->json["count"], 2);
@@ -230,7 +238,8 @@ TEST(EventRecorder, CoreRecorderCountsRepeatsAndFiltersSpam) {
   bool combined = false;
   for (const auto& e : events.items) {
     written += e->json["count"].get<std::int64_t>();
-    combined |= e->json["message"].get<std::string>().rfind("(combined from similar events)", 0) == 0;
+    combined |=
+        e->json["message"].get<std::string>().rfind("(combined from similar events)", 0) == 0;
   }
   EXPECT_TRUE(combined);
   EXPECT_EQ(events.items.size(), 10u);  // web-0..8 and one aggregate
@@ -249,7 +258,8 @@ TEST(EventRecorder, SecondRecorderAtTheSameInstantFindsAFreeName) {
   const EventRecorderOptions options{.component = "leaderworkerset", .api = EventApi::kEventsV1};
   EventRecorder before(&client, &cp.loop.clock(), options);
   for (int i = 0; i < 600; ++i) {
-    before.Record(lws, "Normal", "GroupsProgressing", "Creating group " + std::to_string(i), "Create");
+    before.Record(lws, "Normal", "GroupsProgressing", "Creating group " + std::to_string(i),
+                  "Create");
   }
   EventRecorder after(&client, &cp.loop.clock(), options);
   after.Record(lws, "Normal", "GroupsProgressing", "after the restart", "Create");

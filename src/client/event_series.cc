@@ -6,8 +6,8 @@ namespace lws::client {
 std::string EventSeries::Key(const Json& event) {
   // Members in a fixed order, each JSON-encoded, so no two events share a key by accident.
   Json key = Json::array();
-  for (const char* member : {"action", "reason", "reportingComponent", "involvedObject", "message",
-                             "related"}) {
+  for (const char* member :
+       {"action", "reason", "reportingComponent", "involvedObject", "message", "related"}) {
     key.push_back(api::ChildOrNull(event, member));
   }
   return key.dump();

@@ -1,8 +1,9 @@
 // File: client/request_bodies.h
 //
 // The JSON bodies of the requests whose shape the API fixes rather than the caller's object: a
-// DELETE's DeleteOptions, a pod's Binding and Eviction, and a /status write. Both clients send the same bodies (the local one
-// hands them to the API server in-process, the REST one over HTTP), so they are built here once.
+// DELETE's DeleteOptions, a pod's Binding and Eviction, and a /status write. Both clients send the
+// same bodies (the local one hands them to the API server in-process, the REST one over HTTP), so
+// they are built here once.
 #pragma once
 
 #include <string>

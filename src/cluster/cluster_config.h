@@ -5,8 +5,9 @@
 // not just the first, each with its field path, in the wording of Kubernetes field errors:
 //
 //   cluster.yaml: nodePools[0].maxNodes: Invalid value: 2: must be at least nodes (4)
-//   cluster.yaml: nodePools[1].startup.distribution: Unsupported value: "normal": supported values: "fixed", "lognormal", "uniform"
-//   cluster.yaml: capacityChanges[0].zoneDown: Invalid value: "zone-c": no node pool has this zone
+//   cluster.yaml: nodePools[1].startup.distribution: Unsupported value: "normal": supported values:
+//   "fixed", "lognormal", "uniform" cluster.yaml: capacityChanges[0].zoneDown: Invalid value:
+//   "zone-c": no node pool has this zone
 //
 // The format, with every field and its default (docs/cluster-config.md has the same example):
 //
@@ -26,7 +27,8 @@
 //     provisioningDelay: 90s       # Go durations: 500ms, 90s, 10m, 1h30m
 //     scaleDownDelay: 10m          # 0s disables scale-down
 //     startup: {distribution: lognormal, median: 30s, sigma: 0.3}   # or fixed: {value: 20s}
-//                                                                  # or uniform: {min: 10s, max: 40s}
+//                                                                  # or uniform: {min: 10s, max:
+//                                                                  40s}
 //     termination: 5s              # default: the pod's whole grace period
 //     crashProbability: 0.0
 //   capacityChanges:

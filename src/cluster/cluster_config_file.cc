@@ -1,9 +1,9 @@
 // The top of the cluster file: apiVersion/kind, the capacity-change script, and durations.
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "api/go_duration.h"
 #include "api/yaml.h"
@@ -38,8 +38,10 @@ void DecodeChange(const Json& value, const FieldPath& path, const Known& known, 
   if (!d->IsObject(value, path)) return;
   d->Unknown(value, path, {"at", "stockout", "for", "zoneDown", "zoneUp", "nodeDown", "nodeUp"});
   CapacityChange change;
-  if (!value.contains("at")) d->errors.push_back(api::Required(path.Child("at"), ""));
-  else change.at = d->Time(value["at"], path.Child("at"));
+  if (!value.contains("at"))
+    d->errors.push_back(api::Required(path.Child("at"), ""));
+  else
+    change.at = d->Time(value["at"], path.Child("at"));
   using Kind = CapacityChange::Kind;
   struct Form {
     const char* key;
@@ -48,11 +50,16 @@ void DecodeChange(const Json& value, const FieldPath& path, const Known& known, 
     std::string CapacityChange::*target;
     const char* unknown;
   };
-  const Form forms[] = {{"stockout", Kind::kStockoutBegin, &known.pools, &CapacityChange::pool, "no node pool has this name"},
-                        {"zoneDown", Kind::kZoneDown, &known.zones, &CapacityChange::zone, "no node pool has this zone"},
-                        {"zoneUp", Kind::kZoneUp, &known.zones, &CapacityChange::zone, "no node pool has this zone"},
-                        {"nodeDown", Kind::kNodeDown, &known.nodes, &CapacityChange::node, "no node pool has a node of this name (<pool>-<index> below maxNodes)"},
-                        {"nodeUp", Kind::kNodeUp, &known.nodes, &CapacityChange::node, "no node pool has a node of this name (<pool>-<index> below maxNodes)"}};
+  const Form forms[] = {
+      {"stockout", Kind::kStockoutBegin, &known.pools, &CapacityChange::pool,
+       "no node pool has this name"},
+      {"zoneDown", Kind::kZoneDown, &known.zones, &CapacityChange::zone,
+       "no node pool has this zone"},
+      {"zoneUp", Kind::kZoneUp, &known.zones, &CapacityChange::zone, "no node pool has this zone"},
+      {"nodeDown", Kind::kNodeDown, &known.nodes, &CapacityChange::node,
+       "no node pool has a node of this name (<pool>-<index> below maxNodes)"},
+      {"nodeUp", Kind::kNodeUp, &known.nodes, &CapacityChange::node,
+       "no node pool has a node of this name (<pool>-<index> below maxNodes)"}};
   int found = 0;
   for (const Form& form : forms) {
     if (!value.contains(form.key)) continue;
@@ -64,7 +71,8 @@ void DecodeChange(const Json& value, const FieldPath& path, const Known& known, 
     }
   }
   if (found != 1) {
-    d->errors.push_back(api::Invalid(path, nullptr, "must set exactly one of stockout, zoneDown, zoneUp, nodeDown, nodeUp"));
+    d->errors.push_back(api::Invalid(
+        path, nullptr, "must set exactly one of stockout, zoneDown, zoneUp, nodeDown, nodeUp"));
     return;
   }
   spec->changes.push_back(change);
@@ -93,7 +101,6 @@ Status InvalidFile(const std::string& file, const api::ErrorList& errors) {
   return Status::Invalid(std::move(message), std::move(causes));
 }
 
-
 ClusterSpec DecodeClusterSection(const Json& doc, const FieldPath& path, Decoder* d,
                                  const std::set<std::string>& extra_known) {
   ClusterSpec spec;
@@ -102,7 +109,8 @@ ClusterSpec DecodeClusterSection(const Json& doc, const FieldPath& path, Decoder
   d->Unknown(doc, path, known);
   const Json pools = doc.value("nodePools", Json());
   if (!pools.is_array() || pools.empty()) {
-    d->errors.push_back(api::Required(path.Child("nodePools"), "a cluster needs at least one node pool"));
+    d->errors.push_back(
+        api::Required(path.Child("nodePools"), "a cluster needs at least one node pool"));
   }
   std::set<std::string> names;
   for (std::size_t i = 0; pools.is_array() && i < pools.size(); ++i) {
@@ -116,8 +124,8 @@ ClusterSpec DecodeClusterSection(const Json& doc, const FieldPath& path, Decoder
   if (doc.contains("gangScheduler")) {
     const Json& gang = doc["gangScheduler"];
     if (gang != kVolcanoScheduler) {
-      d->errors.push_back(api::NotSupported(path.Child("gangScheduler"), gang,
-                                            {std::string(kVolcanoScheduler)}));
+      d->errors.push_back(
+          api::NotSupported(path.Child("gangScheduler"), gang, {std::string(kVolcanoScheduler)}));
     } else {
       spec.gang_scheduler = kVolcanoScheduler;
     }
@@ -127,9 +135,9 @@ ClusterSpec DecodeClusterSection(const Json& doc, const FieldPath& path, Decoder
     for (std::size_t i = 0; i < spec.other_tenants.arrivals.size(); ++i) {
       const std::string& pool = spec.other_tenants.arrivals[i].pool;
       if (!pool.empty() && spec.FindPool(pool) == nullptr) {
-        d->errors.push_back(api::Invalid(
-            path.Child("otherTenants").Child("arrivals").Index(i).Child("pool"), pool,
-            "no node pool has this name"));
+        d->errors.push_back(
+            api::Invalid(path.Child("otherTenants").Child("arrivals").Index(i).Child("pool"), pool,
+                         "no node pool has this name"));
       }
     }
   }
@@ -151,10 +159,12 @@ Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string&
   Decoder d;
   if (!d.IsObject(*doc, FieldPath())) return internal::InvalidFile(file, d.errors);
   if (api::StringMember(*doc, "apiVersion") != kClusterConfigApiVersion) {
-    d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kClusterConfigApiVersion}));
+    d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()),
+                                         {kClusterConfigApiVersion}));
   }
   if (api::StringMember(*doc, "kind") != kClusterConfigKind) {
-    d.errors.push_back(api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kClusterConfigKind}));
+    d.errors.push_back(
+        api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kClusterConfigKind}));
   }
   ClusterSpec spec = internal::DecodeClusterSection(*doc, FieldPath(), &d, {"apiVersion", "kind"});
   if (!d.errors.empty()) return internal::InvalidFile(file, d.errors);
@@ -163,7 +173,8 @@ Result<ClusterSpec> ParseClusterConfig(std::string_view text, const std::string&
 
 Result<ClusterSpec> LoadClusterConfig(const std::string& path) {
   Result<std::string> text = ReadFile(path);
-  if (!text.ok()) return Status(text.status().code(), "the cluster file: " + text.status().message());
+  if (!text.ok())
+    return Status(text.status().code(), "the cluster file: " + text.status().message());
   return ParseClusterConfig(*text, path);
 }
 
@@ -171,8 +182,8 @@ Result<Duration> ParseGoDuration(std::string_view text) {
   // Go's grammar (api/go_duration.h); a cluster file has no use for negative or absurd spans.
   Result<Duration> parsed = api::ParseGoDuration(text);
   if (!parsed.ok() || *parsed < Duration::zero() || *parsed > std::chrono::hours(24 * 365 * 30)) {
-    return Status::BadRequest(fmt::format(
-        "invalid duration \"{}\" (use a Go duration such as 90s, 10m, 1h30m)", text));
+    return Status::BadRequest(
+        fmt::format("invalid duration \"{}\" (use a Go duration such as 90s, 10m, 1h30m)", text));
   }
   return parsed;
 }

@@ -16,13 +16,15 @@ OtherTenants::TakeFreed DecodeTakeFreed(const Json& value, const FieldPath& path
   OtherTenants::TakeFreed take;
   if (!d->IsObject(value, path)) return take;
   d->Unknown(value, path, {"resource", "probability", "delay", "for", "patience"});
-  if (value.contains("resource")) take.resource = d->String(value["resource"], path.Child("resource"));
+  if (value.contains("resource"))
+    take.resource = d->String(value["resource"], path.Child("resource"));
   if (value.contains("probability")) {
     take.probability = Probability(value["probability"], path.Child("probability"), d);
   }
   if (value.contains("delay")) take.delay = d->Time(value["delay"], path.Child("delay"));
   if (value.contains("for")) take.hold = d->Time(value["for"], path.Child("for"));
-  if (value.contains("patience")) take.patience = d->Time(value["patience"], path.Child("patience"));
+  if (value.contains("patience"))
+    take.patience = d->Time(value["patience"], path.Child("patience"));
   return take;
 }
 
@@ -30,8 +32,10 @@ OtherTenants::Arrival DecodeArrival(const Json& value, const FieldPath& path, De
   OtherTenants::Arrival arrival;
   if (!d->IsObject(value, path)) return arrival;
   d->Unknown(value, path, {"at", "pods", "requests", "pool", "for"});
-  if (!value.contains("at")) d->errors.push_back(api::Required(path.Child("at"), ""));
-  else arrival.at = d->Time(value["at"], path.Child("at"));
+  if (!value.contains("at"))
+    d->errors.push_back(api::Required(path.Child("at"), ""));
+  else
+    arrival.at = d->Time(value["at"], path.Child("at"));
   if (value.contains("pods")) arrival.pods = d->Count(value["pods"], path.Child("pods"));
   if (!value.contains("requests")) {
     d->errors.push_back(api::Required(path.Child("requests"), "what each pod asks for"));

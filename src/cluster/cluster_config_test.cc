@@ -83,23 +83,27 @@ capacityChanges:
   ASSERT_FALSE(spec.ok());
   EXPECT_EQ(spec.status().code(), Code::kInvalid);
   const std::string message(spec.status().message());
-  for (const char* expected : {
-           "bad.yaml: nodePools[0].name: Invalid value: \"Bad_Name\"",
-           "bad.yaml: nodePools[0].maxNodes: Invalid value: 2: must be at least nodes (4)",
-           "bad.yaml: nodePools[0].allocatable[nvidia.com/gpu]: Invalid value: \"eight\"",
-           "bad.yaml: nodePools[0].allocatable[pods]: Required value",
-           "bad.yaml: nodePools[0].startup.distribution: Unsupported value: \"normal\"",
-           "bad.yaml: nodePools[0].colour: Forbidden: unknown field",
-           "bad.yaml: capacityChanges[0].zoneDown: Invalid value: \"zone-z\": no node pool has this zone",
-           "bad.yaml: capacityChanges[1].at: Invalid value: \"soon\": invalid duration",
-           "bad.yaml: capacityChanges[1]: Invalid value: null: must set exactly one of"}) {
-    EXPECT_NE(message.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n" << message;
+  for (const char* expected :
+       {"bad.yaml: nodePools[0].name: Invalid value: \"Bad_Name\"",
+        "bad.yaml: nodePools[0].maxNodes: Invalid value: 2: must be at least nodes (4)",
+        "bad.yaml: nodePools[0].allocatable[nvidia.com/gpu]: Invalid value: \"eight\"",
+        "bad.yaml: nodePools[0].allocatable[pods]: Required value",
+        "bad.yaml: nodePools[0].startup.distribution: Unsupported value: \"normal\"",
+        "bad.yaml: nodePools[0].colour: Forbidden: unknown field",
+        "bad.yaml: capacityChanges[0].zoneDown: Invalid value: \"zone-z\": no node pool has this "
+        "zone",
+        "bad.yaml: capacityChanges[1].at: Invalid value: \"soon\": invalid duration",
+        "bad.yaml: capacityChanges[1]: Invalid value: null: must set exactly one of"}) {
+    EXPECT_NE(message.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n"
+                                                         << message;
   }
   EXPECT_GE(spec.status().causes().size(), 9u);
 }
 
 TEST(ClusterConfig, RejectsWrongKindAndBrokenYaml) {
-  EXPECT_EQ(ParseClusterConfig("apiVersion: v1\nkind: Pod\nnodePools: []\n", "x.yaml").status().code(), Code::kInvalid);
+  EXPECT_EQ(
+      ParseClusterConfig("apiVersion: v1\nkind: Pod\nnodePools: []\n", "x.yaml").status().code(),
+      Code::kInvalid);
   Result<ClusterSpec> broken = ParseClusterConfig("nodePools: [", "x.yaml");
   ASSERT_FALSE(broken.ok());
   EXPECT_EQ(std::string(broken.status().message()).rfind("x.yaml: ", 0), 0u);
@@ -121,8 +125,11 @@ nodePools:
   ASSERT_FALSE(spec.ok());
   const std::string message(spec.status().message());
   EXPECT_NE(message.find("odd.yaml: apiVersion: Unsupported value"), std::string::npos) << message;
-  EXPECT_NE(message.find("odd.yaml: nodePools[0].taints[0].key: Required value"), std::string::npos) << message;
-  EXPECT_NE(message.find("odd.yaml: nodePools[0].startup.max: Invalid value: null"), std::string::npos) << message;
+  EXPECT_NE(message.find("odd.yaml: nodePools[0].taints[0].key: Required value"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("odd.yaml: nodePools[0].startup.max: Invalid value: null"),
+            std::string::npos)
+      << message;
 }
 
 TEST(GoDuration, ParsesAndFormats) {
@@ -130,7 +137,8 @@ TEST(GoDuration, ParsesAndFormats) {
   EXPECT_EQ(*ParseGoDuration("1h30m"), std::chrono::minutes(90));
   EXPECT_EQ(*ParseGoDuration("1.5s"), std::chrono::milliseconds(1500));
   EXPECT_EQ(*ParseGoDuration("0"), Duration{});
-  for (const char* bad : {"", "5", "s", "5x", "-5s", "1..2s"}) EXPECT_FALSE(ParseGoDuration(bad).ok()) << bad;
+  for (const char* bad : {"", "5", "s", "5x", "-5s", "1..2s"})
+    EXPECT_FALSE(ParseGoDuration(bad).ok()) << bad;
   EXPECT_EQ(FormatGoDuration(std::chrono::minutes(90)), "1h30m");
   EXPECT_EQ(FormatGoDuration(std::chrono::seconds(30)), "30s");
   EXPECT_EQ(FormatGoDuration(std::chrono::milliseconds(1500)), "1500ms");
@@ -144,7 +152,8 @@ namespace lws::cluster {
 namespace {
 
 TEST(ClusterConfig, ShippedExampleIsValid) {
-  Result<ClusterSpec> spec = LoadClusterConfig(TestdataDir() + "/../examples/cluster/gpu-cluster.yaml");
+  Result<ClusterSpec> spec =
+      LoadClusterConfig(TestdataDir() + "/../examples/cluster/gpu-cluster.yaml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   EXPECT_EQ(spec->pools.size(), 2u);
   EXPECT_EQ(spec->changes.size(), 4u);
@@ -168,9 +177,10 @@ TEST(ClusterConfig, GangSchedulerIsVolcanoOrAnError) {
   EXPECT_EQ(volcano->gang_scheduler, "volcano");
   Result<ClusterSpec> other = ParseClusterConfig(base + "gangScheduler: kueue\n", "c.yaml");
   ASSERT_FALSE(other.ok());
-  EXPECT_NE(other.status().message().find(
-                "c.yaml: gangScheduler: Unsupported value: \"kueue\": supported values: \"volcano\""),
-            std::string::npos)
+  EXPECT_NE(
+      other.status().message().find(
+          "c.yaml: gangScheduler: Unsupported value: \"kueue\": supported values: \"volcano\""),
+      std::string::npos)
       << other.status().message();
 }
 

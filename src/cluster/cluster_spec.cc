@@ -1,8 +1,8 @@
 #include "cluster/cluster_spec.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace lws::cluster {
 
@@ -16,30 +16,42 @@ Duration Seconds(double s) {
 
 Duration Distribution::Sample(Rng* rng) const {
   switch (kind) {
-    case Kind::kFixed: return Seconds(a);
-    case Kind::kUniform: return Seconds(a + (b - a) * rng->UniformDouble());
-    case Kind::kLogNormal: return Seconds(rng->LogNormal(std::log(a), b));
+    case Kind::kFixed:
+      return Seconds(a);
+    case Kind::kUniform:
+      return Seconds(a + (b - a) * rng->UniformDouble());
+    case Kind::kLogNormal:
+      return Seconds(rng->LogNormal(std::log(a), b));
   }
   return Seconds(a);
 }
 
 std::string Distribution::ToString() const {
   switch (kind) {
-    case Kind::kFixed: return fmt::format("fixed {}s", a);
-    case Kind::kUniform: return fmt::format("uniform {}s-{}s", a, b);
-    case Kind::kLogNormal: return fmt::format("lognormal median {}s sigma {}", a, b);
+    case Kind::kFixed:
+      return fmt::format("fixed {}s", a);
+    case Kind::kUniform:
+      return fmt::format("uniform {}s-{}s", a, b);
+    case Kind::kLogNormal:
+      return fmt::format("lognormal median {}s sigma {}", a, b);
   }
   return "";
 }
 
 std::string CapacityChange::ToString() const {
   switch (kind) {
-    case Kind::kStockoutBegin: return "stockout of pool " + pool + " begins";
-    case Kind::kStockoutEnd: return "stockout of pool " + pool + " ends";
-    case Kind::kZoneDown: return "zone " + zone + " goes down";
-    case Kind::kZoneUp: return "zone " + zone + " comes back";
-    case Kind::kNodeDown: return "node " + node + " fails";
-    case Kind::kNodeUp: return "node " + node + " comes back";
+    case Kind::kStockoutBegin:
+      return "stockout of pool " + pool + " begins";
+    case Kind::kStockoutEnd:
+      return "stockout of pool " + pool + " ends";
+    case Kind::kZoneDown:
+      return "zone " + zone + " goes down";
+    case Kind::kZoneUp:
+      return "zone " + zone + " comes back";
+    case Kind::kNodeDown:
+      return "node " + node + " fails";
+    case Kind::kNodeUp:
+      return "node " + node + " comes back";
   }
   return "";
 }
@@ -61,8 +73,11 @@ ClusterSpec DefaultClusterSpec() {
     pool.max_nodes = 6;
     // A Google Cloud a3-highgpu-8g: 208 vCPUs, 1,872 GB of memory, 8 x H100 80GB, 16 local
     // SSDs of 375 GB; upstream's own examples (vLLM 405B: 125 CPUs, 1124Gi per pod) fit on it.
-    pool.allocatable = {{"cpu", "208"}, {"memory", "1872Gi"}, {"nvidia.com/gpu", "8"},
-                        {"ephemeral-storage", "6000G"}, {"pods", "110"}};
+    pool.allocatable = {{"cpu", "208"},
+                        {"memory", "1872Gi"},
+                        {"nvidia.com/gpu", "8"},
+                        {"ephemeral-storage", "6000G"},
+                        {"pods", "110"}};
     pool.labels = {{"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"},
                    {"node.kubernetes.io/instance-type", "a3-highgpu-8g"}};
     pool.zones = {"zone-a", "zone-b"};
@@ -72,6 +87,8 @@ ClusterSpec DefaultClusterSpec() {
   return spec;
 }
 
-std::string NodeName(const std::string& pool, int index) { return fmt::format("{}-{}", pool, index); }
+std::string NodeName(const std::string& pool, int index) {
+  return fmt::format("{}-{}", pool, index);
+}
 
 }  // namespace lws::cluster

@@ -46,18 +46,18 @@ struct Distribution {
 };
 
 struct NodePoolSpec {
-  std::string name;               // DNS label; nodes are named <name>-<index>
-  int initial_nodes = 0;          // created at start
-  int min_nodes = 0;              // scale-down never goes below this
-  int max_nodes = 0;              // the autoscaler never goes above this (>= initial_nodes)
+  std::string name;       // DNS label; nodes are named <name>-<index>
+  int initial_nodes = 0;  // created at start
+  int min_nodes = 0;      // scale-down never goes below this
+  int max_nodes = 0;      // the autoscaler never goes above this (>= initial_nodes)
   // Allocatable = capacity of each node: {"cpu": "96", "memory": "1Ti", "nvidia.com/gpu": "8",
   // "pods": "110"}. Quantities as Kubernetes writes them.
   std::map<std::string, std::string> allocatable;
   std::map<std::string, std::string> labels;  // extra labels on every node
   std::vector<api::Json> taints;              // core/v1 Taint objects on every node
-  std::vector<std::string> zones;             // nodes go round-robin over these (none: no zone label)
-  int nodes_per_rack = 0;                     // > 0: rack label <pool>-rack-<i / nodes_per_rack>
-  int nodes_per_nvlink_domain = 0;            // > 0: kNvlinkDomainLabel <pool>-nvl-<i / n>
+  std::vector<std::string> zones;   // nodes go round-robin over these (none: no zone label)
+  int nodes_per_rack = 0;           // > 0: rack label <pool>-rack-<i / nodes_per_rack>
+  int nodes_per_nvlink_domain = 0;  // > 0: kNvlinkDomainLabel <pool>-nvl-<i / n>
   Duration provisioning_delay = std::chrono::seconds(90);  // scale-up: request to node Ready
   // An empty node the autoscaler added is removed after this long; zero disables scale-down.
   Duration scale_down_delay = std::chrono::minutes(10);

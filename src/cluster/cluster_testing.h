@@ -22,8 +22,8 @@ inline NodePoolSpec GpuPool(std::string name, int nodes, int gpus, int max_nodes
   pool.initial_nodes = nodes;
   pool.min_nodes = nodes;
   pool.max_nodes = max_nodes < 0 ? nodes : max_nodes;
-  pool.allocatable = {{"cpu", "96"}, {"memory", "1Ti"}, {"nvidia.com/gpu", std::to_string(gpus)},
-                      {"pods", "110"}};
+  pool.allocatable = {
+      {"cpu", "96"}, {"memory", "1Ti"}, {"nvidia.com/gpu", std::to_string(gpus)}, {"pods", "110"}};
   pool.zones = {"zone-a", "zone-b"};
   pool.startup = {Distribution::Kind::kFixed, 10, 0};
   pool.termination = std::chrono::seconds(5);

@@ -14,7 +14,6 @@
 
 namespace lws::cluster::internal {
 
-
 using api::FieldPath;
 using api::Json;
 
@@ -25,7 +24,8 @@ struct Decoder {
   void Unknown(const Json& object, const FieldPath& path, const std::set<std::string>& known) {
     for (const auto& [key, value] : object.items()) {
       if (!known.count(key)) {
-        errors.push_back(api::Forbidden(path.Child(key), "unknown field (see docs/cluster-config.md)"));
+        errors.push_back(
+            api::Forbidden(path.Child(key), "unknown field (see docs/cluster-config.md)"));
       }
     }
   }
@@ -40,15 +40,18 @@ struct Decoder {
     return "";
   }
   int Count(const Json& value, const FieldPath& path) {
-    if (value.is_number_integer() && value.get<std::int64_t>() >= 0 && value.get<std::int64_t>() <= 100'000) {
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0 &&
+        value.get<std::int64_t>() <= 100'000) {
       return value.get<int>();
     }
     errors.push_back(api::Invalid(path, value, "must be an integer between 0 and 100000"));
     return 0;
   }
   Duration Time(const Json& value, const FieldPath& path) {
-    Result<Duration> d = value.is_string() ? ParseGoDuration(value.get<std::string>())
-                                           : Result<Duration>(Status::BadRequest("must be a duration string such as \"90s\""));
+    Result<Duration> d =
+        value.is_string()
+            ? ParseGoDuration(value.get<std::string>())
+            : Result<Duration>(Status::BadRequest("must be a duration string such as \"90s\""));
     if (d.ok()) return *d;
     errors.push_back(api::Invalid(path, value, std::string(d.status().message())));
     return Duration{};

@@ -1,7 +1,6 @@
 // The DaemonSet controller's snapshot and writes (daemonset_controller.h).
 #include "cluster/daemonset_controller.h"
 
-
 #include "api/field.h"
 #include "base/log.h"
 #include "store/decoded_view.h"

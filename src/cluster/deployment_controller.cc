@@ -128,8 +128,8 @@ std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& obje
     if (!answer.ok()) {
       // A Conflict is the ReplicaSet controller's write racing ours, retried at once: routine,
       // as upstream's V(2) "Error syncing deployment" is.
-      const auto level = answer.status().code() == Code::kConflict ? spdlog::level::debug
-                                                                   : spdlog::level::info;
+      const auto level =
+          answer.status().code() == Code::kConflict ? spdlog::level::debug : spdlog::level::info;
       Log()->log(level, "{}/{}: {} {}: {}", key.namespace_, key.name,
                  action.kind == Kind::kUpdateStatus ? "status of" : "replica set", action.name,
                  answer.status().message());
@@ -147,8 +147,8 @@ std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& obje
 // A set of the new set's name that this Deployment does not control: the hash collides, and
 // the next sync hashes with collisionCount + 1 (upstream getNewReplicaSet). Ours but not yet
 // in the cache is only a race.
-void DeploymentController::CountCollision(const store::ObjectPtr& object, const DeploymentPlan& plan,
-                                          const std::string& set_name) {
+void DeploymentController::CountCollision(const store::ObjectPtr& object,
+                                          const DeploymentPlan& plan, const std::string& set_name) {
   const store::ObjectName key = store::NameOf(object->json);
   Result<store::ObjectPtr> existing = client_->Get(client::kReplicaSets, key.namespace_, set_name);
   if (!existing.ok()) return;

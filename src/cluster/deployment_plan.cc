@@ -2,8 +2,9 @@
 // strategies are deployment_rollout.cc.
 #include "cluster/deployment_plan.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "api/codec.h"
 #include "cluster/deployment_sync.h"
@@ -99,13 +100,16 @@ Status DeploymentSync::SyncRevision(bool create) {
     bool changed = SetNewSetAnnotations(annotations_, *set, revision);
     if (changed || set->spec.min_ready_seconds != d_.spec.min_ready_seconds) {
       set->spec.min_ready_seconds = d_.spec.min_ready_seconds;
-      plan_.actions.push_back({.kind = Kind::kUpdateReplicaSet, .name = set->metadata.name, .replica_set = *set});
+      plan_.actions.push_back(
+          {.kind = Kind::kUpdateReplicaSet, .name = set->metadata.name, .replica_set = *set});
     }
     annotations_[std::string(kRevisionAnnotation)] =
         set->metadata.annotations[std::string(kRevisionAnnotation)];
     if (HasProgressDeadline(d_) && api::FindCondition(conditions_, "Progressing") == nullptr) {
-      SetCondition(conditions_, NewCondition("Progressing", "True", "FoundNewReplicaSet",
-                                             fmt::format("Found new replica set \"{}\"", set->metadata.name), snap_.now));
+      SetCondition(
+          conditions_,
+          NewCondition("Progressing", "True", "FoundNewReplicaSet",
+                       fmt::format("Found new replica set \"{}\"", set->metadata.name), snap_.now));
     }
     return Status::Ok();
   }
@@ -144,15 +148,19 @@ Status DeploymentSync::CreateNewSet(std::int64_t revision) {
       return Status(Code::kConflict, "hash collision: " + set.metadata.name);
     }
   }
-  DeploymentAction create{.kind = Kind::kCreateReplicaSet, .name = set.metadata.name, .replica_set = set};
+  DeploymentAction create{
+      .kind = Kind::kCreateReplicaSet, .name = set.metadata.name, .replica_set = set};
   if (size > 0) {
-    create.event = DeploymentEvent{"Normal", "ScalingReplicaSet",
-                                   fmt::format("Scaled up replica set {} from 0 to {}", set.metadata.name, size)};
+    create.event = DeploymentEvent{
+        "Normal", "ScalingReplicaSet",
+        fmt::format("Scaled up replica set {} from 0 to {}", set.metadata.name, size)};
   }
   plan_.actions.push_back(std::move(create));
   if (HasProgressDeadline(d_)) {
-    SetCondition(conditions_, NewCondition("Progressing", "True", "NewReplicaSetCreated",
-                                           fmt::format("Created new replica set \"{}\"", set.metadata.name), snap_.now));
+    SetCondition(
+        conditions_,
+        NewCondition("Progressing", "True", "NewReplicaSetCreated",
+                     fmt::format("Created new replica set \"{}\"", set.metadata.name), snap_.now));
   }
   sets_.push_back(std::move(set));
   new_index_ = sets_.size() - 1;
@@ -178,19 +186,21 @@ api::DeploymentStatus DeploymentSync::CalculateStatus() const {
     status.available_replicas += set.status.available_replicas;
   }
   if (new_index_) status.updated_replicas = sets_[*new_index_].status.replicas;
-  status.unavailable_replicas = static_cast<std::int32_t>(
-      std::max<std::int64_t>(0, spec_total - status.available_replicas));
+  status.unavailable_replicas =
+      static_cast<std::int32_t>(std::max<std::int64_t>(0, spec_total - status.available_replicas));
   status.observed_generation = d_.metadata.generation;
   status.collision_count = d_.status.collision_count;
   status.conditions = conditions_;
   status.rest = d_.status.rest;
   const std::int32_t max_unavailable = MaxUnavailable(d_).ok() ? *MaxUnavailable(d_) : 0;
   if (status.available_replicas >= replicas_ - max_unavailable) {
-    SetCondition(status.conditions, NewCondition("Available", "True", "MinimumReplicasAvailable",
-                                                 "Deployment has minimum availability.", snap_.now));
+    SetCondition(status.conditions,
+                 NewCondition("Available", "True", "MinimumReplicasAvailable",
+                              "Deployment has minimum availability.", snap_.now));
   } else {
-    SetCondition(status.conditions, NewCondition("Available", "False", "MinimumReplicasUnavailable",
-                                                 "Deployment does not have minimum availability.", snap_.now));
+    SetCondition(status.conditions,
+                 NewCondition("Available", "False", "MinimumReplicasUnavailable",
+                              "Deployment does not have minimum availability.", snap_.now));
   }
   return status;
 }
@@ -198,7 +208,8 @@ api::DeploymentStatus DeploymentSync::CalculateStatus() const {
 void DeploymentSync::SyncStatus() {
   plan_.status = CalculateStatus();
   plan_.annotations = annotations_;
-  if (api::Encode(plan_.status) != api::Encode(d_.status) || annotations_ != d_.metadata.annotations) {
+  if (api::Encode(plan_.status) != api::Encode(d_.status) ||
+      annotations_ != d_.metadata.annotations) {
     plan_.actions.push_back({.kind = Kind::kUpdateStatus, .name = d_.metadata.name});
   }
 }
@@ -226,17 +237,19 @@ void DeploymentSync::Cleanup(const std::vector<api::ReplicaSet>& sets) {
   const long diff = static_cast<long>(cleanable.size()) - *d_.spec.revision_history_limit;
   if (diff <= 0) return;
   // ReplicaSetsByRevision: lowest revision first, then by age.
-  std::stable_sort(cleanable.begin(), cleanable.end(), [](const api::ReplicaSet* a, const api::ReplicaSet* b) {
-    if (RevisionOf(*a) != RevisionOf(*b)) return RevisionOf(*a) < RevisionOf(*b);
-    return OlderFirst(a, b);
-  });
+  std::stable_sort(cleanable.begin(), cleanable.end(),
+                   [](const api::ReplicaSet* a, const api::ReplicaSet* b) {
+                     if (RevisionOf(*a) != RevisionOf(*b)) return RevisionOf(*a) < RevisionOf(*b);
+                     return OlderFirst(a, b);
+                   });
   for (long i = 0; i < diff; ++i) {
     const api::ReplicaSet& set = *cleanable[static_cast<std::size_t>(i)];
     if (set.status.replicas != 0 || set.spec.replicas.value_or(1) != 0 ||
         set.metadata.generation > set.status.observed_generation) {
       continue;
     }
-    plan_.actions.push_back({.kind = Kind::kDeleteReplicaSet, .name = set.metadata.name, .uid = set.metadata.uid});
+    plan_.actions.push_back(
+        {.kind = Kind::kDeleteReplicaSet, .name = set.metadata.name, .uid = set.metadata.uid});
   }
 }
 

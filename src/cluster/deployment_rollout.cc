@@ -1,7 +1,8 @@
 // The Deployment strategies and the proportional scale (upstream rolling.go, recreate.go,
 // sync.go scale()), and the status with progress (progress.go syncRolloutStatus).
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "api/codec.h"
 #include "cluster/deployment_sync.h"
@@ -25,12 +26,15 @@ bool DeploymentSync::ScaleSet(api::ReplicaSet& set, std::int32_t size, std::int3
   if (!size_changed && !annotations_changed) return false;
   set.spec.replicas = size;
   set.metadata.annotations[std::string(kDesiredReplicasAnnotation)] = std::to_string(replicas_);
-  set.metadata.annotations[std::string(kMaxReplicasAnnotation)] = std::to_string(replicas_ + max_surge);
-  DeploymentAction update{.kind = Kind::kUpdateReplicaSet, .name = set.metadata.name, .replica_set = set};
+  set.metadata.annotations[std::string(kMaxReplicasAnnotation)] =
+      std::to_string(replicas_ + max_surge);
+  DeploymentAction update{
+      .kind = Kind::kUpdateReplicaSet, .name = set.metadata.name, .replica_set = set};
   if (size_changed) {
-    update.event = DeploymentEvent{"Normal", "ScalingReplicaSet",
-                                   fmt::format("Scaled {} replica set {} from {} to {}",
-                                               before < size ? "up" : "down", set.metadata.name, before, size)};
+    update.event = DeploymentEvent{
+        "Normal", "ScalingReplicaSet",
+        fmt::format("Scaled {} replica set {} from {} to {}", before < size ? "up" : "down",
+                    set.metadata.name, before, size)};
   }
   plan_.actions.push_back(std::move(update));
   return size_changed;
@@ -84,7 +88,8 @@ std::int32_t DeploymentSync::CleanupUnhealthy(std::int32_t max_cleanup) {
     if (total >= max_cleanup) break;
     if (Spec(*set) == 0 || Spec(*set) == set->status.available_replicas) continue;
     if (Spec(*set) < set->status.available_replicas) return -1;
-    const std::int32_t down = std::min(max_cleanup - total, Spec(*set) - set->status.available_replicas);
+    const std::int32_t down =
+        std::min(max_cleanup - total, Spec(*set) - set->status.available_replicas);
     ScaleSet(*set, Spec(*set) - down, max_surge);
     total += down;
   }
@@ -103,7 +108,8 @@ Result<std::int32_t> DeploymentSync::ScaleDownOld() {
   for (api::ReplicaSet* set : Old()) {
     if (done >= to_scale) break;
     if (Spec(*set) == 0) continue;
-    const auto down = static_cast<std::int32_t>(std::min<std::int64_t>(Spec(*set), to_scale - done));
+    const auto down =
+        static_cast<std::int32_t>(std::min<std::int64_t>(Spec(*set), to_scale - done));
     ScaleSet(*set, Spec(*set) - down, max_surge);
     done += down;
   }
@@ -171,17 +177,19 @@ Status DeploymentSync::Scale() {
   const std::int64_t allowed = replicas_ > 0 ? replicas_ + max_surge : 0;
   const std::int64_t to_add = allowed - SpecReplicas({active.begin(), active.end()});
   // Larger sets first; among equals the newer when growing, the older when shrinking.
-  std::stable_sort(active.begin(), active.end(), [&](const api::ReplicaSet* a, const api::ReplicaSet* b) {
-    if (Spec(*a) != Spec(*b)) return Spec(*a) > Spec(*b);
-    return to_add > 0 ? OlderFirst(b, a) : OlderFirst(a, b);
-  });
+  std::stable_sort(active.begin(), active.end(),
+                   [&](const api::ReplicaSet* a, const api::ReplicaSet* b) {
+                     if (Spec(*a) != Spec(*b)) return Spec(*a) > Spec(*b);
+                     return to_add > 0 ? OlderFirst(b, a) : OlderFirst(a, b);
+                   });
   std::vector<std::int32_t> sizes;
   std::int64_t added = 0;
   for (api::ReplicaSet* set : active) {
     std::int64_t proportion = 0;
     if (to_add != 0 && Spec(*set) != 0 && to_add != added) {
       const std::int64_t fraction = ReplicaSetFraction(*set, d_, max_surge);
-      proportion = to_add > 0 ? std::min(fraction, to_add - added) : std::max(fraction, to_add - added);
+      proportion =
+          to_add > 0 ? std::min(fraction, to_add - added) : std::max(fraction, to_add - added);
     }
     sizes.push_back(static_cast<std::int32_t>(Spec(*set) + proportion));
     added += proportion;
@@ -200,19 +208,22 @@ Status DeploymentSync::Scale() {
 void DeploymentSync::SyncRolloutStatus() {
   api::DeploymentStatus status = CalculateStatus();
   auto drop = [&](std::string_view type) {
-    std::erase_if(status.conditions, [&](const api::WorkloadCondition& c) { return c.type == type; });
+    std::erase_if(status.conditions,
+                  [&](const api::WorkloadCondition& c) { return c.type == type; });
   };
   if (!HasProgressDeadline(d_)) drop("Progressing");
   const api::WorkloadCondition* current = api::FindCondition(conditions_, "Progressing");
   const bool complete = status.replicas == status.updated_replicas && current != nullptr &&
                         current->reason == kNewRSAvailableReason;
   const api::ReplicaSet* fresh = new_index_ ? &sets_[*new_index_] : nullptr;
-  const std::string subject = fresh != nullptr ? fmt::format("ReplicaSet \"{}\"", fresh->metadata.name)
-                                               : fmt::format("Deployment \"{}\"", d_.metadata.name);
+  const std::string subject = fresh != nullptr
+                                  ? fmt::format("ReplicaSet \"{}\"", fresh->metadata.name)
+                                  : fmt::format("Deployment \"{}\"", d_.metadata.name);
   if (HasProgressDeadline(d_) && !complete) {
     if (DeploymentComplete(d_, status)) {
-      SetCondition(status.conditions, NewCondition("Progressing", "True", std::string(kNewRSAvailableReason),
-                                                   subject + " has successfully progressed.", snap_.now));
+      SetCondition(status.conditions,
+                   NewCondition("Progressing", "True", std::string(kNewRSAvailableReason),
+                                subject + " has successfully progressed.", snap_.now));
     } else if (DeploymentProgressing(d_, status)) {
       api::WorkloadCondition c = NewCondition("Progressing", "True", "ReplicaSetUpdated",
                                               subject + " is progressing.", snap_.now);
@@ -222,8 +233,9 @@ void DeploymentSync::SyncRolloutStatus() {
       }
       SetCondition(status.conditions, std::move(c));
     } else if (DeploymentTimedOut(d_, status, snap_.now)) {
-      SetCondition(status.conditions, NewCondition("Progressing", "False", std::string(kTimedOutReason),
-                                                   subject + " has timed out progressing.", snap_.now));
+      SetCondition(status.conditions,
+                   NewCondition("Progressing", "False", std::string(kTimedOutReason),
+                                subject + " has timed out progressing.", snap_.now));
     }
   }
   // The new set's ReplicaFailure, else any set's, shows on the Deployment.
@@ -256,8 +268,10 @@ void DeploymentSync::SyncRolloutStatus() {
   Result<Time> updated = ParseRfc3339(current->last_update_time);
   if (!updated.ok()) return;
   Duration after = *updated + std::chrono::seconds(*d_.spec.progress_deadline_seconds) - snap_.now;
-  after = after < std::chrono::seconds(1) ? Duration(std::chrono::seconds(1)) : after + std::chrono::seconds(1);
-  plan_.actions.push_back({.kind = Kind::kRequeueAfter, .name = d_.metadata.name, .requeue_after = after});
+  after = after < std::chrono::seconds(1) ? Duration(std::chrono::seconds(1))
+                                          : after + std::chrono::seconds(1);
+  plan_.actions.push_back(
+      {.kind = Kind::kRequeueAfter, .name = d_.metadata.name, .requeue_after = after});
 }
 
 }  // namespace lws::cluster

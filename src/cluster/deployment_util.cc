@@ -196,7 +196,8 @@ void AppendRevisionHistory(std::string& history, const std::string& revision, st
   while (length > limit && first + 1 < entries.size()) length -= entries[first++].size() + 1;
   if (length > limit) return;
   history.clear();
-  for (std::size_t i = first; i < entries.size(); ++i) history += (i > first ? "," : "") + entries[i];
+  for (std::size_t i = first; i < entries.size(); ++i)
+    history += (i > first ? "," : "") + entries[i];
 }
 
 bool OlderFirst(const api::ReplicaSet* a, const api::ReplicaSet* b) {

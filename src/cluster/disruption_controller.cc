@@ -20,7 +20,8 @@ const Json* ControllerRef(const Json& object) {
   const Json& refs = ChildOrNull(ChildOrNull(object, "metadata"), "ownerReferences");
   if (!refs.is_array()) return nullptr;
   for (const Json& ref : refs) {
-    if (ChildOrNull(ref, "controller").is_boolean() && ChildOrNull(ref, "controller").get<bool>()) return &ref;
+    if (ChildOrNull(ref, "controller").is_boolean() && ChildOrNull(ref, "controller").get<bool>())
+      return &ref;
   }
   return nullptr;
 }
@@ -34,7 +35,8 @@ std::int64_t Replicas(const Json& workload) {
 store::ObjectPtr Referenced(const client::Informer& informer, const std::string& ns,
                             const Json& ref) {
   store::ObjectPtr object = informer.Get(ns, Str(ChildOrNull(ref, "name")));
-  if (!object || Str(ChildOrNull(object->json["metadata"], "uid")) != Str(ChildOrNull(ref, "uid"))) {
+  if (!object ||
+      Str(ChildOrNull(object->json["metadata"], "uid")) != Str(ChildOrNull(ref, "uid"))) {
     return nullptr;
   }
   return object;
@@ -102,8 +104,8 @@ void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
   BudgetStatusPlan plan = PlanBudgetStatus(json, covered, loop_->Now());
   for (const BudgetEvent& event : plan.events) {
     // A pass runs on any pod change in the cluster: each event is told once per budget.
-    const std::string said = Str(ChildOrNull(ChildOrNull(json, "metadata"), "uid")) + "/" + event.pod + "/" +
-                             event.reason + "/" + event.message;
+    const std::string said = Str(ChildOrNull(ChildOrNull(json, "metadata"), "uid")) + "/" +
+                             event.pod + "/" + event.reason + "/" + event.message;
     if (!recorded_.insert(said).second) continue;
     if (event.pod.empty()) {
       recorder_.Record(json, event.type, event.reason, event.message);

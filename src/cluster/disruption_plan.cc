@@ -61,7 +61,8 @@ Expected ExpectedPodCount(const Json& spec, const std::vector<CoveredPod>& pods,
   if (max_unavailable) {
     out = ExpectedScale(pods, unmanaged);
     if (!out.error.empty()) return out;
-    Result<std::int64_t> scaled = api::GetScaledValueFromIntOrPercent(*max_unavailable, out.count, true);
+    Result<std::int64_t> scaled =
+        api::GetScaledValueFromIntOrPercent(*max_unavailable, out.count, true);
     if (!scaled.ok()) return Expected{0, 0, scaled.status().message()};
     out.desired = std::max<std::int64_t>(0, out.count - *scaled);
   } else if (min_available && !min_available->is_string()) {
@@ -70,7 +71,8 @@ Expected ExpectedPodCount(const Json& spec, const std::vector<CoveredPod>& pods,
   } else if (min_available) {
     out = ExpectedScale(pods, unmanaged);
     if (!out.error.empty()) return out;
-    Result<std::int64_t> scaled = api::GetScaledValueFromIntOrPercent(*min_available, out.count, true);
+    Result<std::int64_t> scaled =
+        api::GetScaledValueFromIntOrPercent(*min_available, out.count, true);
     if (!scaled.ok()) return Expected{0, 0, scaled.status().message()};
     out.desired = *scaled;
   }
@@ -118,7 +120,8 @@ std::int64_t CountHealthy(const std::vector<CoveredPod>& pods, const Json& pendi
 
 }  // namespace
 
-BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredPod>& pods, Time now) {
+BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredPod>& pods,
+                                  Time now) {
   BudgetStatusPlan plan;
   const Json& old_status = ChildOrNull(budget, "status");
   const Json& spec = ChildOrNull(budget, "spec");
@@ -128,7 +131,8 @@ BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredP
   if (!unmanaged.empty()) {
     plan.events.push_back(
         {"Warning", "UnmanagedPods",
-         "Pods selected by this PodDisruptionBudget (selector: " + ChildOrNull(spec, "selector").dump() +
+         "Pods selected by this PodDisruptionBudget (selector: " +
+             ChildOrNull(spec, "selector").dump() +
              ") were found to be unmanaged. As a result, the status of the PDB cannot be "
              "calculated correctly, which may result in undefined behavior. To account for these "
              "pods please set \".spec.minAvailable\" field of the PDB to an integer value.",
@@ -137,7 +141,8 @@ BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredP
   if (!expected.error.empty()) {
     // failSafe: the old counts, no disruption allowed, and why.
     plan.events.push_back({"Warning", "CalculateExpectedPodCountFailed",
-                           "Failed to calculate the number of expected pods: " + expected.error, ""});
+                           "Failed to calculate the number of expected pods: " + expected.error,
+                           ""});
     plan.status = old_status.is_object() ? old_status : Json::object();
     plan.status["disruptionsAllowed"] = 0;
     api::SetDisruptionAllowedCondition(&plan.status, "False", api::kSyncFailedReason,

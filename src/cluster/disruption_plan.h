@@ -53,8 +53,8 @@ struct BudgetEvent {
 };
 
 struct BudgetStatusPlan {
-  Json status;                 // the budget's next status
-  bool changed = false;        // differs from the stored one: write it
+  Json status;                  // the budget's next status
+  bool changed = false;         // differs from the stored one: write it
   std::optional<Time> recheck;  // the earliest disruptedPods entry to expire
   std::vector<BudgetEvent> events;
 };
@@ -62,6 +62,7 @@ struct BudgetStatusPlan {
 // DeletionTimeout: how long an eviction's entry in disruptedPods holds the pod out of the count.
 inline constexpr Duration kDisruptionDeletionTimeout = std::chrono::minutes(2);
 
-BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredPod>& pods, Time now);
+BudgetStatusPlan PlanBudgetStatus(const Json& budget, const std::vector<CoveredPod>& pods,
+                                  Time now);
 
 }  // namespace lws::cluster

@@ -95,7 +95,8 @@ TEST(DisruptionPlanTest, MaxUnavailableFollowsTheControllerScale) {
   Expect(PlanBudgetStatus(Budget("maxUnavailable", "30%"), pods.covered(), kNow), 0, 1, 2, 3);
 }
 
-TEST(DisruptionPlanTest, PercentagesOfBareReplicaSetsAndNakedPods) {  // TestReplicaSet, TestNakedPod
+TEST(DisruptionPlanTest,
+     PercentagesOfBareReplicaSetsAndNakedPods) {  // TestReplicaSet, TestNakedPod
   Pods pods;
   pods.Add("pod", "rs", 10);
   Expect(PlanBudgetStatus(Budget("minAvailable", "20%"), pods.covered(), kNow), 0, 1, 2, 10);

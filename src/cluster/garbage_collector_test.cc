@@ -147,9 +147,8 @@ TEST_F(GarbageCollectorTest, OwnerInAnotherNamespaceCountsAsAbsent) {
 }
 
 TEST_F(GarbageCollectorTest, ClusterScopedOwnerOwnsAcrossNamespaces) {
-  ObjectPtr node = MustCreate(Nodes(), Json{{"apiVersion", "v1"},
-                                            {"kind", "Node"},
-                                            {"metadata", {{"name", "n1"}}}});
+  ObjectPtr node = MustCreate(
+      Nodes(), Json{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "n1"}}}});
   MustCreate(Pods(), OwnedBy(Pod("p", "a"), Nodes(), node));
   MustCreate(Pods(), OwnedBy(Pod("q", "b"), Nodes(), node));
   EXPECT_EQ(Passes(), std::vector<int>{});

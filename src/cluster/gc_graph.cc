@@ -28,8 +28,10 @@ Status GcGraph::CatchUp(const store::Store& store) {
   std::uint64_t after = cursor_;
   Result<store::ChangeLog> log = store.Changes(after);
   if (!log.ok() && log.status().code() == Code::kGone) {
-    Logger("gc")->debug("the store's history no longer reaches resourceVersion {}: {}; reading "
-                        "every object again", after, log.status().message());
+    Logger("gc")->debug(
+        "the store's history no longer reaches resourceVersion {}: {}; reading "
+        "every object again",
+        after, log.status().message());
     after = 0;
     log = store.Changes(after);
   }
@@ -69,8 +71,7 @@ void GcGraph::Apply(const store::StoreChange& change) {
   MarkAround(key, *meta);
 }
 
-void GcGraph::Insert(const Key& key, store::ObjectPtr object,
-                     std::shared_ptr<const GcMeta> meta) {
+void GcGraph::Insert(const Key& key, store::ObjectPtr object, std::shared_ptr<const GcMeta> meta) {
   auto it = objects_.try_emplace(key, Entry{std::move(object), std::move(meta)}).first;
   const Item* stored = &*it;
   const GcMeta& m = *it->second.meta;
@@ -132,7 +133,7 @@ std::vector<std::pair<const GcGraph::Item*, bool>> GcGraph::MarkedAndContext() c
 
 bool GcGraph::ReadsDependents(const GcMeta& meta) const {
   if (meta.WaitsForDependents() || meta.Orphans()) return true;  // rule 6
-  for (const GcOwnerRef& ref : meta.refs) {  // rule 4
+  for (const GcOwnerRef& ref : meta.refs) {                      // rule 4
     auto owner = by_uid_.find(ref.uid);
     if (owner != by_uid_.end() && owner->second->second.meta->WaitsForDependents()) return true;
   }

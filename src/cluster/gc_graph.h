@@ -55,8 +55,7 @@ class GcGraph {
   // longer reaches back) and returns the next pass's snapshot: the objects to judge and their
   // context, with every resource as `registry` serves it now. Objects of resources it does not
   // serve are left out (absent).
-  Result<GcSnapshot> NextSnapshot(const store::Store& store,
-                                  const api::ResourceRegistry& registry);
+  Result<GcSnapshot> NextSnapshot(const store::Store& store, const api::ResourceRegistry& registry);
   // The next snapshot judges every object (the last pass's writes did not all go through).
   void JudgeAll() { judge_all_ = true; }
 
@@ -101,7 +100,7 @@ class GcGraph {
   std::unordered_map<std::string, std::unordered_set<const Item*>> dependents_;
   std::set<Key> marked_;
   std::set<std::string> served_;  // the group resources of the last snapshot
-  std::uint64_t cursor_ = 0;  // the feed was read up to here; 0: nothing read (all is read)
+  std::uint64_t cursor_ = 0;      // the feed was read up to here; 0: nothing read (all is read)
   bool judge_all_ = true;
   int full_reads_ = 0;
 };

@@ -120,7 +120,8 @@ void ResolveOwners(std::vector<Node>& nodes) {
   for (Node& node : nodes) {
     for (const GcOwnerRef& ref : node.meta->refs) {
       auto it = by_uid.find(ref.uid);
-      const int owner = it != by_uid.end() && Resolves(ref, node, nodes[it->second]) ? it->second : -1;
+      const int owner =
+          it != by_uid.end() && Resolves(ref, node, nodes[it->second]) ? it->second : -1;
       node.owners.push_back(owner);
       if (owner < 0) continue;
       ++nodes[owner].dependent_count;
@@ -150,7 +151,7 @@ std::string OwnPolicy(const Node& node) {
 void PlanDependent(const Node& node, const std::vector<Node>& nodes, std::vector<GcAction>* out) {
   const std::vector<GcOwnerRef>& refs = node.meta->refs;
   if (refs.empty() || !node.settled || !node.judged) return;
-  std::set<std::string> remove;   // rule 1 always; rule 3 adds dangling and waiting references
+  std::set<std::string> remove;  // rule 1 always; rule 3 adds dangling and waiting references
   std::set<std::string> dangling;
   std::set<std::string> waiting;
   bool solid = false;
@@ -202,9 +203,12 @@ void PlanOwner(const Node& node, std::vector<GcAction>* out) {
 
 std::string_view KindName(GcActionKind kind) {
   switch (kind) {
-    case GcActionKind::kRemoveOwnerReferences: return "RemoveOwnerReferences";
-    case GcActionKind::kDelete: return "Delete";
-    case GcActionKind::kRemoveFinalizer: return "RemoveFinalizer";
+    case GcActionKind::kRemoveOwnerReferences:
+      return "RemoveOwnerReferences";
+    case GcActionKind::kDelete:
+      return "Delete";
+    case GcActionKind::kRemoveFinalizer:
+      return "RemoveFinalizer";
   }
   return "?";
 }
@@ -247,8 +251,10 @@ std::string ToString(const GcAction& action) {
       }
       return out + "]";
     }
-    case GcActionKind::kDelete: return out + " " + action.propagation_policy;
-    case GcActionKind::kRemoveFinalizer: return out + " " + action.finalizer;
+    case GcActionKind::kDelete:
+      return out + " " + action.propagation_policy;
+    case GcActionKind::kRemoveFinalizer:
+      return out + " " + action.finalizer;
   }
   return out;
 }

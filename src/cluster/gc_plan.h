@@ -84,9 +84,9 @@ struct GcMeta {
   std::string name;
   std::string uid;
   std::string resource_version;
-  bool deleting = false;        // has a deletionTimestamp
-  bool has_orphan = false;      // finalizer `orphan`
-  bool has_foreground = false;  // finalizer `foregroundDeletion`
+  bool deleting = false;         // has a deletionTimestamp
+  bool has_orphan = false;       // finalizer `orphan`
+  bool has_foreground = false;   // finalizer `foregroundDeletion`
   std::vector<GcOwnerRef> refs;  // the well-formed ones (string uid), in order
 
   // The vocabulary above: an owner that waits for its dependents, or orphans them.
@@ -123,9 +123,9 @@ struct GcAction {
   const api::ResourceInfo* resource = nullptr;
   std::string namespace_;
   std::string name;
-  std::string uid;               // precondition: the object the plan saw, not a namesake
-  std::string resource_version;  // kDelete precondition: the version the decision was made on
-  std::string propagation_policy;       // kDelete: "Background", "Foreground" or "Orphan"
+  std::string uid;                 // precondition: the object the plan saw, not a namesake
+  std::string resource_version;    // kDelete precondition: the version the decision was made on
+  std::string propagation_policy;  // kDelete: "Background", "Foreground" or "Orphan"
   std::vector<std::string> owner_uids;  // kRemoveOwnerReferences: sorted, no duplicates
   std::string finalizer;                // kRemoveFinalizer
   bool operator==(const GcAction&) const = default;

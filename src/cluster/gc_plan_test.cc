@@ -40,8 +40,11 @@ GcObject Object(const api::ResourceInfo& info, const std::string& ns, const std:
 
 // An ownerReference to a (possibly absent) object of `info` named `name`, uid "u-<name>".
 Json Ref(const api::ResourceInfo& info, const std::string& name, bool block = false) {
-  Json ref = {{"apiVersion", info.ApiVersion()}, {"kind", info.kind}, {"name", name},
-              {"uid", "u-" + name}, {"controller", true}};
+  Json ref = {{"apiVersion", info.ApiVersion()},
+              {"kind", info.kind},
+              {"name", name},
+              {"uid", "u-" + name},
+              {"controller", true}};
   if (block) ref["blockOwnerDeletion"] = true;
   return ref;
 }
@@ -66,7 +69,8 @@ std::vector<PlanCase> Cases() {
   return {
       {"no owner references: never collected", {Object(Pods(), "default", "p")}, {}},
       {"live owner: nothing to do",
-       {Object(StatefulSets(), "default", "s"), Object(Pods(), "default", "p", Owned({Ref(StatefulSets(), "s")}))},
+       {Object(StatefulSets(), "default", "s"),
+        Object(Pods(), "default", "p", Owned({Ref(StatefulSets(), "s")}))},
        {}},
       {"objects outside the ownership graph change nothing; a named one still resolves",
        {Object(ConfigMaps(), "default", "unrelated-1"), Object(ConfigMaps(), "default", "owner"),
@@ -78,37 +82,51 @@ std::vector<PlanCase> Cases() {
        {Object(Pods(), "default", "p", Owned({Ref(StatefulSets(), "s")}))},
        {"Delete pods default/p Background"}},
       {"absent owner, own orphan finalizer honoured",
-       {Object(Pods(), "default", "p", {.refs = {Ref(StatefulSets(), "s")}, .finalizers = {"orphan"}})},
+       {Object(Pods(), "default", "p",
+               {.refs = {Ref(StatefulSets(), "s")}, .finalizers = {"orphan"}})},
        {"Delete pods default/p Orphan"}},
       {"one live and one absent owner: only the dangling reference goes",
        {Object(ConfigMaps(), "default", "live"),
-        Object(Pods(), "default", "p", Owned({Ref(ConfigMaps(), "gone"), Ref(ConfigMaps(), "live")}))},
+        Object(Pods(), "default", "p",
+               Owned({Ref(ConfigMaps(), "gone"), Ref(ConfigMaps(), "live")}))},
        {"RemoveOwnerReferences pods default/p [u-gone]"}},
       {"owner being deleted without GC finalizer still exists",
-       {Object(StatefulSets(), "default", "s", {.finalizers = {"example.com/keep"}, .deleting = true}),
+       {Object(StatefulSets(), "default", "s",
+               {.finalizers = {"example.com/keep"}, .deleting = true}),
         Object(Pods(), "default", "p", Owned({Ref(StatefulSets(), "s")}))},
        {}},
       {"uid matches but name differs: absent",
-       {Object(StatefulSets(), "default", "s"),
-        Object(Pods(), "default", "p", Owned({[] { Json r = Ref(StatefulSets(), "s"); r["name"] = "t"; return r; }()}))},
+       {Object(StatefulSets(), "default", "s"), Object(Pods(), "default", "p", Owned({[] {
+                                                         Json r = Ref(StatefulSets(), "s");
+                                                         r["name"] = "t";
+                                                         return r;
+                                                       }()}))},
        {"Delete pods default/p Background"}},
       {"uid matches but kind differs: absent",
-       {Object(StatefulSets(), "default", "s"),
-        Object(Pods(), "default", "p", Owned({[] { Json r = Ref(StatefulSets(), "s"); r["kind"] = "Deployment"; return r; }()}))},
+       {Object(StatefulSets(), "default", "s"), Object(Pods(), "default", "p", Owned({[] {
+                                                         Json r = Ref(StatefulSets(), "s");
+                                                         r["kind"] = "Deployment";
+                                                         return r;
+                                                       }()}))},
        {"Delete pods default/p Background"}},
       {"another version of the owner's group still resolves",
-       {Object(StatefulSets(), "default", "s"),
-        Object(Pods(), "default", "p", Owned({[] { Json r = Ref(StatefulSets(), "s"); r["apiVersion"] = "apps/v1beta2"; return r; }()}))},
+       {Object(StatefulSets(), "default", "s"), Object(Pods(), "default", "p", Owned({[] {
+                                                         Json r = Ref(StatefulSets(), "s");
+                                                         r["apiVersion"] = "apps/v1beta2";
+                                                         return r;
+                                                       }()}))},
        {}},
       {"namespaced owner in another namespace: absent",
-       {Object(ConfigMaps(), "other", "cm"), Object(Pods(), "default", "p", Owned({Ref(ConfigMaps(), "cm")}))},
+       {Object(ConfigMaps(), "other", "cm"),
+        Object(Pods(), "default", "p", Owned({Ref(ConfigMaps(), "cm")}))},
        {"Delete pods default/p Background"}},
       {"cluster-scoped owner owns objects of any namespace",
        {Object(Nodes(), "", "n1"), Object(Pods(), "a", "p", Owned({Ref(Nodes(), "n1")})),
         Object(Pods(), "b", "q", Owned({Ref(Nodes(), "n1")}))},
        {}},
       {"cluster-scoped dependent of a namespaced owner: absent",
-       {Object(ConfigMaps(), "default", "cm"), Object(Nodes(), "", "n1", Owned({Ref(ConfigMaps(), "cm")}))},
+       {Object(ConfigMaps(), "default", "cm"),
+        Object(Nodes(), "", "n1", Owned({Ref(ConfigMaps(), "cm")}))},
        {"Delete nodes n1 Background"}},
       {"dependent being deleted is left alone",
        {Object(Pods(), "default", "p", {.refs = {Ref(StatefulSets(), "s")}, .deleting = true})},
@@ -169,7 +187,8 @@ TEST(GcPlanTest, Rules) {
 }
 
 TEST(GcPlanTest, DeleteCarriesPreconditions) {
-  GcSnapshot snapshot{{Object(Pods(), "default", "p", {.refs = {Ref(StatefulSets(), "s")}, .rv = 7})}};
+  GcSnapshot snapshot{
+      {Object(Pods(), "default", "p", {.refs = {Ref(StatefulSets(), "s")}, .rv = 7})}};
   GcAction want{.kind = GcActionKind::kDelete,
                 .resource = &Pods(),
                 .namespace_ = "default",

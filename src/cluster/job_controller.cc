@@ -1,7 +1,6 @@
 // The Job controller's snapshot and writes (job_controller.h).
 #include "cluster/job_controller.h"
 
-
 #include "base/log.h"
 #include "store/decoded_view.h"
 

@@ -38,8 +38,10 @@ Kubelets::~Kubelets() { Stop(); }
 Status Kubelets::Start() {
   nodes_ = std::make_unique<client::Informer>(loop_, client_, client::kNodes);
   pods_ = std::make_unique<client::Informer>(loop_, client_, client::kPods);
-  nodes_->AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
-  pods_->AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnPod(old, now); });
+  nodes_->AddHandler(
+      [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
+  pods_->AddHandler(
+      [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnPod(old, now); });
   RETURN_IF_ERROR(nodes_->Start());
   return pods_->Start();
 }
@@ -216,7 +218,8 @@ PodRun Kubelets::BeginRun(const Json& pod, const Json& node) {
   run.stage = PodStage::kRestarting;
   for (const Json& c : ChildOrNull(status, "conditions")) {
     // ContainersReady, not Ready: readiness gates may hold Ready back while the containers run.
-    if (api::StringMember(c, "type") == "ContainersReady" && api::StringMember(c, "status") == "True") {
+    if (api::StringMember(c, "type") == "ContainersReady" &&
+        api::StringMember(c, "status") == "True") {
       run.stage = PodStage::kRunning;
     }
   }
@@ -247,12 +250,15 @@ void Kubelets::Step(const store::ObjectName& key, const std::string& uid) {
   if (!pod) return;
   switch (entry.run->stage) {
     case PodStage::kCreating:
-    case PodStage::kRestarting: BecomeReady(key, entry, pod->json); break;
+    case PodStage::kRestarting:
+      BecomeReady(key, entry, pod->json);
+      break;
     case PodStage::kRunning:
       if (!ExitIfDue(key, entry, pod->json)) Crash(key, entry, pod->json);
       break;
     case PodStage::kFailed:
-    case PodStage::kSucceeded: return;
+    case PodStage::kSucceeded:
+      return;
   }
   Enqueue(key);
 }

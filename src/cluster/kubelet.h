@@ -101,8 +101,8 @@ class Kubelets {
   void Enqueue(const store::ObjectName& key);
   void Drain();
   void Sync(const store::ObjectName& key);
-  void SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry,
-                      const store::ObjectPtr& object, bool node_known);
+  void SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry, const store::ObjectPtr& object,
+                      bool node_known);
   void SyncTermination(const store::ObjectName& key, PodEntry& entry, const Json& pod);
   void SyncRun(const store::ObjectName& key, PodEntry& entry, const store::ObjectPtr& object,
                const Json& node);
@@ -145,7 +145,7 @@ class Kubelets {
   // Node name -> its kubelet's state: nullopt before the node reports a Ready condition.
   std::map<std::string, std::optional<bool>> node_ready_;
   std::set<std::string> deleted_nodes_;
-  std::map<std::string, int> node_index_;   // order of first sight: the podIP's second octet
+  std::map<std::string, int> node_index_;  // order of first sight: the podIP's second octet
   std::map<std::string, std::uint32_t> ips_handed_;
   std::uint64_t pods_started_ = 0;
   bool stopped_ = false;

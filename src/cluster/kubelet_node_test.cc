@@ -98,7 +98,8 @@ TEST_F(KubeletNodeTest, DeadKubeletStopsProgressingItsPods) {
 TEST_F(KubeletNodeTest, PodsOfANodeWithoutReadyConditionWait) {
   spec_.pools = {FixedPool("gpu", 5)};
   StartKubelets();
-  Json node = {{"apiVersion", "v1"}, {"kind", "Node"},
+  Json node = {{"apiVersion", "v1"},
+               {"kind", "Node"},
                {"metadata", {{"name", "late"}, {"labels", {{kNodePoolLabel, "gpu"}}}}}};
   ASSERT_TRUE(admin_.Create(client::kNodes, node).ok());
   AddPod("p", "late");
@@ -147,8 +148,10 @@ TEST(KubeletDeterminism, SameSeedSameStartupTimes) {
 
 TEST(KubeletStatus, RestartingPodListsOnlyTheCrashedContainer) {
   Json pod = {{"metadata", {{"name", "p"}, {"uid", "u1"}}},
-              {"spec", {{"containers", {{{"name", "z-main"}, {"image", "img:1"}},
-                                        {{"name", "a-side"}, {"image", "registry.io/x/side"}}}}}},
+              {"spec",
+               {{"containers",
+                 {{{"name", "z-main"}, {"image", "img:1"}},
+                  {{"name", "a-side"}, {"image", "registry.io/x/side"}}}}}},
               {"status", {{"qosClass", "BestEffort"}}}};
   PodRun run;
   run.stage = PodStage::kRestarting;
@@ -162,9 +165,12 @@ TEST(KubeletStatus, RestartingPodListsOnlyTheCrashedContainer) {
   ASSERT_EQ(status["containerStatuses"].size(), 2u);
   EXPECT_EQ(status["containerStatuses"][0]["name"], "a-side");  // sorted by name
   EXPECT_EQ(status["containerStatuses"][0]["ready"], true);
-  EXPECT_EQ(status["containerStatuses"][0]["imageID"].get<std::string>().rfind("registry.io/x/side@sha256:", 0), 0u);
+  EXPECT_EQ(status["containerStatuses"][0]["imageID"].get<std::string>().rfind(
+                "registry.io/x/side@sha256:", 0),
+            0u);
   // Two images in turn: each keeps its own id (the last one is remembered per thread).
-  EXPECT_EQ(status["containerStatuses"][1]["imageID"].get<std::string>().rfind("img@sha256:", 0), 0u);
+  EXPECT_EQ(status["containerStatuses"][1]["imageID"].get<std::string>().rfind("img@sha256:", 0),
+            0u);
   EXPECT_EQ(PodStatusFor(pod, run, now), status);
   EXPECT_EQ(status["containerStatuses"][1]["restartCount"], 2);
   EXPECT_EQ(status["containerStatuses"][1]["containerID"], ContainerId("u1", "z-main", 2));

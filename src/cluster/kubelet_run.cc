@@ -1,8 +1,8 @@
 // The steps of a pod's run on the simulated kubelets (kubelet.h): becoming Ready, crashing,
 // stopping, and the writes that report them.
-#include <cstdlib>
-
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 #include "api/field.h"
 #include "base/log.h"
@@ -67,11 +67,12 @@ void Kubelets::Crash(const store::ObjectName& key, PodEntry& entry, const Json& 
   const Time now = loop_->Now();
   const Json& containers = ChildOrNull(ChildOrNull(pod, "spec"), "containers");
   const std::string first = containers.empty() ? "" : api::StringMember(containers[0], "name");
-  const Json terminated = {
-      {"terminated",
-       {{"containerID", ContainerId(entry.uid, first, run.restart_count)}, {"exitCode", 1},
-        {"reason", "Error"}, {"startedAt", FormatRfc3339(run.started_at)},
-        {"finishedAt", FormatRfc3339(now)}}}};
+  const Json terminated = {{"terminated",
+                            {{"containerID", ContainerId(entry.uid, first, run.restart_count)},
+                             {"exitCode", 1},
+                             {"reason", "Error"},
+                             {"startedAt", FormatRfc3339(run.started_at)},
+                             {"finishedAt", FormatRfc3339(now)}}}};
   if (api::StringMember(ChildOrNull(pod, "spec"), "restartPolicy") == "Never") {
     run.stage = PodStage::kFailed;
     run.finished_at = now;
@@ -119,7 +120,8 @@ void Kubelets::DeletePod(const store::ObjectName& key, PodEntry& entry) {
   client::DeleteOptions options;
   options.grace_period_seconds = 0;
   options.precondition_uid = entry.uid;
-  Result<store::ObjectPtr> answer = client_->Delete(client::kPods, key.namespace_, key.name, options);
+  Result<store::ObjectPtr> answer =
+      client_->Delete(client::kPods, key.namespace_, key.name, options);
   if (answer.ok() || answer.status().code() == Code::kNotFound) {
     entry.delete_sent = true;
   } else if (!IsRace(answer.status())) {
@@ -162,7 +164,8 @@ std::string Kubelets::NextPodIp(const std::string& node) {
 
 std::string Kubelets::HostIp(const Json& node) const {
   for (const Json& address : ChildOrNull(ChildOrNull(node, "status"), "addresses")) {
-    if (api::StringMember(address, "type") == "InternalIP") return api::StringMember(address, "address");
+    if (api::StringMember(address, "type") == "InternalIP")
+      return api::StringMember(address, "address");
   }
   auto it = node_index_.find(store::MetaString(node, "name"));
   const int index = it == node_index_.end() ? 0 : it->second;

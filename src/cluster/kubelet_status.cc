@@ -1,13 +1,13 @@
 // The pod statuses the simulated kubelets write (kubelet_status.h).
 #include "cluster/kubelet_status.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "api/field.h"
 #include "base/rng.h"
@@ -86,9 +86,11 @@ std::vector<ContainerSpec> Containers(const Json& pod) {
 
 Json Terminated(const std::string& id, int exit_code, Time started, Time finished) {
   return {{"terminated",
-           {{"containerID", id}, {"exitCode", exit_code},
+           {{"containerID", id},
+            {"exitCode", exit_code},
             {"reason", exit_code == 0 ? "Completed" : "Error"},
-            {"startedAt", FormatRfc3339(started)}, {"finishedAt", FormatRfc3339(finished)}}}};
+            {"startedAt", FormatRfc3339(started)},
+            {"finishedAt", FormatRfc3339(finished)}}}};
 }
 
 // One containerStatuses entry; `first` is the container crashes happen to.
@@ -144,10 +146,11 @@ std::string UnmetReadinessGates(const Json& pod) {
     const std::string type = api::StringMember(gate, "conditionType");
     const Json* c = FindCondition(conditions, type);
     if (c == nullptr) {
-      unmet.push_back(fmt::format("corresponding condition of pod readiness gate \"{}\" does not exist.", type));
+      unmet.push_back(fmt::format(
+          "corresponding condition of pod readiness gate \"{}\" does not exist.", type));
     } else if (api::StringMember(*c, "status") != "True") {
-      unmet.push_back(fmt::format("the status of pod readiness gate \"{}\" is not \"True\", but {}", type,
-                                  api::StringMember(*c, "status")));
+      unmet.push_back(fmt::format("the status of pod readiness gate \"{}\" is not \"True\", but {}",
+                                  type, api::StringMember(*c, "status")));
     }
   }
   return fmt::format("{}", fmt::join(unmet, ", "));
@@ -165,8 +168,8 @@ std::vector<Json> KubeletConditions(const PodRun& run, const std::vector<std::st
     out.push_back(Condition("Ready", false, reason));
     out.push_back(Condition("ContainersReady", false, reason));
   } else if (!unready.empty()) {
-    const std::string message = fmt::format("containers with unready status: [{}]",
-                                            fmt::join(unready, " "));
+    const std::string message =
+        fmt::format("containers with unready status: [{}]", fmt::join(unready, " "));
     out.push_back(Condition("Ready", false, "ContainersNotReady", message));
     out.push_back(Condition("ContainersReady", false, "ContainersNotReady", message));
   } else if (!unmet_gates.empty()) {
@@ -255,7 +258,7 @@ Json PodStatusFor(const Json& pod, const PodRun& run, Time now) {
     conditions.push_back(WithTransitionTime(std::move(c), old, now));
   }
 
-  status["phase"] = run.stage == PodStage::kCreating ? "Pending"
+  status["phase"] = run.stage == PodStage::kCreating    ? "Pending"
                     : run.stage == PodStage::kFailed    ? "Failed"
                     : run.stage == PodStage::kSucceeded ? "Succeeded"
                                                         : "Running";

@@ -39,16 +39,16 @@ enum class PodStage {
 // What the kubelet knows of one run of a pod: enough to render its whole status again.
 struct PodRun {
   PodStage stage = PodStage::kCreating;
-  Time start_time{};   // the kubelet took the pod on: status.startTime
-  Time started_at{};   // the current start of the first container (state.running.startedAt)
+  Time start_time{};         // the kubelet took the pod on: status.startTime
+  Time started_at{};         // the current start of the first container (state.running.startedAt)
   Time others_started_at{};  // the other containers' start (they never crash)
-  Time finished_at{};  // kFailed, kSucceeded: when the first container exited
+  Time finished_at{};        // kFailed, kSucceeded: when the first container exited
   // kFailed, kSucceeded: every container's exit code when they exited on their own
   // (kExitAfterSecondsAnnotation); nullopt after a crash (first 1, the others 137).
   std::optional<int> exit_code;
-  int restart_count = 0;     // of the first container
+  int restart_count = 0;             // of the first container
   Json last_state = Json::object();  // the first container's lastState
-  std::string pod_ip;   // assigned when the containers first start
+  std::string pod_ip;                // assigned when the containers first start
   std::string host_ip;
   bool operator==(const PodRun&) const = default;
 };

@@ -53,8 +53,8 @@ TEST_F(KubeletTest, StartsAfterThePoolsStartupTime) {
   EXPECT_EQ(c["started"], true);
   EXPECT_TRUE(c["state"]["running"]["startedAt"].is_string());
   EXPECT_EQ(c["restartCount"], 0);
-  for (const char* type : {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
-                           "PodScheduled"}) {
+  for (const char* type :
+       {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"}) {
     EXPECT_EQ(Condition("p", type)["status"], "True") << type;
     EXPECT_TRUE(Condition("p", type)["lastTransitionTime"].is_string()) << type;
   }
@@ -276,11 +276,13 @@ TEST_F(KubeletTest, ReadinessGatesHoldReadyUntilTheirConditionsAreTrue) {
   EXPECT_EQ(Condition("gated", "ContainersReady")["status"], "True");
   EXPECT_FALSE(Ready("gated"));
   EXPECT_EQ(Condition("gated", "Ready")["reason"], "ReadinessGatesNotReady");
-  EXPECT_EQ(Condition("gated", "Ready")["message"],
-            "corresponding condition of pod readiness gate \"example.com/group-ready\" does not exist.");
+  EXPECT_EQ(
+      Condition("gated", "Ready")["message"],
+      "corresponding condition of pod readiness gate \"example.com/group-ready\" does not exist.");
 
   auto set_gate = [&](const char* status) {
-    Json patch = {{"status", {{"conditions", {{{"type", "example.com/group-ready"}, {"status", status}}}}}}};
+    Json patch = {
+        {"status", {{"conditions", {{{"type", "example.com/group-ready"}, {"status", status}}}}}}};
     ASSERT_TRUE(admin_
                     .Patch(client::kPods, "default", "gated", client::PatchType::kStrategic, patch,
                            "status")
@@ -289,8 +291,9 @@ TEST_F(KubeletTest, ReadinessGatesHoldReadyUntilTheirConditionsAreTrue) {
   };
   set_gate("False");
   EXPECT_FALSE(Ready("gated"));
-  EXPECT_EQ(Condition("gated", "Ready")["message"],
-            "the status of pod readiness gate \"example.com/group-ready\" is not \"True\", but False");
+  EXPECT_EQ(
+      Condition("gated", "Ready")["message"],
+      "the status of pod readiness gate \"example.com/group-ready\" is not \"True\", but False");
   set_gate("True");
   EXPECT_TRUE(Ready("gated"));
   EXPECT_EQ(Condition("gated", "example.com/group-ready")["status"], "True");  // kept

@@ -41,7 +41,9 @@ class KubeletFixture : public ::testing::Test {
                  {"status",
                   {{"allocatable", {{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "110"}}},
                    {"conditions",
-                    {{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"},
+                    {{{"type", "Ready"},
+                      {"status", "True"},
+                      {"reason", "KubeletReady"},
                       {"message", "kubelet is posting ready status"}}}}}}};
     Result<store::ObjectPtr> created = admin_.Create(client::kNodes, node);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
@@ -84,7 +86,9 @@ class KubeletFixture : public ::testing::Test {
     const Json statuses = Pod(name)["status"].value("containerStatuses", Json::array());
     return statuses.empty() ? Json() : statuses[0];
   }
-  Status DeletePod(const std::string& name) { return admin_.Delete(client::kPods, "default", name).status(); }
+  Status DeletePod(const std::string& name) {
+    return admin_.Delete(client::kPods, "default", name).status();
+  }
   void RunFor(Duration d) { cp_.loop.RunFor(d); }
 
   client::testing::ControlPlane cp_;

@@ -12,11 +12,17 @@ namespace lws::cluster {
 namespace {
 
 // Kinds whose deletion can leave dependents behind in this cluster (a namespace: its content).
-const client::Resource* const kOwners[] = {
-    &client::kStatefulSets, &client::kPods,      &client::kControllerRevisions,
-    &client::kServices,     &client::kPersistentVolumeClaims, &client::kLeaderWorkerSets,
-    &client::kDeployments,  &client::kReplicaSets, &client::kDaemonSets, &client::kJobs,
-    &client::kNamespaces};
+const client::Resource* const kOwners[] = {&client::kStatefulSets,
+                                           &client::kPods,
+                                           &client::kControllerRevisions,
+                                           &client::kServices,
+                                           &client::kPersistentVolumeClaims,
+                                           &client::kLeaderWorkerSets,
+                                           &client::kDeployments,
+                                           &client::kReplicaSets,
+                                           &client::kDaemonSets,
+                                           &client::kJobs,
+                                           &client::kNamespaces};
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
@@ -28,7 +34,11 @@ bool MarkedForDeletion(const store::WatchEvent& event) {
 
 LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
                            ClusterSpec spec, LocalClusterOptions options)
-    : loop_(loop), server_(server), store_(store), spec_(std::move(spec)), options_(options),
+    : loop_(loop),
+      server_(server),
+      store_(store),
+      spec_(std::move(spec)),
+      options_(options),
       pools_client_(server, store, "cluster-autoscaler"),
       scheduler_client_(server, store, "default-scheduler"),
       kubelet_client_(server, store, "kubelet"),
@@ -42,7 +52,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
       gang_client_(server, store, std::string(kVolcanoScheduler)),
       tenants_client_(server, store, "other-tenants") {
   Rng root(options_.seed);
-  node_pools_ = std::make_unique<NodePools>(loop, &pools_client_, &spec_, root.Derive("node-pools"));
+  node_pools_ =
+      std::make_unique<NodePools>(loop, &pools_client_, &spec_, root.Derive("node-pools"));
   scheduler_ = std::make_unique<Scheduler>(loop, &scheduler_client_);
   if (spec_.gang_scheduler == kVolcanoScheduler) {
     SchedulerOptions gang;
@@ -51,7 +62,8 @@ LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store:
     gang_scheduler_ = std::make_unique<Scheduler>(loop, &gang_client_, gang);
   }
   if (!spec_.other_tenants.empty()) {
-    tenants_ = std::make_unique<TenantPods>(loop, &tenants_client_, &spec_, root.Derive("other-tenants"));
+    tenants_ =
+        std::make_unique<TenantPods>(loop, &tenants_client_, &spec_, root.Derive("other-tenants"));
   }
   KubeletOptions kubelet_options;
   kubelet_options.mode = options_.kubelet;
@@ -127,9 +139,8 @@ Status LocalCluster::InstallPodGroupCrd() {
 
 Status LocalCluster::WatchForCollection() {
   for (const client::Resource* resource : kOwners) {
-    auto sub = gc_client_.Watch(loop_, *resource, "", [this](const store::WatchEvent& e) {
-      OnPossibleGarbage(e);
-    });
+    auto sub = gc_client_.Watch(loop_, *resource, "",
+                                [this](const store::WatchEvent& e) { OnPossibleGarbage(e); });
     if (!sub.ok()) {
       if (sub.status().code() == Code::kNotFound) continue;  // a CRD not installed (no LWS)
       return sub.status();
@@ -187,8 +198,8 @@ void LocalCluster::CollectGarbage() {
   Result<int> terminated =
       NamespaceDeleter(store_, &served->registry).RunOnce(loop_->Now(), &namespace_due);
   if (!terminated.ok()) {
-    Logger("namespace-controller")->warn("namespace deletion pass failed: {}",
-                                         terminated.status().message());
+    Logger("namespace-controller")
+        ->warn("namespace deletion pass failed: {}", terminated.status().message());
   }
   // A namespace in its deletion grace period: a pass when it is due.
   if (namespace_due && !gc_scheduled_) {

@@ -43,7 +43,7 @@ namespace lws::cluster {
 
 struct LocalClusterOptions {
   KubeletMode kubelet = KubeletMode::kAuto;
-  std::uint64_t seed = 1;  // the root of every component's random stream
+  std::uint64_t seed = 1;    // the root of every component's random stream
   bool node_leases = false;  // kubelets renew node Leases (node_leases.h): `lws up` only
   // Keep each container instance's lifecycle log (kubelet_log.h) for `kubectl logs`.
   bool container_logs = false;

@@ -30,9 +30,12 @@ std::uint64_t RunScenario(std::uint64_t seed, std::uint64_t* changes = nullptr) 
                client::kControllerRevisions});
   EXPECT_TRUE(trace.Start().ok());
   EXPECT_TRUE(sim.Start().ok());
-  EXPECT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 6, 4, "Parallel")).ok());
+  EXPECT_TRUE(
+      sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 6, 4, "Parallel")).ok());
   EXPECT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 6; }, std::chrono::minutes(10)));
-  api::Json patch = {{"spec", {{"template", {{"spec", {{"containers", {{{"name", "server"}, {"image", "vllm:2"}}}}}}}}}}};
+  api::Json patch = {
+      {"spec",
+       {{"template", {{"spec", {{"containers", {{{"name", "server"}, {"image", "vllm:2"}}}}}}}}}}};
   EXPECT_TRUE(
       sim.user.Patch(client::kStatefulSets, "default", "web", client::PatchType::kStrategic, patch)
           .ok());
@@ -56,14 +59,17 @@ TEST(LocalCluster, OrderedReadyPodsStartOneAfterAnother) {
   ASSERT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 3, 8)).ok());
   // Each 8-GPU pod takes a whole node; web-1 must not exist before web-0 is Ready.
   std::vector<int> created_when_ready;
-  ASSERT_TRUE(sim.RunUntil([&] {
-    int pods = static_cast<int>(sim.Pods("web").size());
-    int ready = sim.ReadyPods("web");
-    EXPECT_LE(pods, ready + 1) << "OrderedReady created a pod before its predecessor was Ready";
-    return ready == 3;
-  }, std::chrono::minutes(10)));
+  ASSERT_TRUE(sim.RunUntil(
+      [&] {
+        int pods = static_cast<int>(sim.Pods("web").size());
+        int ready = sim.ReadyPods("web");
+        EXPECT_LE(pods, ready + 1) << "OrderedReady created a pod before its predecessor was Ready";
+        return ready == 3;
+      },
+      std::chrono::minutes(10)));
   std::set<std::string> nodes;
-  for (const store::ObjectPtr& pod : sim.Pods("web")) nodes.insert(pod->json["spec"].value("nodeName", ""));
+  for (const store::ObjectPtr& pod : sim.Pods("web"))
+    nodes.insert(pod->json["spec"].value("nodeName", ""));
   EXPECT_EQ(nodes.size(), 3u);  // one node each
   EXPECT_FALSE(nodes.count(""));
 }
@@ -71,14 +77,18 @@ TEST(LocalCluster, OrderedReadyPodsStartOneAfterAnother) {
 TEST(LocalCluster, PodsOfAFailedNodeAreReplacedElsewhere) {
   SimCluster sim(TwoPools());
   ASSERT_TRUE(sim.Start().ok());
-  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 2, 8, "Parallel")).ok());
+  ASSERT_TRUE(
+      sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 2, 8, "Parallel")).ok());
   ASSERT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 2; }, std::chrono::minutes(10)));
   std::string failed = (*sim.user.Get(client::kPods, "default", "web-0"))->json["spec"]["nodeName"];
   ASSERT_TRUE(SetNodeReady(sim.user, failed, false, sim.loop().Now()).ok());
-  ASSERT_TRUE(sim.RunUntil([&] {
-    auto pod = sim.user.Get(client::kPods, "default", "web-0");
-    return pod.ok() && (*pod)->json["spec"].value("nodeName", "") != failed && sim.ReadyPods("web") == 2;
-  }, std::chrono::minutes(10)));
+  ASSERT_TRUE(sim.RunUntil(
+      [&] {
+        auto pod = sim.user.Get(client::kPods, "default", "web-0");
+        return pod.ok() && (*pod)->json["spec"].value("nodeName", "") != failed &&
+               sim.ReadyPods("web") == 2;
+      },
+      std::chrono::minutes(10)));
 }
 
 TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
@@ -86,7 +96,8 @@ TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
   spec.pools.push_back(GpuPool("gpu", 1, 8, 2));
   SimCluster sim(spec);
   ASSERT_TRUE(sim.Start().ok());
-  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 3, 8, "Parallel")).ok());
+  ASSERT_TRUE(
+      sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 3, 8, "Parallel")).ok());
   // The autoscaler adds the one node the pool may still have; the third pod stays Pending.
   ASSERT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 2; }, std::chrono::minutes(10)));
   sim.loop().RunFor(std::chrono::minutes(2));
@@ -94,13 +105,15 @@ TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
   EXPECT_FALSE(pending->json["spec"].contains("nodeName"));
   bool unschedulable = false;
   for (const api::Json& c : pending->json["status"].value("conditions", api::Json::array())) {
-    unschedulable |= c.value("type", "") == "PodScheduled" && c.value("reason", "") == "Unschedulable";
+    unschedulable |=
+        c.value("type", "") == "PodScheduled" && c.value("reason", "") == "Unschedulable";
   }
   EXPECT_TRUE(unschedulable);
   std::set<std::string> reasons;
   store::ListResult events = sim.user.List(client::kEvents).value();
   for (const store::ObjectPtr& e : events.items) {
-    if (e->json["involvedObject"].value("name", "") == "web-2") reasons.insert(e->json.value("reason", ""));
+    if (e->json["involvedObject"].value("name", "") == "web-2")
+      reasons.insert(e->json.value("reason", ""));
   }
   EXPECT_TRUE(reasons.count("FailedScheduling"));
   EXPECT_TRUE(reasons.count("NotTriggerScaleUp"));

@@ -53,7 +53,9 @@ std::string GroupResource(const api::ResourceInfo& info) {
   return info.group.empty() ? info.resource : info.resource + "." + info.group;
 }
 
-bool Deleting(const Json& object) { return !store::MetaString(object, "deletionTimestamp").empty(); }
+bool Deleting(const Json& object) {
+  return !store::MetaString(object, "deletionTimestamp").empty();
+}
 
 }  // namespace
 
@@ -63,7 +65,9 @@ Json TerminatingConditions(const std::map<std::string, int>& remaining,
   Json out = Json::array();
   for (const ConditionText& text : kConditions) {
     const std::string type = text.type;
-    Json condition = {{"type", type}, {"status", "False"}, {"reason", text.ok_reason},
+    Json condition = {{"type", type},
+                      {"status", "False"},
+                      {"reason", text.ok_reason},
                       {"message", text.ok_message}};
     if (type == "NamespaceContentRemaining" && !remaining.empty()) {
       condition["status"] = "True";
@@ -79,9 +83,9 @@ Json TerminatingConditions(const std::map<std::string, int>& remaining,
     const bool same = before != nullptr && (*before)["status"] == condition["status"] &&
                       (*before)["reason"] == condition["reason"] &&
                       (*before)["message"] == condition["message"];
-    condition["lastTransitionTime"] =
-        same && before->contains("lastTransitionTime") ? (*before)["lastTransitionTime"]
-                                                       : Json(FormatRfc3339(now));
+    condition["lastTransitionTime"] = same && before->contains("lastTransitionTime")
+                                          ? (*before)["lastTransitionTime"]
+                                          : Json(FormatRfc3339(now));
     out.push_back(std::move(condition));
   }
   return out;
@@ -123,8 +127,8 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
         if (f.is_string()) ++finalizers[f.get<std::string>()];
       }
       if (Deleting(item->json)) continue;
-      Result<store::DeleteResult> deleted = store_->Delete(
-          *resource, name, store::MetaString(item->json, "name"), options);
+      Result<store::DeleteResult> deleted =
+          store_->Delete(*resource, name, store::MetaString(item->json, "name"), options);
       if (deleted.ok()) {
         ++writes;
         if (deleted->deleted) --remaining[GroupResource(*resource)];
@@ -142,8 +146,8 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
     return writes + finalized;
   }
   Json status = ns->json.value("status", Json::object());
-  Json conditions = TerminatingConditions(remaining, finalizers,
-                                          status.value("conditions", Json::array()), now);
+  Json conditions =
+      TerminatingConditions(remaining, finalizers, status.value("conditions", Json::array()), now);
   if (conditions == status.value("conditions", Json::array())) return writes;
   Json updated = ns->json;
   updated["status"]["conditions"] = std::move(conditions);

@@ -2,10 +2,10 @@
 // provisioning and new nodes, with cluster-autoscaler's reasons for the pools passed over.
 #include "cluster/node_pool_plan.h"
 
-#include <deque>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <deque>
 
 #include "cluster/node_pools.h"
 #include "cluster/scheduler_filters.h"
@@ -55,9 +55,12 @@ class Planner {
       if (TryPool(pod, pool, &reasons)) return;
     }
     std::vector<std::string> parts;
-    for (const auto& [reason, count] : reasons) parts.push_back(fmt::format("{} {}", count, reason));
-    plan_.not_triggered.emplace_back(&pod, "pod didn't trigger scale-up: " + fmt::format("{}", fmt::join(parts, ", ")));
-    if (std::string why = LargerThanEveryNode(pod); !why.empty()) plan_.fits_no_node.emplace_back(&pod, why);
+    for (const auto& [reason, count] : reasons)
+      parts.push_back(fmt::format("{} {}", count, reason));
+    plan_.not_triggered.emplace_back(
+        &pod, "pod didn't trigger scale-up: " + fmt::format("{}", fmt::join(parts, ", ")));
+    if (std::string why = LargerThanEveryNode(pod); !why.empty())
+      plan_.fits_no_node.emplace_back(&pod, why);
   }
 
   // Why no node of any pool could ever hold `pod`, even empty: the resources it requests more of
@@ -88,13 +91,16 @@ class Planner {
     std::vector<std::string> asked, has;
     for (const std::string& resource : over) {
       auto request = requests.find(resource);
-      asked.push_back(resource + " " + (request == requests.end() ? "?" : request->second.String()));
+      asked.push_back(resource + " " +
+                      (request == requests.end() ? "?" : request->second.String()));
       auto alloc = largest->spec->allocatable.find(resource);
-      has.push_back(resource + " " + (alloc == largest->spec->allocatable.end() ? "0" : alloc->second));
+      has.push_back(resource + " " +
+                    (alloc == largest->spec->allocatable.end() ? "0" : alloc->second));
     }
-    return fmt::format("pod requests {}, more than any node of this cluster has: the largest, of "
-                       "pool {}, has {} allocatable (give a pool larger nodes: docs/cluster-config.md)",
-                       fmt::join(asked, " and "), largest->spec->name, fmt::join(has, " and "));
+    return fmt::format(
+        "pod requests {}, more than any node of this cluster has: the largest, of "
+        "pool {}, has {} allocatable (give a pool larger nodes: docs/cluster-config.md)",
+        fmt::join(asked, " and "), largest->spec->name, fmt::join(has, " and "));
   }
 
   // Schedules `pod` over `nodes` and books it on the chosen node. With `added_now` the nodes are
@@ -134,7 +140,8 @@ class Planner {
       pool.backoff = true;
       plan_.backed_off.insert(name);
       auto zone = node.metadata.labels.find(kZoneLabel);
-      plan_.failed_scale_up.emplace_back(&pod, zone == node.metadata.labels.end() ? name : zone->second);
+      plan_.failed_scale_up.emplace_back(&pod,
+                                         zone == node.metadata.labels.end() ? name : zone->second);
       skipped = kBackoffReason;
     }
     if (skipped != nullptr) {

@@ -45,9 +45,9 @@ struct PoolSnapshot {
 };
 
 struct ScaleUpInput {
-  std::vector<PoolSnapshot> pools;        // spec order
-  std::vector<NodeInfo> nodes;            // registered nodes with their bound pods
-  std::vector<const api::Pod*> pending;   // unschedulable pods, in the order to consider them
+  std::vector<PoolSnapshot> pools;       // spec order
+  std::vector<NodeInfo> nodes;           // registered nodes with their bound pods
+  std::vector<const api::Pod*> pending;  // unschedulable pods, in the order to consider them
   Time now{};
 };
 

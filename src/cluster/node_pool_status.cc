@@ -93,16 +93,19 @@ std::string NodePools::StatusYaml() const {
       const std::string zone = spec.zones.empty() ? spec.name : spec.zones.front();
       groups += fmt::format(
           "    backoffInfo:\n      errorCode: RESOURCE_POOL_EXHAUSTED\n      errorMessage: {}\n",
-          Quoted(fmt::format("The zone '{}' does not have enough resources available to fulfill the "
-                             "request (stockout of pool {}).",
-                             zone, spec.name)));
+          Quoted(
+              fmt::format("The zone '{}' does not have enough resources available to fulfill the "
+                          "request (stockout of pool {}).",
+                          zone, spec.name)));
     }
-    if (!pool.waiting_reason.empty()) groups += fmt::format("    message: {}\n", pool.waiting_reason);
+    if (!pool.waiting_reason.empty())
+      groups += fmt::format("    message: {}\n", pool.waiting_reason);
     groups += ScaleDownYaml(removable, 2);
   }
   std::string out = "autoscalerStatus: Running\nclusterWide:\n";
   out += HealthYaml(all, provisioning, 2);
-  out += fmt::format("  scaleUp:\n    status: {}\n", provisioning > 0 ? "InProgress" : "NoActivity");
+  out +=
+      fmt::format("  scaleUp:\n    status: {}\n", provisioning > 0 ? "InProgress" : "NoActivity");
   out += ScaleDownYaml(candidates, 2);
   if (!groups.empty()) out += "nodeGroups:\n" + groups;
   return out;
@@ -113,7 +116,8 @@ void NodePools::WriteStatus() {
   if (body == status_body_) return;
   const std::string time = FormatRfc3339(loop_->Now());
   Json data = {{"status", "time: " + Quoted(time) + "\n" + body}};
-  Result<store::ObjectPtr> current = client_->Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
+  Result<store::ObjectPtr> current =
+      client_->Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
   Result<store::ObjectPtr> written = [&]() -> Result<store::ObjectPtr> {
     if (current.ok()) {
       Json object = (*current)->json;

@@ -3,16 +3,15 @@
 // node_pool_status.cc.
 #include "cluster/node_pools.h"
 
-#include "cluster/kubelet.h"
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <deque>
 
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
-
 #include "api/field.h"
 #include "base/log.h"
+#include "cluster/kubelet.h"
 #include "cluster/node_pool_plan.h"
 #include "store/decoded_view.h"
 
@@ -73,7 +72,8 @@ bool IsUnschedulable(const store::ObjectPtr& pod) {
       const std::string reason = c.value("reason", "");
       return c.value("status", "") == "False" &&
              (reason == "Unschedulable" ||
-              (reason == "SchedulerError" && c.value("message", "") == "no nodes available to schedule pods"));
+              (reason == "SchedulerError" &&
+               c.value("message", "") == "no nodes available to schedule pods"));
     }
   }
   return false;
@@ -86,7 +86,8 @@ std::string NodeZone(const Json& node) {
 
 // The index of a pool's node from its name "<pool>-<index>", or -1.
 int NodeIndex(const std::string& pool, const std::string& name) {
-  if (name.size() <= pool.size() + 1 || name.compare(0, pool.size() + 1, pool + "-") != 0) return -1;
+  if (name.size() <= pool.size() + 1 || name.compare(0, pool.size() + 1, pool + "-") != 0)
+    return -1;
   int index = 0;
   for (char c : name.substr(pool.size() + 1)) {
     if (c < '0' || c > '9' || index > 1'000'000) return -1;
@@ -103,7 +104,8 @@ std::string NodePool(const Json& node) {
   return (*labels)["labels"].value(kNodePoolLabel, "");
 }
 
-NodePools::NodePools(EventLoop* loop, const client::LocalClient* client, const ClusterSpec* spec, Rng rng)
+NodePools::NodePools(EventLoop* loop, const client::LocalClient* client, const ClusterSpec* spec,
+                     Rng rng)
     : loop_(loop),
       client_(client),
       spec_(spec),
@@ -112,8 +114,10 @@ NodePools::NodePools(EventLoop* loop, const client::LocalClient* client, const C
       nodes_(loop, client, client::kNodes),
       recorder_(client, &loop->clock(), kAutoscalerComponent) {
   for (const NodePoolSpec& pool : spec->pools) pools_[pool.name].spec = &pool;
-  pods_.AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnPod(old, now); });
-  nodes_.AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
+  pods_.AddHandler(
+      [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnPod(old, now); });
+  nodes_.AddHandler(
+      [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnNode(old, now); });
 }
 
 NodePools::~NodePools() { Stop(); }
@@ -300,10 +304,11 @@ void NodePools::ScaleUp() {
   }
   for (const auto& [pod, zone] : plan.failed_scale_up) {
     if (store::ObjectPtr object = object_of(pod)) {
-      recorder_.Record(object->json, "Warning", "FailedScaleUp",
-                       fmt::format("Node scale up in zones {} associated with this pod failed: GCE out of "
-                                   "resources. Pod is at risk of not being scheduled.",
-                                   zone));
+      recorder_.Record(
+          object->json, "Warning", "FailedScaleUp",
+          fmt::format("Node scale up in zones {} associated with this pod failed: GCE out of "
+                      "resources. Pod is at risk of not being scheduled.",
+                      zone));
     }
   }
   for (const auto& [pod, message] : plan.not_triggered) {
@@ -318,8 +323,9 @@ void NodePools::ScaleUp() {
     store::ObjectPtr object = object_of(pod);
     if (!object || !too_large_.insert(store::NameOf(object->json)).second) continue;
     recorder_.Record(object->json, "Warning", "NoNodeLargeEnough", message);
-    Logger("cluster-autoscaler")->warn("pod {}/{} can never be scheduled: {}", pod->metadata.namespace_,
-                           pod->metadata.name, message);
+    Logger("cluster-autoscaler")
+        ->warn("pod {}/{} can never be scheduled: {}", pod->metadata.namespace_, pod->metadata.name,
+               message);
   }
 }
 
@@ -371,7 +377,8 @@ void NodePools::ScaleDown() {
       store::ListOptions options;
       Result<store::ListResult> pods = client_->List(client::kPods, options);
       bool busy = !pods.ok();
-      for (const store::ObjectPtr& pod : pods.ok() ? pods->items : std::vector<store::ObjectPtr>{}) {
+      for (const store::ObjectPtr& pod :
+           pods.ok() ? pods->items : std::vector<store::ObjectPtr>{}) {
         busy = busy || ScaleDownHolder(pod) == name;
       }
       if (busy) continue;
@@ -399,15 +406,24 @@ void NodePools::ApplyChange(const CapacityChange& change) {
       if (!pool->second.stocked_out) pool->second.backoff = false;
       break;
     }
-    case Kind::kZoneDown: down_zones_.insert(change.zone); break;
-    case Kind::kZoneUp: down_zones_.erase(change.zone); break;
-    case Kind::kNodeDown: down_nodes_.insert(change.node); break;
-    case Kind::kNodeUp: down_nodes_.erase(change.node); break;
+    case Kind::kZoneDown:
+      down_zones_.insert(change.zone);
+      break;
+    case Kind::kZoneUp:
+      down_zones_.erase(change.zone);
+      break;
+    case Kind::kNodeDown:
+      down_nodes_.insert(change.node);
+      break;
+    case Kind::kNodeUp:
+      down_nodes_.erase(change.node);
+      break;
   }
   scale_up_due_ = true;
   if (change.kind != Kind::kStockoutBegin && change.kind != Kind::kStockoutEnd) {
     for (const auto& [name, object] : nodes_.objects()) {
-      const bool affected = change.node.empty() ? NodeZone(object->json) == change.zone : name.name == change.node;
+      const bool affected =
+          change.node.empty() ? NodeZone(object->json) == change.zone : name.name == change.node;
       if (affected) ApplyReadiness(name.name);
     }
   }

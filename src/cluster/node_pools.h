@@ -15,15 +15,16 @@
 //     long as the stockout, which is what a script means by one). Provisioning already requested
 //     before the stockout completes.
 //   - Scale-down: a node with no pod bound to it (terminated pods and, as cluster-autoscaler
-//     has it, DaemonSet pods aside) for the pool's scale_down_delay is deleted, highest index first, never below min_nodes.
+//     has it, DaemonSet pods aside) for the pool's scale_down_delay is deleted, highest index
+//     first, never below min_nodes.
 //   - Status: the ConfigMap kube-system/cluster-autoscaler-status holds the YAML status of
 //     cluster-autoscaler 1.30+ (clusterWide and per nodeGroups health, scaleUp, scaleDown),
 //     rewritten only when its content changes. Two deviations, both to keep it readable and
 //     change-driven: no lastProbeTime/lastTransitionTime, and a non-upstream `message` under a
 //     group's scaleUp saying why pods wait on it ("max node group size reached").
 //   - Scripted capacity changes (ClusterSpec.changes, relative to Start): stockouts, and zones or
-//     single nodes going NotReady and back (SetNodeReady, kubelet.h). Failing the pods of a NotReady
-//     node is the kubelets' job, not this one's.
+//     single nodes going NotReady and back (SetNodeReady, kubelet.h). Failing the pods of a
+//     NotReady node is the kubelets' job, not this one's.
 //
 // Runs on its EventLoop only: informer handlers and timers; every write goes through the
 // LocalClient as field manager "cluster-autoscaler". Deterministic for a given Rng seed.

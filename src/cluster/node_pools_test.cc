@@ -115,7 +115,8 @@ class NodePoolsTest : public ::testing::Test {
       rows.push_back({e["firstTimestamp"].get<std::string>() + store::MetaString(e, "name"),
                       {e["involvedObject"]["name"], e["type"], e["reason"], e["message"]}});
     }
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<EventRow> out;
     for (auto& [key, row] : rows) out.push_back(row);
     return out;
@@ -160,7 +161,8 @@ TEST_F(NodePoolsTest, StartCreatesInitialNodesWithShapeLabelsAndReadyStatus) {
   spec_.pools[1].nodes_per_rack = 0;
   StartPools();
 
-  EXPECT_EQ(NodeNames(), (std::vector<std::string>{"cpu-0", "gpu-a-0", "gpu-a-1", "gpu-a-2", "gpu-a-3"}));
+  EXPECT_EQ(NodeNames(),
+            (std::vector<std::string>{"cpu-0", "gpu-a-0", "gpu-a-1", "gpu-a-2", "gpu-a-3"}));
   const char* zones[] = {"zone-a", "zone-b", "zone-a", "zone-b"};
   const char* racks[] = {"gpu-a-rack-0", "gpu-a-rack-0", "gpu-a-rack-1", "gpu-a-rack-1"};
   for (int i = 0; i < 4; ++i) {
@@ -186,7 +188,8 @@ TEST_F(NodePoolsTest, StartCreatesInitialNodesWithShapeLabelsAndReadyStatus) {
       ASSERT_NE(FindCondition(node, type), nullptr) << type;
       EXPECT_EQ((*FindCondition(node, type))["status"], "False");
     }
-    EXPECT_EQ(node["status"]["nodeInfo"]["kubeletVersion"].get<std::string>().rfind("v1.32.", 0), 0u);
+    EXPECT_EQ(node["status"]["nodeInfo"]["kubeletVersion"].get<std::string>().rfind("v1.32.", 0),
+              0u);
     EXPECT_EQ(node["status"]["addresses"][0]["type"], "InternalIP");
   }
   // Distinct addresses within the pool.
@@ -229,11 +232,13 @@ TEST_F(NodePoolsTest, UnschedulablePodTriggersOneNodeAfterTheProvisioningDelay) 
   StartPools();
   PendingGpuPod("p", 8);
   cp_.loop.RunFor(seconds(1));
-  EXPECT_EQ(Events(), (std::vector<EventRow>{
-                          {kAutoscalerStatusConfigMap, "Normal", "ScaledUpGroup",
-                           "Scale-up: setting group gpu-a size to 1 instead of 0 (max: 3)"},
-                          {"p", "Normal", "TriggeredScaleUp", "pod triggered scale-up: [{gpu-a 0->1 (max: 3)}]"},
-                      }));
+  EXPECT_EQ(
+      Events(),
+      (std::vector<EventRow>{
+          {kAutoscalerStatusConfigMap, "Normal", "ScaledUpGroup",
+           "Scale-up: setting group gpu-a size to 1 instead of 0 (max: 3)"},
+          {"p", "Normal", "TriggeredScaleUp", "pod triggered scale-up: [{gpu-a 0->1 (max: 3)}]"},
+      }));
   EXPECT_EQ(pools_->pools()[0].provisioning, 1);
   EXPECT_NE(StatusText().find("status: InProgress"), std::string::npos) << StatusText();
 
@@ -301,20 +306,22 @@ TEST_F(NodePoolsTest, PodsBeyondMaxSizeGetNotTriggerScaleUpAndTheStatusSaysWhy) 
 
 TEST_F(NodePoolsTest, StockoutBlocksScaleUpUntilItEnds) {
   spec_.pools = {GpuPool("gpu-a", 0, 0, 3)};
-  spec_.changes = {{.at = seconds(10), .kind = CapacityChange::Kind::kStockoutBegin, .pool = "gpu-a"},
-                   {.at = seconds(300), .kind = CapacityChange::Kind::kStockoutEnd, .pool = "gpu-a"}};
+  spec_.changes = {
+      {.at = seconds(10), .kind = CapacityChange::Kind::kStockoutBegin, .pool = "gpu-a"},
+      {.at = seconds(300), .kind = CapacityChange::Kind::kStockoutEnd, .pool = "gpu-a"}};
   StartPools();
   cp_.loop.RunFor(seconds(20));
   EXPECT_TRUE(pools_->pools()[0].stocked_out);
   PendingGpuPod("p", 8);
   cp_.loop.RunFor(seconds(1));
-  EXPECT_EQ(Events(), (std::vector<EventRow>{
-                          {"p", "Warning", "FailedScaleUp",
-                           "Node scale up in zones zone-a associated with this pod failed: GCE out of "
-                           "resources. Pod is at risk of not being scheduled."},
-                          {"p", "Normal", "NotTriggerScaleUp",
-                           "pod didn't trigger scale-up: 1 in backoff after failed scale-up"},
-                      }));
+  EXPECT_EQ(Events(),
+            (std::vector<EventRow>{
+                {"p", "Warning", "FailedScaleUp",
+                 "Node scale up in zones zone-a associated with this pod failed: GCE out of "
+                 "resources. Pod is at risk of not being scheduled."},
+                {"p", "Normal", "NotTriggerScaleUp",
+                 "pod didn't trigger scale-up: 1 in backoff after failed scale-up"},
+            }));
   EXPECT_EQ(pools_->pools()[0].provisioning, 0);
   std::string status = StatusText();
   EXPECT_NE(status.find("status: Backoff"), std::string::npos) << status;
@@ -343,19 +350,21 @@ TEST_F(NodePoolsTest, PodThatFitsNoPoolShapeGetsTheFilterReasonsAndNoNode) {
   MarkUnschedulable("selective");
   cp_.loop.RunFor(minutes(10));
   EXPECT_TRUE(NodeNames().empty());
-  EXPECT_EQ(Events(), (std::vector<EventRow>{
-                          {"huge", "Normal", "NotTriggerScaleUp",
-                           "pod didn't trigger scale-up: 2 Insufficient nvidia.com/gpu, "
-                           "1 node(s) had untolerated taint {dedicated: infer}"},
-                          // Issue 35 item 6: a pod larger than every node shape says so, once.
-                          {"huge", "Warning", "NoNodeLargeEnough",
-                           "pod requests nvidia.com/gpu 16, more than any node of this cluster "
-                           "has: the largest, of pool gpu-a, has nvidia.com/gpu 8 allocatable "
-                           "(give a pool larger nodes: docs/cluster-config.md)"},
-                          {"selective", "Normal", "NotTriggerScaleUp",
-                           "pod didn't trigger scale-up: 2 node(s) didn't match Pod's node affinity/selector, "
-                           "1 node(s) had untolerated taint {dedicated: infer}"},
-                      }));
+  EXPECT_EQ(
+      Events(),
+      (std::vector<EventRow>{
+          {"huge", "Normal", "NotTriggerScaleUp",
+           "pod didn't trigger scale-up: 2 Insufficient nvidia.com/gpu, "
+           "1 node(s) had untolerated taint {dedicated: infer}"},
+          // Issue 35 item 6: a pod larger than every node shape says so, once.
+          {"huge", "Warning", "NoNodeLargeEnough",
+           "pod requests nvidia.com/gpu 16, more than any node of this cluster "
+           "has: the largest, of pool gpu-a, has nvidia.com/gpu 8 allocatable "
+           "(give a pool larger nodes: docs/cluster-config.md)"},
+          {"selective", "Normal", "NotTriggerScaleUp",
+           "pod didn't trigger scale-up: 2 node(s) didn't match Pod's node affinity/selector, "
+           "1 node(s) had untolerated taint {dedicated: infer}"},
+      }));
 }
 
 TEST_F(NodePoolsTest, EmptyNodesAreRemovedAfterTheDelayButNotBelowMinNodes) {
@@ -396,9 +405,10 @@ TEST_F(NodePoolsTest, ZoneDownMarksExactlyThatZoneNotReadyAndZoneUpRestoresIt) {
   NodePoolSpec a = GpuPool("gpu-a", 4, 4, 4);
   a.taints = {Json{{"key", "nvidia.com/gpu"}, {"value", "present"}, {"effect", "NoSchedule"}}};
   spec_.pools = {a, GpuPool("gpu-b", 2, 2, 2)};
-  spec_.changes = {{.at = seconds(60), .kind = CapacityChange::Kind::kZoneDown, .zone = "zone-a"},
-                   {.at = seconds(120), .kind = CapacityChange::Kind::kZoneUp, .zone = "zone-a"},
-                   {.at = seconds(130), .kind = CapacityChange::Kind::kNodeDown, .node = "gpu-b-1"}};
+  spec_.changes = {
+      {.at = seconds(60), .kind = CapacityChange::Kind::kZoneDown, .zone = "zone-a"},
+      {.at = seconds(120), .kind = CapacityChange::Kind::kZoneUp, .zone = "zone-a"},
+      {.at = seconds(130), .kind = CapacityChange::Kind::kNodeDown, .node = "gpu-b-1"}};
   StartPools();
   cp_.loop.RunFor(seconds(60));
   for (const std::string& name : NodeNames()) {
@@ -408,15 +418,18 @@ TEST_F(NodePoolsTest, ZoneDownMarksExactlyThatZoneNotReadyAndZoneUpRestoresIt) {
     EXPECT_EQ(ready["status"], in_zone ? "Unknown" : "True") << name;
     std::vector<std::string> taints = Taints(node);
     const bool unreachable =
-        std::find(taints.begin(), taints.end(), "node.kubernetes.io/unreachable:NoExecute@") != taints.end() &&
-        std::find(taints.begin(), taints.end(), "node.kubernetes.io/unreachable:NoSchedule@") != taints.end();
+        std::find(taints.begin(), taints.end(), "node.kubernetes.io/unreachable:NoExecute@") !=
+            taints.end() &&
+        std::find(taints.begin(), taints.end(), "node.kubernetes.io/unreachable:NoSchedule@") !=
+            taints.end();
     EXPECT_EQ(unreachable, in_zone) << name;
     if (in_zone) {
       EXPECT_EQ(ready["reason"], "NodeStatusUnknown");
       EXPECT_EQ(ready["message"], "Kubelet stopped posting node status.");
     }
   }
-  EXPECT_EQ(Taints(Node("gpu-a-0")).front(), "nvidia.com/gpu:NoSchedule");  // the pool's taint stays
+  EXPECT_EQ(Taints(Node("gpu-a-0")).front(),
+            "nvidia.com/gpu:NoSchedule");  // the pool's taint stays
   // The status counts follow the nodes' Ready condition, cluster-wide and per pool.
   int ready_all = 0, ready_a = 0;
   for (const std::string& name : NodeNames()) {
@@ -427,9 +440,11 @@ TEST_F(NodePoolsTest, ZoneDownMarksExactlyThatZoneNotReadyAndZoneUpRestoresIt) {
   ASSERT_LT(ready_all, 6);
   const std::string down_status = StatusText();
   EXPECT_NE(down_status.find(fmt::format("total: 6\n        ready: {}\n", ready_all)),
-            std::string::npos) << down_status;
+            std::string::npos)
+      << down_status;
   EXPECT_NE(down_status.find(fmt::format("total: 4\n        ready: {}\n", ready_a)),
-            std::string::npos) << down_status;
+            std::string::npos)
+      << down_status;
 
   cp_.loop.RunFor(seconds(61));  // t = 121 s
   for (const std::string& name : NodeNames()) {
@@ -452,7 +467,8 @@ TEST(SetNodeReady, IsIdempotentAndReportsMissingNodes) {
   client::LocalClient client = cp.Client("test");
   ASSERT_TRUE(client.Create(client::kNodes, NewNode(GpuPool("g", 1, 1, 1), 0, cp.loop.Now())).ok());
   ASSERT_TRUE(SetNodeReady(client, "g-0", false, cp.loop.Now()).ok());
-  const std::string rv = store::MetaString((*client.Get(client::kNodes, "", "g-0"))->json, "resourceVersion");
+  const std::string rv =
+      store::MetaString((*client.Get(client::kNodes, "", "g-0"))->json, "resourceVersion");
   ASSERT_TRUE(SetNodeReady(client, "g-0", false, cp.loop.Now()).ok());
   Json node = (*client.Get(client::kNodes, "", "g-0"))->json;
   EXPECT_EQ(store::MetaString(node, "resourceVersion"), rv);  // no write the second time
@@ -470,13 +486,15 @@ std::pair<std::vector<std::string>, std::vector<std::string>> RunScenario(std::u
   ClusterSpec spec;
   spec.pools = {GpuPool("gpu-a", 1, 0, 3), GpuPool("gpu-b", 1, 0, 2)};
   spec.pools[0].scale_down_delay = minutes(3);
-  spec.changes = {{.at = seconds(30), .kind = CapacityChange::Kind::kStockoutBegin, .pool = "gpu-a"},
-                  {.at = seconds(200), .kind = CapacityChange::Kind::kStockoutEnd, .pool = "gpu-a"}};
+  spec.changes = {
+      {.at = seconds(30), .kind = CapacityChange::Kind::kStockoutBegin, .pool = "gpu-a"},
+      {.at = seconds(200), .kind = CapacityChange::Kind::kStockoutEnd, .pool = "gpu-a"}};
   NodePools pools(&cp.loop, &client, &spec, Rng(seed));
   EXPECT_TRUE(pools.Start().ok());
-  Json pending = {{"status",
-                   {{"conditions",
-                     {{{"type", "PodScheduled"}, {"status", "False"}, {"reason", "Unschedulable"}}}}}}};
+  Json pending = {
+      {"status",
+       {{"conditions",
+         {{{"type", "PodScheduled"}, {"status", "False"}, {"reason", "Unschedulable"}}}}}}};
   for (int i = 0; i < 6; ++i) {
     cp.loop.RunFor(seconds(20));
     const std::string name = "p-" + std::to_string(i);
@@ -495,7 +513,8 @@ std::pair<std::vector<std::string>, std::vector<std::string>> RunScenario(std::u
   }
   store::ListResult event_list = client.List(client::kEvents).value();
   for (const auto& e : event_list.items) {
-    events.push_back(store::MetaString(e->json, "name") + " " + e->json["reason"].get<std::string>() + " " +
+    events.push_back(store::MetaString(e->json, "name") + " " +
+                     e->json["reason"].get<std::string>() + " " +
                      e->json["message"].get<std::string>());
   }
   return {nodes, events};

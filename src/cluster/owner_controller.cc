@@ -70,7 +70,8 @@ OwnerController::OwnerController(EventLoop* loop, const client::Client* client, 
   owners_->AddHandler([this](const auto& old, const auto& now) { OnOwner(old, now); });
   controlled_.reserve(options_.controlled.size());
   for (const Controlled& kind : options_.controlled) {
-    controlled_.push_back({kind, std::make_unique<client::Informer>(loop, client, kind.resource), {}});
+    controlled_.push_back(
+        {kind, std::make_unique<client::Informer>(loop, client, kind.resource), {}});
   }
   for (Index& index : controlled_) {
     index.informer->AddHandler(
@@ -261,8 +262,9 @@ Duration OwnerController::Failed(const Key& owner, const Status& status) {
   OwnerState& state = states_[owner];
   state.backoff = state.backoff == Duration(0) ? kFirstBackoff
                                                : std::min<Duration>(state.backoff * 2, kMaxBackoff);
-  Logger(options_.name)->warn("{}: {} (retry in {} ms)", KeyString(owner), status.message(),
-                              std::chrono::duration_cast<std::chrono::milliseconds>(state.backoff).count());
+  Logger(options_.name)
+      ->warn("{}: {} (retry in {} ms)", KeyString(owner), status.message(),
+             std::chrono::duration_cast<std::chrono::milliseconds>(state.backoff).count());
   return state.backoff;
 }
 

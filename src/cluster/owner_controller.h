@@ -42,9 +42,9 @@ class OwnerController {
   using Key = store::ObjectName;
 
   // A kind the owner controls: its objects are indexed by the object their controller reference
-  // names when that reference's kind is `owner_kind` (in the apps group; batch for Jobs). `sync_key` maps the
-  // referenced object to the owner to sync (a Deployment watches its ReplicaSets' pods); null
-  // means the referenced object is the owner.
+  // names when that reference's kind is `owner_kind` (in the apps group; batch for Jobs).
+  // `sync_key` maps the referenced object to the owner to sync (a Deployment watches its
+  // ReplicaSets' pods); null means the referenced object is the owner.
   struct Controlled {
     client::Resource resource;
     std::string owner_kind;

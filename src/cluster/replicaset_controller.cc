@@ -1,7 +1,6 @@
 // The ReplicaSet controller's snapshot and writes (replicaset_controller.h).
 #include "cluster/replicaset_controller.h"
 
-
 #include "base/log.h"
 #include "client/request_bodies.h"
 #include "cluster/pod_availability.h"

@@ -123,8 +123,9 @@ std::vector<const api::Pod*> PodsToDelete(const ReplicaSetSnapshot& snap,
       return it == on_node.end() ? 0 : it->second;
     };
     // Go's sort.Sort is not stable; ranking pods by name first makes ties deterministic here.
-    std::sort(active.begin(), active.end(),
-              [](const api::Pod* a, const api::Pod* b) { return a->metadata.name < b->metadata.name; });
+    std::sort(active.begin(), active.end(), [](const api::Pod* a, const api::Pod* b) {
+      return a->metadata.name < b->metadata.name;
+    });
     std::stable_sort(active.begin(), active.end(), [&](const api::Pod* a, const api::Pod* b) {
       return ComparePodsToDelete(*a, rank(a), *b, rank(b), snap.now);
     });
@@ -207,11 +208,13 @@ ReplicaSetPlan PlanReplicaSet(const ReplicaSetSnapshot& snap) {
   if (!set.metadata.IsDeleting() && have < want) {
     api::Pod pod = NewReplicaSetPod(set);
     for (int i = 0; i < std::min(want - have, kBurstReplicas); ++i) {
-      plan.actions.push_back({.kind = Kind::kCreatePod, .name = pod.metadata.generate_name, .pod = pod});
+      plan.actions.push_back(
+          {.kind = Kind::kCreatePod, .name = pod.metadata.generate_name, .pod = pod});
     }
   } else if (!set.metadata.IsDeleting() && have > want) {
     for (const api::Pod* pod : PodsToDelete(snap, active, std::min(have - want, kBurstReplicas))) {
-      plan.actions.push_back({.kind = Kind::kDeletePod, .name = pod->metadata.name, .uid = pod->metadata.uid});
+      plan.actions.push_back(
+          {.kind = Kind::kDeletePod, .name = pod->metadata.name, .uid = pod->metadata.uid});
     }
   }
   plan.status = Status(snap, active);
@@ -224,7 +227,8 @@ ReplicaSetPlan PlanReplicaSet(const ReplicaSetSnapshot& snap) {
     if (IsPodActive(*pod)) waiting.push_back(pod);
   }
   if (std::optional<Duration> wait = AvailableWait(waiting, set.spec.min_ready_seconds, snap.now)) {
-    plan.actions.push_back({.kind = Kind::kRequeueAfter, .name = set.metadata.name, .requeue_after = *wait});
+    plan.actions.push_back(
+        {.kind = Kind::kRequeueAfter, .name = set.metadata.name, .requeue_after = *wait});
   }
   return plan;
 }

@@ -59,7 +59,8 @@ std::vector<std::string> Deleted(const ReplicaSetPlan& plan) {
 }
 
 TEST(ReplicaSetPlanTest, CreatesTheMissingPodsFromTheTemplate) {
-  ReplicaSetSnapshot snap{WebSet(3), {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:00:00Z")}, {}, kNow};
+  ReplicaSetSnapshot snap{
+      WebSet(3), {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:00:00Z")}, {}, kNow};
   ReplicaSetPlan plan = PlanReplicaSet(snap);
   int creates = 0;
   for (const ReplicaSetAction& a : plan.actions) {
@@ -85,7 +86,8 @@ TEST(ReplicaSetPlanTest, CreatesTheMissingPodsFromTheTemplate) {
 }
 
 TEST(ReplicaSetPlanTest, TerminatingAndFinishedPodsAreNotCountedAndAreReplaced) {
-  auto terminating = std::make_shared<api::Pod>(*PodOf("web-abc-2", "Running", "n1", "2026-12-05T11:00:00Z"));
+  auto terminating =
+      std::make_shared<api::Pod>(*PodOf("web-abc-2", "Running", "n1", "2026-12-05T11:00:00Z"));
   terminating->metadata.deletion_timestamp = "2026-12-05T11:59:00Z";
   ReplicaSetSnapshot snap{WebSet(2),
                           {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:00:00Z"), terminating,
@@ -101,15 +103,14 @@ TEST(ReplicaSetPlanTest, TerminatingAndFinishedPodsAreNotCountedAndAreReplaced) 
 // Upstream TestSortingActivePodsWithRanks: unassigned, then Pending, then Unknown, then not
 // Ready, then Ready; among Ready pods the more recently Ready first.
 TEST(ReplicaSetPlanTest, ScaleDownDeletesInUpstreamsRankOrder) {
-  ReplicaSetSnapshot snap{WebSet(1),
-                          {PodOf("ready-old", "Running", "n1", "2026-12-01T00:00:00Z"),
-                           PodOf("ready-new", "Running", "n2", "2026-12-05T11:59:00Z"),
-                           PodOf("running", "Running", "n3", ""),
-                           PodOf("unknown", "Unknown", "n4", ""),
-                           PodOf("pending", "Pending", "n5", ""),
-                           PodOf("unassigned", "Pending", "", "")},
-                          {},
-                          kNow};
+  ReplicaSetSnapshot snap{
+      WebSet(1),
+      {PodOf("ready-old", "Running", "n1", "2026-12-01T00:00:00Z"),
+       PodOf("ready-new", "Running", "n2", "2026-12-05T11:59:00Z"),
+       PodOf("running", "Running", "n3", ""), PodOf("unknown", "Unknown", "n4", ""),
+       PodOf("pending", "Pending", "n5", ""), PodOf("unassigned", "Pending", "", "")},
+      {},
+      kNow};
   EXPECT_EQ(Deleted(PlanReplicaSet(snap)),
             (std::vector<std::string>{"unassigned", "pending", "unknown", "running", "ready-new"}));
 }
@@ -155,7 +156,8 @@ TEST(ReplicaSetPlanTest, ReadyTimesInOneLog2BucketFallBackToRestartsThenAge) {
 TEST(ReplicaSetPlanTest, MinReadySecondsAsksToLookAgain) {
   api::ReplicaSet set = WebSet(1);
   set.spec.min_ready_seconds = 30;
-  ReplicaSetSnapshot snap{set, {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:59:50Z")}, {}, kNow};
+  ReplicaSetSnapshot snap{
+      set, {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:59:50Z")}, {}, kNow};
   ReplicaSetPlan plan = PlanReplicaSet(snap);
   EXPECT_EQ(plan.status.ready_replicas, 1);
   EXPECT_EQ(plan.status.available_replicas, 0);
@@ -165,7 +167,8 @@ TEST(ReplicaSetPlanTest, MinReadySecondsAsksToLookAgain) {
 
 TEST(ReplicaSetPlanTest, NoWritesWhenNothingChangedAndFailureIsCleared) {
   api::ReplicaSet set = WebSet(1);
-  ReplicaSetSnapshot snap{set, {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:00:00Z")}, {}, kNow};
+  ReplicaSetSnapshot snap{
+      set, {PodOf("web-abc-1", "Running", "n1", "2026-12-05T11:00:00Z")}, {}, kNow};
   set.status = PlanReplicaSet(snap).status;
   snap.set = set;
   EXPECT_TRUE(PlanReplicaSet(snap).actions.empty());

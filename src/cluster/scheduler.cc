@@ -90,8 +90,9 @@ void Scheduler::OnNode(const ObjectPtr& old, const ObjectPtr& now) {
   }
   Result<api::Node> node = api::Decode<api::Node>(now->json);
   if (!node.ok()) {
-    Logger(options_.scheduler_name)->warn("cannot read node {}: {}", store::MetaString(now->json, "name"),
-                                      node.status().message());
+    Logger(options_.scheduler_name)
+        ->warn("cannot read node {}: {}", store::MetaString(now->json, "name"),
+               node.status().message());
     return;
   }
   cache_.SetNode(std::move(*node));
@@ -99,7 +100,8 @@ void Scheduler::OnNode(const ObjectPtr& old, const ObjectPtr& now) {
 }
 
 bool Scheduler::WantsToSchedule(const Json& pod) const {
-  if (!scheduler_json::Child(scheduler_json::Child(pod, "metadata"), "deletionTimestamp").is_null()) {
+  if (!scheduler_json::Child(scheduler_json::Child(pod, "metadata"), "deletionTimestamp")
+           .is_null()) {
     return false;
   }
   if (scheduler_json::IsTerminal(pod)) return false;
@@ -159,11 +161,12 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   // A deletion is read again: preemption looks for victims still terminating (and for the
   // condition it wrote before deleting them). It frees nothing until the pod is gone.
   const bool now_deleting =
-      !scheduler_json::Child(scheduler_json::Child(now->json, "metadata"), "deletionTimestamp").is_null();
+      !scheduler_json::Child(scheduler_json::Child(now->json, "metadata"), "deletionTimestamp")
+           .is_null();
   const bool deletion_changed = cached && cached->pod->metadata.IsDeleting() != now_deleting;
   // A status write (body_rv kept) or any change outside the spec and labels.
-  const bool same_body = cached && cached->source && now->body_rv != 0 &&
-                         cached->source->body_rv == now->body_rv;
+  const bool same_body =
+      cached && cached->source && now->body_rv != 0 && cached->source->body_rv == now->body_rv;
   const bool same_requests =
       same_body || (cached && cached->uid == uid && cached->source &&
                     cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
@@ -176,8 +179,8 @@ void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
   }
   Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*now);
   if (!pod.ok()) {
-    Logger(options_.scheduler_name)->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
-                                      pod.status().message());
+    Logger(options_.scheduler_name)
+        ->warn("cannot read pod {}/{}: {}", key.namespace_, key.name, pod.status().message());
     return;
   }
   // An assumed pod now confirmed frees nothing; a changed one (requests resized, labels that

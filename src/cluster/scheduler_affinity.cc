@@ -23,8 +23,8 @@ struct Term {
 // the snapshot does not carry, so it selects none (see scheduler_plan.h).
 Term MakeTerm(const api::Pod& owner, const api::PodAffinityTerm& term) {
   Term out;
-  auto selector = api::Selector::FromLabelSelector(
-      term.label_selector ? &*term.label_selector : nullptr);
+  auto selector =
+      api::Selector::FromLabelSelector(term.label_selector ? &*term.label_selector : nullptr);
   // A selector that does not parse matches nothing; API validation never lets one in.
   out.selector = selector.ok() ? *selector : api::Selector::Nothing();
   out.topology_key = term.topology_key;
@@ -92,7 +92,8 @@ InterPodAffinity::InterPodAffinity(const api::Pod& pod, const std::vector<NodeIn
         info.totals ? info.totals->anti_affinity_pods : info.pods;
     for (const api::Pod* existing : with_anti) {
       for (const Term& t : RequiredTerms(*existing, /*anti=*/true)) {
-        if (TermMatches(t, pod)) CountDomain(existing_anti_affinity_counts_, *info.node, t.topology_key);
+        if (TermMatches(t, pod))
+          CountDomain(existing_anti_affinity_counts_, *info.node, t.topology_key);
       }
     }
     if (affinity.empty() && anti_affinity.empty()) continue;
@@ -102,7 +103,8 @@ InterPodAffinity::InterPodAffinity(const api::Pod& pod, const std::vector<NodeIn
         for (const Term& t : affinity) CountDomain(affinity_counts_, *info.node, t.topology_key);
       }
       for (const Term& t : anti_affinity) {
-        if (TermMatches(t, *existing)) CountDomain(anti_affinity_counts_, *info.node, t.topology_key);
+        if (TermMatches(t, *existing))
+          CountDomain(anti_affinity_counts_, *info.node, t.topology_key);
       }
     }
   }
@@ -123,7 +125,8 @@ FilterStatus InterPodAffinity::Check(const api::Node& node) const {
   const std::vector<Term> affinity = RequiredTerms(pod_, /*anti=*/false);
   bool pods_exist = true;
   for (const Term& t : affinity) {
-    if (labels.count(t.topology_key) == 0) return FilterStatus{{std::string(kReasonPodAffinity)}, false};
+    if (labels.count(t.topology_key) == 0)
+      return FilterStatus{{std::string(kReasonPodAffinity)}, false};
     if (count(affinity_counts_, t.topology_key) <= 0) pods_exist = false;
   }
   // The first pod of a set with affinity to itself may start a domain, provided no pod anywhere

@@ -79,10 +79,9 @@ void SchedulerCache::Detach(const api::Pod* pod) {
 }
 
 std::vector<NodeInfo>::iterator SchedulerCache::LowerBound(const std::string& name) {
-  return std::lower_bound(infos_.begin(), infos_.end(), name,
-                          [](const NodeInfo& info, const std::string& n) {
-                            return info.node->metadata.name < n;
-                          });
+  return std::lower_bound(
+      infos_.begin(), infos_.end(), name,
+      [](const NodeInfo& info, const std::string& n) { return info.node->metadata.name < n; });
 }
 
 NodeInfo* SchedulerCache::FindInfo(const std::string& name) {

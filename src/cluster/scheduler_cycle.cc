@@ -30,7 +30,8 @@ std::string TruncateNote(const std::string& message) {
 
 // The index of the PodScheduled condition in status.conditions, or -1.
 int FindPodScheduled(const Json& pod) {
-  const Json& conditions = scheduler_json::Child(scheduler_json::Child(pod, "status"), "conditions");
+  const Json& conditions =
+      scheduler_json::Child(scheduler_json::Child(pod, "status"), "conditions");
   if (!conditions.is_array()) return -1;
   for (std::size_t i = 0; i < conditions.size(); ++i) {
     if (api::StringMember(conditions[i], "type") == "PodScheduled") return static_cast<int>(i);
@@ -68,8 +69,8 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
   }
   Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*current);
   if (!view.ok()) {
-    Logger(options_.scheduler_name)->warn("cannot read pod {}/{}: {}", key.namespace_, key.name,
-                                      view.status().message());
+    Logger(options_.scheduler_name)
+        ->warn("cannot read pod {}/{}: {}", key.namespace_, key.name, view.status().message());
     pending_.erase(it);  // its next update brings it back
     return;
   }
@@ -148,17 +149,18 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   } else if (was_false && !api::StringMember(*existing, "lastTransitionTime").empty()) {
     transition = api::StringMember(*existing, "lastTransitionTime");
   }
-  Json condition = {{"type", "PodScheduled"},     {"status", "False"},
-                    {"lastProbeTime", nullptr},   {"lastTransitionTime", transition},
-                    {"reason", reason},           {"message", message}};
+  Json condition = {{"type", "PodScheduled"},   {"status", "False"},
+                    {"lastProbeTime", nullptr}, {"lastTransitionTime", transition},
+                    {"reason", reason},         {"message", message}};
   const ObjectName key = pod->name();
   Result<store::ObjectPtr> patched =
       client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kJson,
                      scheduler_json::ConditionPatch(pod->json, index, condition), "status");
   if (!patched.ok()) {
     if (!IsPatchRace(patched.status())) {
-      Logger(options_.scheduler_name)->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_,
-                                        key.name, patched.status().message());
+      Logger(options_.scheduler_name)
+          ->warn("cannot set PodScheduled on {}/{}: {}", key.namespace_, key.name,
+                 patched.status().message());
     }
     return;
   }
@@ -173,7 +175,8 @@ void Scheduler::ArmRetry() {
   if (retry_task_ != 0 || !running_) return;
   std::optional<Time> earliest;
   for (const auto& [key, pending] : pending_) {
-    if (pending.parked && (!earliest || pending.parked_at < *earliest)) earliest = pending.parked_at;
+    if (pending.parked && (!earliest || pending.parked_at < *earliest))
+      earliest = pending.parked_at;
   }
   if (!earliest) return;
   retry_task_ = loop_->At(*earliest + options_.unschedulable_retry, [this] {

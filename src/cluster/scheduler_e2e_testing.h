@@ -113,8 +113,9 @@ class SchedulerE2eTest : public ::testing::Test {
 // The message the pure core gives when every one of `n` nodes lacks GPUs.
 inline std::string NoGpuMessage(int n) {
   const std::string count = std::to_string(n);
-  return "0/" + count + " nodes are available: " + count + " Insufficient nvidia.com/gpu. preemption: 0/" +
-         count + " nodes are available: " + count + " No preemption victims found for incoming pod..";
+  return "0/" + count + " nodes are available: " + count +
+         " Insufficient nvidia.com/gpu. preemption: 0/" + count + " nodes are available: " + count +
+         " No preemption victims found for incoming pod..";
 }
 
 }  // namespace lws::cluster::scheduler_testing

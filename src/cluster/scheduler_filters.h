@@ -93,8 +93,8 @@ class InterPodAffinity {
   // Whether the pod has required (anti-)affinity terms of its own: most pods have none, and the
   // per-node check then only looks at the placed pods' anti-affinity.
   bool has_own_terms_ = false;
-  TopologyCounts affinity_counts_;            // pods matching all of the pod's affinity terms
-  TopologyCounts anti_affinity_counts_;       // pods matching one of its anti-affinity terms
+  TopologyCounts affinity_counts_;                // pods matching all of the pod's affinity terms
+  TopologyCounts anti_affinity_counts_;           // pods matching one of its anti-affinity terms
   TopologyCounts existing_anti_affinity_counts_;  // existing pods' terms matching the pod
 };
 

@@ -1,8 +1,9 @@
 // Volcano-style gang placement (scheduler_gang.h).
 #include "cluster/scheduler_gang.h"
 
-#include <deque>
 #include <fmt/format.h>
+
+#include <deque>
 
 #include "cluster/scheduler_filters.h"
 
@@ -10,9 +11,10 @@ namespace lws::cluster {
 namespace {
 
 std::string NotReadyMessage(int total, int waiting, int min_member) {
-  return fmt::format("{}/{} tasks in gang unschedulable: pod group is not ready, {} Pending, {} "
-                     "minAvailable; Pending: {} Unschedulable",
-                     waiting, total, waiting, min_member, waiting);
+  return fmt::format(
+      "{}/{} tasks in gang unschedulable: pod group is not ready, {} Pending, {} "
+      "minAvailable; Pending: {} Unschedulable",
+      waiting, total, waiting, min_member, waiting);
 }
 
 // Whether the free resources of the nodes a pod could use (schedulable and Ready) cover
@@ -82,11 +84,12 @@ GangPlacement PlaceGang(const std::vector<const api::Pod*>& waiting, int bound,
   const int unplaced = waiting_count - static_cast<int>(out.placed.size());
   out.placed.clear();
   out.reason = "Unschedulable";
-  out.message = fmt::format("{}/{} tasks in gang unschedulable: pod group is not ready, {} "
-                            "Pending, {} minAvailable; Pending: {} Unschedulable, {} Schedulable. "
-                            "Origin reason is {}",
-                            unplaced, total, waiting_count, gang.min_member, unplaced,
-                            waiting_count - unplaced, first_failure);
+  out.message = fmt::format(
+      "{}/{} tasks in gang unschedulable: pod group is not ready, {} "
+      "Pending, {} minAvailable; Pending: {} Unschedulable, {} Schedulable. "
+      "Origin reason is {}",
+      unplaced, total, waiting_count, gang.min_member, unplaced, waiting_count - unplaced,
+      first_failure);
   return out;
 }
 

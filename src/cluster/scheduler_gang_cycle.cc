@@ -28,9 +28,9 @@ GangSpec GangSpecOf(const Json& group) {
   const Json& resources = scheduler_json::Child(spec, "minResources");
   if (resources.is_object()) {
     for (const auto& [name, value] : resources.items()) {
-      Result<api::Quantity> amount =
-          value.is_string() ? api::Quantity::Parse(value.get<std::string>())
-                            : api::Quantity::Parse(value.dump());
+      Result<api::Quantity> amount = value.is_string()
+                                         ? api::Quantity::Parse(value.get<std::string>())
+                                         : api::Quantity::Parse(value.dump());
       if (amount.ok()) gang.min_resources[name] = *amount;
     }
   }
@@ -70,14 +70,14 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
     if (pending.order.second == 0) pending.order.second = next_arrival_++;
     active_.erase(pending.order);
   }
-  std::sort(waiting.begin(), waiting.end(),
-            [](const Member& a, const Member& b) { return a.pod->metadata.name < b.pod->metadata.name; });
+  std::sort(waiting.begin(), waiting.end(), [](const Member& a, const Member& b) {
+    return a.pod->metadata.name < b.pod->metadata.name;
+  });
   attempts_ += waiting.size();
   if (!group.ok()) {
-    const std::string message =
-        group.status().code() == Code::kNotFound
-            ? fmt::format("pod group {}/{} does not exist", ns, group_name)
-            : group.status().message();
+    const std::string message = group.status().code() == Code::kNotFound
+                                    ? fmt::format("pod group {}/{} does not exist", ns, group_name)
+                                    : group.status().message();
     for (const Member& m : waiting) Park(m.object->name(), m.object, "Unschedulable", message);
     return;
   }
@@ -86,7 +86,8 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
   const GangSpec gang = GangSpecOf((*group)->json);
   GangPlacement placement = PlaceGang(pods, bound, gang, cache_.nodes());
   if (!placement.admitted) {
-    for (const Member& m : waiting) Park(m.object->name(), m.object, "Unschedulable", placement.message);
+    for (const Member& m : waiting)
+      Park(m.object->name(), m.object, "Unschedulable", placement.message);
     UpdatePodGroup(*group, false, placement.reason, placement.message);
     return;
   }
@@ -98,7 +99,8 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
   for (std::size_t i = 0; i < waiting.size(); ++i) {  // members beyond minMember that did not fit
     if (!placed[i]) {
       Park(waiting[i].object->name(), waiting[i].object, "Unschedulable",
-           "0/" + std::to_string(cache_.nodes().size()) + " nodes are available for the rest of the gang");
+           "0/" + std::to_string(cache_.nodes().size()) +
+               " nodes are available for the rest of the gang");
     }
   }
   UpdatePodGroup(*group, true, "", "");
@@ -118,10 +120,10 @@ void Scheduler::UpdatePodGroup(const ObjectPtr& group, bool running, const std::
     gang_recorder_.Record(group->json, "Warning", "Unschedulable", message);
   }
   const Json& old_conditions = scheduler_json::Child(status, "conditions");
-  const bool same_conditions =
-      running ? !old_conditions.is_array() || old_conditions.empty()
-              : old_conditions.is_array() && old_conditions.size() == 1 &&
-                    api::StringMember(old_conditions[0], "message") == message;
+  const bool same_conditions = running
+                                   ? !old_conditions.is_array() || old_conditions.empty()
+                                   : old_conditions.is_array() && old_conditions.size() == 1 &&
+                                         api::StringMember(old_conditions[0], "message") == message;
   if (api::StringMember(status, "phase") == phase && same_conditions) return;
   // A PodGroup has no status subresource: the status is written with the object.
   Json patch = {{"status", {{"phase", phase}, {"conditions", std::move(conditions)}}}};
@@ -129,8 +131,9 @@ void Scheduler::UpdatePodGroup(const ObjectPtr& group, bool running, const std::
   Result<ObjectPtr> written = client_->Patch(client::kPodGroups, key.namespace_, key.name,
                                              client::PatchType::kMerge, patch);
   if (!written.ok() && written.status().code() != Code::kNotFound) {
-    Logger(options_.scheduler_name)->warn("cannot update PodGroup {}/{}: {}", key.namespace_,
-                                          key.name, written.status().message());
+    Logger(options_.scheduler_name)
+        ->warn("cannot update PodGroup {}/{}: {}", key.namespace_, key.name,
+               written.status().message());
   }
 }
 

@@ -50,7 +50,8 @@ TEST(PlaceGang, AGroupThatFitsOnlyInPartGetsNothing) {
   EXPECT_TRUE(p.placed.empty());
   EXPECT_EQ(p.reason, "Unschedulable");
   EXPECT_EQ(p.message.rfind("1/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, 3 "
-                            "minAvailable; Pending: 1 Unschedulable, 2 Schedulable.", 0),
+                            "minAvailable; Pending: 1 Unschedulable, 2 Schedulable.",
+                            0),
             0u)
       << p.message;
 }
@@ -60,8 +61,9 @@ TEST(PlaceGang, NotEnoughMembersYet) {
   GangPlacement p = PlaceGang(f.Waiting(1), 0, {4, {}}, f.cluster.infos);
   EXPECT_FALSE(p.admitted);
   EXPECT_EQ(p.reason, "NotEnoughPods");
-  EXPECT_EQ(p.message, "1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 4 "
-                       "minAvailable; Pending: 1 Unschedulable");
+  EXPECT_EQ(p.message,
+            "1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 4 "
+            "minAvailable; Pending: 1 Unschedulable");
   // With members already bound, the waiting ones only need to make up the rest.
   GangPlacement rest = PlaceGang(f.Waiting(1, "late"), 3, {4, {}}, f.cluster.infos);
   EXPECT_TRUE(rest.admitted);

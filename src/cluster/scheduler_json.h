@@ -42,7 +42,8 @@ inline api::Json ConditionPatch(const api::Json& pod, int index, const api::Json
   }
   const Json& status = Child(pod, "status");
   if (!status.is_object()) {
-    return Json::array({{{"op", "add"}, {"path", "/status"}, {"value", {{"conditions", {condition}}}}}});
+    return Json::array(
+        {{{"op", "add"}, {"path", "/status"}, {"value", {{"conditions", {condition}}}}}});
   }
   if (!Child(status, "conditions").is_array()) {
     return Json::array({{{"op", "add"}, {"path", "/status/conditions"}, {"value", {condition}}}});

@@ -146,7 +146,8 @@ TEST(PodAffinity, NoMatchingPodAndNoSelfMatchIsUnschedulable) {
   api::Pod pod = GpuPod("web", 1, {{"app", "web"}});
   pod.spec.affinity.emplace().pod_affinity.emplace().required = {TermFor({{"app", "db"}}, kRack)};
   ScheduleResult r = SchedulePod(pod, cluster.infos);
-  EXPECT_EQ(r.reasons, (std::map<std::string, int>{{"node(s) didn't match pod affinity rules", 4}}));
+  EXPECT_EQ(r.reasons,
+            (std::map<std::string, int>{{"node(s) didn't match pod affinity rules", 4}}));
   EXPECT_EQ(r.message,
             "0/4 nodes are available: 4 node(s) didn't match pod affinity rules. preemption: 0/4 "
             "nodes are available: 4 Preemption is not helpful for scheduling..");
@@ -187,8 +188,8 @@ TEST(Determinism, NodeOrderDoesNotChangeTheResult) {
   Cluster cluster;
   for (const char* name : {"n-c", "n-a", "n-e", "n-b", "n-d"}) cluster.Add(MakeNode(name));
   cluster.nodes[2].spec.taints = {Taint("t", "", "NoSchedule")};  // n-e
-  cluster.Bind(3, GpuPod("busy", 2));                            // n-b
-  cluster.nodes[4].spec.unschedulable = true;                    // n-d
+  cluster.Bind(3, GpuPod("busy", 2));                             // n-b
+  cluster.nodes[4].spec.unschedulable = true;                     // n-d
   const api::Pod fits = GpuPod("p", 2);
   const api::Pod too_big = GpuPod("q", 7);
   cluster.Bind(0, GpuPod("busy-c", 2));  // n-c: now n-a is the only empty schedulable node

@@ -22,7 +22,8 @@ FilterStatus RunFilters(const api::Pod& pod, const NodeInfo& info, const Resourc
   const api::Node& node = *info.node;
   FilterStatus status = CheckUnschedulable(pod, node);
   if (!status.Passed()) return status;
-  status = info.totals ? CheckTaints(pod, node, info.totals->lifecycle_taint) : CheckTaints(pod, node);
+  status =
+      info.totals ? CheckTaints(pod, node, info.totals->lifecycle_taint) : CheckTaints(pod, node);
   if (!status.Passed()) return status;
   status = CheckNodeAffinity(pod, node);
   if (!status.Passed()) return status;
@@ -112,7 +113,8 @@ ScheduleResult SchedulePod(const api::Pod& pod, const std::vector<NodeInfo>& nod
     preemption_text = FitErrorText(nodes.size(), preemption);
   }
   // upstream appends PostFilter's message with " %v.", after a text that already ends in ".".
-  result.message = FitErrorText(nodes.size(), result.reasons) + " preemption: " + preemption_text + ".";
+  result.message =
+      FitErrorText(nodes.size(), result.reasons) + " preemption: " + preemption_text + ".";
   return result;
 }
 

@@ -39,8 +39,8 @@
 // percentageOfNodesToScore.
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -64,14 +64,14 @@ using ScoredAmounts = std::array<std::int64_t, 3>;
 // scheduling attempt does not re-add every bound pod's requests on every node (which made
 // scheduling quadratic in the pods of the cluster).
 struct NodeTotals {
-  ResourceAmounts allocatable;  // the node's allocatable, accounted resources only
-  std::int64_t allowed_pods = 0;  // the node's allocatable "pods" (not an accounted resource)
-  ResourceAmounts requested;    // sum of the pods' effective requests
+  ResourceAmounts allocatable;      // the node's allocatable, accounted resources only
+  std::int64_t allowed_pods = 0;    // the node's allocatable "pods" (not an accounted resource)
+  ResourceAmounts requested;        // sum of the pods' effective requests
   ScoredAmounts scored_capacity{};  // `allocatable` of the scored resources (0: absent)
   // `requested` of the scored resources: the resource filter reads these three from the arrays,
   // not the maps, for every node an attempt examines.
   ScoredAmounts scored_requested{};
-  ScoredAmounts nonzero{};      // sum of the pods' scored requests with upstream's non-zero defaults
+  ScoredAmounts nonzero{};  // sum of the pods' scored requests with upstream's non-zero defaults
   // The pods with required pod anti-affinity: the only placed pods that can reject an incoming
   // pod without affinity terms of its own (upstream's HavePodsWithRequiredAntiAffinityList).
   std::vector<const api::Pod*> anti_affinity_pods;
@@ -122,8 +122,8 @@ struct ScheduleResult {
 // and starts the next attempt where this one stopped, so large clusters are not filtered and
 // scored in full for every pod. Clusters under 100 nodes are always examined in full.
 struct NodeSearch {
-  bool sample = false;     // false: every node (as the autoscaler's simulation does)
-  std::size_t start = 0;   // index into `nodes` where the search begins
+  bool sample = false;    // false: every node (as the autoscaler's simulation does)
+  std::size_t start = 0;  // index into `nodes` where the search begins
 };
 
 // upstream numFeasibleNodesToFind with the adaptive percentage (50 - nodes/125, at least 5%, at

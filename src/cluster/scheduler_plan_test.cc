@@ -54,7 +54,8 @@ const RuleCase kRuleCases[] = {
     {"Unschedulable", [](api::Node& n) { n.spec.unschedulable = true; }, nullptr,
      "node(s) were unschedulable"},
     {"UnschedulableTolerated", [](api::Node& n) { n.spec.unschedulable = true; },
-     [](api::Pod& p) { p.spec.tolerations = {Tol("node.kubernetes.io/unschedulable", "Exists")}; }, ""},
+     [](api::Pod& p) { p.spec.tolerations = {Tol("node.kubernetes.io/unschedulable", "Exists")}; },
+     ""},
     {"TaintNoSchedule", [](api::Node& n) { n.spec.taints = {Taint("gpu", "a100", "NoSchedule")}; },
      nullptr, "node(s) had untolerated taint {gpu: a100}"},
     {"TaintNoExecute", [](api::Node& n) { n.spec.taints = {Taint("k", "", "NoExecute")}; }, nullptr,
@@ -62,7 +63,9 @@ const RuleCase kRuleCases[] = {
     {"TaintPreferNoScheduleIgnored",
      [](api::Node& n) { n.spec.taints = {Taint("k", "v", "PreferNoSchedule")}; }, nullptr, ""},
     {"TaintFirstUntoleratedReported",
-     [](api::Node& n) { n.spec.taints = {Taint("a", "1", "NoSchedule"), Taint("b", "2", "NoSchedule")}; },
+     [](api::Node& n) {
+       n.spec.taints = {Taint("a", "1", "NoSchedule"), Taint("b", "2", "NoSchedule")};
+     },
      [](api::Pod& p) { p.spec.tolerations = {Tol("a", "Equal", "1")}; },
      "node(s) had untolerated taint {b: 2}"},
     {"TolerationEqual", [](api::Node& n) { n.spec.taints = {Taint("gpu", "a100", "NoSchedule")}; },
@@ -74,9 +77,12 @@ const RuleCase kRuleCases[] = {
     {"TolerationExists", [](api::Node& n) { n.spec.taints = {Taint("gpu", "a100", "NoSchedule")}; },
      [](api::Pod& p) { p.spec.tolerations = {Tol("gpu", "Exists")}; }, ""},
     {"TolerationEmptyKeyExistsToleratesAll",
-     [](api::Node& n) { n.spec.taints = {Taint("x", "1", "NoSchedule"), Taint("y", "", "NoExecute")}; },
+     [](api::Node& n) {
+       n.spec.taints = {Taint("x", "1", "NoSchedule"), Taint("y", "", "NoExecute")};
+     },
      [](api::Pod& p) { p.spec.tolerations = {Tol("", "Exists")}; }, ""},
-    {"TolerationWrongEffect", [](api::Node& n) { n.spec.taints = {Taint("gpu", "", "NoSchedule")}; },
+    {"TolerationWrongEffect",
+     [](api::Node& n) { n.spec.taints = {Taint("gpu", "", "NoSchedule")}; },
      [](api::Pod& p) { p.spec.tolerations = {Tol("gpu", "Exists", "", "NoExecute")}; },
      "node(s) had untolerated taint {gpu: }"},
     {"NotReady", [](api::Node& n) { n.status.conditions[0].status = "False"; }, nullptr,
@@ -85,36 +91,68 @@ const RuleCase kRuleCases[] = {
      "node(s) had untolerated taint {node.kubernetes.io/not-ready: }"},
     {"ReadyUnknown", [](api::Node& n) { n.status.conditions[0].status = "Unknown"; }, nullptr,
      "node(s) had untolerated taint {node.kubernetes.io/unreachable: }"},
-    {"NotReadyNoExecuteTolerationIsNotEnough", [](api::Node& n) { n.status.conditions[0].status = "False"; },
-     [](api::Pod& p) { p.spec.tolerations = {Tol("node.kubernetes.io/not-ready", "Exists", "", "NoExecute")}; },
+    {"NotReadyNoExecuteTolerationIsNotEnough",
+     [](api::Node& n) { n.status.conditions[0].status = "False"; },
+     [](api::Pod& p) {
+       p.spec.tolerations = {Tol("node.kubernetes.io/not-ready", "Exists", "", "NoExecute")};
+     },
      "node(s) had untolerated taint {node.kubernetes.io/not-ready: }"},
-    {"NodeSelectorMatches", nullptr, [](api::Pod& p) { p.spec.node_selector = {{"zone", "z1"}}; }, ""},
-    {"NodeSelectorMismatch", nullptr, [](api::Pod& p) { p.spec.node_selector = {{"zone", "z2"}}; },
+    {"NodeSelectorMatches", nullptr,
+     [](api::Pod& p) {
+       p.spec.node_selector = {{"zone", "z1"}};
+     },
+     ""},
+    {"NodeSelectorMismatch", nullptr,
+     [](api::Pod& p) {
+       p.spec.node_selector = {{"zone", "z2"}};
+     },
      "node(s) didn't match Pod's node affinity/selector"},
-    {"NodeSelectorMissingLabel", nullptr, [](api::Pod& p) { p.spec.node_selector = {{"rack", "r1"}}; },
+    {"NodeSelectorMissingLabel", nullptr,
+     [](api::Pod& p) {
+       p.spec.node_selector = {{"rack", "r1"}};
+     },
      "node(s) didn't match Pod's node affinity/selector"},
-    {"AffinityIn", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "In", {"z0", "z1"})}}); }, ""},
-    {"AffinityInMismatch", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "In", {"z2"})}}); },
+    {"AffinityIn", nullptr,
+     [](api::Pod& p) {
+       RequireNodeAffinity(p, {{Expr("zone", "In", {"z0", "z1"})}});
+     },
+     ""},
+    {"AffinityInMismatch", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "In", {"z2"})}}); },
      "node(s) didn't match Pod's node affinity/selector"},
-    {"AffinityNotIn", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "NotIn", {"z1"})}}); },
+    {"AffinityNotIn", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "NotIn", {"z1"})}}); },
      "node(s) didn't match Pod's node affinity/selector"},
-    {"AffinityNotInAbsentKey", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rack", "NotIn", {"r1"})}}); }, ""},
-    {"AffinityExists", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rack", "Exists")}}); },
+    {"AffinityNotInAbsentKey", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rack", "NotIn", {"r1"})}}); }, ""},
+    {"AffinityExists", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rack", "Exists")}}); },
      "node(s) didn't match Pod's node affinity/selector"},
-    {"AffinityDoesNotExist", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rack", "DoesNotExist")}}); }, ""},
-    {"AffinityGt", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rank", "Gt", {"4"})}}); }, ""},
-    {"AffinityGtFails", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rank", "Gt", {"5"})}}); },
+    {"AffinityDoesNotExist", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rack", "DoesNotExist")}}); }, ""},
+    {"AffinityGt", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rank", "Gt", {"4"})}}); }, ""},
+    {"AffinityGtFails", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rank", "Gt", {"5"})}}); },
      "node(s) didn't match Pod's node affinity/selector"},
-    {"AffinityLt", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rank", "Lt", {"6"})}}); }, ""},
-    {"AffinityLtNonInteger", nullptr, [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "Lt", {"6"})}}); },
+    {"AffinityLt", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("rank", "Lt", {"6"})}}); }, ""},
+    {"AffinityLtNonInteger", nullptr,
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "Lt", {"6"})}}); },
      "node(s) didn't match Pod's node affinity/selector"},
     {"AffinityExpressionsAnded", nullptr,
-     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "In", {"z1"}), Expr("rank", "Gt", {"9"})}}); },
+     [](api::Pod& p) {
+       RequireNodeAffinity(p, {{Expr("zone", "In", {"z1"}), Expr("rank", "Gt", {"9"})}});
+     },
      "node(s) didn't match Pod's node affinity/selector"},
     {"AffinityTermsOred", nullptr,
-     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("zone", "In", {"z9"})}, {Expr("rank", "Lt", {"9"})}}); }, ""},
+     [](api::Pod& p) {
+       RequireNodeAffinity(p, {{Expr("zone", "In", {"z9"})}, {Expr("rank", "Lt", {"9"})}});
+     },
+     ""},
     {"AffinityMatchFieldsName", nullptr,
-     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("metadata.name", "In", {"node-a"})}}, true); }, ""},
+     [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("metadata.name", "In", {"node-a"})}}, true); },
+     ""},
     {"AffinityMatchFieldsOtherName", nullptr,
      [](api::Pod& p) { RequireNodeAffinity(p, {{Expr("metadata.name", "In", {"node-b"})}}, true); },
      "node(s) didn't match Pod's node affinity/selector"},
@@ -125,12 +163,14 @@ const RuleCase kRuleCases[] = {
      "Insufficient ephemeral-storage"},
     {"InsufficientGpu", nullptr, SetResource("nvidia.com/gpu", "9"), "Insufficient nvidia.com/gpu"},
     {"InsufficientTpu", nullptr, SetResource("google.com/tpu", "4"), "Insufficient google.com/tpu"},
-    {"InsufficientExtended", nullptr, SetResource("example.com/fpga", "1"), "Insufficient example.com/fpga"},
+    {"InsufficientExtended", nullptr, SetResource("example.com/fpga", "1"),
+     "Insufficient example.com/fpga"},
     {"UnaccountedResourceIgnored", nullptr, SetResource("widgets", "5"), ""},
     {"GpuLimitOnlyIsRequested", nullptr,
      [](api::Pod& p) { p.spec.containers[0].resources.limits["nvidia.com/gpu"] = Q("9"); },
      "Insufficient nvidia.com/gpu"},
-    {"TooManyPods", [](api::Node& n) { n.status.allocatable["pods"] = Q("0"); }, nullptr, "Too many pods"},
+    {"TooManyPods", [](api::Node& n) { n.status.allocatable["pods"] = Q("0"); }, nullptr,
+     "Too many pods"},
     {"InitContainerPeak", nullptr,
      [](api::Pod& p) {
        api::Container init;
@@ -139,7 +179,8 @@ const RuleCase kRuleCases[] = {
        p.spec.init_containers.push_back(init);
      },
      "Insufficient cpu"},
-    {"OverheadCounts", nullptr, [](api::Pod& p) { p.spec.overhead["cpu"] = Q("7500m"); }, "Insufficient cpu"},
+    {"OverheadCounts", nullptr, [](api::Pod& p) { p.spec.overhead["cpu"] = Q("7500m"); },
+     "Insufficient cpu"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rules, FilterRuleTest, ::testing::ValuesIn(kRuleCases),
@@ -163,9 +204,9 @@ TEST(ScheduleMessage, CombinesReasonsWithCounts) {
   ScheduleResult r = SchedulePod(pod, cluster.infos);
   EXPECT_EQ(r.node_name, "");
   EXPECT_EQ(r.condition_reason, "Unschedulable");
-  EXPECT_EQ(r.reasons, (std::map<std::string, int>{
-                           {"Insufficient nvidia.com/gpu", 3},
-                           {"node(s) didn't match Pod's node affinity/selector", 5}}));
+  EXPECT_EQ(r.reasons,
+            (std::map<std::string, int>{{"Insufficient nvidia.com/gpu", 3},
+                                        {"node(s) didn't match Pod's node affinity/selector", 5}}));
   EXPECT_EQ(r.message,
             "0/8 nodes are available: 3 Insufficient nvidia.com/gpu, 5 node(s) didn't match Pod's "
             "node affinity/selector. preemption: 0/8 nodes are available: 3 No preemption victims "
@@ -180,10 +221,11 @@ TEST(ScheduleMessage, SortsCountPrefixedStrings) {
     if (i < 10) node.spec.taints = {Taint("t", "", "NoSchedule")};
   }
   ScheduleResult r = SchedulePod(MakePod("p", {{"cpu", Q("9")}}), cluster.infos);
-  EXPECT_EQ(r.message,
-            "0/12 nodes are available: 10 node(s) had untolerated taint {t: }, 2 Insufficient cpu. "
-            "preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No "
-            "preemption victims found for incoming pod..");
+  EXPECT_EQ(
+      r.message,
+      "0/12 nodes are available: 10 node(s) had untolerated taint {t: }, 2 Insufficient cpu. "
+      "preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No "
+      "preemption victims found for incoming pod..");
 }
 
 TEST(ScheduleMessage, OneNodeCanGiveSeveralResourceReasons) {
@@ -191,10 +233,12 @@ TEST(ScheduleMessage, OneNodeCanGiveSeveralResourceReasons) {
   cluster.Add(MakeNode("n"));
   cluster.nodes[0].status.allocatable["pods"] = Q("1");
   cluster.Bind(0, MakePod("old"));
-  ScheduleResult r = SchedulePod(MakePod("p", {{"cpu", Q("9")}, {"memory", Q("40Gi")}}), cluster.infos);
-  EXPECT_EQ(r.message,
-            "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. "
-            "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..");
+  ScheduleResult r =
+      SchedulePod(MakePod("p", {{"cpu", Q("9")}, {"memory", Q("40Gi")}}), cluster.infos);
+  EXPECT_EQ(
+      r.message,
+      "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. "
+      "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..");
 }
 
 TEST(ScheduleMessage, NoNodes) {
@@ -232,7 +276,9 @@ TEST(ScheduleResources, BoundPodsConsumeEveryResource) {
   Cluster cluster;
   cluster.Add(MakeNode("n"));
   cluster.Bind(0, MakePod("a", {{"cpu", Q("6")}, {"memory", Q("30Gi")}}));
-  EXPECT_EQ(SchedulePod(MakePod("p", {{"cpu", Q("2")}, {"memory", Q("2Gi")}}), cluster.infos).node_name, "n");
+  EXPECT_EQ(
+      SchedulePod(MakePod("p", {{"cpu", Q("2")}, {"memory", Q("2Gi")}}), cluster.infos).node_name,
+      "n");
   EXPECT_EQ(SchedulePod(MakePod("p", {{"cpu", Q("2001m")}}), cluster.infos).reasons,
             (std::map<std::string, int>{{"Insufficient cpu", 1}}));
   EXPECT_EQ(SchedulePod(MakePod("p", {{"memory", Q("3Gi")}}), cluster.infos).reasons,
@@ -274,7 +320,7 @@ TEST(PodRequests, InitContainersSidecarsAndOverhead) {
   api::ResourceList got = PodRequests(pod);
   // cpu: max(1 + 0.5 + 0.25 sidecar, 1 init + 0.25 sidecar) + 0.1 overhead.
   EXPECT_EQ(got.at("cpu"), Q("1850m"));
-  EXPECT_EQ(got.at("memory"), Q("4Gi"));  // the init container's peak
+  EXPECT_EQ(got.at("memory"), Q("4Gi"));        // the init container's peak
   EXPECT_EQ(got.at("nvidia.com/gpu"), Q("2"));  // limit without request
 }
 

@@ -21,7 +21,8 @@ void Scheduler::Nominate(const ObjectName& key, const ObjectPtr& current, const 
   // prepareCandidate clears their nominations).
   const std::int32_t priority = PodPriority(pod);
   for (auto it = nominated_.begin(); it != nominated_.end();) {
-    if (it->first != key && it->second.first == node && PodPriority(*it->second.second) < priority) {
+    if (it->first != key && it->second.first == node &&
+        PodPriority(*it->second.second) < priority) {
       WriteNomination(it->first, nullptr);
       it = nominated_.erase(it);
     } else {
@@ -34,7 +35,8 @@ void Scheduler::Nominate(const ObjectName& key, const ObjectPtr& current, const 
   Park(key, current, "Unschedulable", result.message);
 }
 
-void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor, const std::string& node) {
+void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor,
+                            const std::string& node) {
   const ObjectName key{victim.metadata.namespace_, victim.metadata.name};
   const ObjectPtr object = pods_.Get(key.namespace_, key.name);
   if (victim.metadata.IsDeleting() || !object) return;  // already on its way out, or gone
@@ -52,8 +54,8 @@ void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor, c
                    "Preempting");
   auto deleted = client_->Delete(client::kPods, key.namespace_, key.name);
   if (!deleted.ok() && deleted.status().code() != Code::kNotFound) {
-    Logger(options_.scheduler_name)->warn("cannot preempt {}/{}: {}", key.namespace_, key.name,
-                                          deleted.status().message());
+    Logger(options_.scheduler_name)
+        ->warn("cannot preempt {}/{}: {}", key.namespace_, key.name, deleted.status().message());
     return;
   }
   ++preemptions_;
@@ -64,8 +66,8 @@ void Scheduler::WriteNomination(const ObjectName& key, const Json& node) {
   auto written = client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kMerge,
                                 patch, "status");
   if (!written.ok() && written.status().code() != Code::kNotFound) {
-    Logger(options_.scheduler_name)->warn("cannot nominate {}/{}: {}", key.namespace_, key.name,
-                                          written.status().message());
+    Logger(options_.scheduler_name)
+        ->warn("cannot nominate {}/{}: {}", key.namespace_, key.name, written.status().message());
   }
 }
 
@@ -73,7 +75,8 @@ const NominatedPods* Scheduler::Nominations() {
   if (nominated_.empty()) return nullptr;
   if (nominations_stale_) {
     nominations_.clear();
-    for (const auto& [key, entry] : nominated_) nominations_[entry.first].push_back(entry.second.get());
+    for (const auto& [key, entry] : nominated_)
+      nominations_[entry.first].push_back(entry.second.get());
     nominations_stale_ = false;
   }
   return &nominations_;

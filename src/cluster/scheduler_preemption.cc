@@ -107,7 +107,8 @@ bool BetterCandidate(const std::pair<std::string, std::vector<const api::Pod*>>&
   auto sum = [](const std::vector<const api::Pod*>& v) {
     std::int64_t total = 0;
     for (const api::Pod* p : v) {
-      total += static_cast<std::int64_t>(PodPriority(*p)) + std::numeric_limits<std::int32_t>::max() + 1;
+      total +=
+          static_cast<std::int64_t>(PodPriority(*p)) + std::numeric_limits<std::int32_t>::max() + 1;
     }
     return total;
   };

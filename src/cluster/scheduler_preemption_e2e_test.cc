@@ -17,9 +17,12 @@ using namespace scheduler_testing;
 class PreemptionE2eTest : public SchedulerE2eTest {
  protected:
   void CreateClass(const std::string& name, int value) {
-    Json pc = {{"apiVersion", "scheduling.k8s.io/v1"}, {"kind", "PriorityClass"},
-               {"metadata", {{"name", name}}}, {"value", value}};
-    ASSERT_TRUE(admin_.Create(client::Resource{"scheduling.k8s.io", "v1", "priorityclasses"}, pc).ok());
+    Json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
+               {"kind", "PriorityClass"},
+               {"metadata", {{"name", name}}},
+               {"value", value}};
+    ASSERT_TRUE(
+        admin_.Create(client::Resource{"scheduling.k8s.io", "v1", "priorityclasses"}, pc).ok());
   }
   void CreateGpuPodOfClass(const std::string& name, int gpus, const std::string& priority_class) {
     api::Pod pod = GpuPodSpec(name, gpus);
@@ -58,7 +61,8 @@ TEST_F(PreemptionE2eTest, AHigherPriorityPodPreemptsAndKeepsItsRoom) {
             "Preempted by pod " + PodJson("llama")["metadata"].value("uid", "") + " on node gpu-a");
   auto failed = EventsFor("llama", "FailedScheduling");
   ASSERT_FALSE(failed.empty());
-  EXPECT_EQ(failed[0].value("message", ""), "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+  EXPECT_EQ(failed[0].value("message", ""),
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
   EXPECT_EQ(scheduler_->preemptions(), 1u);
 
   // Another tenant's pod (priority 0) arrives while the victim terminates; then it is gone.
@@ -66,20 +70,22 @@ TEST_F(PreemptionE2eTest, AHigherPriorityPodPreemptsAndKeepsItsRoom) {
   Run(std::chrono::seconds(15));
   EXPECT_EQ(NodeOf("llama"), "");
   EXPECT_EQ(scheduler_->preemptions(), 1u);  // its victim is still leaving: no second preemption
-  DeletePod("batch", 0);                      // the kubelet's final delete
+  DeletePod("batch", 0);                     // the kubelet's final delete
   Run();
   EXPECT_EQ(NodeOf("llama"), "gpu-a");
   EXPECT_EQ(NodeOf("tenant"), "");
   // The tenant cannot preempt the serving pod.
-  EXPECT_NE(Condition("tenant", "PodScheduled").value("message", "").find(
-                "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod"),
+  EXPECT_NE(Condition("tenant", "PodScheduled")
+                .value("message", "")
+                .find("preemption: 0/1 nodes are available: 1 No preemption victims found for "
+                      "incoming pod"),
             std::string::npos);
 }
 
 TEST_F(PreemptionE2eTest, TheQueuePopsTheHighestPriorityFirst) {
   AddNode("gpu-a");
   CreateClass("serving", 1000);
-  CreateGpuPod("first", 8);            // priority 0, arrives first
+  CreateGpuPod("first", 8);  // priority 0, arrives first
   CreateGpuPodOfClass("second", 8, "serving");
   StartScheduler();
   Run();

@@ -5,9 +5,10 @@
 // would happen", "medium priority pod is preempted, but lower priority one stays as it is small";
 // TestSelectBestCandidate: "a pod that fits on a node with no preemption", "machine with min
 // highest priority pod is picked", "when highest priorities are the same, minimum sum of lower
-// priority pods is used", "mixed priority pods are preempted, pick later StartTime one"; TestPodEligibleToPreemptOthers:
-// "Pod with nominatedNodeName and a terminating preempted pod on it", "Pod with
-// PreemptionPolicy Never") and pkg/scheduler/framework/runtime's nominated-pod filtering.
+// priority pods is used", "mixed priority pods are preempted, pick later StartTime one";
+// TestPodEligibleToPreemptOthers: "Pod with nominatedNodeName and a terminating preempted pod on
+// it", "Pod with PreemptionPolicy Never") and pkg/scheduler/framework/runtime's nominated-pod
+// filtering.
 #include "cluster/scheduler_preemption.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +20,8 @@ namespace {
 
 using namespace scheduler_testing;
 
-api::Pod Gpus(const std::string& name, int gpus, std::int32_t priority, const std::string& start = "") {
+api::Pod Gpus(const std::string& name, int gpus, std::int32_t priority,
+              const std::string& start = "") {
   api::Pod pod = MakePod(name, {{"nvidia.com/gpu", Q(std::to_string(gpus))}});
   pod.metadata.uid = "uid-" + name;
   pod.spec.rest = {{"priority", priority}};
@@ -128,8 +130,9 @@ TEST(PreemptionTest, NotEligible) {
   never.spec.rest["preemptionPolicy"] = "Never";
   ScheduleResult r = SchedulePod(never, c.infos);
   EXPECT_EQ(r.nominated_node, "");
-  EXPECT_EQ(r.message, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: not "
-                       "eligible due to preemptionPolicy=Never..");
+  EXPECT_EQ(r.message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: not "
+            "eligible due to preemptionPolicy=Never..");
 
   // Nominated on node1, where its victim is still terminating: it waits.
   Cluster d;
@@ -146,8 +149,9 @@ TEST(PreemptionTest, NotEligible) {
   preemptor.status.rest = {{"nominatedNodeName", "node1"}};
   r = SchedulePod(preemptor, d.infos);
   EXPECT_EQ(r.nominated_node, "");
-  EXPECT_EQ(r.message, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: not "
-                       "eligible due to a terminating pod on the nominated node..");
+  EXPECT_EQ(r.message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: not "
+            "eligible due to a terminating pod on the nominated node..");
 }
 
 TEST(PreemptionTest, UnresolvableNodesAreNotHelpful) {
@@ -176,8 +180,9 @@ TEST(PreemptionTest, NominatedPodsHoldTheirRoomAgainstLessImportantPods) {
   // A pod of lower priority does not take the 4 free GPUs the nominated pod will use...
   ScheduleResult r = SchedulePod(Gpus("tenant", 4, 0), c.infos, {}, &nominated);
   EXPECT_EQ(r.node_name, "");
-  EXPECT_EQ(r.message, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 "
-                       "nodes are available: 1 No preemption victims found for incoming pod..");
+  EXPECT_EQ(r.message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 "
+            "nodes are available: 1 No preemption victims found for incoming pod..");
   // ...one of higher priority does, and the nominated pod itself does.
   EXPECT_EQ(SchedulePod(Gpus("urgent", 4, 2000), c.infos, {}, &nominated).node_name, "node1");
   EXPECT_EQ(SchedulePod(waiting, c.infos, {}, &nominated).node_name, "node1");
@@ -189,8 +194,9 @@ TEST(PreemptionTest, EqualPrioritiesKeepTheMessagesOfNoPreemption) {
   c.Bind(0, Gpus("a", 8, 0));
   ScheduleResult r = SchedulePod(Gpus("p", 1, 0), c.infos);
   EXPECT_EQ(r.nominated_node, "");
-  EXPECT_EQ(r.message, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 "
-                       "nodes are available: 1 No preemption victims found for incoming pod..");
+  EXPECT_EQ(r.message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 "
+            "nodes are available: 1 No preemption victims found for incoming pod..");
 }
 
 }  // namespace

@@ -115,16 +115,14 @@ auto WithTotals(const NodeInfo& info, Use use) {
 }  // namespace
 
 FilterStatus CheckResources(const ResourceRequest& request, const NodeInfo& info) {
-  return WithTotals(info, [&](const NodeTotals& totals) {
-    return CheckResourcesOf(request, info, totals);
-  });
+  return WithTotals(
+      info, [&](const NodeTotals& totals) { return CheckResourcesOf(request, info, totals); });
 }
 
 std::int64_t LeastAllocatedScore(const ScoredAmounts& nonzero_request, const NodeInfo& info) {
   return WithTotals(info,
                     [&](const NodeTotals& totals) { return ScoreOf(nonzero_request, totals); });
 }
-
 
 ResourceRequest::ResourceRequest(const ResourceAmounts& amounts) {
   const auto& scored = ScoredNames();
@@ -140,7 +138,8 @@ ScoredAmounts NonZeroRequests(const api::Pod& pod) {
   // upstream DefaultMilliCPURequest and DefaultMemoryRequest.
   static const ResourceList kDefaults = {{"cpu", Quantity::FromMilli(100)},
                                          {"memory", Quantity::FromInt(200 * 1024 * 1024)}};
-  return ScoredOf(ToAmounts(api::PodSpecRequests(pod.spec, kDefaults, api::LimitsAsRequests::kYes)));
+  return ScoredOf(
+      ToAmounts(api::PodSpecRequests(pod.spec, kDefaults, api::LimitsAsRequests::kYes)));
 }
 
 void SetNodeAllocatable(NodeTotals& totals, const api::Node& node) {

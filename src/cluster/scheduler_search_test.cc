@@ -1,7 +1,7 @@
 // Tests of what keeps scheduling linear in large clusters: the node search of NodeSearch
 // (kube-scheduler's percentageOfNodesToScore) and the per-node totals SchedulerCache keeps.
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "cluster/scheduler_cache.h"
@@ -16,9 +16,9 @@ using namespace scheduler_testing;  // NOLINT: test builders
 TEST(NodeSearch, AdaptivePercentageAsUpstream) {
   EXPECT_EQ(NumFeasibleNodesToFind(5), 5u);
   EXPECT_EQ(NumFeasibleNodesToFind(99), 99u);
-  EXPECT_EQ(NumFeasibleNodesToFind(100), 100u);   // 49% of 100 is below the 100-node floor
-  EXPECT_EQ(NumFeasibleNodesToFind(1000), 420u);  // 50 - 1000/125 = 42%
-  EXPECT_EQ(NumFeasibleNodesToFind(5000), 500u);  // 50 - 40 = 10%
+  EXPECT_EQ(NumFeasibleNodesToFind(100), 100u);     // 49% of 100 is below the 100-node floor
+  EXPECT_EQ(NumFeasibleNodesToFind(1000), 420u);    // 50 - 1000/125 = 42%
+  EXPECT_EQ(NumFeasibleNodesToFind(5000), 500u);    // 50 - 40 = 10%
   EXPECT_EQ(NumFeasibleNodesToFind(20000), 1000u);  // the percentage bottoms out at 5%
 }
 
@@ -84,7 +84,8 @@ RC_GTEST_PROP(SchedulerCacheTotals, EqualRecomputedTotals, ()) {
     api::Pod pod = MakePod(name, {{"cpu", Q(std::to_string(*rc::gen::inRange(0, 3)))},
                                   {"nvidia.com/gpu", Q(std::to_string(*rc::gen::inRange(0, 2)))}});
     pod.spec.node_name = "node-" + std::to_string(*rc::gen::inRange(0, node_count + 1));
-    cache.SetPod(key, std::make_shared<const api::Pod>(std::move(pod)), nullptr);  // node-<count> is unknown: held, not counted
+    cache.SetPod(key, std::make_shared<const api::Pod>(std::move(pod)),
+                 nullptr);  // node-<count> is unknown: held, not counted
   }
   for (std::size_t i = 1; i < cache.nodes().size(); ++i) {
     RC_ASSERT(cache.nodes()[i - 1].node->metadata.name < cache.nodes()[i].node->metadata.name);

@@ -221,10 +221,11 @@ TEST_F(SchedulerE2eTest, TheUnchangedConditionIsNotWrittenAgain) {
   Run(seconds(15));
   EXPECT_EQ(scheduler_->condition_writes(), 2u);
   Json second = PodScheduled("waiting");
-  EXPECT_EQ(second["message"],
-            "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint "
-            "{dedicated: infer}. preemption: 0/2 nodes are available: 1 No preemption victims found "
-            "for incoming pod, 1 Preemption is not helpful for scheduling..");
+  EXPECT_EQ(
+      second["message"],
+      "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint "
+      "{dedicated: infer}. preemption: 0/2 nodes are available: 1 No preemption victims found "
+      "for incoming pod, 1 Preemption is not helpful for scheduling..");
   EXPECT_EQ(second["lastTransitionTime"], first["lastTransitionTime"]);
 }
 
@@ -252,7 +253,8 @@ TEST_F(SchedulerE2eTest, AGatedPodWaitsUntilItsLastGateIsRemoved) {
   pod["spec"]["schedulingGates"] = {{{"name", "example.com/a"}}, {{"name", "example.com/b"}}};
   ASSERT_TRUE(admin_.Create(client::kPods, pod).ok());
   EXPECT_EQ(PodScheduled("p")["reason"], "SchedulingGated");
-  EXPECT_EQ(PodScheduled("p")["message"], "Scheduling is blocked due to non-empty scheduling gates");
+  EXPECT_EQ(PodScheduled("p")["message"],
+            "Scheduling is blocked due to non-empty scheduling gates");
   StartScheduler();
   Run();
   EXPECT_EQ(NodeOf("p"), "");

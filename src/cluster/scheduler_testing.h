@@ -18,8 +18,11 @@ inline api::Node MakeNode(const std::string& name, api::StringMap labels = {}) {
   api::Node node;
   node.metadata.name = name;
   node.metadata.labels = std::move(labels);
-  node.status.allocatable = {{"cpu", Q("8")}, {"memory", Q("32Gi")}, {"pods", Q("110")},
-                             {"ephemeral-storage", Q("100Gi")}, {"nvidia.com/gpu", Q("8")}};
+  node.status.allocatable = {{"cpu", Q("8")},
+                             {"memory", Q("32Gi")},
+                             {"pods", Q("110")},
+                             {"ephemeral-storage", Q("100Gi")},
+                             {"nvidia.com/gpu", Q("8")}};
   api::NodeCondition ready;
   ready.type = "Ready";
   ready.status = "True";
@@ -27,7 +30,8 @@ inline api::Node MakeNode(const std::string& name, api::StringMap labels = {}) {
   return node;
 }
 
-inline api::Pod MakePod(const std::string& name, api::ResourceList requests = {}, api::StringMap labels = {}) {
+inline api::Pod MakePod(const std::string& name, api::ResourceList requests = {},
+                        api::StringMap labels = {}) {
   api::Pod pod;
   pod.metadata.name = name;
   pod.metadata.namespace_ = "default";
@@ -65,7 +69,8 @@ struct Cluster {
   }
 };
 
-inline api::NodeSelectorRequirement Expr(std::string key, std::string op, std::vector<std::string> values = {}) {
+inline api::NodeSelectorRequirement Expr(std::string key, std::string op,
+                                         std::vector<std::string> values = {}) {
   api::NodeSelectorRequirement r;
   r.key = std::move(key);
   r.operator_ = std::move(op);
@@ -73,8 +78,9 @@ inline api::NodeSelectorRequirement Expr(std::string key, std::string op, std::v
   return r;
 }
 
-inline void RequireNodeAffinity(api::Pod& pod, std::vector<std::vector<api::NodeSelectorRequirement>> terms,
-                         bool fields = false) {
+inline void RequireNodeAffinity(api::Pod& pod,
+                                std::vector<std::vector<api::NodeSelectorRequirement>> terms,
+                                bool fields = false) {
   api::NodeSelector selector;
   for (auto& exprs : terms) {
     api::NodeSelectorTerm term;
@@ -84,7 +90,8 @@ inline void RequireNodeAffinity(api::Pod& pod, std::vector<std::vector<api::Node
   pod.spec.affinity.emplace().node_affinity.emplace().required = std::move(selector);
 }
 
-inline api::Toleration Tol(std::string key, std::string op, std::string value = "", std::string effect = "") {
+inline api::Toleration Tol(std::string key, std::string op, std::string value = "",
+                           std::string effect = "") {
   api::Toleration t;
   t.key = std::move(key);
   t.operator_ = std::move(op);

@@ -64,8 +64,8 @@ std::optional<Duration> StatefulSetController::Sync(const store::ObjectPtr& set_
   return Apply(set_object, snapshot->set, *plan);
 }
 
-std::shared_ptr<const ProposedRevision> StatefulSetController::Proposed(
-    const api::StatefulSet& set, SetState& state) const {
+std::shared_ptr<const ProposedRevision> StatefulSetController::Proposed(const api::StatefulSet& set,
+                                                                        SetState& state) const {
   // The template sits in the spec, whose every change moves the generation; the uid tells a
   // namesake set apart.
   const std::int32_t collision_count = set.status.collision_count.value_or(0);
@@ -73,8 +73,8 @@ std::shared_ptr<const ProposedRevision> StatefulSetController::Proposed(
                     state.proposed_generation == set.metadata.generation &&
                     state.proposed->collision_count == collision_count;
   if (!same) {
-    state.proposed = std::make_shared<const ProposedRevision>(
-        ProposeStatefulSetRevision(set, collision_count));
+    state.proposed =
+        std::make_shared<const ProposedRevision>(ProposeStatefulSetRevision(set, collision_count));
     state.proposed_uid = set.metadata.uid;
     state.proposed_generation = set.metadata.generation;
   }
@@ -116,8 +116,8 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
   int replicas = snap.set.spec.replicas.value_or(1);
   for (const api::PersistentVolumeClaim& claim : snap.set.spec.volume_claim_templates) {
     for (int ordinal = start; ordinal < start + replicas; ++ordinal) {
-      store::ObjectPtr pvc =
-          queue_.controlled(kPvcs).Get(key.namespace_, StatefulSetPvcName(snap.set, claim, ordinal));
+      store::ObjectPtr pvc = queue_.controlled(kPvcs).Get(
+          key.namespace_, StatefulSetPvcName(snap.set, claim, ordinal));
       if (!pvc) continue;
       auto decoded = api::Decode<api::PersistentVolumeClaim>(pvc->json);
       if (decoded.ok()) snap.pvcs.push_back(std::move(*decoded));

@@ -1,9 +1,9 @@
 // The writes of one StatefulSet plan (statefulset_controller.h), with the Events upstream's
 // StatefulPodControl records on the set (stateful_pod_control.go: recordPodEvent and
 // recordClaimEvent wording).
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "client/request_bodies.h"
 #include "cluster/statefulset_controller.h"
@@ -23,8 +23,8 @@ std::optional<Duration> Earliest(std::optional<Duration> a, std::optional<Durati
 }
 
 // "create Pod web-0 in StatefulSet web successful" / "... failed error: <message>".
-std::string PodEventMessage(const std::string& verb, const std::string& pod,
-                            const std::string& set, const Status& status) {
+std::string PodEventMessage(const std::string& verb, const std::string& pod, const std::string& set,
+                            const Status& status) {
   if (status.ok()) return fmt::format("{} Pod {} in StatefulSet {} successful", verb, pod, set);
   return fmt::format("{} Pod {} in StatefulSet {} failed error: {}", verb, pod, set,
                      status.message());
@@ -100,8 +100,8 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
     case Kind::kDeletePod: {
       client::DeleteOptions options;
       options.precondition_uid = action.uid;
-      return pod_write("delete", client_->Delete(client::kPods, set.metadata.namespace_,
-                                                 action.name, options));
+      return pod_write(
+          "delete", client_->Delete(client::kPods, set.metadata.namespace_, action.name, options));
     }
     case Kind::kUpdatePod:
       return pod_write("update", client_->Update(client::kPods, api::Encode(*action.pod)));
@@ -125,7 +125,8 @@ StatefulSetController::Outcome StatefulSetController::CreatePvc(const Json& set_
                                                                 const StatefulSetAction& action,
                                                                 const std::string& pod_name) {
   const std::string set_name = store::MetaString(set_json, "name");
-  Result<store::ObjectPtr> answer = client_->Create(client::kPersistentVolumeClaims, api::Encode(*action.pvc));
+  Result<store::ObjectPtr> answer =
+      client_->Create(client::kPersistentVolumeClaims, api::Encode(*action.pvc));
   if (answer.ok()) {
     recorder_.Record(set_json, "Normal", "SuccessfulCreate",
                      fmt::format("create Claim {} Pod {} in StatefulSet {} success", action.name,

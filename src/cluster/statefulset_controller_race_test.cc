@@ -58,11 +58,11 @@ TEST_F(StatefulSetControllerTest, SyncWaitsUntilItsOwnCreationsAreInTheCache) {
 }
 
 TEST_F(StatefulSetControllerTest, PodNameTakenByAStrangerIsRetriedWithoutEvents) {
-  Json stranger = {{"apiVersion", "v1"},
-                   {"kind", "Pod"},
-                   {"metadata", {{"name", "web-0"}, {"namespace", "default"},
-                                 {"labels", {{"app", "other"}}}}},
-                   {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}};
+  Json stranger = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", "web-0"}, {"namespace", "default"}, {"labels", {{"app", "other"}}}}},
+      {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}};
   ASSERT_TRUE(user_.Create(client::kPods, stranger).ok());
   Create(WebSet(1));
   Settle();
@@ -74,7 +74,8 @@ TEST_F(StatefulSetControllerTest, PodNameTakenByAStrangerIsRetriedWithoutEvents)
   DeletePod("web-0");
   Settle();
   EXPECT_EQ(Pods()["web-0"]["metadata"]["labels"]["app"], "web");
-  EXPECT_EQ(Events(), (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful"}));
+  EXPECT_EQ(Events(),
+            (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful"}));
 }
 
 TEST_F(StatefulSetControllerTest, RejectedPodRecordsFailedCreateAndBacksOff) {

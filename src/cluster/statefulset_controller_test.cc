@@ -110,8 +110,9 @@ TEST_F(StatefulSetControllerTest, DeletedPodIsRecreated) {
   ASSERT_EQ(PodNames(), (Strings{"web-0", "web-1"}));
   EXPECT_NE(Uid("web-0"), old_uid);
   // The recorder folded the second creation into the first Event.
-  EXPECT_EQ(Events(), (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful (x2)",
-                               "SuccessfulCreate: create Pod web-1 in StatefulSet web successful"}));
+  EXPECT_EQ(Events(),
+            (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful (x2)",
+                     "SuccessfulCreate: create Pod web-1 in StatefulSet web successful"}));
 }
 
 TEST_F(StatefulSetControllerTest, FailedPodIsReplaced) {
@@ -193,9 +194,10 @@ TEST_F(StatefulSetControllerTest, VolumeClaimTemplatesMakeOnePvcPerPod) {
   EXPECT_EQ(volume["name"], "data");
   EXPECT_EQ(volume["persistentVolumeClaim"]["claimName"], "data-web-1");
   Strings events = Events();
-  EXPECT_NE(std::find(events.begin(), events.end(),
-                      "SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success"),
-            events.end());
+  EXPECT_NE(
+      std::find(events.begin(), events.end(),
+                "SuccessfulCreate: create Claim data-web-0 Pod web-0 in StatefulSet web success"),
+      events.end());
 
   // A recreated pod finds its claim: no second claim, no event about it.
   DeletePod("web-0");
@@ -209,9 +211,10 @@ TEST_F(StatefulSetControllerTest, EventsOfCreationAndDeletion) {
   Converge();
   PatchSpec({{"replicas", 1}});
   Settle();
-  EXPECT_EQ(Events(), (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful",
-                               "SuccessfulCreate: create Pod web-1 in StatefulSet web successful",
-                               "SuccessfulDelete: delete Pod web-1 in StatefulSet web successful"}));
+  EXPECT_EQ(Events(),
+            (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful",
+                     "SuccessfulCreate: create Pod web-1 in StatefulSet web successful",
+                     "SuccessfulDelete: delete Pod web-1 in StatefulSet web successful"}));
   const Json event = List(client::kEvents)[0]->json;
   EXPECT_EQ(event["involvedObject"]["kind"], "StatefulSet");
   EXPECT_EQ(event["involvedObject"]["name"], "web");

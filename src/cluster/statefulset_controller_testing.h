@@ -148,7 +148,8 @@ class StatefulSetControllerTest : public ::testing::Test {
     std::vector<std::pair<std::string, std::string>> by_time;
     for (const store::ObjectPtr& e : List(client::kEvents)) {
       std::string line = e->json.value("reason", "") + ": " + e->json.value("message", "");
-      if (e->json.value("count", 1) > 1) line += " (x" + std::to_string(e->json.value("count", 1)) + ")";
+      if (e->json.value("count", 1) > 1)
+        line += " (x" + std::to_string(e->json.value("count", 1)) + ")";
       by_time.emplace_back(store::MetaString(e->json, "name"), line);  // names grow with time
     }
     std::sort(by_time.begin(), by_time.end());

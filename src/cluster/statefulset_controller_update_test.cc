@@ -16,8 +16,8 @@ Json WithStrategy(Json set, const Json& strategy) {
 }
 
 TEST_F(StatefulSetControllerTest, PartitionedRollingUpdateReplacesOrdinalsFromTheHighestDown) {
-  Create(WithStrategy(WebSet(4),
-                      {{"type", "RollingUpdate"}, {"rollingUpdate", {{"partition", 2}}}}));
+  Create(
+      WithStrategy(WebSet(4), {{"type", "RollingUpdate"}, {"rollingUpdate", {{"partition", 2}}}}));
   Converge();
   const std::string old_revision = Revision("web-0");
   trace_.clear();
@@ -52,9 +52,9 @@ TEST_F(StatefulSetControllerTest, PartitionedRollingUpdateReplacesOrdinalsFromTh
 }
 
 TEST_F(StatefulSetControllerTest, MaxUnavailableTwoReplacesTwoPodsAtATime) {
-  Create(WithStrategy(WebSet(4, "Parallel"),
-                      {{"type", "RollingUpdate"},
-                       {"rollingUpdate", {{"partition", 0}, {"maxUnavailable", 2}}}}));
+  Create(WithStrategy(
+      WebSet(4, "Parallel"),
+      {{"type", "RollingUpdate"}, {"rollingUpdate", {{"partition", 0}, {"maxUnavailable", 2}}}}));
   Converge();
   const std::string old_revision = Revision("web-0");
   trace_.clear();

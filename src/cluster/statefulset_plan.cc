@@ -13,7 +13,9 @@ using Kind = StatefulSetActionKind;
 bool IsFinished(const api::Pod& pod) {
   return pod.status.phase == "Failed" || pod.status.phase == "Succeeded";
 }
-bool IsHealthy(const api::Pod& pod) { return pod.IsRunningAndReady() && !pod.metadata.IsDeleting(); }
+bool IsHealthy(const api::Pod& pod) {
+  return pod.IsRunningAndReady() && !pod.metadata.IsDeleting();
+}
 const std::string& RevisionOf(const api::Pod& pod) {
   return pod.metadata.Label(kControllerRevisionHashLabel);
 }
@@ -139,11 +141,10 @@ class Pass {
   // revision (the Go condition's && / || precedence is kept: a rollingUpdate block decides alone).
   const api::ControllerRevision& RevisionFor(int ordinal) const {
     const auto& strategy = set_.spec.update_strategy;
-    bool current =
-        (strategy.type == "RollingUpdate" && !strategy.rolling_update.has_value() &&
-         ordinal < Start() + set_.status.current_replicas) ||
-        (strategy.rolling_update.has_value() &&
-         ordinal < Start() + strategy.rolling_update->partition.value_or(0));
+    bool current = (strategy.type == "RollingUpdate" && !strategy.rolling_update.has_value() &&
+                    ordinal < Start() + set_.status.current_replicas) ||
+                   (strategy.rolling_update.has_value() &&
+                    ordinal < Start() + strategy.rolling_update->partition.value_or(0));
     return current ? *revs_.current : *revs_.update;
   }
 
@@ -300,7 +301,8 @@ Result<StatefulSetPlan> PlanStatefulSet(const StatefulSetSnapshot& snapshot) {
     a.reason = "status";
     plan.actions.push_back(std::move(a));
   }
-  if (std::optional<Duration> wait = AvailableWait(snapshot.pods, set.spec.min_ready_seconds, snapshot.now)) {
+  if (std::optional<Duration> wait =
+          AvailableWait(snapshot.pods, set.spec.min_ready_seconds, snapshot.now)) {
     StatefulSetAction a{.kind = Kind::kRequeueAfter, .name = set.metadata.name};
     a.requeue_after = *wait;
     a.reason = "minReadySeconds";
@@ -310,14 +312,15 @@ Result<StatefulSetPlan> PlanStatefulSet(const StatefulSetSnapshot& snapshot) {
 }
 
 std::string ToString(const StatefulSetAction& action) {
-  static constexpr std::string_view kNames[] = {"CreateRevision", "CreatePvc",    "CreatePod",
-                                                "DeletePod",      "UpdatePod",    "UpdateStatus",
+  static constexpr std::string_view kNames[] = {"CreateRevision", "CreatePvc", "CreatePod",
+                                                "DeletePod",      "UpdatePod", "UpdateStatus",
                                                 "RequeueAfter"};
   std::string out(kNames[static_cast<int>(action.kind)]);
   out += " " + action.name;
   if (action.kind == Kind::kRequeueAfter) {
-    out += " " + std::to_string(
-                     std::chrono::duration_cast<std::chrono::seconds>(action.requeue_after).count()) +
+    out += " " +
+           std::to_string(
+               std::chrono::duration_cast<std::chrono::seconds>(action.requeue_after).count()) +
            "s";
   } else {
     out += " (" + action.reason + ")";

@@ -42,9 +42,9 @@
 // runs and processes, and it changes whenever the template does.
 //
 // Left out (upstream has it): renumbering an older equal revision when the template goes back to
-// it; revision history truncation (revisionHistoryLimit); PVC retention whenScaled and PVC deletion;
-// storage drift repair of existing pods; status counters adjusted for this pass's own writes
-// (the next pass sees them); status conditions and events.
+// it; revision history truncation (revisionHistoryLimit); PVC retention whenScaled and PVC
+// deletion; storage drift repair of existing pods; status counters adjusted for this pass's own
+// writes (the next pass sees them); status conditions and events.
 #pragma once
 
 #include <memory>
@@ -135,7 +135,7 @@ api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
                                                std::int32_t collision_count);
 // NewStatefulSetRevision numbered 0, with the collision count it was hashed with.
 ProposedRevision ProposeStatefulSetRevision(const api::StatefulSet& set,
-                                           std::int32_t collision_count);
+                                            std::int32_t collision_count);
 // The pod template stored in `revision` (spec.template of its data). Fails when the data holds no
 // decodable template. Separate from NewStatefulSetPod so that a plan decodes each revision's
 // template once for all the pods it creates.

@@ -89,7 +89,9 @@ class Cluster {
     ready.last_transition_time = FormatRfc3339(snap_.now);
     pod->status.conditions = {ready};
   }
-  void SetPhase(const std::string& name, const std::string& phase) { Find(name)->status.phase = phase; }
+  void SetPhase(const std::string& name, const std::string& phase) {
+    Find(name)->status.phase = phase;
+  }
   void Remove(const std::string& name) {
     std::erase_if(pods_, [&](const api::Pod& p) { return p.metadata.name == name; });
   }
@@ -165,7 +167,8 @@ TEST(StatefulSetPlan, AProposedRevisionStandsInOnlyForItsCollisionCount) {
   EXPECT_EQ(kept.Step(), Strings({"create web-0", "create web-1"}));
   EXPECT_EQ(kept.status().update_revision, rev);
   ASSERT_EQ(kept.snapshot().revisions.size(), 1u);
-  EXPECT_EQ(api::Encode(*kept.snapshot().revisions[0]), api::Encode(*plain.snapshot().revisions[0]));
+  EXPECT_EQ(api::Encode(*kept.snapshot().revisions[0]),
+            api::Encode(*plain.snapshot().revisions[0]));
   EXPECT_EQ(kept.snapshot().revisions[0]->revision, 1);
 
   ProposedRevision odd = ProposeStatefulSetRevision(kept.set(), 0);
@@ -437,8 +440,8 @@ TEST(StatefulSetPlan, VolumeClaimTemplatesCreatePvcsBeforePods) {
   ASSERT_EQ(pvc.metadata.owner_references.size(), 1u);
   EXPECT_EQ(pvc.metadata.owner_references[0].uid, "u-web");
   Json volumes = c.Find("web-0")->spec.rest["volumes"];
-  EXPECT_EQ(volumes, Json::parse(
-                         R"([{"name":"data","persistentVolumeClaim":{"claimName":"data-web-0"}}])"));
+  EXPECT_EQ(volumes,
+            Json::parse(R"([{"name":"data","persistentVolumeClaim":{"claimName":"data-web-0"}}])"));
   // Recreating the pod reuses the claim.
   c.Remove("web-0");
   EXPECT_EQ(c.Step(), Strings({"create web-0"}));
@@ -489,8 +492,8 @@ TEST(StatefulSetPodOrdinal, ParsesOnlyOwnNames) {
   struct Case {
     std::string name;
     int want;
-  } cases[] = {{"web-0", 0}, {"web-12", 12}, {"web-", -1},      {"web-01", -1},
-               {"web-x", -1}, {"web", -1},   {"webby-1", -1}, {"web-1-2", -1}};
+  } cases[] = {{"web-0", 0},  {"web-12", 12}, {"web-", -1},    {"web-01", -1},
+               {"web-x", -1}, {"web", -1},    {"webby-1", -1}, {"web-1-2", -1}};
   for (const Case& c : cases) EXPECT_EQ(StatefulSetPodOrdinal(set, c.name), c.want) << c.name;
 }
 

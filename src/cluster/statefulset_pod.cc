@@ -95,7 +95,7 @@ api::ControllerRevision NewStatefulSetRevision(const api::StatefulSet& set,
 }
 
 ProposedRevision ProposeStatefulSetRevision(const api::StatefulSet& set,
-                                           std::int32_t collision_count) {
+                                            std::int32_t collision_count) {
   return {collision_count, NewStatefulSetRevision(set, 0, collision_count)};
 }
 

@@ -36,7 +36,8 @@ Status TenantPods::Start() {
     tasks_.push_back(loop_->After(arrival.at, [this, arrival] {
       for (int i = 0; i < arrival.pods; ++i) {
         std::string name = CreatePod(arrival.requests, "", arrival.pool);
-        if (!name.empty() && arrival.hold > Duration::zero()) DeleteLater(arrival.hold, name, false);
+        if (!name.empty() && arrival.hold > Duration::zero())
+          DeleteLater(arrival.hold, name, false);
       }
     }));
   }
@@ -92,7 +93,8 @@ std::string TenantPods::CreatePod(const std::map<std::string, std::string>& requ
   if (!pool.empty()) spec["nodeSelector"] = {{kNodePoolLabel, pool}};
   Json pod = {{"apiVersion", "v1"},
               {"kind", "Pod"},
-              {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", {{kTenantLabel, "true"}}}}},
+              {"metadata",
+               {{"name", name}, {"namespace", "default"}, {"labels", {{kTenantLabel, "true"}}}}},
               {"spec", std::move(spec)}};
   Result<store::ObjectPtr> created = client_->Create(client::kPods, std::move(pod));
   if (!created.ok()) {

@@ -10,9 +10,8 @@ Trace::Trace(EventLoop* loop, const client::LocalClient* client,
 
 Status Trace::Start() {
   for (const client::Resource& resource : resources_) {
-    auto sub = client_->Watch(loop_, resource, "", [this, resource](const store::WatchEvent& e) {
-      Record(resource, e);
-    });
+    auto sub = client_->Watch(
+        loop_, resource, "", [this, resource](const store::WatchEvent& e) { Record(resource, e); });
     if (!sub.ok()) return sub.status();
     subscriptions_.push_back(std::move(*sub));
   }
@@ -34,7 +33,8 @@ void Trace::Mix(std::string_view bytes) {
 }
 
 void Trace::Record(const client::Resource& resource, const store::WatchEvent& event) {
-  auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(loop_->Now().time_since_epoch()).count();
+  auto nanos =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(loop_->Now().time_since_epoch()).count();
   std::string_view type = store::EventTypeName(event.type);
   Mix(std::to_string(nanos));
   Mix(resource.resource);
@@ -43,9 +43,9 @@ void Trace::Record(const client::Resource& resource, const store::WatchEvent& ev
   ++changes_;
   if (!keep_lines_) return;
   const api::Json& meta = event.object->json["metadata"];
-  lines_.push_back(fmt::format("{} {} {} {}/{} rv={}", FormatRfc3339Micro(loop_->Now()), resource.resource, type,
-                               meta.value("namespace", ""), meta.value("name", ""),
-                               event.object->resource_version));
+  lines_.push_back(fmt::format("{} {} {} {}/{} rv={}", FormatRfc3339Micro(loop_->Now()),
+                               resource.resource, type, meta.value("namespace", ""),
+                               meta.value("name", ""), event.object->resource_version));
 }
 
 }  // namespace lws::cluster

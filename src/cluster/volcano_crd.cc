@@ -14,20 +14,28 @@ Json SpecSchema() {
   Json quantity = {{"anyOf", Json::array({{{"type", "integer"}}, {{"type", "string"}}})},
                    {"x-kubernetes-int-or-string", true}};
   Json properties = {
-      {"minMember", {{"type", "integer"}, {"format", "int32"},
-                     {"description", "the fewest members that may run: fewer are not started"}}},
-      {"minResources", {{"type", "object"}, {"additionalProperties", quantity},
-                        {"description", "the resources the members need to start together"}}},
-      {"minTaskMember", {{"type", "object"},
-                         {"additionalProperties", {{"type", "integer"}, {"format", "int32"}}}}},
-      {"queue", {{"type", "string"}, {"default", "default"},
-                 {"description", "the queue that allocates the group's resources"}}},
+      {"minMember",
+       {{"type", "integer"},
+        {"format", "int32"},
+        {"description", "the fewest members that may run: fewer are not started"}}},
+      {"minResources",
+       {{"type", "object"},
+        {"additionalProperties", quantity},
+        {"description", "the resources the members need to start together"}}},
+      {"minTaskMember",
+       {{"type", "object"}, {"additionalProperties", {{"type", "integer"}, {"format", "int32"}}}}},
+      {"queue",
+       {{"type", "string"},
+        {"default", "default"},
+        {"description", "the queue that allocates the group's resources"}}},
       {"priorityClassName", Typed("string", "the group's priority class")},
       {"preemptable", Typed("boolean", "whether the group's pods may be preempted")},
-      {"networkTopology", {{"type", "object"},
-                           {"properties", {{"highestTierAllowed", {{"type", "integer"}, {"default", 1}}},
-                                           {"mode", {{"type", "string"}, {"default", "hard"},
-                                                     {"enum", Json::array({"hard", "soft"})}}}}}}}};
+      {"networkTopology",
+       {{"type", "object"},
+        {"properties",
+         {{"highestTierAllowed", {{"type", "integer"}, {"default", 1}}},
+          {"mode",
+           {{"type", "string"}, {"default", "hard"}, {"enum", Json::array({"hard", "soft"})}}}}}}}};
   return {{"type", "object"}, {"properties", std::move(properties)}};
 }
 

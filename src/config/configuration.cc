@@ -21,7 +21,8 @@ WebhookConfig DecodeWebhook(StructScope s) {
   WebhookConfig w;
   std::optional<std::int64_t> port;
   // Go's int is 64 bits; the range check that matters (a usable port) is validation's job.
-  s.OptionalInt("port", std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), "int", &port);
+  s.OptionalInt("port", std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), "int",
+                &port);
   if (port) w.port = static_cast<int>(*port);
   s.String("host", &w.host);
   s.String("certDir", &w.cert_dir);
@@ -117,8 +118,9 @@ Status CheckTypeMeta(const Json& doc) {
   }
   if (api_version != kConfigApiVersion || kind != kConfigKind) {
     return Status::BadRequest("no kind " + api::GoQuote(kind) + " is registered for version " +
-                              api::GoQuote(api_version) + "; want apiVersion: " +
-                              std::string(kConfigApiVersion) + ", kind: " + std::string(kConfigKind));
+                              api::GoQuote(api_version) +
+                              "; want apiVersion: " + std::string(kConfigApiVersion) +
+                              ", kind: " + std::string(kConfigKind));
   }
   return Status::Ok();
 }
@@ -184,8 +186,10 @@ void SetDefaults(Configuration* c) {
   if (!certs.enable) certs.enable = true;
   // Names matter only to the internal certificate rotator, so they stay unset without it.
   if (*certs.enable) {
-    if (!certs.webhook_service_name) certs.webhook_service_name = std::string(kDefaultWebhookServiceName);
-    if (!certs.webhook_secret_name) certs.webhook_secret_name = std::string(kDefaultWebhookSecretName);
+    if (!certs.webhook_service_name)
+      certs.webhook_service_name = std::string(kDefaultWebhookServiceName);
+    if (!certs.webhook_secret_name)
+      certs.webhook_secret_name = std::string(kDefaultWebhookSecretName);
   }
   if (!c->client_connection) c->client_connection.emplace();
   if (!c->client_connection->qps) c->client_connection->qps = kDefaultClientQps;
@@ -204,7 +208,8 @@ Result<Configuration> LoadConfiguration(std::string_view text) {
   api::ErrorList errors = ValidateConfiguration(config);
   if (errors.empty()) return config;
   std::vector<FieldCause> causes;
-  for (const api::FieldError& e : errors) causes.push_back({std::string(e.CauseType()), e.Body(), e.field});
+  for (const api::FieldError& e : errors)
+    causes.push_back({std::string(e.CauseType()), e.Body(), e.field});
   return Status(Code::kInvalid, api::AggregateMessage(errors), std::move(causes));
 }
 

@@ -1,8 +1,8 @@
 // ConfigurationToJson: the configuration in the file's own shape, so that the effective settings
 // can be logged at start-up and so that DecodeConfiguration(EmitYaml(ConfigurationToJson(c)))
 // gives c back (the fuzz target checks this round trip).
-#include "config/configuration.h"
 #include "api/go_duration.h"
+#include "config/configuration.h"
 
 namespace lws::config {
 namespace {

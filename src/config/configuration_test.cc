@@ -1,9 +1,9 @@
 #include "config/configuration.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "api/yaml.h"
 #include "testdata/testdata_dir.h"
@@ -60,7 +60,8 @@ TEST(ConfigurationTest, DefaultsAreUpstreams) {
 }
 
 TEST(ConfigurationTest, CertNamesAreNotDefaultedWhenInternalCertManagementIsOff) {
-  Result<Configuration> c = LoadConfiguration(WithHeader("internalCertManagement:\n  enable: false\n"));
+  Result<Configuration> c =
+      LoadConfiguration(WithHeader("internalCertManagement:\n  enable: false\n"));
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->internal_cert_management->enable, false);
   EXPECT_EQ(c->internal_cert_management->webhook_service_name, std::nullopt);
@@ -71,14 +72,17 @@ TEST(ConfigurationTest, FullFileDecodesEveryField) {
   Result<Configuration> c = LoadConfiguration(ReadTestdata("full.yaml"));
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->webhook, (WebhookConfig{10443, "0.0.0.0", "/etc/lws/certs"}));
-  EXPECT_EQ(*c->leader_election, (LeaderElectionConfig{false, seconds(90), seconds(60), milliseconds(1500),
-                                                       "leases", "lws-tenant-a", "lws-tenant-a"}));
+  EXPECT_EQ(*c->leader_election,
+            (LeaderElectionConfig{false, seconds(90), seconds(60), milliseconds(1500), "leases",
+                                  "lws-tenant-a", "lws-tenant-a"}));
   EXPECT_EQ(c->metrics.bind_address, "0");
   EXPECT_EQ(c->health, (HealthConfig{":9081", "/ready", "/live"}));
-  EXPECT_EQ(*c->tls, (TlsConfig{"VersionTLS12", {"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-                                                 "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"}}));
+  EXPECT_EQ(*c->tls, (TlsConfig{"VersionTLS12",
+                                {"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+                                 "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"}}));
   EXPECT_EQ(*c->internal_cert_management,
-            (InternalCertManagementConfig{true, "lws-tenant-a-webhook-service", "lws-tenant-a-webhook-server-cert"}));
+            (InternalCertManagementConfig{true, "lws-tenant-a-webhook-service",
+                                          "lws-tenant-a-webhook-server-cert"}));
   EXPECT_EQ(c->gang_scheduling_management->scheduler_provider, "volcano");
   EXPECT_EQ(*c->client_connection, (ClientConnectionConfig{50.5f, 100}));
 }
@@ -98,29 +102,38 @@ TEST(ConfigurationTest, DecodingErrorsReadLikeKubernetes) {
     std::string want;
   };
   const Case cases[] = {
-      {WithHeader("webhook:\n  prot: 9443\n"), "strict decoding error: unknown field \"webhook.prot\""},
+      {WithHeader("webhook:\n  prot: 9443\n"),
+       "strict decoding error: unknown field \"webhook.prot\""},
       {WithHeader("webhook:\n  port: \"9443\"\n"),
-       "json: cannot unmarshal string into Go struct field ControllerWebhook.webhook.port of type int"},
+       "json: cannot unmarshal string into Go struct field ControllerWebhook.webhook.port of type "
+       "int"},
       {WithHeader("webhook:\n  port: 1.5\n"),
-       "json: cannot unmarshal number 1.5 into Go struct field ControllerWebhook.webhook.port of type int"},
+       "json: cannot unmarshal number 1.5 into Go struct field ControllerWebhook.webhook.port of "
+       "type int"},
       {WithHeader("clientConnection:\n  burst: 3000000000\n"),
-       "json: cannot unmarshal number 3000000000 into Go struct field ClientConnection.clientConnection.burst "
+       "json: cannot unmarshal number 3000000000 into Go struct field "
+       "ClientConnection.clientConnection.burst "
        "of type int32"},
       {WithHeader("webhook: 9443\n"),
-       "json: cannot unmarshal number into Go struct field Configuration.webhook of type v1alpha1.ControllerWebhook"},
+       "json: cannot unmarshal number into Go struct field Configuration.webhook of type "
+       "v1alpha1.ControllerWebhook"},
       {WithHeader("leaderElection:\n  leaderElect: maybe\n"),
-       "json: cannot unmarshal string into Go struct field LeaderElectionConfiguration.leaderElection.leaderElect "
+       "json: cannot unmarshal string into Go struct field "
+       "LeaderElectionConfiguration.leaderElection.leaderElect "
        "of type bool"},
       {WithHeader("tls:\n  cipherSuites: TLS_AES_128_GCM_SHA256\n"),
-       "json: cannot unmarshal string into Go struct field TLSOptions.tls.cipherSuites of type []string"},
+       "json: cannot unmarshal string into Go struct field TLSOptions.tls.cipherSuites of type "
+       "[]string"},
       {WithHeader("leaderElection:\n  leaseDuration: 15\n"),
        "leaderElection.leaseDuration: json: cannot unmarshal number into Go value of type string"},
       {WithHeader("leaderElection:\n  retryPeriod: 2 seconds\n"),
        "leaderElection.retryPeriod: time: unknown unit \" seconds\" in duration \"2 seconds\""},
-      {"apiVersion: config.lws.x-k8s.io/v1alpha1\n", "Object 'Kind' is missing in the configuration file; "
-                                                     "want kind: Configuration"},
+      {"apiVersion: config.lws.x-k8s.io/v1alpha1\n",
+       "Object 'Kind' is missing in the configuration file; "
+       "want kind: Configuration"},
       {"apiVersion: config.lws.x-k8s.io/v1beta9\nkind: Configuration\n",
-       "no kind \"Configuration\" is registered for version \"config.lws.x-k8s.io/v1beta9\"; want apiVersion: "
+       "no kind \"Configuration\" is registered for version \"config.lws.x-k8s.io/v1beta9\"; want "
+       "apiVersion: "
        "config.lws.x-k8s.io/v1alpha1, kind: Configuration"},
       {"- a\n- b\n", "json: cannot unmarshal array into Go value of type v1alpha1.Configuration"},
   };
@@ -136,12 +149,13 @@ TEST(ConfigurationTest, TypeErrorsWinOverUnknownFieldsAsInGo) {
   Result<Configuration> c = DecodeConfiguration(WithHeader("webhook:\n  prot: 1\n  port: x\n"));
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().message(),
-            "json: cannot unmarshal string into Go struct field ControllerWebhook.webhook.port of type int");
+            "json: cannot unmarshal string into Go struct field ControllerWebhook.webhook.port of "
+            "type int");
 }
 
 TEST(ConfigurationTest, NullsLeaveFieldsUnset) {
-  Result<Configuration> c =
-      LoadConfiguration(WithHeader("webhook:\n  port: null\nleaderElection: ~\ntls:\n  cipherSuites: null\n"));
+  Result<Configuration> c = LoadConfiguration(
+      WithHeader("webhook:\n  port: null\nleaderElection: ~\ntls:\n  cipherSuites: null\n"));
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->webhook.port, 9443);
   EXPECT_EQ(c->leader_election->lease_duration, seconds(15));

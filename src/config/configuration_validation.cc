@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "api/go_duration.h"
 #include "api/name_validation.h"
 #include "api/object_meta_validation.h"
 #include "config/configuration.h"
-#include "api/go_duration.h"
 #include "config/tls_options.h"
 
 namespace lws::config {
@@ -37,8 +37,8 @@ void ValidateGangScheduling(const Configuration& c, ErrorList* errors) {
     errors->push_back(api::Required(path, "must be set when gang scheduling is enabled"));
     return;
   }
-  if (std::find(kSupportedSchedulerProviders.begin(), kSupportedSchedulerProviders.end(), *provider) ==
-      kSupportedSchedulerProviders.end()) {
+  if (std::find(kSupportedSchedulerProviders.begin(), kSupportedSchedulerProviders.end(),
+                *provider) == kSupportedSchedulerProviders.end()) {
     errors->push_back(api::NotSupported(path, *provider, kSupportedSchedulerProviders));
   }
 }
@@ -72,16 +72,21 @@ void ValidateLeaderElection(const Configuration& c, ErrorList* errors) {
   auto invalid = [&](const char* field, Duration value, const char* detail) {
     errors->push_back(api::Invalid(path.Child(field), api::FormatGoDuration(value), detail));
   };
-  if (le.lease_duration <= Duration::zero()) invalid("leaseDuration", le.lease_duration, "leaseDuration must be greater than zero");
-  if (le.renew_deadline <= Duration::zero()) invalid("renewDeadline", le.renew_deadline, "renewDeadline must be greater than zero");
-  if (le.retry_period <= Duration::zero()) invalid("retryPeriod", le.retry_period, "retryPeriod must be greater than zero");
+  if (le.lease_duration <= Duration::zero())
+    invalid("leaseDuration", le.lease_duration, "leaseDuration must be greater than zero");
+  if (le.renew_deadline <= Duration::zero())
+    invalid("renewDeadline", le.renew_deadline, "renewDeadline must be greater than zero");
+  if (le.retry_period <= Duration::zero())
+    invalid("retryPeriod", le.retry_period, "retryPeriod must be greater than zero");
   if (!errors->empty()) return;
   if (le.lease_duration <= le.renew_deadline) {
     invalid("leaseDuration", le.lease_duration, "leaseDuration must be greater than renewDeadline");
   }
   // client-go's JitterFactor is 1.2: a renewal must fit at least one jittered retry.
-  if (static_cast<double>(le.renew_deadline.count()) <= 1.2 * static_cast<double>(le.retry_period.count())) {
-    invalid("renewDeadline", le.renew_deadline, "renewDeadline must be greater than retryPeriod*JitterFactor");
+  if (static_cast<double>(le.renew_deadline.count()) <=
+      1.2 * static_cast<double>(le.retry_period.count())) {
+    invalid("renewDeadline", le.renew_deadline,
+            "renewDeadline must be greater than retryPeriod*JitterFactor");
   }
 }
 

@@ -29,15 +29,21 @@ TEST(ConfigurationValidationTest, WebhookNamesFollowDnsRules) {
     c.internal_cert_management->webhook_service_name = "0-invalid";
     c.internal_cert_management->webhook_secret_name = ":)";
   });
-  EXPECT_EQ(Errors(c), (std::vector<std::string>{
-      "internalCertManagement.webhookServiceName: Invalid value: \"0-invalid\": a DNS-1035 label must consist "
-      "of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an "
-      "alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
-      "'[a-z]([-a-z0-9]*[a-z0-9])?')",
-      "internalCertManagement.webhookSecretName: Invalid value: \":)\": a lowercase RFC 1123 subdomain must "
-      "consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric "
-      "character (e.g. 'example.com', regex used for validation is "
-      "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"}));
+  EXPECT_EQ(
+      Errors(c),
+      (std::vector<std::string>{
+          "internalCertManagement.webhookServiceName: Invalid value: \"0-invalid\": a DNS-1035 "
+          "label must consist "
+          "of lower case alphanumeric characters or '-', start with an alphabetic character, and "
+          "end with an "
+          "alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
+          "'[a-z]([-a-z0-9]*[a-z0-9])?')",
+          "internalCertManagement.webhookSecretName: Invalid value: \":)\": a lowercase RFC 1123 "
+          "subdomain must "
+          "consist of lower case alphanumeric characters, '-' or '.', and must start and end with "
+          "an alphanumeric "
+          "character (e.g. 'example.com', regex used for validation is "
+          "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"}));
 }
 
 TEST(ConfigurationValidationTest, WebhookNamesAreIgnoredWhenInternalCertManagementIsOff) {
@@ -50,13 +56,15 @@ TEST(ConfigurationValidationTest, WebhookNamesAreIgnoredWhenInternalCertManageme
 
 TEST(ConfigurationValidationTest, GangSchedulingNeedsASupportedProvider) {
   Configuration empty = Defaulted([](Configuration& c) { c.gang_scheduling_management.emplace(); });
-  EXPECT_EQ(Errors(empty), (std::vector<std::string>{
-      "gangSchedulingManagement.schedulerProvider: Required value: must be set when gang scheduling is enabled"}));
+  EXPECT_EQ(Errors(empty),
+            (std::vector<std::string>{"gangSchedulingManagement.schedulerProvider: Required value: "
+                                      "must be set when gang scheduling is enabled"}));
   Configuration other = Defaulted([](Configuration& c) {
     c.gang_scheduling_management.emplace().scheduler_provider = "kueue";
   });
-  EXPECT_EQ(Errors(other), (std::vector<std::string>{
-      "gangSchedulingManagement.schedulerProvider: Unsupported value: \"kueue\": supported values: \"volcano\""}));
+  EXPECT_EQ(Errors(other),
+            (std::vector<std::string>{"gangSchedulingManagement.schedulerProvider: Unsupported "
+                                      "value: \"kueue\": supported values: \"volcano\""}));
   Configuration volcano = Defaulted([](Configuration& c) {
     c.gang_scheduling_management.emplace().scheduler_provider = "volcano";
   });
@@ -73,16 +81,20 @@ TEST(ConfigurationValidationTest, TlsRules) {
       {{"VersionTLS12", {"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_RSA_WITH_RC4_128_SHA"}}, {}},
       {{"VersionTLS13", {}}, {}},
       {{"VersionTLS10", {}},
-       {"tls.minVersion: Invalid value: \"VersionTLS10\": invalid minVersion. Please use VersionTLS12 or "
+       {"tls.minVersion: Invalid value: \"VersionTLS10\": invalid minVersion. Please use "
+        "VersionTLS12 or "
         "VersionTLS13"}},
       {{"VersionTLS11", {}},
-       {"tls.minVersion: Invalid value: \"VersionTLS11\": invalid minVersion. Please use VersionTLS12 or "
+       {"tls.minVersion: Invalid value: \"VersionTLS11\": invalid minVersion. Please use "
+        "VersionTLS12 or "
         "VersionTLS13"}},
       {{"TLS1.2", {}},
-       {"tls.minVersion: Invalid value: \"TLS1.2\": invalid minVersion: unknown tls version \"TLS1.2\". "
+       {"tls.minVersion: Invalid value: \"TLS1.2\": invalid minVersion: unknown tls version "
+        "\"TLS1.2\". "
         "Please use VersionTLS12 or VersionTLS13"}},
       {{"VersionTLS13", {"TLS_AES_128_GCM_SHA256"}},
-       {"tls.cipherSuites: Forbidden: cipher suites may not be specified when minVersion is 'VersionTLS13'"}},
+       {"tls.cipherSuites: Forbidden: cipher suites may not be specified when minVersion is "
+        "'VersionTLS13'"}},
   };
   for (const Case& c : cases) {
     Configuration config = DefaultConfiguration();
@@ -97,9 +109,10 @@ TEST(ConfigurationValidationTest, UnknownCipherSuiteIsNamedWithItsIndex) {
   api::ErrorList errors = ValidateConfiguration(config);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].field, "tls.cipherSuites[1]");
-  EXPECT_EQ(errors[0].detail.rfind("invalid cipher suites: Cipher suite TLS_FAKE not supported or doesn't "
-                                   "exist. Please use the secure cipher names: [TLS_AES_128_GCM_SHA256 ",
-                                   0),
+  EXPECT_EQ(errors[0].detail.rfind(
+                "invalid cipher suites: Cipher suite TLS_FAKE not supported or doesn't "
+                "exist. Please use the secure cipher names: [TLS_AES_128_GCM_SHA256 ",
+                0),
             0u)
       << errors[0].detail;
   EXPECT_EQ(errors[0].detail.find("RC4"), std::string::npos);  // only secure names are suggested
@@ -110,15 +123,20 @@ TEST(ConfigurationValidationTest, LeaderElectionTimingAsClientGo) {
     c.leader_election->lease_duration = seconds(10);
     c.leader_election->renew_deadline = seconds(10);
   });
-  EXPECT_EQ(Errors(c), (std::vector<std::string>{
-      "leaderElection.leaseDuration: Invalid value: \"10s\": leaseDuration must be greater than renewDeadline"}));
-  Configuration jitter = Defaulted([](Configuration& c) { c.leader_election->retry_period = seconds(9); });
-  EXPECT_EQ(Errors(jitter), (std::vector<std::string>{
-      "leaderElection.renewDeadline: Invalid value: \"10s\": renewDeadline must be greater than "
-      "retryPeriod*JitterFactor"}));
-  Configuration negative = Defaulted([](Configuration& c) { c.leader_election->retry_period = -seconds(1); });
-  EXPECT_EQ(Errors(negative), (std::vector<std::string>{
-      "leaderElection.retryPeriod: Invalid value: \"-1s\": retryPeriod must be greater than zero"}));
+  EXPECT_EQ(Errors(c),
+            (std::vector<std::string>{"leaderElection.leaseDuration: Invalid value: \"10s\": "
+                                      "leaseDuration must be greater than renewDeadline"}));
+  Configuration jitter =
+      Defaulted([](Configuration& c) { c.leader_election->retry_period = seconds(9); });
+  EXPECT_EQ(Errors(jitter),
+            (std::vector<std::string>{"leaderElection.renewDeadline: Invalid value: \"10s\": "
+                                      "renewDeadline must be greater than "
+                                      "retryPeriod*JitterFactor"}));
+  Configuration negative =
+      Defaulted([](Configuration& c) { c.leader_election->retry_period = -seconds(1); });
+  EXPECT_EQ(Errors(negative),
+            (std::vector<std::string>{"leaderElection.retryPeriod: Invalid value: \"-1s\": "
+                                      "retryPeriod must be greater than zero"}));
   Configuration off = Defaulted([](Configuration& c) {
     c.leader_election->leader_elect = false;
     c.leader_election->retry_period = seconds(60);
@@ -132,10 +150,12 @@ TEST(ConfigurationValidationTest, LoadReportsEveryErrorAsOneInvalidStatus) {
       "tls: {minVersion: VersionTLS11}\ngangSchedulingManagement: {}\n");
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().code(), Code::kInvalid);
-  EXPECT_EQ(c.status().message(),
-            "[gangSchedulingManagement.schedulerProvider: Required value: must be set when gang scheduling is "
-            "enabled, tls.minVersion: Invalid value: \"VersionTLS11\": invalid minVersion. Please use "
-            "VersionTLS12 or VersionTLS13]");
+  EXPECT_EQ(
+      c.status().message(),
+      "[gangSchedulingManagement.schedulerProvider: Required value: must be set when gang "
+      "scheduling is "
+      "enabled, tls.minVersion: Invalid value: \"VersionTLS11\": invalid minVersion. Please use "
+      "VersionTLS12 or VersionTLS13]");
   ASSERT_EQ(c.status().causes().size(), 2u);
   EXPECT_EQ(c.status().causes()[1].field, "tls.minVersion");
   EXPECT_EQ(c.status().causes()[1].type, "FieldValueInvalid");

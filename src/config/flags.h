@@ -38,18 +38,18 @@ inline constexpr std::string_view kFlagResourceName = "leader-elect-resource-nam
 inline constexpr std::string_view kFlagZapLogLevel = "zap-log-level";
 
 struct ExplicitFlags {
-  std::optional<std::string> config_file;                // --config
-  std::optional<std::string> metrics_bind_address;       // --metrics-bind-address
-  std::optional<std::string> health_probe_bind_address;  // --health-probe-bind-address
-  std::optional<float> kube_api_qps;                     // --kube-api-qps
-  std::optional<int> kube_api_burst;                     // --kube-api-burst
-  std::optional<bool> leader_elect;                      // --leader-elect
-  std::optional<Duration> leader_elect_lease_duration;   // --leader-elect-lease-duration
-  std::optional<Duration> leader_elect_renew_deadline;   // --leader-elect-renew-deadline
-  std::optional<Duration> leader_elect_retry_period;     // --leader-elect-retry-period
-  std::optional<std::string> leader_elect_resource_lock; // --leader-elect-resource-lock
-  std::optional<std::string> leader_elect_resource_name; // --leader-elect-resource-name
-  std::optional<std::string> zap_log_level;              // --zap-log-level (not in the file)
+  std::optional<std::string> config_file;                 // --config
+  std::optional<std::string> metrics_bind_address;        // --metrics-bind-address
+  std::optional<std::string> health_probe_bind_address;   // --health-probe-bind-address
+  std::optional<float> kube_api_qps;                      // --kube-api-qps
+  std::optional<int> kube_api_burst;                      // --kube-api-burst
+  std::optional<bool> leader_elect;                       // --leader-elect
+  std::optional<Duration> leader_elect_lease_duration;    // --leader-elect-lease-duration
+  std::optional<Duration> leader_elect_renew_deadline;    // --leader-elect-renew-deadline
+  std::optional<Duration> leader_elect_retry_period;      // --leader-elect-retry-period
+  std::optional<std::string> leader_elect_resource_lock;  // --leader-elect-resource-lock
+  std::optional<std::string> leader_elect_resource_name;  // --leader-elect-resource-name
+  std::optional<std::string> zap_log_level;               // --zap-log-level (not in the file)
 };
 
 // `config` with every explicitly given flag written over its field. Fields a flag does not
@@ -74,6 +74,7 @@ inline constexpr std::string_view kDefaultOperatorNamespace = "lws-system";
 std::string OperatorNamespace(std::optional<std::string_view> namespace_file_content);
 
 // The Lease's namespace: leaderElection.resourceNamespace when set, else the operator's.
-std::string LeaderElectionNamespace(const Configuration& config, std::string_view operator_namespace);
+std::string LeaderElectionNamespace(const Configuration& config,
+                                    std::string_view operator_namespace);
 
 }  // namespace lws::config

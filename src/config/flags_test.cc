@@ -35,9 +35,9 @@ TEST(OverlayTest, GivenFlagsOverrideOnlyTheirFields) {
   want.leader_election->leader_elect = true;
   want.leader_election->retry_period = seconds(3);
   EXPECT_EQ(got, want);
-  EXPECT_EQ(got.client_connection->qps, 20.0f);                  // from the file
-  EXPECT_EQ(got.leader_election->lease_duration, seconds(60));   // from the file
-  EXPECT_EQ(got.leader_election->resource_name, "from-file");    // from the file
+  EXPECT_EQ(got.client_connection->qps, 20.0f);                 // from the file
+  EXPECT_EQ(got.leader_election->lease_duration, seconds(60));  // from the file
+  EXPECT_EQ(got.leader_election->resource_name, "from-file");   // from the file
 }
 
 TEST(OverlayTest, EveryFlagReachesItsField) {
@@ -56,8 +56,8 @@ TEST(OverlayTest, EveryFlagReachesItsField) {
   EXPECT_EQ(c.metrics.bind_address, ":1");
   EXPECT_EQ(c.health.health_probe_bind_address, ":2");
   EXPECT_EQ(*c.client_connection, (ClientConnectionConfig{3.5f, 4}));
-  EXPECT_EQ(*c.leader_election, (LeaderElectionConfig{false, seconds(5), seconds(6), seconds(7), "leases-x",
-                                                       "name-x", ""}));
+  EXPECT_EQ(*c.leader_election, (LeaderElectionConfig{false, seconds(5), seconds(6), seconds(7),
+                                                      "leases-x", "name-x", ""}));
 }
 
 TEST(OverlayTest, AFlagCanMakeTheResultInvalid) {
@@ -72,12 +72,15 @@ TEST(FlagsTest, DurationFlagsUseGoSyntax) {
   Result<Duration> bad = ParseDurationFlag(kFlagLeaseDuration, "15");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "invalid value \"15\" for flag --leader-elect-lease-duration: time: missing unit in duration \"15\"");
+            "invalid value \"15\" for flag --leader-elect-lease-duration: time: missing unit in "
+            "duration \"15\"");
 }
 
 TEST(FlagsTest, ZapLogLevel) {
-  for (const char* ok : {"debug", "info", "error", "panic", "1", "10"}) EXPECT_TRUE(ValidateZapLogLevel(ok).ok()) << ok;
-  for (const char* bad : {"", "0", "-1", "warn", "INFO", "1.5"}) EXPECT_FALSE(ValidateZapLogLevel(bad).ok()) << bad;
+  for (const char* ok : {"debug", "info", "error", "panic", "1", "10"})
+    EXPECT_TRUE(ValidateZapLogLevel(ok).ok()) << ok;
+  for (const char* bad : {"", "0", "-1", "warn", "INFO", "1.5"})
+    EXPECT_FALSE(ValidateZapLogLevel(bad).ok()) << bad;
 }
 
 TEST(OperatorNamespaceTest, FromServiceAccountFileElseLwsSystem) {

@@ -31,8 +31,9 @@ std::string StructScope::PathOf(std::string_view key) const {
 
 void StructScope::TypeError(std::string_view value_description, std::string_view key,
                             std::string_view go_type) {
-  problems_->Fail("json: cannot unmarshal " + std::string(value_description) + " into Go struct field " +
-                  go_struct_ + "." + PathOf(key) + " of type " + std::string(go_type));
+  problems_->Fail("json: cannot unmarshal " + std::string(value_description) +
+                  " into Go struct field " + go_struct_ + "." + PathOf(key) + " of type " +
+                  std::string(go_type));
 }
 
 void StructScope::CheckKnown(std::initializer_list<std::string_view> known) {

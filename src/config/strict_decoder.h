@@ -34,8 +34,12 @@ struct DecodeProblems {
 // One JSON object being decoded into the Go struct `go_struct` found at `path` ("" at the root).
 class StructScope {
  public:
-  StructScope(DecodeProblems* problems, const api::Json* object, std::string go_struct, std::string path)
-      : problems_(problems), object_(object), go_struct_(std::move(go_struct)), path_(std::move(path)) {}
+  StructScope(DecodeProblems* problems, const api::Json* object, std::string go_struct,
+              std::string path)
+      : problems_(problems),
+        object_(object),
+        go_struct_(std::move(go_struct)),
+        path_(std::move(path)) {}
 
   // Records every member not in `known` as an unknown field.
   void CheckKnown(std::initializer_list<std::string_view> known);
@@ -44,8 +48,8 @@ class StructScope {
   void OptionalString(std::string_view key, std::optional<std::string>* out);
   void OptionalBool(std::string_view key, std::optional<bool>* out);
   // An integer within [min, max]; `go_type` ("int", "int32") names it in errors.
-  void OptionalInt(std::string_view key, std::int64_t min, std::int64_t max, std::string_view go_type,
-                   std::optional<std::int64_t>* out);
+  void OptionalInt(std::string_view key, std::int64_t min, std::int64_t max,
+                   std::string_view go_type, std::optional<std::int64_t>* out);
   void OptionalFloat32(std::string_view key, std::optional<float>* out);
   // metav1.Duration: a string in Go's duration syntax.
   void GoDuration(std::string_view key, Duration* out);
@@ -53,13 +57,15 @@ class StructScope {
 
   // The nested struct at `key` (Go type `go_type`, e.g. "v1alpha1.ControllerWebhook", whose own
   // name is `go_struct`); nullopt when absent, null, or not an object (a type error).
-  std::optional<StructScope> Child(std::string_view key, std::string_view go_type, std::string go_struct);
+  std::optional<StructScope> Child(std::string_view key, std::string_view go_type,
+                                   std::string go_struct);
 
  private:
   // The member at `key`, or nullptr when absent or null.
   const api::Json* Member(std::string_view key) const;
   std::string PathOf(std::string_view key) const;
-  void TypeError(std::string_view value_description, std::string_view key, std::string_view go_type);
+  void TypeError(std::string_view value_description, std::string_view key,
+                 std::string_view go_type);
 
   DecodeProblems* problems_;
   const api::Json* object_;

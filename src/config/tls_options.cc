@@ -70,14 +70,17 @@ std::string PreferredNamesForMessage() {
   return out + "]";
 }
 
-std::optional<api::FieldError> ValidateMinVersion(const std::string& version, const api::FieldPath& path) {
+std::optional<api::FieldError> ValidateMinVersion(const std::string& version,
+                                                  const api::FieldPath& path) {
   if (version.empty()) return std::nullopt;  // Go's defaults apply
   if (version == "VersionTLS10" || version == "VersionTLS11") {
-    return api::Invalid(path, version, "invalid minVersion. Please use VersionTLS12 or VersionTLS13");
+    return api::Invalid(path, version,
+                        "invalid minVersion. Please use VersionTLS12 or VersionTLS13");
   }
   if (!TlsVersionId(version)) {
-    return api::Invalid(path, version, "invalid minVersion: unknown tls version " + api::GoQuote(version) +
-                                           ". Please use VersionTLS12 or VersionTLS13");
+    return api::Invalid(path, version,
+                        "invalid minVersion: unknown tls version " + api::GoQuote(version) +
+                            ". Please use VersionTLS12 or VersionTLS13");
   }
   return std::nullopt;
 }
@@ -88,18 +91,20 @@ api::ErrorList ValidateTls(const TlsConfig& tls, const api::FieldPath& path) {
   api::ErrorList errors;
   // Upstream checks this first and stops there: nothing else matters when 1.3 is forced.
   if (tls.min_version == "VersionTLS13" && !tls.cipher_suites.empty()) {
-    errors.push_back(api::Forbidden(path.Child("cipherSuites"),
-                                    "cipher suites may not be specified when minVersion is 'VersionTLS13'"));
+    errors.push_back(
+        api::Forbidden(path.Child("cipherSuites"),
+                       "cipher suites may not be specified when minVersion is 'VersionTLS13'"));
     return errors;
   }
   if (auto e = ValidateMinVersion(tls.min_version, path.Child("minVersion"))) errors.push_back(*e);
   for (std::size_t i = 0; i < tls.cipher_suites.size(); ++i) {
     const std::string& name = tls.cipher_suites[i];
     if (FindCipherSuite(name)) continue;
-    errors.push_back(api::Invalid(path.Child("cipherSuites").Index(i), name,
-                                  "invalid cipher suites: Cipher suite " + name +
-                                      " not supported or doesn't exist. Please use the secure cipher names: " +
-                                      PreferredNamesForMessage()));
+    errors.push_back(
+        api::Invalid(path.Child("cipherSuites").Index(i), name,
+                     "invalid cipher suites: Cipher suite " + name +
+                         " not supported or doesn't exist. Please use the secure cipher names: " +
+                         PreferredNamesForMessage()));
   }
   return errors;
 }

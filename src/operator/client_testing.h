@@ -5,7 +5,8 @@
 // fail, an API server that answers TokenReviews).
 //
 //   InterceptingClient client(&local);
-//   client.on_write = [&](std::string_view verb, const Resource&, const Json&) -> std::optional<Result<Json>> {
+//   client.on_write = [&](std::string_view verb, const Resource&, const Json&) ->
+//   std::optional<Result<Json>> {
 //     if (failing) return Status(Code::kServiceUnavailable, "injected");
 //     return std::nullopt;  // forward
 //   };
@@ -24,8 +25,8 @@ using client::Resource;
 class InterceptingClient final : public client::Client {
  public:
   // Create, Update: an answer, or nullopt to forward. `verb` is "create" or "update".
-  using WriteHook = std::function<std::optional<Result<Json>>(std::string_view verb, const Resource&,
-                                                              const Json& object)>;
+  using WriteHook = std::function<std::optional<Result<Json>>(std::string_view verb,
+                                                              const Resource&, const Json& object)>;
   // Get: an error to answer with, or nullopt to forward.
   using GetHook = std::function<std::optional<Status>(const Resource&, const std::string& ns,
                                                       const std::string& name)>;
@@ -72,7 +73,8 @@ class InterceptingClient final : public client::Client {
     }
     return inner_->Get(r, ns, name);
   }
-  Result<store::ListResult> List(const Resource& r, const store::ListOptions& options = {}) const override {
+  Result<store::ListResult> List(const Resource& r,
+                                 const store::ListOptions& options = {}) const override {
     return inner_->List(r, options);
   }
   Result<std::unique_ptr<client::Subscription>> Watch(EventLoop* loop, const Resource& r,

@@ -12,9 +12,9 @@ double Seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 }  // namespace
 
 std::vector<double> ReconcileTimeBuckets() {
-  return {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6,
-          0.7,   0.8,  0.9,   1.0,  1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5,
-          6,     7,    8,     9,    10,  15,  20,   25,  30,  40,  50,  60};
+  return {0.005, 0.01, 0.025, 0.05, 0.1,  0.15, 0.2,  0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6,
+          0.7,   0.8,  0.9,   1.0,  1.25, 1.5,  1.75, 2.0,  2.5, 3.0,  3.5, 4.0,  4.5, 5,
+          6,     7,    8,     9,    10,   15,   20,   25,   30,  40,   50,  60};
 }
 
 std::vector<double> DefaultBuckets() { return {.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}; }
@@ -23,41 +23,46 @@ std::vector<double> DefaultBuckets() { return {.005, .01, .025, .05, .1, .25, .5
 OperatorMetrics::OperatorMetrics(Registry* r) : registry(r) {
   const std::vector<std::string> controller = {"controller"};
   const std::vector<std::string> queue = {"name", "controller"};
-  reconcile_total = r->Counter("controller_runtime_reconcile_total",
-                               "Total number of reconciliations per controller", {"controller", "result"});
-  reconcile_errors_total = r->Counter("controller_runtime_reconcile_errors_total",
-                                      "Total number of reconciliation errors per controller", controller);
+  reconcile_total =
+      r->Counter("controller_runtime_reconcile_total",
+                 "Total number of reconciliations per controller", {"controller", "result"});
+  reconcile_errors_total =
+      r->Counter("controller_runtime_reconcile_errors_total",
+                 "Total number of reconciliation errors per controller", controller);
   terminal_reconcile_errors_total =
       r->Counter("controller_runtime_terminal_reconcile_errors_total",
                  "Total number of terminal reconciliation errors per controller", controller);
-  reconcile_time_seconds =
-      r->Histogram("controller_runtime_reconcile_time_seconds",
-                   "Length of time per reconciliation per controller", controller, ReconcileTimeBuckets());
-  max_concurrent_reconciles = r->Gauge("controller_runtime_max_concurrent_reconciles",
-                                       "Maximum number of concurrent reconciles per controller", controller);
+  reconcile_time_seconds = r->Histogram("controller_runtime_reconcile_time_seconds",
+                                        "Length of time per reconciliation per controller",
+                                        controller, ReconcileTimeBuckets());
+  max_concurrent_reconciles =
+      r->Gauge("controller_runtime_max_concurrent_reconciles",
+               "Maximum number of concurrent reconciles per controller", controller);
   active_workers = r->Gauge("controller_runtime_active_workers",
                             "Number of currently used workers per controller", controller);
 
   const std::vector<double> queue_buckets = ExponentialBuckets(10e-9, 10, 12);
   workqueue_depth = r->Gauge("workqueue_depth", "Current depth of workqueue", queue);
-  workqueue_adds_total = r->Counter("workqueue_adds_total", "Total number of adds handled by workqueue", queue);
+  workqueue_adds_total =
+      r->Counter("workqueue_adds_total", "Total number of adds handled by workqueue", queue);
   workqueue_retries_total =
       r->Counter("workqueue_retries_total", "Total number of retries handled by workqueue", queue);
   workqueue_queue_duration_seconds =
       r->Histogram("workqueue_queue_duration_seconds",
-                   "How long in seconds an item stays in workqueue before being requested", queue, queue_buckets);
-  workqueue_work_duration_seconds =
-      r->Histogram("workqueue_work_duration_seconds",
-                   "How long in seconds processing an item from workqueue takes.", queue, queue_buckets);
+                   "How long in seconds an item stays in workqueue before being requested", queue,
+                   queue_buckets);
+  workqueue_work_duration_seconds = r->Histogram(
+      "workqueue_work_duration_seconds",
+      "How long in seconds processing an item from workqueue takes.", queue, queue_buckets);
   workqueue_unfinished_work_seconds = r->Gauge(
       "workqueue_unfinished_work_seconds",
       "How many seconds of work has been done that is in progress and hasn't been observed by "
       "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
       "threads by observing the rate at which this increases.",
       queue);
-  workqueue_longest_running_processor_seconds =
-      r->Gauge("workqueue_longest_running_processor_seconds",
-               "How many seconds has the longest running processor for workqueue been running.", queue);
+  workqueue_longest_running_processor_seconds = r->Gauge(
+      "workqueue_longest_running_processor_seconds",
+      "How many seconds has the longest running processor for workqueue been running.", queue);
 
   leader_election_master_status = r->Gauge(
       "leader_election_master_status",
@@ -66,14 +71,15 @@ OperatorMetrics::OperatorMetrics(Registry* r) : registry(r) {
       "group by name.",
       {"name"});
 
-  webhook_requests_total = r->Counter("controller_runtime_webhook_requests_total",
-                                      "Total number of admission requests by HTTP status code.",
-                                      {"webhook", "code"});
-  webhook_latency_seconds =
-      r->Histogram("controller_runtime_webhook_latency_seconds",
-                   "Histogram of the latency of processing admission requests", {"webhook"}, DefaultBuckets());
-  webhook_requests_in_flight = r->Gauge("controller_runtime_webhook_requests_in_flight",
-                                        "Current number of admission requests being served.", {"webhook"});
+  webhook_requests_total =
+      r->Counter("controller_runtime_webhook_requests_total",
+                 "Total number of admission requests by HTTP status code.", {"webhook", "code"});
+  webhook_latency_seconds = r->Histogram(
+      "controller_runtime_webhook_latency_seconds",
+      "Histogram of the latency of processing admission requests", {"webhook"}, DefaultBuckets());
+  webhook_requests_in_flight =
+      r->Gauge("controller_runtime_webhook_requests_in_flight",
+               "Current number of admission requests being served.", {"webhook"});
 
   const std::vector<std::string> lws = {"namespace", "name"};
   rollout_groups_updated = r->Gauge(
@@ -81,7 +87,8 @@ OperatorMetrics::OperatorMetrics(Registry* r) : registry(r) {
       "Groups of a LeaderWorkerSet on its current revision (status.updatedReplicas).", lws);
   rollout_surge_groups = r->Gauge(
       "lws_rollout_surge_groups",
-      "Groups a LeaderWorkerSet runs beyond spec.replicas during a rolling update (maxSurge).", lws);
+      "Groups a LeaderWorkerSet runs beyond spec.replicas during a rolling update (maxSurge).",
+      lws);
   rollout_duration_seconds = r->Histogram(
       "lws_rollout_duration_seconds",
       "How long rolling updates took, from UpdateInProgress turning True to turning False.", lws,
@@ -89,7 +96,8 @@ OperatorMetrics::OperatorMetrics(Registry* r) : registry(r) {
   rollout_progress_deadline_exceeded = r->Gauge(
       "lws_rollout_progress_deadline_exceeded",
       "1 while a LeaderWorkerSet's Progressing condition is False for its progress deadline "
-      "(lws-cpp.dev/progress-deadline), else 0.", lws);
+      "(lws-cpp.dev/progress-deadline), else 0.",
+      lws);
 }
 
 std::string_view ReconcileResultLabel(const runtime::ReconcileResult& result) {
@@ -133,7 +141,8 @@ void ControllerMetrics::Started(const runtime::Key& key, Time now) {
     }
     running_[key] = now;
   }
-  if (added) metrics_->workqueue_queue_duration_seconds->Observe(queue_labels_, Seconds(now - *added));
+  if (added)
+    metrics_->workqueue_queue_duration_seconds->Observe(queue_labels_, Seconds(now - *added));
 }
 
 void ControllerMetrics::Finished(const runtime::Key& key, const runtime::ReconcileResult& result,
@@ -187,8 +196,8 @@ void WebhookRequestMetrics::Finish(int http_code) {
   RecordWebhookRequest(*metrics_, webhook_, http_code, clock_->Now() - start_);
 }
 
-void RecordWebhookRequest(const OperatorMetrics& metrics, const std::string& webhook,
-                          int http_code, Duration latency) {
+void RecordWebhookRequest(const OperatorMetrics& metrics, const std::string& webhook, int http_code,
+                          Duration latency) {
   metrics.webhook_requests_total->Inc({webhook, std::to_string(http_code)});
   metrics.webhook_latency_seconds->Observe({webhook}, Seconds(latency));
 }

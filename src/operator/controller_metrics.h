@@ -128,7 +128,7 @@ class WebhookRequestMetrics {
 
 // A finished admission request, for a server that reports after the fact (the webhook server's
 // observer): counted by HTTP code, its latency observed; no in-flight accounting.
-void RecordWebhookRequest(const OperatorMetrics& metrics, const std::string& webhook,
-                          int http_code, Duration latency);
+void RecordWebhookRequest(const OperatorMetrics& metrics, const std::string& webhook, int http_code,
+                          Duration latency);
 
 }  // namespace lws::op

@@ -1,12 +1,12 @@
 #include "operator/controller_metrics.h"
 
-#include <deque>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "operator/rollout_metrics.h"
+#include <deque>
+
 #include "base/virtual_loop.h"
+#include "operator/rollout_metrics.h"
 
 namespace lws::op {
 namespace {
@@ -34,7 +34,8 @@ TEST(ControllerMetricsTest, WorkQueueRunsBecomeReconcileAndQueueSeries) {
   OperatorMetrics metrics(&registry);
   ControllerMetrics observer(&metrics, "leaderworkerset", &loop.clock());
   std::deque<ReconcileResult> script = {ReconcileResult::Error(Status::Internal("boom")),
-                                        ReconcileResult::After(seconds(1)), ReconcileResult::Done()};
+                                        ReconcileResult::After(seconds(1)),
+                                        ReconcileResult::Done()};
   runtime::WorkQueueOptions options;
   options.observer = &observer;
   runtime::WorkQueue queue(
@@ -66,12 +67,18 @@ TEST(ControllerMetricsTest, WorkQueueRunsBecomeReconcileAndQueueSeries) {
   EXPECT_EQ(metrics.reconcile_time_seconds->Get(kController).count, 3u);
 
   std::string text = registry.Exposition();
-  EXPECT_THAT(text, HasSubstr("controller_runtime_reconcile_total{controller=\"leaderworkerset\",result=\"error\"} 1\n"));
-  EXPECT_THAT(text, HasSubstr("workqueue_adds_total{controller=\"leaderworkerset\",name=\"leaderworkerset\"} 3\n"));
-  EXPECT_THAT(text, HasSubstr("workqueue_queue_duration_seconds_bucket{controller=\"leaderworkerset\","
-                              "name=\"leaderworkerset\",le=\"9.999999999999999e-06\"} 2\n"));
+  EXPECT_THAT(text, HasSubstr("controller_runtime_reconcile_total{controller=\"leaderworkerset\","
+                              "result=\"error\"} 1\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr(
+          "workqueue_adds_total{controller=\"leaderworkerset\",name=\"leaderworkerset\"} 3\n"));
+  EXPECT_THAT(text,
+              HasSubstr("workqueue_queue_duration_seconds_bucket{controller=\"leaderworkerset\","
+                        "name=\"leaderworkerset\",le=\"9.999999999999999e-06\"} 2\n"));
   EXPECT_THAT(text, HasSubstr("# TYPE controller_runtime_reconcile_time_seconds histogram\n"));
-  EXPECT_THAT(text, HasSubstr("controller_runtime_reconcile_time_seconds_bucket{controller=\"leaderworkerset\",le=\"60\"} 3\n"));
+  EXPECT_THAT(text, HasSubstr("controller_runtime_reconcile_time_seconds_bucket{controller="
+                              "\"leaderworkerset\",le=\"60\"} 3\n"));
 }
 
 TEST(ControllerMetricsTest, DurationsAndInFlightWorkFromTheClock) {
@@ -88,7 +95,8 @@ TEST(ControllerMetricsTest, DurationsAndInFlightWorkFromTheClock) {
   EXPECT_EQ(metrics.workqueue_unfinished_work_seconds->Value(kQueue), 3);
   EXPECT_EQ(metrics.workqueue_longest_running_processor_seconds->Value(kQueue), 3);
   EXPECT_EQ(metrics.active_workers->Value(kController), 1);
-  observer.Finished(key, ReconcileResult::Done(), t0 + seconds(1), t0 + seconds(3) + milliseconds(500));
+  observer.Finished(key, ReconcileResult::Done(), t0 + seconds(1),
+                    t0 + seconds(3) + milliseconds(500));
   registry.Exposition();
   EXPECT_EQ(metrics.workqueue_unfinished_work_seconds->Value(kQueue), 0);
   HistogramVec::Sample took = metrics.reconcile_time_seconds->Get(kController);
@@ -114,18 +122,19 @@ TEST(ControllerMetricsTest, WebhookRequestsCountedByCodeWithInFlight) {
   EXPECT_EQ(metrics.webhook_requests_total->Value({"/mutate--v1-pod", "200"}), 1);
   EXPECT_EQ(metrics.webhook_requests_total->Value({"/mutate--v1-pod", "500"}), 1);
   EXPECT_EQ(metrics.webhook_latency_seconds->Get({"/mutate--v1-pod"}).count, 2u);
-  EXPECT_THAT(registry.Exposition(),
-              HasSubstr("controller_runtime_webhook_requests_total{code=\"200\",webhook=\"/mutate--v1-pod\"} 1\n"));
+  EXPECT_THAT(registry.Exposition(), HasSubstr("controller_runtime_webhook_requests_total{code="
+                                               "\"200\",webhook=\"/mutate--v1-pod\"} 1\n"));
 }
 
-api::Json Lws(int replicas, int status_replicas, int updated, const char* in_progress, const char* when) {
+api::Json Lws(int replicas, int status_replicas, int updated, const char* in_progress,
+              const char* when) {
   api::Json lws = {{"metadata", {{"namespace", "default"}, {"name", "vllm"}}},
                    {"spec", {{"replicas", replicas}}},
                    {"status", {{"replicas", status_replicas}, {"updatedReplicas", updated}}}};
   if (in_progress != nullptr) {
-    lws["status"]["conditions"] = {{{"type", "Available"}, {"status", "False"}},
-                                   {{"type", "UpdateInProgress"}, {"status", in_progress},
-                                    {"lastTransitionTime", when}}};
+    lws["status"]["conditions"] = {
+        {{"type", "Available"}, {"status", "False"}},
+        {{"type", "UpdateInProgress"}, {"status", in_progress}, {"lastTransitionTime", when}}};
   }
   return lws;
 }
@@ -137,7 +146,8 @@ TEST(RolloutMetricsTest, SampleFromTheObject) {
   EXPECT_TRUE(sample.update_in_progress);
   EXPECT_EQ(sample.update_transition, *ParseRfc3339("2024-01-02T03:04:05Z"));
   EXPECT_EQ(RolloutSampleOf(Lws(4, 3, 3, nullptr, nullptr)).surge_groups, 0);
-  EXPECT_EQ(RolloutSampleOf(api::Json::parse(R"({"status":{"replicas":"x","conditions":7}})")), RolloutSample{});
+  EXPECT_EQ(RolloutSampleOf(api::Json::parse(R"({"status":{"replicas":"x","conditions":7}})")),
+            RolloutSample{});
 }
 
 TEST(RolloutMetricsTest, ProgressDeadlineExceededFromTheProgressingCondition) {

@@ -1,10 +1,10 @@
 // Health checks, the metrics handler and bind addresses (endpoints.h).
 #include "operator/endpoints.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "operator/metrics_registry.h"
 
@@ -65,7 +65,9 @@ std::optional<std::string_view> Below(std::string_view path, std::string_view en
 
 }  // namespace
 
-HttpResponse TextError(int status, std::string_view message) { return Text(status, std::string(message) + "\n"); }
+HttpResponse TextError(int status, std::string_view message) {
+  return Text(status, std::string(message) + "\n");
+}
 
 void HealthChecks::Add(const std::string& name, HealthCheck check) {
   std::lock_guard lock(mu_);
@@ -106,9 +108,12 @@ HttpResponse HealthChecks::Serve(std::string_view subpath, bool verbose,
   if (!failed && !verbose) return Text(200, "ok");
   std::string body;
   for (const CheckOutcome& c : outcomes) {
-    if (c.excluded) body += "[+]" + c.name + " excluded: ok\n";
-    else if (c.healthy) body += "[+]" + c.name + " ok\n";
-    else body += "[-]" + c.name + " failed: reason withheld\n";
+    if (c.excluded)
+      body += "[+]" + c.name + " excluded: ok\n";
+    else if (c.healthy)
+      body += "[+]" + c.name + " ok\n";
+    else
+      body += "[-]" + c.name + " failed: reason withheld\n";
   }
   if (!unmatched.empty()) {
     std::vector<std::string> quoted;
@@ -121,9 +126,10 @@ HttpResponse HealthChecks::Serve(std::string_view subpath, bool verbose,
 }
 
 apiserver::HttpHandler HealthProbeHandler(std::string liveness_path, const HealthChecks* liveness,
-                                          std::string readiness_path, const HealthChecks* readiness) {
-  return [liveness_path = std::move(liveness_path), liveness, readiness_path = std::move(readiness_path),
-          readiness](const HttpRequest& request) {
+                                          std::string readiness_path,
+                                          const HealthChecks* readiness) {
+  return [liveness_path = std::move(liveness_path), liveness,
+          readiness_path = std::move(readiness_path), readiness](const HttpRequest& request) {
     const std::string path = TargetPath(request.target);
     const bool verbose = !QueryValues(request.target, "verbose").empty();
     const std::vector<std::string> excludes = QueryValues(request.target, "exclude");
@@ -174,14 +180,19 @@ Result<std::optional<BindAddress>> ParseBindAddress(std::string_view text) {
   std::string_view port_text = text.substr(colon + 1);
   unsigned port = 0;
   auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535) {
+  if (port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() ||
+      port > 65535) {
     return bad("port must be a number from 0 to 65535");
   }
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  else if (host.find(':') != std::string_view::npos) return bad("an IPv6 host must be in brackets");
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  else if (host.find(':') != std::string_view::npos)
+    return bad("an IPv6 host must be in brackets");
   BindAddress address{std::string(host), static_cast<std::uint16_t>(port)};
-  if (host.empty()) address.host = "0.0.0.0";
-  else if (host == "localhost") address.host = "127.0.0.1";
+  if (host.empty())
+    address.host = "0.0.0.0";
+  else if (host == "localhost")
+    address.host = "127.0.0.1";
   else if (host.find_first_not_of("0123456789.") != std::string_view::npos &&
            host.find_first_not_of("0123456789abcdefABCDEF:.") != std::string_view::npos) {
     return bad("the host must be an IP address or localhost");

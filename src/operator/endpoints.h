@@ -64,7 +64,8 @@ class HealthChecks {
 // serve their check sets, with or without a sub-path; anything else is 404.
 // REQUIRES: both sets outlive the handler.
 apiserver::HttpHandler HealthProbeHandler(std::string liveness_path, const HealthChecks* liveness,
-                                          std::string readiness_path, const HealthChecks* readiness);
+                                          std::string readiness_path,
+                                          const HealthChecks* readiness);
 
 // The metrics server's handler: /metrics serves `registry`'s exposition; anything else is 404.
 // REQUIRES: registry outlives the handler.

@@ -21,7 +21,8 @@ class HealthProbeTest : public ::testing::Test {
  protected:
   HealthChecks liveness_;
   HealthChecks readiness_;
-  apiserver::HttpHandler handler_ = HealthProbeHandler("/healthz", &liveness_, "/readyz", &readiness_);
+  apiserver::HttpHandler handler_ =
+      HealthProbeHandler("/healthz", &liveness_, "/readyz", &readiness_);
 };
 
 TEST_F(HealthProbeTest, WithoutChecksPingAnswersOk) {
@@ -46,7 +47,9 @@ TEST_F(HealthProbeTest, VerboseListsChecksInNameOrder) {
 TEST_F(HealthProbeTest, FailingCheckIs500WithTheReasonWithheld) {
   bool certs_ready = false;
   readiness_.Add("readyz", Ping);
-  readiness_.Add("certs", [&] { return certs_ready ? Status::Ok() : Status::Internal("certificates are not ready"); });
+  readiness_.Add("certs", [&] {
+    return certs_ready ? Status::Ok() : Status::Internal("certificates are not ready");
+  });
   HttpResponse r = Get(handler_, "/readyz");
   EXPECT_EQ(r.status, 500);
   EXPECT_EQ(r.body, "[-]certs failed: reason withheld\n[+]readyz ok\nhealthz check failed\n");
@@ -107,11 +110,12 @@ TEST(BindAddressTest, GoListenForms) {
     const char* text;
     std::optional<BindAddress> want;
   };
-  for (const Case& c : {Case{":8443", BindAddress{"0.0.0.0", 8443}}, Case{"0", std::nullopt},
-                        Case{"", std::nullopt}, Case{"127.0.0.1:8081", BindAddress{"127.0.0.1", 8081}},
-                        Case{"localhost:0", BindAddress{"127.0.0.1", 0}},
-                        Case{"[::1]:8443", BindAddress{"::1", 8443}},
-                        Case{"0.0.0.0:65535", BindAddress{"0.0.0.0", 65535}}}) {
+  for (const Case& c :
+       {Case{":8443", BindAddress{"0.0.0.0", 8443}}, Case{"0", std::nullopt},
+        Case{"", std::nullopt}, Case{"127.0.0.1:8081", BindAddress{"127.0.0.1", 8081}},
+        Case{"localhost:0", BindAddress{"127.0.0.1", 0}},
+        Case{"[::1]:8443", BindAddress{"::1", 8443}},
+        Case{"0.0.0.0:65535", BindAddress{"0.0.0.0", 65535}}}) {
     Result<std::optional<BindAddress>> parsed = ParseBindAddress(c.text);
     ASSERT_TRUE(parsed.ok()) << c.text << ": " << parsed.status().ToString();
     EXPECT_EQ(*parsed, c.want) << c.text;
@@ -127,7 +131,8 @@ TEST(BindAddressTest, GoListenForms) {
 
 TEST(TargetTest, PathAndRepeatedQueryValuesAreDecoded) {
   EXPECT_EQ(TargetPath("/ready%7A?verbose"), "/readyz");
-  EXPECT_EQ(QueryValues("/x?a=1&b&a=two+words&a=%41", "a"), (std::vector<std::string>{"1", "two words", "A"}));
+  EXPECT_EQ(QueryValues("/x?a=1&b&a=two+words&a=%41", "a"),
+            (std::vector<std::string>{"1", "two words", "A"}));
   EXPECT_EQ(QueryValues("/x?b", "b"), (std::vector<std::string>{""}));
   EXPECT_TRUE(QueryValues("/x", "b").empty());
 }

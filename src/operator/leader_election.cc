@@ -100,7 +100,8 @@ bool LeaderElector::TryFastRenew(Time now) {
 
 LeaseObservation LeaderElector::Observe(Time now) {
   using State = LeaseObservation::State;
-  Result<store::ObjectPtr> got = client_->Get(kLeases, options_.lease_namespace, options_.lease_name);
+  Result<store::ObjectPtr> got =
+      client_->Get(kLeases, options_.lease_namespace, options_.lease_name);
   if (!got.ok()) {
     if (got.status().code() == Code::kNotFound) {
       lease_.reset();
@@ -127,7 +128,8 @@ LeaseObservation LeaderElector::Observe(Time now) {
 bool LeaderElector::Write(const LeaseDecision& decision, Time now) {
   Result<store::ObjectPtr> answer = Status::Internal("unreachable");
   if (decision.action == LeaseAction::kCreate) {
-    answer = client_->Create(kLeases, NewLease(options_.lease_namespace, options_.lease_name, decision.record));
+    answer = client_->Create(
+        kLeases, NewLease(options_.lease_namespace, options_.lease_name, decision.record));
   } else {
     Json lease = *lease_;  // keeps metadata.resourceVersion: a concurrent write makes this 409
     lease["spec"] = LeaseSpecFromRecord(decision.record);
@@ -175,7 +177,8 @@ void LeaderElector::Release(Time now) {
   Result<store::ObjectPtr> answer = client_->Update(kLeases, std::move(lease));
   if (!answer.ok()) {
     Logger(kLogger)->error("{}: failed to release lease {}/{}: {}", options_.identity,
-                           options_.lease_namespace, options_.lease_name, answer.status().ToString());
+                           options_.lease_namespace, options_.lease_name,
+                           answer.status().ToString());
     return;
   }
   lease_ = (*answer)->json;
@@ -187,7 +190,8 @@ void LeaderElector::Release(Time now) {
 
 void LeaderElector::ReportLeader() {
   if (reported_leader_ && *reported_leader_ == observed_.holder_identity) return;
-  if (!reported_leader_ && observed_.holder_identity.empty() && !lease_) return;  // nothing seen yet
+  if (!reported_leader_ && observed_.holder_identity.empty() && !lease_)
+    return;  // nothing seen yet
   reported_leader_ = observed_.holder_identity;
   if (callbacks_.on_new_leader) callbacks_.on_new_leader(*reported_leader_);
 }

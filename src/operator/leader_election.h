@@ -94,9 +94,9 @@ class LeaderElector {
   GaugeVec* const master_status_;
 
   Leadership self_;
-  std::optional<Json> lease_;       // the Lease as last read or written (its resourceVersion)
-  LeaderElectionRecord observed_;   // its record
-  Time observed_time_{};            // when `observed_` last changed, as we saw it
+  std::optional<Json> lease_;      // the Lease as last read or written (its resourceVersion)
+  LeaderElectionRecord observed_;  // its record
+  Time observed_time_{};           // when `observed_` last changed, as we saw it
   std::optional<std::string> reported_leader_;
   bool started_ = false;
   bool stopped_ = false;

@@ -21,8 +21,8 @@ constexpr char kLeaseName[] = "b8b2488c.x-k8s.io";
 
 // One candidate: its elector and what its callbacks saw.
 struct Candidate {
-  Candidate(EventLoop* loop, const client::Client* client, std::string identity, GaugeVec* gauge = nullptr,
-            bool release_on_cancel = true) {
+  Candidate(EventLoop* loop, const client::Client* client, std::string identity,
+            GaugeVec* gauge = nullptr, bool release_on_cancel = true) {
     LeaderElectionOptions options;
     options.lease_namespace = kNamespace;
     options.identity = identity;
@@ -146,7 +146,8 @@ TEST_F(LeaderElectionTest, DeadLeaderIsReplacedAfterTheLeaseDurationNotBefore) {
 
   // b saw that renewal at most one retry period later, so the Lease binds it for 15 s from then.
   while (cp_.loop.Step() && cp_.loop.Now() < last_renewal + seconds(15)) {
-    ASSERT_FALSE(b.leading()) << "took over " << (last_renewal + seconds(15) - cp_.loop.Now()).count()
+    ASSERT_FALSE(b.leading()) << "took over "
+                              << (last_renewal + seconds(15) - cp_.loop.Now()).count()
                               << " ns early";
   }
   cp_.loop.RunUntil(last_renewal + seconds(15) + seconds(2) + seconds(2));
@@ -158,11 +159,13 @@ TEST_F(LeaderElectionTest, DeadLeaderIsReplacedAfterTheLeaseDurationNotBefore) {
 TEST_F(LeaderElectionTest, LeaderThatCannotRenewStopsAtItsRenewDeadline) {
   testing::InterceptingClient flaky(&client_);
   bool failing = false;
-  flaky.on_write = [&](std::string_view, const client::Resource&, const Json&) -> std::optional<Result<Json>> {
+  flaky.on_write = [&](std::string_view, const client::Resource&,
+                       const Json&) -> std::optional<Result<Json>> {
     if (failing) return Result<Json>(Status(Code::kServiceUnavailable, "injected"));
     return std::nullopt;
   };
-  flaky.on_get = [&](const client::Resource&, const std::string&, const std::string&) -> std::optional<Status> {
+  flaky.on_get = [&](const client::Resource&, const std::string&,
+                     const std::string&) -> std::optional<Status> {
     if (failing) return Status(Code::kServiceUnavailable, "injected");
     return std::nullopt;
   };

@@ -14,8 +14,8 @@ Status ReadInt(const Json& spec, const char* field, const std::string& lease, in
   if (it == spec.end() || it->is_null()) return Status::Ok();
   if (!it->is_number_integer() || it->get<std::int64_t>() < INT32_MIN ||
       it->get<std::int64_t>() > INT32_MAX) {
-    return Status::BadRequest(fmt::format("Lease {}: spec.{}: want a 32-bit integer, got {}",
-                                          lease, field, it->dump()));
+    return Status::BadRequest(
+        fmt::format("Lease {}: spec.{}: want a 32-bit integer, got {}", lease, field, it->dump()));
   }
   *out = it->get<int>();
   return Status::Ok();
@@ -33,7 +33,8 @@ Status ReadTime(const Json& spec, const char* field, const std::string& lease,
   if (it->get_ref<const std::string&>().empty()) return Status::Ok();
   Result<Time> t = ParseRfc3339(it->get_ref<const std::string&>());
   if (!t.ok()) {
-    return Status::BadRequest(fmt::format("Lease {}: spec.{}: {}", lease, field, t.status().message()));
+    return Status::BadRequest(
+        fmt::format("Lease {}: spec.{}: {}", lease, field, t.status().message()));
   }
   *out = TruncateToMicros(*t);
   return Status::Ok();
@@ -94,7 +95,7 @@ Json NewLease(const std::string& ns, const std::string& name, const LeaderElecti
 std::string LeaderIdentity(std::string_view hostname, Rng* rng) {
   std::uint64_t high = rng->Next();
   std::uint64_t low = rng->Next();
-  high = (high & ~0xF000ULL) | 0x4000ULL;                  // version 4
+  high = (high & ~0xF000ULL) | 0x4000ULL;                       // version 4
   low = (low & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
   return fmt::format("{}_{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hostname, high >> 32,
                      (high >> 16) & 0xFFFF, high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFULL);
@@ -106,11 +107,16 @@ Time TruncateToMicros(Time t) {
 
 std::string_view LeaseActionName(LeaseAction action) {
   switch (action) {
-    case LeaseAction::kWait: return "wait";
-    case LeaseAction::kCreate: return "create";
-    case LeaseAction::kAcquire: return "acquire";
-    case LeaseAction::kRenew: return "renew";
-    case LeaseAction::kLost: return "lost";
+    case LeaseAction::kWait:
+      return "wait";
+    case LeaseAction::kCreate:
+      return "create";
+    case LeaseAction::kAcquire:
+      return "acquire";
+    case LeaseAction::kRenew:
+      return "renew";
+    case LeaseAction::kLost:
+      return "lost";
   }
   return "?";
 }
@@ -129,14 +135,15 @@ LeaseDecision DecideLease(const LeaseObservation& observation, const Leadership&
   if (RenewDeadlinePassed(self, now)) {
     return {LeaseAction::kLost, {}, "the Lease was not renewed before the renew deadline"};
   }
-  if (observation.state == State::kUnreadable) return {LeaseAction::kWait, {}, "the Lease could not be read"};
+  if (observation.state == State::kUnreadable)
+    return {LeaseAction::kWait, {}, "the Lease could not be read"};
 
   const Time at = TruncateToMicros(now);
   LeaderElectionRecord mine;
   mine.holder_identity = options.identity;
   // Whole seconds, as Go's int(LeaseDuration / time.Second).
-  mine.lease_duration_seconds =
-      static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(options.lease_duration).count());
+  mine.lease_duration_seconds = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::seconds>(options.lease_duration).count());
   mine.acquire_time = at;
   mine.renew_time = at;
   if (observation.state == State::kMissing) return {LeaseAction::kCreate, mine, ""};

@@ -1,9 +1,9 @@
 #include "operator/lease.h"
 
-#include <regex>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <regex>
 
 namespace lws::op {
 namespace {
@@ -54,12 +54,14 @@ TEST(LeaseRecordTest, MistypedFieldsNameTheFieldAndTheLease) {
     const char* spec;
     const char* want;
   };
-  for (const Case& c : {Case{R"({"holderIdentity":7})", "spec.holderIdentity: want a string"},
-                        Case{R"({"leaseDurationSeconds":"15"})", "spec.leaseDurationSeconds: want a 32-bit"},
-                        Case{R"({"leaseTransitions":4294967296})", "spec.leaseTransitions: want a 32-bit"},
-                        Case{R"({"renewTime":"yesterday"})", "spec.renewTime: invalid RFC 3339"},
-                        Case{R"({"acquireTime":12})", "spec.acquireTime: want a time string"}}) {
-    Json lease = {{"metadata", {{"namespace", "lws-system"}, {"name", "l"}}}, {"spec", Json::parse(c.spec)}};
+  for (const Case& c :
+       {Case{R"({"holderIdentity":7})", "spec.holderIdentity: want a string"},
+        Case{R"({"leaseDurationSeconds":"15"})", "spec.leaseDurationSeconds: want a 32-bit"},
+        Case{R"({"leaseTransitions":4294967296})", "spec.leaseTransitions: want a 32-bit"},
+        Case{R"({"renewTime":"yesterday"})", "spec.renewTime: invalid RFC 3339"},
+        Case{R"({"acquireTime":12})", "spec.acquireTime: want a time string"}}) {
+    Json lease = {{"metadata", {{"namespace", "lws-system"}, {"name", "l"}}},
+                  {"spec", Json::parse(c.spec)}};
     Result<LeaderElectionRecord> record = RecordFromLease(lease);
     ASSERT_FALSE(record.ok()) << c.spec;
     EXPECT_EQ(record.status().code(), Code::kBadRequest);
@@ -83,8 +85,9 @@ TEST(LeaseRecordTest, MalformedMetadataDoesNotThrow) {
 TEST(LeaseRecordTest, IdentityIsHostnameAndUuidV4) {
   Rng rng(42);
   std::string identity = LeaderIdentity("lws-controller-manager-7d9f", &rng);
-  EXPECT_TRUE(std::regex_match(
-      identity, std::regex("lws-controller-manager-7d9f_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")))
+  EXPECT_TRUE(
+      std::regex_match(identity, std::regex("lws-controller-manager-7d9f_[0-9a-f]{8}-[0-9a-f]{4}-4["
+                                            "0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")))
       << identity;
   EXPECT_NE(LeaderIdentity("h", &rng), LeaderIdentity("h", &rng));
 }
@@ -98,7 +101,8 @@ TEST(DecideLeaseTest, MissingLeaseIsCreated) {
 TEST(DecideLeaseTest, UnreadableLeaseWaits) {
   EXPECT_EQ(DecideLease({}, {}, kT0, Options("me")).action, LeaseAction::kWait);
   // A leader keeps its leadership until the deadline, whatever the reads say.
-  EXPECT_EQ(DecideLease({}, {true, kT0 + seconds(1)}, kT0, Options("me")).action, LeaseAction::kWait);
+  EXPECT_EQ(DecideLease({}, {true, kT0 + seconds(1)}, kT0, Options("me")).action,
+            LeaseAction::kWait);
 }
 
 // Rule 1: expiry runs from when we saw the record change, not from its renewTime.
@@ -120,8 +124,8 @@ TEST(DecideLeaseTest, ReleasedLeaseIsTakenAtOnce) {
 
 TEST(DecideLeaseTest, HolderRenewsKeepingAcquireTimeAndTransitions) {
   LeaderElectionRecord mine = Held("me", kT0, kT0 + seconds(4), 2);
-  LeaseDecision d = DecideLease({State::kPresent, mine, kT0 + seconds(4)}, {true, kT0 + seconds(16)},
-                                kT0 + seconds(6), Options("me"));
+  LeaseDecision d = DecideLease({State::kPresent, mine, kT0 + seconds(4)},
+                                {true, kT0 + seconds(16)}, kT0 + seconds(6), Options("me"));
   EXPECT_EQ(d.action, LeaseAction::kRenew);
   EXPECT_EQ(d.record, Held("me", kT0, kT0 + seconds(6), 2));
 }
@@ -129,17 +133,20 @@ TEST(DecideLeaseTest, HolderRenewsKeepingAcquireTimeAndTransitions) {
 TEST(DecideLeaseTest, LeaderLosesAtItsDeadlineOrToAnotherValidHolder) {
   Leadership leading{true, kT0 + seconds(12)};
   LeaderElectionRecord mine = Held("me", kT0, kT0);
-  EXPECT_EQ(DecideLease({State::kPresent, mine, kT0}, leading, kT0 + seconds(12), Options("me")).action,
-            LeaseAction::kLost);
+  EXPECT_EQ(
+      DecideLease({State::kPresent, mine, kT0}, leading, kT0 + seconds(12), Options("me")).action,
+      LeaseAction::kLost);
   EXPECT_EQ(DecideLease({State::kPresent, Held("other", kT0, kT0), kT0 + seconds(2)}, leading,
-                        kT0 + seconds(2), Options("me")).action,
+                        kT0 + seconds(2), Options("me"))
+                .action,
             LeaseAction::kLost);
 }
 
 TEST(DecideLeaseTest, SubSecondLeaseDurationRoundsDownAsGo) {
   LeaderElectionOptions options = Options("me");
   options.lease_duration = std::chrono::milliseconds(15'900);
-  EXPECT_EQ(DecideLease({State::kMissing, {}, {}}, {}, kT0, options).record.lease_duration_seconds, 15);
+  EXPECT_EQ(DecideLease({State::kMissing, {}, {}}, {}, kT0, options).record.lease_duration_seconds,
+            15);
 }
 
 }  // namespace

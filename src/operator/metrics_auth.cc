@@ -1,11 +1,11 @@
 // TokenReview / SubjectAccessReview filter for the metrics server (metrics_auth.h).
 #include "operator/metrics_auth.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include <fmt/format.h>
 #include <openssl/evp.h>
+
+#include <algorithm>
+#include <cctype>
 
 #include "base/log.h"
 #include "operator/endpoints.h"
@@ -32,9 +32,11 @@ void MakeRoom(Map* cache, Time now, std::size_t max) {
 Result<std::vector<std::string>> Strings(const Json& value, const std::string& field) {
   std::vector<std::string> out;
   if (value.is_null()) return out;
-  if (!value.is_array()) return Status::BadRequest("TokenReview answer: " + field + ": want a list of strings");
+  if (!value.is_array())
+    return Status::BadRequest("TokenReview answer: " + field + ": want a list of strings");
   for (const Json& item : value) {
-    if (!item.is_string()) return Status::BadRequest("TokenReview answer: " + field + ": want a list of strings");
+    if (!item.is_string())
+      return Status::BadRequest("TokenReview answer: " + field + ": want a list of strings");
     out.push_back(item.get<std::string>());
   }
   return out;
@@ -69,37 +71,43 @@ Result<std::optional<UserInfo>> UserFromTokenReview(const Json& answer) {
   if (!status.is_object()) return Status::BadRequest("TokenReview answer: status: want an object");
   if (status.value("authenticated", Json(false)) != Json(true)) return std::optional<UserInfo>();
   const Json user = status.value("user", Json::object());
-  if (!user.is_object()) return Status::BadRequest("TokenReview answer: status.user: want an object");
+  if (!user.is_object())
+    return Status::BadRequest("TokenReview answer: status.user: want an object");
   UserInfo info;
   for (auto [field, out] : {std::pair{"username", &info.username}, std::pair{"uid", &info.uid}}) {
     const Json value = user.value(field, Json(""));
     if (!value.is_string()) {
-      return Status::BadRequest(std::string("TokenReview answer: status.user.") + field + ": want a string");
+      return Status::BadRequest(std::string("TokenReview answer: status.user.") + field +
+                                ": want a string");
     }
     *out = value.get<std::string>();
   }
   ASSIGN_OR_RETURN(info.groups, Strings(user.value("groups", Json()), "status.user.groups"));
   const Json extra = user.value("extra", Json::object());
-  if (!extra.is_object()) return Status::BadRequest("TokenReview answer: status.user.extra: want an object");
+  if (!extra.is_object())
+    return Status::BadRequest("TokenReview answer: status.user.extra: want an object");
   for (const auto& [key, values] : extra.items()) {
     ASSIGN_OR_RETURN(info.extra[key], Strings(values, "status.user.extra." + key));
   }
   return std::optional<UserInfo>(std::move(info));
 }
 
-Json SubjectAccessReviewFor(const UserInfo& user, const std::string& verb, const std::string& path) {
+Json SubjectAccessReviewFor(const UserInfo& user, const std::string& verb,
+                            const std::string& path) {
   Json spec = {{"user", user.username},
                {"nonResourceAttributes", {{"path", path}, {"verb", verb}}}};
   if (!user.uid.empty()) spec["uid"] = user.uid;
   if (!user.groups.empty()) spec["groups"] = user.groups;
   if (!user.extra.empty()) spec["extra"] = user.extra;
-  return Json{{"apiVersion", "authorization.k8s.io/v1"}, {"kind", "SubjectAccessReview"}, {"spec", spec}};
+  return Json{
+      {"apiVersion", "authorization.k8s.io/v1"}, {"kind", "SubjectAccessReview"}, {"spec", spec}};
 }
 
 Result<bool> AllowedBySubjectAccessReview(const Json& answer) {
   if (!answer.is_object()) return Status::BadRequest("SubjectAccessReview answer: not an object");
   const Json status = answer.value("status", Json::object());
-  if (!status.is_object()) return Status::BadRequest("SubjectAccessReview answer: status: want an object");
+  if (!status.is_object())
+    return Status::BadRequest("SubjectAccessReview answer: status: want an object");
   // An explicit denial wins; otherwise only `allowed: true` allows.
   if (status.value("denied", Json(false)) == Json(true)) return false;
   return status.value("allowed", Json(false)) == Json(true);
@@ -148,8 +156,9 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
     if (it != decisions_.end() && clock_->Now() < it->second.expires) return it->second.allowed;
     ++access_reviews_;
   }
-  ASSIGN_OR_RETURN(store::ObjectPtr answer,
-                   client_->Create(kSubjectAccessReviews, SubjectAccessReviewFor(user, verb, path)));
+  ASSIGN_OR_RETURN(
+      store::ObjectPtr answer,
+      client_->Create(kSubjectAccessReviews, SubjectAccessReviewFor(user, verb, path)));
   ASSIGN_OR_RETURN(bool allowed, AllowedBySubjectAccessReview(answer->json));
   std::lock_guard lock(mu_);
   Time now = clock_->Now();
@@ -158,7 +167,8 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
   return allowed;
 }
 
-std::optional<apiserver::HttpResponse> MetricsAuthorizer::Check(const apiserver::HttpRequest& request) {
+std::optional<apiserver::HttpResponse> MetricsAuthorizer::Check(
+    const apiserver::HttpRequest& request) {
   std::optional<std::string> token = BearerToken(request.headers);
   if (!token) return TextError(401, "Unauthorized");
   Result<std::optional<UserInfo>> user = Authenticate(*token);
@@ -181,10 +191,12 @@ std::optional<apiserver::HttpResponse> MetricsAuthorizer::Check(const apiserver:
   return std::nullopt;
 }
 
-apiserver::HttpHandler WithAuthenticationAndAuthorization(std::shared_ptr<MetricsAuthorizer> authorizer,
-                                                          apiserver::HttpHandler inner) {
-  return [authorizer = std::move(authorizer), inner = std::move(inner)](const apiserver::HttpRequest& request) {
-    if (std::optional<apiserver::HttpResponse> refused = authorizer->Check(request)) return *refused;
+apiserver::HttpHandler WithAuthenticationAndAuthorization(
+    std::shared_ptr<MetricsAuthorizer> authorizer, apiserver::HttpHandler inner) {
+  return [authorizer = std::move(authorizer),
+          inner = std::move(inner)](const apiserver::HttpRequest& request) {
+    if (std::optional<apiserver::HttpResponse> refused = authorizer->Check(request))
+      return *refused;
     return inner(request);
   };
 }

@@ -10,8 +10,9 @@
 // Answers, as Go's http.Error writes them (text/plain, message and newline):
 //   no or empty bearer token, or TokenReview not authenticated   401 "Unauthorized"
 //   TokenReview request failed                                  500 "Authentication failed"
-//   SubjectAccessReview denies                                  403 "Authorization denied for user <name>"
-//   SubjectAccessReview request failed                          500 "Authorization for user <name> failed"
+//   SubjectAccessReview denies                                  403 "Authorization denied for user
+//   <name>" SubjectAccessReview request failed                          500 "Authorization for user
+//   <name> failed"
 //
 // Results are cached as the delegating authenticator and authorizer do: token reviews (either
 // answer) for 1 minute, keyed by the token's SHA-256 (the token itself is never kept); allowed
@@ -75,7 +76,8 @@ struct MetricsAuthOptions {
 class MetricsAuthorizer {
  public:
   // REQUIRES: client and clock outlive it.
-  MetricsAuthorizer(const client::Client* client, const Clock* clock, MetricsAuthOptions options = {});
+  MetricsAuthorizer(const client::Client* client, const Clock* clock,
+                    MetricsAuthOptions options = {});
 
   // nullopt when the request may pass; otherwise the answer to send instead.
   std::optional<apiserver::HttpResponse> Check(const apiserver::HttpRequest& request);
@@ -107,7 +109,7 @@ class MetricsAuthorizer {
 };
 
 // `inner` behind the filter; the handler shares the authorizer (and its caches).
-apiserver::HttpHandler WithAuthenticationAndAuthorization(std::shared_ptr<MetricsAuthorizer> authorizer,
-                                                          apiserver::HttpHandler inner);
+apiserver::HttpHandler WithAuthenticationAndAuthorization(
+    std::shared_ptr<MetricsAuthorizer> authorizer, apiserver::HttpHandler inner);
 
 }  // namespace lws::op

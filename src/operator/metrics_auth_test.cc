@@ -40,10 +40,11 @@ class MetricsAuthTest : public ::testing::Test {
     std::string token = review["spec"]["token"];
     if (token == "prometheus-token" || token == "other-token") {
       answer["status"] = {{"authenticated", true},
-                          {"user", {{"username", token == "other-token" ? "alice" : kScraper},
-                                    {"uid", "u-1"},
-                                    {"groups", {"system:serviceaccounts", "system:authenticated"}},
-                                    {"extra", {{"authentication.kubernetes.io/pod-name", {"prom-0"}}}}}}};
+                          {"user",
+                           {{"username", token == "other-token" ? "alice" : kScraper},
+                            {"uid", "u-1"},
+                            {"groups", {"system:serviceaccounts", "system:authenticated"}},
+                            {"extra", {{"authentication.kubernetes.io/pod-name", {"prom-0"}}}}}}};
     } else {
       answer["status"] = {{"authenticated", false}, {"error", "invalid bearer token"}};
     }
@@ -54,8 +55,9 @@ class MetricsAuthTest : public ::testing::Test {
     if (api_down_) return Status(Code::kServiceUnavailable, "injected");
     last_access_review_ = review;
     Json answer = review;
-    bool allowed = review["spec"]["user"] == kScraper &&
-                   review["spec"]["nonResourceAttributes"] == Json{{"path", "/metrics"}, {"verb", "get"}};
+    bool allowed =
+        review["spec"]["user"] == kScraper &&
+        review["spec"]["nonResourceAttributes"] == Json{{"path", "/metrics"}, {"verb", "get"}};
     answer["status"] = {{"allowed", allowed}};
     return answer;
   }
@@ -110,8 +112,8 @@ TEST_F(MetricsAuthTest, FailedReviewsAre500AndNotCached) {
 
   // Authenticated (cached), then the authorization review fails.
   clock_.Advance(std::chrono::minutes(6));
-  reviews_.on_write = [this](std::string_view, const client::Resource& r, const Json& object)
-      -> std::optional<Result<Json>> {
+  reviews_.on_write = [this](std::string_view, const client::Resource& r,
+                             const Json& object) -> std::optional<Result<Json>> {
     if (r.resource == "tokenreviews") return AnswerTokenReview(object);
     return Result<Json>(Status(Code::kServiceUnavailable, "injected"));
   };
@@ -147,10 +149,11 @@ TEST_F(MetricsAuthTest, ResultsAreCachedForTheirTtl) {
 TEST_F(MetricsAuthTest, FilterWrapsTheHandler) {
   auto shared = std::make_shared<MetricsAuthorizer>(&reviews_, &clock_);
   int served = 0;
-  apiserver::HttpHandler handler = WithAuthenticationAndAuthorization(shared, [&](const HttpRequest&) {
-    ++served;
-    return HttpResponse{};
-  });
+  apiserver::HttpHandler handler =
+      WithAuthenticationAndAuthorization(shared, [&](const HttpRequest&) {
+        ++served;
+        return HttpResponse{};
+      });
   EXPECT_EQ(handler(Scrape("")).status, 401);
   EXPECT_EQ(served, 0);
   EXPECT_EQ(handler(Scrape("Bearer prometheus-token")).status, 200);
@@ -158,16 +161,21 @@ TEST_F(MetricsAuthTest, FilterWrapsTheHandler) {
 }
 
 TEST(ReviewCodecTest, MalformedAnswersAreBadRequest) {
-  EXPECT_EQ(UserFromTokenReview(Json::parse(R"({"status":{"authenticated":true,"user":{"groups":"x"}}})"))
-                .status().code(),
-            Code::kBadRequest);
+  EXPECT_EQ(
+      UserFromTokenReview(Json::parse(R"({"status":{"authenticated":true,"user":{"groups":"x"}}})"))
+          .status()
+          .code(),
+      Code::kBadRequest);
   EXPECT_EQ(UserFromTokenReview(Json::array()).status().code(), Code::kBadRequest);
   Result<std::optional<UserInfo>> none = UserFromTokenReview(Json::parse(R"({"status":{}})"));
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
-  EXPECT_EQ(*AllowedBySubjectAccessReview(Json::parse(R"({"status":{"allowed":true,"denied":true}})")), false);
+  EXPECT_EQ(
+      *AllowedBySubjectAccessReview(Json::parse(R"({"status":{"allowed":true,"denied":true}})")),
+      false);
   EXPECT_EQ(*AllowedBySubjectAccessReview(Json::parse(R"({})")), false);
-  EXPECT_EQ(AllowedBySubjectAccessReview(Json::parse(R"({"status":3})")).status().code(), Code::kBadRequest);
+  EXPECT_EQ(AllowedBySubjectAccessReview(Json::parse(R"({"status":3})")).status().code(),
+            Code::kBadRequest);
 }
 
 }  // namespace

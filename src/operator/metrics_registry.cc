@@ -1,12 +1,12 @@
 // The registry's families and the text exposition (metrics_registry.h).
 #include "operator/metrics_registry.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "base/assert.h"
 
@@ -26,9 +26,12 @@ bool ValidName(std::string_view name, bool allow_colon) {
 
 std::string_view TypeName(MetricFamily::Type type) {
   switch (type) {
-    case MetricFamily::Type::kCounter: return "counter";
-    case MetricFamily::Type::kGauge: return "gauge";
-    case MetricFamily::Type::kHistogram: return "histogram";
+    case MetricFamily::Type::kCounter:
+      return "counter";
+    case MetricFamily::Type::kGauge:
+      return "gauge";
+    case MetricFamily::Type::kHistogram:
+      return "histogram";
   }
   return "untyped";
 }
@@ -62,7 +65,8 @@ std::string FormatMetricValue(double value) {
     return fmt::format("{}e{}{}{}", sci.substr(0, e), exponent < 0 ? '-' : '+',
                        magnitude < 10 ? "0" : "", magnitude);
   }
-  auto [fixed_end, fixed_ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  auto [fixed_end, fixed_ec] =
+      std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
   LWS_ASSERT(fixed_ec == std::errc(), "to_chars of a small finite double");
   return std::string(buf, fixed_end);
 }
@@ -71,10 +75,14 @@ std::string EscapeLabelValue(std::string_view value) {
   std::string out;
   out.reserve(value.size());
   for (char c : value) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out.push_back(c);
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -83,9 +91,12 @@ std::string EscapeHelp(std::string_view help) {
   std::string out;
   out.reserve(help.size());
   for (char c : help) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out.push_back(c);
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -104,7 +115,10 @@ std::vector<double> ExponentialBuckets(double start, double factor, int count) {
 
 MetricFamily::MetricFamily(std::string name, std::string help, Type type,
                            std::vector<std::string> label_names)
-    : name_(std::move(name)), help_(std::move(help)), type_(type), label_names_(std::move(label_names)) {
+    : name_(std::move(name)),
+      help_(std::move(help)),
+      type_(type),
+      label_names_(std::move(label_names)) {
   LWS_ASSERT(ValidName(name_, true), "invalid metric name " + name_);
   for (const std::string& label : label_names_) {
     LWS_ASSERT(ValidName(label, false) && label.rfind("__", 0) != 0, "invalid label name " + label);
@@ -116,8 +130,9 @@ MetricFamily::MetricFamily(std::string name, std::string help, Type type,
 }
 
 LabelValues MetricFamily::SeriesKey(const LabelValues& values) const {
-  LWS_ASSERT(values.size() == label_names_.size(),
-             fmt::format("{}: {} label values for {} labels", name_, values.size(), label_names_.size()));
+  LWS_ASSERT(
+      values.size() == label_names_.size(),
+      fmt::format("{}: {} label values for {} labels", name_, values.size(), label_names_.size()));
   LabelValues key;
   key.reserve(values.size());
   for (std::size_t i : sorted_) key.push_back(values[i]);
@@ -201,8 +216,9 @@ HistogramVec::HistogramVec(std::string name, std::string help, std::vector<std::
   LWS_ASSERT(std::find(names.begin(), names.end(), "le") == names.end(),
              this->name() + ": \"le\" is reserved for histogram buckets");
   for (std::size_t i = 0; i < upper_bounds_.size(); ++i) {
-    LWS_ASSERT(std::isfinite(upper_bounds_[i]) && (i == 0 || upper_bounds_[i - 1] < upper_bounds_[i]),
-               this->name() + ": bucket bounds must be finite and strictly increasing");
+    LWS_ASSERT(
+        std::isfinite(upper_bounds_[i]) && (i == 0 || upper_bounds_[i - 1] < upper_bounds_[i]),
+        this->name() + ": bucket bounds must be finite and strictly increasing");
   }
 }
 
@@ -287,7 +303,8 @@ HistogramVec* Registry::Histogram(const std::string& name, const std::string& he
                "histogram " + name + " registered twice with different buckets");
     return histogram;
   }
-  auto family = std::make_unique<HistogramVec>(name, help, std::move(label_names), std::move(upper_bounds));
+  auto family =
+      std::make_unique<HistogramVec>(name, help, std::move(label_names), std::move(upper_bounds));
   HistogramVec* raw = family.get();
   families_.emplace(name, std::move(family));
   return raw;

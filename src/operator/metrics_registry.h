@@ -158,7 +158,8 @@ class Registry {
 };
 
 // The content type of Exposition().
-inline constexpr std::string_view kExpositionContentType = "text/plain; version=0.0.4; charset=utf-8";
+inline constexpr std::string_view kExpositionContentType =
+    "text/plain; version=0.0.4; charset=utf-8";
 
 // Go's strconv.FormatFloat(v, 'g', -1, 64), with Prometheus' "+Inf", "-Inf" and "NaN".
 std::string FormatMetricValue(double value);

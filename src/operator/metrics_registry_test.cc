@@ -1,10 +1,10 @@
 #include "operator/metrics_registry.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 namespace lws::op {
 namespace {
@@ -15,11 +15,12 @@ TEST(FormatMetricValueTest, MatchesGoShortestG) {
     const char* want;
   };
   const double inf = std::numeric_limits<double>::infinity();
-  for (const Case& c : {Case{0, "0"}, Case{1, "1"}, Case{-1, "-1"}, Case{0.25, "0.25"}, Case{100, "100"},
-                        Case{123456, "123456"}, Case{1e6, "1e+06"}, Case{1234567, "1.234567e+06"},
-                        Case{0.0001, "0.0001"}, Case{0.00001, "1e-05"}, Case{1e-8, "1e-08"},
-                        Case{1e21, "1e+21"}, Case{1e100, "1e+100"}, Case{-2.5, "-2.5"}, Case{0.1 + 0.2, "0.30000000000000004"},
-                        Case{inf, "+Inf"}, Case{-inf, "-Inf"}, Case{std::nan(""), "NaN"}}) {
+  for (const Case& c :
+       {Case{0, "0"}, Case{1, "1"}, Case{-1, "-1"}, Case{0.25, "0.25"}, Case{100, "100"},
+        Case{123456, "123456"}, Case{1e6, "1e+06"}, Case{1234567, "1.234567e+06"},
+        Case{0.0001, "0.0001"}, Case{0.00001, "1e-05"}, Case{1e-8, "1e-08"}, Case{1e21, "1e+21"},
+        Case{1e100, "1e+100"}, Case{-2.5, "-2.5"}, Case{0.1 + 0.2, "0.30000000000000004"},
+        Case{inf, "+Inf"}, Case{-inf, "-Inf"}, Case{std::nan(""), "NaN"}}) {
     EXPECT_EQ(FormatMetricValue(c.value), c.want) << c.want;
   }
 }
@@ -27,10 +28,11 @@ TEST(FormatMetricValueTest, MatchesGoShortestG) {
 // client-go's workqueue histograms: the bounds as Prometheus shows them.
 TEST(FormatMetricValueTest, WorkqueueBucketsPrintAsClientGolangDoes) {
   std::vector<std::string> printed;
-  for (double bound : ExponentialBuckets(10e-9, 10, 12)) printed.push_back(FormatMetricValue(bound));
+  for (double bound : ExponentialBuckets(10e-9, 10, 12))
+    printed.push_back(FormatMetricValue(bound));
   EXPECT_EQ(printed, (std::vector<std::string>{"1e-08", "1e-07", "1e-06", "9.999999999999999e-06",
-                                               "9.999999999999999e-05", "0.001", "0.01", "0.1", "1", "10",
-                                               "100", "1000"}));
+                                               "9.999999999999999e-05", "0.001", "0.01", "0.1", "1",
+                                               "10", "100", "1000"}));
 }
 
 TEST(EscapeTest, LabelValuesAndHelp) {
@@ -41,7 +43,8 @@ TEST(EscapeTest, LabelValuesAndHelp) {
 TEST(RegistryTest, ExpositionIsSortedEscapedAndTyped) {
   Registry registry;
   // Declared with labels out of name order: written in name order.
-  CounterVec* total = registry.Counter("z_total", "Total \"things\"\nper thing", {"result", "controller"});
+  CounterVec* total =
+      registry.Counter("z_total", "Total \"things\"\nper thing", {"result", "controller"});
   total->Inc({"success", "b"});
   total->Add({"error", "a\"x"}, 2);
   total->Inc({"success", "a\"x"});
@@ -74,7 +77,8 @@ TEST(RegistryTest, RegisteringAgainReturnsTheSameFamily) {
   Registry registry;
   CounterVec* first = registry.Counter("c_total", "help", {"a"});
   EXPECT_EQ(registry.Counter("c_total", "help", {"a"}), first);
-  EXPECT_EQ(registry.Histogram("h", "help", {}, {1, 2}), registry.Histogram("h", "help", {}, {1, 2}));
+  EXPECT_EQ(registry.Histogram("h", "help", {}, {1, 2}),
+            registry.Histogram("h", "help", {}, {1, 2}));
 }
 
 TEST(RegistryTest, GaugeSeriesCanBeRemovedAndHooksRunBeforeEachScrape) {

@@ -20,10 +20,9 @@ apiserver::HttpServerOptions ServerOptions(const BindAddress& address) {
 
 }  // namespace
 
-Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(const MetricsServerOptions& options,
-                                                                  const Registry* registry,
-                                                                  const client::Client* client,
-                                                                  const Clock* clock) {
+Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(
+    const MetricsServerOptions& options, const Registry* registry, const client::Client* client,
+    const Clock* clock) {
   ASSIGN_OR_RETURN(std::optional<BindAddress> address, ParseBindAddress(options.bind_address));
   if (!address) return std::unique_ptr<apiserver::HttpServer>();
   apiserver::HttpServerOptions server_options = ServerOptions(*address);
@@ -42,19 +41,22 @@ Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(const MetricsS
     auto authorizer = std::make_shared<MetricsAuthorizer>(client, clock, options.auth);
     handler = WithAuthenticationAndAuthorization(std::move(authorizer), std::move(handler));
   }
-  ASSIGN_OR_RETURN(auto server, apiserver::HttpServer::Start(std::move(server_options), std::move(handler)));
-  Logger("metrics")->info("Serving metrics server on {} (secure: {})", server->address(), options.secure);
+  ASSIGN_OR_RETURN(auto server,
+                   apiserver::HttpServer::Start(std::move(server_options), std::move(handler)));
+  Logger("metrics")->info("Serving metrics server on {} (secure: {})", server->address(),
+                          options.secure);
   return server;
 }
 
-Result<std::unique_ptr<apiserver::HttpServer>> StartHealthProbeServer(const HealthProbeOptions& options,
-                                                                      const HealthChecks* liveness,
-                                                                      const HealthChecks* readiness) {
+Result<std::unique_ptr<apiserver::HttpServer>> StartHealthProbeServer(
+    const HealthProbeOptions& options, const HealthChecks* liveness,
+    const HealthChecks* readiness) {
   ASSIGN_OR_RETURN(std::optional<BindAddress> address, ParseBindAddress(options.bind_address));
   if (!address) return std::unique_ptr<apiserver::HttpServer>();
-  apiserver::HttpHandler handler =
-      HealthProbeHandler(options.liveness_endpoint, liveness, options.readiness_endpoint, readiness);
-  ASSIGN_OR_RETURN(auto server, apiserver::HttpServer::Start(ServerOptions(*address), std::move(handler)));
+  apiserver::HttpHandler handler = HealthProbeHandler(options.liveness_endpoint, liveness,
+                                                      options.readiness_endpoint, readiness);
+  ASSIGN_OR_RETURN(auto server,
+                   apiserver::HttpServer::Start(ServerOptions(*address), std::move(handler)));
   Logger("health")->info("Serving health probes on {} ({}, {})", server->address(),
                          options.liveness_endpoint, options.readiness_endpoint);
   return server;

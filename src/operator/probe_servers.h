@@ -48,14 +48,12 @@ struct HealthProbeOptions {
 
 // nullptr when the bind address disables the server. The client answers the reviews of a
 // secure server. REQUIRES: registry, client and clock outlive the server.
-Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(const MetricsServerOptions& options,
-                                                                  const Registry* registry,
-                                                                  const client::Client* client,
-                                                                  const Clock* clock);
+Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(
+    const MetricsServerOptions& options, const Registry* registry, const client::Client* client,
+    const Clock* clock);
 
 // nullptr when the bind address disables the server. REQUIRES: both check sets outlive it.
-Result<std::unique_ptr<apiserver::HttpServer>> StartHealthProbeServer(const HealthProbeOptions& options,
-                                                                      const HealthChecks* liveness,
-                                                                      const HealthChecks* readiness);
+Result<std::unique_ptr<apiserver::HttpServer>> StartHealthProbeServer(
+    const HealthProbeOptions& options, const HealthChecks* liveness, const HealthChecks* readiness);
 
 }  // namespace lws::op

@@ -117,8 +117,8 @@ TEST_F(ProbeServersTest, SecureMetricsServerNeedsAnAuthorizedToken) {
   Answer scraped = TlsGet(port, "/metrics", "scraper");
   EXPECT_EQ(scraped.status, 200);
   EXPECT_EQ(scraped.content_type, "text/plain; version=0.0.4; charset=utf-8");
-  EXPECT_THAT(scraped.body,
-              HasSubstr("controller_runtime_webhook_requests_total{code=\"200\",webhook=\"/mutate--v1-pod\"} 1\n"));
+  EXPECT_THAT(scraped.body, HasSubstr("controller_runtime_webhook_requests_total{code=\"200\","
+                                      "webhook=\"/mutate--v1-pod\"} 1\n"));
   EXPECT_EQ(TlsGet(port, "/metrics", "").status, 401);
   EXPECT_EQ(TlsGet(port, "/metrics", "stolen").status, 401);
   // Plain HTTP to the HTTPS port gets no HTTP answer.
@@ -146,7 +146,8 @@ TEST_F(ProbeServersTest, InsecureMetricsServerIsPlainHttpWithoutTheFilter) {
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   Answer scraped = PlainGet((*server)->port(), "/metrics");
   EXPECT_EQ(scraped.status, 200);
-  EXPECT_THAT(scraped.body, HasSubstr("# TYPE controller_runtime_webhook_requests_total counter\n"));
+  EXPECT_THAT(scraped.body,
+              HasSubstr("# TYPE controller_runtime_webhook_requests_total counter\n"));
 }
 
 TEST_F(ProbeServersTest, HealthProbeServerServesLivenessAndReadiness) {
@@ -154,7 +155,9 @@ TEST_F(ProbeServersTest, HealthProbeServerServesLivenessAndReadiness) {
   HealthChecks readiness;
   liveness.Add("healthz", Ping);
   std::atomic<bool> ready = false;  // read on the server's I/O thread
-  readiness.Add("readyz", [&] { return ready ? Status::Ok() : Status::Internal("certificates are not ready"); });
+  readiness.Add("readyz", [&] {
+    return ready ? Status::Ok() : Status::Internal("certificates are not ready");
+  });
   HealthProbeOptions options;
   options.bind_address = "127.0.0.1:0";
   auto server = StartHealthProbeServer(options, &liveness, &readiness);

@@ -33,8 +33,9 @@ RolloutSample RolloutSampleOf(const api::Json& lws) {
   for (const api::Json& c : *conditions) {
     if (!c.is_object()) continue;
     if (c.value("type", api::Json()) == "Progressing") {
-      sample.progress_deadline_exceeded = c.value("status", api::Json()) == "False" &&
-                                          c.value("reason", api::Json()) == "ProgressDeadlineExceeded";
+      sample.progress_deadline_exceeded =
+          c.value("status", api::Json()) == "False" &&
+          c.value("reason", api::Json()) == "ProgressDeadlineExceeded";
     }
     if (c.value("type", api::Json()) != "UpdateInProgress") continue;
     sample.update_in_progress = c.value("status", api::Json()) == "True";
@@ -59,17 +60,20 @@ void RolloutMetrics::OnChange(const store::ObjectPtr& old, const store::ObjectPt
   Observe(name.namespace_, name.name, RolloutSampleOf(now->json));
 }
 
-void RolloutMetrics::Observe(const std::string& ns, const std::string& name, const RolloutSample& sample) {
+void RolloutMetrics::Observe(const std::string& ns, const std::string& name,
+                             const RolloutSample& sample) {
   const LabelValues labels = {ns, name};
   metrics_->rollout_groups_updated->Set(labels, sample.groups_updated);
   metrics_->rollout_surge_groups->Set(labels, sample.surge_groups);
-  metrics_->rollout_progress_deadline_exceeded->Set(labels, sample.progress_deadline_exceeded ? 1 : 0);
+  metrics_->rollout_progress_deadline_exceeded->Set(labels,
+                                                    sample.progress_deadline_exceeded ? 1 : 0);
   const store::ObjectName key{ns, name};
   auto started = started_.find(key);
   if (sample.update_in_progress) {
     // The first start seen is kept: a second template change mid-rollout replaces the
     // condition (new transition time) but the rollout as users see it goes on.
-    if (started == started_.end() && sample.update_transition) started_.emplace(key, *sample.update_transition);
+    if (started == started_.end() && sample.update_transition)
+      started_.emplace(key, *sample.update_transition);
     return;
   }
   if (started == started_.end()) return;

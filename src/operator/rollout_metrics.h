@@ -16,7 +16,8 @@
 // rollout whose start it never saw is not observed.
 //
 //   RolloutMetrics rollouts(&metrics);
-//   lws_informer.AddHandler([&](const auto& old, const auto& now) { rollouts.OnChange(old, now); });
+//   lws_informer.AddHandler([&](const auto& old, const auto& now) { rollouts.OnChange(old, now);
+//   });
 //
 // Threading: OnChange on one loop; the gauges are read by scrapes (thread-safe registry).
 #pragma once

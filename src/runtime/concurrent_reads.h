@@ -62,8 +62,8 @@ class ConcurrentReads {
 
   std::shared_mutex containers_;
   mutable std::mutex mu_;
-  std::uint64_t epoch_ = 0;                      // advanced by each retirement
-  std::map<std::uint64_t, int> active_;          // start epoch -> running readers
+  std::uint64_t epoch_ = 0;              // advanced by each retirement
+  std::map<std::uint64_t, int> active_;  // start epoch -> running readers
   std::deque<std::pair<std::uint64_t, std::shared_ptr<const void>>> retired_;  // (epoch, object)
 };
 

@@ -50,9 +50,9 @@ bool Expectations::Satisfied(const Key& key, Time now) {
   std::erase_if(list, [&](const Expectation& e) {
     if (e.informer->handled_resource_version() >= e.rv) return true;
     if (now < e.deadline) return false;
-    Logger("runtime")->warn(
-        "{}: resourceVersion {} not observed within {} s; reconciling anyway", KeyString(key),
-        e.rv, std::chrono::duration_cast<std::chrono::seconds>(timeout_).count());
+    Logger("runtime")->warn("{}: resourceVersion {} not observed within {} s; reconciling anyway",
+                            KeyString(key), e.rv,
+                            std::chrono::duration_cast<std::chrono::seconds>(timeout_).count());
     return true;
   });
   if (!list.empty()) return false;

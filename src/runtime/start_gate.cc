@@ -23,7 +23,9 @@ bool InitialList::Check(const client::Informer& informer) {
 }
 
 StartGate::StartGate(std::vector<SyncSource*> sources, std::function<void()> on_open)
-    : sources_(std::move(sources)), on_open_(std::move(on_open)), alive_(std::make_shared<char>(0)) {
+    : sources_(std::move(sources)),
+      on_open_(std::move(on_open)),
+      alive_(std::make_shared<char>(0)) {
   std::weak_ptr<char> alive = alive_;
   for (SyncSource* source : sources_) {
     source->OnSynced([this, alive] {

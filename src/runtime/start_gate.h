@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "client/informer.h"
 #include "client/client.h"
+#include "client/informer.h"
 
 namespace lws::runtime {
 

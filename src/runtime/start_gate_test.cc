@@ -57,7 +57,9 @@ TEST(StartGate, OpensOnceWhenTheLastSourceSyncs) {
 TEST(StartGate, DestroyedGateIsNotCalled) {
   FakeSource a;
   int opened = 0;
-  { StartGate gate({&a}, [&] { ++opened; }); }
+  {
+    StartGate gate({&a}, [&] { ++opened; });
+  }
   a.Sync();
   EXPECT_EQ(opened, 0);
 }
@@ -97,7 +99,8 @@ TEST(InitialList, CapturedAfterTheWatchOpened) {
 TEST(StartGate, HoldsTheQueueUntilEveryInformerSynced) {
   client::testing::ControlPlane cp;
   client::LocalClient client = cp.Client("test");
-  for (int i = 0; i < 700; ++i) ASSERT_TRUE(client.Create(client::kPods, Pod("p" + std::to_string(i))).ok());
+  for (int i = 0; i < 700; ++i)
+    ASSERT_TRUE(client.Create(client::kPods, Pod("p" + std::to_string(i))).ok());
   TypedInformer<api::Pod> pods(&cp.loop, &client, client::kPods);
   TypedInformer<api::StatefulSet> sets(&cp.loop, &client, client::kStatefulSets);
   std::vector<std::size_t> cache_size_at_run;

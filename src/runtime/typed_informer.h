@@ -48,8 +48,8 @@
 #include "api/codec.h"
 #include "base/event_loop.h"
 #include "base/log.h"
-#include "client/informer.h"
 #include "client/client.h"
+#include "client/informer.h"
 #include "client/resource.h"
 #include "runtime/concurrent_reads.h"
 #include "runtime/start_gate.h"
@@ -61,7 +61,8 @@ namespace lws::runtime {
 template <class T>  // an api type with Fields() and `metadata` (api::Pod, api::StatefulSet, ...)
 class TypedInformer final : public SyncSource {
  public:
-  using Handler = std::function<void(const T* old, const T* now)>;  // old null: added; now null: deleted
+  using Handler =
+      std::function<void(const T* old, const T* now)>;  // old null: added; now null: deleted
   using IndexFunc = std::function<std::vector<std::string>(const T&)>;
 
   // REQUIRES: loop and client outlive the informer.
@@ -72,9 +73,8 @@ class TypedInformer final : public SyncSource {
         resource_(resource),
         ns_(std::move(ns)),
         informer_(loop, client, resource, ns_) {
-    informer_.AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) {
-      OnEvent(old, now);
-    });
+    informer_.AddHandler(
+        [this](const store::ObjectPtr& old, const store::ObjectPtr& now) { OnEvent(old, now); });
   }
   ~TypedInformer() override { Stop(); }
   TypedInformer(const TypedInformer&) = delete;
@@ -172,7 +172,7 @@ class TypedInformer final : public SyncSource {
  private:
   struct Entry {
     store::ObjectPtr stored;
-    std::shared_ptr<const T> object;  // the stored version's decoded view
+    std::shared_ptr<const T> object;                     // the stored version's decoded view
     std::vector<std::vector<std::string>> index_values;  // per index_funcs_ entry
   };
 

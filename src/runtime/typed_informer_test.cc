@@ -16,23 +16,28 @@ namespace {
 using api::Json;
 
 Json OwnerRef(const std::string& name, const std::string& uid) {
-  return {{"apiVersion", "leaderworkerset.x-k8s.io/v1"}, {"kind", "LeaderWorkerSet"},
-          {"name", name}, {"uid", uid}, {"controller", true}};
+  return {{"apiVersion", "leaderworkerset.x-k8s.io/v1"},
+          {"kind", "LeaderWorkerSet"},
+          {"name", name},
+          {"uid", uid},
+          {"controller", true}};
 }
 
 Json Pod(const std::string& name, const std::string& group, const Json& owner = nullptr) {
-  Json pod = {{"apiVersion", "v1"},
-              {"kind", "Pod"},
-              {"metadata", {{"name", name}, {"namespace", "default"},
-                            {"labels", {{api::kGroupIndexLabel, group}}}}},
-              {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}};
+  Json pod = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata",
+       {{"name", name}, {"namespace", "default"}, {"labels", {{api::kGroupIndexLabel, group}}}}},
+      {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}};
   if (!owner.is_null()) pod["metadata"]["ownerReferences"] = Json::array({owner});
   return pod;
 }
 
 std::vector<std::string> Names(const std::vector<const api::Pod*>& pods) {
   std::vector<std::string> out;
-  for (const api::Pod* pod : pods) out.push_back(pod->metadata.namespace_ + "/" + pod->metadata.name);
+  for (const api::Pod* pod : pods)
+    out.push_back(pod->metadata.namespace_ + "/" + pod->metadata.name);
   return out;
 }
 
@@ -242,7 +247,7 @@ TEST_F(TypedInformerTest, SharedCacheKeepsReplacedVersionsForRunningReaders) {
     cp.loop.RunUntilIdle();
     Remove("a");
     cp.loop.RunUntilIdle();
-    EXPECT_EQ(pods.Get("default", "a"), nullptr);  // later reads see the change
+    EXPECT_EQ(pods.Get("default", "a"), nullptr);                   // later reads see the change
     EXPECT_EQ(before->metadata.Label(api::kGroupIndexLabel), "0");  // still alive
     EXPECT_EQ(reads.retired(), 2u);
   }

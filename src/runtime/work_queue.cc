@@ -98,9 +98,9 @@ Duration WorkQueue::NextBackoff(const Key& key) const {
 }
 
 std::size_t WorkQueue::pending() const {
-  return static_cast<std::size_t>(std::count_if(states_.begin(), states_.end(), [](const auto& entry) {
-    return entry.second.queued || entry.second.timer != 0;
-  }));
+  return static_cast<std::size_t>(std::count_if(
+      states_.begin(), states_.end(),
+      [](const auto& entry) { return entry.second.queued || entry.second.timer != 0; }));
 }
 
 void WorkQueue::Post(const Key& key) {
@@ -185,7 +185,8 @@ void WorkQueue::MaybeForget(const Key& key) {
   auto it = states_.find(key);
   if (it == states_.end()) return;
   const KeyState& state = it->second;
-  if (state.queued || state.running || state.dirty || state.timer != 0 || state.failures != 0) return;
+  if (state.queued || state.running || state.dirty || state.timer != 0 || state.failures != 0)
+    return;
   // The last run time matters while the throttle interval lasts.
   if (options_.min_interval > Duration::zero() && state.last_run &&
       loop_->Now() < *state.last_run + options_.min_interval) {

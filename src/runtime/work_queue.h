@@ -53,8 +53,8 @@
 #include <string>
 
 #include "base/event_loop.h"
-#include "base/worker_pool.h"
 #include "base/status.h"
+#include "base/worker_pool.h"
 #include "runtime/concurrent_reads.h"
 #include "store/object.h"
 
@@ -96,7 +96,7 @@ struct WorkQueueOptions {
   Duration max_delay = std::chrono::seconds(1000);
   Duration min_interval{0};  // a key runs at most this often (changes meanwhile share one run)
   WorkQueueObserver* observer = nullptr;  // not owned; must outlive the queue
-  std::size_t workers = 0;  // 0: reconciles run on the loop; N: on N threads (see above)
+  std::size_t workers = 0;           // 0: reconciles run on the loop; N: on N threads (see above)
   ConcurrentReads* reads = nullptr;  // with workers: what reconciles read under; not owned
 };
 
@@ -106,7 +106,8 @@ class WorkQueue {
 
   // `name` names the logger and log lines ("leaderworkerset", "pod-group").
   // REQUIRES: loop outlives the queue.
-  WorkQueue(EventLoop* loop, std::string name, Reconciler reconciler, WorkQueueOptions options = {});
+  WorkQueue(EventLoop* loop, std::string name, Reconciler reconciler,
+            WorkQueueOptions options = {});
   ~WorkQueue();
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
@@ -133,12 +134,12 @@ class WorkQueue {
 
  private:
   struct KeyState {
-    bool queued = false;         // a run is posted to the loop or held by the gate
-    bool running = false;        // its reconcile is on the stack now
-    bool dirty = false;          // added while running: run again afterwards
-    TaskId timer = 0;            // a delayed Add, 0 when none
+    bool queued = false;   // a run is posted to the loop or held by the gate
+    bool running = false;  // its reconcile is on the stack now
+    bool dirty = false;    // added while running: run again afterwards
+    TaskId timer = 0;      // a delayed Add, 0 when none
     Time timer_at{};
-    int failures = 0;            // consecutive failures, for the backoff
+    int failures = 0;  // consecutive failures, for the backoff
     std::optional<Time> last_run;
   };
 

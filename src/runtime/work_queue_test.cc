@@ -1,10 +1,10 @@
 #include "runtime/work_queue.h"
 
+#include <gtest/gtest.h>
+
 #include <deque>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "base/virtual_loop.h"
 
@@ -109,10 +109,10 @@ TEST(WorkQueue, BackoffDoublesCapsAndResetsOnSuccess) {
   queue.Add(K("a"));
   loop.RunFor(seconds(10));
   // Gaps: 5, 10, 20, 30 (capped), 30, then the success's 100, then 5 again (reset).
-  EXPECT_EQ(rec.Times(), (std::vector<milliseconds>{milliseconds(0), milliseconds(5),
-                                                    milliseconds(15), milliseconds(35),
-                                                    milliseconds(65), milliseconds(95),
-                                                    milliseconds(195), milliseconds(200)}));
+  EXPECT_EQ(rec.Times(),
+            (std::vector<milliseconds>{milliseconds(0), milliseconds(5), milliseconds(15),
+                                       milliseconds(35), milliseconds(65), milliseconds(95),
+                                       milliseconds(195), milliseconds(200)}));
   EXPECT_EQ(queue.failures(), 6u);
   EXPECT_EQ(queue.runs(), 8u);
   EXPECT_EQ(queue.pending(), 0u);
@@ -234,7 +234,9 @@ TEST(WorkQueue, MinIntervalMakesChangesShareOneRun) {
 struct ObserverLog final : WorkQueueObserver {
   explicit ObserverLog(Time start) : start(start) {}
   long long Ms(Time t) const { return std::chrono::duration_cast<milliseconds>(t - start).count(); }
-  void Added(const Key& key, Time now) override { lines.push_back("add " + key.name + " " + std::to_string(Ms(now))); }
+  void Added(const Key& key, Time now) override {
+    lines.push_back("add " + key.name + " " + std::to_string(Ms(now)));
+  }
   void Started(const Key& key, Time now) override {
     lines.push_back("start " + key.name + " " + std::to_string(Ms(now)));
   }
@@ -263,10 +265,10 @@ TEST(WorkQueue, ObserverHearsAddsRunsAndRetries) {
   loop.RunFor(milliseconds(10));
   queue.SetReady(true);  // held until now: the queue latency includes the wait at the gate
   loop.RunFor(seconds(2));
-  EXPECT_EQ(log.lines, (std::vector<std::string>{
-                           "add a 0", "start a 10", "finish a error 0", "requeue a 5",
-                           "add a 15", "start a 15", "finish a ok 0", "requeue a 1000",
-                           "add a 1015", "start a 1015", "finish a ok 0"}));
+  EXPECT_EQ(log.lines,
+            (std::vector<std::string>{"add a 0", "start a 10", "finish a error 0", "requeue a 5",
+                                      "add a 15", "start a 15", "finish a ok 0", "requeue a 1000",
+                                      "add a 1015", "start a 1015", "finish a ok 0"}));
 }
 
 TEST(WorkQueue, ObserverHearsTheOutcomeOfARunThatStopsTheQueue) {

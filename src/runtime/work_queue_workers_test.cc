@@ -56,29 +56,32 @@ TEST(WorkQueueWorkers, KeysOverlapButOneKeyNeverRunsTwiceAtOnce) {
   options.workers = 3;
   ConcurrentReads reads;
   options.reads = &reads;
-  WorkQueue queue(&loop, "test", [&](const Key& key) {
-    seen.Enter(key);
-    int run = 0;
-    {
-      std::lock_guard<std::mutex> lock(seen.mu);
-      run = seen.runs[key.name];
-    }
-    // Each run holds a Reader: a's first alone, b next to the blocked a. a's second run may
-    // start before b's worker has let go of its Reader (b signals from inside its run).
-    if (key.name == "a" && run == 2) {
-      EXPECT_GE(reads.readers(), 1u);
-    } else {
-      EXPECT_EQ(reads.readers(), key.name == "a" ? 1u : 2u);
-    }
-    if (key.name == "a" && run == 1) {
-      a_started.set_value();
-      released.wait();  // a blocks until b has run next to it
-    }
-    seen.Leave(key);
-    if (key.name == "b") b_done.set_value();
-    if (key.name == "a" && run == 2) a_again.set_value();
-    return ReconcileResult::Done();
-  }, options);
+  WorkQueue queue(
+      &loop, "test",
+      [&](const Key& key) {
+        seen.Enter(key);
+        int run = 0;
+        {
+          std::lock_guard<std::mutex> lock(seen.mu);
+          run = seen.runs[key.name];
+        }
+        // Each run holds a Reader: a's first alone, b next to the blocked a. a's second run may
+        // start before b's worker has let go of its Reader (b signals from inside its run).
+        if (key.name == "a" && run == 2) {
+          EXPECT_GE(reads.readers(), 1u);
+        } else {
+          EXPECT_EQ(reads.readers(), key.name == "a" ? 1u : 2u);
+        }
+        if (key.name == "a" && run == 1) {
+          a_started.set_value();
+          released.wait();  // a blocks until b has run next to it
+        }
+        seen.Leave(key);
+        if (key.name == "b") b_done.set_value();
+        if (key.name == "a" && run == 2) a_again.set_value();
+        return ReconcileResult::Done();
+      },
+      options);
   OnLoop(&loop, [&] {
     queue.SetReady(true);
     queue.Add(K("a"));
@@ -129,11 +132,14 @@ TEST(WorkQueueWorkers, FailuresBackOffAndResultsReturnToTheLoop) {
   options.base_delay = std::chrono::milliseconds(1);
   options.observer = &log;
   std::atomic<bool> on_worker{true};
-  WorkQueue queue(&loop, "test", [&](const Key&) {
-    if (std::this_thread::get_id() == log.loop_thread) on_worker = false;
-    if (++runs == 1) return ReconcileResult::Error(Status::Internal("first try fails"));
-    return ReconcileResult::Done();
-  }, options);
+  WorkQueue queue(
+      &loop, "test",
+      [&](const Key&) {
+        if (std::this_thread::get_id() == log.loop_thread) on_worker = false;
+        if (++runs == 1) return ReconcileResult::Error(Status::Internal("first try fails"));
+        return ReconcileResult::Done();
+      },
+      options);
   OnLoop(&loop, [&] {
     queue.SetReady(true);
     queue.Add(K("a"));

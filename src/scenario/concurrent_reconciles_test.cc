@@ -1,4 +1,5 @@
-// The LWS controllers with reconcile workers, as `lws controller` runs them (--concurrent-lws-syncs,
+// The LWS controllers with reconcile workers, as `lws controller` runs them
+// (--concurrent-lws-syncs,
 // --concurrent-group-syncs), on the real clock next to the simulated cluster: four LWSs become
 // Available and their rolling updates, side by side, replace every group exactly once.
 //
@@ -158,7 +159,7 @@ class ConcurrentReconciles : public ::testing::Test {
 
   RealEventLoop loop_;
   client::testing::InMemoryControlPlane planes_{&loop_.clock(), /*seed=*/7,
-                                                 /*install_lws_crd=*/true, LwsAdmission()};
+                                                /*install_lws_crd=*/true, LwsAdmission()};
   store::Store* const store_ = planes_.store.get();
   apiserver::ApiServer* const server_ = planes_.server.get();
   std::unique_ptr<client::LocalClient> user_;
@@ -184,8 +185,8 @@ TEST_F(ConcurrentReconciles, RollingUpdatesReplaceEveryGroupOnce) {
                                 client::PatchType::kMerge, WorkerImagePatch());
     ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   }
-  ASSERT_TRUE(WaitFor([&] { return AllRolledOut(2); }))
-      << "the rolling updates never completed:\n" << Describe();
+  ASSERT_TRUE(WaitFor([&] { return AllRolledOut(2); })) << "the rolling updates never completed:\n"
+                                                        << Describe();
 
   // Each group's pods were created twice, once for each revision: no group was recreated by a
   // reconcile that read a stale or half-updated cache. (A surge group, index kGroups, comes and

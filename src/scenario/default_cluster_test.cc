@@ -29,8 +29,8 @@ TEST(DefaultCluster, TheVllmExampleSchedulesUnchanged) {
   auto created = world.Create(client::kLeaderWorkerSets, *manifest);
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   const std::string name = (*manifest)["metadata"]["name"];
-  EXPECT_TRUE(world.RunUntil(
-      [&] { return world.LwsCondition(name, "Available").status == "True"; }, 10min));
+  EXPECT_TRUE(world.RunUntil([&] { return world.LwsCondition(name, "Available").status == "True"; },
+                             10min));
   EXPECT_TRUE(world.Events("FailedScheduling").empty());
 }
 

@@ -32,7 +32,9 @@ class FailurePolicy : public ::testing::Test {
           [cluster::kCrashAfterSecondsAnnotation] = "10";
     ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", broken).ok());
   }
-  api::Condition Condition(const std::string& type) { return world.LwsCondition("test-sample", type); }
+  api::Condition Condition(const std::string& type) {
+    return world.LwsCondition("test-sample", type);
+  }
   std::string Revision(const std::string& pod) {
     auto p = world.Pod(pod);
     return p ? p->metadata.Label(api::kRevisionLabel) : "";
@@ -75,8 +77,10 @@ TEST_F(FailurePolicy, RollbackRestoresThePreviousTemplate) {
   // Back on the good revision everywhere, and Available.
   ASSERT_TRUE(world.RunUntil(
       [&] {
-        return Condition("Available").status == "True" && Revision("test-sample-0") == good_revision_ &&
-               Revision("test-sample-1") == good_revision_ && Revision("test-sample-2") == good_revision_;
+        return Condition("Available").status == "True" &&
+               Revision("test-sample-0") == good_revision_ &&
+               Revision("test-sample-1") == good_revision_ &&
+               Revision("test-sample-2") == good_revision_;
       },
       10min));
 
@@ -85,7 +89,8 @@ TEST_F(FailurePolicy, RollbackRestoresThePreviousTemplate) {
   broken["spec"]["leaderWorkerTemplate"]["workerTemplate"]["metadata"]["annotations"]
         [cluster::kCrashAfterSecondsAnnotation] = "10";
   ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", broken).ok());
-  ASSERT_TRUE(world.RunUntil([&] { return Condition("RolloutFailed").reason == "RolloutPaused"; }, 1min));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Condition("RolloutFailed").reason == "RolloutPaused"; }, 1min));
   world.RunFor(5min);
   EXPECT_EQ(Revision("test-sample-0"), good_revision_);
   EXPECT_EQ(Revision("test-sample-1"), good_revision_);
@@ -110,8 +115,12 @@ TEST_F(FailurePolicy, PauseReplacesNoFurtherGroup) {
   fixed["spec"]["leaderWorkerTemplate"]["workerTemplate"]["metadata"]["annotations"]
        [cluster::kCrashAfterSecondsAnnotation] = nullptr;
   ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", fixed).ok());
-  ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True" &&
-                                          Condition("RolloutFailed").status == "False"; }, 10min));
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        return Condition("Available").status == "True" &&
+               Condition("RolloutFailed").status == "False";
+      },
+      10min));
   EXPECT_EQ(Partition(), 0);
 }
 

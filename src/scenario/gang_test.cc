@@ -54,7 +54,8 @@ TEST(GangScheduling, PodGroupsFollowTheGroupsAndTheirRevisions) {
   ASSERT_TRUE(leader.has_value());
   const std::string revision = leader->metadata.Label(api::kRevisionLabel);
   EXPECT_EQ(group["metadata"]["name"], "test-sample-0-" + revision);
-  EXPECT_EQ(leader->metadata.annotations[api::kGangGroupNameAnnotation], "test-sample-0-" + revision);
+  EXPECT_EQ(leader->metadata.annotations[api::kGangGroupNameAnnotation],
+            "test-sample-0-" + revision);
   EXPECT_EQ(group["metadata"]["labels"][api::kSetNameLabel], "test-sample");
   EXPECT_EQ(group["metadata"]["labels"][api::kGroupIndexLabel], "0");
   EXPECT_EQ(group["metadata"]["labels"][api::kRevisionLabel], revision);
@@ -69,7 +70,8 @@ TEST(GangScheduling, PodGroupsFollowTheGroupsAndTheirRevisions) {
   ASSERT_TRUE(world.RunUntil([&] { return BoundPods(world, "0") == 2; }, 60s));
   auto worker = world.Pod("test-sample-0-1");
   ASSERT_TRUE(worker.has_value());
-  EXPECT_EQ(worker->metadata.annotations[api::kGangGroupNameAnnotation], "test-sample-0-" + revision);
+  EXPECT_EQ(worker->metadata.annotations[api::kGangGroupNameAnnotation],
+            "test-sample-0-" + revision);
   ASSERT_TRUE(world.RunUntil(
       [&] {
         Json pg = world.List(client::kPodGroups)[0];
@@ -78,8 +80,10 @@ TEST(GangScheduling, PodGroupsFollowTheGroupsAndTheirRevisions) {
       30s));
 
   // A new revision: the replaced group gets its own PodGroup, the old one goes with its leader.
-  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample",
-                               WorkerImagePatch("vllm/vllm-openai:v0.6.1")).ok());
+  ASSERT_TRUE(world
+                  .MergePatch(client::kLeaderWorkerSets, "test-sample",
+                              WorkerImagePatch("vllm/vllm-openai:v0.6.1"))
+                  .ok());
   ASSERT_TRUE(world.RunUntil(
       [&] {
         auto groups = world.List(client::kPodGroups);

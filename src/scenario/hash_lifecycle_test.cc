@@ -43,7 +43,8 @@ class HashLifecycle : public ::testing::Test {
   }
   std::vector<api::Pod> LiveLeaders() {
     std::vector<api::Pod> out;
-    for (api::Pod& p : world.Pods({{api::kSetNameLabel, "test-sample"}, {api::kWorkerIndexLabel, "0"}})) {
+    for (api::Pod& p :
+         world.Pods({{api::kSetNameLabel, "test-sample"}, {api::kWorkerIndexLabel, "0"}})) {
       if (!p.metadata.IsDeleting()) out.push_back(std::move(p));
     }
     return out;
@@ -111,7 +112,8 @@ TEST_F(HashLifecycle, AReplacementIsAdmittedWhenItsOldGroupIsGone) {
   ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
   const api::Pod old_leader = LiveLeaders().at(0);
   const std::string old_key = old_leader.metadata.Label(api::kGroupIndexLabel);
-  ASSERT_TRUE(world.cluster().kubelets().CrashContainer("default", old_leader.spec.hostname + "-1").ok());
+  ASSERT_TRUE(
+      world.cluster().kubelets().CrashContainer("default", old_leader.spec.hostname + "-1").ok());
   ASSERT_TRUE(world.RunUntil(
       [&] {
         std::vector<api::Pod> live = LiveLeaders();

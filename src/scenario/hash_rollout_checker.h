@@ -32,8 +32,7 @@ namespace lws::scenario {
 
 class HashRolloutChecker : public CheckerBase {
  public:
-  HashRolloutChecker(const client::LocalClient* client, std::string lws_name,
-                     RolloutLimits limits)
+  HashRolloutChecker(const client::LocalClient* client, std::string lws_name, RolloutLimits limits)
       : CheckerBase(client, std::move(lws_name), limits) {}
 
   void Check();
@@ -51,9 +50,9 @@ class HashRolloutChecker : public CheckerBase {
   };
   struct View {
     api::Json lws;
-    api::Json deployment;                 // null when absent
-    std::map<std::string, Group> groups;  // by group key
-    std::vector<std::string> problems;    // property 4
+    api::Json deployment;                    // null when absent
+    std::map<std::string, Group> groups;     // by group key
+    std::vector<std::string> problems;       // property 4
     std::vector<std::string> revision_keys;  // LwsRevisionKeys
     bool available = false;
     bool update_in_progress = false;

@@ -67,8 +67,10 @@ TEST_F(Lifecycle, CreatesLeaderAndWorkerStatefulSetsAndBecomesAvailable) {  // S
   EXPECT_EQ(services[0]["spec"]["clusterIP"], "None");
   EXPECT_EQ(services[0]["spec"]["publishNotReadyAddresses"], true);
   auto notes = EventNotes("GroupsProgressing");
-  EXPECT_NE(std::find(notes.begin(), notes.end(), "Created leader statefulset test-sample"), notes.end());
-  EXPECT_NE(std::find(notes.begin(), notes.end(), "Created worker statefulset for leader pod test-sample-0"),
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "Created leader statefulset test-sample"),
+            notes.end());
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "Created worker statefulset for leader pod test-sample-0"),
             notes.end());
   auto ready = EventNotes("AllGroupsReady");
   ASSERT_FALSE(ready.empty());
@@ -89,7 +91,8 @@ TEST_F(Lifecycle, RollingUpdateReplacesEveryGroupAndTruncatesRevisions) {  // S1
   auto before = world.Pods({{api::kSetNameLabel, "test-sample"}});
   api::Json patch = WorkerImagePatch("vllm/vllm-openai:v0.6.1");
   ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", patch).ok());
-  ASSERT_TRUE(world.RunUntil([&] { return Condition("test-sample", "UpdateInProgress") == "True"; }, 30s));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Condition("test-sample", "UpdateInProgress") == "True"; }, 30s));
   int most = 0;
   ASSERT_TRUE(world.RunUntil(
       [&] {
@@ -108,7 +111,8 @@ TEST_F(Lifecycle, RollingUpdateReplacesEveryGroupAndTruncatesRevisions) {  // S1
       },
       60s));
   for (const auto& pod : after) {
-    for (const auto& old : before) EXPECT_NE(pod.metadata.uid, old.metadata.uid) << pod.metadata.name;
+    for (const auto& old : before)
+      EXPECT_NE(pod.metadata.uid, old.metadata.uid) << pod.metadata.name;
   }
   world.RunFor(5s);
   EXPECT_EQ(world.LwsRevisions("test-sample").size(), 1u);
@@ -119,16 +123,26 @@ TEST_F(Lifecycle, RollingUpdateReplacesEveryGroupAndTruncatesRevisions) {  // S1
 TEST_F(Lifecycle, ScaleUpAndDownThroughTheScaleSubresource) {  // S25-S28, S36, S37
   CreateLws({});
   ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
-  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", {{"spec", {{"replicas", 3}}}},
-                               "scale").ok());
+  ASSERT_TRUE(world
+                  .MergePatch(client::kLeaderWorkerSets, "test-sample",
+                              {{"spec", {{"replicas", 3}}}}, "scale")
+                  .ok());
   ASSERT_TRUE(world.RunUntil(
-      [&] { return Available() && world.StatefulSets({{api::kSetNameLabel, "test-sample"}}).size() == 4; },
+      [&] {
+        return Available() && world.StatefulSets({{api::kSetNameLabel, "test-sample"}}).size() == 4;
+      },
       120s));
-  EXPECT_EQ(world.Lws("test-sample")->status.hpa_pod_selector,
-            "leaderworkerset.sigs.k8s.io/name=test-sample,leaderworkerset.sigs.k8s.io/worker-index=0");
-  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", {{"spec", {{"replicas", 0}}}}).ok());
+  EXPECT_EQ(
+      world.Lws("test-sample")->status.hpa_pod_selector,
+      "leaderworkerset.sigs.k8s.io/name=test-sample,leaderworkerset.sigs.k8s.io/worker-index=0");
+  ASSERT_TRUE(
+      world.MergePatch(client::kLeaderWorkerSets, "test-sample", {{"spec", {{"replicas", 0}}}})
+          .ok());
   ASSERT_TRUE(world.RunUntil(
-      [&] { return world.Pods({{api::kSetNameLabel, "test-sample"}}).empty() && Available(); }, 120s));
+      [&] {
+        return world.Pods({{api::kSetNameLabel, "test-sample"}}).empty() && Available();
+      },
+      120s));
   EXPECT_EQ(world.StatefulSet("test-sample")->spec.replicas.value_or(-1), 0);
 }
 
@@ -139,11 +153,13 @@ TEST_F(Lifecycle, DeletedObjectsAreRecreated) {  // S31, S33, S35
   ASSERT_TRUE(world.Delete(client::kServices, "test-sample").ok());
   world.RunFor(2s);
   ASSERT_TRUE(world.RunUntil(
-      [&] { return world.StatefulSet("test-sample-0") && world.List(client::kServices).size() == 1; },
+      [&] {
+        return world.StatefulSet("test-sample-0") && world.List(client::kServices).size() == 1;
+      },
       60s));
   ASSERT_TRUE(world.Delete(client::kStatefulSets, "test-sample").ok());
-  ASSERT_TRUE(world.RunUntil([&] { return world.StatefulSet("test-sample").has_value() && Available(); },
-                             180s));
+  ASSERT_TRUE(world.RunUntil(
+      [&] { return world.StatefulSet("test-sample").has_value() && Available(); }, 180s));
 }
 
 TEST_F(Lifecycle, UniquePerReplicaMakesOneServicePerGroup) {  // S34
@@ -191,8 +207,9 @@ TEST_F(Lifecycle, UniquePerReplicaRollsOutWithSurgeAndBackToShared) {
       300s));
   EXPECT_TRUE(surge_service);
 
-  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample",
-                               {{"spec", {{"networkConfig", {{"subdomainPolicy", "Shared"}}}}}})
+  ASSERT_TRUE(world
+                  .MergePatch(client::kLeaderWorkerSets, "test-sample",
+                              {{"spec", {{"networkConfig", {{"subdomainPolicy", "Shared"}}}}}})
                   .ok());
   ASSERT_TRUE(world.RunUntil(
       [&] {
@@ -259,8 +276,8 @@ TEST_F(Lifecycle, TemplateChangeSetsEveryConditionInOneStatusWrite) {
   };
   const std::size_t updating_events = rollout_notes().size();
   ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
-  ASSERT_TRUE(world.RunUntil(
-      [&] { return Condition("test-sample", "UpdateInProgress") == "True"; }, 30s));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Condition("test-sample", "UpdateInProgress") == "True"; }, 30s));
 
   auto changes = world.store()->Changes(before);
   ASSERT_TRUE(changes.ok());
@@ -297,8 +314,10 @@ TEST_F(Lifecycle, GroupOfOneHasNoWorkerStatefulSet) {  // S29
 TEST_F(Lifecycle, ConditionsWipedAreRestored) {  // S42
   CreateLws({});
   ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 120s));
-  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample",
-                               {{"status", {{"conditions", Json::array()}}}}, "status").ok());
+  ASSERT_TRUE(world
+                  .MergePatch(client::kLeaderWorkerSets, "test-sample",
+                              {{"status", {{"conditions", Json::array()}}}}, "status")
+                  .ok());
   ASSERT_TRUE(world.RunUntil([&] { return Available(); }, 10s));
 }
 
@@ -346,7 +365,9 @@ TEST_F(Lifecycle, DeletingAWorkerRecreatesTheGroup) {  // S44, S49
       180s));
   auto notes = EventNotes("RecreateGroup");
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_EQ(notes[0], "Worker pod test-sample-0-1 failed, deleted leader pod test-sample-0 to recreate group 0");
+  EXPECT_EQ(
+      notes[0],
+      "Worker pod test-sample-0-1 failed, deleted leader pod test-sample-0 to recreate group 0");
 }
 
 }  // namespace

@@ -9,7 +9,9 @@ namespace lws::scenario {
 
 namespace {
 
-bool Gang(const cluster::ClusterSpec& spec) { return spec.gang_scheduler == cluster::kVolcanoScheduler; }
+bool Gang(const cluster::ClusterSpec& spec) {
+  return spec.gang_scheduler == cluster::kVolcanoScheduler;
+}
 
 // The pod webhook names each group's PodGroup when the cluster gang-schedules (cli/up.cc).
 apiserver::AdmissionChain WebhookChain(const cluster::ClusterSpec& spec, std::uint64_t seed) {
@@ -40,7 +42,8 @@ std::optional<T> DecodeStored(const Result<store::ObjectPtr>& stored) {
 
 LwsWorld::LwsWorld(WorldOptions options)
     : options_(std::move(options)),
-      control_plane_(options_.seed, /*install_lws_crd=*/true, WebhookChain(options_.cluster, options_.seed)),
+      control_plane_(options_.seed, /*install_lws_crd=*/true,
+                     WebhookChain(options_.cluster, options_.seed)),
       user_(control_plane_.Client("kubectl")) {
   cluster::LocalClusterOptions cluster_options;
   cluster_options.seed = options_.seed;
@@ -136,7 +139,8 @@ std::vector<Json> LwsWorld::LwsRevisions(const std::string& name) const {
   std::vector<Json> out;
   for (const Json& r : List(client::kControllerRevisions, {{api::kSetNameLabel, name}})) {
     for (const Json& owner : r["metadata"].value("ownerReferences", Json::array())) {
-      if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false)) out.push_back(r);
+      if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false))
+        out.push_back(r);
     }
   }
   return out;
@@ -170,23 +174,27 @@ std::vector<api::Event> LwsWorld::Events(const std::string& reason) const {
   return out;
 }
 
-Result<store::ObjectPtr> LwsWorld::Create(const client::Resource& resource, const Json& object) const {
+Result<store::ObjectPtr> LwsWorld::Create(const client::Resource& resource,
+                                          const Json& object) const {
   return user_.Create(resource, object);
 }
 
-Result<store::ObjectPtr> LwsWorld::MergePatch(const client::Resource& resource, const std::string& name,
-                                  const Json& patch, const std::string& subresource) const {
+Result<store::ObjectPtr> LwsWorld::MergePatch(const client::Resource& resource,
+                                              const std::string& name, const Json& patch,
+                                              const std::string& subresource) const {
   return user_.Patch(resource, "default", name, client::PatchType::kMerge, patch, subresource);
 }
 
-Result<store::ObjectPtr> LwsWorld::Delete(const client::Resource& resource, const std::string& name) const {
+Result<store::ObjectPtr> LwsWorld::Delete(const client::Resource& resource,
+                                          const std::string& name) const {
   return user_.Delete(resource, "default", name);
 }
 
 Status LwsWorld::MarkPodReady(const std::string& pod, bool ready) const {
-  Json patch = {{"status",
-                 {{"phase", ready ? "Running" : "Pending"},
-                  {"conditions", Json::array({{{"type", "Ready"}, {"status", ready ? "True" : "False"}}})}}}};
+  Json patch = {
+      {"status",
+       {{"phase", ready ? "Running" : "Pending"},
+        {"conditions", Json::array({{{"type", "Ready"}, {"status", ready ? "True" : "False"}}})}}}};
   auto patched =
       user_.Patch(client::kPods, "default", pod, client::PatchType::kStrategic, patch, "status");
   return patched.ok() ? Status::Ok() : patched.status();
@@ -205,8 +213,8 @@ cluster::ClusterSpec GpuCluster(int nodes, int gpus, int startup_seconds) {
   pool.initial_nodes = nodes;
   pool.min_nodes = nodes;
   pool.max_nodes = nodes;
-  pool.allocatable = {{"cpu", "96"}, {"memory", "1Ti"}, {"nvidia.com/gpu", std::to_string(gpus)},
-                      {"pods", "110"}};
+  pool.allocatable = {
+      {"cpu", "96"}, {"memory", "1Ti"}, {"nvidia.com/gpu", std::to_string(gpus)}, {"pods", "110"}};
   pool.zones = {"zone-a", "zone-b"};
   pool.startup = {cluster::Distribution::Kind::kFixed, static_cast<double>(startup_seconds), 0};
   pool.termination = std::chrono::seconds(1);

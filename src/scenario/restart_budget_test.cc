@@ -75,16 +75,17 @@ TEST_F(RestartBudget, ASpentBudgetKeepsTheGroupUntilRecoveryIsAsked) {
   EXPECT_GT(worker->status.container_statuses[0].restart_count, 1);
 
   // Recovery: the count is cleared, the group recreated, Degraded goes False.
-  ASSERT_TRUE(world
-                  .MergePatch(client::kPods, "test-sample-0",
-                              {{"metadata", {{"annotations", {{api::kRecoverAnnotation, "true"}}}}}})
-                  .ok());
+  ASSERT_TRUE(
+      world
+          .MergePatch(client::kPods, "test-sample-0",
+                      {{"metadata", {{"annotations", {{api::kRecoverAnnotation, "true"}}}}}})
+          .ok());
   ASSERT_TRUE(world.RunUntil([&] { return LeaderUid() != kept && !LeaderUid().empty(); }, 1min));
   EXPECT_EQ(world.Events("RecoverGroup").size(), 1u);
   ASSERT_TRUE(world.RunUntil([&] { return Degraded() && Degraded()->status == "False"; }, 30s));
   // The recreated group starts a fresh budget: its next crash is counted from 1 again.
-  ASSERT_TRUE(world.RunUntil([&] { return Counts().find("\"restarts\":1") != std::string::npos; },
-                             2min));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Counts().find("\"restarts\":1") != std::string::npos; }, 2min));
 }
 
 TEST_F(RestartBudget, BackoffSpacesTheRecreationsOfACrashLoop) {
@@ -104,7 +105,8 @@ TEST_F(RestartBudget, BackoffSpacesTheRecreationsOfACrashLoop) {
       15min, 1s));
   std::vector<std::int64_t> gaps;
   for (std::size_t i = 1; i < created.size(); ++i) {
-    gaps.push_back(std::chrono::duration_cast<std::chrono::seconds>(created[i] - created[i - 1]).count());
+    gaps.push_back(
+        std::chrono::duration_cast<std::chrono::seconds>(created[i] - created[i - 1]).count());
   }
   // The first group crashes ~25 s after creation (Ready after 5 s, crash 20 s later) and is
   // recreated at once; then 30 s, 60 s and 120 s after each leader's creation.

@@ -81,9 +81,10 @@ void CheckerBase::CheckFloor(std::uint64_t rv, int ready, bool available, int un
   if (!rolling_ || !was_available_ || faults_) return;
   min_ready_ = std::min(min_ready_, ready);
   if (ready + unready_surge < limits_.replicas - limits_.max_unavailable - limits_.floor_slack) {
-    Violation(fmt::format("rv {}: {} ready groups (+{} starting surge groups) < replicas {} - "
-                          "maxUnavailable {}",
-                          rv, ready, unready_surge, limits_.replicas, limits_.max_unavailable));
+    Violation(
+        fmt::format("rv {}: {} ready groups (+{} starting surge groups) < replicas {} - "
+                    "maxUnavailable {}",
+                    rv, ready, unready_surge, limits_.replicas, limits_.max_unavailable));
   }
 }
 
@@ -115,13 +116,15 @@ RolloutChecker::View RolloutChecker::Read() const {
   std::map<int, bool> workers_ready;  // by group index, for groups with a worker StatefulSet
   for (const store::ObjectPtr& s : sets) {
     int index = GroupIndex(s->json);
-    if (index < 0 || s->json["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
+    if (index < 0 ||
+        s->json["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
       continue;  // the leader StatefulSet, or a stranger
     }
     group(index).revisions.push_back(Label(s->json, api::kRevisionLabel));
     workers_ready[index] = WorkersReady(s->json);
   }
-  const int size = view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
+  const int size =
+      view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
   for (const store::ObjectPtr& p : pods) {
     int index = GroupIndex(p->json);
     if (index < 0) continue;
@@ -159,7 +162,8 @@ void RolloutChecker::Check() {
       Violation(fmt::format("rv {}: leader StatefulSet replicas {} > replicas + maxSurge = {}", rv,
                             replicas, limit));
     }
-    const Json& rolling = view.sts["spec"].value("updateStrategy", Json::object())
+    const Json& rolling = view.sts["spec"]
+                              .value("updateStrategy", Json::object())
                               .value("rollingUpdate", Json::object());
     const std::int64_t partition = rolling.value("partition", 0);
     if (last_partition_ >= 0 && partition > last_partition_ && !rise_allowed_) {
@@ -197,14 +201,16 @@ bool RolloutChecker::Converged(std::string* why) {
     return false;
   };
   if (view.lws.is_null() || view.sts.is_null()) return fail("no LWS or leader StatefulSet");
-  const Json& config = view.lws["spec"]["rolloutStrategy"].value("rollingUpdateConfiguration",
-                                                                 Json::object());
+  const Json& config =
+      view.lws["spec"]["rolloutStrategy"].value("rollingUpdateConfiguration", Json::object());
   const int want_partition = config.value("partition", 0);
   const int replicas = view.lws["spec"].value("replicas", 1);
-  const int partition = view.sts["spec"].value("updateStrategy", Json::object())
+  const int partition = view.sts["spec"]
+                            .value("updateStrategy", Json::object())
                             .value("rollingUpdate", Json::object())
                             .value("partition", 0);
-  if (partition != want_partition) return fail(fmt::format("partition {} != {}", partition, want_partition));
+  if (partition != want_partition)
+    return fail(fmt::format("partition {} != {}", partition, want_partition));
   if (!view.available) return fail("not Available");
   if (view.update_in_progress) return fail("UpdateInProgress");
   const std::string key = Label(view.sts, api::kRevisionLabel);
@@ -235,12 +241,13 @@ bool RolloutChecker::Converged(std::string* why) {
     max_unavailable = fallback->max_unavailable;
   }
   const int surge = std::min(max_surge, replicas);
-  const int want_replicas = unready <= surge ? replicas + std::max(0, unready - max_unavailable)
-                                             : replicas + surge;
+  const int want_replicas =
+      unready <= surge ? replicas + std::max(0, unready - max_unavailable) : replicas + surge;
   const int sts_replicas = view.sts["spec"].value("replicas", 1);
   if (sts_replicas != want_replicas) {
-    return fail(fmt::format("leader StatefulSet replicas {} != {} ({} groups below the partition unready)",
-                            sts_replicas, want_replicas, unready));
+    return fail(
+        fmt::format("leader StatefulSet replicas {} != {} ({} groups below the partition unready)",
+                    sts_replicas, want_replicas, unready));
   }
   for (int i = want_partition; i < replicas; ++i) {
     if (i >= static_cast<int>(view.groups.size()) || !view.groups[i].ready) {

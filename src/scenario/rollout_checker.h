@@ -123,8 +123,8 @@ class RolloutChecker : public CheckerBase {
   };
   struct View {
     api::Json lws;
-    api::Json sts;  // null when absent
-    std::vector<Group> groups;  // by index, up to the highest seen
+    api::Json sts;                           // null when absent
+    std::vector<Group> groups;               // by index, up to the highest seen
     std::vector<std::string> revision_keys;  // LwsRevisionKeys
     bool available = false;
     bool update_in_progress = false;

@@ -17,7 +17,8 @@ using namespace std::chrono_literals;
 
 class Scarcity : public ::testing::Test {
  protected:
-  void Create(LwsShape shape, const std::string& deadline, const Json& annotations = Json::object()) {
+  void Create(LwsShape shape, const std::string& deadline,
+              const Json& annotations = Json::object()) {
     ASSERT_TRUE(world.Start().ok());
     Json lws = LwsObject(shape);
     lws["metadata"]["annotations"] = annotations;
@@ -27,7 +28,9 @@ class Scarcity : public ::testing::Test {
     auto created = world.Create(client::kLeaderWorkerSets, lws);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
-  api::Condition Condition(const std::string& type) { return world.LwsCondition("test-sample", type); }
+  api::Condition Condition(const std::string& type) {
+    return world.LwsCondition("test-sample", type);
+  }
   std::string Progressing() {
     api::Condition c = Condition("Progressing");
     return c.status + "/" + c.reason;
@@ -36,8 +39,8 @@ class Scarcity : public ::testing::Test {
   void ReadyGroup(int g) {
     ASSERT_TRUE(world.RunUntil(
         [&] {
-          auto pods = world.Pods({{api::kSetNameLabel, "test-sample"},
-                                  {api::kGroupIndexLabel, std::to_string(g)}});
+          auto pods = world.Pods(
+              {{api::kSetNameLabel, "test-sample"}, {api::kGroupIndexLabel, std::to_string(g)}});
           if (pods.size() != 2) return false;
           for (const auto& p : pods) {
             if (p.spec.node_name.empty() || p.metadata.IsDeleting()) return false;
@@ -70,7 +73,8 @@ class Scarcity : public ::testing::Test {
     ReadyGroup(0);
     ReadyGroup(1);
     ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
-    ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
+    ASSERT_TRUE(
+        world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
     ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "2/3"; }, 10s)) << LeaderSet();
   }
   // Upstream issue 717's shape: two groups of two 8-GPU pods fill the four nodes, then one apply
@@ -90,8 +94,8 @@ class Scarcity : public ::testing::Test {
   // The pods of group g, bound to a node, not deleting.
   int BoundPods(int g) {
     int bound = 0;
-    for (const auto& p : world.Pods({{api::kSetNameLabel, "test-sample"},
-                                     {api::kGroupIndexLabel, std::to_string(g)}})) {
+    for (const auto& p : world.Pods(
+             {{api::kSetNameLabel, "test-sample"}, {api::kGroupIndexLabel, std::to_string(g)}})) {
       bound += !p.spec.node_name.empty() && !p.metadata.IsDeleting();
     }
     return bound;
@@ -107,7 +111,8 @@ TEST_F(Scarcity, NoProgressTurnsProgressingFalseAndProgressTurnsItBack) {
   // Pods bound, never started: no progress for 2 minutes.
   world.RunFor(80s);
   EXPECT_EQ(Progressing(), "True/GroupsProgressing");
-  ASSERT_TRUE(world.RunUntil([&] { return Progressing() == "False/ProgressDeadlineExceeded"; }, 30s));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Progressing() == "False/ProgressDeadlineExceeded"; }, 30s));
   EXPECT_EQ(Condition("Progressing").message,
             "LeaderWorkerSet test-sample has made no progress for 2m0s "
             "(lws-cpp.dev/progress-deadline): groups 0, 1 not ready");
@@ -121,7 +126,8 @@ TEST_F(Scarcity, NoProgressTurnsProgressingFalseAndProgressTurnsItBack) {
   ReadyGroup(0);
   ASSERT_TRUE(world.RunUntil([&] { return Progressing() == "True/GroupsProgressing"; }, 10s));
   // Then another stall names group 1 only, with a second event.
-  ASSERT_TRUE(world.RunUntil([&] { return Progressing() == "False/ProgressDeadlineExceeded"; }, 3min));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Progressing() == "False/ProgressDeadlineExceeded"; }, 3min));
   EXPECT_EQ(Condition("Progressing").message,
             "LeaderWorkerSet test-sample has made no progress for 2m0s "
             "(lws-cpp.dev/progress-deadline): group 1 not ready");
@@ -146,7 +152,8 @@ TEST_F(Scarcity, ARolloutWaitingForCapacityNamesTheSchedulersReason) {
   ReadyGroup(1);
   ASSERT_TRUE(world.RunUntil([&] { return Condition("Available").status == "True"; }, 30s));
   ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample", WorkerImagePatch()).ok());
-  ASSERT_TRUE(world.RunUntil([&] { return Progressing() == "False/ProgressDeadlineExceeded"; }, 3min));
+  ASSERT_TRUE(
+      world.RunUntil([&] { return Progressing() == "False/ProgressDeadlineExceeded"; }, 3min));
   const std::string message = Condition("Progressing").message;
   EXPECT_EQ(message.rfind("LeaderWorkerSet test-sample has made no progress for 1m0s "
                           "(lws-cpp.dev/progress-deadline): group 2 not ready; pod test-sample-2 "
@@ -165,8 +172,8 @@ TEST_F(Scarcity, WithoutTheAnnotationProgressingStaysAsUpstreams) {
 }
 
 TEST_F(Scarcity, SurgeFallbackReleasesOneGroupAtATimeWhenNoSurgeCanRun) {
-  CreateFullSurgeRollout({{api::kSurgeFallbackAfterAnnotation, "1m"},
-                          {api::kSurgeFallbackReleaseAnnotation, "true"}});
+  CreateFullSurgeRollout(
+      {{api::kSurgeFallbackAfterAnnotation, "1m"}, {api::kSurgeFallbackReleaseAnnotation, "true"}});
   const std::string old_revision = Revision("test-sample-0");
   // The surge group waits: before the minute, upstream's behaviour.
   world.RunFor(50s);
@@ -204,8 +211,10 @@ TEST_F(Scarcity, SurgeFallbackReleasesOneGroupAtATimeWhenNoSurgeCanRun) {
   EXPECT_EQ(LeaderSet(), "0/2");
 
   // The next rollout starts with the user's settings again: a surge group.
-  ASSERT_TRUE(world.MergePatch(client::kLeaderWorkerSets, "test-sample",
-                               WorkerImagePatch("vllm/vllm-openai:v0.6.2")).ok());
+  ASSERT_TRUE(world
+                  .MergePatch(client::kLeaderWorkerSets, "test-sample",
+                              WorkerImagePatch("vllm/vllm-openai:v0.6.2"))
+                  .ok());
   ASSERT_TRUE(world.RunUntil([&] { return LeaderSet() == "2/3"; }, 10s)) << LeaderSet();
 }
 

@@ -2,9 +2,8 @@
 // test marks groups Ready through the pod status subresource, one step at a time, and after each
 // step the leader StatefulSet's partition and replicas, the LWS status counts and its conditions
 // must be exactly those of spec section 11's worked examples (A-F).
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <map>
 #include <set>
@@ -49,8 +48,8 @@ class Stepwise : public ::testing::Test {
     const std::string leader = fmt::format("{}-{}", shape_.name, g);
     bool formed = world.RunUntil(
         [&] {
-          auto pods = world.Pods({{api::kSetNameLabel, shape_.name},
-                                  {api::kGroupIndexLabel, std::to_string(g)}});
+          auto pods = world.Pods(
+              {{api::kSetNameLabel, shape_.name}, {api::kGroupIndexLabel, std::to_string(g)}});
           if (static_cast<int>(pods.size()) != Size(g)) return false;
           for (const auto& p : pods) {
             if (p.metadata.IsDeleting() || p.spec.node_name.empty()) return false;
@@ -128,8 +127,10 @@ TEST_F(Stepwise, ExampleA_MaxUnavailable1MaxSurge2) {
   auto surge = world.Events("GroupsProgressing");
   std::vector<std::string> notes;
   for (const auto& e : surge) notes.push_back(e.message);
-  EXPECT_NE(std::find(notes.begin(), notes.end(), "deleting surge replica test-sample-5"), notes.end());
-  EXPECT_NE(std::find(notes.begin(), notes.end(), "deleting surge replica test-sample-4"), notes.end());
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "deleting surge replica test-sample-5"),
+            notes.end());
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "deleting surge replica test-sample-4"),
+            notes.end());
 }
 
 TEST_F(Stepwise, ExampleB_MaxUnavailable2MaxSurge2) {
@@ -217,7 +218,8 @@ TEST_F(Stepwise, ControllerRestartMidRolloutRestartsNoGroup) {
   Reach({3, 6, 3, 3, false, true});
   auto uids = [&] {
     std::map<std::string, std::string> out;
-    for (const auto& p : world.Pods({{api::kSetNameLabel, shape_.name}})) out[p.metadata.name] = p.metadata.uid;
+    for (const auto& p : world.Pods({{api::kSetNameLabel, shape_.name}}))
+      out[p.metadata.name] = p.metadata.uid;
     return out;
   };
   const auto before = uids();

@@ -104,7 +104,8 @@ struct SweepCase {
   bool crashes = false;
   bool node_loss = false;
   bool lower_partition = false;
-  // Every opt-in behaviour of docs/scarcity.md on (RolloutSweep.ScarcityBehavioursKeepTheInvariants).
+  // Every opt-in behaviour of docs/scarcity.md on
+  // (RolloutSweep.ScarcityBehavioursKeepTheInvariants).
   bool scarcity = false;
   int scale_up = 0;  // groups added with the template change
   int startup_max = 10;
@@ -162,7 +163,8 @@ inline SweepCase Draw(Rng& rng) {
     c.shape.max_unavailable = mu;
     c.shape.max_surge = ms;
     c.limits = {c.shape.replicas, std::min(ms_scaled, c.shape.replicas), mu_scaled};
-    c.shape.partition = rng.Bernoulli(0.3) ? static_cast<int>(rng.UniformInt(0, c.shape.replicas)) : 0;
+    c.shape.partition =
+        rng.Bernoulli(0.3) ? static_cast<int>(rng.UniformInt(0, c.shape.replicas)) : 0;
     c.lower_partition = c.shape.partition > 0 && rng.Bernoulli(0.7);
     if (c.shape.size > 1 && rng.Bernoulli(0.3)) {
       c.shape.sub_group_size = c.shape.size % 2 == 0 ? 2 : 1;
@@ -211,7 +213,8 @@ class SweepRun {
     if (Status s = world_.Start(); !s.ok()) return "start: " + s.ToString();
     api::Json lws = LwsObject(case_.shape);
     if (case_.hash) HashIdentity(lws, case_.immediate);
-    if (case_.scarcity) lws["metadata"]["annotations"] = ScarcityAnnotations(case_.shape.restart_policy);
+    if (case_.scarcity)
+      lws["metadata"]["annotations"] = ScarcityAnnotations(case_.shape.restart_policy);
     auto created = world_.Create(client::kLeaderWorkerSets, lws);
     if (!created.ok()) return "create: " + created.status().ToString();
     if (!RunChecked(kConvergenceBound)) return "never converged after create: " + why_;
@@ -230,7 +233,8 @@ class SweepRun {
     if (case_.lower_partition) {
       checker_.RolloutStarted();
       checker_.SpecChanged(case_.limits);
-      api::Json lower = {{"spec", {{"rolloutStrategy", {{"rollingUpdateConfiguration", {{"partition", 0}}}}}}}};
+      api::Json lower = {
+          {"spec", {{"rolloutStrategy", {{"rollingUpdateConfiguration", {{"partition", 0}}}}}}}};
       if (auto p = world_.MergePatch(client::kLeaderWorkerSets, case_.shape.name, lower); !p.ok()) {
         return "partition change: " + p.status().ToString();
       }
@@ -283,7 +287,8 @@ class SweepRun {
     fault_end_ = world_.loop().Now() + kFaultWindow;
     if (case_.crashes) {
       for (int i = 0; i < 4; ++i) {
-        world_.loop().After(std::chrono::seconds(rng_.UniformInt(1, 200)), [this] { CrashSomePod(); });
+        world_.loop().After(std::chrono::seconds(rng_.UniformInt(1, 200)),
+                            [this] { CrashSomePod(); });
       }
     }
     if (case_.node_loss) {

@@ -17,10 +17,9 @@
 // ask for them. A deliberate change of what the simulation writes (a new event, a new field)
 // changes the hashes: LWS_SWEEP_PRINT_TRACES=1 prints "seed hash" lines to record again, after
 // checking that the change is meant.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <gtest/gtest.h>
 
 #include "scenario/sweep_run.h"
 
@@ -74,12 +73,14 @@ TEST(RolloutSweep, RandomShapesAreSafeAndConverge) {
         seed);
     EXPECT_EQ(failure, "") << "seed " << seed << " (" << c.Describe() << ")\n" << replay;
     EXPECT_TRUE(violations.empty()) << "seed " << seed << " (" << c.Describe() << ")\n"
-                                    << fmt::format("{}", fmt::join(violations, "\n")) << "\n" << replay;
+                                    << fmt::format("{}", fmt::join(violations, "\n")) << "\n"
+                                    << replay;
     if (print) std::printf("%llu %s\n", static_cast<unsigned long long>(seed), run.trace().c_str());
     if (auto it = recorded.find(seed); it != recorded.end()) {
       EXPECT_EQ(run.trace(), it->second)
           << "seed " << seed << ": the run's writes differ from the recorded trace "
-          << "(testdata/scenario/sweep_traces.txt; see the top of sweep_test.cc)\n" << replay;
+          << "(testdata/scenario/sweep_traces.txt; see the top of sweep_test.cc)\n"
+          << replay;
     }
     ++runs;
   }
@@ -111,7 +112,7 @@ SweepCase ScarcityCase(std::uint64_t seed) {
 // converges.
 TEST(RolloutSweep, ScarcityBehavioursKeepTheInvariants) {
   int runs = 0;
-  int held = 0;  // runs whose scale-up waited for the rollout
+  int held = 0;        // runs whose scale-up waited for the rollout
   int handed_off = 0;  // runs that held a node for a replacement
   for (std::uint64_t seed : Seeds()) {
     const SweepCase c = ScarcityCase(seed);

@@ -57,8 +57,10 @@ Status CheckScenario(const Scenario& scenario, const std::string& file) {
       Result<api::LeaderWorkerSet> decoded = api::Decode<api::LeaderWorkerSet>(admitted.object);
       if (!decoded.ok()) continue;
       const auto& tmpl = decoded->spec.leader_worker_template;
-      const api::PodSpec& leader = tmpl.leader_template ? tmpl.leader_template->spec : tmpl.worker_template.spec;
-      for (auto [role, spec] : {std::pair{"leader", &leader}, std::pair{"worker", &tmpl.worker_template.spec}}) {
+      const api::PodSpec& leader =
+          tmpl.leader_template ? tmpl.leader_template->spec : tmpl.worker_template.spec;
+      for (auto [role, spec] :
+           {std::pair{"leader", &leader}, std::pair{"worker", &tmpl.worker_template.spec}}) {
         std::string why = WhyNoNodeFits(*spec, scenario.cluster);
         if (!why.empty()) {
           problems.push_back(fmt::format("{}: a {} pod fits no node of the cluster: it asks for {}",

@@ -19,9 +19,9 @@ constexpr const char* kPoolLabels[] = {"node.lws-cpp.dev/pool", "cloud.google.co
                                        "eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool",
                                        "kubernetes.azure.com/agentpool"};
 // Labels the simulated nodes get anyway, or that name one node.
-const std::set<std::string> kSimulatedLabels = {"kubernetes.io/hostname", "node.lws-cpp.dev/pool",
-                                                "topology.kubernetes.io/zone", "node.lws-cpp.dev/rack",
-                                                "kubernetes.io/os", "kubernetes.io/arch"};
+const std::set<std::string> kSimulatedLabels = {
+    "kubernetes.io/hostname", "node.lws-cpp.dev/pool", "topology.kubernetes.io/zone",
+    "node.lws-cpp.dev/rack",  "kubernetes.io/os",      "kubernetes.io/arch"};
 
 const Json& At(const Json& object, std::initializer_list<const char*> path) {
   const Json* at = &object;
@@ -112,8 +112,10 @@ Json CommonTaints(const Pool& pool) {
       const Json& taints = At(*n, {"spec", "taints"});
       return taints.is_array() && std::find(taints.begin(), taints.end(), taint) != taints.end();
     });
-    if (shared) common.push_back({{"key", taint.value("key", "")}, {"value", taint.value("value", "")},
-                                  {"effect", taint.value("effect", "")}});
+    if (shared)
+      common.push_back({{"key", taint.value("key", "")},
+                        {"value", taint.value("value", "")},
+                        {"effect", taint.value("effect", "")}});
   }
   return common;
 }
@@ -123,13 +125,18 @@ std::optional<double> MedianStartup(const std::vector<const Json*>& pods) {
   std::vector<double> seconds;
   for (const Json* pod : pods) {
     std::string scheduled, ready;
-    for (const Json& c : At(*pod, {"status", "conditions"}).is_array() ? At(*pod, {"status", "conditions"}) : Json::array()) {
+    for (const Json& c : At(*pod, {"status", "conditions"}).is_array()
+                             ? At(*pod, {"status", "conditions"})
+                             : Json::array()) {
       if (api::StringMember(c, "status") != "True") continue;
-      if (api::StringMember(c, "type") == "PodScheduled") scheduled = api::StringMember(c, "lastTransitionTime");
-      if (api::StringMember(c, "type") == "Ready") ready = api::StringMember(c, "lastTransitionTime");
+      if (api::StringMember(c, "type") == "PodScheduled")
+        scheduled = api::StringMember(c, "lastTransitionTime");
+      if (api::StringMember(c, "type") == "Ready")
+        ready = api::StringMember(c, "lastTransitionTime");
     }
     Result<Time> from = ParseRfc3339(scheduled), to = ParseRfc3339(ready);
-    if (from.ok() && to.ok() && *to >= *from) seconds.push_back(std::chrono::duration<double>(*to - *from).count());
+    if (from.ok() && to.ok() && *to >= *from)
+      seconds.push_back(std::chrono::duration<double>(*to - *from).count());
   }
   if (seconds.empty()) return std::nullopt;
   std::sort(seconds.begin(), seconds.end());
@@ -182,7 +189,8 @@ Result<Json> ScenarioFromCluster(const LiveCluster& live, const FromClusterOptio
     for (std::size_t i = 0; i < pool.nodes.size(); ++i) {
       node_names[Str(*pool.nodes[i], {"metadata", "name"})] = fmt::format("{}-{}", pool.name, i);
       std::string zone = Str(*pool.nodes[i], {"metadata", "labels", "topology.kubernetes.io/zone"});
-      if (!zone.empty() && std::find(zones.begin(), zones.end(), zone) == zones.end()) zones.push_back(zone);
+      if (!zone.empty() && std::find(zones.begin(), zones.end(), zone) == zones.end())
+        zones.push_back(zone);
     }
     Json spec = {{"name", pool.name},
                  {"nodes", pool.nodes.size()},
@@ -190,7 +198,11 @@ Result<Json> ScenarioFromCluster(const LiveCluster& live, const FromClusterOptio
                  {"labels", CommonLabels(pool)},
                  {"taints", CommonTaints(pool)}};
     if (!zones.empty()) spec["zones"] = zones;
-    if (startup) spec["startup"] = {{"distribution", "fixed"}, {"value", GoDuration(std::chrono::milliseconds(static_cast<std::int64_t>(*startup * 1000)))}};
+    if (startup)
+      spec["startup"] = {
+          {"distribution", "fixed"},
+          {"value",
+           GoDuration(std::chrono::milliseconds(static_cast<std::int64_t>(*startup * 1000)))}};
     pools.push_back(std::move(spec));
   }
   Json workloads = Json::array();
@@ -205,15 +217,19 @@ Result<Json> ScenarioFromCluster(const LiveCluster& live, const FromClusterOptio
     if (mapped == node_names.end()) continue;
     Json requests = RequestsOf(pod);
     if (requests.empty()) continue;  // holds nothing the LWS could want
-    Json container = {{"name", "c"}, {"image", "other:live"}, {"resources", {{"requests", requests}, {"limits", requests}}}};
+    Json container = {{"name", "c"},
+                      {"image", "other:live"},
+                      {"resources", {{"requests", requests}, {"limits", requests}}}};
     workloads.push_back({{"object",
                           {{"apiVersion", "v1"},
                            {"kind", "Pod"},
-                           {"metadata", {{"name", fmt::format("other-{}", ++others)},
-                                         {"labels", {{"sim.lws-cpp.dev/tenant", "live"}}}}},
-                           {"spec", {{"nodeName", mapped->second},
-                                     {"tolerations", Json::array({{{"operator", "Exists"}}})},
-                                     {"containers", Json::array({container})}}}}}});
+                           {"metadata",
+                            {{"name", fmt::format("other-{}", ++others)},
+                             {"labels", {{"sim.lws-cpp.dev/tenant", "live"}}}}},
+                           {"spec",
+                            {{"nodeName", mapped->second},
+                             {"tolerations", Json::array({{{"operator", "Exists"}}})},
+                             {"containers", Json::array({container})}}}}}});
   }
   Json lws = {{"apiVersion", "leaderworkerset.x-k8s.io/v1"},
               {"kind", api::kLwsKind},
@@ -224,13 +240,16 @@ Result<Json> ScenarioFromCluster(const LiveCluster& live, const FromClusterOptio
     if (value.is_object() && !value.empty()) lws["metadata"][key] = value;
   }
   workloads.push_back({{"object", std::move(lws)}});
-  return Json{{"apiVersion", "lws-cpp.dev/v1alpha1"},
-              {"kind", "Scenario"},
-              {"metadata", {{"name", lws_name + "-from-cluster"}}},
-              {"cluster", {{"nodePools", std::move(pools)}}},
-              {"workloads", std::move(workloads)},
-              {"timeline", Json::array({{{"at", GoDuration(options.settle)}, {"lws", lws_name}, {"patch", options.change}}})},
-              {"limits", {{"horizon", GoDuration(options.horizon)}}}};
+  return Json{
+      {"apiVersion", "lws-cpp.dev/v1alpha1"},
+      {"kind", "Scenario"},
+      {"metadata", {{"name", lws_name + "-from-cluster"}}},
+      {"cluster", {{"nodePools", std::move(pools)}}},
+      {"workloads", std::move(workloads)},
+      {"timeline",
+       Json::array(
+           {{{"at", GoDuration(options.settle)}, {"lws", lws_name}, {"patch", options.change}}})},
+      {"limits", {{"horizon", GoDuration(options.horizon)}}}};
 }
 
 }  // namespace lws::simulate

@@ -26,9 +26,9 @@
 namespace lws::simulate {
 
 struct LiveCluster {
-  api::Json lws;                  // the LeaderWorkerSet
+  api::Json lws;  // the LeaderWorkerSet
   std::vector<api::Json> nodes;
-  std::vector<api::Json> pods;    // every namespace
+  std::vector<api::Json> pods;  // every namespace
 };
 
 struct FromClusterOptions {

@@ -18,7 +18,8 @@ namespace {
 
 std::optional<int> IndexOf(const api::ObjectMeta& meta) {
   const std::string text = meta.Label(api::kGroupIndexLabel);
-  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
+  if (text.empty() || text.size() > 6 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
   }
   return std::stoi(text);
@@ -140,13 +141,20 @@ void MarkSurge(Observation& o, const std::map<int, const api::Pod*>& leaders, bo
 
 const char* GroupStateName(GroupState state) {
   switch (state) {
-    case GroupState::kAbsent: return "absent";
-    case GroupState::kPending: return "pending";
-    case GroupState::kOldStarting: return "old-starting";
-    case GroupState::kOldReady: return "old-ready";
-    case GroupState::kNewStarting: return "new-starting";
-    case GroupState::kNewReady: return "new-ready";
-    case GroupState::kTerminating: return "terminating";
+    case GroupState::kAbsent:
+      return "absent";
+    case GroupState::kPending:
+      return "pending";
+    case GroupState::kOldStarting:
+      return "old-starting";
+    case GroupState::kOldReady:
+      return "old-ready";
+    case GroupState::kNewStarting:
+      return "new-starting";
+    case GroupState::kNewReady:
+      return "new-ready";
+    case GroupState::kTerminating:
+      return "terminating";
   }
   return "?";
 }
@@ -167,7 +175,8 @@ Observation Observe(const client::LocalClient& client, const std::string& name,
   }
   std::vector<std::shared_ptr<const api::Pod>> pods;  // kept alive while `leaders` points in
   auto listed = client.List(client::kPods, OfLws(name));
-  for (const store::ObjectPtr& object : listed.ok() ? listed->items : std::vector<store::ObjectPtr>{}) {
+  for (const store::ObjectPtr& object :
+       listed.ok() ? listed->items : std::vector<store::ObjectPtr>{}) {
     if (auto pod = View<api::Pod>(object)) pods.push_back(std::move(pod));
   }
   if (hash) AssignSlots(pods, slots);
@@ -186,7 +195,8 @@ Observation Observe(const client::LocalClient& client, const std::string& name,
     group.accelerators += held;
     o.accelerators += held;
     if (pod->spec.node_name.empty()) group.waiting_pods.push_back(pod->metadata.name);
-    for (const api::ContainerStatus& c : pod->status.container_statuses) o.restarts += c.restart_count;
+    for (const api::ContainerStatus& c : pod->status.container_statuses)
+      o.restarts += c.restart_count;
     if (pod->metadata.Label(api::kWorkerIndexLabel) == "0") leaders[*index] = pod.get();
   }
   MarkSurge(o, leaders, hash);
@@ -199,8 +209,7 @@ Observation Observe(const client::LocalClient& client, const std::string& name,
     const std::string& workers_name =
         hash && !pod.spec.hostname.empty() ? pod.spec.hostname : pod.metadata.name;
     auto workers = workers_ready.find(workers_name);
-    const bool workers_up =
-        workers == workers_ready.end() ? o.size == 1 : workers->second;
+    const bool workers_up = workers == workers_ready.end() ? o.size == 1 : workers->second;
     const bool ready = pod.IsRunningAndReady() && workers_up;
     if (pod.metadata.IsDeleting()) {
       group.state = GroupState::kTerminating;

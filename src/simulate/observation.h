@@ -40,8 +40,8 @@ const char* GroupStateName(GroupState state);
 struct GroupView {
   int index = 0;
   GroupState state = GroupState::kAbsent;
-  bool surge = false;  // beyond spec.replicas (Ordinal: index >= replicas)
-  std::int64_t accelerators = 0;  // held by its placed pods
+  bool surge = false;                     // beyond spec.replicas (Ordinal: index >= replicas)
+  std::int64_t accelerators = 0;          // held by its placed pods
   std::vector<std::string> waiting_pods;  // its pods without a node
 };
 
@@ -49,20 +49,20 @@ struct Observation {
   Time at;
   std::int64_t generation = 0;
   std::int64_t observed_generation = 0;
-  int replicas = 0;           // spec.replicas
-  int size = 1;               // pods per group
-  int sts_replicas = 0;       // the leader StatefulSet's spec.replicas
+  int replicas = 0;      // spec.replicas
+  int size = 1;          // pods per group
+  int sts_replicas = 0;  // the leader StatefulSet's spec.replicas
   int partition = 0;
   std::string update_revision;  // the leader StatefulSet template's revision
   bool available = false;
   bool update_in_progress = false;
-  int ready = 0;          // ready groups, surge ones included (they serve)
-  int new_ready = 0;      // ready groups of the update revision
-  std::int64_t accelerators = 0;        // held by every pod of the LWS
-  std::int64_t surge_accelerators = 0;  // held by groups with an index >= replicas
+  int ready = 0;                           // ready groups, surge ones included (they serve)
+  int new_ready = 0;                       // ready groups of the update revision
+  std::int64_t accelerators = 0;           // held by every pod of the LWS
+  std::int64_t surge_accelerators = 0;     // held by groups with an index >= replicas
   std::int64_t stranded_accelerators = 0;  // held by placed pods of groups that are not ready
-  std::vector<GroupView> groups;        // by index, 0 .. the highest seen
-  std::int64_t restarts = 0;            // container restarts of its live pods, summed
+  std::vector<GroupView> groups;           // by index, 0 .. the highest seen
+  std::int64_t restarts = 0;               // container restarts of its live pods, summed
 };
 
 // Hash groups' slots: group key -> slot, carried from one observation to the next.

@@ -21,16 +21,21 @@ double Micro(double hours) { return Round(hours, 1e-6); }
 
 Json StallJson(const Stall& s) {
   Json reasons = Json::array();
-  for (const auto& [message, count] : s.reasons) reasons.push_back({{"message", message}, {"count", count}});
-  return {{"fromSeconds", Ms(s.from_s)},
-          {"toSeconds", Ms(s.to_s)},
-          {"waitingGroups", Json(std::vector<int>(s.waiting_groups.begin(), s.waiting_groups.end()))},
-          {"reasons", std::move(reasons)}};
+  for (const auto& [message, count] : s.reasons)
+    reasons.push_back({{"message", message}, {"count", count}});
+  return {
+      {"fromSeconds", Ms(s.from_s)},
+      {"toSeconds", Ms(s.to_s)},
+      {"waitingGroups", Json(std::vector<int>(s.waiting_groups.begin(), s.waiting_groups.end()))},
+      {"reasons", std::move(reasons)}};
 }
 
 Json DrainJson(const DrainResult& d) {
-  Json drain = {{"node", d.node},       {"atSeconds", Ms(d.at_s)},   {"pods", d.pods},
-                {"evicted", d.evicted}, {"refused", d.refused}};
+  Json drain = {{"node", d.node},
+                {"atSeconds", Ms(d.at_s)},
+                {"pods", d.pods},
+                {"evicted", d.evicted},
+                {"refused", d.refused}};
   drain["finishedSeconds"] = d.finished_s ? Json(Ms(*d.finished_s)) : Json();
   if (!d.refusal.empty()) drain["lastRefusal"] = d.refusal;
   if (!d.error.empty()) drain["error"] = d.error;
@@ -106,9 +111,11 @@ RunResult RunFromJson(const Json& j) {
     Stall stall;
     stall.from_s = s.value("fromSeconds", 0.0);
     stall.to_s = s.value("toSeconds", 0.0);
-    for (const Json& g : s.value("waitingGroups", Json::array())) stall.waiting_groups.insert(g.get<int>());
+    for (const Json& g : s.value("waitingGroups", Json::array()))
+      stall.waiting_groups.insert(g.get<int>());
     for (const Json& reason : s.value("reasons", Json::array())) {
-      stall.reasons.emplace_back(reason.value("message", ""), reason.value("count", std::int64_t{0}));
+      stall.reasons.emplace_back(reason.value("message", ""),
+                                 reason.value("count", std::int64_t{0}));
     }
     m.stalls.push_back(std::move(stall));
   }
@@ -119,7 +126,8 @@ RunResult RunFromJson(const Json& j) {
 // p50, p95 and worst of `values`, where `worse(a, b)` says a is worse than b.
 Json Spread(std::vector<double> values, const std::function<bool(double, double)>& worse) {
   if (values.empty()) return Json();
-  std::sort(values.begin(), values.end(), [&](double a, double b) { return worse(b, a); });  // best first
+  std::sort(values.begin(), values.end(),
+            [&](double a, double b) { return worse(b, a); });  // best first
   auto rank = [&](double q) {
     std::size_t k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
     return values[std::min(values.size(), std::max<std::size_t>(k, 1)) - 1];
@@ -140,8 +148,12 @@ Json DrainSummaries(const StrategyResults& s) {
       if (k >= r.drains.size()) continue;
       const DrainResult& d = r.drains[k];
       refused.push_back(static_cast<double>(d.refused));
-      if (d.finished_s) durations.push_back(Ms(*d.finished_s));
-      else ++waiting[!d.error.empty() ? d.error : d.refusal.empty() ? "evicted pods not gone" : d.refusal];
+      if (d.finished_s)
+        durations.push_back(Ms(*d.finished_s));
+      else
+        ++waiting[!d.error.empty()    ? d.error
+                  : d.refusal.empty() ? "evicted pods not gone"
+                                      : d.refusal];
     }
     Json summary = {{"node", s.runs.front().drains[k].node},
                     {"atSeconds", Ms(s.runs.front().drains[k].at_s)},
@@ -178,20 +190,40 @@ Json Summary(const StrategyResults& s) {
       {"completed", completed},
       {"completionRate", Round(completed / n, 1e-4)},
       {"runsWithStalls", stalled},
-      {"durationSeconds", Spread(collect([](const RunResult& r) { return Ms(r.metrics.duration_s); }), bigger)},
+      {"durationSeconds",
+       Spread(collect([](const RunResult& r) { return Ms(r.metrics.duration_s); }), bigger)},
       {"firstNewReadySeconds", Spread(first_ready, bigger)},
-      {"minReadyGroups", Spread(collect([](const RunResult& r) { return double(r.metrics.min_ready); }), smaller)},
-      {"belowFloorSeconds", Spread(collect([](const RunResult& r) { return Ms(r.metrics.below_floor_s); }), bigger)},
-      {"belowReplicasSeconds", Spread(collect([](const RunResult& r) { return Ms(r.metrics.below_replicas_s); }), bigger)},
-      {"groupHoursLost", Spread(collect([](const RunResult& r) { return Micro(r.metrics.group_hours_lost); }), bigger)},
-      {"peakAccelerators", Spread(collect([](const RunResult& r) { return double(r.metrics.peak_accelerators); }), bigger)},
-      {"surgeAcceleratorHours", Spread(collect([](const RunResult& r) { return Micro(r.metrics.surge_accelerator_hours); }), bigger)},
-      {"strandedAcceleratorHours", Spread(collect([](const RunResult& r) { return Micro(r.metrics.stranded_accelerator_hours); }), bigger)},
-      {"nodesProvisioned", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_provisioned); }), bigger)},
-      {"nodesReleased", Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_released); }), bigger)},
-      {"recreations", Spread(collect([](const RunResult& r) { return double(r.metrics.recreations); }), bigger)},
-      {"crashes", Spread(collect([](const RunResult& r) { return double(r.metrics.crashes); }), bigger)},
-      {"preemptions", Spread(collect([](const RunResult& r) { return double(r.metrics.preemptions); }), bigger)},
+      {"minReadyGroups",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.min_ready); }), smaller)},
+      {"belowFloorSeconds",
+       Spread(collect([](const RunResult& r) { return Ms(r.metrics.below_floor_s); }), bigger)},
+      {"belowReplicasSeconds",
+       Spread(collect([](const RunResult& r) { return Ms(r.metrics.below_replicas_s); }), bigger)},
+      {"groupHoursLost",
+       Spread(collect([](const RunResult& r) { return Micro(r.metrics.group_hours_lost); }),
+              bigger)},
+      {"peakAccelerators",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.peak_accelerators); }),
+              bigger)},
+      {"surgeAcceleratorHours",
+       Spread(collect([](const RunResult& r) { return Micro(r.metrics.surge_accelerator_hours); }),
+              bigger)},
+      {"strandedAcceleratorHours", Spread(collect([](const RunResult& r) {
+                                            return Micro(r.metrics.stranded_accelerator_hours);
+                                          }),
+                                          bigger)},
+      {"nodesProvisioned",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_provisioned); }),
+              bigger)},
+      {"nodesReleased",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.nodes_released); }),
+              bigger)},
+      {"recreations",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.recreations); }), bigger)},
+      {"crashes",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.crashes); }), bigger)},
+      {"preemptions",
+       Spread(collect([](const RunResult& r) { return double(r.metrics.preemptions); }), bigger)},
       {"drains", DrainSummaries(s)}};
 }
 
@@ -202,7 +234,8 @@ Json ReportJson(const Report& report) {
   for (const StrategyResults& s : report.strategies) {
     std::vector<const RunResult*> runs;
     for (const RunResult& r : s.runs) runs.push_back(&r);
-    std::sort(runs.begin(), runs.end(), [](const RunResult* a, const RunResult* b) { return a->seed < b->seed; });
+    std::sort(runs.begin(), runs.end(),
+              [](const RunResult* a, const RunResult* b) { return a->seed < b->seed; });
     Json list = Json::array();
     for (const RunResult* r : runs) list.push_back(RunJson(*r));
     strategies.push_back({{"name", s.name}, {"summary", Summary(s)}, {"runs", std::move(list)}});
@@ -241,8 +274,9 @@ Result<Report> MergeReports(std::vector<Report> shards) {
   for (std::size_t i = 1; i < shards.size(); ++i) {
     Report& shard = shards[i];
     if (shard.scenario != merged.scenario || shard.strategies.size() != merged.strategies.size()) {
-      return Status::BadRequest(fmt::format("shard {} is of another sweep (scenario {}, {} strategies)",
-                                            i + 1, shard.scenario, shard.strategies.size()));
+      return Status::BadRequest(
+          fmt::format("shard {} is of another sweep (scenario {}, {} strategies)", i + 1,
+                      shard.scenario, shard.strategies.size()));
     }
     for (std::size_t k = 0; k < shard.strategies.size(); ++k) {
       if (shard.strategies[k].name != merged.strategies[k].name) {
@@ -252,8 +286,8 @@ Result<Report> MergeReports(std::vector<Report> shards) {
       for (RunResult& run : shard.strategies[k].runs) {
         for (const RunResult& have : merged.strategies[k].runs) {
           if (have.seed == run.seed) {
-            return Status::BadRequest(fmt::format("seed {} of strategy {} is in two shards", run.seed,
-                                                  run.strategy));
+            return Status::BadRequest(
+                fmt::format("seed {} of strategy {} is in two shards", run.seed, run.strategy));
           }
         }
         merged.strategies[k].runs.push_back(std::move(run));
@@ -276,21 +310,25 @@ bool AnyRun(const Json& json, const char* metric) {
 // One line per drain of a strategy's runs, below the table: "drain gpu-0 at 10.0m (surge):
 // done in 100% of runs, 1.5m/2.0m/2.1m, evictions refused 6/9 (p50/worst)", then why the
 // unfinished drains waited.
-std::string DrainLines(const Json& strategy, const std::function<std::string(const Json&, const char*)>& secs) {
+std::string DrainLines(const Json& strategy,
+                       const std::function<std::string(const Json&, const char*)>& secs) {
   std::string out;
   const double runs = std::max(1.0, strategy["summary"]["runs"].get<double>());
   for (const Json& d : strategy["summary"]["drains"]) {
     const Json& duration = d["durationSeconds"];
-    out += fmt::format("drain {} at {} ({}): done in {:.0f}% of runs", d["node"].get<std::string>(),
-                       secs(Json{{"at", d["atSeconds"]}}, "at"), strategy["name"].get<std::string>(),
-                       d["finished"].get<double>() * 100 / runs);
+    out +=
+        fmt::format("drain {} at {} ({}): done in {:.0f}% of runs", d["node"].get<std::string>(),
+                    secs(Json{{"at", d["atSeconds"]}}, "at"), strategy["name"].get<std::string>(),
+                    d["finished"].get<double>() * 100 / runs);
     if (duration.is_object()) {
-      out += ", " + secs(duration, "p50") + "/" + secs(duration, "p95") + "/" + secs(duration, "worst");
+      out += ", " + secs(duration, "p50") + "/" + secs(duration, "p95") + "/" +
+             secs(duration, "worst");
     }
     out += fmt::format(", evictions refused {}/{} (p50/worst)\n", d["refused"]["p50"].get<double>(),
                        d["refused"]["worst"].get<double>());
     for (const Json& u : d["unfinished"]) {
-      out += fmt::format("  not done in {} runs: {}\n", u["runs"].get<int>(), u["reason"].get<std::string>());
+      out += fmt::format("  not done in {} runs: {}\n", u["runs"].get<int>(),
+                         u["reason"].get<std::string>());
     }
   }
   return out;
@@ -300,23 +338,24 @@ std::string ReportTable(const Report& report) {
   const Json json = ReportJson(report);
   const bool recreations = AnyRun(json, "recreations");
   const bool preemptions = AnyRun(json, "preemptions");
-  std::string out = fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}",
-                                "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY",
-                                "BELOW FLOOR", "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H",
-                                "STRANDED ACC-H", "NODES+", "STALLS");
+  std::string out =
+      fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}",
+                  "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY", "BELOW FLOOR",
+                  "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H", "STRANDED ACC-H", "NODES+", "STALLS");
   if (recreations) out += fmt::format(" {:>9}", "RECREATED");
   out += preemptions ? fmt::format(" {:>9}\n", "PREEMPTED") : "\n";
   auto secs = [](const Json& spread, const char* at) {
     if (!spread.is_object()) return std::string("-");
     double s = spread[at].get<double>();
-    return s >= 3600 ? fmt::format("{:.1f}h", s / 3600) : s >= 60 ? fmt::format("{:.1f}m", s / 60)
-                                                                   : fmt::format("{:.0f}s", s);
+    return s >= 3600 ? fmt::format("{:.1f}h", s / 3600)
+           : s >= 60 ? fmt::format("{:.1f}m", s / 60)
+                     : fmt::format("{:.0f}s", s);
   };
   for (const Json& s : json["strategies"]) {
     const Json& m = s["summary"];
-    const std::string duration =
-        secs(m["durationSeconds"], "p50") + "/" + secs(m["durationSeconds"], "p95") + "/" +
-        secs(m["durationSeconds"], "worst");
+    const std::string duration = secs(m["durationSeconds"], "p50") + "/" +
+                                 secs(m["durationSeconds"], "p95") + "/" +
+                                 secs(m["durationSeconds"], "worst");
     if (m["runs"].get<std::size_t>() == 0) {
       out += fmt::format("{:<18} (no runs)\n", s["name"].get<std::string>());
       continue;
@@ -324,11 +363,12 @@ std::string ReportTable(const Report& report) {
     out += fmt::format(
         "{:<18} {:>8.0f}% {:>22} {:>9} {:>11} {:>12.2f} {:>8} {:>11.2f} {:>14.2f} {:>6} {:>6}",
         s["name"].get<std::string>(), m["completionRate"].get<double>() * 100, duration,
-        fmt::format("{}/{}", m["minReadyGroups"]["p50"].get<double>(), m["minReadyGroups"]["worst"].get<double>()),
+        fmt::format("{}/{}", m["minReadyGroups"]["p50"].get<double>(),
+                    m["minReadyGroups"]["worst"].get<double>()),
         secs(m["belowFloorSeconds"], "p50"), m["groupHoursLost"]["p50"].get<double>(),
         m["peakAccelerators"]["p50"].get<double>(), m["surgeAcceleratorHours"]["p50"].get<double>(),
-        m["strandedAcceleratorHours"]["p50"].get<double>(), m["nodesProvisioned"]["p50"].get<double>(),
-        m["runsWithStalls"].get<int>());
+        m["strandedAcceleratorHours"]["p50"].get<double>(),
+        m["nodesProvisioned"]["p50"].get<double>(), m["runsWithStalls"].get<int>());
     if (recreations) out += fmt::format(" {:>9}", m["recreations"]["p50"].get<double>());
     out += preemptions ? fmt::format(" {:>9}\n", m["preemptions"]["p50"].get<double>()) : "\n";
   }

@@ -70,7 +70,8 @@ void MetricsRecorder::TrackStall(const Observation& o, const Progress& now) {
     if (g.state != GroupState::kPending) continue;
     stall.waiting_groups.insert(g.index);
     for (const std::string& pod : g.waiting_pods) {
-      if (std::find(stall.waiting_pods.begin(), stall.waiting_pods.end(), pod) == stall.waiting_pods.end()) {
+      if (std::find(stall.waiting_pods.begin(), stall.waiting_pods.end(), pod) ==
+          stall.waiting_pods.end()) {
         stall.waiting_pods.push_back(pod);
       }
     }

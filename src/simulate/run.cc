@@ -61,14 +61,16 @@ class Runner {
     // runs well under a tenth of it): only a component writing in a loop gets there.
     world_.loop().SetInstantTaskLimit(2'000'000);
     RETURN_IF_ERROR(world_.Start());
-    ASSIGN_OR_RETURN(nodes_, world_.user().Watch(&world_.loop(), client::kNodes, "",
-                                                 [this](const store::WatchEvent& e) { OnNode(e); }));
+    ASSIGN_OR_RETURN(nodes_,
+                     world_.user().Watch(&world_.loop(), client::kNodes, "",
+                                         [this](const store::WatchEvent& e) { OnNode(e); }));
     RETURN_IF_ERROR(CreateWorkloads());
     std::optional<Time> first_change;
     Time last_change = Zero();
     for (const Change& c : s_.timeline) {
       // A drain disrupts the LWS as its own changes do: the window covers it.
-      if ((c.kind == Change::Kind::kPatch && c.target == target_) || c.kind == Change::Kind::kDrain) {
+      if ((c.kind == Change::Kind::kPatch && c.target == target_) ||
+          c.kind == Change::Kind::kDrain) {
         if (!first_change) first_change = Zero() + c.at;
         last_change = Zero() + c.at;
       }
@@ -131,13 +133,15 @@ class Runner {
       }
       const api::ResourceInfo* info = served->registry.FindByKind(api_version, kind);
       if (info == nullptr) {
-        return Status::BadRequest(fmt::format("no matches for kind \"{}\" in version \"{}\"", kind, api_version));
+        return Status::BadRequest(
+            fmt::format("no matches for kind \"{}\" in version \"{}\"", kind, api_version));
       }
       client::Resource resource{info->group, info->version, info->resource, info->namespaced};
       Result<store::ObjectPtr> created = world_.user().Create(resource, std::move(body));
       if (!created.ok()) {
-        return Status(created.status().code(), fmt::format("creating {} {}: {}", kind, NameOf(object),
-                                                           created.status().message()));
+        return Status(
+            created.status().code(),
+            fmt::format("creating {} {}: {}", kind, NameOf(object), created.status().message()));
       }
     }
     return Status::Ok();
@@ -151,7 +155,8 @@ class Runner {
                                                     client::PatchType::kMerge, c.patch);
       applied = patched.status();
       if (patched.ok() && c.target == target_) {
-        change_generation_ = std::max<std::int64_t>(change_generation_, (*patched)->json["metadata"].value("generation", 0));
+        change_generation_ = std::max<std::int64_t>(
+            change_generation_, (*patched)->json["metadata"].value("generation", 0));
       }
     } else {
       const bool cordon = c.kind != Change::Kind::kUncordon;
@@ -175,10 +180,12 @@ class Runner {
       drain.Step(world_.user(), now);
       const DrainResult& r = drain.result();
       if (r.finished_s) {
-        result_.marks.emplace_back(Seconds(now - Zero()), fmt::format("drain {} done, {} evictions refused",
-                                                                      r.node, r.refused));
+        result_.marks.emplace_back(
+            Seconds(now - Zero()),
+            fmt::format("drain {} done, {} evictions refused", r.node, r.refused));
       } else if (!r.error.empty()) {
-        result_.marks.emplace_back(Seconds(now - Zero()), "drain " + r.node + " failed: " + r.error);
+        result_.marks.emplace_back(Seconds(now - Zero()),
+                                   "drain " + r.node + " failed: " + r.error);
       }
     }
   }
@@ -194,7 +201,8 @@ class Runner {
 
   void OnNode(const store::WatchEvent& e) {
     const std::string name = store::MetaString(e.object->json, "name");
-    if (e.type == store::EventType::kAdded && known_nodes_.insert(name).second && window_open_) ++provisioned_;
+    if (e.type == store::EventType::kAdded && known_nodes_.insert(name).second && window_open_)
+      ++provisioned_;
     if (e.type == store::EventType::kDeleted) {
       known_nodes_.erase(name);
       if (window_open_) ++released_;
@@ -233,7 +241,8 @@ class Runner {
 
   void Track(const Observation& o) {
     const double t = Seconds(o.at - Zero());
-    if (result_.ready.empty() || result_.ready.back().second != o.ready) result_.ready.emplace_back(t, o.ready);
+    if (result_.ready.empty() || result_.ready.back().second != o.ready)
+      result_.ready.emplace_back(t, o.ready);
     if (result_.accelerators.empty() || result_.accelerators.back().second != o.accelerators) {
       result_.accelerators.emplace_back(t, o.accelerators);
     }
@@ -242,7 +251,8 @@ class Runner {
       GroupTrack& track = result_.groups[i];
       track.index = static_cast<int>(i);
       const GroupState state = i < o.groups.size() ? o.groups[i].state : GroupState::kAbsent;
-      const bool surge = i < o.groups.size() ? o.groups[i].surge : static_cast<int>(i) >= o.replicas;
+      const bool surge =
+          i < o.groups.size() ? o.groups[i].surge : static_cast<int>(i) >= o.replicas;
       if (track.states.empty() || std::get<1>(track.states.back()) != state ||
           std::get<2>(track.states.back()) != surge) {
         track.states.emplace_back(t, state, surge);
@@ -262,7 +272,8 @@ class Runner {
       std::string last = api::StringMember(series, "lastObservedTime");
       if (last.empty()) last = e.event_time.empty() ? e.last_timestamp : e.event_time;
       Result<Time> at = ParseRfc3339(last);
-      if (e.reason == "RecreateGroup" && e.involved_object.name == target_ && at.ok() && *at >= start) {
+      if (e.reason == "RecreateGroup" && e.involved_object.name == target_ && at.ok() &&
+          *at >= start) {
         result_.metrics.recreations += times;
       }
       if (e.reason == "Preempted" && e.involved_object.kind == "Pod" && at.ok() && *at >= start &&
@@ -270,7 +281,8 @@ class Runner {
         result_.metrics.preemptions += times;
       }
       // What held a pod back: the scheduler's and the autoscaler's complaints.
-      if (e.involved_object.kind == "Pod" && (e.type == "Warning" || e.reason == "NotTriggerScaleUp")) {
+      if (e.involved_object.kind == "Pod" &&
+          (e.type == "Warning" || e.reason == "NotTriggerScaleUp")) {
         by_pod[e.involved_object.name].emplace_back(e.reason + ": " + e.message, times);
       }
     }
@@ -313,8 +325,8 @@ class Runner {
 
 }  // namespace
 
-Result<RunResult> RunScenario(const Scenario& scenario, const Strategy& strategy, std::uint64_t seed,
-                              const RunOptions& options) {
+Result<RunResult> RunScenario(const Scenario& scenario, const Strategy& strategy,
+                              std::uint64_t seed, const RunOptions& options) {
   Runner runner(scenario, strategy, seed, options);
   return runner.Run();
 }

@@ -24,7 +24,8 @@
 namespace lws::simulate {
 
 // One group's states over the run, for the timeline picture: (seconds from 0, state) at each
-// change of state, and whether the group was a surge group (beyond spec.replicas, observation.h) then.
+// change of state, and whether the group was a surge group (beyond spec.replicas, observation.h)
+// then.
 struct GroupTrack {
   int index = 0;
   std::vector<std::tuple<double, GroupState, bool>> states;
@@ -33,7 +34,7 @@ struct GroupTrack {
 struct RunResult {
   std::string strategy;
   std::uint64_t seed = 0;
-  std::string lws;           // the LWS watched
+  std::string lws;            // the LWS watched
   double window_start_s = 0;  // the first change, from the cluster's start
   RunMetrics metrics;
   // With RunOptions::timeline: every group's states, the ready groups and accelerators over
@@ -53,8 +54,8 @@ struct RunOptions {
 };
 
 // The run, or why it could not start (a workload refused by the API server, say).
-Result<RunResult> RunScenario(const Scenario& scenario, const Strategy& strategy, std::uint64_t seed,
-                              const RunOptions& options = {});
+Result<RunResult> RunScenario(const Scenario& scenario, const Strategy& strategy,
+                              std::uint64_t seed, const RunOptions& options = {});
 
 // Checks that cannot wait for a run: every LWS (with every strategy) passes the API server's
 // admission, and each of its pods fits the allocatable of some node pool.

@@ -25,7 +25,8 @@ cluster:
     startup: {distribution: uniform, min: 20s, max: 40s}
     termination: 5s
   capacityChanges: [{at: 0s, stockout: gpu, for: 10h}]
-)" + tenants + R"(
+)" + tenants +
+         R"(
 workloads:
 - object:
     apiVersion: leaderworkerset.x-k8s.io/v1
@@ -39,13 +40,18 @@ workloads:
           spec:
             containers: [{name: c, image: img:1, resources: {limits: {nvidia.com/gpu: "8"}}}]
 timeline: [{at: 5m, lws: model, image: img:2}]
-strategies: [)" + strategy + R"(]
+strategies: [)" +
+         strategy + R"(]
 limits: {horizon: 30m, stall: 3m}
 )";
 }
 
-const char* kSurgeOnly = "{name: surge, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: 1}}}";
-const char* kUnavailable = "{name: unavailable, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 1, maxSurge: 0}}}";
+const char* kSurgeOnly =
+    "{name: surge, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: "
+    "1}}}";
+const char* kUnavailable =
+    "{name: unavailable, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 1, "
+    "maxSurge: 0}}}";
 
 Scenario Parse(const std::string& text) {
   Result<Scenario> s = ParseScenario(text, "test.yaml", ".");
@@ -88,7 +94,9 @@ TEST(RunScenario, SurgeThatCannotBeScheduledStallsWithTheSchedulersReason) {
   EXPECT_EQ(m.stalls[0].waiting_groups, std::set<int>{2});
   bool insufficient = false, stockout = false;
   for (const auto& [message, count] : m.stalls[0].reasons) {
-    insufficient |= message.find("FailedScheduling: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu") == 0;
+    insufficient |=
+        message.find("FailedScheduling: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu") ==
+        0;
     stockout |= message.find("stockout of pool gpu") != std::string::npos;
   }
   EXPECT_TRUE(insufficient);
@@ -126,7 +134,11 @@ namespace {
 // used it waits, where without them the rollout completes.
 TEST(RunScenario, ArrivingTenantsTakeTheSpareNode) {
   auto text = [](bool arrivals) {
-    std::string s = TightScenario(kSurgeOnly, arrivals ? "  otherTenants: {arrivals: [{at: 4m, pods: 1, requests: {nvidia.com/gpu: \"8\"}}]}" : "");
+    std::string s = TightScenario(
+        kSurgeOnly,
+        arrivals
+            ? "  otherTenants: {arrivals: [{at: 4m, pods: 1, requests: {nvidia.com/gpu: \"8\"}}]}"
+            : "");
     const std::string two = "    nodes: 2\n";
     s.replace(s.find(two), two.size(), "    nodes: 3\n");  // one spare node
     return s;
@@ -211,7 +223,8 @@ namespace {
 // never ended); now it completes on the previous revision.
 TEST(RunScenario, ProgressDeadlineRollbackEndsAStalledSurge) {
   const std::string strategy =
-      "{name: rollback, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, maxSurge: 1}}, "
+      "{name: rollback, rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 0, "
+      "maxSurge: 1}}, "
       "annotations: {lws-cpp.dev/progress-deadline: 3m, lws-cpp.dev/failure-policy: Rollback}}";
   Scenario s = Parse(TightScenario(strategy, ""));
   Result<RunResult> run = RunScenario(s, s.strategies[0], 1);

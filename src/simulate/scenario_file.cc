@@ -46,21 +46,26 @@ void DecodeWorkload(const Json& value, const FieldPath& path, const std::string&
                                  : (std::filesystem::path(dir) / file).string();
     Result<std::string> text = ReadFile(full);
     Result<std::vector<api::YamlDocument>> docs =
-        text.ok() ? api::LoadYamlDocuments(*text) : Result<std::vector<api::YamlDocument>>(text.status());
+        text.ok() ? api::LoadYamlDocuments(*text)
+                  : Result<std::vector<api::YamlDocument>>(text.status());
     if (!docs.ok()) {
-      d->errors.push_back(api::Invalid(path.Child("file"), file, std::string(docs.status().message())));
+      d->errors.push_back(
+          api::Invalid(path.Child("file"), file, std::string(docs.status().message())));
       return;
     }
     for (api::YamlDocument& doc : *docs) objects.push_back(std::move(doc.value));
   }
   for (Json& object : objects) {
-    if (!object.is_object() || NameOf(object).empty() || api::StringMember(object, "kind").empty()) {
-      d->errors.push_back(api::Invalid(path, nullptr, "every object needs apiVersion, kind and metadata.name"));
+    if (!object.is_object() || NameOf(object).empty() ||
+        api::StringMember(object, "kind").empty()) {
+      d->errors.push_back(
+          api::Invalid(path, nullptr, "every object needs apiVersion, kind and metadata.name"));
       continue;
     }
     const std::string ns = api::StringMember(object["metadata"], "namespace");
     if (!ns.empty() && ns != "default") {
-      d->errors.push_back(api::Invalid(path, ns, "objects live in namespace default in a simulation"));
+      d->errors.push_back(
+          api::Invalid(path, ns, "objects live in namespace default in a simulation"));
       continue;
     }
     object["metadata"]["namespace"] = "default";
@@ -97,7 +102,8 @@ bool IsPoolNode(const cluster::ClusterSpec& spec, const std::string& node) {
     if (node.size() <= prefix.size() || node.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string index = node.substr(prefix.size());
     if (index.size() > 9 || (index.size() > 1 && index[0] == '0')) continue;
-    if (!std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    if (!std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
     if (std::stoi(index) < std::max(pool.max_nodes, pool.initial_nodes)) return true;
   }
   return false;
@@ -105,14 +111,17 @@ bool IsPoolNode(const cluster::ClusterSpec& spec, const std::string& node) {
 
 void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
   if (!d->IsObject(value, path)) return;
-  d->Unknown(value, path, {"at", "lws", "patch", "image", "replicas", "cordon", "uncordon", "drain"});
+  d->Unknown(value, path,
+             {"at", "lws", "patch", "image", "replicas", "cordon", "uncordon", "drain"});
   Change change;
-  if (!value.contains("at")) d->errors.push_back(api::Required(path.Child("at"), ""));
-  else change.at = d->Time(value["at"], path.Child("at"));
+  if (!value.contains("at"))
+    d->errors.push_back(api::Required(path.Child("at"), ""));
+  else
+    change.at = d->Time(value["at"], path.Child("at"));
   int forms = 0;
-  for (auto [key, kind] : {std::pair{"cordon", Change::Kind::kCordon},
-                           std::pair{"uncordon", Change::Kind::kUncordon},
-                           std::pair{"drain", Change::Kind::kDrain}}) {
+  for (auto [key, kind] :
+       {std::pair{"cordon", Change::Kind::kCordon}, std::pair{"uncordon", Change::Kind::kUncordon},
+        std::pair{"drain", Change::Kind::kDrain}}) {
     if (!value.contains(key)) continue;
     ++forms;
     change.kind = kind;
@@ -152,11 +161,13 @@ void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario
       change.description = "replicas " + std::to_string(replicas);
     }
     if (what != 1) {
-      d->errors.push_back(api::Invalid(path, nullptr, "a change of an LWS sets exactly one of patch, image, replicas"));
+      d->errors.push_back(api::Invalid(
+          path, nullptr, "a change of an LWS sets exactly one of patch, image, replicas"));
     }
   }
   if (forms != 1) {
-    d->errors.push_back(api::Invalid(path, nullptr, "must set exactly one of lws, cordon, uncordon, drain"));
+    d->errors.push_back(
+        api::Invalid(path, nullptr, "must set exactly one of lws, cordon, uncordon, drain"));
     return;
   }
   s->timeline.push_back(std::move(change));
@@ -166,15 +177,18 @@ void DecodeStrategy(const Json& value, const FieldPath& path, Decoder* d, Scenar
   if (!d->IsObject(value, path)) return;
   d->Unknown(value, path, {"name", "rolloutStrategy", "annotations", "patch"});
   Strategy strategy;
-  if (!value.contains("name")) d->errors.push_back(api::Required(path.Child("name"), ""));
-  else strategy.name = d->String(value["name"], path.Child("name"));
+  if (!value.contains("name"))
+    d->errors.push_back(api::Required(path.Child("name"), ""));
+  else
+    strategy.name = d->String(value["name"], path.Child("name"));
   for (const Strategy& other : s->strategies) {
     if (other.name == strategy.name) {
       d->errors.push_back(api::FieldError(api::FieldErrorType::kDuplicate,
                                           path.Child("name").String(), strategy.name, ""));
     }
   }
-  if (value.contains("rolloutStrategy") && d->IsObject(value["rolloutStrategy"], path.Child("rolloutStrategy"))) {
+  if (value.contains("rolloutStrategy") &&
+      d->IsObject(value["rolloutStrategy"], path.Child("rolloutStrategy"))) {
     strategy.lws_patch["spec"]["rolloutStrategy"] = value["rolloutStrategy"];
   }
   if (value.contains("annotations")) {
@@ -198,7 +212,8 @@ void DecodeLimits(const Json& value, const FieldPath& path, Decoder* d, Scenario
   if (value.contains("horizon")) s->horizon = d->Time(value["horizon"], path.Child("horizon"));
   if (value.contains("stall")) s->stall = d->Time(value["stall"], path.Child("stall"));
   if (s->horizon <= Duration::zero()) {
-    d->errors.push_back(api::Invalid(path.Child("horizon"), value.value("horizon", Json()), "must be positive"));
+    d->errors.push_back(
+        api::Invalid(path.Child("horizon"), value.value("horizon", Json()), "must be positive"));
   }
 }
 
@@ -222,33 +237,41 @@ std::vector<const Json*> Scenario::Leaderworkersets() const {
   return out;
 }
 
-Result<Scenario> ParseScenario(std::string_view text, const std::string& file, const std::string& dir) {
+Result<Scenario> ParseScenario(std::string_view text, const std::string& file,
+                               const std::string& dir) {
   Result<Json> doc = api::LoadYaml(text);
   if (!doc.ok()) return Status::BadRequest(file + ": " + std::string(doc.status().message()));
   Decoder d;
   Scenario s;
   if (!d.IsObject(*doc, FieldPath())) return cluster::internal::InvalidFile(file, d.errors);
-  d.Unknown(*doc, FieldPath(), {"apiVersion", "kind", "metadata", "cluster", "workloads", "timeline",
-                                "strategies", "limits"});
+  d.Unknown(*doc, FieldPath(),
+            {"apiVersion", "kind", "metadata", "cluster", "workloads", "timeline", "strategies",
+             "limits"});
   if (api::StringMember(*doc, "apiVersion") != kScenarioApiVersion) {
-    d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()), {kScenarioApiVersion}));
+    d.errors.push_back(api::NotSupported(FieldPath("apiVersion"), doc->value("apiVersion", Json()),
+                                         {kScenarioApiVersion}));
   }
   if (api::StringMember(*doc, "kind") != kScenarioKind) {
-    d.errors.push_back(api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kScenarioKind}));
+    d.errors.push_back(
+        api::NotSupported(FieldPath("kind"), doc->value("kind", Json()), {kScenarioKind}));
   }
   s.name = api::StringMember(api::ChildOrNull(*doc, "metadata"), "name");
   if (s.name.empty()) s.name = std::filesystem::path(file).stem().string();
   if (!doc->contains("cluster")) {
     d.errors.push_back(api::Required(FieldPath("cluster"), "the node pools the workloads run on"));
   } else if (d.IsObject((*doc)["cluster"], FieldPath("cluster"))) {
-    s.cluster = cluster::internal::DecodeClusterSection((*doc)["cluster"], FieldPath("cluster"), &d);
+    s.cluster =
+        cluster::internal::DecodeClusterSection((*doc)["cluster"], FieldPath("cluster"), &d);
   }
-  EachItem(*doc, "workloads", &d, [&](const Json& v, const FieldPath& p) { DecodeWorkload(v, p, dir, &d, &s); });
+  EachItem(*doc, "workloads", &d,
+           [&](const Json& v, const FieldPath& p) { DecodeWorkload(v, p, dir, &d, &s); });
   if (s.Leaderworkersets().empty()) {
     d.errors.push_back(api::Required(FieldPath("workloads"), "at least one LeaderWorkerSet"));
   }
-  EachItem(*doc, "timeline", &d, [&](const Json& v, const FieldPath& p) { DecodeChange(v, p, &d, &s); });
-  EachItem(*doc, "strategies", &d, [&](const Json& v, const FieldPath& p) { DecodeStrategy(v, p, &d, &s); });
+  EachItem(*doc, "timeline", &d,
+           [&](const Json& v, const FieldPath& p) { DecodeChange(v, p, &d, &s); });
+  EachItem(*doc, "strategies", &d,
+           [&](const Json& v, const FieldPath& p) { DecodeStrategy(v, p, &d, &s); });
   if (doc->contains("limits")) DecodeLimits((*doc)["limits"], FieldPath("limits"), &d, &s);
   if (!d.errors.empty()) return cluster::internal::InvalidFile(file, d.errors);
   if (s.strategies.empty()) s.strategies.push_back({"as-written", Json::object()});
@@ -259,7 +282,8 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& file, c
 
 Result<Scenario> LoadScenario(const std::string& path) {
   Result<std::string> text = ReadFile(path);
-  if (!text.ok()) return Status(text.status().code(), "the scenario file: " + text.status().message());
+  if (!text.ok())
+    return Status(text.status().code(), "the scenario file: " + text.status().message());
   return ParseScenario(*text, path, std::filesystem::path(path).parent_path().string());
 }
 

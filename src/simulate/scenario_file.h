@@ -20,7 +20,8 @@
 //   - {at: 30m, lws: demo, replicas: 6}
 //   - {at: 40m, cordon: gpu-3}       # also uncordon, drain (cordon and evict every pod)
 //   strategies:                      # each run on the same seeds; none: the workloads as written
-//   - {name: "mu1-ms0", rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 1, maxSurge: 0}}}
+//   - {name: "mu1-ms0", rolloutStrategy: {rollingUpdateConfiguration: {maxUnavailable: 1, maxSurge:
+//   0}}}
 //   - {name: "mu0-ms1", rolloutStrategy: {...}, annotations: {...}}
 //   - {name: "gang", patch: {spec: {...}}}   # any JSON merge patch of the LWS
 //   limits:
@@ -47,8 +48,8 @@ struct Change {
   enum class Kind { kPatch, kCordon, kUncordon, kDrain };
   Duration at{};
   Kind kind = Kind::kPatch;
-  std::string target;  // the LWS (kPatch) or the node
-  Json patch;          // kPatch: a JSON merge patch of the LWS (image and replicas become one)
+  std::string target;       // the LWS (kPatch) or the node
+  Json patch;               // kPatch: a JSON merge patch of the LWS (image and replicas become one)
   std::string description;  // "image vllm/vllm-openai:v0.7.0", "replicas 6", "cordon gpu-3"
 };
 
@@ -61,8 +62,8 @@ struct Strategy {
 struct Scenario {
   std::string name;
   cluster::ClusterSpec cluster;
-  std::vector<Json> workloads;  // objects to create, in order (LeaderWorkerSets among them)
-  std::vector<Change> timeline;  // in time order
+  std::vector<Json> workloads;       // objects to create, in order (LeaderWorkerSets among them)
+  std::vector<Change> timeline;      // in time order
   std::vector<Strategy> strategies;  // never empty: {"as-written", {}} when the file has none
   Duration horizon = std::chrono::hours(6);
   Duration stall = std::chrono::minutes(5);
@@ -73,7 +74,8 @@ struct Scenario {
 
 // Decodes a scenario. `file` prefixes every error line; `dir` is where `file:` workloads are
 // read from. kInvalid with one cause per problem.
-Result<Scenario> ParseScenario(std::string_view text, const std::string& file, const std::string& dir);
+Result<Scenario> ParseScenario(std::string_view text, const std::string& file,
+                               const std::string& dir);
 Result<Scenario> LoadScenario(const std::string& path);
 
 }  // namespace lws::simulate

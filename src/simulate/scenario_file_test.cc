@@ -56,12 +56,15 @@ TEST(ScenarioFile, DecodesEveryPart) {
   ASSERT_EQ(s->timeline.size(), 3u);
   // In time order; the image change patches every container of the templates.
   EXPECT_EQ(s->timeline[0].description, "image img:2");
-  EXPECT_EQ(s->timeline[0].patch["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["image"],
+  EXPECT_EQ(s->timeline[0].patch["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]
+                                ["containers"][0]["image"],
             "img:2");
   EXPECT_EQ(s->timeline[1].patch, Json::parse(R"({"spec":{"replicas":3}})"));
   EXPECT_EQ(s->timeline[2].kind, Change::Kind::kCordon);
   ASSERT_EQ(s->strategies.size(), 1u);
-  EXPECT_EQ(s->strategies[0].lws_patch["spec"]["rolloutStrategy"]["rollingUpdateConfiguration"]["maxSurge"], 1);
+  EXPECT_EQ(s->strategies[0]
+                .lws_patch["spec"]["rolloutStrategy"]["rollingUpdateConfiguration"]["maxSurge"],
+            1);
   EXPECT_EQ(s->horizon, std::chrono::hours(1));
   EXPECT_EQ(s->stall, std::chrono::minutes(2));
   EXPECT_TRUE(CheckScenario(*s, "small.yaml").ok());
@@ -88,23 +91,31 @@ surprise: true
   Result<Scenario> s = ParseScenario(bad, "bad.yaml", "/nonexistent");
   ASSERT_FALSE(s.ok());
   const std::string message(s.status().message());
-  for (const char* expected : {
-           "bad.yaml: surprise: Forbidden: unknown field",
-           "bad.yaml: cluster.nodePools[0].colour: Forbidden: unknown field",
-           "bad.yaml: cluster.otherTenants.takeFreed.probability: Invalid value: 2: must be a number between 0 and 1",
-           "bad.yaml: cluster.otherTenants.arrivals[0].requests[nvidia.com/gpu]: Invalid value: \"lots\"",
-           "bad.yaml: cluster.otherTenants.arrivals[0].pool: Invalid value: \"cpu\": no node pool has this name",
-           "bad.yaml: workloads[0]: Invalid value: \"team-a\": objects live in namespace default in a simulation",
-           "bad.yaml: workloads[1].file: Invalid value: \"missing.yaml\"",
-           "bad.yaml: workloads: Required value: at least one LeaderWorkerSet",
-           "bad.yaml: timeline[0].lws: Invalid value: \"nosuch\": no LeaderWorkerSet of this name among the workloads",
-           "bad.yaml: timeline[1]: Invalid value: null: must set exactly one of lws, cordon, uncordon, drain",
-           "bad.yaml: timeline[2].drain: Invalid value: \"gpu-9\": no node of this name can exist: nodes are "
-           "named <pool>-<index>, with index below the pool's maxNodes",
-           "bad.yaml: strategies[0].name: Required value",
-           "bad.yaml: strategies[2].name: Duplicate value: \"x\"",
-           "bad.yaml: limits.horizon: Invalid value: \"0s\": must be positive"}) {
-    EXPECT_NE(message.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n" << message;
+  for (const char* expected :
+       {"bad.yaml: surprise: Forbidden: unknown field",
+        "bad.yaml: cluster.nodePools[0].colour: Forbidden: unknown field",
+        "bad.yaml: cluster.otherTenants.takeFreed.probability: Invalid value: 2: must be a number "
+        "between 0 and 1",
+        "bad.yaml: cluster.otherTenants.arrivals[0].requests[nvidia.com/gpu]: Invalid value: "
+        "\"lots\"",
+        "bad.yaml: cluster.otherTenants.arrivals[0].pool: Invalid value: \"cpu\": no node pool has "
+        "this name",
+        "bad.yaml: workloads[0]: Invalid value: \"team-a\": objects live in namespace default in a "
+        "simulation",
+        "bad.yaml: workloads[1].file: Invalid value: \"missing.yaml\"",
+        "bad.yaml: workloads: Required value: at least one LeaderWorkerSet",
+        "bad.yaml: timeline[0].lws: Invalid value: \"nosuch\": no LeaderWorkerSet of this name "
+        "among the workloads",
+        "bad.yaml: timeline[1]: Invalid value: null: must set exactly one of lws, cordon, "
+        "uncordon, drain",
+        "bad.yaml: timeline[2].drain: Invalid value: \"gpu-9\": no node of this name can exist: "
+        "nodes are "
+        "named <pool>-<index>, with index below the pool's maxNodes",
+        "bad.yaml: strategies[0].name: Required value",
+        "bad.yaml: strategies[2].name: Duplicate value: \"x\"",
+        "bad.yaml: limits.horizon: Invalid value: \"0s\": must be positive"}) {
+    EXPECT_NE(message.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n"
+                                                         << message;
   }
 }
 
@@ -147,10 +158,11 @@ strategies: [{name: broken, rolloutStrategy: {rollingUpdateConfiguration: {maxUn
   s->strategies = {{"plain", Json::object()}};
   checked = CheckScenario(*s, "s.yaml");
   ASSERT_FALSE(checked.ok());
-  EXPECT_NE(std::string(checked.message())
-                .find("s.yaml: LeaderWorkerSet big (strategy plain): a leader pod fits no node of the "
-                      "cluster: it asks for nvidia.com/gpu 16 (pool gpu nodes have 8)"),
-            std::string::npos)
+  EXPECT_NE(
+      std::string(checked.message())
+          .find("s.yaml: LeaderWorkerSet big (strategy plain): a leader pod fits no node of the "
+                "cluster: it asks for nvidia.com/gpu 16 (pool gpu nodes have 8)"),
+      std::string::npos)
       << checked.message();
 }
 

@@ -1,10 +1,9 @@
 // Parallel sweeps (sweep.h).
 #include "simulate/sweep.h"
 
+#include <atomic>
 #include <mutex>
 #include <optional>
-
-#include <atomic>
 #include <thread>
 
 namespace lws::simulate {
@@ -19,7 +18,8 @@ Result<Report> Sweep(const Scenario& scenario, const SweepOptions& options) {
   std::vector<Task> tasks;
   for (std::size_t k = 0; k < scenario.strategies.size(); ++k) {
     for (std::size_t i = options.shard_index; i < options.seeds.size(); i += options.shard_count) {
-      tasks.push_back({k, options.seeds[i], options.timelines && i == options.shard_index, std::nullopt});
+      tasks.push_back(
+          {k, options.seeds[i], options.timelines && i == options.shard_index, std::nullopt});
     }
   }
   std::mutex mu;
@@ -39,7 +39,8 @@ Result<Report> Sweep(const Scenario& scenario, const SweepOptions& options) {
   auto work = [&] {
     for (std::size_t i = next++; i < tasks.size(); i = next++) run(tasks[i]);
   };
-  const std::size_t threads = std::min(std::max<std::size_t>(options.jobs, 1), std::max<std::size_t>(tasks.size(), 1));
+  const std::size_t threads =
+      std::min(std::max<std::size_t>(options.jobs, 1), std::max<std::size_t>(tasks.size(), 1));
   std::vector<std::thread> pool;
   for (std::size_t i = 1; i < threads; ++i) pool.emplace_back(work);
   work();
@@ -47,12 +48,14 @@ Result<Report> Sweep(const Scenario& scenario, const SweepOptions& options) {
   Report report;
   report.scenario = scenario.name;
   report.horizon_s = std::chrono::duration<double>(scenario.horizon).count();
-  for (const Strategy& strategy : scenario.strategies) report.strategies.push_back({strategy.name, {}});
+  for (const Strategy& strategy : scenario.strategies)
+    report.strategies.push_back({strategy.name, {}});
   for (Task& task : tasks) {
     if (!task.result || !task.result->ok()) {
       const Status failed = task.result ? task.result->status() : Status::Internal("run lost");
-      return Status(failed.code(), "strategy " + scenario.strategies[task.strategy].name + ", seed " +
-                                       std::to_string(task.seed) + ": " + failed.message());
+      return Status(failed.code(), "strategy " + scenario.strategies[task.strategy].name +
+                                       ", seed " + std::to_string(task.seed) + ": " +
+                                       failed.message());
     }
     report.lws = (*task.result)->lws;
     report.strategies[task.strategy].runs.push_back(std::move(**task.result));

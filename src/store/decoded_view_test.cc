@@ -156,22 +156,22 @@ TEST_F(StatusWriteViewTest, AreDecodedWhenTheyCannotBeMade) {
 
 TEST_F(StatusWriteViewTest, StatefulSetStatusWrites) {
   Json fixture = FixturePod();  // only for its template
-  Json set = {{"apiVersion", "apps/v1"},
-              {"kind", "StatefulSet"},
-              {"metadata", {{"name", "s"}, {"namespace", "default"}}},
-              {"spec",
-               {{"replicas", 3},
-                {"selector", {{"matchLabels", {{"app", "a"}}}}},
-                {"serviceName", "s"},
-                {"template",
-                 {{"metadata", {{"labels", {{"app", "a"}}}}}, {"spec", fixture["spec"]}}}}}};
+  Json set = {
+      {"apiVersion", "apps/v1"},
+      {"kind", "StatefulSet"},
+      {"metadata", {{"name", "s"}, {"namespace", "default"}}},
+      {"spec",
+       {{"replicas", 3},
+        {"selector", {{"matchLabels", {{"app", "a"}}}}},
+        {"serviceName", "s"},
+        {"template", {{"metadata", {{"labels", {{"app", "a"}}}}}, {"spec", fixture["spec"]}}}}}};
   ObjectPtr created = MustCreate(testing::StatefulSets(), set);
   ASSERT_NE(created, nullptr);
   auto held = DecodedView<api::StatefulSet>(*created);
   ASSERT_TRUE(held.ok()) << held.status().ToString();
   Json body = created->json;
-  body["status"] = {{"replicas", 3}, {"readyReplicas", 2}, {"currentRevision", "s-1"},
-                    {"observedGeneration", 1}};
+  body["status"] = {
+      {"replicas", 3}, {"readyReplicas", 2}, {"currentRevision", "s-1"}, {"observedGeneration", 1}};
   ObjectPtr written = *store_->UpdateStatus(testing::StatefulSets(), body);
   ExpectSameAsDecoded<api::StatefulSet>(*written);
 }

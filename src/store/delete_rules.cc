@@ -167,8 +167,8 @@ Result<DeleteOptions> ParseDeleteOptions(const Json& body) {
     if (!it->is_number_integer()) return TypeError("gracePeriodSeconds", "int64");
     options.grace_period_seconds = it->get<std::int64_t>();
   }
-  RETURN_IF_ERROR(ReadString(body, "propagationPolicy", "propagationPolicy",
-                             &options.propagation_policy));
+  RETURN_IF_ERROR(
+      ReadString(body, "propagationPolicy", "propagationPolicy", &options.propagation_policy));
   if (auto it = body.find("orphanDependents"); it != body.end() && !it->is_null()) {
     if (!it->is_boolean()) return TypeError("orphanDependents", "bool");
     options.orphan_dependents = it->get<bool>();
@@ -267,7 +267,8 @@ Result<DeletePlan> PlanDelete(const api::ResourceInfo& info, const Json& current
     // markAsDeleting: generation moves once, when deletion starts.
     if (!deleting) BumpGeneration(object);
     auto existing = ParseRfc3339(MetaString(object, "deletionTimestamp"));
-    if (!existing.ok() || *existing > now) object["metadata"]["deletionTimestamp"] = FormatRfc3339(now);
+    if (!existing.ok() || *existing > now)
+      object["metadata"]["deletionTimestamp"] = FormatRfc3339(now);
     object["metadata"]["deletionGracePeriodSeconds"] = 0;
   }
   if (pending_finalizers || (graceful && last_grace > 0)) plan.action = DeletePlan::Action::kUpdate;

@@ -63,7 +63,9 @@ TEST(ParseDeleteOptionsTest, Errors) {
     auto options = ParseDeleteOptions(Json::parse(c.body));
     ASSERT_FALSE(options.ok()) << c.body;
     EXPECT_EQ(options.status().code(), c.code) << c.body;
-    if (!c.message.empty()) { EXPECT_EQ(options.status().message(), c.message); }
+    if (!c.message.empty()) {
+      EXPECT_EQ(options.status().message(), c.message);
+    }
   }
 }
 
@@ -89,9 +91,16 @@ TEST(PlanDeleteTest, PropagationPolicyFinalizers) {
       {"orphanDependents=true", Json::array(), legacy_orphan, Action::kUpdate, {"orphan"}},
       {"orphanDependents=false", {"orphan"}, legacy_keep, Action::kDelete, Json::array()},
       {"custom finalizer kept", {"x/y"}, background, Action::kUpdate, {"x/y"}},
-      {"foreground replaces orphan", {"x/y", "orphan"}, foreground, Action::kUpdate,
+      {"foreground replaces orphan",
+       {"x/y", "orphan"},
+       foreground,
+       Action::kUpdate,
        {"x/y", "foregroundDeletion"}},
-      {"existing orphan finalizer wins without policy", {"orphan"}, {}, Action::kUpdate, {"orphan"}},
+      {"existing orphan finalizer wins without policy",
+       {"orphan"},
+       {},
+       Action::kUpdate,
+       {"orphan"}},
   };
   for (const auto& c : cases) {
     Json cm = Stored(testing::ConfigMap("c"));
@@ -157,15 +166,27 @@ TEST(PlanDeleteTest, GracefulPods) {
   auto bound = [](Json& p) { p["spec"]["nodeName"] = "n1"; };
   std::vector<Case> cases = {
       {"bound, default 30 s", bound, std::nullopt, Action::kUpdate, "2023-11-14T22:13:50Z", 30},
-      {"bound, spec grace", [&](Json& p) { bound(p); p["spec"]["terminationGracePeriodSeconds"] = 5; },
+      {"bound, spec grace",
+       [&](Json& p) {
+         bound(p);
+         p["spec"]["terminationGracePeriodSeconds"] = 5;
+       },
        std::nullopt, Action::kUpdate, "2023-11-14T22:13:25Z", 5},
       {"bound, option grace", bound, 10, Action::kUpdate, "2023-11-14T22:13:30Z", 10},
       {"bound, negative grace is 1", bound, -3, Action::kUpdate, "2023-11-14T22:13:21Z", 1},
       {"bound, grace 0 (--force)", bound, 0, Action::kDelete, kNowText, 0},
       {"unbound goes at once", [](Json&) {}, 30, Action::kDelete, kNowText, 0},
-      {"succeeded goes at once", [&](Json& p) { bound(p); p["status"] = {{"phase", "Succeeded"}}; },
+      {"succeeded goes at once",
+       [&](Json& p) {
+         bound(p);
+         p["status"] = {{"phase", "Succeeded"}};
+       },
        std::nullopt, Action::kDelete, kNowText, 0},
-      {"failed goes at once", [&](Json& p) { bound(p); p["status"] = {{"phase", "Failed"}}; },
+      {"failed goes at once",
+       [&](Json& p) {
+         bound(p);
+         p["status"] = {{"phase", "Failed"}};
+       },
        std::nullopt, Action::kDelete, kNowText, 0},
   };
   for (const auto& c : cases) {

@@ -34,7 +34,8 @@ ManagedEntry ManagedEntryPool::Find(std::size_t hash, const Json& entry) const {
   if (bucket == pooled_.end()) return nullptr;
   for (const std::weak_ptr<const Json>& weak : bucket->second) {
     ManagedEntry pooled = weak.lock();
-    // Spelled the same, not just equal: sharing 1.0 for 1 would change what a version serialises to.
+    // Spelled the same, not just equal: sharing 1.0 for 1 would change what a version serialises
+    // to.
     if (pooled != nullptr && api::IdenticalJson(*pooled, entry)) return pooled;
   }
   return nullptr;

@@ -13,8 +13,7 @@ namespace lws::store {
 
 namespace {
 
-constexpr char kBase64Url[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 std::string Base64UrlEncode(std::string_view in) {
   std::string out;
@@ -50,7 +49,8 @@ std::optional<std::string> Base64UrlDecode(std::string_view in) {
 }
 
 std::string EncodeContinue(std::uint64_t rv, const ObjectName& after) {
-  Json token = {{"v", "meta.k8s.io/v1"}, {"rv", rv}, {"start", after.namespace_ + "/" + after.name}};
+  Json token = {
+      {"v", "meta.k8s.io/v1"}, {"rv", rv}, {"start", after.namespace_ + "/" + after.name}};
   return Base64UrlEncode(Serialize(token));
 }
 
@@ -86,9 +86,8 @@ Result<ListResult> Store::List(const api::ResourceInfo& info, const ListOptions&
     ASSIGN_OR_RETURN(token, DecodeContinue(options.continue_token));
   }
   const std::string ns = info.namespaced ? options.namespace_ : "";
-  return internal::RunLocked(mu_, [&]() -> Result<ListResult> {
-    return ListLocked(info, ns, options, token);
-  });
+  return internal::RunLocked(
+      mu_, [&]() -> Result<ListResult> { return ListLocked(info, ns, options, token); });
 }
 
 Result<ListResult> Store::ListLocked(const api::ResourceInfo& info, const std::string& ns,

@@ -26,7 +26,8 @@ class ListTest : public testing::StoreTest {
     EXPECT_TRUE(list.ok()) << list.status().ToString();
     std::vector<std::string> out;
     if (!list.ok()) return out;
-    for (const auto& item : list->items) out.push_back(NameOf(item->json).namespace_ + "/" + NameOf(item->json).name);
+    for (const auto& item : list->items)
+      out.push_back(NameOf(item->json).namespace_ + "/" + NameOf(item->json).name);
     return out;
   }
 
@@ -99,7 +100,8 @@ TEST_F(ListTest, PagesWithRemainingCount) {
   EXPECT_FALSE(page.remaining_item_count.has_value()) << "not counted with selectors";
   std::vector<std::string> all;
   while (true) {
-    for (const auto& item : page.items) all.push_back(NameOf(item->json).namespace_ + "/" + NameOf(item->json).name);
+    for (const auto& item : page.items)
+      all.push_back(NameOf(item->json).namespace_ + "/" + NameOf(item->json).name);
     if (page.continue_token.empty()) break;
     selected.continue_token = page.continue_token;
     page = *store_->List(Pods(), selected);
@@ -130,7 +132,8 @@ TEST_F(ListTest, PaginationReadsTheFirstPagesSnapshotDespiteConcurrentWrites) {
     options.continue_token = page.continue_token;
   }
   std::vector<std::string> names;
-  for (const auto& o : rest) names.push_back(NameOf(o->json).namespace_ + "/" + NameOf(o->json).name);
+  for (const auto& o : rest)
+    names.push_back(NameOf(o->json).namespace_ + "/" + NameOf(o->json).name);
   EXPECT_EQ(names, (std::vector<std::string>{"a/z", "b/c", "b/m", "b/z"}));
   EXPECT_EQ(rest.back(), old_z) << "the snapshot's version, bytes shared";
   // A fresh list sees the current state.

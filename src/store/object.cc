@@ -154,8 +154,9 @@ const std::string& StoredObject::bytes() const {
     auto meta = json.is_object() ? json.find("metadata") : json.end();
     const ManagedEntries& entries = managed_fields();
     const bool apart = !entries.empty() && meta != json.end() && meta->is_object();
-    bytes_ = apart ? SerializeWithEntries(json, entries)
-                   : entries.empty() ? Serialize(json) : Serialize(FullJson());
+    bytes_ = apart             ? SerializeWithEntries(json, entries)
+             : entries.empty() ? Serialize(json)
+                               : Serialize(FullJson());
   });
   return bytes_;
 }
@@ -297,8 +298,7 @@ namespace {
 // The deferred form of a version keeping `version`'s entries (a binding, a deletion mark).
 DeferredEntries SameEntriesAs(ObjectPtr version) {
   const int depth = version->deferred_depth() + 1;
-  return {[version = std::move(version)](const Json&) { return version->managed_fields(); },
-          depth};
+  return {[version = std::move(version)](const Json&) { return version->managed_fields(); }, depth};
 }
 
 }  // namespace
@@ -316,7 +316,8 @@ NewEntries KeptEntries(const ObjectPtr& live) {
 
 bool SameEntries(const NewEntries& entries, const Json& json, const StoredObject& version) {
   if (entries.kept_from == &version) return true;
-  if (entries.deferred) return SameManagedFields(entries.deferred->maker(json), version.managed_fields());
+  if (entries.deferred)
+    return SameManagedFields(entries.deferred->maker(json), version.managed_fields());
   return SameManagedFields(entries.made, version.managed_fields());
 }
 

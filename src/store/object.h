@@ -79,7 +79,7 @@ struct StoredObject {
   // decoding this version starts from that one's view when it still has it
   // (store/decoded_view.h), since the two differ only in status and resourceVersion.
   std::weak_ptr<const StoredObject> status_written_over;
-  api::StringMap labels;               // metadata.labels, kept for selector matching
+  api::StringMap labels;  // metadata.labels, kept for selector matching
 
   // The entries kept apart, in order; empty when `json` holds them or there are none. Made on
   // first use when deferred; safe from any thread.
@@ -161,7 +161,7 @@ bool MayDeferAfter(const StoredObject* previous);
 // A new version's entries as a write hands them to the store: made, or deferred.
 struct NewEntries {
   NewEntries() = default;
-  NewEntries(ManagedEntries entries) : made(std::move(entries)) {}  // NOLINT: implicit
+  NewEntries(ManagedEntries entries) : made(std::move(entries)) {}       // NOLINT: implicit
   NewEntries(DeferredEntries entries) : deferred(std::move(entries)) {}  // NOLINT: implicit
 
   ManagedEntries made;  // when not deferred

@@ -227,9 +227,10 @@ Result<Json> PrepareForUpdate(const api::ResourceInfo& info, const Json& old, Js
       if (!known.contains(f)) added.insert(f);
     }
     if (!added.empty()) {
-      std::string detail = "no new finalizers can be added if the object is being deleted, found "
-                           "new finalizers " +
-                           GoStringSlice({added.begin(), added.end()}, api::EmptySlice::kEmpty);
+      std::string detail =
+          "no new finalizers can be added if the object is being deleted, found "
+          "new finalizers " +
+          GoStringSlice({added.begin(), added.end()}, api::EmptySlice::kEmpty);
       return Invalid(info, name, {api::Forbidden(MetaPath("finalizers"), detail)});
     }
   }

@@ -132,7 +132,9 @@ TEST(CheckUpdatePreconditionTest, Table) {
     if (!c.rv.empty()) update["metadata"]["resourceVersion"] = c.rv;
     Status s = CheckUpdatePrecondition(*c.info, update, 7);
     EXPECT_EQ(s.code(), c.code) << c.info->resource << " rv=" << c.rv;
-    if (!c.message.empty()) { EXPECT_EQ(s.message(), c.message); }
+    if (!c.message.empty()) {
+      EXPECT_EQ(s.message(), c.message);
+    }
   }
 }
 
@@ -145,11 +147,23 @@ TEST(PrepareForUpdateTest, GenerationMovesOnlyOnChangesOutsideMetadataAndStatus)
   };
   std::vector<Case> cases = {
       {"sts spec", &StatefulSets(), [](Json& o) { o["spec"]["replicas"] = 3; }, 2},
-      {"sts labels", &StatefulSets(), [](Json& o) { o["metadata"]["labels"] = {{"a", "b"}}; }, 1},
-      {"sts status ignored", &StatefulSets(), [](Json& o) { o["status"] = {{"replicas", 3}}; }, 1},
+      {"sts labels", &StatefulSets(),
+       [](Json& o) {
+         o["metadata"]["labels"] = {{"a", "b"}};
+       },
+       1},
+      {"sts status ignored", &StatefulSets(),
+       [](Json& o) {
+         o["status"] = {{"replicas", 3}};
+       },
+       1},
       {"sts new top-level field", &StatefulSets(), [](Json& o) { o["extra"] = 1; }, 2},
       {"lws spec", &Lws(), [](Json& o) { o["spec"]["replicas"] = 2; }, 2},
-      {"lws annotations", &Lws(), [](Json& o) { o["metadata"]["annotations"] = {{"a", "b"}}; }, 1},
+      {"lws annotations", &Lws(),
+       [](Json& o) {
+         o["metadata"]["annotations"] = {{"a", "b"}};
+       },
+       1},
       {"no change", &StatefulSets(), [](Json&) {}, 1},
   };
   for (const auto& c : cases) {

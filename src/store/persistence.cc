@@ -67,7 +67,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& data_dir) {
   if (Status made = CreatePrivateDirectory(data_dir); !made.ok()) {
     return Status::Internal("store: data directory: " + made.message());
   }
-  std::unique_ptr<Database> db(new Database((std::filesystem::path(data_dir) / "store.db").string()));
+  std::unique_ptr<Database> db(
+      new Database((std::filesystem::path(data_dir) / "store.db").string()));
   RETURN_IF_ERROR(db->Init());
   return db;
 }
@@ -147,8 +148,9 @@ Status Database::Init() {
   // The exclusive lock is taken by the first write below and kept until the database closes.
   // auto_vacuum takes effect only in a new file (before its first table): deleted objects'
   // pages can then be given back to a full disk (GiveBackSpace).
-  RETURN_IF_ERROR(Exec("PRAGMA auto_vacuum=INCREMENTAL; PRAGMA locking_mode=EXCLUSIVE;"
-                       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
+  RETURN_IF_ERROR(
+      Exec("PRAGMA auto_vacuum=INCREMENTAL; PRAGMA locking_mode=EXCLUSIVE;"
+           "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
   RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
   Status schema = Exec(kSchema);
   if (!schema.ok()) {
@@ -162,8 +164,8 @@ Status Database::Init() {
                ? Status::Ok()
                : Error("prepare");
   };
-  RETURN_IF_ERROR(prepare("INSERT OR REPLACE INTO objects(key, rv, json) VALUES(?, ?, ?)",
-                          &put_object_));
+  RETURN_IF_ERROR(
+      prepare("INSERT OR REPLACE INTO objects(key, rv, json) VALUES(?, ?, ?)", &put_object_));
   RETURN_IF_ERROR(prepare("DELETE FROM objects WHERE key = ?", &delete_object_));
   RETURN_IF_ERROR(prepare("INSERT OR REPLACE INTO counter(id, rv) VALUES(0, ?)", &put_counter_));
   return Status::Ok();
@@ -185,7 +187,8 @@ Status Database::InTransaction(const std::function<Status()>& body) {
 
 Result<std::uint64_t> Database::LoadCounter() {
   sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db_, "SELECT rv FROM counter WHERE id = 0", -1, &s, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db_, "SELECT rv FROM counter WHERE id = 0", -1, &s, nullptr) !=
+      SQLITE_OK) {
     return Error("read counter");
   }
   int rc = sqlite3_step(s);

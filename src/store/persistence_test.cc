@@ -7,8 +7,8 @@
 
 #include <atomic>
 #include <filesystem>
-#include <future>
 #include <fstream>
+#include <future>
 #include <random>
 
 #include "base/deferred_ack.h"
@@ -73,7 +73,8 @@ TEST_F(PersistenceTest, EverythingComesBackAfterReopenIncludingTheCounter) {
   Json update = p1->json;
   update["spec"]["nodeName"] = "n1";
   ObjectPtr p1_updated = *store_->Update(Pods(), update);
-  ASSERT_TRUE(store_->Delete(ConfigMaps(), "default", "c1").ok());  // rv 5: deletes move the counter
+  ASSERT_TRUE(
+      store_->Delete(ConfigMaps(), "default", "c1").ok());  // rv 5: deletes move the counter
   store_.reset();
 
   store_ = OpenDurable();

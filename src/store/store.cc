@@ -30,9 +30,9 @@ Result<std::uint64_t> ParseResourceVersion(std::string_view text) {
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) {
-    return Status::BadRequest("invalid resource version: resourceVersion: Invalid value: " +
-                              api::GoQuote(text) + ": strconv.ParseUint: parsing " +
-                              api::GoQuote(text) + ": invalid syntax");
+    return Status::BadRequest(
+        "invalid resource version: resourceVersion: Invalid value: " + api::GoQuote(text) +
+        ": strconv.ParseUint: parsing " + api::GoQuote(text) + ": invalid syntax");
   }
   return value;
 }
@@ -64,7 +64,8 @@ Result<std::unique_ptr<Store>> Store::Open(StoreOptions options) {
         store->db_->path(), store->options_.space_reserve_bytes);
     store->space_->Open();
     if (store->options_.sync_writes) {
-      store->sync_ = std::make_unique<GroupSync>([db = store->db_.get()] { return db->FlushLog(); });
+      store->sync_ =
+          std::make_unique<GroupSync>([db = store->db_.get()] { return db->FlushLog(); });
     }
   }
   store->history_ = History(store->options_.history_size, store->rv_);
@@ -167,21 +168,24 @@ const ObjectPtr* Store::Find(const api::ResourceInfo& info, const std::string& n
 Result<ObjectPtr> Store::Create(const api::ResourceInfo& info, Json object,
                                 const CreateOptions& options) {
   Notifications notes;
-  auto result = RunLocked(mu_, [&] { return CreateLocked(info, std::move(object), options, &notes); });
+  auto result =
+      RunLocked(mu_, [&] { return CreateLocked(info, std::move(object), options, &notes); });
   return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::Update(const api::ResourceInfo& info, Json object,
                                 const UpdateOptions& options) {
   Notifications notes;
-  auto result = RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), false, options, &notes); });
+  auto result =
+      RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), false, options, &notes); });
   return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::UpdateStatus(const api::ResourceInfo& info, Json object,
                                       const UpdateOptions& options) {
   Notifications notes;
-  auto result = RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), true, options, &notes); });
+  auto result =
+      RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), true, options, &notes); });
   return Acknowledge(std::move(result), &notes);
 }
 
@@ -238,8 +242,8 @@ Result<ObjectPtr> Store::CreateLocked(const api::ResourceInfo& info, Json object
                                     options.uid.empty() ? NewUid() : options.uid, options));
   const ObjectName name = NameOf(prepared);
   if (Find(gr, name) != nullptr) return AlreadyExistsError(info, name.name);
-  NewEntries entries = options.managed_fields ? *options.managed_fields
-                                              : NewEntries(TakeManagedFields(&prepared));
+  NewEntries entries =
+      options.managed_fields ? *options.managed_fields : NewEntries(TakeManagedFields(&prepared));
   if (options.dry_run) return MakeStoredObject(std::move(prepared), 0, std::move(entries));
   RETURN_IF_ERROR(AdmitWrite());
   return CommitPut(gr, name, std::move(prepared), std::move(entries), nullptr, notes);
@@ -294,7 +298,8 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
   if (found == nullptr) return NotFoundError(info, name.name);
   const ObjectPtr current = *found;
   RETURN_IF_ERROR(ValidateDeleteOptions(options));
-  ASSIGN_OR_RETURN(DeletePlan plan, PlanDelete(info, current->json, options, options_.clock->Now()));
+  ASSIGN_OR_RETURN(DeletePlan plan,
+                   PlanDelete(info, current->json, options, options_.clock->Now()));
   const bool deleted = plan.action == DeletePlan::Action::kDelete;
   if (plan.action == DeletePlan::Action::kKeep ||
       (plan.action == DeletePlan::Action::kUpdate && plan.object == current->json)) {
@@ -312,8 +317,8 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
                                                   std::move(entries), current, notes));
     return DeleteResult{last, true};
   }
-  ASSIGN_OR_RETURN(ObjectPtr kept, CommitPut(gr, name, std::move(plan.object), std::move(entries),
-                                             current, notes));
+  ASSIGN_OR_RETURN(ObjectPtr kept,
+                   CommitPut(gr, name, std::move(plan.object), std::move(entries), current, notes));
   return DeleteResult{kept, false};
 }
 
@@ -335,8 +340,8 @@ Result<ObjectPtr> Store::CommitPut(const std::string& group_resource, const Obje
     entries.made =
         entry_pool_->Share(std::move(entries.made), prev_made ? prev->managed_fields() : kNone);
   }
-  ObjectPtr object = MakeStoredObject(std::move(json), rv, std::move(entries),
-                                      status_only ? prev : nullptr);
+  ObjectPtr object =
+      MakeStoredObject(std::move(json), rv, std::move(entries), status_only ? prev : nullptr);
   if (db_) {
     if (Status put = db_->Put(StorageKey(group_resource, name), rv, object->bytes()); !put.ok()) {
       return WriteFailed(std::move(put));
@@ -363,16 +368,17 @@ Result<ObjectPtr> Store::CommitDelete(const std::string& group_resource, const O
     }
     // Under the alarm, each deletion gives its space back, so that writes resume once enough is.
     if (space_->alarmed()) {
-      if (Status given = db_->GiveBackSpace(); !given.ok()) Logger("store")->warn("{}", given.message());
+      if (Status given = db_->GiveBackSpace(); !given.ok())
+        Logger("store")->warn("{}", given.message());
     }
   }
   Written(rv, notes);
   rv_ = rv;
   objects_[group_resource].erase(name);
   last_write_[group_resource] = rv;
-  Publish(HistoryEvent{EventType::kDeleted, group_resource, name, rv, object, std::move(prev),
-                       nullptr},
-          notes);
+  Publish(
+      HistoryEvent{EventType::kDeleted, group_resource, name, rv, object, std::move(prev), nullptr},
+      notes);
   return object;
 }
 
@@ -409,9 +415,7 @@ Status Store::WriteFailed(Status failed) {
   return db_->TakeDiskFull() ? space_->Full(failed) : failed;
 }
 
-Status Store::Writable() const {
-  return sync_ ? sync_->failed() : Status::Ok();
-}
+Status Store::Writable() const { return sync_ ? sync_->failed() : Status::Ok(); }
 
 void Store::Publish(HistoryEvent event, Notifications* notes) {
   if (auto it = watchers_.find(event.group_resource); it != watchers_.end()) {

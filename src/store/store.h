@@ -72,9 +72,9 @@ struct ContinueToken {
 };
 
 struct StoreOptions {
-  const Clock* clock = nullptr;  // REQUIRED; must outlive the store.
-  std::uint64_t seed = 0;        // uid and generated-name stream (invariant 5)
-  std::string data_dir;          // "" keeps everything in memory
+  const Clock* clock = nullptr;           // REQUIRED; must outlive the store.
+  std::uint64_t seed = 0;                 // uid and generated-name stream (invariant 5)
+  std::string data_dir;                   // "" keeps everything in memory
   std::size_t history_size = 10'000;      // changes kept for watch resumption and pagination
   std::size_t watch_queue_size = 10'000;  // live events a watcher may lag behind
   // With a data_dir: acknowledge a write only once its log is flushed (fsync, shared by
@@ -101,7 +101,7 @@ struct ListOptions {
 };
 
 struct ListResult {
-  std::vector<ObjectPtr> items;  // sorted by namespace, then name
+  std::vector<ObjectPtr> items;        // sorted by namespace, then name
   std::uint64_t resource_version = 0;  // the snapshot's: the current one, or the first page's
   std::string continue_token;          // "" when nothing is left
   std::optional<std::int64_t> remaining_item_count;  // only without selectors, as upstream
@@ -222,9 +222,9 @@ class Store {
                                     const DeleteOptions& options, Notifications* notes);
   // Stores `json` as the next version of `name` (durably), records the event and fans it out.
   // `status_only`: the write changed only the status (StoredObject::body_rv).
-  Result<ObjectPtr> CommitPut(const std::string& group_resource, const ObjectName& name,
-                              Json json, NewEntries entries, ObjectPtr prev,
-                              Notifications* notes, bool status_only = false);
+  Result<ObjectPtr> CommitPut(const std::string& group_resource, const ObjectName& name, Json json,
+                              NewEntries entries, ObjectPtr prev, Notifications* notes,
+                              bool status_only = false);
   // Removes `name` (durably); `last` is its final state, stored with the next resourceVersion.
   Result<ObjectPtr> CommitDelete(const std::string& group_resource, const ObjectName& name,
                                  Json last, NewEntries entries, ObjectPtr prev,
@@ -242,8 +242,8 @@ class Store {
   // A database write failed: the NOSPACE error when the disk is full, else `failed`.
   Status WriteFailed(Status failed);
   Result<ListResult> ListLocked(const api::ResourceInfo& info, const std::string& ns,
-                               const ListOptions& options,
-                               const std::optional<ContinueToken>& token) const;
+                                const ListOptions& options,
+                                const std::optional<ContinueToken>& token) const;
   Result<WatcherPtr> WatchLocked(const api::ResourceInfo& info, WatchOptions options);
   const ObjectPtr* Find(const std::string& group_resource, const ObjectName& name) const;
   // The same by a request's names: a cluster-scoped resource ignores the namespace.
@@ -253,10 +253,10 @@ class Store {
   const StoreOptions options_;
   mutable std::mutex mu_;
   std::unique_ptr<Database> db_;
-  std::unique_ptr<GroupSync> sync_;  // with db_ and sync_writes
+  std::unique_ptr<GroupSync> sync_;      // with db_ and sync_writes
   std::unique_ptr<SpaceReserve> space_;  // with db_
   std::uint64_t rv_ = 0;
-  std::map<std::string, ObjectMap> objects_;  // by group resource
+  std::map<std::string, ObjectMap> objects_;                      // by group resource
   std::map<std::string, std::uint64_t, std::less<>> last_write_;  // by group resource (LastWrite)
   History history_;
   // Shared with the makers of deferred entries, which may outlive the store.

@@ -34,8 +34,8 @@ TEST_F(StoreWriteTest, OneResourceVersionCounterAcrossResources) {
 
 TEST_F(StoreWriteTest, LastWriteIsPerResource) {
   EXPECT_EQ(store_->LastWrite(Pods()), 0u);
-  MustCreate(Pods(), testing::Pod("p1"));                 // 1
-  MustCreate(ConfigMaps(), testing::ConfigMap("c1"));     // 2
+  MustCreate(Pods(), testing::Pod("p1"));              // 1
+  MustCreate(ConfigMaps(), testing::ConfigMap("c1"));  // 2
   EXPECT_EQ(store_->LastWrite(Pods()), 1u);
   EXPECT_EQ(store_->LastWrite(ConfigMaps()), 2u);
   EXPECT_EQ(store_->LastWrite(StatefulSets()), 0u);
@@ -289,7 +289,8 @@ TEST_F(StoreWriteTest, EqualManagedFieldsEntriesOfDifferentObjectsAreStoredOnce)
   EXPECT_EQ(a->managed_fields()[0], b->managed_fields()[0]);
 
   ObjectPtr one = MustCreate(Pods(), with_entry("one", {{"manager", "n"}, {"x", 1}}));
-  ObjectPtr one_point_zero = MustCreate(Pods(), with_entry("one-point-zero", {{"manager", "n"}, {"x", 1.0}}));
+  ObjectPtr one_point_zero =
+      MustCreate(Pods(), with_entry("one-point-zero", {{"manager", "n"}, {"x", 1.0}}));
   EXPECT_NE(one->managed_fields()[0], one_point_zero->managed_fields()[0]);
   EXPECT_NE(one_point_zero->bytes().find("\"x\":1.0"), std::string::npos)
       << one_point_zero->bytes();
@@ -303,13 +304,13 @@ TEST_F(StoreWriteTest, EqualManagedFieldsEntriesOfDifferentObjectsAreStoredOnce)
 TEST_F(StoreWriteTest, DeferredManagedFieldsAreMadeOnceByTheFirstReader) {
   std::atomic<int> made{0};
   auto maker = [&made](const std::string& manager) {
-    return DeferredEntries{[&made, manager](const Json& object) {
-                             ++made;
-                             Json entry = {{"manager", manager},
-                                           {"name", MetaString(object, "name")}};
-                             return ManagedEntries{std::make_shared<const Json>(std::move(entry))};
-                           },
-                           1};
+    return DeferredEntries{
+        [&made, manager](const Json& object) {
+          ++made;
+          Json entry = {{"manager", manager}, {"name", MetaString(object, "name")}};
+          return ManagedEntries{std::make_shared<const Json>(std::move(entry))};
+        },
+        1};
   };
   Json pod = testing::Pod("p");
   pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
@@ -406,7 +407,8 @@ TEST(StoredObjectTest, AnyNestingIsFreedWithoutExhaustingTheStack) {
 
 TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
   const ManagedEntries entries = {
-      std::make_shared<const Json>(Json{{"manager", "a\u00e9\"q"}, {"fieldsV1", {{"f:x", Json::object()}}}}),
+      std::make_shared<const Json>(
+          Json{{"manager", "a\u00e9\"q"}, {"fieldsV1", {{"f:x", Json::object()}}}}),
       std::make_shared<const Json>(Json{{"manager", "b"}})};
   const std::vector<Json> metadatas = {
       Json::object(),
@@ -543,7 +545,8 @@ TEST_F(StoreWriteTest, ConcurrentWritersGetDistinctResourceVersions) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        auto p = store_->Create(Pods(), testing::Pod("p-" + std::to_string(t) + "-" + std::to_string(i)));
+        auto p = store_->Create(Pods(),
+                                testing::Pod("p-" + std::to_string(t) + "-" + std::to_string(i)));
         if (p.ok()) seen[t].push_back((*p)->resource_version);
       }
     });

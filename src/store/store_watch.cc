@@ -11,7 +11,8 @@ namespace {
 constexpr const char* kInitialEventsEnd = "k8s.io/initial-events-end";
 
 ObjectPtr Bookmark(const api::ResourceInfo& info, std::uint64_t rv, bool initial_events_end) {
-  Json json = {{"kind", info.kind}, {"apiVersion", info.ApiVersion()}, {"metadata", Json::object()}};
+  Json json = {
+      {"kind", info.kind}, {"apiVersion", info.ApiVersion()}, {"metadata", Json::object()}};
   if (initial_events_end) json["metadata"]["annotations"] = {{kInitialEventsEnd, "true"}};
   return MakeStoredObject(std::move(json), rv);
 }

@@ -79,8 +79,8 @@ TEST_F(WatchTest, ChangesOfAllResourcesInOrder) {
   StoreOptions small;
   small.history_size = 3;
   store_ = OpenStore(small);
-  MustCreate(Pods(), testing::Pod("p1"));                 // rv 1
-  MustCreate(ConfigMaps(), testing::ConfigMap("cm"));    // rv 2
+  MustCreate(Pods(), testing::Pod("p1"));              // rv 1
+  MustCreate(ConfigMaps(), testing::ConfigMap("cm"));  // rv 2
   auto describe = [](const ChangeLog& log) {
     Strings out;
     for (const StoreChange& c : log.changes) {
@@ -134,8 +134,8 @@ TEST_F(WatchTest, SendInitialEventsEndsWithTheAnnotatedBookmark) {
 TEST_F(WatchTest, SelectorTransitionsBecomeAddedAndDeleted) {
   MustCreate(Pods(), testing::Pod("p1", "default", {{"app", "web"}}));
   auto w = *store_->Watch(Pods(), WatchFrom(1, "app=web"));
-  ObjectPtr out = Relabel("p1", "db");   // rv 2: stops matching
-  Relabel("p1", "db2");                  // rv 3: still not matching
+  ObjectPtr out = Relabel("p1", "db");    // rv 2: stops matching
+  Relabel("p1", "db2");                   // rv 3: still not matching
   ObjectPtr back = Relabel("p1", "web");  // rv 4: matches again
   Relabel("p1", "web");                   // no-op
   auto events = Drain(w);
@@ -243,7 +243,8 @@ TEST_F(WatchTest, ConcurrentWritersAndAConsumerSeeEveryEventInOrder) {
   for (int t = 0; t < kThreads; ++t) {
     writers.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        (void)store_->Create(Pods(), testing::Pod("p" + std::to_string(t) + "-" + std::to_string(i)));
+        (void)store_->Create(Pods(),
+                             testing::Pod("p" + std::to_string(t) + "-" + std::to_string(i)));
       }
     });
   }

@@ -4,11 +4,16 @@ namespace lws::store {
 
 std::string_view EventTypeName(EventType type) {
   switch (type) {
-    case EventType::kAdded: return "ADDED";
-    case EventType::kModified: return "MODIFIED";
-    case EventType::kDeleted: return "DELETED";
-    case EventType::kBookmark: return "BOOKMARK";
-    case EventType::kError: return "ERROR";
+    case EventType::kAdded:
+      return "ADDED";
+    case EventType::kModified:
+      return "MODIFIED";
+    case EventType::kDeleted:
+      return "DELETED";
+    case EventType::kBookmark:
+      return "BOOKMARK";
+    case EventType::kError:
+      return "ERROR";
   }
   return "ERROR";
 }
@@ -76,12 +81,12 @@ bool Watcher::Push(WatchEvent event) {
   if (ended_) return false;
   if (queue_.size() >= capacity_) {
     lock.unlock();
-    return End(WatchEvent{EventType::kError,
-                          MakeStoredObject(StatusJson(Status(Code::kTooManyRequests,
-                                                             "watch ended: the client fell " +
-                                                                 std::to_string(capacity_) +
-                                                                 " events behind")),
-                                           0)});
+    return End(WatchEvent{
+        EventType::kError,
+        MakeStoredObject(StatusJson(Status(Code::kTooManyRequests, "watch ended: the client fell " +
+                                                                       std::to_string(capacity_) +
+                                                                       " events behind")),
+                         0)});
   }
   const bool was_empty = initial_next_ == initial_.size() && queue_.empty();
   queue_.push_back(std::move(event));

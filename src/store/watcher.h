@@ -93,7 +93,7 @@ class Watcher {
   mutable std::mutex mu_;
   std::vector<WatchEvent> initial_;  // synthetic events, drained first
   std::size_t initial_next_ = 0;
-  std::deque<WatchEvent> queue_;     // live events
+  std::deque<WatchEvent> queue_;  // live events
   bool ended_ = false;
   std::function<void()> notifier_;
 };

@@ -26,7 +26,8 @@ std::optional<TlsIdentity> LoadValid(const std::filesystem::path& dir,
   Result<std::string> ca = ReadFile((dir / kCaFile).string());
   Result<std::string> cert = ReadFile((dir / kCertFile).string());
   Result<std::string> key = ReadFile((dir / kKeyFile).string());
-  if (!ca.ok() || !cert.ok() || !key.ok() || !CheckKeyMatches(*cert, *key).ok()) return std::nullopt;
+  if (!ca.ok() || !cert.ok() || !key.ok() || !CheckKeyMatches(*cert, *key).ok())
+    return std::nullopt;
   std::vector<std::string> hosts = request.dns_names;
   hosts.insert(hosts.end(), request.ip_addresses.begin(), request.ip_addresses.end());
   for (const std::string& host : hosts) {
@@ -37,8 +38,8 @@ std::optional<TlsIdentity> LoadValid(const std::filesystem::path& dir,
 
 }  // namespace
 
-Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir,
-                                           const SelfSignedRequest& request, Time now) {
+Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir, const SelfSignedRequest& request,
+                                           Time now) {
   const std::filesystem::path base(dir);
   if (std::optional<TlsIdentity> stored = LoadValid(base, request, now)) return *stored;
   ASSIGN_OR_RETURN(TlsIdentity identity, CreateSelfSigned(request, now));

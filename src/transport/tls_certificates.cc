@@ -82,12 +82,11 @@ Result<std::string> ToPem(X509* certificate) {
 // PKCS#8 ("PRIVATE KEY"), or with `traditional` the key type's own form ("RSA PRIVATE KEY").
 Result<std::string> ToPem(EVP_PKEY* key, bool traditional = false) {
   BioPtr bio(BIO_new(BIO_s_mem()));
-  const int written =
-      !bio ? 0
-      : traditional
-          ? PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr,
-                                                 nullptr)
-          : PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
+  const int written = !bio          ? 0
+                      : traditional ? PEM_write_bio_PrivateKey_traditional(
+                                          bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr)
+                                    : PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0,
+                                                               nullptr, nullptr);
   if (written != 1) return OpenSslError("cannot encode a private key");
   char* data = nullptr;
   const long size = BIO_get_mem_data(bio.get(), &data);
@@ -233,11 +232,11 @@ Result<TlsIdentity> CreateSelfSigned(const SelfSignedRequest& request, Time now)
   // kube-apiserver names its self-signed CA after the host and the time of creation; the time
   // tells two generations apart in a client's error message.
   const CertificateSpec ca_spec{"lws-apiserver-ca@" + std::to_string(ToTimeT(now)), true, ""};
-  ASSIGN_OR_RETURN(X509Ptr ca, Issue(ca_spec, ca_key.get(), nullptr, ca_key.get(), now,
-                                     request.validity));
+  ASSIGN_OR_RETURN(X509Ptr ca,
+                   Issue(ca_spec, ca_key.get(), nullptr, ca_key.get(), now, request.validity));
   const CertificateSpec serving_spec{"lws-apiserver", false, AltNames(request)};
-  ASSIGN_OR_RETURN(X509Ptr serving, Issue(serving_spec, serving_key.get(), ca.get(),
-                                          ca_key.get(), now, request.validity));
+  ASSIGN_OR_RETURN(X509Ptr serving, Issue(serving_spec, serving_key.get(), ca.get(), ca_key.get(),
+                                          now, request.validity));
   TlsIdentity identity;
   ASSIGN_OR_RETURN(identity.ca_pem, ToPem(ca.get()));
   ASSIGN_OR_RETURN(identity.cert_pem, ToPem(serving.get()));
@@ -306,15 +305,16 @@ Status VerifyServingCertificate(std::string_view cert_pem, std::string_view ca_p
   X509_VERIFY_PARAM_set_purpose(param, X509_PURPOSE_SSL_SERVER);
   const std::string name(host);
   unsigned char ip[16];
-  const bool is_ip = inet_pton(AF_INET, name.c_str(), ip) == 1 || inet_pton(AF_INET6, name.c_str(), ip) == 1;
+  const bool is_ip =
+      inet_pton(AF_INET, name.c_str(), ip) == 1 || inet_pton(AF_INET6, name.c_str(), ip) == 1;
   const int set = is_ip ? X509_VERIFY_PARAM_set1_ip_asc(param, name.c_str())
                         : X509_VERIFY_PARAM_set1_host(param, name.c_str(), name.size());
   if (set != 1) return OpenSslError("cannot verify for host " + name);
   if (X509_verify_cert(ctx.get()) != 1) {
     const int error = X509_STORE_CTX_get_error(ctx.get());
     ERR_clear_error();
-    return Status::BadRequest("certificate verification for " + name + " failed: " +
-                              X509_verify_cert_error_string(error));
+    return Status::BadRequest("certificate verification for " + name +
+                              " failed: " + X509_verify_cert_error_string(error));
   }
   return Status::Ok();
 }

@@ -97,7 +97,7 @@ Result<TlsIdentity> IssueServingCertificate(const CertificateAuthority& ca,
 // The self-signed identity kept in `dir` (ca.crt, tls.crt, tls.key): reused when all three
 // parse, match, and verify for every requested name at `now`, so kubeconfigs written earlier
 // stay valid; otherwise created anew and written there (the key readable by the owner only).
-Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir,
-                                           const SelfSignedRequest& request, Time now);
+Result<TlsIdentity> LoadOrCreateSelfSigned(const std::string& dir, const SelfSignedRequest& request,
+                                           Time now);
 
 }  // namespace lws::transport

@@ -72,8 +72,8 @@ TEST(SelfSignedTest, VerificationFailsForAnotherCaNameOrTime) {
   Status expired = VerifyServingCertificate(a.cert_pem, a.ca_pem, "localhost",
                                             kNow + std::chrono::hours(24 * 366));
   EXPECT_THAT(expired.message(), HasSubstr("certificate has expired"));
-  Status early = VerifyServingCertificate(a.cert_pem, a.ca_pem, "localhost",
-                                          kNow - std::chrono::hours(2));
+  Status early =
+      VerifyServingCertificate(a.cert_pem, a.ca_pem, "localhost", kNow - std::chrono::hours(2));
   EXPECT_THAT(early.message(), HasSubstr("not yet valid"));
   // The serving certificate is no CA: trusting it as one issues nothing.
   EXPECT_FALSE(VerifyServingCertificate(a.ca_pem, a.cert_pem, "localhost", kNow).ok());
@@ -108,7 +108,8 @@ TEST_F(SelfSignedFilesTest, CreatedOnceThenReused) {
   EXPECT_TRUE(std::filesystem::exists(dir_ / "ca.crt"));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "ca.key"));
 
-  Result<TlsIdentity> second = LoadOrCreateSelfSigned(dir_.string(), {}, kNow + std::chrono::hours(1));
+  Result<TlsIdentity> second =
+      LoadOrCreateSelfSigned(dir_.string(), {}, kNow + std::chrono::hours(1));
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->ca_pem, first->ca_pem);
   EXPECT_EQ(second->cert_pem, first->cert_pem);
@@ -129,7 +130,8 @@ TEST_F(SelfSignedFilesTest, ReplacedWhenBrokenForOtherNamesOrExpired) {
   Result<TlsIdentity> renamed = LoadOrCreateSelfSigned(dir_.string(), more, kNow);
   ASSERT_TRUE(renamed.ok());
   EXPECT_NE(renamed->cert_pem, repaired->cert_pem);
-  EXPECT_TRUE(VerifyServingCertificate(renamed->cert_pem, renamed->ca_pem, "lws.example", kNow).ok());
+  EXPECT_TRUE(
+      VerifyServingCertificate(renamed->cert_pem, renamed->ca_pem, "lws.example", kNow).ok());
 
   Result<TlsIdentity> later =
       LoadOrCreateSelfSigned(dir_.string(), more, kNow + std::chrono::hours(24 * 400));

@@ -255,10 +255,10 @@ TEST(PruneUnknownFields, DropsWhatTheGoTypeLacksAndNamesItAsTheStrictDecoderDoes
                 {"volumes", {{{"name", "v"}, {"emptyDir", Json::object()}, {"hostPth", "x"}}}}}}};
   const pb::Descriptor* type = KubeTypes::Get().Find("v1", "Pod");
   std::vector<std::string> unknown = PruneUnknownFields(&pod, type);
-  EXPECT_EQ(unknown, (std::vector<std::string>{"bogus", "metadata.labelz",
-                                               "spec.containers[0].imagePullPolcy",
-                                               "spec.containers[0].readinessProbe.periodSecond",
-                                               "spec.volumes[0].hostPth"}));
+  EXPECT_EQ(unknown,
+            (std::vector<std::string>{
+                "bogus", "metadata.labelz", "spec.containers[0].imagePullPolcy",
+                "spec.containers[0].readinessProbe.periodSecond", "spec.volumes[0].hostPth"}));
   // Fields of inline structs (a probe's handler, a volume's source) are known.
   EXPECT_TRUE(pod["spec"]["containers"][0]["readinessProbe"].contains("exec"));
   EXPECT_TRUE(pod["spec"]["volumes"][0].contains("emptyDir"));
@@ -275,8 +275,11 @@ TEST(PruneUnknownFields, JsonNamesThatDifferFromProtoNames) {
                  {{{"name", "v1"},
                    {"schema",
                     {{"openAPIV3Schema",
-                      {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}, {"ref", "x"}}}}}}}}}}};
-  EXPECT_EQ(PruneUnknownFields(&crd, KubeTypes::Get().Find("apiextensions.k8s.io/v1", "CustomResourceDefinition")),
+                      {{"type", "object"},
+                       {"x-kubernetes-preserve-unknown-fields", true},
+                       {"ref", "x"}}}}}}}}}}};
+  EXPECT_EQ(PruneUnknownFields(
+                &crd, KubeTypes::Get().Find("apiextensions.k8s.io/v1", "CustomResourceDefinition")),
             (std::vector<std::string>{"spec.versions[0].schema.openAPIV3Schema.ref"}));
 }
 

@@ -37,7 +37,8 @@ std::string BasicAuthorization(const std::string& username, const std::string& p
 
 CredentialSource::CredentialSource(Credentials credentials, ExecClusterInfo cluster,
                                    CredentialOptions options)
-    : credentials_(std::move(credentials)), cluster_(std::move(cluster)),
+    : credentials_(std::move(credentials)),
+      cluster_(std::move(cluster)),
       options_(std::move(options)) {}
 
 Result<RequestCredentials> CredentialSource::Get(Time now) {

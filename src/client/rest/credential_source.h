@@ -26,7 +26,7 @@
 namespace lws::rest {
 
 struct RequestCredentials {
-  std::string authorization;  // "Bearer <token>", "Basic <base64>", or "" (anonymous / cert only)
+  std::string authorization;    // "Bearer <token>", "Basic <base64>", or "" (anonymous / cert only)
   std::string client_cert_pem;  // from an exec plugin; static certificates live in TlsConfig
   std::string client_key_pem;
   bool operator==(const RequestCredentials&) const = default;
@@ -65,8 +65,8 @@ class CredentialSource {
   const ExecClusterInfo cluster_;
   const CredentialOptions options_;
   std::mutex mu_;
-  std::optional<std::string> file_token_;  // guarded by mu_
-  Time file_token_read_at_{};              // guarded by mu_
+  std::optional<std::string> file_token_;     // guarded by mu_
+  Time file_token_read_at_{};                 // guarded by mu_
   std::optional<ExecCredential> exec_cache_;  // guarded by mu_
 };
 

@@ -133,10 +133,11 @@ TEST(CredentialSourceExecTest, RunsARealPluginOncePerExpiry) {
   TempDir dir;
   std::string count_file = dir.path() + "/count";
   std::string script = dir.Script(
-      "plugin.sh", "echo run >> " + count_file + "\n"
-                   "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":"
-                   "\"ExecCredential\",\"status\":{\"token\":\"real\",\"expirationTimestamp\":"
-                   "\"2027-01-15T08:00:00Z\"}}'\n");
+      "plugin.sh", "echo run >> " + count_file +
+                       "\n"
+                       "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":"
+                       "\"ExecCredential\",\"status\":{\"token\":\"real\",\"expirationTimestamp\":"
+                       "\"2027-01-15T08:00:00Z\"}}'\n");
   ExecConfig exec;
   exec.api_version = kExecApiV1;
   exec.command = script;

@@ -1,7 +1,6 @@
 #include "client/rest/exec_plugin.h"
 
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "api/base64.h"
@@ -152,7 +151,10 @@ std::vector<std::string> ExecEnvironment(const std::vector<std::string>& base,
   std::map<std::string, std::size_t> index;
   auto set = [&](const std::string& entry) {
     auto [it, added] = index.emplace(VarName(entry), env.size());
-    if (added) env.push_back(entry); else env[it->second] = entry;
+    if (added)
+      env.push_back(entry);
+    else
+      env[it->second] = entry;
   };
   for (const std::string& entry : base) set(entry);
   for (const ExecEnvVar& var : exec.env) set(var.name + "=" + var.value);

@@ -44,7 +44,8 @@ TEST(ValidateExecConfigTest, Table) {
       {beta, ""},  // v1beta1 defaults interactiveMode to IfAvailable
       {V1(""), "exec plugin: command must be specified"},
       {alpha, "exec plugin: invalid apiVersion \"client.authentication.k8s.io/v1alpha1\""},
-      {no_mode, "exec plugin: interactiveMode must be specified for client.authentication.k8s.io/v1"},
+      {no_mode,
+       "exec plugin: interactiveMode must be specified for client.authentication.k8s.io/v1"},
       {always, "exec plugin cannot support interactive mode: standard input is not a terminal"},
       {bad_mode, "exec plugin: invalid interactiveMode \"Sometimes\""},
       {unnamed_env, "exec plugin: env variable name must be specified"},
@@ -79,27 +80,34 @@ TEST(ParseExecCredentialTest, Table) {
     std::string error;
     ExecCredential want;
   };
-  const std::string head = R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",)";
+  const std::string head =
+      R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",)";
   const std::vector<Case> cases = {
       {head + R"("status":{"token":"t1"}})", "", {.token = "t1"}},
-      {head + R"("status":{"token":"t1","expirationTimestamp":"2030-01-02T03:04:05Z"}})", "",
+      {head + R"("status":{"token":"t1","expirationTimestamp":"2030-01-02T03:04:05Z"}})",
+       "",
        {.token = "t1", .expiration = ParseRfc3339("2030-01-02T03:04:05Z").value()}},
-      {head + R"("status":{"clientCertificateData":"C","clientKeyData":"K"}})", "",
+      {head + R"("status":{"clientCertificateData":"C","clientKeyData":"K"}})",
+       "",
        {.client_cert_pem = "C", .client_key_pem = "K"}},
       {"not json", "decoding stdout: ", {}},
       {"[]", "decoding stdout: not a JSON object", {}},
       {R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})",
        "exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin "
-       "returned version client.authentication.k8s.io/v1beta1", {}},
+       "returned version client.authentication.k8s.io/v1beta1",
+       {}},
       {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"Secret"})",
-       "exec plugin returned kind \"Secret\", want ExecCredential", {}},
+       "exec plugin returned kind \"Secret\", want ExecCredential",
+       {}},
       {head + R"("spec":{}})", "exec plugin didn't return a status field", {}},
       {head + R"("status":{}})", "exec plugin didn't return a token or cert/key pair", {}},
       {head + R"("status":{"clientCertificateData":"C"}})",
-       "exec plugin returned only certificate or key, not both", {}},
+       "exec plugin returned only certificate or key, not both",
+       {}},
       {head + R"("status":{"token":7}})", "exec plugin returned a non-string status.token", {}},
       {head + R"("status":{"token":"t","expirationTimestamp":"soon"}})",
-       "exec plugin returned an invalid expirationTimestamp \"soon\"", {}},
+       "exec plugin returned an invalid expirationTimestamp \"soon\"",
+       {}},
   };
   for (const Case& c : cases) {
     Result<ExecCredential> got = ParseExecCredential(c.output, V1());
@@ -108,7 +116,8 @@ TEST(ParseExecCredentialTest, Table) {
       EXPECT_EQ(*got, c.want) << c.output;
     } else {
       ASSERT_FALSE(got.ok()) << c.output;
-      EXPECT_EQ(got.status().message().substr(0, c.error.size()), c.error) << got.status().message();
+      EXPECT_EQ(got.status().message().substr(0, c.error.size()), c.error)
+          << got.status().message();
     }
   }
 }
@@ -139,11 +148,12 @@ class RunExecPluginTest : public ::testing::Test {
 
 TEST_F(RunExecPluginTest, PassesArgsEnvAndExecInfo) {
   std::string info_file = dir_.path() + "/info.json";
-  ExecConfig exec = V1(dir_.Script("plugin.sh",
-                                   "printf '%s' \"$KUBERNETES_EXEC_INFO\" > " + info_file + "\n"
-                                   "printf '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
-                                   "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"%s-%s-%s\"}}' "
-                                   "\"$1\" \"$PROFILE\" \"$FROM_BASE\"\n"));
+  ExecConfig exec = V1(dir_.Script(
+      "plugin.sh", "printf '%s' \"$KUBERNETES_EXEC_INFO\" > " + info_file +
+                       "\n"
+                       "printf '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+                       "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"%s-%s-%s\"}}' "
+                       "\"$1\" \"$PROFILE\" \"$FROM_BASE\"\n"));
   exec.args = {"arg one"};
   exec.env = {{"PROFILE", "prod"}};
   exec.provide_cluster_info = true;
@@ -160,11 +170,12 @@ TEST_F(RunExecPluginTest, PassesArgsEnvAndExecInfo) {
 }
 
 TEST_F(RunExecPluginTest, V1Beta1WithCertificateAndExpiry) {
-  ExecConfig exec = V1(dir_.Script("cert.sh",
-                                   "cat <<'EOF'\n{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
-                                   "\"kind\":\"ExecCredential\",\"status\":{\"clientCertificateData\":"
-                                   "\"CERT\",\"clientKeyData\":\"KEY\",\"expirationTimestamp\":"
-                                   "\"2031-05-06T07:08:09Z\"}}\nEOF\n"));
+  ExecConfig exec =
+      V1(dir_.Script("cert.sh",
+                     "cat <<'EOF'\n{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
+                     "\"kind\":\"ExecCredential\",\"status\":{\"clientCertificateData\":"
+                     "\"CERT\",\"clientKeyData\":\"KEY\",\"expirationTimestamp\":"
+                     "\"2031-05-06T07:08:09Z\"}}\nEOF\n"));
   exec.api_version = kExecApiV1Beta1;
   exec.interactive_mode = "";
   Result<ExecCredential> cred = RunExecPlugin(exec, cluster_, Options());
@@ -197,9 +208,10 @@ TEST_F(RunExecPluginTest, FailureMessagesCarryStderrAndInstallHint) {
   EXPECT_EQ(cred.status().message().rfind("decoding stdout: ", 0), 0u) << cred.status().message();
   EXPECT_NE(cred.status().message().find("\nstderr: warn"), std::string::npos);
 
-  ExecConfig wrong_version = V1(dir_.Script(
-      "old.sh", "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":"
-                "\"ExecCredential\",\"status\":{\"token\":\"t\"}}'\n"));
+  ExecConfig wrong_version =
+      V1(dir_.Script("old.sh",
+                     "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":"
+                     "\"ExecCredential\",\"status\":{\"token\":\"t\"}}'\n"));
   cred = RunExecPlugin(wrong_version, cluster_, Options());
   ASSERT_FALSE(cred.ok());
   EXPECT_EQ(cred.status().message(),

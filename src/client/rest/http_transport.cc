@@ -9,8 +9,6 @@
 #include "client/rest/http_transport.h"
 
 #include <atomic>
-#include <limits>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -18,6 +16,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <limits>
 
 #include "client/rest/http_url.h"
 #include "client/rest/tls_client.h"
@@ -139,7 +138,8 @@ Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
   ec = Run([&](auto handler) { Lowest().async_connect(endpoints, handler); }, cancel);
   if (canceled_) return Canceled();
   if (ec == beast::error::timeout) return Status(Code::kTimeout, where + ": i/o timeout");
-  if (ec) return Status(Code::kServiceUnavailable, where + ": connect: " + LowercaseFirst(ec.message()));
+  if (ec)
+    return Status(Code::kServiceUnavailable, where + ": connect: " + LowercaseFirst(ec.message()));
   Lowest().socket().set_option(tcp::no_delay(true), ec);
   if (!tls_) return Status::Ok();
 
@@ -151,7 +151,8 @@ Status Connection::Dial(const ServerUrl& url, const TransportOptions& options,
   ec = Run([&](auto handler) { tls_->async_handshake(ssl::stream_base::client, handler); }, cancel);
   if (canceled_) return Canceled();
   if (!ec) return Status::Ok();
-  const std::string reason = DescribeHandshakeFailure(tls_->native_handle(), LowercaseFirst(ec.message()));
+  const std::string reason =
+      DescribeHandshakeFailure(tls_->native_handle(), LowercaseFirst(ec.message()));
   // A certificate that does not verify, or a server that speaks no TLS, stays that way.
   const bool lasting = SSL_get_verify_result(tls_->native_handle()) != X509_V_OK ||
                        ec.category() == net::error::get_ssl_category();
@@ -179,7 +180,8 @@ http::request<http::string_body> BuildRequest(const HttpCall& call, const Server
   request.set(http::field::host, url.authority);
   for (const auto& [name, value] : call.headers) request.insert(name, value);
   request.body() = call.body;
-  if (!call.body.empty() || call.method == "POST" || call.method == "PUT" || call.method == "PATCH") {
+  if (!call.body.empty() || call.method == "POST" || call.method == "PUT" ||
+      call.method == "PATCH") {
     request.prepare_payload();
   }
   return request;
@@ -222,7 +224,8 @@ struct HttpTransport::Impl {
   Result<std::unique_ptr<Connection>> DialNew(CancelToken* cancel) {
     auto connection = std::make_unique<Connection>(tls.get());
     dials.fetch_add(1);
-    Status dialed = Guarded(*connection, cancel, [&] { return connection->Dial(url, options, cancel); });
+    Status dialed =
+        Guarded(*connection, cancel, [&] { return connection->Dial(url, options, cancel); });
     if (!dialed.ok()) return dialed;
     return connection;
   }
@@ -245,16 +248,17 @@ struct HttpTransport::Impl {
   }
 
   Status Write(Connection& connection, const HttpCall& call, CancelToken* cancel);
-  Status ReadWhole(Connection& connection, CancelToken* cancel, HttpAnswer* answer, bool* keep_alive);
-  Status ReadStream(Connection& connection, CancelToken* cancel,
-                    const ObjectCallback& on_object, HttpAnswer* answer,
-                    bool* keep_alive);
+  Status ReadWhole(Connection& connection, CancelToken* cancel, HttpAnswer* answer,
+                   bool* keep_alive);
+  Status ReadStream(Connection& connection, CancelToken* cancel, const ObjectCallback& on_object,
+                    HttpAnswer* answer, bool* keep_alive);
 };
 
 Status HttpTransport::Impl::Write(Connection& connection, const HttpCall& call,
                                   CancelToken* cancel) {
   http::request<http::string_body> request = BuildRequest(call, url);
-  if (options.request_timeout.count() > 0) connection.Lowest().expires_after(options.request_timeout);
+  if (options.request_timeout.count() > 0)
+    connection.Lowest().expires_after(options.request_timeout);
   ErrorCode ec = connection.Io([&](auto& s, auto h) { http::async_write(s, request, h); }, cancel);
   return ec ? Failed(connection, "write", ec) : Status::Ok();
 }
@@ -264,8 +268,8 @@ Status HttpTransport::Impl::ReadWhole(Connection& connection, CancelToken* cance
   http::response_parser<http::string_body> parser;
   parser.header_limit(kHeaderLimit);
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-  ErrorCode ec =
-      connection.Io([&](auto& s, auto h) { http::async_read(s, connection.buffer(), parser, h); }, cancel);
+  ErrorCode ec = connection.Io(
+      [&](auto& s, auto h) { http::async_read(s, connection.buffer(), parser, h); }, cancel);
   if (ec) return Failed(connection, "read", ec);
   auto& response = parser.get();
   answer->status = static_cast<int>(response.result_int());
@@ -276,13 +280,13 @@ Status HttpTransport::Impl::ReadWhole(Connection& connection, CancelToken* cance
 }
 
 Status HttpTransport::Impl::ReadStream(Connection& connection, CancelToken* cancel,
-                                       const ObjectCallback& on_object,
-                                       HttpAnswer* answer, bool* keep_alive) {
+                                       const ObjectCallback& on_object, HttpAnswer* answer,
+                                       bool* keep_alive) {
   http::response_parser<http::buffer_body> parser;
   parser.header_limit(kHeaderLimit);
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-  connection.Lowest().expires_after(options.request_timeout.count() > 0 ? options.request_timeout
-                                                                        : options.stream_idle_timeout);
+  connection.Lowest().expires_after(
+      options.request_timeout.count() > 0 ? options.request_timeout : options.stream_idle_timeout);
   ErrorCode ec = connection.Io(
       [&](auto& s, auto h) { http::async_read_header(s, connection.buffer(), parser, h); }, cancel);
   if (ec) return Failed(connection, "read", ec);
@@ -347,8 +351,8 @@ const TransportOptions& HttpTransport::options() const { return impl_->options; 
 std::size_t HttpTransport::dial_count() const { return impl_->dials.load(); }
 
 Result<HttpAnswer> HttpTransport::RoundTrip(const HttpCall& call, CancelToken* cancel) {
-  const bool replayable = call.method == "GET" || call.method == "HEAD" ||
-                          call.method == "PUT" || call.method == "DELETE" || call.method == "OPTIONS";
+  const bool replayable = call.method == "GET" || call.method == "HEAD" || call.method == "PUT" ||
+                          call.method == "DELETE" || call.method == "OPTIONS";
   // A reused connection may have been closed by the server a moment ago: one fresh dial then.
   for (int round = 0;; ++round) {
     std::unique_ptr<Connection> connection = round == 0 ? impl_->TakeIdle() : nullptr;
@@ -369,13 +373,13 @@ Result<HttpAnswer> HttpTransport::RoundTrip(const HttpCall& call, CancelToken* c
     impl_->Release(std::move(connection), status.ok() && keep_alive);
     if (status.ok()) return answer;
     const bool canceled = cancel && cancel->cancelled();
-    if (reused && !canceled && IsTransientTransportError(status) && (!written || replayable)) continue;
+    if (reused && !canceled && IsTransientTransportError(status) && (!written || replayable))
+      continue;
     return impl_->Fail(call, status);
   }
 }
 
-Result<HttpAnswer> HttpTransport::Stream(const HttpCall& call,
-                                         const ObjectCallback& on_object,
+Result<HttpAnswer> HttpTransport::Stream(const HttpCall& call, const ObjectCallback& on_object,
                                          CancelToken* cancel) {
   std::unique_ptr<Connection> connection = impl_->TakeIdle();
   if (!connection) {

@@ -68,8 +68,8 @@ struct TransportOptions {
   TlsConfig tls;
   Duration connect_timeout = std::chrono::seconds(30);  // dial plus TLS handshake (client-go: 30 s)
   Duration request_timeout = std::chrono::seconds(60);  // send one request, read its whole answer
-  Duration stream_idle_timeout = std::chrono::minutes(15);  // a stream silent this long is dead
-  std::size_t max_idle_connections = 8;                  // kept for reuse; more are closed
+  Duration stream_idle_timeout = std::chrono::minutes(15);      // a stream silent this long is dead
+  std::size_t max_idle_connections = 8;                         // kept for reuse; more are closed
   Duration idle_connection_timeout = std::chrono::seconds(90);  // Go's IdleConnTimeout
 };
 
@@ -141,6 +141,5 @@ class HttpTransport {
   explicit HttpTransport(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
 
 }  // namespace lws::rest

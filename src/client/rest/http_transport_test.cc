@@ -26,7 +26,8 @@ using namespace std::chrono_literals;
 // A body written in pieces, one per wake-up; `endless` keeps it open after the last piece.
 class PiecesStream final : public apiserver::ResponseStream {
  public:
-  PiecesStream(std::vector<std::string> pieces, bool endless) : pieces_(std::move(pieces)), endless_(endless) {}
+  PiecesStream(std::vector<std::string> pieces, bool endless)
+      : pieces_(std::move(pieces)), endless_(endless) {}
   void Start(std::function<void()> wake) override { wake_ = std::move(wake); }
   bool Next(std::string* out) override {
     if (next_ < pieces_.size()) {
@@ -88,7 +89,10 @@ TEST(HttpTransportTest, ReusesConnectionsAcrossThreads) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 25; ++i) {
-        HttpCall call{"POST", "/echo/" + std::to_string(t), {{"Content-Type", "text/plain"}}, "n" + std::to_string(i)};
+        HttpCall call{"POST",
+                      "/echo/" + std::to_string(t),
+                      {{"Content-Type", "text/plain"}},
+                      "n" + std::to_string(i)};
         Result<HttpAnswer> answer = transport->RoundTrip(call);
         if (answer.ok() && answer->status == 200 &&
             answer->body == "POST /echo/" + std::to_string(t) + " n" + std::to_string(i) &&
@@ -145,7 +149,8 @@ TEST(HttpTransportTest, StreamErrorAnswersComeWhole) {
   });
   auto transport = Transport(server.url());
   bool called = false;
-  Result<HttpAnswer> answer = transport->Stream({"GET", "/watch"}, [&](std::string_view) { return called = true; }, nullptr);
+  Result<HttpAnswer> answer = transport->Stream(
+      {"GET", "/watch"}, [&](std::string_view) { return called = true; }, nullptr);
   ASSERT_TRUE(answer.ok());
   EXPECT_EQ(answer->status, 403);
   EXPECT_EQ(answer->body, "{\"kind\":\"Status\",\"code\":403}");
@@ -155,17 +160,21 @@ TEST(HttpTransportTest, StreamErrorAnswersComeWhole) {
 TEST(HttpTransportTest, CancelEndsABlockedStreamAtOnce) {
   Server server([](const apiserver::HttpRequest&) {
     apiserver::HttpResponse response;
-    response.stream = std::make_shared<PiecesStream>(std::vector<std::string>{"{\"first\":1}\n"}, true);
+    response.stream =
+        std::make_shared<PiecesStream>(std::vector<std::string>{"{\"first\":1}\n"}, true);
     return response;
   });
   auto transport = Transport(server.url());
   CancelToken cancel;
   std::promise<void> first;
   auto streaming = std::async(std::launch::async, [&] {
-    return transport->Stream({"GET", "/watch"}, [&](std::string_view) {
-      first.set_value();
-      return true;
-    }, &cancel);
+    return transport->Stream(
+        {"GET", "/watch"},
+        [&](std::string_view) {
+          first.set_value();
+          return true;
+        },
+        &cancel);
   });
   first.get_future().wait();
   cancel.Cancel();
@@ -173,7 +182,8 @@ TEST(HttpTransportTest, CancelEndsABlockedStreamAtOnce) {
   EXPECT_EQ(answer.status().code(), Code::kServiceUnavailable);
   EXPECT_EQ(answer.status().message(), "Get \"" + server.url() + "/watch\": request canceled");
   EXPECT_FALSE(cancel.WaitFor(1h));  // cancelled for good
-  EXPECT_EQ(transport->RoundTrip({"GET", "/x"}, &cancel).status().code(), Code::kServiceUnavailable);
+  EXPECT_EQ(transport->RoundTrip({"GET", "/x"}, &cancel).status().code(),
+            Code::kServiceUnavailable);
 }
 
 TEST(HttpTransportTest, ConnectionErrorsNameMethodUrlAndReason) {
@@ -202,10 +212,11 @@ TEST(HttpTransportTest, HttpsVerifiesTheServer) {
   stranger.ca_pem = transport::CreateSelfSigned({}, RealClock().Now()).value().ca_pem;
   Result<HttpAnswer> refused = Transport(server.url(true), stranger)->RoundTrip({"GET", "/secure"});
   EXPECT_FALSE(IsTransientTransportError(refused.status()));
-  EXPECT_EQ(refused.status().message(),
-            "Get \"" + server.url(true) + "/secure\": tls handshake with " + server.url(true).substr(8) +
-                ": tls: failed to verify certificate: x509: certificate signed by unknown authority "
-                "(unable to get local issuer certificate)");
+  EXPECT_EQ(
+      refused.status().message(),
+      "Get \"" + server.url(true) + "/secure\": tls handshake with " + server.url(true).substr(8) +
+          ": tls: failed to verify certificate: x509: certificate signed by unknown authority "
+          "(unable to get local issuer certificate)");
 
   // Plain HTTP to an HTTPS port is an answer of garbage, not a hang.
   Result<HttpAnswer> plain = Transport(server.url())->RoundTrip({"GET", "/secure"});
@@ -216,7 +227,8 @@ TEST(RequestPoolTest, OneHttpsPostWithACaBundle) {
   Server server(Echo, /*tls=*/true);
   TlsConfig tls;
   tls.ca_pem = server.identity().ca_pem;
-  HttpCall call{"POST", "", {{"Content-Type", "application/json"}}, "{\"kind\":\"AdmissionReview\"}"};
+  HttpCall call{
+      "POST", "", {{"Content-Type", "application/json"}}, "{\"kind\":\"AdmissionReview\"}"};
   RequestPool pool;
   Result<HttpAnswer> answer = pool.Send(server.url(true) + "/validate?timeout=10s", tls, call, 5s);
   ASSERT_TRUE(answer.ok()) << answer.status().ToString();
@@ -227,11 +239,13 @@ TEST(RequestPoolTest, OneHttpsPostWithACaBundle) {
 // The pool keeps one connection per webhook alive: every call arrives from the same client port
 // (a new connection each time would show a new one), and other TLS settings get their own.
 TEST(RequestPoolTest, ReusesOneConnectionPerWebhook) {
-  Server server([](const apiserver::HttpRequest& request) {
-    apiserver::HttpResponse response;
-    response.body = request.remote;
-    return response;
-  }, /*tls=*/true);
+  Server server(
+      [](const apiserver::HttpRequest& request) {
+        apiserver::HttpResponse response;
+        response.body = request.remote;
+        return response;
+      },
+      /*tls=*/true);
   TlsConfig tls;
   tls.ca_pem = server.identity().ca_pem;
   HttpCall call{"POST", "", {{"Content-Type", "application/json"}}, "{}"};
@@ -258,8 +272,9 @@ TEST(HttpUrlTest, ServerUrls) {
   ServerUrl named = ParseServerUrl("https://kube.example.com").value();
   EXPECT_EQ(named.port, "443");
   EXPECT_EQ(named.origin, "https://kube.example.com:443");
-  EXPECT_EQ(ParseServerUrl("http://h:1/?q=1").status().message(),
-            "invalid server URL \"http://h:1/?q=1\": user info, query and fragment are not allowed");
+  EXPECT_EQ(
+      ParseServerUrl("http://h:1/?q=1").status().message(),
+      "invalid server URL \"http://h:1/?q=1\": user info, query and fragment are not allowed");
   EXPECT_EQ(QueryString({{"labelSelector", "app in (a,b),tier!=x"}, {"fieldManager", "lws"}}),
             "?labelSelector=app%20in%20%28a%2Cb%29%2Ctier%21%3Dx&fieldManager=lws");
   EXPECT_EQ(GoMethodName("DELETE"), "Delete");

@@ -75,7 +75,8 @@ std::string HttpAnswer::Header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
     if (key.size() == name.size() &&
         std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
         })) {
       return value;
     }

@@ -45,7 +45,8 @@ Result<ServerUrl> ParseServerUrl(std::string_view text) {
 Result<AbsoluteUrl> SplitAbsoluteUrl(std::string_view text) {
   auto parsed = boost::urls::parse_uri(text);
   if (!parsed) return BadUrl(text, parsed.error().message());
-  std::string origin = std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_host_and_port());
+  std::string origin =
+      std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_host_and_port());
   ASSIGN_OR_RETURN(ServerUrl server, ParseServerUrl(origin));
   AbsoluteUrl out{server.origin, std::string(parsed->encoded_target())};
   if (out.target.empty() || out.target.front() != '/') out.target = "/" + out.target;

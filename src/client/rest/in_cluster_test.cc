@@ -10,7 +10,8 @@ namespace {
 using testing::TempDir;
 
 Environment PodEnv(const std::string& host, const std::string& port) {
-  return Environment{.vars = {{"KUBERNETES_SERVICE_HOST", host}, {"KUBERNETES_SERVICE_PORT", port}}};
+  return Environment{
+      .vars = {{"KUBERNETES_SERVICE_HOST", host}, {"KUBERNETES_SERVICE_PORT", port}}};
 }
 
 class InClusterTest : public ::testing::Test {
@@ -59,8 +60,8 @@ TEST_F(InClusterTest, Errors) {
   TempDir empty;
   Result<RestConfig> no_token = InClusterConfig(PodEnv("h", "1"), empty.path());
   ASSERT_FALSE(no_token.ok());
-  EXPECT_EQ(no_token.status().message(), "in-cluster service account token: open " +
-                                             empty.path() + "/token: no such file or directory");
+  EXPECT_EQ(no_token.status().message(), "in-cluster service account token: open " + empty.path() +
+                                             "/token: no such file or directory");
   empty.Write("token", "t");
   Result<RestConfig> no_ca = InClusterConfig(PodEnv("h", "1"), empty.path());
   ASSERT_FALSE(no_ca.ok());

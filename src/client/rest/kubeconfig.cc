@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "api/base64.h"
-#include "base/file.h"
 #include "api/yaml.h"
+#include "base/file.h"
 #include "client/rest/rest_util.h"
 
 namespace lws::rest {
@@ -81,8 +81,7 @@ class FieldReader {
   }
 
   // The object under `key`, or nullptr when absent or null; an error when it is not an object.
-  Result<const Json*> Object(const Json& obj, std::string_view key,
-                             const FieldPath& parent) const {
+  Result<const Json*> Object(const Json& obj, std::string_view key, const FieldPath& parent) const {
     const Json* v = Find(obj, key);
     if (v == nullptr) return static_cast<const Json*>(nullptr);
     if (!v->is_object()) return TypeError(*v, "an object", parent.Child(key));
@@ -212,12 +211,12 @@ Status CheckKind(const FieldReader& r, const Json& root) {
 Status ParseRoot(const FieldReader& r, const Json& root, const std::string& path, Kubeconfig& k) {
   if (!root.is_object()) return r.TypeError(root, "an object", FieldPath());
   RETURN_IF_ERROR(CheckKind(r, root));
-  RETURN_IF_ERROR(ParseNamedList(r, root, "clusters", "cluster", k.clusters, k.cluster_origin,
-                                 path, ParseCluster));
+  RETURN_IF_ERROR(ParseNamedList(r, root, "clusters", "cluster", k.clusters, k.cluster_origin, path,
+                                 ParseCluster));
   RETURN_IF_ERROR(
       ParseNamedList(r, root, "users", "user", k.users, k.user_origin, path, ParseUser));
-  RETURN_IF_ERROR(ParseNamedList(r, root, "contexts", "context", k.contexts, k.context_origin,
-                                 path, ParseContext));
+  RETURN_IF_ERROR(ParseNamedList(r, root, "contexts", "context", k.contexts, k.context_origin, path,
+                                 ParseContext));
   RETURN_IF_ERROR(r.String(root, "current-context", FieldPath(), k.current_context));
   ASSIGN_OR_RETURN(const Json* prefs, r.Object(root, "preferences", FieldPath()));
   if (prefs != nullptr) k.preferences = *prefs;
@@ -234,8 +233,8 @@ Result<Kubeconfig> ParseKubeconfig(std::string_view text, const std::string& pat
   // An empty file is an empty config, as client-go's Load treats zero bytes.
   if (docs->empty()) return config;
   if (docs->size() > 1) {
-    return reader.Error(FieldPath(), "expected one YAML document, found " +
-                                         std::to_string(docs->size()));
+    return reader.Error(FieldPath(),
+                        "expected one YAML document, found " + std::to_string(docs->size()));
   }
   RETURN_IF_ERROR(ParseRoot(reader, docs->front().value, path, config));
   return config;

@@ -58,7 +58,7 @@ struct KubeCluster {
 
 struct KubeUser {
   std::string token;
-  std::string token_file;  // resolved path
+  std::string token_file;               // resolved path
   std::string client_certificate;       // resolved path
   std::string client_certificate_data;  // decoded PEM bytes
   std::string client_key;               // resolved path

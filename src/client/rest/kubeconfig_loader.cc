@@ -50,13 +50,15 @@ Status ResolveCluster(const KubeCluster& cluster, const std::string& name, RestC
   if (cluster.server.empty()) return Status::BadRequest("no server found for " + owner);
   out.server = cluster.server;
   while (out.server.size() > 1 && out.server.back() == '/') out.server.pop_back();
-  ASSIGN_OR_RETURN(out.tls.ca_pem, DataOrFile(cluster.certificate_authority_data,
-                                              cluster.certificate_authority,
-                                              "certificate-authority", owner));
+  ASSIGN_OR_RETURN(out.tls.ca_pem,
+                   DataOrFile(cluster.certificate_authority_data, cluster.certificate_authority,
+                              "certificate-authority", owner));
   // Verification off and a CA given contradict each other; kubectl refuses to guess.
   if (cluster.insecure_skip_tls_verify && !out.tls.ca_pem.empty()) {
-    return Status::BadRequest("specifying a root certificates file with the insecure flag is "
-                              "not allowed for " + owner);
+    return Status::BadRequest(
+        "specifying a root certificates file with the insecure flag is "
+        "not allowed for " +
+        owner);
   }
   out.tls.insecure = cluster.insecure_skip_tls_verify;
   out.tls.server_name = cluster.tls_server_name;
@@ -73,8 +75,8 @@ Status CheckOneAuthMethod(const KubeUser& user, const std::string& owner) {
   if (methods.size() <= 1) return Status::Ok();
   std::string list;
   for (const std::string& m : methods) list += (list.empty() ? "" : " ") + m;
-  return Status::BadRequest("more than one authentication method found for " + owner +
-                            "; found [" + list + "], only one is allowed");
+  return Status::BadRequest("more than one authentication method found for " + owner + "; found [" +
+                            list + "], only one is allowed");
 }
 
 Status ResolveUser(const KubeUser& user, const std::string& name, RestConfig& out) {
@@ -88,17 +90,17 @@ Status ResolveUser(const KubeUser& user, const std::string& name, RestConfig& ou
     Status exec = ValidateExecConfig(*user.exec);
     if (!exec.ok()) return Status(exec.code(), owner + ": " + exec.message());
   }
-  ASSIGN_OR_RETURN(out.tls.client_cert_pem, DataOrFile(user.client_certificate_data,
-                                                       user.client_certificate,
-                                                       "client-certificate", owner));
+  ASSIGN_OR_RETURN(out.tls.client_cert_pem,
+                   DataOrFile(user.client_certificate_data, user.client_certificate,
+                              "client-certificate", owner));
   ASSIGN_OR_RETURN(out.tls.client_key_pem,
                    DataOrFile(user.client_key_data, user.client_key, "client-key", owner));
   if (out.tls.client_cert_pem.empty() != out.tls.client_key_pem.empty()) {
     return Status::BadRequest("client-certificate and client-key must both be specified for " +
                               owner + " to use the clientCert authentication method");
   }
-  out.credentials = Credentials{user.token, user.token_file, user.username, user.password,
-                                user.exec};
+  out.credentials =
+      Credentials{user.token, user.token_file, user.username, user.password, user.exec};
   return Status::Ok();
 }
 

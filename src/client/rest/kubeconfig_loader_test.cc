@@ -77,10 +77,10 @@ TEST(ResolveContextTest, ContextOverride) {
   struct Case {
     std::string context, server, token, ns;
   };
-  for (const Case& c : std::vector<Case>{{"", "https://west.example", "viewer-token", "web"},
-                                         {"east-admin", "https://east.example", "admin-token", "ops"},
-                                         {"west-admin", "https://west.example", "admin-token",
-                                          "default"}}) {
+  for (const Case& c :
+       std::vector<Case>{{"", "https://west.example", "viewer-token", "web"},
+                         {"east-admin", "https://east.example", "admin-token", "ops"},
+                         {"west-admin", "https://west.example", "admin-token", "default"}}) {
     Result<RestConfig> got = LoadSample("multi-context.yaml", c.context);
     ASSERT_TRUE(got.ok()) << c.context << ": " << got.status().ToString();
     EXPECT_EQ(got->server, c.server) << c.context;
@@ -93,12 +93,13 @@ TEST(ResolveContextTest, ContextOverride) {
 }
 
 struct InvalidCase {
-  std::string yaml;  // clusters/users/contexts; "current-context: c" is appended
+  std::string yaml;     // clusters/users/contexts; "current-context: c" is appended
   std::string message;  // after "kubeconfig <file>: "
 };
 
 TEST(ResolveContextTest, RejectsWhatKubectlRejects) {
-  const std::string ca_data = "certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==";
+  const std::string ca_data =
+      "certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==";
   const std::vector<InvalidCase> cases = {
       {"clusters: [{name: x, cluster: {server: https://s}}]\n"
        "contexts: [{name: c, context: {cluster: other}}]\n",
@@ -110,11 +111,13 @@ TEST(ResolveContextTest, RejectsWhatKubectlRejects) {
        "no server found for cluster \"x\""},
       {"clusters: [{name: x, cluster: {server: https://s, insecure-skip-tls-verify: true, " +
            ca_data + "}}]\ncontexts: [{name: c, context: {cluster: x}}]\n",
-       "specifying a root certificates file with the insecure flag is not allowed for cluster \"x\""},
+       "specifying a root certificates file with the insecure flag is not allowed for cluster "
+       "\"x\""},
       {"clusters: [{name: x, cluster: {server: https://s, certificate-authority: /a, " + ca_data +
            "}}]\ncontexts: [{name: c, context: {cluster: x}}]\n",
        "certificate-authority-data and certificate-authority are both specified for cluster \"x\""},
-      {"clusters: [{name: x, cluster: {server: https://s, certificate-authority: /nonexistent/ca}}]\n"
+      {"clusters: [{name: x, cluster: {server: https://s, certificate-authority: "
+       "/nonexistent/ca}}]\n"
        "contexts: [{name: c, context: {cluster: x}}]\n",
        "unable to read certificate-authority /nonexistent/ca for cluster \"x\": open "
        "/nonexistent/ca: no such file or directory"},
@@ -129,18 +132,21 @@ TEST(ResolveContextTest, RejectsWhatKubectlRejects) {
        "client-certificate and client-key must both be specified for user \"u\" to use the "
        "clientCert authentication method"},
       {"clusters: [{name: x, cluster: {server: https://s}}]\n"
-       "users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: a}}}]\n"
+       "users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: "
+       "a}}}]\n"
        "contexts: [{name: c, context: {cluster: x, user: u}}]\n",
        "user \"u\": exec plugin: interactiveMode must be specified for "
        "client.authentication.k8s.io/v1"},
       {"clusters: [{name: x, cluster: {server: https://s}}]\n"
        "users: [{name: u, user: {auth-provider: {name: gcp}}}]\n"
        "contexts: [{name: c, context: {cluster: x, user: u}}]\n",
-       "auth-provider for user \"u\" is not supported; configure an exec credential plugin instead"},
+       "auth-provider for user \"u\" is not supported; configure an exec credential plugin "
+       "instead"},
   };
   TempDir dir;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::string path = dir.Write("config" + std::to_string(i), cases[i].yaml + "current-context: c\n");
+    std::string path =
+        dir.Write("config" + std::to_string(i), cases[i].yaml + "current-context: c\n");
     Result<RestConfig> got = LoadRestConfig(LoadOptions{path}, Environment{});
     ASSERT_FALSE(got.ok()) << cases[i].yaml;
     EXPECT_EQ(got.status().message(), "kubeconfig " + path + ": " + cases[i].message);
@@ -156,7 +162,8 @@ TEST(ResolveContextTest, NoCurrentContext) {
 TEST(PrecedenceTest, ExplicitThenKubeconfigThenHome) {
   TempDir home;
   Environment env{.vars = {{"KUBECONFIG", "/a:/b::/a:/c"}}, .home = home.path()};
-  EXPECT_EQ(KubeconfigPrecedence(LoadOptions{"/explicit"}, env), std::vector<std::string>{"/explicit"});
+  EXPECT_EQ(KubeconfigPrecedence(LoadOptions{"/explicit"}, env),
+            std::vector<std::string>{"/explicit"});
   EXPECT_EQ(KubeconfigPrecedence(LoadOptions{}, env), (std::vector<std::string>{"/a", "/b", "/c"}));
   env.vars.clear();
   EXPECT_TRUE(KubeconfigPrecedence(LoadOptions{}, env).empty());  // no ~/.kube/config yet
@@ -195,7 +202,8 @@ TEST(PrecedenceTest, MalformedFileInListIsAnError) {
   Environment env{.vars = {{"KUBECONFIG", TestdataPath("token.yaml") + ":" + bad}}};
   Result<RestConfig> got = LoadRestConfig(LoadOptions{}, env);
   ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().message(), "kubeconfig " + bad + ": clusters: expected a list, got number");
+  EXPECT_EQ(got.status().message(),
+            "kubeconfig " + bad + ": clusters: expected a list, got number");
 }
 
 TEST(PrecedenceTest, FallsBackToInClusterThenFails) {

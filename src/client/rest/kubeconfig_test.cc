@@ -102,7 +102,8 @@ clusters:
 users:
 - name: u
   user: {auth-provider: {name: oidc, config: {}}}
-)", "/x/config");
+)",
+                                         "/x/config");
   ASSERT_TRUE(k.ok()) << k.status().ToString();
   EXPECT_EQ(k->clusters.at("c").server, "https://s");
   EXPECT_TRUE(k->users.at("u").has_auth_provider);
@@ -115,7 +116,8 @@ struct ErrorCase {
 
 TEST(KubeconfigTest, ErrorsNameFileAndField) {
   const std::vector<ErrorCase> cases = {
-      {"apiVersion: v2\n", "kubeconfig /x/config: apiVersion: unsupported value \"v2\", want \"v1\""},
+      {"apiVersion: v2\n",
+       "kubeconfig /x/config: apiVersion: unsupported value \"v2\", want \"v1\""},
       {"kind: Pod\n", "kubeconfig /x/config: kind: unsupported value \"Pod\", want \"Config\""},
       {"[1]\n", "kubeconfig /x/config: expected an object, got array"},
       {"clusters: {}\n", "kubeconfig /x/config: clusters: expected a list, got object"},

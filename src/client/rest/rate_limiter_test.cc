@@ -1,11 +1,11 @@
 #include "client/rest/rate_limiter.h"
 
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
 #include <algorithm>
 #include <chrono>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <rapidcheck/gtest.h>
 
 namespace lws::rest {
 namespace {
@@ -111,11 +111,13 @@ std::vector<Time> SendTimes(RateLimiter& limiter, const std::vector<Step>& steps
 RC_GTEST_PROP(RateLimiterProperty, NoWindowExceedsBurstPlusRate, ()) {
   const double qps = *rc::gen::inRange(1, 20000) / 10.0;
   const int burst = *rc::gen::inRange(1, 40);
-  const auto gaps_ns = *rc::gen::container<std::vector<std::int64_t>>(
-      rc::gen::oneOf(rc::gen::just<std::int64_t>(0), rc::gen::inRange<std::int64_t>(0, 2'000'000'000)));
-  const auto kinds = *rc::gen::container<std::vector<bool>>(gaps_ns.size(), rc::gen::arbitrary<bool>());
+  const auto gaps_ns = *rc::gen::container<std::vector<std::int64_t>>(rc::gen::oneOf(
+      rc::gen::just<std::int64_t>(0), rc::gen::inRange<std::int64_t>(0, 2'000'000'000)));
+  const auto kinds =
+      *rc::gen::container<std::vector<bool>>(gaps_ns.size(), rc::gen::arbitrary<bool>());
   std::vector<Step> steps;
-  for (std::size_t i = 0; i < gaps_ns.size(); ++i) steps.push_back({Duration(gaps_ns[i]), kinds[i]});
+  for (std::size_t i = 0; i < gaps_ns.size(); ++i)
+    steps.push_back({Duration(gaps_ns[i]), kinds[i]});
 
   RateLimiter limiter(qps, burst);
   std::vector<Time> sent = SendTimes(limiter, steps);
@@ -141,8 +143,9 @@ RC_GTEST_PROP(RateLimiterProperty, APauseRefillsTheWholeBurst, ()) {
   RateLimiter limiter(qps, burst);
   Duration last_wait{};
   for (int i = 0; i < before; ++i) last_wait = limiter.Reserve(kStart);
-  Time later = kStart + last_wait + std::chrono::duration_cast<Duration>(
-                                        std::chrono::duration<double>(burst / qps)) + seconds(1);
+  Time later = kStart + last_wait +
+               std::chrono::duration_cast<Duration>(std::chrono::duration<double>(burst / qps)) +
+               seconds(1);
   for (int i = 0; i < burst; ++i) RC_ASSERT(limiter.Reserve(later) == Duration::zero());
 }
 

@@ -29,7 +29,8 @@ Result<std::shared_ptr<HttpTransport>> RequestPool::TransportFor(const std::stri
   options.tls = tls;
   options.connect_timeout = timeout;
   options.request_timeout = timeout;
-  ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> created, HttpTransport::Create(std::move(options)));
+  ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> created,
+                   HttpTransport::Create(std::move(options)));
   if (transports_.size() >= kMaxTransports) transports_.clear();
   std::shared_ptr<HttpTransport> transport = std::move(created);
   transports_.emplace(std::move(key), transport);

@@ -36,8 +36,8 @@ class RequestPool {
 
  private:
   using Key = std::tuple<std::string, TlsConfig, Duration::rep>;  // origin, TLS, timeout
-  Result<std::shared_ptr<HttpTransport>> TransportFor(const std::string& origin, const TlsConfig& tls,
-                                      Duration timeout);
+  Result<std::shared_ptr<HttpTransport>> TransportFor(const std::string& origin,
+                                                      const TlsConfig& tls, Duration timeout);
 
   mutable std::mutex mu_;
   // Shared: a call in flight keeps its transport alive when the pool starts over.

@@ -43,10 +43,12 @@ std::string_view PathOf(std::string_view path) { return path.substr(0, path.find
 
 std::string UserAgent(std::string_view version, std::string_view commit) {
   std::string v = version.empty() ? "v" LWS_VERSION : std::string(version);
-  return "lws/" + v + " (linux/" + kArch + ") " + (commit.empty() ? "unknown" : std::string(commit));
+  return "lws/" + v + " (linux/" + kArch + ") " +
+         (commit.empty() ? "unknown" : std::string(commit));
 }
 
-Result<std::unique_ptr<RestClient>> RestClient::FromConfig(RestConfig config, RestClientOptions options) {
+Result<std::unique_ptr<RestClient>> RestClient::FromConfig(RestConfig config,
+                                                           RestClientOptions options) {
   TransportOptions transport_options = options.transport;
   transport_options.server = config.server;
   transport_options.tls = config.tls;
@@ -97,8 +99,8 @@ Result<std::shared_ptr<HttpTransport>> RestClient::Prepare(const RestRequest& re
                                                            HttpCall* call) const {
   Result<RequestCredentials> credentials = credentials_.Get(clock_->Now());
   if (!credentials.ok()) {
-    return Status(credentials.status().code(),
-                  "getting credentials for " + config_.server + ": " + credentials.status().message());
+    return Status(credentials.status().code(), "getting credentials for " + config_.server + ": " +
+                                                   credentials.status().message());
   }
   call->method = request.method;
   call->target = request.path + request.query;
@@ -171,7 +173,8 @@ Result<Json> RestClient::SendJson(const RestRequest& request) const {
 
 std::string RestClient::WriteQuery(bool apply) const {
   std::vector<std::pair<std::string, std::string>> parameters;
-  if (!options_.field_manager.empty()) parameters.emplace_back("fieldManager", options_.field_manager);
+  if (!options_.field_manager.empty())
+    parameters.emplace_back("fieldManager", options_.field_manager);
   if (apply) parameters.emplace_back("force", "true");
   return QueryString(parameters);
 }
@@ -188,7 +191,8 @@ Result<store::ObjectPtr> RestClient::Create(const client::Resource& resource, Js
 
 Result<store::ObjectPtr> RestClient::Update(const client::Resource& resource, Json object) const {
   const std::string body = object.dump();
-  return SendForObject({"PUT", resource.Path(Namespace(object), Name(object)), WriteQuery(), &body});
+  return SendForObject(
+      {"PUT", resource.Path(Namespace(object), Name(object)), WriteQuery(), &body});
 }
 
 Result<store::ObjectPtr> RestClient::UpdateStatus(const client::Resource& resource,
@@ -218,14 +222,14 @@ Result<store::ObjectPtr> RestClient::Delete(const client::Resource& resource, co
 Status RestClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                         const std::string& node) const {
   const std::string body = client::BindingBody(ns, pod, pod_uid, node).dump();
-  Result<Json> answer = SendJson({"POST", client::kPods.Path(ns, pod, "binding"), WriteQuery(), &body});
+  Result<Json> answer =
+      SendJson({"POST", client::kPods.Path(ns, pod, "binding"), WriteQuery(), &body});
   return answer.ok() ? Status::Ok() : answer.status();
 }
 
-Result<std::unique_ptr<client::Subscription>> RestClient::Watch(EventLoop* loop,
-                                                                const client::Resource& resource,
-                                                                const std::string& ns,
-                                                                client::WatchHandler handler) const {
+Result<std::unique_ptr<client::Subscription>> RestClient::Watch(
+    EventLoop* loop, const client::Resource& resource, const std::string& ns,
+    client::WatchHandler handler) const {
   return StartRestWatch(this, loop, resource, ns, std::move(handler));
 }
 

@@ -75,9 +75,9 @@ struct RestClientOptions {
 
 // One request as RestClient sends it.
 struct RestRequest {
-  std::string method;        // "GET", ...
-  std::string path;          // "/api/v1/namespaces/default/pods"
-  std::string query;         // "" or "?watch=1&..." (already escaped: QueryString)
+  std::string method;  // "GET", ...
+  std::string path;    // "/api/v1/namespaces/default/pods"
+  std::string query;   // "" or "?watch=1&..." (already escaped: QueryString)
   const std::string* body = nullptr;
   std::string content_type = "application/json";
 };
@@ -93,7 +93,8 @@ class RestClient final : public client::Client {
 
   Result<store::ObjectPtr> Create(const client::Resource& resource, Json object) const override;
   Result<store::ObjectPtr> Update(const client::Resource& resource, Json object) const override;
-  Result<store::ObjectPtr> UpdateStatus(const client::Resource& resource, Json object) const override;
+  Result<store::ObjectPtr> UpdateStatus(const client::Resource& resource,
+                                        Json object) const override;
   Result<store::ObjectPtr> Patch(const client::Resource& resource, const std::string& ns,
                                  const std::string& name, client::PatchType type, const Json& patch,
                                  const std::string& subresource = "") const override;
@@ -109,8 +110,8 @@ class RestClient final : public client::Client {
   Result<store::ListResult> List(const client::Resource& resource,
                                  const store::ListOptions& options = {}) const override;
   // The same, abandoned when `cancel` is cancelled (a watch's re-list, ended by Stop).
-  Result<store::ListResult> List(const client::Resource& resource, const store::ListOptions& options,
-                                 CancelToken* cancel) const;
+  Result<store::ListResult> List(const client::Resource& resource,
+                                 const store::ListOptions& options, CancelToken* cancel) const;
   // REQUIRES: this client outlives the subscription.
   Result<std::unique_ptr<client::Subscription>> Watch(EventLoop* loop,
                                                       const client::Resource& resource,
@@ -154,11 +155,11 @@ class RestClient final : public client::Client {
   const Clock* clock_;
   mutable CredentialSource credentials_;
   mutable std::mutex mu_;
-  mutable RateLimiter limiter_;                        // guarded by mu_
-  mutable RetryPolicy retry_;                          // guarded by mu_
+  mutable RateLimiter limiter_;                       // guarded by mu_
+  mutable RetryPolicy retry_;                         // guarded by mu_
   mutable std::shared_ptr<HttpTransport> transport_;  // guarded by mu_
-  mutable std::string transport_cert_;                 // guarded by mu_: the exec certificate in use
-  mutable std::size_t retired_dials_ = 0;              // guarded by mu_: of replaced transports
+  mutable std::string transport_cert_;                // guarded by mu_: the exec certificate in use
+  mutable std::size_t retired_dials_ = 0;             // guarded by mu_: of replaced transports
 };
 
 }  // namespace lws::rest

@@ -4,11 +4,11 @@
 // by a fake sleep, so no test sleeps.
 #include "client/rest/rest_client.h"
 
-#include <mutex>
-#include <vector>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <mutex>
+#include <vector>
 
 #include "client/rest/rest_server_testing.h"
 
@@ -17,9 +17,9 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::LiveServer;
 using testing::LiveServerOptions;
+using ::testing::StartsWith;
 using testing::StatusAnswer;
 using namespace std::chrono_literals;
 
@@ -61,7 +61,8 @@ class RestClientTest : public ::testing::Test {
   std::unique_ptr<RestClient> Connect(LiveServer& server) { return Connect(server, Options()); }
   std::unique_ptr<RestClient> Connect(LiveServer& server, RestClientOptions options) {
     options.field_manager = "lws-test";
-    Result<std::unique_ptr<RestClient>> client = RestClient::FromConfig(server.config(), std::move(options));
+    Result<std::unique_ptr<RestClient>> client =
+        RestClient::FromConfig(server.config(), std::move(options));
     EXPECT_TRUE(client.ok()) << client.status().ToString();
     return client.ok() ? std::move(*client) : nullptr;
   }
@@ -79,7 +80,8 @@ TEST_F(RestClientTest, CreateGetUpdateDeleteOverHttp) {
 
   Result<store::ObjectPtr> got = client->Get(client::kPods, "default", "a");
   ASSERT_TRUE(got.ok()) << got.status().ToString();
-  EXPECT_EQ(std::to_string((*got)->resource_version), (*created)->json["metadata"]["resourceVersion"]);
+  EXPECT_EQ(std::to_string((*got)->resource_version),
+            (*created)->json["metadata"]["resourceVersion"]);
   EXPECT_EQ((*got)->labels.at("app"), "x");
 
   Json changed = (*got)->json;
@@ -127,21 +129,28 @@ TEST_F(RestClientTest, EveryPatchTypeWithItsContentType) {
   auto client = Connect(server);
   ASSERT_TRUE(client->Create(client::kPods, Pod("p")).ok());
   using client::PatchType;
-  ASSERT_TRUE(client->Patch(client::kPods, "default", "p", PatchType::kMerge,
-                            {{"metadata", {{"labels", {{"merge", "1"}}}}}})
+  ASSERT_TRUE(client
+                  ->Patch(client::kPods, "default", "p", PatchType::kMerge,
+                          {{"metadata", {{"labels", {{"merge", "1"}}}}}})
                   .ok());
-  ASSERT_TRUE(client->Patch(client::kPods, "default", "p", PatchType::kJson,
-                            Json::array({{{"op", "add"}, {"path", "/metadata/labels/json"}, {"value", "2"}}}))
+  ASSERT_TRUE(
+      client
+          ->Patch(client::kPods, "default", "p", PatchType::kJson,
+                  Json::array({{{"op", "add"}, {"path", "/metadata/labels/json"}, {"value", "2"}}}))
+          .ok());
+  ASSERT_TRUE(client
+                  ->Patch(client::kPods, "default", "p", PatchType::kStrategic,
+                          {{"metadata", {{"labels", {{"strategic", "3"}}}}}})
                   .ok());
-  ASSERT_TRUE(client->Patch(client::kPods, "default", "p", PatchType::kStrategic,
-                            {{"metadata", {{"labels", {{"strategic", "3"}}}}}})
-                  .ok());
-  Result<store::ObjectPtr> applied = client->Patch(
-      client::kPods, "default", "p", PatchType::kApply,
-      {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}, {"labels", {{"apply", "4"}}}}}});
+  Result<store::ObjectPtr> applied =
+      client->Patch(client::kPods, "default", "p", PatchType::kApply,
+                    {{"apiVersion", "v1"},
+                     {"kind", "Pod"},
+                     {"metadata", {{"name", "p"}, {"labels", {{"apply", "4"}}}}}});
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
-  EXPECT_EQ((*applied)->json["metadata"]["labels"],
-            (Json{{"app", "x"}, {"merge", "1"}, {"json", "2"}, {"strategic", "3"}, {"apply", "4"}}));
+  EXPECT_EQ(
+      (*applied)->json["metadata"]["labels"],
+      (Json{{"app", "x"}, {"merge", "1"}, {"json", "2"}, {"strategic", "3"}, {"apply", "4"}}));
   bool applied_by_us = false;
   for (const Json& entry : (*applied)->json["metadata"]["managedFields"]) {
     applied_by_us |= entry["manager"] == "lws-test" && entry["operation"] == "Apply";
@@ -152,21 +161,24 @@ TEST_F(RestClientTest, EveryPatchTypeWithItsContentType) {
   for (const auto& request : server.RequestsTo("/pods/p")) {
     if (request.method == "PATCH") content_types.push_back(request.headers.Get("Content-Type"));
   }
-  EXPECT_THAT(content_types, ElementsAre("application/merge-patch+json", "application/json-patch+json",
-                                         "application/strategic-merge-patch+json",
-                                         "application/apply-patch+yaml"));
-  EXPECT_THAT(server.RequestsTo("/pods/p").back().target, HasSubstr("?fieldManager=lws-test&force=true"));
+  EXPECT_THAT(
+      content_types,
+      ElementsAre("application/merge-patch+json", "application/json-patch+json",
+                  "application/strategic-merge-patch+json", "application/apply-patch+yaml"));
+  EXPECT_THAT(server.RequestsTo("/pods/p").back().target,
+              HasSubstr("?fieldManager=lws-test&force=true"));
 
   // A strategic merge patch of a custom resource is the server's 415, as kubectl sees it.
   Result<store::ObjectPtr> unsupported = client->Patch(client::kLeaderWorkerSets, "default", "x",
-                                           PatchType::kStrategic, Json::object());
+                                                       PatchType::kStrategic, Json::object());
   EXPECT_EQ(unsupported.status().code(), Code::kUnsupportedMediaType);
 }
 
 TEST_F(RestClientTest, ListsWithSelectorsAndPages) {
   LiveServer server;
   auto client = Connect(server);
-  for (const char* name : {"a", "b", "c"}) ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
+  for (const char* name : {"a", "b", "c"})
+    ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
   ASSERT_TRUE(client->Create(client::kPods, Pod("other", "y")).ok());
 
   store::ListOptions selected;
@@ -204,7 +216,8 @@ TEST_F(RestClientTest, BindAssignsTheNode) {
 TEST_F(RestClientTest, SendsTokenAndUserAgentAndReusesConnections) {
   LiveServer server(LiveServerOptions{.token = "s3cret"});
   auto client = Connect(server);
-  for (int i = 0; i < 5; ++i) ASSERT_TRUE(client->Get(client::kNodes, "", "none").status().code() == Code::kNotFound);
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(client->Get(client::kNodes, "", "none").status().code() == Code::kNotFound);
   std::vector<apiserver::HttpRequest> requests = server.RequestsTo("/api/v1/nodes/none");
   ASSERT_EQ(requests.size(), 5u);
   EXPECT_EQ(requests[0].headers.Get("Authorization"), "Bearer s3cret");
@@ -224,7 +237,8 @@ TEST_F(RestClientTest, SendsTokenAndUserAgentAndReusesConnections) {
 }
 
 TEST_F(RestClientTest, UserAgentFollowsUpstream) {
-  EXPECT_THAT(UserAgent("v0.7.0", "abc1234"), ::testing::MatchesRegex("lws/v0.7.0 \\(linux/[a-z0-9]+\\) abc1234"));
+  EXPECT_THAT(UserAgent("v0.7.0", "abc1234"),
+              ::testing::MatchesRegex("lws/v0.7.0 \\(linux/[a-z0-9]+\\) abc1234"));
   EXPECT_THAT(UserAgent(), ::testing::MatchesRegex("lws/v[0-9.]+ \\(linux/[a-z0-9]+\\) unknown"));
 }
 
@@ -232,14 +246,15 @@ TEST_F(RestClientTest, TooManyRequestsIsRetriedForAnyVerbAfterRetryAfter) {
   LiveServer server;
   int refusals = 2;
   std::mutex mu;
-  server.set_intercept([&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
-    std::lock_guard lock(mu);
-    if (r.method != "POST" || refusals == 0) return std::nullopt;
-    --refusals;
-    apiserver::HttpResponse busy = StatusAnswer(429, "TooManyRequests", "slow down");
-    busy.headers.Add("Retry-After", "3");
-    return busy;
-  });
+  server.set_intercept(
+      [&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
+        std::lock_guard lock(mu);
+        if (r.method != "POST" || refusals == 0) return std::nullopt;
+        --refusals;
+        apiserver::HttpResponse busy = StatusAnswer(429, "TooManyRequests", "slow down");
+        busy.headers.Add("Retry-After", "3");
+        return busy;
+      });
   auto client = Connect(server);
   Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("a"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
@@ -249,9 +264,10 @@ TEST_F(RestClientTest, TooManyRequestsIsRetriedForAnyVerbAfterRetryAfter) {
 
 TEST_F(RestClientTest, ServerErrorsAreRetriedOnlyForIdempotentVerbs) {
   LiveServer server;
-  server.set_intercept([&](const apiserver::HttpRequest&) -> std::optional<apiserver::HttpResponse> {
-    return StatusAnswer(500, "InternalError", "etcd is on fire");
-  });
+  server.set_intercept(
+      [&](const apiserver::HttpRequest&) -> std::optional<apiserver::HttpResponse> {
+        return StatusAnswer(500, "InternalError", "etcd is on fire");
+      });
   RestClientOptions options = Options();
   options.retry.max_attempts = 3;
   auto client = Connect(server, options);
@@ -269,18 +285,20 @@ TEST_F(RestClientTest, ServerErrorsAreRetriedOnlyForIdempotentVerbs) {
 
 TEST_F(RestClientTest, AnswersThatAreNoStatusNameTheRequest) {
   LiveServer server;
-  server.set_intercept([&](const apiserver::HttpRequest&) -> std::optional<apiserver::HttpResponse> {
-    apiserver::HttpResponse gateway;
-    gateway.status = 404;
-    gateway.body = "<html>no such route</html>";
-    return gateway;
-  });
+  server.set_intercept(
+      [&](const apiserver::HttpRequest&) -> std::optional<apiserver::HttpResponse> {
+        apiserver::HttpResponse gateway;
+        gateway.status = 404;
+        gateway.body = "<html>no such route</html>";
+        return gateway;
+      });
   auto client = Connect(server);
   Result<store::ObjectPtr> got = client->Get(client::kPods, "default", "a");
   EXPECT_EQ(got.status().code(), Code::kNotFound);
-  EXPECT_EQ(got.status().message(), "Get \"" + server.url() +
-                                        "/api/v1/namespaces/default/pods/a\": the server answered HTTP 404: "
-                                        "<html>no such route</html>");
+  EXPECT_EQ(got.status().message(),
+            "Get \"" + server.url() +
+                "/api/v1/namespaces/default/pods/a\": the server answered HTTP 404: "
+                "<html>no such route</html>");
 }
 
 TEST_F(RestClientTest, ConnectionRefusedIsRetriedForReadsAndNamesTheCause) {
@@ -298,7 +316,8 @@ TEST_F(RestClientTest, ConnectionRefusedIsRetriedForReadsAndNamesTheCause) {
   Result<store::ObjectPtr> got = client->Get(client::kPods, "default", "a");
   EXPECT_EQ(got.status().code(), Code::kServiceUnavailable);
   const std::string authority = url.substr(std::string("http://").size());
-  EXPECT_EQ(got.status().message(), "Get \"" + url + "/api/v1/namespaces/default/pods/a\": dial tcp " +
+  EXPECT_EQ(got.status().message(), "Get \"" + url +
+                                        "/api/v1/namespaces/default/pods/a\": dial tcp " +
                                         authority + ": connect: connection refused");
   EXPECT_EQ(sleeps_.waits().size(), 3u);
 
@@ -338,14 +357,18 @@ TEST_F(RestClientTest, HttpsWithAnotherCaFailsOnceWithTheReason) {
   auto client = RestClient::FromConfig(config, options).value();
   Result<store::ObjectPtr> got = client->Get(client::kPods, "default", "a");
   ASSERT_FALSE(got.ok());
+  EXPECT_THAT(
+      got.status().message(),
+      HasSubstr(
+          "tls: failed to verify certificate: x509: certificate signed by unknown authority"));
   EXPECT_THAT(got.status().message(),
-              HasSubstr("tls: failed to verify certificate: x509: certificate signed by unknown authority"));
-  EXPECT_THAT(got.status().message(), StartsWith("Get \"" + server.url() + "/api/v1/namespaces/default/pods/a\": "));
+              StartsWith("Get \"" + server.url() + "/api/v1/namespaces/default/pods/a\": "));
   EXPECT_TRUE(sleeps_.waits().empty());  // a certificate does not get better by retrying
 
   config.tls.insecure = true;  // insecure-skip-tls-verify
-  EXPECT_EQ(RestClient::FromConfig(config).value()->Get(client::kPods, "default", "a").status().code(),
-            Code::kNotFound);
+  EXPECT_EQ(
+      RestClient::FromConfig(config).value()->Get(client::kPods, "default", "a").status().code(),
+      Code::kNotFound);
 }
 
 TEST_F(RestClientTest, HttpsChecksTheServerName) {
@@ -354,11 +377,14 @@ TEST_F(RestClientTest, HttpsChecksTheServerName) {
   config.tls.server_name = "kubernetes.default.svc";  // not among the certificate's names
   RestClientOptions options;
   options.sleep = sleeps_.Hook();
-  Result<store::ObjectPtr> got = RestClient::FromConfig(config, options).value()->Get(client::kPods, "default", "a");
-  EXPECT_THAT(got.status().message(), HasSubstr("x509: certificate is not valid for the server's name"));
+  Result<store::ObjectPtr> got =
+      RestClient::FromConfig(config, options).value()->Get(client::kPods, "default", "a");
+  EXPECT_THAT(got.status().message(),
+              HasSubstr("x509: certificate is not valid for the server's name"));
   config.tls.server_name = "localhost";  // among them
-  EXPECT_EQ(RestClient::FromConfig(config).value()->Get(client::kPods, "default", "a").status().code(),
-            Code::kNotFound);
+  EXPECT_EQ(
+      RestClient::FromConfig(config).value()->Get(client::kPods, "default", "a").status().code(),
+      Code::kNotFound);
 }
 
 TEST_F(RestClientTest, BadConfigurationFailsAtCreate) {

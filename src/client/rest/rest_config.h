@@ -27,8 +27,8 @@ struct TlsConfig {
   std::string ca_pem;           // empty: the system roots
   std::string client_cert_pem;  // static client certificate (exec plugins may supply one later)
   std::string client_key_pem;
-  bool insecure = false;        // insecure-skip-tls-verify: no server certificate check
-  std::string server_name;      // SNI and verification name when it differs from the host
+  bool insecure = false;    // insecure-skip-tls-verify: no server certificate check
+  std::string server_name;  // SNI and verification name when it differs from the host
   auto operator<=>(const TlsConfig&) const = default;  // RequestPool keys on it
   bool operator==(const TlsConfig&) const = default;
 };

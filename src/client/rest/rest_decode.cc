@@ -22,7 +22,8 @@ bool IsStatusDocument(const Json& body) {
 
 }  // namespace
 
-Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method, const std::string& url) {
+Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method,
+                          const std::string& url) {
   Json body = Json::parse(answer.body, nullptr, /*allow_exceptions=*/false);
   const bool success = answer.status >= 200 && answer.status < 300;
   if (!success) {
@@ -33,8 +34,8 @@ Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method, c
     return Status(CodeFromReason("", answer.status), std::move(message));
   }
   if (body.is_discarded()) {
-    return Status::Internal(GoMethodName(method) + " \"" + url + "\": the answer is not JSON: " +
-                            answer.body.substr(0, kBodyExcerpt));
+    return Status::Internal(GoMethodName(method) + " \"" + url +
+                            "\": the answer is not JSON: " + answer.body.substr(0, kBodyExcerpt));
   }
   return body;
 }
@@ -52,7 +53,8 @@ Result<store::ListResult> ListResultFrom(Json list) {
       ASSIGN_OR_RETURN(result.resource_version, client::ParseResourceVersionText(rv));
     }
     result.continue_token = StringField(metadata, "continue");
-    if (metadata.contains("remainingItemCount") && metadata["remainingItemCount"].is_number_integer()) {
+    if (metadata.contains("remainingItemCount") &&
+        metadata["remainingItemCount"].is_number_integer()) {
       result.remaining_item_count = metadata["remainingItemCount"].get<std::int64_t>();
     }
   }

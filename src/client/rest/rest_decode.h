@@ -20,7 +20,8 @@ using api::Json;
 // The answer's JSON body when its status is 2xx; otherwise the error it carries: the decoded
 // metav1.Status (client::StatusFromAnswer), or, for a body that is none (a proxy's HTML page),
 // the HTTP status and the start of the body, naming `method` and `url`.
-Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method, const std::string& url);
+Result<Json> DecodeAnswer(const HttpAnswer& answer, const std::string& method,
+                          const std::string& url);
 
 // A list answer ({"kind": "PodList", "metadata": {...}, "items": [...]}) as the store's result.
 // Items lacking kind and apiVersion (kube-apiserver omits them for built-in types) get the

@@ -66,7 +66,8 @@ struct LiveServerOptions {
 
 class LiveServer {
  public:
-  using Intercept = std::function<std::optional<apiserver::HttpResponse>(const apiserver::HttpRequest&)>;
+  using Intercept =
+      std::function<std::optional<apiserver::HttpResponse>(const apiserver::HttpRequest&)>;
 
   explicit LiveServer(LiveServerOptions options = {}) : options_(std::move(options)) {
     store::StoreOptions store_options;
@@ -91,7 +92,8 @@ class LiveServer {
   ~LiveServer() { http_->Stop(); }
 
   std::string url() const {
-    return std::string(options_.tls ? "https://" : "http://") + "127.0.0.1:" + std::to_string(http_->port());
+    return std::string(options_.tls ? "https://" : "http://") +
+           "127.0.0.1:" + std::to_string(http_->port());
   }
   // What a kubeconfig for this server would resolve to (token included when the server wants one).
   RestConfig config() const {
@@ -167,7 +169,7 @@ inline apiserver::HttpResponse StatusAnswer(int code, const std::string& reason,
   response.status = code;
   response.headers.Add("Content-Type", "application/json");
   response.body = api::Json{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"},
-                            {"code", code}, {"reason", reason}, {"message", message}}
+                            {"code", code},     {"reason", reason},   {"message", message}}
                       .dump();
   return response;
 }

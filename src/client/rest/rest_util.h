@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 
-
 namespace lws::rest {
 
 // "/a/b/config" -> "/a/b"; "config" -> "."; "/config" -> "/".

@@ -28,8 +28,11 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
  public:
   RestWatch(const RestClient* client, EventLoop* loop, client::Resource resource, std::string ns,
             client::WatchHandler handler)
-      : client_(client), loop_(loop), resource_(std::move(resource)),
-        ns_(resource_.namespaced ? std::move(ns) : ""), handler_(std::move(handler)),
+      : client_(client),
+        loop_(loop),
+        resource_(std::move(resource)),
+        ns_(resource_.namespaced ? std::move(ns) : ""),
+        handler_(std::move(handler)),
         rng_(Rng(client->options().seed).Derive("rest-watch " + resource_.Path(ns_))) {}
 
   // Lists, queues an ADDED per object and starts the watch thread.
@@ -74,7 +77,8 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
         return;
       }
       if (outcome != Outcome::kGone) continue;
-      Logger("rest")->warn("{}: resourceVersion {} is too old (410 Gone); listing again", What(), rv_);
+      Logger("rest")->warn("{}: resourceVersion {} is too old (410 Gone); listing again", What(),
+                           rv_);
       while (!stopped_) {
         Status relisted = Relist();
         if (relisted.ok()) break;
@@ -184,7 +188,8 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
         continue;
       }
       if (!page.ok()) return page.status();
-      if (all.items.empty() && options.continue_token.empty()) all.resource_version = page->resource_version;
+      if (all.items.empty() && options.continue_token.empty())
+        all.resource_version = page->resource_version;
       for (store::ObjectPtr& item : page->items) all.items.push_back(std::move(item));
       if (page->continue_token.empty()) return all;
       options.continue_token = page->continue_token;
@@ -200,8 +205,8 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
     for (int i = 0; i < failures_ && delay < cap; ++i) delay *= 2;
     delay = std::min(delay, cap);
     ++failures_;
-    Logger("rest")->log(quiet ? spdlog::level::debug : spdlog::level::warn, "{}: {}; {} in {}", What(),
-                        failure, then, api::FormatGoDuration(delay));
+    Logger("rest")->log(quiet ? spdlog::level::debug : spdlog::level::warn, "{}: {}; {} in {}",
+                        What(), failure, then, api::FormatGoDuration(delay));
     return cancel_.WaitFor(delay);
   }
 
@@ -265,7 +270,8 @@ class RestSubscription final : public client::Subscription {
 
 }  // namespace
 
-Result<std::unique_ptr<client::Subscription>> StartRestWatch(const RestClient* client, EventLoop* loop,
+Result<std::unique_ptr<client::Subscription>> StartRestWatch(const RestClient* client,
+                                                             EventLoop* loop,
                                                              const client::Resource& resource,
                                                              const std::string& ns,
                                                              client::WatchHandler handler) {

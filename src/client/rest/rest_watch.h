@@ -43,7 +43,8 @@ namespace lws::rest {
 class RestClient;
 
 // REQUIRES: `client` outlives the subscription.
-Result<std::unique_ptr<client::Subscription>> StartRestWatch(const RestClient* client, EventLoop* loop,
+Result<std::unique_ptr<client::Subscription>> StartRestWatch(const RestClient* client,
+                                                             EventLoop* loop,
                                                              const client::Resource& resource,
                                                              const std::string& ns,
                                                              client::WatchHandler handler);

@@ -2,25 +2,26 @@
 // order, bookmarks, resuming after dropped streams and failed requests, re-listing after 410 Gone
 // (with DELETED for what vanished meanwhile, so an informer's cache ends equal to the store), and
 // Stop. Handlers run on a RealEventLoop; the test thread waits on conditions, never sleeps.
-#include <future>
-#include <set>
-#include <thread>
+#include "client/rest/rest_watch.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <future>
+#include <set>
+#include <thread>
+
 #include "client/informer.h"
 #include "client/rest/rest_client.h"
 #include "client/rest/rest_server_testing.h"
-#include "client/rest/rest_watch.h"
 
 namespace lws::rest {
 namespace {
 
 using ::testing::Contains;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::EventLog;
+using ::testing::HasSubstr;
 using testing::LiveServer;
 using testing::LiveServerOptions;
 using testing::StatusAnswer;
@@ -65,7 +66,8 @@ std::vector<apiserver::HttpRequest> WatchRequests(const LiveServer& server) {
 // Lists of pods begun (first pages).
 std::size_t ListStarts(const LiveServer& server) {
   std::size_t starts = 0;
-  for (const auto& r : server.RequestsTo("pods?limit=")) starts += r.target.find("continue=") == std::string::npos;
+  for (const auto& r : server.RequestsTo("pods?limit="))
+    starts += r.target.find("continue=") == std::string::npos;
   return starts;
 }
 
@@ -92,7 +94,8 @@ class RestWatchTest : public ::testing::Test {
 TEST_F(RestWatchTest, ListThenChangesInOrder) {
   LiveServer server;
   auto client = Connect(server);
-  for (const char* name : {"a", "b", "c"}) ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
+  for (const char* name : {"a", "b", "c"})
+    ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
   EventLog log;
   auto watch = client->Watch(&loop_, client::kPods, "default", log.Handler()).value();
   ASSERT_TRUE(log.WaitForCount(3));
@@ -104,7 +107,8 @@ TEST_F(RestWatchTest, ListThenChangesInOrder) {
                   .ok());
   Delete(*client, "b");
   ASSERT_TRUE(log.WaitForCount(6));
-  EXPECT_THAT(log.Summary(), ElementsAre("ADDED a", "ADDED b", "ADDED c", "ADDED d", "MODIFIED a", "DELETED b"));
+  EXPECT_THAT(log.Summary(),
+              ElementsAre("ADDED a", "ADDED b", "ADDED c", "ADDED d", "MODIFIED a", "DELETED b"));
   std::vector<store::WatchEvent> events = log.events();
   for (std::size_t i = 4; i < events.size(); ++i) {
     EXPECT_GT(events[i].object->resource_version, events[i - 1].object->resource_version);
@@ -120,7 +124,8 @@ TEST_F(RestWatchTest, UnknownResourceFailsWatchItself) {
   LiveServer server;
   auto client = Connect(server);
   EventLog log;
-  auto watch = client->Watch(&loop_, client::Resource{"example.com", "v1", "foos"}, "default", log.Handler());
+  auto watch = client->Watch(&loop_, client::Resource{"example.com", "v1", "foos"}, "default",
+                             log.Handler());
   EXPECT_EQ(watch.status().code(), Code::kNotFound);
 }
 
@@ -135,8 +140,11 @@ TEST_F(RestWatchTest, BookmarksMoveTheResumePointButNeverReachTheHandler) {
   ASSERT_TRUE(client->Create(client::kPods, Pod("a")).ok());
   ASSERT_TRUE(log.WaitForCount(1));
   // Writes elsewhere move the store's resourceVersion; the bookmark carries it.
-  Json config_map = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "m"}, {"namespace", "default"}}}};
-  Result<store::ObjectPtr> other = client->Create(client::Resource{"", "v1", "configmaps"}, config_map);
+  Json config_map = {{"apiVersion", "v1"},
+                     {"kind", "ConfigMap"},
+                     {"metadata", {{"name", "m"}, {"namespace", "default"}}}};
+  Result<store::ObjectPtr> other =
+      client->Create(client::Resource{"", "v1", "configmaps"}, config_map);
   ASSERT_TRUE(other.ok()) << other.status().ToString();
   const std::string bookmark_rv = (*other)->json["metadata"]["resourceVersion"];
   server.store()->SendBookmarks();
@@ -159,9 +167,11 @@ TEST_F(RestWatchTest, DroppedStreamsResumeWithoutLossOrRepeats) {
   server.set_end_streams_after(1);  // a proxy that drops every watch after one event
   EventLog log;
   auto watch = client->Watch(&loop_, client::kPods, "default", log.Handler()).value();
-  for (int i = 0; i < 6; ++i) ASSERT_TRUE(client->Create(client::kPods, Pod("p" + std::to_string(i))).ok());
+  for (int i = 0; i < 6; ++i)
+    ASSERT_TRUE(client->Create(client::kPods, Pod("p" + std::to_string(i))).ok());
   ASSERT_TRUE(log.WaitForCount(6));
-  EXPECT_THAT(log.Summary(), ElementsAre("ADDED p0", "ADDED p1", "ADDED p2", "ADDED p3", "ADDED p4", "ADDED p5"));
+  EXPECT_THAT(log.Summary(),
+              ElementsAre("ADDED p0", "ADDED p1", "ADDED p2", "ADDED p3", "ADDED p4", "ADDED p5"));
   // Every resume started after the last event handled, never from a list.
   EXPECT_EQ(ListStarts(server), 1u);
   EXPECT_GE(WatchRequests(server).size(), 2u);
@@ -173,29 +183,34 @@ TEST_F(RestWatchTest, GoneAfterAnOutageRelistsAndDeletesWhatVanished) {
   for (const char* name : {"a", "b"}) ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
 
   std::atomic<bool> outage{true};
-  server.set_intercept([&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
-    if (!outage || r.target.find("watch=1") == std::string::npos) return std::nullopt;
-    return StatusAnswer(503, "ServiceUnavailable", "apiserver is restarting");
-  });
+  server.set_intercept(
+      [&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
+        if (!outage || r.target.find("watch=1") == std::string::npos) return std::nullopt;
+        return StatusAnswer(503, "ServiceUnavailable", "apiserver is restarting");
+      });
   client::Informer informer(&loop_, client.get(), client::kPods, "default");
   EventLog log;
-  informer.AddHandler([handler = log.Handler()](const store::ObjectPtr& old, const store::ObjectPtr& now) {
-    handler({now ? (old ? store::EventType::kModified : store::EventType::kAdded) : store::EventType::kDeleted,
-             now ? now : old});
-  });
+  informer.AddHandler(
+      [handler = log.Handler()](const store::ObjectPtr& old, const store::ObjectPtr& now) {
+        handler({now ? (old ? store::EventType::kModified : store::EventType::kAdded)
+                     : store::EventType::kDeleted,
+                 now ? now : old});
+      });
   ASSERT_TRUE(informer.Start().ok());
   ASSERT_TRUE(log.WaitForCount(2));
   ASSERT_TRUE(Eventually([&] { return WatchRequests(server).size() >= 2; }));  // failing, resuming
 
   // Meanwhile: b goes, enough writes happen for the watch's position to leave the history.
   Delete(*client, "b");
-  for (int i = 0; i < 5; ++i) ASSERT_TRUE(client->Create(client::kPods, Pod("n" + std::to_string(i))).ok());
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(client->Create(client::kPods, Pod("n" + std::to_string(i))).ok());
   outage = false;
 
   ASSERT_TRUE(log.WaitFor([](const auto& events) {
-    return std::any_of(events.begin(), events.end(), [](const store::WatchEvent& e) {
-             return e.type == store::EventType::kDeleted;
-           }) && events.size() >= 8;
+    return std::any_of(
+               events.begin(), events.end(),
+               [](const store::WatchEvent& e) { return e.type == store::EventType::kDeleted; }) &&
+           events.size() >= 8;
   }));
   EXPECT_THAT(log.Summary(), Contains("DELETED b"));
   // Two lists of pages: at the start and after 410 Gone.
@@ -224,10 +239,12 @@ TEST_F(RestWatchTest, HttpGoneAnswerRelists) {
   auto client = Connect(server);
   ASSERT_TRUE(client->Create(client::kPods, Pod("a")).ok());
   std::atomic<int> gone{1};
-  server.set_intercept([&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
-    if (r.target.find("watch=1") == std::string::npos || gone.fetch_sub(1) <= 0) return std::nullopt;
-    return StatusAnswer(410, "Expired", "too old resource version");
-  });
+  server.set_intercept(
+      [&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
+        if (r.target.find("watch=1") == std::string::npos || gone.fetch_sub(1) <= 0)
+          return std::nullopt;
+        return StatusAnswer(410, "Expired", "too old resource version");
+      });
   EventLog log;
   auto watch = client->Watch(&loop_, client::kPods, "default", log.Handler()).value();
   ASSERT_TRUE(Eventually([&] { return ListStarts(server) == 2; }));
@@ -256,7 +273,8 @@ TEST_F(RestWatchTest, NoHandlerRunsAfterStop) {
 TEST_F(RestWatchTest, StopFromTheHandler) {
   LiveServer server;
   auto client = Connect(server);
-  for (const char* name : {"a", "b", "c"}) ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
+  for (const char* name : {"a", "b", "c"})
+    ASSERT_TRUE(client->Create(client::kPods, Pod(name)).ok());
   std::unique_ptr<client::Subscription> watch;
   std::promise<void> subscribed;
   std::shared_future<void> ready = subscribed.get_future().share();

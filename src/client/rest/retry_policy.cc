@@ -1,10 +1,10 @@
 #include "client/rest/retry_policy.h"
 
-#include "api/go_duration.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <string>
+
+#include "api/go_duration.h"
 
 namespace lws::rest {
 namespace {
@@ -50,23 +50,40 @@ bool IsIdempotentMethod(std::string_view method) {
 
 std::string_view StatusReasonForCode(int http_code) {
   switch (http_code) {
-    case 400: return "BadRequest";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "NotFound";
-    case 405: return "MethodNotAllowed";
-    case 406: return "NotAcceptable";
-    case 409: return "Conflict";
-    case 410: return "Expired";
-    case 413: return "RequestEntityTooLarge";
-    case 415: return "UnsupportedMediaType";
-    case 422: return "Invalid";
-    case 429: return "TooManyRequests";
-    case 500: return "InternalError";
-    case 502: return "BadGateway";
-    case 503: return "ServiceUnavailable";
-    case 504: return "Timeout";
-    default: return "";
+    case 400:
+      return "BadRequest";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "NotFound";
+    case 405:
+      return "MethodNotAllowed";
+    case 406:
+      return "NotAcceptable";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Expired";
+    case 413:
+      return "RequestEntityTooLarge";
+    case 415:
+      return "UnsupportedMediaType";
+    case 422:
+      return "Invalid";
+    case 429:
+      return "TooManyRequests";
+    case 500:
+      return "InternalError";
+    case 502:
+      return "BadGateway";
+    case 503:
+      return "ServiceUnavailable";
+    case 504:
+      return "Timeout";
+    default:
+      return "";
   }
 }
 
@@ -87,25 +104,29 @@ Duration RetryPolicy::Backoff(int attempt) {
 
 RetryDecision RetryPolicy::Decide(const RetryRequest& request, const AttemptOutcome& outcome,
                                   int attempt) {
-  const std::string what = request.method + " " + request.path + " after " + DescribeOutcome(outcome);
+  const std::string what =
+      request.method + " " + request.path + " after " + DescribeOutcome(outcome);
   if (!IsRetryable(request.method, outcome)) return {false, {}, "not retrying " + what};
   if (attempt >= options_.max_attempts) {
-    return {false, {}, "giving up on " + what + " (attempt " + std::to_string(attempt) + " of " +
-                           std::to_string(options_.max_attempts) + ")"};
+    return {false,
+            {},
+            "giving up on " + what + " (attempt " + std::to_string(attempt) + " of " +
+                std::to_string(options_.max_attempts) + ")"};
   }
   Duration delay;
   if (auto seconds = ParseRetryAfterSeconds(outcome.retry_after); seconds.has_value()) {
     // The server knows its load: wait what it asks, without jitter, within a sane bound.
     long long bounded = std::clamp<long long>(
-        *seconds, 0, std::chrono::duration_cast<std::chrono::seconds>(options_.max_retry_after).count());
+        *seconds, 0,
+        std::chrono::duration_cast<std::chrono::seconds>(options_.max_retry_after).count());
     delay = std::chrono::seconds(bounded);
   } else {
     delay = Backoff(attempt);
   }
   std::string message = "retrying " + what + " in " + api::FormatGoDuration(delay) + " (attempt " +
-                        std::to_string(attempt + 1) + " of " + std::to_string(options_.max_attempts) + ")";
+                        std::to_string(attempt + 1) + " of " +
+                        std::to_string(options_.max_attempts) + ")";
   return {true, delay, std::move(message)};
 }
-
 
 }  // namespace lws::rest

@@ -77,10 +77,10 @@ std::string_view StatusReasonForCode(int http_code);
 class RetryPolicy {
  public:
   struct Options {
-    int max_attempts = 10;                    // attempts in all, the first one included
+    int max_attempts = 10;  // attempts in all, the first one included
     Duration base = std::chrono::milliseconds(500);
-    Duration cap = std::chrono::seconds(30);  // the backoff never exceeds this
-    double jitter = 0.2;                      // up to 20% added, drawn from the Rng
+    Duration cap = std::chrono::seconds(30);             // the backoff never exceeds this
+    double jitter = 0.2;                                 // up to 20% added, drawn from the Rng
     Duration max_retry_after = std::chrono::minutes(5);  // bound on what a server may ask
   };
 

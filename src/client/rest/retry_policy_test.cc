@@ -1,9 +1,9 @@
 #include "client/rest/retry_policy.h"
 
-#include <chrono>
-
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+
+#include <chrono>
 
 namespace lws::rest {
 namespace {
@@ -47,7 +47,8 @@ TEST(RetryPolicyTest, HonoursRetryAfterAndSaysWhy) {
   RetryDecision d = policy.Decide({"GET", "/api/v1/pods"}, AttemptOutcome::Http(429, "2"), 1);
   EXPECT_TRUE(d.retry);
   EXPECT_EQ(d.delay, seconds(2));
-  EXPECT_EQ(d.message, "retrying GET /api/v1/pods after 429 TooManyRequests in 2s (attempt 2 of 10)");
+  EXPECT_EQ(d.message,
+            "retrying GET /api/v1/pods after 429 TooManyRequests in 2s (attempt 2 of 10)");
 }
 
 TEST(RetryPolicyTest, RetryAfterIsBoundedAndNeverNegative) {
@@ -55,7 +56,8 @@ TEST(RetryPolicyTest, RetryAfterIsBoundedAndNeverNegative) {
   options.max_retry_after = seconds(60);
   RetryPolicy policy(options, Rng(1));
   EXPECT_EQ(policy.Decide({"GET", "/x"}, AttemptOutcome::Http(503, "3600"), 1).delay, seconds(60));
-  EXPECT_EQ(policy.Decide({"GET", "/x"}, AttemptOutcome::Http(503, "-5"), 1).delay, Duration::zero());
+  EXPECT_EQ(policy.Decide({"GET", "/x"}, AttemptOutcome::Http(503, "-5"), 1).delay,
+            Duration::zero());
 }
 
 TEST(RetryPolicyTest, ConnectionErrorsBackOffExponentially) {
@@ -103,11 +105,11 @@ TEST(RetryAfterTest, ParsesAsAtoi) {
   EXPECT_EQ(ParseRetryAfterSeconds("2"), 2);
   EXPECT_EQ(ParseRetryAfterSeconds("+7"), 7);
   EXPECT_EQ(ParseRetryAfterSeconds("-1"), -1);
-  for (const char* bad : {"", " 2", "2s", "1.5", "Wed, 21 Oct 2015 07:28:00 GMT", "-", "9999999999999999999"}) {
+  for (const char* bad :
+       {"", " 2", "2s", "1.5", "Wed, 21 Oct 2015 07:28:00 GMT", "-", "9999999999999999999"}) {
     EXPECT_EQ(ParseRetryAfterSeconds(bad), std::nullopt) << bad;
   }
 }
-
 
 // Without Retry-After the delay of attempt n lies in [d, min(cap, d * (1 + jitter))] where
 // d = min(cap, base * 2^(n-1)).

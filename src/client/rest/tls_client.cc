@@ -98,7 +98,8 @@ std::string_view GoVerifyReason(long result) {
 
 bool IsIpAddress(const std::string& host) {
   unsigned char buffer[16];
-  return inet_pton(AF_INET, host.c_str(), buffer) == 1 || inet_pton(AF_INET6, host.c_str(), buffer) == 1;
+  return inet_pton(AF_INET, host.c_str(), buffer) == 1 ||
+         inet_pton(AF_INET6, host.c_str(), buffer) == 1;
 }
 
 Status ConfigureClientContext(SSL_CTX* context, const TlsConfig& tls) {

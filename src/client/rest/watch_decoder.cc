@@ -31,7 +31,8 @@ Result<std::uint64_t> EventResourceVersion(const Json& object, std::string_view 
     return Status::BadRequest("watch event " + std::string(type) +
                               ": object.metadata.resourceVersion: missing or not a string");
   }
-  Result<std::uint64_t> rv = client::ParseResourceVersionText((*metadata)["resourceVersion"].get<std::string>());
+  Result<std::uint64_t> rv =
+      client::ParseResourceVersionText((*metadata)["resourceVersion"].get<std::string>());
   if (!rv.ok()) {
     return Status::BadRequest("watch event " + std::string(type) +
                               ": object.metadata.resourceVersion: " + rv.status().message());

@@ -16,8 +16,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<std::string> FeedAll(JsonObjectSplitter& splitter, const std::vector<std::string>& reads,
-                                 Status* status = nullptr) {
+std::vector<std::string> FeedAll(JsonObjectSplitter& splitter,
+                                 const std::vector<std::string>& reads, Status* status = nullptr) {
   std::vector<std::string> objects;
   for (const std::string& read : reads) {
     Status fed = splitter.Feed(read, [&](std::string_view o) { objects.emplace_back(o); });
@@ -32,7 +32,8 @@ TEST(JsonObjectSplitterTest, FindsObjectsWhateverTheReads) {
   // Our server's newline-terminated lines, several per read, one cut in two; kube-apiserver's
   // one object per chunk; braces and escaped quotes inside strings do not count.
   std::vector<std::string> objects = FeedAll(
-      splitter, {"{\"a\":1}\n{\"b\":{\"c\":[1,{}]}}\n{\"s\":\"}", "{\\\"\"}\n", "  {\"d\":\"[\"}", "\r\n"});
+      splitter,
+      {"{\"a\":1}\n{\"b\":{\"c\":[1,{}]}}\n{\"s\":\"}", "{\\\"\"}\n", "  {\"d\":\"[\"}", "\r\n"});
   EXPECT_THAT(objects, ElementsAre("{\"a\":1}", "{\"b\":{\"c\":[1,{}]}}", "{\"s\":\"}{\\\"\"}",
                                    "{\"d\":\"[\"}"));
   EXPECT_FALSE(splitter.partial());
@@ -48,7 +49,8 @@ TEST(JsonObjectSplitterTest, RefusesBytesBetweenObjectsAndOversizedObjects) {
   EXPECT_FALSE(garbage.Feed("{}", [](std::string_view) {}).ok());  // unusable afterwards
 
   JsonObjectSplitter small(8);
-  EXPECT_THAT(FeedAll(small, {"{\"a\":1}", "{\"long\":", "\"value\"}"}, &status), ElementsAre("{\"a\":1}"));
+  EXPECT_THAT(FeedAll(small, {"{\"a\":1}", "{\"long\":", "\"value\"}"}, &status),
+              ElementsAre("{\"a\":1}"));
   EXPECT_THAT(status.message(), HasSubstr("exceeds 8 bytes"));
 }
 
@@ -57,7 +59,9 @@ RC_GTEST_PROP(JsonObjectSplitterProperty, ReadBoundariesDoNotMatter, ()) {
   std::string body;
   std::vector<std::string> want;
   for (const std::string& value : values) {
-    std::string object = "{\"v\":" + api::Json(value).dump(-1, ' ', false, api::Json::error_handler_t::replace) + ",\"n\":[{}]}";
+    std::string object =
+        "{\"v\":" + api::Json(value).dump(-1, ' ', false, api::Json::error_handler_t::replace) +
+        ",\"n\":[{}]}";
     want.push_back(object);
     body += object + (value.size() % 2 ? "\n" : "");
   }
@@ -81,8 +85,8 @@ TEST(DecodeWatchEventTest, ReadsObjectEventsBookmarksAndErrors) {
   EXPECT_EQ(added->resource_version, 12u);
   EXPECT_EQ(added->object["metadata"]["name"], "a");
 
-  Result<DecodedWatchEvent> bookmark =
-      DecodeWatchEvent(R"({"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"40"}}})");
+  Result<DecodedWatchEvent> bookmark = DecodeWatchEvent(
+      R"({"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"40"}}})");
   ASSERT_TRUE(bookmark.ok());
   EXPECT_EQ(bookmark->type, store::EventType::kBookmark);
   EXPECT_EQ(bookmark->resource_version, 40u);
@@ -96,7 +100,8 @@ TEST(DecodeWatchEventTest, ReadsObjectEventsBookmarksAndErrors) {
 
 TEST(DecodeWatchEventTest, NamesWhatIsWrong) {
   EXPECT_EQ(DecodeWatchEvent("[1]").status().message(), "watch event: not a JSON object");
-  EXPECT_EQ(DecodeWatchEvent(R"({"object":{}})").status().message(), "watch event: type: missing or not a string");
+  EXPECT_EQ(DecodeWatchEvent(R"({"object":{}})").status().message(),
+            "watch event: type: missing or not a string");
   EXPECT_EQ(DecodeWatchEvent(R"({"type":"ADDED","object":7})").status().message(),
             "watch event: object: missing or not an object");
   EXPECT_EQ(DecodeWatchEvent(R"({"type":"UPSERTED","object":{}})").status().message(),
@@ -106,7 +111,8 @@ TEST(DecodeWatchEventTest, NamesWhatIsWrong) {
   EXPECT_EQ(DecodeWatchEvent(R"({"type":"DELETED","object":{"metadata":{"resourceVersion":"x1"}}})")
                 .status()
                 .message(),
-            "watch event DELETED: object.metadata.resourceVersion: resourceVersion \"x1\" is not a decimal number");
+            "watch event DELETED: object.metadata.resourceVersion: resourceVersion \"x1\" is not a "
+            "decimal number");
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 //   mleaderworkerset.kb.io  leaderworkersets CREATE/UPDATE   webhook defaults (lws_defaults.h)
 //   vleaderworkerset.kb.io  leaderworkersets CREATE/UPDATE   rules V1-V20 (lws_validation.h),
 //                                                            on update against the stored object
-//   mpod.kb.io              pods CREATE, name label present  labels, env, affinities (pod_mutation.h)
-//   vpod.kb.io              pods CREATE/UPDATE, name label   admits everything
+//   mpod.kb.io              pods CREATE, name label present  labels, env, affinities
+//   (pod_mutation.h) vpod.kb.io              pods CREATE/UPDATE, name label   admits everything
 //
 // The webhook configurations name the main resources only, so writes to leaderworkersets/status,
 // leaderworkersets/scale and pods/status never reach these plugins.

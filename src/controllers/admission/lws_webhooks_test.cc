@@ -112,9 +112,13 @@ TEST_F(LwsWebhookTest, InvalidCreatesAreDeniedWithUpstreamMessages) {
        "spec.replicas: Invalid value: 100000: the product of replicas and worker replicas must "
        "not exceed 2147483647"},
       {"S77 subGroupSize larger than size",
-       [](Json& l) { l["spec"]["leaderWorkerTemplate"]["subGroupPolicy"] = {{"subGroupSize", 3}}; },
-       "[" + kSubGroupSize + ": Invalid value: 3: size or size - 1 must be divisible by "
-       "subGroupSize, " + kSubGroupSize + ": Invalid value: 3: subGroupSize cannot be larger than size]"},
+       [](Json& l) {
+         l["spec"]["leaderWorkerTemplate"]["subGroupPolicy"] = {{"subGroupSize", 3}};
+       },
+       "[" + kSubGroupSize +
+           ": Invalid value: 3: size or size - 1 must be divisible by "
+           "subGroupSize, " +
+           kSubGroupSize + ": Invalid value: 3: subGroupSize cannot be larger than size]"},
       {"S78 LeaderExcluded needs size-1 divisible",
        [](Json& l) {
          l["spec"]["leaderWorkerTemplate"]["size"] = 4;
@@ -122,18 +126,18 @@ TEST_F(LwsWebhookTest, InvalidCreatesAreDeniedWithUpstreamMessages) {
              {"subGroupSize", 2}, {"subGroupPolicyType", "LeaderExcluded"}};
        },
        kSubGroupSize + ": Invalid value: 2: size-1 must be divisible by subGroupSize when using "
-       "LeaderExcluded"},
+                       "LeaderExcluded"},
       {"S97 maxUnavailable 200%", [&](Json& l) { rolling(l, "200%", 0); },
        kRolling + ".maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, "
-       "StrVal:\"200%\"}: must not be greater than 100%"},
+                  "StrVal:\"200%\"}: must not be greater than 100%"},
       {"S101 maxSurge -1", [&](Json& l) { rolling(l, 1, -1); },
        kRolling + ".maxSurge: Invalid value: -1: must be greater than or equal to 0"},
       {"S102 maxUnavailable 0 and maxSurge 0", [&](Json& l) { rolling(l, 0, 0); },
        kRolling + ".maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, "
-       "StrVal:\"\"}: must not be 0 when `maxSurge` is 0"},
+                  "StrVal:\"\"}: must not be 0 when `maxSurge` is 0"},
       {"S105 replicas 2, 25% rounds down to 0", [&](Json& l) { rolling(l, "25%", 0); },
        kRolling + ".maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, "
-       "StrVal:\"25%\"}: must not be 0 when `maxSurge` is 0"},
+                  "StrVal:\"25%\"}: must not be 0 when `maxSurge` is 0"},
       {"S106 partition -1",
        [](Json& l) {
          l["spec"]["rolloutStrategy"] = {{"rollingUpdateConfiguration", {{"partition", -1}}}};
@@ -164,7 +168,9 @@ TEST_F(LwsWebhookTest, InvalidCreatesAreDeniedWithUpstreamMessages) {
 TEST_F(LwsWebhookTest, AcceptedEdgeCases) {
   const std::vector<std::pair<std::string, std::function<void(Json&)>>> cases = {
       {"S96 maxUnavailable above replicas",
-       [](Json& l) { l["spec"]["rolloutStrategy"] = {{"rollingUpdateConfiguration", {{"maxUnavailable", 10}}}}; }},
+       [](Json& l) {
+         l["spec"]["rolloutStrategy"] = {{"rollingUpdateConfiguration", {{"maxUnavailable", 10}}}};
+       }},
       {"S104 replicas 0 with 25%/25%",
        [](Json& l) {
          l["spec"]["replicas"] = 0;
@@ -172,7 +178,9 @@ TEST_F(LwsWebhookTest, AcceptedEdgeCases) {
              {"rollingUpdateConfiguration", {{"maxUnavailable", "25%"}, {"maxSurge", "25%"}}}};
        }},
       {"S107 partition above replicas",
-       [](Json& l) { l["spec"]["rolloutStrategy"] = {{"rollingUpdateConfiguration", {{"partition", 5}}}}; }},
+       [](Json& l) {
+         l["spec"]["rolloutStrategy"] = {{"rollingUpdateConfiguration", {{"partition", 5}}}};
+       }},
   };
   int n = 0;
   for (const auto& [scenario, change] : cases) {
@@ -187,7 +195,7 @@ TEST_F(LwsWebhookTest, AcceptedEdgeCases) {
 // Schema errors are the server's own: 422 Invalid with causes, before any validating webhook.
 TEST_F(LwsWebhookTest, SchemaErrorsStayInvalid) {
   Json lws = LwsJson("demo");
-  lws["spec"]["replicas"] = -1;  // S73
+  lws["spec"]["replicas"] = -1;                   // S73
   lws["spec"]["startupPolicy"] = "invalidValue";  // S75
   Reply reply = Post(kLws, lws);
   EXPECT_EQ(reply.code, 422);
@@ -232,8 +240,9 @@ TEST_F(LwsWebhookTest, UpdatesAreValidatedAgainstTheStoredObject) {
 
 TEST_F(LwsWebhookTest, EnablingSubGroupsAfterCreateIsDenied) {
   ASSERT_EQ(Post(kLws, LwsJson("demo")).code, 201);  // S84
-  Reply reply = Patch(Item("demo"), "application/merge-patch+json",
-                      Json::parse(R"({"spec":{"leaderWorkerTemplate":{"subGroupPolicy":{"subGroupSize":2}}}})"));
+  Reply reply = Patch(
+      Item("demo"), "application/merge-patch+json",
+      Json::parse(R"({"spec":{"leaderWorkerTemplate":{"subGroupPolicy":{"subGroupSize":2}}}})"));
   EXPECT_EQ(reply.code, 403);
   EXPECT_EQ(reply.body["message"],
             std::string(kDenied) +

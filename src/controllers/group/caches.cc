@@ -92,7 +92,7 @@ runtime::ConcurrentReads* Caches::ShareWithWorkers() {
 Status Caches::Start(std::function<void()> on_synced) {
   gate = std::make_unique<runtime::StartGate>(
       std::vector<runtime::SyncSource*>{&sets, &statefulsets, &pods, &revisions, &services, &nodes,
-                                       &deployments},
+                                        &deployments},
       std::move(on_synced));
   RETURN_IF_ERROR(sets.Start());
   RETURN_IF_ERROR(statefulsets.Start());

@@ -22,15 +22,15 @@ bool IsAlreadyExists(const Status& s) { return s.code() == Code::kAlreadyExists;
 }  // namespace
 
 GroupController::GroupController(EventLoop* loop, const client::Client* client, Caches* caches,
-                                 client::EventRecorder* recorder,
-                                 runtime::WorkQueueOptions queue, GangProvider gang)
+                                 client::EventRecorder* recorder, runtime::WorkQueueOptions queue,
+                                 GangProvider gang)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
       gang_(gang),
-      queue_(loop, "pod", [this](const runtime::Key& key) { return Reconcile(key); },
-             queue) {}
+      queue_(
+          loop, "pod", [this](const runtime::Key& key) { return Reconcile(key); }, queue) {}
 
 void GroupController::Register() {
   caches_->pods.AddHandler([this](const api::Pod* old, const api::Pod* now) {
@@ -42,9 +42,10 @@ void GroupController::Register() {
     }
     queue_.Add({pod->metadata.namespace_, pod->metadata.name});
   });
-  caches_->statefulsets.AddHandler([this](const api::StatefulSet* old, const api::StatefulSet* now) {
-    EnqueueController((now != nullptr ? now : old)->metadata);
-  });
+  caches_->statefulsets.AddHandler(
+      [this](const api::StatefulSet* old, const api::StatefulSet* now) {
+        EnqueueController((now != nullptr ? now : old)->metadata);
+      });
   caches_->services.AddHandler([this](const api::Service* old, const api::Service* now) {
     EnqueueController((now != nullptr ? now : old)->metadata);
   });
@@ -179,7 +180,8 @@ runtime::ReconcileResult GroupController::RetryAfterConflict(const runtime::Key&
 Result<bool> GroupController::PodGroupExists(const api::Pod& leader) const {
   const std::string name = leader.metadata.Annotation(api::kGangGroupNameAnnotation);
   if (name.empty()) return false;
-  Result<store::ObjectPtr> found = client_->Get(client::kPodGroups, leader.metadata.namespace_, name);
+  Result<store::ObjectPtr> found =
+      client_->Get(client::kPodGroups, leader.metadata.namespace_, name);
   if (found.ok()) return true;
   if (found.status().code() == Code::kNotFound) return false;
   return found.status();
@@ -224,7 +226,7 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
       if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
       if (deleted.ok()) {
         expectations_.ExpectAnswer(key, &caches_->pods.informer(), (*deleted)->json,
-                                  loop_->clock().Now());
+                                   loop_->clock().Now());
       }
       record("Normal", action.reason, action.note, "Delete");
       return Status::Ok();

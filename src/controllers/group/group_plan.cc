@@ -41,8 +41,7 @@ void PlanGatedRecreate(const GroupSnapshot& s, const api::GroupRestartConfig& co
     case BudgetVerdict::kKeep:
       return;
     case BudgetVerdict::kWait:
-      plan.requeue_after_ms =
-          std::chrono::ceil<std::chrono::milliseconds>(d.wait).count();
+      plan.requeue_after_ms = std::chrono::ceil<std::chrono::milliseconds>(d.wait).count();
       AddEvent(d, plan);
       return;
     case BudgetVerdict::kExhaust:
@@ -63,8 +62,8 @@ bool PlanRecovery(const GroupSnapshot& s, const api::GroupRestartConfig& config,
   std::optional<BudgetDecision> d = PlanRecover(BudgetInputsOf(s, config, *s.pod));
   if (!d) return false;
   AddCountsPatch(s, *d, plan);
-  plan.actions.push_back({GroupActionKind::kDeleteLeaderForeground, d->reason, d->note,
-                          api::Json(), s.pod->metadata.name});
+  plan.actions.push_back({GroupActionKind::kDeleteLeaderForeground, d->reason, d->note, api::Json(),
+                          s.pod->metadata.name});
   return true;
 }
 

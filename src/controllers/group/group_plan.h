@@ -47,7 +47,6 @@
 
 namespace lws::controllers {
 
-
 struct GroupSnapshot {
   const api::LeaderWorkerSet* lws = nullptr;  // null: LWS NotFound -> empty plan
   const api::Pod* pod = nullptr;              // the reconciled pod (never null)
@@ -80,9 +79,9 @@ enum class GroupActionKind {
   kCreatePodGroup,           // create `object` (a Volcano PodGroup); ignore AlreadyExists
   kWarning,                  // emit a Warning event on the LWS
   kNormalEvent,              // emit a Normal event on the LWS
-  kPatchLws,                 // merge-patch the LWS with `object` (the restart counts, restart_budget.h)
-  kPatchLeader,              // merge-patch pod `target` with `object` (lifts the gate); event
-  kPatchLeaderStatus,        // strategic-merge-patch pod `target`'s status with `object`
+  kPatchLws,           // merge-patch the LWS with `object` (the restart counts, restart_budget.h)
+  kPatchLeader,        // merge-patch pod `target` with `object` (lifts the gate); event
+  kPatchLeaderStatus,  // strategic-merge-patch pod `target`'s status with `object`
 };
 
 struct GroupAction {

@@ -27,8 +27,9 @@ struct Snapshot {
   bool pod_group_exists = false;
 
   explicit Snapshot(api::LeaderWorkerSet l = testing::Lws([](Json& j) {
-    j["spec"]["leaderWorkerTemplate"]["restartPolicy"] = "None";
-  })) : lws(std::move(l)) {
+                      j["spec"]["leaderWorkerTemplate"]["restartPolicy"] = "None";
+                    }))
+      : lws(std::move(l)) {
     revision = api::NewRevision(lws, 1);
     leader = testing::Leader("1", api::RevisionKey(revision));
     pod = leader;
@@ -258,9 +259,8 @@ TEST(GroupPlanTest, UndecodableRevisionIsAnError) {
 // Q1/F38: the group is rebuilt from the leader's (old) revision, not from the live spec.
 TEST(GroupPlanTest, OldRevisionLeaderGetsOldSize) {
   Snapshot s;
-  api::LeaderWorkerSet old_lws = testing::Lws([](Json& j) {
-    j["spec"]["leaderWorkerTemplate"]["size"] = 5;
-  });
+  api::LeaderWorkerSet old_lws =
+      testing::Lws([](Json& j) { j["spec"]["leaderWorkerTemplate"]["size"] = 5; });
   s.revision = api::NewRevision(old_lws, 1);
   api::StatefulSet sts = CreatedSts(s.Plan());
   EXPECT_EQ(sts.spec.replicas, std::optional<std::int32_t>(4));
@@ -271,9 +271,8 @@ TEST(GroupPlanTest, OldRevisionLeaderGetsOldSize) {
 // StatefulSet when it is the same, and the plan trusts it as it is.
 TEST(GroupPlanTest, KeptRevisionLwsStandsInForApplyingTheRevision) {
   Snapshot s;
-  s.revision = api::NewRevision(testing::Lws([](Json& j) {
-    j["spec"]["leaderWorkerTemplate"]["size"] = 5;
-  }), 1);
+  s.revision = api::NewRevision(
+      testing::Lws([](Json& j) { j["spec"]["leaderWorkerTemplate"]["size"] = 5; }), 1);
   const api::StatefulSet built = CreatedSts(s.Plan());
   Result<api::LeaderWorkerSet> applied = api::ApplyRevision(s.lws, s.revision);
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
@@ -333,12 +332,13 @@ TEST(GroupPlanTest, GangSchedulingCreatesTheMissingPodGroup) {
     j["metadata"]["annotations"] = {{"scheduling.volcano.sh/queue-name", "q"},
                                     {"volcano.sh/x", "1"}};
     j["spec"]["leaderWorkerTemplate"]["size"] = 3;
-    j["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["resources"] =
-        {{"requests", {{"cpu", "2"}, {"nvidia.com/gpu", "8"}}}};
+    j["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["resources"] = {
+        {"requests", {{"cpu", "2"}, {"nvidia.com/gpu", "8"}}}};
   }));
   s.pod.metadata.annotations[api::kGangGroupNameAnnotation] = "test-sample-1-abc";
   s.pod.metadata.uid = "leader-uid";
-  EXPECT_EQ(Kinds(s.Plan()), std::vector<GroupActionKind>{GroupActionKind::kCreateWorkerStatefulSet});
+  EXPECT_EQ(Kinds(s.Plan()),
+            std::vector<GroupActionKind>{GroupActionKind::kCreateWorkerStatefulSet});
   s.gang = GangProvider::kVolcano;
   GroupPlan plan = s.Plan();
   ASSERT_EQ(Kinds(plan), (std::vector<GroupActionKind>{GroupActionKind::kCreatePodGroup,
@@ -354,7 +354,8 @@ TEST(GroupPlanTest, GangSchedulingCreatesTheMissingPodGroup) {
   EXPECT_EQ(group["spec"]["minResources"], Json({{"cpu", "4"}, {"nvidia.com/gpu", "16"}}));
 
   s.pod_group_exists = true;
-  EXPECT_EQ(Kinds(s.Plan()), std::vector<GroupActionKind>{GroupActionKind::kCreateWorkerStatefulSet});
+  EXPECT_EQ(Kinds(s.Plan()),
+            std::vector<GroupActionKind>{GroupActionKind::kCreateWorkerStatefulSet});
   s.pod_group_exists = false;
   s.lws.spec.startup_policy = api::kLeaderReadyStartupPolicy;
   plan = s.Plan();

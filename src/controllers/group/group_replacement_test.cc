@@ -30,8 +30,8 @@ api::Pod MakePod(const PodCase& c) {
   pod.metadata.labels[api::kGroupIndexLabel] = c.group.empty() ? c.name : c.group;
   if (c.terminating) pod.metadata.deletion_timestamp = "2026-12-05T10:00:05Z";
   if (c.gated) {
-    pod.spec.rest["schedulingGates"] = api::Json::array(
-        {{{"name", "example.com/other"}}, {{"name", api::kGroupReplacementGate}}});
+    pod.spec.rest["schedulingGates"] =
+        api::Json::array({{{"name", "example.com/other"}}, {{"name", api::kGroupReplacementGate}}});
   }
   return pod;
 }
@@ -68,7 +68,9 @@ TEST(GroupReplacementTest, UpstreamCases) {
   EXPECT_TRUE(Admitted(kPost, {first, second, old}, "first"));    // 4
   EXPECT_FALSE(Admitted(kPost, {first, second, old}, "second"));  // 5
   EXPECT_FALSE(Admitted(kPost,
-                        {first, second, {.name = "old-a", .terminating = true},
+                        {first,
+                         second,
+                         {.name = "old-a", .terminating = true},
                          {.name = "old-b", .terminating = true}},
                         "first"));  // 6
   // 7: a worker whose leader is already gone still holds its group's nodes.
@@ -81,10 +83,12 @@ TEST(GroupReplacementTest, UpstreamCases) {
       {first, second, old, {.name = "old-1", .leader = false, .terminating = true, .group = "old"}},
       "first"));
   // 9: a terminating worker under a live leader tears nothing down.
-  EXPECT_TRUE(Admitted(
-      kPost,
-      {fresh, {.name = "running"}, {.name = "running-1", .leader = false, .terminating = true, .group = "running"}},
-      "new"));
+  EXPECT_TRUE(
+      Admitted(kPost,
+               {fresh,
+                {.name = "running"},
+                {.name = "running-1", .leader = false, .terminating = true, .group = "running"}},
+               "new"));
 }
 
 TEST(GroupReplacementTest, OnlyTheReplacementGateIsRemoved) {

@@ -64,19 +64,17 @@ inline api::StatefulSet WorkerSts(const api::Pod& leader, const std::string& uid
   sts.metadata.name = leader.metadata.name;
   sts.metadata.namespace_ = kNs;
   sts.metadata.uid = uid;
-  sts.metadata.owner_references = {
-      RefTo("v1", "Pod", leader.metadata.name, leader.metadata.uid)};
+  sts.metadata.owner_references = {RefTo("v1", "Pod", leader.metadata.name, leader.metadata.uid)};
   return sts;
 }
 
 // Worker `index` of `leader`, controlled by the StatefulSet with uid `sts_uid`.
 inline api::Pod Worker(const api::Pod& leader, int index,
                        const std::string& sts_uid = "sts-current") {
-  api::Pod pod = MakePod(leader.metadata.name + "-" + std::to_string(index),
-                         std::to_string(index), leader.metadata.Label(api::kGroupIndexLabel),
+  api::Pod pod = MakePod(leader.metadata.name + "-" + std::to_string(index), std::to_string(index),
+                         leader.metadata.Label(api::kGroupIndexLabel),
                          leader.metadata.Label(api::kRevisionLabel));
-  pod.metadata.owner_references = {
-      RefTo("apps/v1", "StatefulSet", leader.metadata.name, sts_uid)};
+  pod.metadata.owner_references = {RefTo("apps/v1", "StatefulSet", leader.metadata.name, sts_uid)};
   return pod;
 }
 

@@ -8,8 +8,8 @@ namespace lws::controllers {
 
 api::ResourceList PodGroupMinResources(const api::LeaderWorkerSet& lws) {
   const auto& tmpl = lws.spec.leader_worker_template;
-  const api::PodSpec& leader_spec = tmpl.leader_template ? tmpl.leader_template->spec
-                                                         : tmpl.worker_template.spec;
+  const api::PodSpec& leader_spec =
+      tmpl.leader_template ? tmpl.leader_template->spec : tmpl.worker_template.spec;
   api::ResourceList total = api::PodSpecRequests(leader_spec);
   const api::ResourceList worker = api::PodSpecRequests(tmpl.worker_template.spec);
   for (std::int32_t i = 0; i + 1 < lws.Size(); ++i) {
@@ -40,10 +40,12 @@ api::Json PodGroupFor(const api::LeaderWorkerSet& lws, const api::Pod& leader) {
       lws.spec.startup_policy == api::kLeaderReadyStartupPolicy ? 1 : lws.Size();
   api::Json spec = {{"minMember", min_member}};
   api::Json min_resources = api::Json::object();
-  for (const auto& [name, amount] : PodGroupMinResources(lws)) min_resources[name] = amount.String();
+  for (const auto& [name, amount] : PodGroupMinResources(lws))
+    min_resources[name] = amount.String();
   if (!min_resources.empty()) spec["minResources"] = std::move(min_resources);
   auto queue = lws.metadata.annotations.find(kVolcanoQueueAnnotation);
-  if (queue != lws.metadata.annotations.end() && !queue->second.empty()) spec["queue"] = queue->second;
+  if (queue != lws.metadata.annotations.end() && !queue->second.empty())
+    spec["queue"] = queue->second;
   return {{"apiVersion", kPodGroupApiVersion},
           {"kind", "PodGroup"},
           {"metadata", std::move(meta)},

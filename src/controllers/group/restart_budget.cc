@@ -5,9 +5,7 @@
 namespace lws::controllers {
 namespace {
 
-std::string GroupOf(const api::Pod& leader) {
-  return leader.metadata.Label(api::kGroupIndexLabel);
-}
+std::string GroupOf(const api::Pod& leader) { return leader.metadata.Label(api::kGroupIndexLabel); }
 
 std::string Times(std::int32_t n) { return std::to_string(n) + (n == 1 ? " time" : " times"); }
 
@@ -20,9 +18,9 @@ BudgetDecision Exhaust(const BudgetInputs& in, const std::string& key,
   const std::string& leader = in.leader->metadata.name;
   d.event_type = "Warning";
   d.reason = kReasonRestartBudgetExceeded;
-  d.note = "Pod " + failed_pod + " failed; group " + GroupOf(*in.leader) + " was already recreated " +
-           Times((*d.counts)[key].restarts) + " (" + api::kMaxGroupRestartsAnnotation + ": " +
-           std::to_string(*in.config.max_restarts) +
+  d.note = "Pod " + failed_pod + " failed; group " + GroupOf(*in.leader) +
+           " was already recreated " + Times((*d.counts)[key].restarts) + " (" +
+           api::kMaxGroupRestartsAnnotation + ": " + std::to_string(*in.config.max_restarts) +
            "), so it is kept as it is for debugging; annotate leader pod " + leader + " with " +
            api::kRecoverAnnotation + "=true to recreate it";
   return d;
@@ -47,7 +45,8 @@ std::string GroupRestartKeyOf(const api::Pod& leader) {
 BudgetDecision GateRecreate(const BudgetInputs& in, const std::string& failed_pod) {
   const std::string key = GroupRestartKeyOf(*in.leader);
   auto it = in.counts.find(key);
-  const api::GroupRestartEntry entry = it != in.counts.end() ? it->second : api::GroupRestartEntry{};
+  const api::GroupRestartEntry entry =
+      it != in.counts.end() ? it->second : api::GroupRestartEntry{};
   if (entry.exhausted) return BudgetDecision{BudgetVerdict::kKeep};
   if (in.config.max_restarts && entry.restarts >= *in.config.max_restarts) {
     return Exhaust(in, key, failed_pod);

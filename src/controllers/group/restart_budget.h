@@ -37,7 +37,7 @@ inline const std::string kReasonRecoverGroup = "RecoverGroup";
 
 struct BudgetInputs {
   api::GroupRestartConfig config;
-  api::GroupRestartCounts counts;  // the LWS's state annotation
+  api::GroupRestartCounts counts;    // the LWS's state annotation
   const api::Pod* leader = nullptr;  // the group's leader (never null)
   Time now;
 };

@@ -56,8 +56,8 @@ std::string PatchedCounts(const GroupAction& action) {
 TEST(RestartBudgetTest, WithinTheBudgetTheRecreationIsCountedFirst) {
   Failure f(Json{{api::kMaxGroupRestartsAnnotation, "2"}});
   GroupPlan plan = f.Plan();
-  ASSERT_EQ(Kinds(plan), (std::vector{GroupActionKind::kPatchLws,
-                                      GroupActionKind::kDeleteLeaderForeground}));
+  ASSERT_EQ(Kinds(plan),
+            (std::vector{GroupActionKind::kPatchLws, GroupActionKind::kDeleteLeaderForeground}));
   EXPECT_EQ(PatchedCounts(plan.actions[0]), R"({"rev/1":{"restarts":1}})");
   EXPECT_EQ(plan.actions[1].reason, "RecreateGroup");
   EXPECT_EQ(plan.actions[1].target, "test-sample-1");
@@ -103,8 +103,8 @@ TEST(RestartBudgetTest, TheBudgetIsPerRevision) {
 TEST(RestartBudgetTest, BackoffWaitsFromTheLeadersCreation) {
   Failure f(Json{{api::kGroupRestartBackoffAnnotation, "30s"}});
   // Never recreated: at once, whatever the backoff.
-  EXPECT_EQ(Kinds(f.Plan()), (std::vector{GroupActionKind::kPatchLws,
-                                          GroupActionKind::kDeleteLeaderForeground}));
+  EXPECT_EQ(Kinds(f.Plan()),
+            (std::vector{GroupActionKind::kPatchLws, GroupActionKind::kDeleteLeaderForeground}));
   // Recreated twice: 60 s after the leader's creation, 50 s from now.
   f.SetCounts(R"({"rev/1":{"restarts":2}})");
   GroupPlan plan = f.Plan();
@@ -126,7 +126,8 @@ TEST(RestartBudgetTest, BackoffWaitsFromTheLeadersCreation) {
 }
 
 TEST(RestartBudgetTest, BudgetAndBackoffTogether) {
-  Failure f(Json{{api::kMaxGroupRestartsAnnotation, "1"}, {api::kGroupRestartBackoffAnnotation, "1m"}});
+  Failure f(
+      Json{{api::kMaxGroupRestartsAnnotation, "1"}, {api::kGroupRestartBackoffAnnotation, "1m"}});
   f.SetCounts(R"({"rev/1":{"restarts":1}})");
   // The budget is checked before the backoff: a spent group is kept at once, not after a wait.
   EXPECT_EQ(Kinds(f.Plan()), (std::vector{GroupActionKind::kPatchLws, GroupActionKind::kWarning}));
@@ -137,8 +138,8 @@ TEST(RestartBudgetTest, RecoverClearsTheCountAndRecreates) {
   f.SetCounts(R"({"rev/1":{"exhausted":true,"restarts":1}})");
   f.leader.metadata.annotations[api::kRecoverAnnotation] = "true";
   GroupPlan plan = f.Plan();
-  ASSERT_EQ(Kinds(plan), (std::vector{GroupActionKind::kPatchLws,
-                                      GroupActionKind::kDeleteLeaderForeground}));
+  ASSERT_EQ(Kinds(plan),
+            (std::vector{GroupActionKind::kPatchLws, GroupActionKind::kDeleteLeaderForeground}));
   EXPECT_EQ(PatchedCounts(plan.actions[0]), "<removed>");
   EXPECT_EQ(plan.actions[1].reason, "RecoverGroup");
   EXPECT_EQ(plan.actions[1].note,

@@ -48,9 +48,7 @@ bool OwnedByCurrentGroup(const api::Pod& worker, const api::Pod& leader,
 
 }  // namespace
 
-bool IsLeaderPod(const api::Pod& pod) {
-  return pod.metadata.Label(api::kWorkerIndexLabel) == "0";
-}
+bool IsLeaderPod(const api::Pod& pod) { return pod.metadata.Label(api::kWorkerIndexLabel) == "0"; }
 
 bool ContainerRestarted(const api::Pod& pod) {
   const std::string& phase = pod.status.phase;
@@ -95,10 +93,10 @@ Result<RestartDecision> DecideRestart(const RestartInputs& in) {
   if (leader->metadata.IsDeleting()) {
     return RestartDecision{RestartVerdict::kLeaderAlreadyDeleting, ""};
   }
-  return RestartDecision{
-      RestartVerdict::kDeleteLeader,
-      "Worker pod " + pod.metadata.name + " failed, deleted leader pod " + leader->metadata.name +
-          " to recreate group " + leader->metadata.Label(api::kGroupIndexLabel)};
+  return RestartDecision{RestartVerdict::kDeleteLeader,
+                         "Worker pod " + pod.metadata.name + " failed, deleted leader pod " +
+                             leader->metadata.name + " to recreate group " +
+                             leader->metadata.Label(api::kGroupIndexLabel)};
 }
 
 }  // namespace lws::controllers

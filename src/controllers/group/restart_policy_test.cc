@@ -98,8 +98,9 @@ struct DecideCase {
 
 void PrintTo(const DecideCase& c, std::ostream* os) { *os << c.name; }
 
-const char kNote01[] = "Worker pod test-sample-0-1 failed, deleted leader pod test-sample-0 to "
-                       "recreate group 0";
+const char kNote01[] =
+    "Worker pod test-sample-0-1 failed, deleted leader pod test-sample-0 to "
+    "recreate group 0";
 
 class DecideRestartTest : public ::testing::TestWithParam<DecideCase> {};
 
@@ -117,8 +118,7 @@ const std::string kAfterStartAnnotation = api::kRecreateGroupAfterStartAnnotatio
 INSTANTIATE_TEST_SUITE_P(
     Cases, DecideRestartTest,
     ::testing::Values(
-        DecideCase{"S43_none_policy", [](Group& g) { g.SetPolicy("None"); },
-                   RestartVerdict::kNone},
+        DecideCase{"S43_none_policy", [](Group& g) { g.SetPolicy("None"); }, RestartVerdict::kNone},
         DecideCase{"legacy_default_policy", [](Group& g) { g.SetPolicy("Default"); },
                    RestartVerdict::kNone},
         DecideCase{"S44_deleted_worker", [](Group&) {}, RestartVerdict::kDeleteLeader, kNote01},
@@ -192,9 +192,7 @@ INSTANTIATE_TEST_SUITE_P(
                    [](Group& g) { g.sts.metadata.uid = "sts-current"; },
                    RestartVerdict::kDeleteLeader, kNote01},
         DecideCase{"S48b_stale_statefulset_owner",
-                   [](Group& g) {
-                     g.workers[0].metadata.owner_references[0].uid = "sts-stale";
-                   },
+                   [](Group& g) { g.workers[0].metadata.owner_references[0].uid = "sts-stale"; },
                    RestartVerdict::kNone},
         DecideCase{"owner_statefulset_missing", [](Group& g) { g.sts_found = false; },
                    RestartVerdict::kNone},
@@ -206,8 +204,8 @@ INSTANTIATE_TEST_SUITE_P(
                    RestartVerdict::kNone},
         DecideCase{"owned_by_the_leader_pod",
                    [](Group& g) {
-                     g.workers[0].metadata.owner_references = {testing::RefTo(
-                         "v1", "Pod", "test-sample-0", g.leader.metadata.uid)};
+                     g.workers[0].metadata.owner_references = {
+                         testing::RefTo("v1", "Pod", "test-sample-0", g.leader.metadata.uid)};
                    },
                    RestartVerdict::kDeleteLeader, kNote01},
         DecideCase{"owned_by_a_previous_leader_pod",

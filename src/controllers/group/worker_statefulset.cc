@@ -46,8 +46,8 @@ api::StringMap WorkerTemplateAnnotations(const api::LeaderWorkerSet& live,
   // Hash workers cannot derive their leader's address from an ordinal: it is handed down.
   if (api::IsHashIdentity(live)) {
     out[api::kGroupIdentityAnnotation] = api::kGroupIdentityHash;
-    out[api::kLeaderAddressAnnotation] = leader.spec.hostname + "." + leader.spec.subdomain + "." +
-                                         leader.metadata.namespace_;
+    out[api::kLeaderAddressAnnotation] =
+        leader.spec.hostname + "." + leader.spec.subdomain + "." + leader.metadata.namespace_;
   }
   return out;
 }
@@ -155,8 +155,7 @@ std::string CreatedWorkerStatefulSetNote(const std::string& leader_name) {
   return "Created worker statefulset for leader pod " + leader_name;
 }
 
-std::string FailedCreateWorkerStatefulSetNote(const std::string& leader_name,
-                                              const Status& error) {
+std::string FailedCreateWorkerStatefulSetNote(const std::string& leader_name, const Status& error) {
   return "Failed to create worker statefulset for leader pod " + leader_name + ": " +
          error.message();
 }

@@ -179,8 +179,8 @@ TEST(WorkerStatefulSetTest, TemplateKeepsItsOwnMetadataAndNodeSelector) {
 }
 
 TEST(WorkerStatefulSetTest, UniquePerReplicaUsesTheGroupService) {
-  api::LeaderWorkerSet lws = Lws(
-      [](Json& j) { j["spec"]["networkConfig"]["subdomainPolicy"] = "UniquePerReplica"; });
+  api::LeaderWorkerSet lws =
+      Lws([](Json& j) { j["spec"]["networkConfig"]["subdomainPolicy"] = "UniquePerReplica"; });
   api::Pod leader = testing::Leader("2");
   EXPECT_EQ(Build(lws, leader).spec.service_name, "test-sample-2");
   api::LeaderWorkerSet nil_config = Lws([](Json& j) { j["spec"].erase("networkConfig"); });
@@ -189,15 +189,15 @@ TEST(WorkerStatefulSetTest, UniquePerReplicaUsesTheGroupService) {
 
 TEST(WorkerStatefulSetTest, LeaderRequestingTpusIsAnnotated) {
   api::Pod leader = S164Leader();
-  EXPECT_EQ(Build(Lws(), leader).spec.template_.metadata.annotations.count(
-                api::kLeaderRequestsTpusAnnotation),
+  EXPECT_EQ(Build(Lws(), leader)
+                .spec.template_.metadata.annotations.count(api::kLeaderRequestsTpusAnnotation),
             0u);
   api::Container container;
   container.name = "tpu";
   container.resources.limits["google.com/tpu"] = api::Quantity::FromInt(4);
   leader.spec.containers.push_back(container);
-  EXPECT_EQ(Build(Lws(), leader).spec.template_.metadata.annotations.at(
-                api::kLeaderRequestsTpusAnnotation),
+  EXPECT_EQ(Build(Lws(), leader)
+                .spec.template_.metadata.annotations.at(api::kLeaderRequestsTpusAnnotation),
             "true");
 }
 
@@ -252,9 +252,10 @@ TEST(WorkerStatefulSetTest, S170StatefulSetReady) {
     bool want;
   };
   const Case cases[] = {
-      {2, 2, "r1", "r1", true},  {2, 1, "r1", "r1", false}, {2, 2, "r1", "r2", false},
-      {0, 0, "", "", true},      {std::nullopt, 1, "r", "r", true},
-      {std::nullopt, 0, "r", "r", false}, {1, 2, "r", "r", false},
+      {2, 2, "r1", "r1", true},          {2, 1, "r1", "r1", false},
+      {2, 2, "r1", "r2", false},         {0, 0, "", "", true},
+      {std::nullopt, 1, "r", "r", true}, {std::nullopt, 0, "r", "r", false},
+      {1, 2, "r", "r", false},
   };
   for (const Case& c : cases) {
     api::StatefulSet sts;
@@ -274,7 +275,7 @@ TEST(WorkerStatefulSetTest, PodReadiness) {
     bool running_and_ready, ready_only;
   };
   const Case cases[] = {
-      {"Running", true, true, true},    {"Running", false, false, false},
+      {"Running", true, true, true},           {"Running", false, false, false},
       {"Running", std::nullopt, false, false}, {"Pending", true, false, true},
       {"Failed", true, false, true},
   };

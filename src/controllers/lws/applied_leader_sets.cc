@@ -63,9 +63,8 @@ std::vector<const Json*> MainEntries(const store::ManagedEntries& entries) {
 }
 
 bool SameEntries(const std::vector<const Json*>& a, const std::vector<const Json*>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Json* x, const Json* y) {
-    return x == y || IdenticalJson(*x, *y);
-  });
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Json* x, const Json* y) { return x == y || IdenticalJson(*x, *y); });
 }
 
 bool SameMainEntries(const Json& a, const Json& b) {

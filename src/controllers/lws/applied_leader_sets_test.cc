@@ -15,11 +15,14 @@ Json Config(int partition) {
   return {{"apiVersion", "apps/v1"},
           {"kind", "StatefulSet"},
           {"metadata", {{"name", "web"}, {"namespace", "default"}}},
-          {"spec", {{"replicas", 2}, {"updateStrategy", {{"rollingUpdate", {{"partition", partition}}}}}}}};
+          {"spec",
+           {{"replicas", 2}, {"updateStrategy", {{"rollingUpdate", {{"partition", partition}}}}}}}};
 }
 
 Json Entry(const std::string& manager, const std::string& subresource, const std::string& time) {
-  Json entry = {{"manager", manager}, {"operation", "Update"}, {"time", time},
+  Json entry = {{"manager", manager},
+                {"operation", "Update"},
+                {"time", time},
                 {"fieldsV1", {{"f:spec", {{"f:replicas", Json::object()}}}}}};
   if (!subresource.empty()) entry["subresource"] = subresource;
   return entry;

@@ -59,8 +59,7 @@ const api::Pod* WaitingPod(const HandOffInput& in) {
   // PodScheduled set: the scheduler has tried the pod, so it is in the scheduler's queue and the
   // node freed next goes to it ahead of pods of lower priority.
   auto waiting = [&](const api::Pod& pod) {
-    return Pending(pod) && pod.status.FindCondition("PodScheduled") != nullptr &&
-           FitsIn(pod, room);
+    return Pending(pod) && pod.status.FindCondition("PodScheduled") != nullptr && FitsIn(pod, room);
   };
   if (in.pod != nullptr && waiting(*in.pod)) return in.pod;
   for (const api::Pod* pod : in.lws_pods) {

@@ -1,8 +1,8 @@
 #include "controllers/lws/failure_policy.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "controllers/lws/own_conditions.h"
 
@@ -97,11 +97,10 @@ FailureDecision DecideFailure(const FailureInputs& in) {
     }
   }
   record.policy = api::kFailurePolicyPause;
-  record.reason = fmt::format("revision {} failed: {}; paused, no further group is replaced{}",
-                              in.revision_key, cause,
-                              b.failure_policy == api::kFailurePolicyRollback
-                                  ? " (no previous revision to roll back to)"
-                                  : "");
+  record.reason = fmt::format(
+      "revision {} failed: {}; paused, no further group is replaced{}", in.revision_key, cause,
+      b.failure_policy == api::kFailurePolicyRollback ? " (no previous revision to roll back to)"
+                                                      : "");
   d.paused = true;
   d.record = record;
   return d;
@@ -112,17 +111,16 @@ bool SetRolloutFailedCondition(const api::LeaderWorkerSet& lws, const std::strin
   auto failed = api::ReadFailedRevision(lws.metadata);
   const std::int64_t generation = lws.metadata.generation;
   if (!failed || (failed->revision != revision_key && failed->rolled_back_to != revision_key)) {
-    return SetOwnCondition(conditions, OwnCondition(kConditionRolloutFailed, false,
-                                                    "NoFailedRevision",
-                                                    "The revision in force has not failed",
-                                                    generation, now));
+    return SetOwnCondition(conditions,
+                           OwnCondition(kConditionRolloutFailed, false, "NoFailedRevision",
+                                        "The revision in force has not failed", generation, now));
   }
   return SetOwnCondition(
-      conditions,
-      OwnCondition(kConditionRolloutFailed, true,
-                   failed->revision == revision_key ? "RolloutPaused" : "RolledBack",
-                   failed->reason.empty() ? "revision " + failed->revision + " failed" : failed->reason,
-                   generation, now));
+      conditions, OwnCondition(kConditionRolloutFailed, true,
+                               failed->revision == revision_key ? "RolloutPaused" : "RolledBack",
+                               failed->reason.empty() ? "revision " + failed->revision + " failed"
+                                                      : failed->reason,
+                               generation, now));
 }
 
 }  // namespace lws::controllers

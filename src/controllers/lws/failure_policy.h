@@ -2,10 +2,10 @@
 //
 // The opt-in failure policy (lws-cpp.dev/failure-policy, api/rollout_annotations.h). During a
 // rollout and for kFailureWindow after it completed (a build that crashes minutes after it is
-// Ready may reach every group first), the revision rolled out has failed when the container restarts of its pods plus
-// the recreations of its groups (the counts of api/group_restarts.h, kept whenever a failure
-// policy is set) exceed lws-cpp.dev/failure-threshold, or when the rollout passed its progress
-// deadline (controllers/lws/progress_deadline.h). Then:
+// Ready may reach every group first), the revision rolled out has failed when the container
+// restarts of its pods plus the recreations of its groups (the counts of api/group_restarts.h, kept
+// whenever a failure policy is set) exceed lws-cpp.dev/failure-threshold, or when the rollout
+// passed its progress deadline (controllers/lws/progress_deadline.h). Then:
 //   - Pause: no further group is replaced (the leader StatefulSet's partition is not lowered);
 //   - Rollback: the LWS's template is restored from the previous revision, as `kubectl rollout
 //     undo` does for a Deployment, and the rollout goes back.
@@ -34,10 +34,10 @@ inline const std::string kReasonRolloutFailed = "RolloutFailed";
 
 struct FailureInputs {
   const api::LeaderWorkerSet* lws = nullptr;
-  std::string revision_key;         // the revision being rolled out
-  bool watching = false;  // in a rollout, or within kFailureWindow after one (InFailureWindow)
-  std::vector<const api::Pod*> pods;  // the LWS's pods
-  bool deadline_exceeded = false;   // Progressing is False for the progress deadline
+  std::string revision_key;  // the revision being rolled out
+  bool watching = false;     // in a rollout, or within kFailureWindow after one (InFailureWindow)
+  std::vector<const api::Pod*> pods;             // the LWS's pods
+  bool deadline_exceeded = false;                // Progressing is False for the progress deadline
   const api::RevisionRefs* revisions = nullptr;  // the LWS's ControllerRevisions
 };
 

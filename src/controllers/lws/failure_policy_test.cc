@@ -22,7 +22,8 @@ api::Pod PodOn(const std::string& revision, int restarts) {
 
 TEST(FailurePolicyTest, FailuresAreRestartsAndRecreationsOfTheRevision) {
   api::Pod a = PodOn("new", 2), b = PodOn("old", 7), c = PodOn("new", 1);
-  api::GroupRestartCounts counts = {{"new/0", {2, false}}, {"old/1", {5, false}}, {"newer/2", {9, false}}};
+  api::GroupRestartCounts counts = {
+      {"new/0", {2, false}}, {"old/1", {5, false}}, {"newer/2", {9, false}}};
   EXPECT_EQ(RevisionFailures({&a, &b, &c}, counts, "new"), 5);
 }
 

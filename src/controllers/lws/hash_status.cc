@@ -23,12 +23,13 @@ StatusPlan PlanHashStatus(const api::LeaderWorkerSet& lws, const api::Deployment
   status.ready_replicas = counts.ready_replicas;
   status.updated_replicas = counts.updated_replicas;
   const std::vector<std::string> asserted = AssertedConditions(
-      counts.updated_replicas < counts.replicas,
-      observed && counts.replicas == desired && counts.ready_replicas == desired &&
-          counts.updated_replicas == desired);
+      counts.updated_replicas < counts.replicas, observed && counts.replicas == desired &&
+                                                     counts.ready_replicas == desired &&
+                                                     counts.updated_replicas == desired);
   bool conditions_changed = false;
   for (const std::string& type : asserted) {
-    conditions_changed |= SetCondition(&status.conditions, MakeCondition(type, generation, now), now);
+    conditions_changed |=
+        SetCondition(&status.conditions, MakeCondition(type, generation, now), now);
   }
   for (api::Condition& c : status.conditions) c.observed_generation = generation;
   if (conditions_changed) {

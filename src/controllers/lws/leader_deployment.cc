@@ -28,8 +28,7 @@ Json LeaderDeploymentApply(const api::LeaderWorkerSet& lws, const std::string& r
           api::RollingUpdateConfiguration{});
   Json spec = {
       {"replicas", lws.Replicas()},
-      {"selector",
-       {{"matchLabels", {{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}}}}},
+      {"selector", {{"matchLabels", {{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}}}}},
       {"strategy",
        {{"type", "RollingUpdate"},
         {"rollingUpdate",

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "api/group_identity.h"
-#include "api/rollout_annotations.h"
 #include "api/lws_testing.h"
+#include "api/rollout_annotations.h"
 
 namespace lws::controllers {
 namespace {

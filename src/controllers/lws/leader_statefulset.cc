@@ -50,8 +50,7 @@ api::StringMap LeaderPodAnnotations(const api::LeaderWorkerSet& lws) {
     if (policy->sub_group_size) {
       annotations[api::kSubGroupSizeAnnotation] = std::to_string(*policy->sub_group_size);
     }
-    const std::string sub_exclusive =
-        lws.metadata.Annotation(api::kSubGroupExclusiveKeyAnnotation);
+    const std::string sub_exclusive = lws.metadata.Annotation(api::kSubGroupExclusiveKeyAnnotation);
     if (!sub_exclusive.empty()) {
       annotations[api::kSubGroupExclusiveKeyAnnotation] = sub_exclusive;
     }
@@ -79,9 +78,9 @@ Json LeaderPodTemplateJson(const api::LeaderWorkerSet& lws, const std::string& r
 }
 
 Json LwsControllerReference(const api::LeaderWorkerSet& lws) {
-  return Json{{"apiVersion", api::kLwsApiVersion}, {"kind", api::kLwsKind},
-              {"name", lws.metadata.name},         {"uid", lws.metadata.uid},
-              {"controller", true},                {"blockOwnerDeletion", true}};
+  return Json{
+      {"apiVersion", api::kLwsApiVersion}, {"kind", api::kLwsKind}, {"name", lws.metadata.name},
+      {"uid", lws.metadata.uid},           {"controller", true},    {"blockOwnerDeletion", true}};
 }
 
 namespace {
@@ -100,8 +99,7 @@ std::int32_t LeaderStatefulSetMaxUnavailable(const api::LeaderWorkerSet& lws,
       lws.spec.rollout_strategy.rolling_update_configuration.value_or(
           api::RollingUpdateConfiguration{});
   const std::int64_t max_unavailable = ScaledOrZero(config.max_unavailable, replicas, false);
-  const std::int64_t max_surge =
-      std::min(ScaledOrZero(config.max_surge, replicas, true), replicas);
+  const std::int64_t max_surge = std::min(ScaledOrZero(config.max_surge, replicas, true), replicas);
   const std::int64_t sum = std::max<std::int64_t>(1, max_unavailable + max_surge);
   return static_cast<std::int32_t>(std::min<std::int64_t>(sum, INT32_MAX));
 }
@@ -118,8 +116,7 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
 
   Json spec = {
       {"replicas", replicas},
-      {"selector",
-       {{"matchLabels", {{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}}}}},
+      {"selector", {{"matchLabels", {{api::kSetNameLabel, name}, {api::kWorkerIndexLabel, "0"}}}}},
       {"template", LeaderPodTemplateJson(lws, revision_key)},
       {"serviceName", name},
       {"podManagementPolicy", "Parallel"},
@@ -141,13 +138,12 @@ Json LeaderStatefulSetApply(const api::LeaderWorkerSet& lws, const std::string& 
                                                     {"whenScaled", retention->when_scaled}};
   }
 
-  return LeaderSetApply(lws, "StatefulSet", revision_key,
-                        rollout_replicas.value_or(lws.Replicas()), std::move(spec));
+  return LeaderSetApply(lws, "StatefulSet", revision_key, rollout_replicas.value_or(lws.Replicas()),
+                        std::move(spec));
 }
 
 Json LeaderSetApply(const api::LeaderWorkerSet& lws, const std::string& kind,
-                    const std::string& revision_key, std::int32_t replicas_annotation,
-                    Json spec) {
+                    const std::string& revision_key, std::int32_t replicas_annotation, Json spec) {
   // User labels and annotations first; the controller's keys win (spec 8, S157).
   api::StringMap labels = lws.metadata.labels;
   labels[api::kSetNameLabel] = lws.metadata.name;

@@ -116,15 +116,27 @@ struct S156Case {
 
 TEST(LeaderStatefulSetApplyTest, S156Table) {
   const std::vector<S156Case> cases = {
-      {"a: replicas 1, size 1, no leader template, mu 1", [](Json&) {}, 1,
-       {{kReplicas, "1"}}, {{kSize, "1"}}, "worker", 1, std::nullopt, std::nullopt},
+      {"a: replicas 1, size 1, no leader template, mu 1",
+       [](Json&) {},
+       1,
+       {{kReplicas, "1"}},
+       {{kSize, "1"}},
+       "worker",
+       1,
+       std::nullopt,
+       std::nullopt},
       {"b: exclusive-topology annotation, size 2",
        [](Json& l) {
          l["metadata"]["annotations"] = {{kExclusive, "topologyKey"}};
          Lwt(l)["size"] = 2;
        },
-       1, {{kExclusive, "topologyKey"}, {kReplicas, "1"}},
-       {{kSize, "2"}, {kExclusive, "topologyKey"}}, "worker", 1, std::nullopt, std::nullopt},
+       1,
+       {{kExclusive, "topologyKey"}, {kReplicas, "1"}},
+       {{kSize, "2"}, {kExclusive, "topologyKey"}},
+       "worker",
+       1,
+       std::nullopt,
+       std::nullopt},
       {"c: replicas 2 with leader template",
        [](Json& l) {
          l["metadata"]["annotations"] = {{kExclusive, "topologyKey"}};
@@ -132,20 +144,37 @@ TEST(LeaderStatefulSetApplyTest, S156Table) {
          Lwt(l)["size"] = 2;
          Lwt(l)["leaderTemplate"] = {{"spec", {{"containers", Json::parse(kLeaderContainers)}}}};
        },
-       2, {{kExclusive, "topologyKey"}, {kReplicas, "2"}},
-       {{kSize, "2"}, {kExclusive, "topologyKey"}}, "leader", 1, std::nullopt, std::nullopt},
+       2,
+       {{kExclusive, "topologyKey"}, {kReplicas, "2"}},
+       {{kSize, "2"}, {kExclusive, "topologyKey"}},
+       "leader",
+       1,
+       std::nullopt,
+       std::nullopt},
       {"d: mu 2, ms 1 (capped to replicas 1)",
        [](Json& l) {
          RolloutConfig(l)["maxUnavailable"] = 2;
          RolloutConfig(l)["maxSurge"] = 1;
        },
-       1, {{kReplicas, "1"}}, {{kSize, "1"}}, "worker", 3, std::nullopt, std::nullopt},
+       1,
+       {{kReplicas, "1"}},
+       {{kSize, "1"}},
+       "worker",
+       3,
+       std::nullopt,
+       std::nullopt},
       {"e: mu 0, ms 2",
        [](Json& l) {
          RolloutConfig(l)["maxUnavailable"] = 0;
          RolloutConfig(l)["maxSurge"] = 2;
        },
-       1, {{kReplicas, "1"}}, {{kSize, "1"}}, "worker", 1, std::nullopt, std::nullopt},
+       1,
+       {{kReplicas, "1"}},
+       {{kSize, "1"}},
+       "worker",
+       1,
+       std::nullopt,
+       std::nullopt},
       {"f: subgroup policy and subgroup-exclusive annotation",
        [](Json& l) {
          l["metadata"]["annotations"] = {{kSubExclusive, "topologyKey"}};
@@ -153,9 +182,13 @@ TEST(LeaderStatefulSetApplyTest, S156Table) {
          Lwt(l)["subGroupPolicy"] = {{"subGroupPolicyType", "LeaderWorker"}, {"subGroupSize", 2}};
          Lwt(l)["leaderTemplate"] = {{"spec", {{"containers", Json::parse(kLeaderContainers)}}}};
        },
-       1, {{kReplicas, "1"}, {kSubExclusive, "topologyKey"}},
+       1,
+       {{kReplicas, "1"}, {kSubExclusive, "topologyKey"}},
        {{kSize, "2"}, {kSubSize, "2"}, {kSubExclusive, "topologyKey"}, {kSubType, "LeaderWorker"}},
-       "leader", 1, std::nullopt, std::nullopt},
+       "leader",
+       1,
+       std::nullopt,
+       std::nullopt},
       {"g: claim template and retention policy",
        [](Json& l) {
          Lwt(l)["volumeClaimTemplates"] = Json::parse(R"([{
@@ -169,7 +202,11 @@ TEST(LeaderStatefulSetApplyTest, S156Table) {
          Lwt(l)["persistentVolumeClaimRetentionPolicy"] = {{"whenDeleted", "Retain"},
                                                            {"whenScaled", "Delete"}};
        },
-       1, {{kReplicas, "1"}}, {{kSize, "1"}}, "worker", 1,
+       1,
+       {{kReplicas, "1"}},
+       {{kSize, "1"}},
+       "worker",
+       1,
        Json::parse(R"([{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
          "metadata": {"name": "pvc1", "namespace": "default"},
          "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "standard",
@@ -182,14 +219,26 @@ TEST(LeaderStatefulSetApplyTest, S156Table) {
          RolloutConfig(l)["maxUnavailable"] = 0;
          RolloutConfig(l)["maxSurge"] = 0;
        },
-       0, {{kReplicas, "0"}}, {{kSize, "1"}}, "worker", 1, std::nullopt, std::nullopt},
+       0,
+       {{kReplicas, "0"}},
+       {{kSize, "1"}},
+       "worker",
+       1,
+       std::nullopt,
+       std::nullopt},
       {"i: lws replicas 2, sts replicas 3, mu 1, ms 50% (of lws replicas)",
        [](Json& l) {
          l["spec"]["replicas"] = 2;
          RolloutConfig(l)["maxUnavailable"] = 1;
          RolloutConfig(l)["maxSurge"] = "50%";
        },
-       3, {{kReplicas, "2"}}, {{kSize, "1"}}, "worker", 2, std::nullopt, std::nullopt},
+       3,
+       {{kReplicas, "2"}},
+       {{kSize, "1"}},
+       "worker",
+       2,
+       std::nullopt,
+       std::nullopt},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -199,8 +248,8 @@ TEST(LeaderStatefulSetApplyTest, S156Table) {
     const Json& spec = got["spec"];
     EXPECT_EQ(got["metadata"]["name"], "test-sample");
     EXPECT_EQ(got["metadata"]["namespace"], "default");
-    EXPECT_EQ(got["metadata"]["labels"], (Json{{kName, "test-sample"}, {kRevision, "rev-1"},
-                                               {api::kRoleLabel, "leader"}}));
+    EXPECT_EQ(got["metadata"]["labels"],
+              (Json{{kName, "test-sample"}, {kRevision, "rev-1"}, {api::kRoleLabel, "leader"}}));
     EXPECT_EQ(got["metadata"]["annotations"], c.sts_annotations);
     EXPECT_EQ(spec["replicas"], c.replicas);
     EXPECT_EQ(spec["selector"],
@@ -235,9 +284,10 @@ TEST(LeaderStatefulSetApplyTest, S157UserMetadataPropagatesAndControllerKeysWin)
   lws_json["metadata"]["labels"] = {{"app", "inference"}, {kName, "user-value"}};
   lws_json["metadata"]["annotations"] = {{"owner", "platform"}, {kReplicas, "user-value"}};
   const Json got = LeaderStatefulSetApply(LwsOf(lws_json), "revision-1", 0, 2);
-  EXPECT_EQ(got["metadata"]["labels"],
-            (Json{{"app", "inference"}, {kName, "test-sample"}, {kRevision, "revision-1"},
-                  {api::kRoleLabel, "leader"}}));
+  EXPECT_EQ(got["metadata"]["labels"], (Json{{"app", "inference"},
+                                             {kName, "test-sample"},
+                                             {kRevision, "revision-1"},
+                                             {api::kRoleLabel, "leader"}}));
   EXPECT_EQ(got["metadata"]["annotations"], (Json{{"owner", "platform"}, {kReplicas, "2"}}));
   // LWS metadata does not reach the pod template.
   EXPECT_FALSE(got["spec"]["template"]["metadata"]["labels"].contains("app"));

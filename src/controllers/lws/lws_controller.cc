@@ -56,30 +56,32 @@ LeaderSetState LeaderSetStateOf(const api::StatefulSet& sts) {
 }
 
 LwsController::LwsController(EventLoop* loop, const client::Client* client, Caches* caches,
-                             client::EventRecorder* recorder,
-                             runtime::WorkQueueOptions queue)
+                             client::EventRecorder* recorder, runtime::WorkQueueOptions queue)
     : loop_(loop),
       client_(client),
       caches_(caches),
       recorder_(recorder),
-      queue_(loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); },
-             QueueOptions(queue)) {}
+      queue_(
+          loop, "leaderworkerset", [this](const runtime::Key& key) { return Reconcile(key); },
+          QueueOptions(queue)) {}
 
 void LwsController::Register() {
-  caches_->sets.AddHandler([this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
-    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-    if (now == nullptr) expectations_.Forget({meta.namespace_, meta.name});
-    queue_.Add({meta.namespace_, meta.name});
-  });
+  caches_->sets.AddHandler(
+      [this](const api::LeaderWorkerSet* old, const api::LeaderWorkerSet* now) {
+        const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+        if (now == nullptr) expectations_.Forget({meta.namespace_, meta.name});
+        queue_.Add({meta.namespace_, meta.name});
+      });
   // Objects the LWS controls concern it.
   auto enqueue_owner = [this](const auto* old, const auto* now) {
     EnqueueOwner((now != nullptr ? now : old)->metadata);
   };
-  caches_->statefulsets.AddHandler([this](const api::StatefulSet* old, const api::StatefulSet* now) {
-    const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
-    EnqueueOwner(meta);
-    EnqueueNamed(meta);
-  });
+  caches_->statefulsets.AddHandler(
+      [this](const api::StatefulSet* old, const api::StatefulSet* now) {
+        const api::ObjectMeta& meta = (now != nullptr ? now : old)->metadata;
+        EnqueueOwner(meta);
+        EnqueueNamed(meta);
+      });
   caches_->services.AddHandler(enqueue_owner);
   caches_->deployments.AddHandler(enqueue_owner);
   caches_->revisions.AddHandler(enqueue_owner);
@@ -164,9 +166,9 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
   std::vector<GroupState> states;
   if (sts != nullptr) {
     current = LeaderSetStateOf(*sts);
-    states = GroupStates(lws, step.key, current->replicas,
-                         caches_->Leaders(key.namespace_, key.name),
-                         caches_->StatefulSets(key.namespace_, key.name));
+    states =
+        GroupStates(lws, step.key, current->replicas, caches_->Leaders(key.namespace_, key.name),
+                    caches_->StatefulSets(key.namespace_, key.name));
   }
   const std::optional<ScaleUpHold> hold = DecideScaleUpHold(
       api::AnnotationFlag(lws.metadata, api::kRolloutBeforeScaleUpAnnotation), lws.Replicas(),
@@ -178,12 +180,13 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
   }
   // Some desired group is not on the revision: the opt-in behaviours act during a rollout.
   bool updating = false;
-  for (std::size_t i = 0; i < states.size() && static_cast<std::int32_t>(i) < settings.replicas; ++i) {
+  for (std::size_t i = 0; i < states.size() && static_cast<std::int32_t>(i) < settings.replicas;
+       ++i) {
     updating = updating || !states[i].updated;
   }
-  ASSIGN_OR_RETURN(settings, ApplySurgeFallback(key, lws, settings, step.key, states,
-                                                sts != nullptr && !step.lws_updated, updating,
-                                                recheck));
+  ASSIGN_OR_RETURN(settings,
+                   ApplySurgeFallback(key, lws, settings, step.key, states,
+                                      sts != nullptr && !step.lws_updated, updating, recheck));
   ASSIGN_OR_RETURN(
       RolloutDecision decision,
       RollingUpdateParameters(settings, current ? &*current : nullptr, states, step.lws_updated));
@@ -199,14 +202,15 @@ Result<LwsController::LeaderStep> LwsController::ReconcileLeaderStatefulSet(
   }
   if (decision.deleting) {
     Event(lws, "Normal", "GroupsProgressing",
-          DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1), "Delete");
+          DeletingSurgeNote(key.name, decision.deleting->from, decision.deleting->to + 1),
+          "Delete");
   }
   RETURN_IF_ERROR(ApplyLeaderStatefulSet(key, lws, sts, step.key, decision, rollout_replicas));
   if (sts == nullptr) {
     Event(lws, "Normal", "GroupsProgressing", CreatedLeaderStatefulSetNote(key.name), "Create");
   } else if (!step.lws_updated && decision.partition != current->partition) {
-    Event(lws, "Normal", "GroupsUpdating", GroupsUpdatingNote(decision.partition, current->partition),
-          "Update");
+    Event(lws, "Normal", "GroupsUpdating",
+          GroupsUpdatingNote(decision.partition, current->partition), "Update");
   }
   RETURN_IF_ERROR(EnsureSharedService(lws));
   return LeaderStep{step.key, hold};
@@ -279,8 +283,9 @@ Status LwsController::EnsureSharedService(const api::LeaderWorkerSet& lws) {
   return created.status();
 }
 
-Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
-    const runtime::Key& key, const api::LeaderWorkerSet& lws, const LeaderStep& step) {
+Result<LwsController::StatusOutcome> LwsController::UpdateStatus(const runtime::Key& key,
+                                                                 const api::LeaderWorkerSet& lws,
+                                                                 const LeaderStep& step) {
   const std::string& revision_key = step.revision_key;
   const api::StatefulSet* sts = caches_->statefulsets.Get(key.namespace_, key.name);
   auto worker_set = [&](const std::string& name) {
@@ -292,15 +297,15 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(
   // A paused rollout makes no progress on purpose: its deadline counts again from the resume.
   const api::RolloutBehaviours behaviours = api::ReadRolloutBehaviours(lws.metadata);
   if (auto deadline = behaviours.progress_deadline; deadline && !behaviours.paused) {
-    progress = ProgressDeadlineInputs{*deadline, Remembered(key), now,
-                                      [&](const std::string& group) {
-                                        return caches_->GroupPods(key.namespace_, key.name, group);
-                                      }};
+    progress =
+        ProgressDeadlineInputs{*deadline, Remembered(key), now, [&](const std::string& group) {
+                                 return caches_->GroupPods(key.namespace_, key.name, group);
+                               }};
   }
   ASSIGN_OR_RETURN(StatusPlan plan,
                    PlanStatus(lws, revision_key, sts != nullptr ? sts->status.replicas : 0,
-                              caches_->Leaders(key.namespace_, key.name), worker_set,
-                              now_text, progress ? &*progress : nullptr));
+                              caches_->Leaders(key.namespace_, key.name), worker_set, now_text,
+                              progress ? &*progress : nullptr));
   Remember(key, plan.progress.mark);
   if (plan.event) Event(lws, "Normal", plan.event->first, plan.event->second, "Update");
   if (plan.stalled_event) {

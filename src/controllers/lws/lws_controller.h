@@ -25,10 +25,11 @@
 //
 // With groupIdentity Hash the leaders run in a Deployment instead (lws_controller_hash.cc).
 //
-// Triggers: the LWS itself, the Deployment, StatefulSets it controls or that carry its name label (the worker
-// StatefulSets), Services and ControllerRevisions it controls, and its leader pods. Upstream does
-// not watch leader pods and learns of their readiness through the leader StatefulSet's status;
-// watching them too costs a few extra reconciles and never waits on the StatefulSet controller.
+// Triggers: the LWS itself, the Deployment, StatefulSets it controls or that carry its name label
+// (the worker StatefulSets), Services and ControllerRevisions it controls, and its leader pods.
+// Upstream does not watch leader pods and learns of their readiness through the leader
+// StatefulSet's status; watching them too costs a few extra reconciles and never waits on the
+// StatefulSet controller.
 //
 // Stale caches: each write's resourceVersion is expected in the matching cache before the LWS is
 // planned again (runtime/expectations.h), so a second reconcile cannot create a second revision
@@ -45,8 +46,8 @@
 
 #include "api/revision.h"
 #include "api/revision_cache.h"
-#include "client/event_recorder.h"
 #include "client/client.h"
+#include "client/event_recorder.h"
 #include "controllers/group/caches.h"
 #include "controllers/lws/applied_leader_sets.h"
 #include "controllers/lws/progress_deadline.h"
@@ -90,9 +91,11 @@ class LwsController {
     std::optional<ScaleUpHold> hold;
   };
   // Steps 2-5. `recheck`: when the surge fallback wants to look again.
-  Result<LeaderStep> ReconcileLeaderStatefulSet(
-      const runtime::Key& key, const api::LeaderWorkerSet& lws, const api::StatefulSet* sts,
-      const api::RevisionRefs& revisions, std::optional<Duration>* recheck);
+  Result<LeaderStep> ReconcileLeaderStatefulSet(const runtime::Key& key,
+                                                const api::LeaderWorkerSet& lws,
+                                                const api::StatefulSet* sts,
+                                                const api::RevisionRefs& revisions,
+                                                std::optional<Duration>* recheck);
   // Step 3's settings with the opt-in surge fallback (surge_fallback.h): records it on the LWS
   // and in an event when it engages. `rolling`: the leader StatefulSet exists and the template
   // did not change in this reconcile; `updating`: some desired group is not on the revision.

@@ -1,6 +1,7 @@
 // The LeaderWorkerSet reconciler's steps for lws-cpp's opt-in behaviours (docs/scarcity.md):
 // the surge fallback, the failure policy, the progress deadline's memory, and the tidying of the
-// state they keep on the LWS. Each does nothing for an LWS without its annotations (lws_controller.h).
+// state they keep on the LWS. Each does nothing for an LWS without its annotations
+// (lws_controller.h).
 #include <algorithm>
 
 #include "api/group_restarts.h"
@@ -13,13 +14,10 @@
 
 namespace lws::controllers {
 
-Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& key,
-                                                         const api::LeaderWorkerSet& lws,
-                                                         const RolloutSettings& settings,
-                                                         const std::string& revision_key,
-                                                         const std::vector<GroupState>& states,
-                                                         bool rolling, bool updating,
-                                                         std::optional<Duration>* recheck) {
+Result<RolloutSettings> LwsController::ApplySurgeFallback(
+    const runtime::Key& key, const api::LeaderWorkerSet& lws, const RolloutSettings& settings,
+    const std::string& revision_key, const std::vector<GroupState>& states, bool rolling,
+    bool updating, std::optional<Duration>* recheck) {
   // Without its annotations there is nothing to decide: no pod lookups on upstream's path.
   if (lws.metadata.annotations.count(api::kSurgeFallbackAfterAnnotation) == 0 &&
       lws.metadata.annotations.count(api::kSurgeFallbackAnnotation) == 0) {
@@ -31,7 +29,8 @@ Result<RolloutSettings> LwsController::ApplySurgeFallback(const runtime::Key& ke
   in.revision_key = revision_key;
   in.now = loop_->clock().Now();
   in.update_in_progress = rolling && updating;
-  for (std::int32_t i = settings.replicas; rolling && i < static_cast<std::int32_t>(states.size()); ++i) {
+  for (std::int32_t i = settings.replicas; rolling && i < static_cast<std::int32_t>(states.size());
+       ++i) {
     in.surge.push_back({i, caches_->GroupPods(key.namespace_, key.name, std::to_string(i))});
   }
   SurgeFallbackDecision d = DecideSurgeFallback(in);
@@ -98,7 +97,8 @@ Result<bool> LwsController::ClearSurgeFallback(const runtime::Key& key,
   if (!update_done || lws.metadata.annotations.count(api::kSurgeFallbackAnnotation) == 0) {
     return false;
   }
-  RETURN_IF_ERROR(PatchLws(key, api::SurgeFallbackPatch(std::nullopt, lws.metadata.resource_version)));
+  RETURN_IF_ERROR(
+      PatchLws(key, api::SurgeFallbackPatch(std::nullopt, lws.metadata.resource_version)));
   return true;
 }
 

@@ -56,7 +56,6 @@ std::string DeletingSurgeNote(std::string_view lws_name, std::int32_t from,
 // ---- Conditions (spec 12) -----------------------------------------------------------------------
 
 // "<message>, with <ready> groups ready of total <replicas> groups".
-std::string ConditionEventNote(std::string_view message, std::int32_t ready,
-                               std::int32_t replicas);
+std::string ConditionEventNote(std::string_view message, std::int32_t ready, std::int32_t replicas);
 
 }  // namespace lws::controllers

@@ -6,11 +6,11 @@
 #include "api/codec.h"
 #include "api/group_restarts.h"
 #include "controllers/group/restart_budget.h"
+#include "controllers/group/worker_statefulset.h"
 #include "controllers/lws/failure_policy.h"
+#include "controllers/lws/lws_events.h"
 #include "controllers/lws/own_conditions.h"
 #include "controllers/lws/surge_fallback.h"
-#include "controllers/group/worker_statefulset.h"
-#include "controllers/lws/lws_events.h"
 
 namespace lws::controllers {
 
@@ -39,8 +39,8 @@ std::vector<const T*> ByIndex(const std::vector<const T*>& objects, std::int32_t
 
 }  // namespace
 
-std::vector<GroupState> GroupStates(const api::LeaderWorkerSet& lws, const std::string& revision_key,
-                                    std::int32_t sts_replicas,
+std::vector<GroupState> GroupStates(const api::LeaderWorkerSet& lws,
+                                    const std::string& revision_key, std::int32_t sts_replicas,
                                     const std::vector<const api::Pod*>& leaders,
                                     const std::vector<const api::StatefulSet*>& statefulsets) {
   std::vector<GroupState> states(std::max<std::int32_t>(0, sts_replicas));
@@ -157,10 +157,10 @@ bool SetDegradedCondition(const api::LeaderWorkerSet& lws,
   }
   const std::int64_t generation = lws.metadata.generation;
   if (exhausted.empty()) {
-    return SetOwnCondition(conditions, OwnCondition(api::kConditionDegraded, false,
-                                                    "RestartBudgetAvailable",
-                                                    "No group is kept after spending its restart budget",
-                                                    generation, now));
+    return SetOwnCondition(
+        conditions,
+        OwnCondition(api::kConditionDegraded, false, "RestartBudgetAvailable",
+                     "No group is kept after spending its restart budget", generation, now));
   }
   return SetOwnCondition(
       conditions,
@@ -184,7 +184,8 @@ struct Counts {
 };
 
 Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
-                     const std::vector<const api::Pod*>& leaders, const WorkerSetLookup& worker_set) {
+                     const std::vector<const api::Pod*>& leaders,
+                     const WorkerSetLookup& worker_set) {
   Counts counts;
   const bool no_workers = lws.Size() == 1;
   const std::int32_t replicas = lws.Replicas();
@@ -192,8 +193,8 @@ Result<Counts> Count(const api::LeaderWorkerSet& lws, const std::string& key,
   for (const api::Pod* pod : leaders) {
     auto index = GroupIndex(pod->metadata);
     if (!index) {
-      return Status::BadRequest("strconv.Atoi: parsing \"" + pod->metadata.Label(api::kGroupIndexLabel) +
-                                "\": invalid syntax");
+      return Status::BadRequest("strconv.Atoi: parsing \"" +
+                                pod->metadata.Label(api::kGroupIndexLabel) + "\": invalid syntax");
     }
     const api::StatefulSet* sts = no_workers ? nullptr : worker_set(pod->metadata.name);
     if (!no_workers && sts == nullptr) continue;  // Q3: counted nowhere
@@ -218,8 +219,8 @@ StatusPlan StartStatusPlan(const api::LeaderWorkerSet& lws) {
   plan.status = lws.status;
   plan.status.observed_generation = lws.metadata.generation;
   if (plan.status.hpa_pod_selector.empty()) {
-    plan.status.hpa_pod_selector = api::kSetNameLabel + "=" + lws.metadata.name + "," +
-                                   api::kWorkerIndexLabel + "=0";
+    plan.status.hpa_pod_selector =
+        api::kSetNameLabel + "=" + lws.metadata.name + "," + api::kWorkerIndexLabel + "=0";
   }
   return plan;
 }
@@ -244,10 +245,10 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
   status.ready_replicas = counts.ready;
   status.updated_replicas = counts.updated;
 
-  const std::vector<std::string> asserted = AssertedConditions(
-      counts.partitioned_updated < counts.partitioned_current,
-      counts.ready_non_burst == replicas &&
-          counts.partitioned_updated_and_ready == counts.partitioned_current);
+  const std::vector<std::string> asserted =
+      AssertedConditions(counts.partitioned_updated < counts.partitioned_current,
+                         counts.ready_non_burst == replicas &&
+                             counts.partitioned_updated_and_ready == counts.partitioned_current);
   std::optional<std::string> stalled;  // the message, past the progress deadline
   if (progress != nullptr) {
     const bool complete = asserted.size() == 1 && asserted[0] == api::kConditionAvailable;
@@ -287,8 +288,8 @@ Result<StatusPlan> PlanStatus(const api::LeaderWorkerSet& lws, const std::string
     plan.stalled_event = *stalled;
   } else if (conditions_changed) {
     api::Condition first = MakeCondition(asserted.front(), generation, now);
-    plan.event = std::make_pair(first.reason,
-                                ConditionEventNote(first.message, counts.ready, replicas));
+    plan.event =
+        std::make_pair(first.reason, ConditionEventNote(first.message, counts.ready, replicas));
   }
   plan.changed = conditions_changed || api::Encode(status) != api::Encode(lws.status);
   plan.update_done = UserPartition(lws) == 0 && counts.partitioned_updated_and_ready == replicas;

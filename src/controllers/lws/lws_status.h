@@ -39,8 +39,8 @@ using WorkerSetLookup = std::function<const api::StatefulSet*(const std::string&
 // every StatefulSet labelled with its name (the leader StatefulSet carries no group index and is
 // ignored). Objects without a parsable group-index label, or with one >= sts_replicas, are
 // ignored; of two objects with the same index the later one counts, as upstream's SortByIndex.
-std::vector<GroupState> GroupStates(const api::LeaderWorkerSet& lws, const std::string& revision_key,
-                                    std::int32_t sts_replicas,
+std::vector<GroupState> GroupStates(const api::LeaderWorkerSet& lws,
+                                    const std::string& revision_key, std::int32_t sts_replicas,
                                     const std::vector<const api::Pod*>& leaders,
                                     const std::vector<const api::StatefulSet*>& statefulsets);
 

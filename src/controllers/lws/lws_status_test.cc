@@ -133,8 +133,9 @@ TEST(PlanStatus, NewLwsIsProgressingWithAnEvent) {  // S40
   ASSERT_TRUE(plan->event.has_value());
   EXPECT_EQ(plan->event->first, "GroupsProgressing");
   EXPECT_EQ(plan->event->second, "Replicas are progressing, with 0 groups ready of total 2 groups");
-  EXPECT_EQ(plan->status.hpa_pod_selector,
-            "leaderworkerset.sigs.k8s.io/name=test-sample,leaderworkerset.sigs.k8s.io/worker-index=0");
+  EXPECT_EQ(
+      plan->status.hpa_pod_selector,
+      "leaderworkerset.sigs.k8s.io/name=test-sample,leaderworkerset.sigs.k8s.io/worker-index=0");
   EXPECT_EQ(plan->status.replicas, 2);
   EXPECT_EQ(plan->status.observed_generation, 1);
 }
@@ -161,7 +162,8 @@ TEST(PlanStatus, ProgressingAvailableProgressing) {  // S38, S39
   ASSERT_TRUE(scaled.ok());
   EXPECT_EQ(StatusOf(scaled->status, "Progressing"), "True");
   EXPECT_EQ(StatusOf(scaled->status, "Available"), "False");
-  EXPECT_EQ(scaled->event->second, "Replicas are progressing, with 2 groups ready of total 3 groups");
+  EXPECT_EQ(scaled->event->second,
+            "Replicas are progressing, with 2 groups ready of total 3 groups");
   for (const auto& c : scaled->status.conditions) EXPECT_EQ(c.observed_generation, 2);
 }
 
@@ -232,7 +234,8 @@ TEST(PlanStatus, UnparsableGroupIndexIsAnError) {
 }
 
 TEST(PlanStatus, ZeroReplicasIsAvailableAtOnce) {  // S30
-  auto plan = PlanStatus(Lws(0, 2), "k1", 0, {}, [](const std::string&) { return nullptr; }, kNow);
+  auto plan = PlanStatus(
+      Lws(0, 2), "k1", 0, {}, [](const std::string&) { return nullptr; }, kNow);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(StatusOf(plan->status, "Available"), "True");
 }
@@ -262,7 +265,8 @@ TEST(PlanStatus, DegradedNamesTheGroupsKeptAfterTheirBudget) {
   EXPECT_TRUE(plan->changed);
   // Group 1 recovered: the message follows, the transition time stays.
   lws.status = plan->status;
-  lws.metadata.annotations[api::kGroupRestartsAnnotation] = R"({"k/2":{"restarts":1,"exhausted":true}})";
+  lws.metadata.annotations[api::kGroupRestartsAnnotation] =
+      R"({"k/2":{"restarts":1,"exhausted":true}})";
   plan = PlanStatus(lws, "k", 3, g.Leaders(), g.Lookup(), kLater);
   degraded = Find(plan->status, "Degraded");
   EXPECT_EQ(degraded->message.substr(0, 9), "group 2: ");

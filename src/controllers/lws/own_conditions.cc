@@ -48,7 +48,8 @@ bool SetPausedCondition(const api::LeaderWorkerSet& lws, std::vector<api::Condit
         OwnCondition(kConditionPaused, true, "RolloutPaused",
                      "The rollout is paused (" + api::kPausedAnnotation +
                          "): no further group is replaced; resume it with kubectl lws rollout "
-                         "resume " + lws.metadata.name,
+                         "resume " +
+                         lws.metadata.name,
                      generation, now));
   }
   return SetOwnCondition(conditions, OwnCondition(kConditionPaused, false, "RolloutResumed",

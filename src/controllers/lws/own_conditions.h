@@ -1,9 +1,9 @@
 // File: controllers/lws/own_conditions.h
 //
 // The conditions lws-cpp adds to an LWS for its opt-in behaviours (Degraded, SurgeFallback,
-// RolloutFailed, ScaleUpHeld, Paused). Unlike upstream's setCondition (lws_status.h: reason and message never
-// refresh, Q5), ours say what holds now: the reason and message follow the state, and the
-// lastTransitionTime moves only when the status does.
+// RolloutFailed, ScaleUpHeld, Paused). Unlike upstream's setCondition (lws_status.h: reason and
+// message never refresh, Q5), ours say what holds now: the reason and message follow the state, and
+// the lastTransitionTime moves only when the status does.
 #pragma once
 
 #include <string>

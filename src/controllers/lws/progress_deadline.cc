@@ -1,10 +1,10 @@
 #include "controllers/lws/progress_deadline.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "api/go_duration.h"
 #include "api/rollout_annotations.h"
@@ -100,11 +100,12 @@ std::string StalledMessage(const api::LeaderWorkerSet& lws, Duration deadline,
       }
     }
   }
-  std::string groups = waiting.empty() ? "every group is ready" :
-                       (waiting.size() == 1 ? "group " : "groups ") + Join(waiting) + " not ready";
+  std::string groups =
+      waiting.empty() ? "every group is ready"
+                      : (waiting.size() == 1 ? "group " : "groups ") + Join(waiting) + " not ready";
   return "LeaderWorkerSet " + lws.metadata.name + " has made no progress for " +
-         api::FormatGoDuration(deadline) + " (" + api::kProgressDeadlineAnnotation + "): " +
-         groups + reason;
+         api::FormatGoDuration(deadline) + " (" + api::kProgressDeadlineAnnotation +
+         "): " + groups + reason;
 }
 
 }  // namespace lws::controllers

@@ -19,8 +19,7 @@ bool RevisionStep::operator==(const RevisionStep& other) const {
 RevisionStep PlanRevision(const api::LeaderWorkerSet& lws, const api::ObjectMeta* leader_set,
                           const api::RevisionRefs& revisions, api::RevisionMatchCache* cache) {
   const std::string sts_key = leader_set != nullptr ? leader_set->Label(api::kRevisionLabel) : "";
-  const std::int64_t next_number =
-      api::NextRevisionNumber(api::OwnedRevisions(revisions, lws));
+  const std::int64_t next_number = api::NextRevisionNumber(api::OwnedRevisions(revisions, lws));
 
   // Step 3: the revision the leader sts runs, or one made from the live LWS.
   RevisionStep step;

@@ -87,7 +87,8 @@ TEST(PlanRevisionTest, Q9StsAbsentCreatesAnotherRevisionWithTheSameKey) {
 // S162 first case: without a leader sts there is never an update, even if the template changed.
 TEST(PlanRevisionTest, S162StsNilIsNeverAnUpdate) {
   const std::vector<ControllerRevision> revisions = {Stored(1)};
-  const RevisionStep step = PlanRevision(RenamedWorkerContainer(), nullptr, api::RefsOf(revisions), nullptr);
+  const RevisionStep step =
+      PlanRevision(RenamedWorkerContainer(), nullptr, api::RefsOf(revisions), nullptr);
   EXPECT_FALSE(step.lws_updated);
   ASSERT_TRUE(step.create.has_value());
   EXPECT_EQ(step.event_note, NewLwsRevisionNote(step.key));
@@ -110,8 +111,7 @@ TEST(PlanRevisionTest, S162TemplateUpdateDetection) {
       {"container name changed", Stored(1), RenamedWorkerContainer(), true},
       {"replicas changed only", Stored(1), EditedLws([](Json& l) { l["spec"]["replicas"] = 7; }),
        false},
-      {"networkConfig changed", Stored(1),
-       EditedLws([](Json& l) {
+      {"networkConfig changed", Stored(1), EditedLws([](Json& l) {
          l["spec"]["networkConfig"]["subdomainPolicy"] = "UniquePerReplica";
        }),
        true},
@@ -147,7 +147,8 @@ TEST(PlanRevisionTest, UpdateNumbersAfterTheHighestOwnedRevision) {
   foreign.metadata.owner_references[0].uid = "other-uid";
   const std::vector<ControllerRevision> revisions = {Stored(5, "older-key"), current, foreign};
   const StatefulSet sts = LeaderSts(api::RevisionKey(current));
-  const RevisionStep step = PlanRevision(RenamedWorkerContainer(), &sts.metadata, api::RefsOf(revisions), nullptr);
+  const RevisionStep step =
+      PlanRevision(RenamedWorkerContainer(), &sts.metadata, api::RefsOf(revisions), nullptr);
   ASSERT_TRUE(step.create.has_value());
   EXPECT_TRUE(step.lws_updated);
   EXPECT_EQ(step.create->revision, 6);
@@ -263,7 +264,7 @@ TEST(RevisionsToTruncateTest, KeepsOnlyTheCurrentKeyOfOwnedRevisions) {
   ControllerRevision current_twin = Stored(6, "current");  // Q9 duplicate key: kept too
   current_twin.metadata.name = "rev-current-twin";
 
-  const std::vector<ControllerRevision> revisions = {orphan, current, foreign,
+  const std::vector<ControllerRevision> revisions = {orphan, current,  foreign,
                                                      old,    other_ns, current_twin};
   EXPECT_EQ(RevisionsToTruncate(DefaultLws(), api::RefsOf(revisions), "current"),
             (std::vector<std::string>{"rev-orphan", "rev-old"}));

@@ -30,8 +30,9 @@ Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws,
   settings.partition = UserPartition(lws);
   ASSIGN_OR_RETURN(std::int64_t surge,
                    api::GetScaledValueFromIntOrPercent(config->max_surge, settings.replicas, true));
-  ASSIGN_OR_RETURN(std::int64_t unavailable, api::GetScaledValueFromIntOrPercent(
-                                                 config->max_unavailable, settings.replicas, false));
+  ASSIGN_OR_RETURN(
+      std::int64_t unavailable,
+      api::GetScaledValueFromIntOrPercent(config->max_unavailable, settings.replicas, false));
   // No need to burst beyond a full second copy of the set.
   settings.max_surge = static_cast<std::int32_t>(std::min<std::int64_t>(surge, settings.replicas));
   settings.max_unavailable = static_cast<std::int32_t>(unavailable);
@@ -64,9 +65,12 @@ std::int32_t RollingUpdateReplicas(std::int32_t replicas, std::int32_t max_surge
   return replicas + max_surge;
 }
 
-std::int32_t RollingUpdatePartition(const std::vector<GroupState>& states, std::int32_t sts_replicas,
-                                    std::int32_t step, std::int32_t current) {
-  auto ready = [&](std::int32_t i) { return i < static_cast<std::int32_t>(states.size()) && states[i].ready; };
+std::int32_t RollingUpdatePartition(const std::vector<GroupState>& states,
+                                    std::int32_t sts_replicas, std::int32_t step,
+                                    std::int32_t current) {
+  auto ready = [&](std::int32_t i) {
+    return i < static_cast<std::int32_t>(states.size()) && states[i].ready;
+  };
   auto updated = [&](std::int32_t i) {
     return i < static_cast<std::int32_t>(states.size()) && states[i].updated;
   };
@@ -97,7 +101,7 @@ std::int32_t WantReplicas(const RolloutSettings& s, std::int32_t sts_replicas, s
 }
 
 Result<RolloutDecision> Decide(const RolloutSettings& s, const LeaderSetState* sts,
-                       const std::vector<GroupState>& states, bool lws_updated) {
+                               const std::vector<GroupState>& states, bool lws_updated) {
   RolloutDecision d;
   if (sts == nullptr) {
     d.rule = 1;

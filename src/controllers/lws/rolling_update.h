@@ -47,8 +47,8 @@ Result<RolloutSettings> RolloutSettingsOf(const api::LeaderWorkerSet& lws,
 
 // The existing leader StatefulSet as the arithmetic reads it.
 struct LeaderSetState {
-  std::int32_t replicas = 0;             // stsR: spec.replicas
-  std::int32_t partition = 0;            // stsP: spec.updateStrategy.rollingUpdate.partition
+  std::int32_t replicas = 0;   // stsR: spec.replicas
+  std::int32_t partition = 0;  // stsP: spec.updateStrategy.rollingUpdate.partition
   // annR: leaderworkerset.sigs.k8s.io/replicas, or the error of reading it (strconv.Atoi's):
   // only the rolling-update rules 4 and 5 read it, so a set without it (written by an old
   // controller, or edited) still rolls out on a template change and heals at rest.
@@ -89,14 +89,17 @@ std::int32_t RollingUpdateReplicas(std::int32_t replicas, std::int32_t max_surge
 // The next partition of a rollout in progress (rollingUpdatePartition): start `step` groups below
 // the ready-and-updated top, account for unready groups below that point, lower it across groups
 // that are already down or done, and never raise it above `current`.
-std::int32_t RollingUpdatePartition(const std::vector<GroupState>& states, std::int32_t sts_replicas,
-                                    std::int32_t step, std::int32_t current);
+std::int32_t RollingUpdatePartition(const std::vector<GroupState>& states,
+                                    std::int32_t sts_replicas, std::int32_t step,
+                                    std::int32_t current);
 
-// (partition, replicas) for the leader StatefulSet (rollingUpdateParameters). `sts` is null when the
-// leader StatefulSet does not exist; `states` has one entry per index [0, sts->replicas);
+// (partition, replicas) for the leader StatefulSet (rollingUpdateParameters). `sts` is null when
+// the leader StatefulSet does not exist; `states` has one entry per index [0, sts->replicas);
 // `lws_updated` says the template changed in this reconcile. Fails with the replicas annotation's
 // error when rule 4 or 5 needs it and it is missing or not a number, as upstream does.
-Result<RolloutDecision> RollingUpdateParameters(const RolloutSettings& settings, const LeaderSetState* sts,
-                                        const std::vector<GroupState>& states, bool lws_updated);
+Result<RolloutDecision> RollingUpdateParameters(const RolloutSettings& settings,
+                                                const LeaderSetState* sts,
+                                                const std::vector<GroupState>& states,
+                                                bool lws_updated);
 
 }  // namespace lws::controllers

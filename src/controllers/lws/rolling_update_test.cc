@@ -61,9 +61,9 @@ struct World {
   }
 };
 
-#define EXPECT_PR(decision, p, r)          \
-  do {                                     \
-    auto d_ = (decision);                  \
+#define EXPECT_PR(decision, p, r)                     \
+  do {                                                \
+    auto d_ = (decision);                             \
     EXPECT_EQ(d_.partition, p) << "rule " << d_.rule; \
     EXPECT_EQ(d_.replicas, r) << "rule " << d_.rule;  \
   } while (0)
@@ -345,7 +345,7 @@ TEST(RollingUpdateParameters, ReplicasAnnotationIsReadOnlyByRulesFourAndFive) {
   std::vector<GroupState> states(4, GroupState{true, true});
   EXPECT_PR(Params(Settings(4, 1, 1), &sts, states, false), 0, 4);  // rule 3, at rest
   states.assign(4, GroupState{true, false});
-  EXPECT_PR(Params(Settings(4, 1, 1), &sts, states, true), 4, 5);   // rule 2, template change
+  EXPECT_PR(Params(Settings(4, 1, 1), &sts, states, true), 4, 5);  // rule 2, template change
   sts.partition = 3;
   auto mid_rollout = RollingUpdateParameters(Settings(4, 1, 1), &sts, states, false);
   ASSERT_FALSE(mid_rollout.ok());

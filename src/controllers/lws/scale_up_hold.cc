@@ -55,18 +55,17 @@ bool SetScaleUpHeldCondition(const api::LeaderWorkerSet& lws,
         " groups waits until the existing groups run the current revision and are Ready (" +
         api::kRolloutBeforeScaleUpAnnotation + ")";
     if (before != "True") *event = std::make_pair(kReasonRolloutBeforeScaleUp, message);
-    return SetOwnCondition(conditions, OwnCondition(kConditionScaleUpHeld, true,
-                                                    kReasonRolloutBeforeScaleUp, message,
-                                                    generation, now));
+    return SetOwnCondition(
+        conditions, OwnCondition(kConditionScaleUpHeld, true, kReasonRolloutBeforeScaleUp, message,
+                                 generation, now));
   }
   if (before == "True") {
-    *event = std::make_pair(kReasonScaleUpReleased,
-                            "Scaling to " + std::to_string(lws.Replicas()) +
-                                " groups no longer waits for the rollout");
+    *event = std::make_pair(kReasonScaleUpReleased, "Scaling to " + std::to_string(lws.Replicas()) +
+                                                        " groups no longer waits for the rollout");
   }
-  return SetOwnCondition(conditions, OwnCondition(kConditionScaleUpHeld, false,
-                                                  kReasonScaleUpReleased,
-                                                  "No scale-up waits for a rollout", generation, now));
+  return SetOwnCondition(conditions,
+                         OwnCondition(kConditionScaleUpHeld, false, kReasonScaleUpReleased,
+                                      "No scale-up waits for a rollout", generation, now));
 }
 
 }  // namespace lws::controllers

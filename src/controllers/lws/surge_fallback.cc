@@ -1,8 +1,8 @@
 #include "controllers/lws/surge_fallback.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "api/go_duration.h"
 #include "controllers/lws/own_conditions.h"
@@ -96,13 +96,14 @@ bool SetSurgeFallbackCondition(const api::LeaderWorkerSet& lws, const std::strin
   const std::int64_t generation = lws.metadata.generation;
   if (!state || state->revision != revision_key) {
     return SetOwnCondition(
-        conditions, OwnCondition(kConditionSurgeFallback, false, "NoSurgeFallback",
-                                 "The rollout uses the LeaderWorkerSet's maxSurge and maxUnavailable",
-                                 generation, now));
+        conditions,
+        OwnCondition(kConditionSurgeFallback, false, "NoSurgeFallback",
+                     "The rollout uses the LeaderWorkerSet's maxSurge and maxUnavailable",
+                     generation, now));
   }
-  return SetOwnCondition(conditions, OwnCondition(kConditionSurgeFallback, true,
-                                                  kReasonSurgeUnschedulable, state->reason,
-                                                  generation, now));
+  return SetOwnCondition(conditions,
+                         OwnCondition(kConditionSurgeFallback, true, kReasonSurgeUnschedulable,
+                                      state->reason, generation, now));
 }
 
 }  // namespace lws::controllers

@@ -38,18 +38,18 @@ struct SurgeGroup {
 
 struct SurgeFallbackInputs {
   const api::LeaderWorkerSet* lws = nullptr;
-  RolloutSettings settings;        // from the spec
-  std::string revision_key;        // the revision being rolled out
+  RolloutSettings settings;         // from the spec
+  std::string revision_key;         // the revision being rolled out
   bool update_in_progress = false;  // some desired group is not on revision_key
   std::vector<SurgeGroup> surge;
   Time now;
 };
 
 struct SurgeFallbackDecision {
-  RolloutSettings effective;                       // what the rollout uses
-  std::optional<api::SurgeFallbackState> engage;   // write it and record the Warning event
-  std::optional<std::string> blocked;              // Warning: stuck, and the fallback cannot help
-  std::optional<Duration> recheck_after;           // when a waiting surge group reaches the time
+  RolloutSettings effective;                      // what the rollout uses
+  std::optional<api::SurgeFallbackState> engage;  // write it and record the Warning event
+  std::optional<std::string> blocked;             // Warning: stuck, and the fallback cannot help
+  std::optional<Duration> recheck_after;          // when a waiting surge group reaches the time
 };
 
 SurgeFallbackDecision DecideSurgeFallback(const SurgeFallbackInputs& in);

@@ -55,7 +55,8 @@ struct Case {
 
 TEST(SurgeFallbackTest, EngagesWithTheSurgeThatRuns) {
   Case c(1, 2, {{api::kSurgeFallbackAfterAnnotation, "5m"}});
-  c.pods = {Pod("llama-4", true), Pod("llama-4-1", true), Pod("llama-5", false), Pod("llama-5-1", false)};
+  c.pods = {Pod("llama-4", true), Pod("llama-4-1", true), Pod("llama-5", false),
+            Pod("llama-5-1", false)};
   SurgeFallbackDecision d = c.Decide();
   ASSERT_TRUE(d.engage.has_value());
   EXPECT_EQ(d.effective.max_surge, 1);
@@ -66,8 +67,9 @@ TEST(SurgeFallbackTest, EngagesWithTheSurgeThatRuns) {
             "instead of maxSurge 2 and maxUnavailable 1");
   // Recorded for the revision: the next reconcile reads the same settings from the LWS.
   c.lws.metadata.annotations[api::kSurgeFallbackAnnotation] =
-      api::SurgeFallbackPatch(*d.engage, "1")["metadata"]["annotations"]
-                             [api::kSurgeFallbackAnnotation].get<std::string>();
+      api::SurgeFallbackPatch(*d.engage,
+                              "1")["metadata"]["annotations"][api::kSurgeFallbackAnnotation]
+          .get<std::string>();
   SurgeFallbackDecision again = c.Decide();
   EXPECT_FALSE(again.engage.has_value());
   EXPECT_EQ(again.effective.max_surge, 1);

@@ -3,9 +3,9 @@
 
 #include <utility>
 
+#include "api/base64.h"
 #include "api/go_json.h"
 #include "apiserver/request_body.h"
-#include "api/base64.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -51,16 +51,16 @@ std::optional<Json> ReadRaw(const Json& request, const char* key) {
 Status ReadRequest(const Json& json, AdmissionReviewRequest* request) {
   constexpr std::string_view kStruct = "AdmissionRequest";
   RETURN_IF_ERROR(ReadString(json, "uid", kStruct, "request.uid", "types.UID", &request->uid));
-  RETURN_IF_ERROR(ReadGroupVersion(json, "kind", "GroupVersionKind", "kind",
-                                   &request->kind_group, &request->kind_version, &request->kind));
+  RETURN_IF_ERROR(ReadGroupVersion(json, "kind", "GroupVersionKind", "kind", &request->kind_group,
+                                   &request->kind_version, &request->kind));
   RETURN_IF_ERROR(ReadGroupVersion(json, "resource", "GroupVersionResource", "resource",
                                    &request->resource_group, &request->resource_version,
                                    &request->resource));
   RETURN_IF_ERROR(ReadString(json, "subResource", kStruct, "request.subResource", "string",
                              &request->sub_resource));
   RETURN_IF_ERROR(ReadString(json, "name", kStruct, "request.name", "string", &request->name));
-  RETURN_IF_ERROR(ReadString(json, "namespace", kStruct, "request.namespace", "string",
-                             &request->namespace_));
+  RETURN_IF_ERROR(
+      ReadString(json, "namespace", kStruct, "request.namespace", "string", &request->namespace_));
   RETURN_IF_ERROR(ReadString(json, "operation", kStruct, "request.operation", "v1.Operation",
                              &request->operation));
   if (auto it = json.find("dryRun"); it != json.end() && !it->is_null()) {
@@ -121,14 +121,14 @@ std::string MarshalPatch(const Json& patch) {
 }  // namespace
 
 Result<AdmissionReview> DecodeAdmissionReview(std::string_view body) {
-  ASSIGN_OR_RETURN(Json json,
-                   apiserver::DecodeJsonBody(std::string(body),
-                                             "couldn't get version/kind; json parse error"));
+  ASSIGN_OR_RETURN(
+      Json json,
+      apiserver::DecodeJsonBody(std::string(body), "couldn't get version/kind; json parse error"));
   if (!json.is_object()) return NotAnObject(json);
   AdmissionReview review;
   constexpr std::string_view kStruct = "AdmissionReview";
-  RETURN_IF_ERROR(ReadString(json, "apiVersion", kStruct, "apiVersion", "string",
-                             &review.api_version));
+  RETURN_IF_ERROR(
+      ReadString(json, "apiVersion", kStruct, "apiVersion", "string", &review.api_version));
   RETURN_IF_ERROR(ReadString(json, "kind", kStruct, "kind", "string", &review.kind));
   const std::size_t first_slash = review.api_version.find('/');
   if (first_slash != std::string::npos &&

@@ -42,7 +42,7 @@ struct AdmissionReviewRequest {
   std::string sub_resource;
   std::string name;
   std::string namespace_;
-  std::string operation;  // "CREATE", "UPDATE", "DELETE", "CONNECT"; kept as sent
+  std::string operation;           // "CREATE", "UPDATE", "DELETE", "CONNECT"; kept as sent
   std::optional<Json> object;      // absent when missing or null
   std::optional<Json> old_object;  // absent when missing or null
   bool dry_run = false;

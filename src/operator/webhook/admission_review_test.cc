@@ -137,9 +137,8 @@ TEST(EncodeAdmissionReviewTest, PatchIsBase64OfGoJsonWithPatchType) {
   Result<std::string> patch = api::Base64Decode(answer["response"]["patch"].get<std::string>());
   ASSERT_TRUE(patch.ok());
   // Keys sorted as Go marshals maps; a nil value is omitted (omitempty on an interface).
-  EXPECT_EQ(*patch,
-            R"([{"op":"add","path":"/spec/b","value":{"a":true,"z":1}},)"
-            R"({"op":"remove","path":"/spec/c"},{"op":"add","path":"/spec/d"}])");
+  EXPECT_EQ(*patch, R"([{"op":"add","path":"/spec/b","value":{"a":true,"z":1}},)"
+                    R"({"op":"remove","path":"/spec/c"},{"op":"add","path":"/spec/d"}])");
 }
 
 }  // namespace

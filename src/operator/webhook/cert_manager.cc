@@ -9,9 +9,9 @@
 #include <fstream>
 #include <utility>
 
-#include "base/log.h"
 #include "api/base64.h"
 #include "base/file.h"
+#include "base/log.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -31,8 +31,7 @@ spdlog::logger& Log() {
 // file; the key is readable by the owner only. Unchanged files are left alone. True iff written.
 Result<bool> WriteIfChanged(const std::filesystem::path& path, const std::string& text,
                             bool secret) {
-  if (Result<std::string> current = ReadFile(path.string());
-      current.ok() && *current == text) {
+  if (Result<std::string> current = ReadFile(path.string()); current.ok() && *current == text) {
     return false;
   }
   RETURN_IF_ERROR(WriteFileAtomically(path.string(), text, secret));
@@ -47,8 +46,7 @@ bool BeingDeleted(const Json& object) {
 
 }  // namespace
 
-CertManager::CertManager(EventLoop* loop, const client::Client* client,
-                         CertManagerOptions options)
+CertManager::CertManager(EventLoop* loop, const client::Client* client, CertManagerOptions options)
     : loop_(loop),
       client_(client),
       options_(std::move(options)),
@@ -119,8 +117,8 @@ void CertManager::Sync() {
     RequestSync();
     return;
   }
-  const Duration delay = std::min(options_.retry_delay_max,
-                                  options_.retry_delay_min * (1 << std::min(failures_, 16)));
+  const Duration delay =
+      std::min(options_.retry_delay_max, options_.retry_delay_min * (1 << std::min(failures_, 16)));
   ++failures_;
   Log().warn("webhook certificates: {} (retrying)", synced.message());
   ScheduleNext(delay);
@@ -134,8 +132,8 @@ Status CertManager::SyncOnce() {
 
 Result<CertificateMaterial> CertManager::EnsureSecret() {
   const Time now = loop_->Now();
-  Result<store::ObjectPtr> stored = client_->Get(kSecrets, options_.namespace_,
-                                                 options_.secret_name);
+  Result<store::ObjectPtr> stored =
+      client_->Get(kSecrets, options_.namespace_, options_.secret_name);
   if (!stored.ok() && stored.status().code() != Code::kNotFound) return stored.status();
   const CertificateMaterial current =
       stored.ok() ? MaterialFromSecret((*stored)->json) : CertificateMaterial{};
@@ -145,7 +143,8 @@ Result<CertificateMaterial> CertManager::EnsureSecret() {
   ASSIGN_OR_RETURN(CertificateMaterial issued,
                    IssueCertificates(current, action, names_, options_.validity, now));
   if (stored.ok()) {
-    RETURN_IF_ERROR(client_->Update(kSecrets, SecretWithMaterial((*stored)->json, issued)).status());
+    RETURN_IF_ERROR(
+        client_->Update(kSecrets, SecretWithMaterial((*stored)->json, issued)).status());
   } else {
     const Json secret = NewCertificateSecret(options_.namespace_, options_.secret_name, issued);
     RETURN_IF_ERROR(client_->Create(kSecrets, secret).status());

@@ -47,19 +47,22 @@ class CertManagerTest : public ::testing::Test {
                 ("cert-manager-" +
                  std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     std::filesystem::remove_all(base_dir_);
-    ASSERT_TRUE(client_.Create(kNamespaces, {{"apiVersion", "v1"},
-                                             {"kind", "Namespace"},
-                                             {"metadata", {{"name", kNs}}}})
-                    .ok());
+    ASSERT_TRUE(
+        client_
+            .Create(kNamespaces,
+                    {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNs}}}})
+            .ok());
   }
   void TearDown() override { std::filesystem::remove_all(base_dir_); }
 
   void CreateConfigurations() {
-    ASSERT_TRUE(client_.Create(kMutating, Configuration("MutatingWebhookConfiguration",
-                                                        "lws-mutating-webhook-configuration"))
+    ASSERT_TRUE(client_
+                    .Create(kMutating, Configuration("MutatingWebhookConfiguration",
+                                                     "lws-mutating-webhook-configuration"))
                     .ok());
-    ASSERT_TRUE(client_.Create(kValidating, Configuration("ValidatingWebhookConfiguration",
-                                                          "lws-validating-webhook-configuration"))
+    ASSERT_TRUE(client_
+                    .Create(kValidating, Configuration("ValidatingWebhookConfiguration",
+                                                       "lws-validating-webhook-configuration"))
                     .ok());
   }
   CertManagerOptions Options(const std::string& replica) {
@@ -73,7 +76,9 @@ class CertManagerTest : public ::testing::Test {
   CertificateMaterial SecretMaterial() {
     return MaterialFromSecret(client_.Get(kSecrets, kNs, kSecret).value()->json);
   }
-  std::uint64_t SecretVersion() { return client_.Get(kSecrets, kNs, kSecret).value()->resource_version; }
+  std::uint64_t SecretVersion() {
+    return client_.Get(kSecrets, kNs, kSecret).value()->resource_version;
+  }
   std::string File(const std::string& replica, const std::string& name) {
     Result<std::string> text = ReadFile((base_dir_ / replica / name).string());
     return text.ok() ? *text : "";
@@ -127,10 +132,11 @@ TEST_F(CertManagerTest, CreatesTheSecretWritesFilesAndInjectsEveryWebhook) {
 
 TEST_F(CertManagerTest, FillsTheEmptySecretDeployShipsAndReusesAValidOne) {
   CreateConfigurations();
-  ASSERT_TRUE(client_.Create(kSecrets, {{"apiVersion", "v1"},
-                                        {"kind", "Secret"},
-                                        {"metadata", {{"name", kSecret}, {"namespace", kNs}}},
-                                        {"type", "Opaque"}})
+  ASSERT_TRUE(client_
+                  .Create(kSecrets, {{"apiVersion", "v1"},
+                                     {"kind", "Secret"},
+                                     {"metadata", {{"name", kSecret}, {"namespace", kNs}}},
+                                     {"type", "Opaque"}})
                   .ok());
   {
     CertManager manager(&plane_.loop, &client_, Options("a"));
@@ -286,8 +292,8 @@ class RacingClient final : public client::Client {
 
 TEST_F(CertManagerTest, LosingTheCreateRaceServesTheWinnersSecret) {
   CreateConfigurations();
-  const CertificateNames names = WebhookCertificateNames("lws-webhook-service", kNs, {},
-                                                         {"127.0.0.1"});
+  const CertificateNames names =
+      WebhookCertificateNames("lws-webhook-service", kNs, {}, {"127.0.0.1"});
   const CertificateMaterial winner =
       IssueCertificates({}, CertificateAction::kIssueAll, names, {}, plane_.loop.Now()).value();
   RacingClient racing(&client_, [&] {
@@ -313,9 +319,9 @@ TEST_F(CertManagerTest, LosingTheRotationRaceServesTheWinnersSecret) {
   const CertificateNames names = first.names();
   CertificateMaterial winner;
   RacingClient racing(&client_, [&] {
-    winner = IssueCertificates(original, CertificateAction::kIssueServing, names, {},
-                               plane_.loop.Now())
-                 .value();
+    winner =
+        IssueCertificates(original, CertificateAction::kIssueServing, names, {}, plane_.loop.Now())
+            .value();
     Json secret = client_.Get(kSecrets, kNs, kSecret).value()->json;
     ASSERT_TRUE(client_.Update(kSecrets, SecretWithMaterial(secret, winner)).ok());
   });

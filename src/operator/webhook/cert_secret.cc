@@ -27,8 +27,7 @@ void SetData(Json* secret, const CertificateMaterial& material) {
   data[std::string(kServingKeyKey)] = api::Base64Encode(material.serving_key);
 }
 
-bool ValidAuthority(const CertificateMaterial& material, const CertificateNames& names,
-                    Time at) {
+bool ValidAuthority(const CertificateMaterial& material, const CertificateNames& names, Time at) {
   if (material.ca_cert.empty() || material.ca_key.empty()) return false;
   return transport::CheckKeyMatches(material.ca_cert, material.ca_key).ok() &&
          transport::VerifyServingCertificate(material.ca_cert, material.ca_cert, names.ca_name, at)
@@ -84,9 +83,12 @@ Json NewCertificateSecret(std::string_view ns, std::string_view name,
 
 std::string_view ToString(CertificateAction action) {
   switch (action) {
-    case CertificateAction::kKeep: return "keep";
-    case CertificateAction::kIssueServing: return "issue a serving certificate";
-    case CertificateAction::kIssueAll: return "issue a CA and a serving certificate";
+    case CertificateAction::kKeep:
+      return "keep";
+    case CertificateAction::kIssueServing:
+      return "issue a serving certificate";
+    case CertificateAction::kIssueAll:
+      return "issue a CA and a serving certificate";
   }
   return "?";
 }

@@ -19,8 +19,8 @@ const Time kNow = Time(std::chrono::seconds(1'700'000'000));
 class CertSecretTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    names_ = new CertificateNames(WebhookCertificateNames("lws-webhook-service", "lws-system", {},
-                                                          {"127.0.0.1"}));
+    names_ = new CertificateNames(
+        WebhookCertificateNames("lws-webhook-service", "lws-system", {}, {"127.0.0.1"}));
     fresh_ = new CertificateMaterial(
         IssueCertificates({}, CertificateAction::kIssueAll, *names_, {}, kNow).value());
   }
@@ -39,8 +39,8 @@ TEST_F(CertSecretTest, NamesAreTheServiceNamesThenTheExtras) {
       WebhookCertificateNames("svc", "ns", {"webhook.example"}, {"127.0.0.1"});
   EXPECT_EQ(names.ca_name, "lws-ca");
   EXPECT_EQ(names.ca_organization, "lws");
-  EXPECT_THAT(names.dns_names, ElementsAre("svc.ns.svc", "svc.ns.svc.cluster.local",
-                                           "webhook.example"));
+  EXPECT_THAT(names.dns_names,
+              ElementsAre("svc.ns.svc", "svc.ns.svc.cluster.local", "webhook.example"));
   EXPECT_THAT(names.ip_addresses, ElementsAre("127.0.0.1"));
 }
 
@@ -76,8 +76,7 @@ TEST_F(CertSecretTest, SecretDataRoundTrips) {
   EXPECT_EQ(rewritten["data"]["other"], "eA==");
   EXPECT_EQ(MaterialFromSecret(rewritten), (CertificateMaterial{"a", "b", "c", "d"}));
   // deploy/webhook/secret.yaml ships the Secret without data; garbage reads as missing.
-  EXPECT_EQ(MaterialFromSecret(Json::parse(R"({"data":{"ca.crt":"%%%"}})")),
-            CertificateMaterial{});
+  EXPECT_EQ(MaterialFromSecret(Json::parse(R"({"data":{"ca.crt":"%%%"}})")), CertificateMaterial{});
 }
 
 TEST_F(CertSecretTest, PlanKeepsValidMaterialUntilTheLookahead) {
@@ -105,8 +104,8 @@ TEST_F(CertSecretTest, PlanReissuesWhatIsMissingBrokenOrForOtherNames) {
   broken = *fresh_;
   broken.serving_cert.clear();
   EXPECT_EQ(PlanCertificates(broken, *names_, validity, kNow), CertificateAction::kIssueServing);
-  const CertificateNames other = WebhookCertificateNames("lws-webhook-service", "lws-system", {},
-                                                         {"10.0.0.1"});
+  const CertificateNames other =
+      WebhookCertificateNames("lws-webhook-service", "lws-system", {}, {"10.0.0.1"});
   EXPECT_EQ(PlanCertificates(*fresh_, other, validity, kNow), CertificateAction::kIssueServing);
 }
 

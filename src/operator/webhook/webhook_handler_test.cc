@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "api/base64.h"
 #include "api/lws_testing.h"
 #include "apiserver/patch.h"
-#include "api/base64.h"
 #include "controllers/admission/lws_webhooks.h"
 
 namespace lws::operator_webhook {
@@ -20,8 +20,8 @@ constexpr const char* kMutatePod = "/mutate--v1-pod";
 constexpr const char* kValidatePod = "/validate--v1-pod";
 
 Json Review(const std::string& operation, const Json* object, const Json* old_object = nullptr) {
-  Json request = {{"uid", "uid-1"}, {"operation", operation}, {"namespace", "default"},
-                  {"name", "x"}};
+  Json request = {
+      {"uid", "uid-1"}, {"operation", operation}, {"namespace", "default"}, {"name", "x"}};
   if (object != nullptr) request["object"] = *object;
   if (old_object != nullptr) request["oldObject"] = *old_object;
   return {{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"request", request}};
@@ -72,7 +72,8 @@ class WebhookHandlerTest : public ::testing::Test {
       "metadata":{"name":"demo-1","namespace":"default",
         "labels":{"leaderworkerset.sigs.k8s.io/name":"demo",
                   "leaderworkerset.sigs.k8s.io/group-index":"1",
-                  "leaderworkerset.sigs.k8s.io/worker-index":")" + worker_index + R"(",
+                  "leaderworkerset.sigs.k8s.io/worker-index":")" +
+                       worker_index + R"(",
                   "leaderworkerset.sigs.k8s.io/template-revision-hash":"abc"},
         "annotations":{"leaderworkerset.sigs.k8s.io/size":"3"}},
       "spec":{"subdomain":"demo","containers":[{"name":"c","image":"busybox"}]}})");
@@ -131,9 +132,10 @@ TEST_F(WebhookHandlerTest, InvalidLwsIsDeniedWithTheInnerMessage) {
   const std::string message =
       "spec.rolloutStrategy.rollingUpdateConfiguration.maxSurge: Invalid value: -1: must be "
       "greater than or equal to 0";
-  EXPECT_EQ(answer["response"]["status"],
-            Json({{"metadata", Json::object()}, {"message", message}, {"reason", "Forbidden"},
-                  {"code", 403}}));
+  EXPECT_EQ(answer["response"]["status"], Json({{"metadata", Json::object()},
+                                                {"message", message},
+                                                {"reason", "Forbidden"},
+                                                {"code", 403}}));
   // The in-process plugin says the same behind kube-apiserver's prefix.
   apiserver::AdmissionRequest request;
   request.object = &lws;
@@ -229,10 +231,11 @@ TEST_F(WebhookHandlerTest, UndecodableObjectsAre400s) {
 
 TEST_F(WebhookHandlerTest, MalformedRequestsAnswerUntypedReviews) {
   auto untyped = [](int code, const std::string& message) {
-    return Json({{"response",
-                  {{"uid", ""},
-                   {"allowed", false},
-                   {"status", {{"metadata", Json::object()}, {"message", message}, {"code", code}}}}}});
+    return Json(
+        {{"response",
+          {{"uid", ""},
+           {"allowed", false},
+           {"status", {{"metadata", Json::object()}, {"message", message}, {"code", code}}}}}});
   };
   EXPECT_EQ(SendRaw(Post(kValidateLws, "")), untyped(400, "request body is empty"));
   EXPECT_EQ(SendRaw(Post(kValidateLws, "{}", "application/json; charset=utf-8")),
@@ -242,8 +245,9 @@ TEST_F(WebhookHandlerTest, MalformedRequestsAnswerUntypedReviews) {
   EXPECT_EQ(SendRaw(Post(kValidateLws, std::string(kMaxReviewBytes, ' '))),
             untyped(413, "request entity is too large; limit is 7340032 bytes"));
   EXPECT_EQ(SendRaw(Post(kValidateLws, R"({"request":{"uid":1}})")),
-            untyped(400, "json: cannot unmarshal number into Go struct field "
-                         "AdmissionRequest.request.uid of type types.UID"));
+            untyped(400,
+                    "json: cannot unmarshal number into Go struct field "
+                    "AdmissionRequest.request.uid of type types.UID"));
 }
 
 TEST_F(WebhookHandlerTest, AnswerEchoesTheReviewVersion) {

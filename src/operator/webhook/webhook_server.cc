@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <utility>
 
-#include "base/log.h"
 #include "base/file.h"
+#include "base/log.h"
 
 namespace lws::operator_webhook {
 

@@ -44,7 +44,7 @@ struct WebhookRequestRecord {
 using WebhookObserver = std::function<void(const WebhookRequestRecord&)>;
 
 struct WebhookServerOptions {
-  std::string host;        // webhook.host; "" listens on every IPv4 address
+  std::string host;           // webhook.host; "" listens on every IPv4 address
   std::uint16_t port = 9443;  // 0: an ephemeral port (tests)
   std::string cert_dir = "/tmp/k8s-webhook-server/serving-certs";
   std::string cert_name = "tls.crt";
@@ -52,15 +52,14 @@ struct WebhookServerOptions {
   int threads = 2;
   Duration cert_check_interval = std::chrono::seconds(10);
   apiserver::TlsPolicy tls_policy;  // the Configuration's `tls` section
-  WebhookObserver observer;  // optional
+  WebhookObserver observer;         // optional
 };
 
 class WebhookServer {
  public:
   // Reads the certificate, binds and serves `endpoints` (normally LwsWebhookEndpoints()).
   // REQUIRES: `loop` outlives the server.
-  static Result<std::unique_ptr<WebhookServer>> Start(EventLoop* loop,
-                                                      WebhookServerOptions options,
+  static Result<std::unique_ptr<WebhookServer>> Start(EventLoop* loop, WebhookServerOptions options,
                                                       std::vector<WebhookEndpoint> endpoints);
   WebhookServer(const WebhookServer&) = delete;
   WebhookServer& operator=(const WebhookServer&) = delete;

@@ -5,14 +5,10 @@
 // deadline. Timeouts only turn a hang into a failure; nothing measures speed.
 #include "operator/webhook/webhook_server.h"
 
+#include <gtest/gtest.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
-
-#include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <mutex>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -21,7 +17,10 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <gtest/gtest.h>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
 
 #include "api/lws_testing.h"
 #include "base/run_on_loop.h"
@@ -57,7 +56,8 @@ Answer Exchange(std::uint16_t port, const std::string& ca_pem, const std::string
   ssl::context context(ssl::context::tls_client);
   context.add_certificate_authority(net::buffer(ca_pem));
   context.set_verify_mode(ssl::verify_peer);
-  if (offer.max_version != 0) SSL_CTX_set_max_proto_version(context.native_handle(), offer.max_version);
+  if (offer.max_version != 0)
+    SSL_CTX_set_max_proto_version(context.native_handle(), offer.max_version);
   if (!offer.tls12_suites.empty()) {
     SSL_CTX_set_cipher_list(context.native_handle(), offer.tls12_suites.c_str());
   }
@@ -88,12 +88,11 @@ Answer Exchange(std::uint16_t port, const std::string& ca_pem, const std::string
 }
 
 std::string ValidationReview() {
-  Json review = {{"apiVersion", "admission.k8s.io/v1"},
-                 {"kind", "AdmissionReview"},
-                 {"request",
-                  {{"uid", "e2e-1"},
-                   {"operation", "CREATE"},
-                   {"object", api::testing::DefaultLwsJson()}}}};
+  Json review = {
+      {"apiVersion", "admission.k8s.io/v1"},
+      {"kind", "AdmissionReview"},
+      {"request",
+       {{"uid", "e2e-1"}, {"operation", "CREATE"}, {"object", api::testing::DefaultLwsJson()}}}};
   review["request"]["object"]["spec"]["replicas"] = 100000;
   review["request"]["object"]["spec"]["leaderWorkerTemplate"]["size"] = 1000000;
   return review.dump();
@@ -161,9 +160,9 @@ class WebhookServerTest : public ::testing::Test {
 
 TEST_F(WebhookServerTest, ServesAReviewOverVerifiedHttps) {
   StartServer(Options());
-  const Answer answer = Exchange(server_->port(), first_.ca_cert,
-                                 "/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset",
-                                 ValidationReview());
+  const Answer answer =
+      Exchange(server_->port(), first_.ca_cert,
+               "/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset", ValidationReview());
   ASSERT_FALSE(answer.error) << answer.error.message();
   EXPECT_EQ(answer.status, 200);
   const Json review = Json::parse(answer.body);
