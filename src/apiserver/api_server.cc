@@ -97,7 +97,7 @@ void ApiServer::set_server_address(std::string address) {
 }
 
 HttpResponse ApiServer::Handle(const HttpRequest& request) {
-  if (audit_ == nullptr || request.in_process) return HandleAuthenticated(request, nullptr);
+  if (audit_ == nullptr) return HandleAuthenticated(request, nullptr);
   const Time received = options_.clock->Now();
   AuthorizationAttributes attributes;
   HttpResponse response = HandleAuthenticated(request, &attributes);
@@ -115,41 +115,37 @@ HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request,
   }
   if (!user.ok()) return StatusAnswer(user.status());
   if (!target.ok()) return StatusAnswer(target.status());
-  if (std::optional<HttpResponse> refused = Authorize(request, *target, *user, audited)) {
-    return *refused;
+  if (std::optional<Json> refused = Refusal(request.method, *target, *user, audited)) {
+    HttpResponse response;
+    response.status = 403;
+    response.headers.Add("Content-Type", "application/json");
+    response.body = refused->dump();
+    return response;
   }
-  HttpResponse response;
-  if (AddressesEventsV1(*target)) {
-    response = HandleEventsV1(request, std::move(*target), *user);
-  } else {
-    RequestHandler handler(this, request, std::move(*target), served(), *user);
-    response = handler.Run();
-  }
-  if (!request.in_process && PrefersProtobuf(request.headers.Get("Accept")))
-    EncodeAsProtobuf(&response);
+  ApiRequest api_request = FromHttp(request, std::move(*target));
+  HttpResponse response = AddressesEventsV1(api_request.target)
+                              ? HandleEventsV1(api_request, *user)
+                              : RequestHandler(this, api_request, served(), *user).Run();
+  if (PrefersProtobuf(api_request.accept)) EncodeAsProtobuf(&response);
   return response;
 }
 
-std::optional<HttpResponse> ApiServer::Authorize(const HttpRequest& request,
-                                                 const RequestTarget& target, const UserInfo& user,
-                                                 const AuthorizationAttributes* known) const {
+std::optional<Json> ApiServer::Refusal(const std::string& method, const RequestTarget& target,
+                                       const UserInfo& user,
+                                       const AuthorizationAttributes* known) const {
   if (authorizer_ == nullptr) return std::nullopt;
   AuthorizationAttributes computed;
   if (known == nullptr) {
-    computed = AttributesFor(request.method, target);
+    computed = AttributesFor(method, target);
     computed.user = user;
   }
   const AuthorizationAttributes& attributes = known != nullptr ? *known : computed;
   AuthorizationDecision decision = authorizer_->Authorize(attributes);
   if (decision.allowed) return std::nullopt;
   Logger("apiserver")
-      ->info("forbidden: {} {} by {}: {}", request.method, request.target, user.name,
+      ->info("forbidden: {} {} by {}: {}", method, target.path, user.name,
              decision.reason.empty() ? "no RBAC rule allows it" : decision.reason);
-  HttpResponse response;
-  response.status = 403;
-  response.headers.Add("Content-Type", "application/json");
-  response.body = ForbiddenStatusJson(attributes, decision.reason).dump();
-  return response;
+  return ForbiddenStatusJson(attributes, decision.reason);
 }
 
 Status ApiServer::SeedNamespaces() {
@@ -202,16 +198,16 @@ Status ApiServer::InstallLwsCrd() {
   std::string name = store::MetaString(api::LwsCrd(), "name");
   if (options_.store->Get(crds, "", name).ok()) return Status::Ok();
   // Through the same path as `kubectl create -f crd.yaml`, so the CRD gets its status too.
-  HttpRequest request;
-  request.method = "POST";
-  request.target = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldManager=lws";
-  request.headers.Add("Content-Type", "application/json");
-  request.body = api::LwsCrd().dump();
-  ASSIGN_OR_RETURN(RequestTarget target, ParseRequestTarget(request.target));
-  HttpResponse response =
-      RequestHandler(this, request, std::move(target), served(), AdminUser()).Run();
-  if (response.status != 201) {
-    return Status(Code::kInternal, "installing the LeaderWorkerSet CRD failed: " + response.body);
+  WriteCall call;
+  call.group = "apiextensions.k8s.io";
+  call.version = "v1";
+  call.resource = "customresourcedefinitions";
+  call.body = api::LwsCrd();
+  call.field_manager = "lws";
+  Result<store::ObjectPtr> created = Write(std::move(call));
+  if (!created.ok()) {
+    return Status(Code::kInternal,
+                  "installing the LeaderWorkerSet CRD failed: " + created.status().message());
   }
   return Status::Ok();
 }

@@ -29,6 +29,7 @@
 #include "api/resources.h"
 #include "api/schema.h"
 #include "apiserver/admission.h"
+#include "apiserver/api_request.h"
 #include "apiserver/apply_schema.h"
 #include "apiserver/audit_log.h"
 #include "apiserver/authenticator.h"
@@ -38,6 +39,7 @@
 #include "apiserver/openapi.h"
 #include "apiserver/request_target.h"
 #include "apiserver/webhook_admission.h"
+#include "apiserver/write_port.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "store/store.h"
@@ -79,14 +81,20 @@ struct ServedResources {
 // Whether `target` addresses events.k8s.io/v1 events (served from core/v1, event_versions.h).
 bool AddressesEventsV1(const RequestTarget& target);
 
-class ApiServer {
+class ApiServer final : public WritePort {
  public:
   static Result<std::unique_ptr<ApiServer>> Create(ApiServerOptions options);
   ApiServer(const ApiServer&) = delete;
   ApiServer& operator=(const ApiServer&) = delete;
 
-  // Answers one request. Never throws; every failure is a metav1.Status response.
+  // Answers one HTTP request. Never throws; every failure is a metav1.Status response.
   HttpResponse Handle(const HttpRequest& request);
+  // The write port (write_port.h), for in-process writers: no authentication (the caller is
+  // trusted and names its user), no audit record, no bytes.
+  Result<store::ObjectPtr> Write(WriteCall call) override;
+  std::shared_ptr<const api::ResourceInfo> Served(const std::string& group,
+                                                  const std::string& version,
+                                                  const std::string& resource) const override;
 
   std::shared_ptr<const ServedResources> served() const;
   // The bearer token requests must carry ("" when open), for in-process clients.
@@ -106,17 +114,15 @@ class ApiServer {
   explicit ApiServer(ApiServerOptions options);
 
   // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
-  HttpResponse HandleEventsV1(const HttpRequest& request, RequestTarget target,
-                              const UserInfo& user);
+  HttpResponse HandleEventsV1(const ApiRequest& request, const UserInfo& user);
   // Handle without the audit record: authentication, authorization, the handlers. `audited`
   // (null when the request is not audited) receives the request's attributes and user as far as
   // they are known, computed once for the authorizer and the audit log both.
   HttpResponse HandleAuthenticated(const HttpRequest& request, AuthorizationAttributes* audited);
-  // 403 with kube-apiserver's Forbidden Status, or nothing when `user` may make the request;
+  // kube-apiserver's Forbidden Status document, or nothing when `user` may make the request;
   // `known`: the request's attributes when already computed.
-  std::optional<HttpResponse> Authorize(const HttpRequest& request, const RequestTarget& target,
-                                        const UserInfo& user,
-                                        const AuthorizationAttributes* known) const;
+  std::optional<Json> Refusal(const std::string& method, const RequestTarget& target,
+                              const UserInfo& user, const AuthorizationAttributes* known) const;
   Status SeedNamespaces();
   // system-node-critical and system-cluster-critical (api/priority_class.h), when missing.
   Status SeedPriorityClasses();

@@ -52,7 +52,6 @@ Authenticator::Authenticator(store::Store* store, const Clock* clock, std::strin
       signer_(std::move(signer)) {}
 
 Result<UserInfo> Authenticator::Authenticate(const HttpRequest& request) const {
-  if (request.in_process) return request.user != nullptr ? *request.user : AdminUser();
   if (!enabled()) return AdminUser();
   const std::string header = request.headers.Get("Authorization");
   if (header.empty()) return AnonymousUser();

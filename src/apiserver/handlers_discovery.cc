@@ -27,7 +27,7 @@ Result<HttpResponse> RequestHandler::Health() {
 }
 
 Result<HttpResponse> RequestHandler::CoreVersionsOrAggregated(bool core) {
-  DiscoveryRepresentation representation = NegotiateDiscovery(http_.headers.Get("Accept"));
+  DiscoveryRepresentation representation = NegotiateDiscovery(request_.accept);
   if (representation.aggregated) {
     return JsonResponse(200, AggregatedDiscovery(served_->registry, core, representation.version),
                         representation.content_type);
@@ -60,7 +60,7 @@ Result<HttpResponse> RequestHandler::ResourceListDocument() {
 // version "example.com/v1"; ensure CRDs are installed first`. kubectl asks for the protobuf form
 // (gnostic's openapi_v2.Document), whose empty message is the empty body.
 Result<HttpResponse> RequestHandler::OpenApiV2Document() {
-  const std::string accept = http_.headers.Get("Accept");
+  const std::string accept = request_.accept;
   if (accept.find("application/com.github.proto-openapi.spec.v2") != std::string::npos) {
     HttpResponse response;
     // kube-openapi answers this type: Go's mime parser refuses the requested one's "@".

@@ -60,10 +60,10 @@ class EventsV1Stream final : public ResponseStream {
 
 // The core/v1 body of an events.k8s.io/v1 write, or nullopt when the body is not one this view
 // converts (no body, protobuf, malformed): the core pipeline then answers it as it would.
-Result<std::optional<Json>> CoreBody(const HttpRequest& request) {
+Result<std::optional<Json>> CoreBody(const ApiRequest& request) {
   const std::string& method = request.method;
   if (method != "POST" && method != "PUT" && method != "PATCH") return std::optional<Json>();
-  const std::string content_type = request.headers.Get("Content-Type");
+  const std::string& content_type = request.content_type;
   std::optional<PatchType> patch_type;
   if (method == "PATCH") {
     static const api::ResourceInfo kCoreEvents = [] {
@@ -75,9 +75,11 @@ Result<std::optional<Json>> CoreBody(const HttpRequest& request) {
     if (!type.ok()) return std::optional<Json>();
     patch_type = *type;
   }
-  Result<Json> body = request.parsed_body != nullptr ? Result<Json>(*request.parsed_body)
-                      : patch_type                   ? ParsePatchBody(*patch_type, request.body)
-                                                     : ParseObjectBody(content_type, request.body);
+  static const std::string kNoBody;
+  const std::string& bytes = request.body_bytes != nullptr ? *request.body_bytes : kNoBody;
+  Result<Json> body = request.body_value != nullptr ? Result<Json>(*request.body_value)
+                      : patch_type                  ? ParsePatchBody(*patch_type, bytes)
+                                                    : ParseObjectBody(content_type, bytes);
   if (!body.ok()) return std::optional<Json>();
   if (patch_type) return std::optional<Json>(EventsV1PatchToCore(*patch_type, std::move(*body)));
   std::string api_version = body->is_object() ? api::StringMember(*body, "apiVersion") : "";
@@ -112,8 +114,9 @@ bool AddressesEventsV1(const RequestTarget& target) {
          target.version == "v1" && target.resource == "events";
 }
 
-HttpResponse ApiServer::HandleEventsV1(const HttpRequest& request, RequestTarget target,
-                                       const UserInfo& user) {
+HttpResponse ApiServer::HandleEventsV1(const ApiRequest& request, const UserInfo& user) {
+  ApiRequest core = request;
+  RequestTarget& target = core.target;
   target.group.clear();
   target.as_events_v1 = true;
   if (target.query.Has("fieldSelector")) {
@@ -123,9 +126,8 @@ HttpResponse ApiServer::HandleEventsV1(const HttpRequest& request, RequestTarget
   }
   Result<std::optional<Json>> body = CoreBody(request);
   if (!body.ok()) return ErrorAnswer(body.status());
-  HttpRequest core = request;
-  if (body->has_value()) core.parsed_body = &**body;
-  HttpResponse response = RequestHandler(this, core, std::move(target), served(), user).Run();
+  if (body->has_value()) core.body_value = &**body;
+  HttpResponse response = RequestHandler(this, core, served(), user).Run();
   ConvertAnswer(&response);
   return response;
 }

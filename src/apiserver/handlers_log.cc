@@ -58,7 +58,7 @@ HttpResponse TextResponse(std::string body) {
 }  // namespace
 
 Result<HttpResponse> RequestHandler::PodLog() {
-  if (http_.method != "GET") return MethodNotAllowedError();
+  if (request_.method != "GET") return MethodNotAllowedError();
   const PodLogSource* source = server_->pod_log_source();
   if (source == nullptr) return KubeletSubresource();  // cleared since the routing looked
   // kube-apiserver validates the options before it looks at the pod (LogREST.Get).

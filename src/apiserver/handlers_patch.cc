@@ -19,10 +19,9 @@ constexpr int kPatchAttempts = 5;
 }  // namespace
 
 Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
-  ASSIGN_OR_RETURN(PatchType type,
-                   PatchTypeFromContentType(http_.headers.Get("Content-Type"), *info_));
-  if (type != PatchType::kApply && target_.query.Has("force")) return ForceNotAllowed();
-  if (type == PatchType::kApply && target_.query.Get("fieldManager").empty()) {
+  ASSIGN_OR_RETURN(PatchType type, PatchTypeFromContentType(request_.content_type, *info_));
+  if (type != PatchType::kApply && request_.options.force.has_value()) return ForceNotAllowed();
+  if (type == PatchType::kApply && request_.options.field_manager.empty()) {
     return FieldManagerRequired();
   }
   ASSIGN_OR_RETURN(
@@ -57,7 +56,7 @@ Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
         options.kind = info_->kind;
         options.name = target_.name;
         options.namespace_ = target_.namespace_;
-        options.force = target_.query.GetBool("force");
+        options.force = request_.options.force.value_or(false);
         ASSIGN_OR_RETURN(ApplyResult applied, Apply(live, patch, options));
         object = std::move(applied.object);
         created = applied.created;

@@ -83,7 +83,7 @@ Json ListAsJson(const api::ResourceInfo& info, const store::ListResult& list) {
 
 Result<HttpResponse> RequestHandler::Get() {
   ASSIGN_OR_RETURN(store::ObjectPtr object, store_->Get(*info_, target_.namespace_, target_.name));
-  TableRepresentation rep = NegotiateTable(http_.headers.Get("Accept"));
+  TableRepresentation rep = NegotiateTable(request_.accept);
   if (!rep.table) return ObjectResponse(200, object);
   ASSIGN_OR_RETURN(TableOptions options, TableOptionsFor(target_.query, rep, now_));
   return JsonResponse(200, TableForObject(*info_, object->FullJson(), options), rep.content_type);
@@ -103,7 +103,7 @@ Result<HttpResponse> RequestHandler::List() {
   }
   options.continue_token = target_.query.Get("continue");
   ASSIGN_OR_RETURN(store::ListResult list, store_->List(*info_, options));
-  TableRepresentation rep = NegotiateTable(http_.headers.Get("Accept"));
+  TableRepresentation rep = NegotiateTable(request_.accept);
   if (!rep.table) {
     HttpResponse response;
     response.headers.Add("Content-Type", "application/json");
@@ -143,10 +143,10 @@ Result<HttpResponse> RequestHandler::Watch() {
     ASSIGN_OR_RETURN(std::int64_t seconds, api::GoAtoi(q.Get("timeoutSeconds")));
     if (seconds > 0) timeout = std::chrono::seconds(seconds);
   }
-  TableRepresentation rep = NegotiateTable(http_.headers.Get("Accept"));
+  TableRepresentation rep = NegotiateTable(request_.accept);
   ASSIGN_OR_RETURN(TableOptions table, TableOptionsFor(q, rep, now_));
   Result<store::WatcherPtr> watcher = store_->Watch(*info_, std::move(options));
-  const bool protobuf = !rep.table && PrefersProtobuf(http_.headers.Get("Accept")) &&
+  const bool protobuf = !rep.table && PrefersProtobuf(request_.accept) &&
                         api::protobuf::HasProtobuf(info_->ApiVersion(), info_->kind);
   if (!watcher.ok() && watcher.status().code() == Code::kGone) {
     HttpResponse response;

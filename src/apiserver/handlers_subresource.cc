@@ -77,7 +77,7 @@ Json ScaleOf(const api::ResourceInfo& info, const Json& object) {
 }  // namespace
 
 Result<HttpResponse> RequestHandler::Scale() {
-  const std::string& method = http_.method;
+  const std::string& method = request_.method;
   if (method != "GET" && method != "PUT" && method != "PATCH") return MethodNotAllowedError();
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   Json scale = ScaleOf(*info_, current->json);
@@ -91,7 +91,7 @@ Result<HttpResponse> RequestHandler::Scale() {
     if (!body.is_object()) return Status::BadRequest("the request body is not a Scale object");
     wanted = std::move(body);
   } else {
-    std::string content_type = http_.headers.Get("Content-Type");
+    std::string content_type = request_.content_type;
     ASSIGN_OR_RETURN(Json patch, BodyJson([](const std::string& bytes) {
                        return DecodeJsonBody(bytes, "error decoding patch");
                      }));

@@ -65,13 +65,14 @@ void MarkShapesChecked(const store::StoredObject& version,
 
 Result<Json> RequestHandler::BodyJson(
     const std::function<Result<Json>(const std::string&)>& decode) const {
-  if (http_.parsed_body != nullptr) return std::move(*http_.parsed_body);  // read once
-  return decode(http_.body);
+  if (request_.body_value != nullptr) return std::move(*request_.body_value);  // read once
+  static const std::string kNoBody;
+  return decode(request_.body_bytes != nullptr ? *request_.body_bytes : kNoBody);
 }
 
 Result<Json> RequestHandler::SubresourceBody(
     std::string_view kind, std::initializer_list<std::string_view> versions) const {
-  const std::string content_type = http_.headers.Get("Content-Type");
+  const std::string content_type = request_.content_type;
   ASSIGN_OR_RETURN(Json body, BodyJson([&](const std::string& bytes) {
                      return ParseObjectBody(content_type, bytes);
                    }));
@@ -88,7 +89,7 @@ Result<Json> RequestHandler::SubresourceBody(
 }
 
 Result<Json> RequestHandler::DecodeObjectBody(bool require_name_match) {
-  const std::string content_type = http_.headers.Get("Content-Type");
+  const std::string content_type = request_.content_type;
   ASSIGN_OR_RETURN(Json object, BodyJson([&](const std::string& body) {
                      return ParseObjectBody(content_type, body);
                    }));
@@ -163,7 +164,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::strin
 
   // Decoding: what every object gets before any webhook sees it. A patch can nest an object
   // deeper than any body could (kube-apiserver decodes the patched object again).
-  if (!http_.in_process) {
+  if (!request_.in_process) {
     if (std::string deep = api::JsonDepthError(*object); !deep.empty()) {
       return Status::BadRequest(info_->kind + " in version " + api::GoQuote(info_->version) +
                                 " cannot be handled as a " + info_->kind + ": " + deep);
@@ -174,7 +175,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::strin
     schema->ApplyDefaults(object);
   } else {
     // In-process callers are this project's controllers, whose objects are typed by construction.
-    if (!http_.in_process) {
+    if (!request_.in_process) {
       ASSIGN_OR_RETURN(std::vector<std::string> unknown, DecodeBuiltin(*info_, object));
       RETURN_IF_ERROR(ReportUnknownFields(unknown, mode));
     }
@@ -191,7 +192,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::strin
   admission.old_object = old;
   admission.old_version = old_version;
   admission.dry_run = DryRun();
-  admission.field_manager = target_.query.Get("fieldManager");
+  admission.field_manager = request_.options.field_manager;
   admission.warnings = &warnings_;
   admission.user = &user_;
   const AdmissionChain& chain = server_->options_.admission;
@@ -314,8 +315,8 @@ Result<HttpResponse> RequestHandler::Update(bool status_only) {
 
 Result<HttpResponse> RequestHandler::Delete() {
   Json body;
-  if (!http_.body.empty() || http_.parsed_body != nullptr) {
-    const std::string content_type = http_.headers.Get("Content-Type");
+  if (request_.has_body()) {
+    const std::string content_type = request_.content_type;
     ASSIGN_OR_RETURN(body, BodyJson([&](const std::string& bytes) {
                        return ParseObjectBody(content_type, bytes);
                      }));

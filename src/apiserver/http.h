@@ -19,15 +19,11 @@
 #include <utility>
 #include <vector>
 
-#include "api/json_fwd.h"
-
 namespace lws::store {
 struct StoredObject;
 }  // namespace lws::store
 
 namespace lws::apiserver {
-
-struct UserInfo;  // user_info.h
 
 // Header fields in arrival order. Names compare case-insensitively (Get).
 struct HttpHeaders {
@@ -47,16 +43,6 @@ struct HttpRequest {
   HttpHeaders headers;
   std::string body;
   std::string remote;  // "127.0.0.1:53412", for logs
-  // In-process callers (client/local) pass their JSON body as the value itself and leave `body`
-  // empty: serialising it only for the handler to parse it again was a large part of each
-  // simulated write. Not owned; it outlives the Handle call, and the handler takes it (moves
-  // from it) instead of copying it.
-  api::Json* parsed_body = nullptr;
-  // The caller runs in this process and reads an object answer from HttpResponse::object, so
-  // such answers leave `body` empty and the stored version is not serialised for nobody.
-  bool in_process = false;
-  // Who an in-process caller acts as (not owned); null: the administrator.
-  const UserInfo* user = nullptr;
 };
 
 // The body of a streamed (chunked) response: a watch. The transport calls Start once, then Next
@@ -78,8 +64,8 @@ struct HttpResponse {
   int status = 200;
   HttpHeaders headers;  // Content-Type and Warning among them; Content-Length is the transport's
   std::string body;     // ignored when `stream` is set
-  // When the answer is a stored object: that object, so an in-process caller copies its value
-  // instead of parsing `body` (which is then its bytes, or empty for an in-process request).
+  // When the answer is a stored object: that object, and `body` its bytes (empty for an
+  // in-process request of the write port, which takes the object itself).
   std::shared_ptr<const store::StoredObject> object;
   std::shared_ptr<ResponseStream> stream;
   // For a stream: end it cleanly after this long (the watch's timeoutSeconds).

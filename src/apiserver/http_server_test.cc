@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/codec.h"
 #include "apiserver/http_testing.h"
 
 namespace lws::apiserver {

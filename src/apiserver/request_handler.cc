@@ -5,15 +5,16 @@
 
 #include "apiserver/status_json.h"
 #include "base/log.h"
+#include "store/document_object.h"
 
 namespace lws::apiserver {
 
-RequestHandler::RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
+RequestHandler::RequestHandler(ApiServer* server, const ApiRequest& request,
                                std::shared_ptr<const ServedResources> served, UserInfo user)
     : server_(server),
       user_(std::move(user)),
-      http_(http),
-      target_(std::move(target)),
+      request_(request),
+      target_(request.target),
       served_(std::move(served)),
       store_(server->options_.store),
       now_(server->options_.clock->Now()) {}
@@ -24,7 +25,7 @@ HttpResponse RequestHandler::Run() {
 }
 
 HttpResponse RequestHandler::RunDiscovery() {
-  if (http_.method != "GET" && http_.method != "HEAD") {
+  if (request_.method != "GET" && request_.method != "HEAD") {
     return ErrorResponse(target_.kind == TargetKind::kUnknown ? UnknownPathError()
                                                               : MethodNotAllowedError());
   }
@@ -65,26 +66,49 @@ HttpResponse RequestHandler::RunDiscovery() {
   return std::move(*response);
 }
 
-HttpResponse RequestHandler::RunResource() {
+Result<HttpResponse> RequestHandler::ResourceAnswer() {
   info_ = served_->registry.Find(target_.group, target_.version, target_.resource);
   bool shape_ok = info_ != nullptr && (info_->namespaced || target_.namespace_.empty()) &&
                   (!info_->namespaced || !target_.namespace_.empty() || target_.name.empty());
   if (!shape_ok) {
     info_ = nullptr;
-    return ErrorResponse(UnknownPathError());
+    return UnknownPathError();
   }
   Result<HttpResponse> response = target_.subresource.empty() ? RunVerb() : RunSubresource();
+  auto log = Logger("apiserver");
+  if (response.ok() && log->should_log(spdlog::level::debug)) {
+    log->debug("{} {} -> {}", request_.method, request_.log_target, response->status);
+  }
+  return response;
+}
+
+HttpResponse RequestHandler::RunResource() {
+  Result<HttpResponse> response = ResourceAnswer();
   if (!response.ok()) return ErrorResponse(response.status());
   AddWarnings(&*response);
-  auto log = Logger("apiserver");
-  if (log->should_log(spdlog::level::debug)) {
-    log->debug("{} {} -> {}", http_.method, http_.target, response->status);
-  }
   return std::move(*response);
 }
 
+Result<store::ObjectPtr> RequestHandler::RunWrite() {
+  Result<HttpResponse> response = ResourceAnswer();
+  if (!response.ok()) {
+    LogIfInternal(response.status());
+    return response.status();
+  }
+  if (response->object) return std::move(response->object);
+  // A Status document (a delete of an object that is gone at once, a binding) or an answer the
+  // handler built as JSON.
+  Json answer = Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  // A refusal some handlers answer themselves (an eviction's 429 carries Retry-After).
+  if (response->status >= 300) return store::StatusFromDocument(response->status, answer);
+  if (answer.is_discarded()) {
+    return Status::Internal("unparseable answer to " + request_.method + " " + request_.log_target);
+  }
+  return store::DocumentObject(std::move(answer));
+}
+
 Result<HttpResponse> RequestHandler::RunVerb() {
-  const std::string& m = http_.method;
+  const std::string& m = request_.method;
   if (info_->create_only) {
     if (m == "POST" && target_.name.empty()) return Review();
     return MethodNotAllowedError();
@@ -104,7 +128,7 @@ Result<HttpResponse> RequestHandler::RunVerb() {
 
 Result<HttpResponse> RequestHandler::RunSubresource() {
   const std::string& sub = target_.subresource;
-  const std::string& m = http_.method;
+  const std::string& m = request_.method;
   if (target_.name.empty()) return UnknownPathError();
   if (sub == "status" && info_->has_status) {
     if (m == "GET") return GetStatus();
@@ -143,7 +167,7 @@ HttpResponse RequestHandler::ObjectResponse(int code, const store::ObjectPtr& ob
   HttpResponse response;
   response.status = code;
   response.headers.Add("Content-Type", "application/json");
-  if (!http_.in_process) response.body = object->bytes();
+  if (!request_.in_process) response.body = object->bytes();
   response.object = object;
   return response;
 }
@@ -160,10 +184,13 @@ HttpResponse RequestHandler::ErrorResponse(const Status& status) {
   StatusContext context{info_, target_.name.empty() ? body_name_ : target_.name};
   HttpResponse response = JsonResponse(status.http_code(), StatusJson(status, context));
   AddWarnings(&response);
-  if (status.code() == Code::kInternal) {
-    Logger("apiserver")->error("{} {}: {}", http_.method, http_.target, status.message());
-  }
+  LogIfInternal(status);
   return response;
+}
+
+void RequestHandler::LogIfInternal(const Status& status) const {
+  if (status.code() != Code::kInternal) return;
+  Logger("apiserver")->error("{} {}: {}", request_.method, request_.log_target, status.message());
 }
 
 void RequestHandler::AddWarnings(HttpResponse* response) const {
@@ -172,10 +199,10 @@ void RequestHandler::AddWarnings(HttpResponse* response) const {
   }
 }
 
-bool RequestHandler::DryRun() const { return target_.query.Get("dryRun") == "All"; }
+bool RequestHandler::DryRun() const { return request_.options.dry_run; }
 
 Result<FieldValidation> RequestHandler::FieldValidationMode() const {
-  std::string mode = target_.query.Get("fieldValidation");
+  const std::string& mode = request_.options.field_validation;
   if (mode.empty() || mode == "Warn") return FieldValidation::kWarn;
   if (mode == "Strict") return FieldValidation::kStrict;
   if (mode == "Ignore") return FieldValidation::kIgnore;
@@ -183,11 +210,8 @@ Result<FieldValidation> RequestHandler::FieldValidationMode() const {
 }
 
 std::string RequestHandler::FieldManager() const {
-  std::string manager = target_.query.Get("fieldManager");
-  if (!manager.empty()) return manager;
-  // Upstream's default: the User-Agent up to its first '/' ("kubectl/v1.32.4 ..." -> "kubectl").
-  std::string agent = http_.headers.Get("User-Agent");
-  return agent.substr(0, agent.find('/'));
+  const std::string& manager = request_.options.field_manager;
+  return manager.empty() ? request_.default_field_manager : manager;
 }
 
 }  // namespace lws::apiserver

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "api/codec.h"
+#include "apiserver/api_request.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http.h"
 #include "apiserver/managed_fields.h"
@@ -51,14 +52,21 @@ void MarkShapesChecked(const store::StoredObject& version,
 class RequestHandler {
  public:
   // `user`: who the request comes from, as the server authenticated it.
-  RequestHandler(ApiServer* server, const HttpRequest& http, RequestTarget target,
+  // REQUIRES: `request` outlives the handler.
+  RequestHandler(ApiServer* server, const ApiRequest& request,
                  std::shared_ptr<const ServedResources> served, UserInfo user);
+  // The answer for the HTTP adapter: every failure as a metav1.Status response.
   HttpResponse Run();
+  // The answer for the write port: the stored object (or the Status document a delete or a
+  // binding answers with), or the failure as the Status the HTTP answer would carry.
+  Result<store::ObjectPtr> RunWrite();
 
  private:
   // Dispatch.
   HttpResponse RunDiscovery();
   HttpResponse RunResource();
+  // The addressed resource's answer before it becomes an HttpResponse or a port answer.
+  Result<HttpResponse> ResourceAnswer();
   Result<HttpResponse> RunVerb();
   Result<HttpResponse> RunSubresource();
 
@@ -179,6 +187,8 @@ class RequestHandler {
   HttpResponse JsonResponse(int code, const Json& body,
                             std::string content_type = "application/json");
   HttpResponse ErrorResponse(const Status& status);
+  // An Internal error is a bug or a failing disk: the log says which request met it.
+  void LogIfInternal(const Status& status) const;
   void AddWarnings(HttpResponse* response) const;
 
   // Query helpers.
@@ -188,8 +198,8 @@ class RequestHandler {
 
   ApiServer* server_;
   UserInfo user_;
-  const HttpRequest& http_;
-  RequestTarget target_;
+  const ApiRequest& request_;
+  const RequestTarget& target_;  // request_.target
   std::shared_ptr<const ServedResources> served_;
   const api::ResourceInfo* info_ = nullptr;
   store::Store* store_;

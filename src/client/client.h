@@ -25,6 +25,7 @@
 #include "base/event_loop.h"
 #include "base/result.h"
 #include "client/resource.h"
+#include "store/document_object.h"
 #include "store/object.h"
 #include "store/store.h"
 
@@ -90,13 +91,14 @@ class Client {
 };
 
 // The Status an API error answer carries (its reason, message and causes).
-Status StatusFromAnswer(int http_code, const Json& body);
+inline Status StatusFromAnswer(int http_code, const Json& body) {
+  return store::StatusFromDocument(http_code, body);
+}
 
-// Parses a decimal resourceVersion as the API serves it ("123"); anything else is BadRequest.
-Result<std::uint64_t> ParseResourceVersionText(std::string_view text);
-
-// An answer read from a server as a stored version: its resourceVersion parsed from
-// metadata.resourceVersion (0 when absent, as in a Status document), the JSON otherwise as sent.
-Result<store::ObjectPtr> AnswerObject(Json answer);
+// The resourceVersion rule and the stored-version wrapping of answers (store/document_object.h).
+using store::ParseResourceVersionText;
+inline Result<store::ObjectPtr> AnswerObject(Json answer) {
+  return store::DocumentObject(std::move(answer));
+}
 
 }  // namespace lws::client

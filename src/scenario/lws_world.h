@@ -58,6 +58,7 @@ class LwsWorld {
   VirtualLoop& loop() { return control_plane_.loop; }
   const client::LocalClient& user() const { return user_; }
   store::Store* store() { return control_plane_.store.get(); }
+  apiserver::ApiServer* server() { return control_plane_.server.get(); }
   cluster::LocalCluster& cluster() { return *cluster_; }
   controllers::LwsManager* manager() { return manager_.get(); }
   // null unless WorldOptions::faulty_controller_client.

@@ -123,7 +123,7 @@ class Runner {
   Time Zero() const { return zero_; }
 
   Status CreateWorkloads() {
-    const auto served = world_.user().server()->served();
+    const auto served = world_.server()->served();
     for (const Json& object : s_.workloads) {
       Json body = object;
       const std::string api_version = api::StringMember(object, "apiVersion");

@@ -14,77 +14,74 @@ std::string Name(const Json& object) { return store::MetaString(object, "name");
 
 }  // namespace
 
-LocalClient::LocalClient(apiserver::ApiServer* server, store::Store* store,
+LocalClient::LocalClient(apiserver::WritePort* writes, store::Store* store,
                          std::string field_manager)
-    : server_(server), store_(store), field_manager_(std::move(field_manager)) {}
+    : writes_(writes), store_(store), field_manager_(std::move(field_manager)) {}
 
-Result<store::ObjectPtr> LocalClient::Send(const std::string& method, const std::string& target,
-                                           Json* body, const std::string& content_type) const {
-  apiserver::HttpRequest request;
-  request.method = method;
-  request.target = target;
-  request.remote = "in-process:" + field_manager_;
-  request.in_process = true;
-  request.headers.Add("User-Agent", field_manager_ + "/v1.32.0 (lws-cpp in-process)");
-  request.headers.Add("Accept", "application/json");
-  if (!server_->token().empty()) request.headers.Add("Authorization", "Bearer " + server_->token());
-  if (body) {
-    request.headers.Add("Content-Type", content_type);
-    request.parsed_body = body;
-  }
-  apiserver::HttpResponse response = server_->Handle(request);
-  if (response.status < 300 && response.object) return std::move(response.object);
-  Json answer = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-  if (response.status >= 300) return StatusFromAnswer(response.status, answer);
-  if (answer.is_discarded()) {
-    return Status::Internal("unparseable answer to " + method + " " + target);
-  }
-  return AnswerObject(std::move(answer));
+apiserver::WriteCall LocalClient::Call(apiserver::WriteVerb verb, const Resource& resource,
+                                       std::string ns, std::string name,
+                                       std::string subresource) const {
+  apiserver::WriteCall call;
+  call.verb = verb;
+  call.group = resource.group;
+  call.version = resource.version;
+  call.resource = resource.resource;
+  if (resource.namespaced) call.namespace_ = std::move(ns);  // as Resource::Path ignores it
+  call.name = std::move(name);
+  call.subresource = std::move(subresource);
+  call.field_manager = field_manager_;
+  return call;
 }
 
 Result<store::ObjectPtr> LocalClient::Create(const Resource& resource, Json object) const {
-  const std::string path = resource.Path(Namespace(object));
-  return Send("POST", path, &object);
+  apiserver::WriteCall call = Call(apiserver::WriteVerb::kCreate, resource, Namespace(object));
+  call.body = std::move(object);
+  return writes_->Write(std::move(call));
 }
 
 Result<store::ObjectPtr> LocalClient::Update(const Resource& resource, Json object) const {
-  const std::string path = resource.Path(Namespace(object), Name(object));
-  return Send("PUT", path, &object);
+  apiserver::WriteCall call =
+      Call(apiserver::WriteVerb::kUpdate, resource, Namespace(object), Name(object));
+  call.body = std::move(object);
+  return writes_->Write(std::move(call));
 }
 
 Result<store::ObjectPtr> LocalClient::UpdateStatus(const Resource& resource, Json object) const {
-  const std::string path = resource.Path(Namespace(object), Name(object), "status");
-  return Send("PUT", path, &object);
+  apiserver::WriteCall call =
+      Call(apiserver::WriteVerb::kUpdate, resource, Namespace(object), Name(object), "status");
+  call.body = std::move(object);
+  return writes_->Write(std::move(call));
 }
 
 Result<store::ObjectPtr> LocalClient::Patch(const Resource& resource, const std::string& ns,
                                             const std::string& name, client::PatchType type,
                                             const Json& patch,
                                             const std::string& subresource) const {
-  std::string target = resource.Path(ns, name, subresource);
-  if (type == client::PatchType::kApply)
-    target += "?fieldManager=" + field_manager_ + "&force=true";
-  Json body = patch;
-  return Send("PATCH", target, &body, std::string(client::PatchContentType(type)));
+  apiserver::WriteCall call = Call(apiserver::WriteVerb::kPatch, resource, ns, name, subresource);
+  call.patch_type = type;
+  call.body = patch;
+  return writes_->Write(std::move(call));
 }
 
 Result<store::ObjectPtr> LocalClient::Delete(const Resource& resource, const std::string& ns,
                                              const std::string& name,
                                              const DeleteOptions& options) const {
-  Json body = DeleteOptionsBody(options);
-  return Send("DELETE", resource.Path(ns, name), &body);
+  apiserver::WriteCall call = Call(apiserver::WriteVerb::kDelete, resource, ns, name);
+  call.body = DeleteOptionsBody(options);
+  return writes_->Write(std::move(call));
 }
 
 Status LocalClient::Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
                          const std::string& node) const {
-  Json binding = BindingBody(ns, pod, pod_uid, node);
-  Result<store::ObjectPtr> answer = Send("POST", kPods.Path(ns, pod, "binding"), &binding);
-  return answer.ok() ? Status::Ok() : answer.status();
+  apiserver::WriteCall call = Call(apiserver::WriteVerb::kCreate, kPods, ns, pod, "binding");
+  call.body = BindingBody(ns, pod, pod_uid, node);
+  return writes_->Write(std::move(call)).status();
 }
 
 Status LocalClient::Evict(const std::string& ns, const std::string& pod) const {
-  Json eviction = EvictionBody(ns, pod);
-  return Send("POST", kPods.Path(ns, pod, "eviction"), &eviction).status();
+  apiserver::WriteCall call = Call(apiserver::WriteVerb::kCreate, kPods, ns, pod, "eviction");
+  call.body = EvictionBody(ns, pod);
+  return writes_->Write(std::move(call)).status();
 }
 
 }  // namespace lws::client

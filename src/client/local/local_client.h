@@ -1,10 +1,11 @@
 // File: client/local/local_client.h
 //
 // The in-process client the cluster's controllers (StatefulSet controller, scheduler, kubelets,
-// node pools, later the LWS controller) use to talk to the embedded API server. Writes go
-// through ApiServer::Handle, the same pipeline kubectl's requests take (defaults, CRD schema,
-// validation, admission chain, managedFields), so a pod the StatefulSet controller creates is
-// exactly the pod a real kube-controller-manager would get back from a real API server.
+// node pools, the LWS controller of `lws up`) use to talk to the embedded API server. Writes go
+// through the server's write port (apiserver/write_port.h) as typed calls: the same pipeline
+// kubectl's requests take (defaults, CRD schema, validation, admission chain, managedFields),
+// without a URL, a query string or bytes in between, so a pod the StatefulSet controller creates
+// is exactly the pod a real kube-controller-manager would get back from a real API server.
 //
 // Reads and watches go to the store directly: they need no pipeline, and the store hands out
 // its immutable shared objects without copying or parsing (DESIGN.md section 6). A watch is
@@ -24,8 +25,7 @@
 #include <vector>
 
 #include "api/codec.h"
-#include "apiserver/api_server.h"
-#include "apiserver/patch.h"
+#include "apiserver/write_port.h"
 #include "base/event_loop.h"
 #include "base/result.h"
 #include "client/client.h"
@@ -40,11 +40,11 @@ class LocalClient final : public Client {
  public:
   // `field_manager` names this client in managedFields and as the events' reporting component
   // ("statefulset-controller", "default-scheduler", "kubelet").
-  // REQUIRES: server and store outlive the client.
-  LocalClient(apiserver::ApiServer* server, store::Store* store, std::string field_manager);
+  // REQUIRES: writes (the API server) and store outlive the client.
+  LocalClient(apiserver::WritePort* writes, store::Store* store, std::string field_manager);
 
-  // POST / PUT / PUT status / PATCH / DELETE through the API pipeline. Each returns the object
-  // the server answered with (a DELETE's answer may be a Status document), or the server's
+  // Create / update / update status / patch / delete through the API pipeline. Each returns the
+  // object the server answered with (a DELETE's answer may be a Status document), or the server's
   // error as a Status with its code, message and field causes.
   Result<store::ObjectPtr> Create(const Resource& resource, Json object) const override;
   Result<store::ObjectPtr> Update(const Resource& resource, Json object) const override;
@@ -55,10 +55,10 @@ class LocalClient final : public Client {
   Result<store::ObjectPtr> Delete(const Resource& resource, const std::string& ns,
                                   const std::string& name,
                                   const DeleteOptions& options = {}) const override;
-  // POST pods/<name>/binding: assigns the pod to `node` (409 when already bound).
+  // Creates pods/<name>/binding: assigns the pod to `node` (409 when already bound).
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
               const std::string& node) const override;
-  // POST pods/<name>/eviction (policy/v1), as `kubectl drain` asks: 429 TooManyRequests while a
+  // Creates pods/<name>/eviction (policy/v1), as `kubectl drain` asks: 429 TooManyRequests while a
   // PodDisruptionBudget allows no disruption, 404 when the pod is gone.
   Status Evict(const std::string& ns, const std::string& pod) const;
 
@@ -78,14 +78,13 @@ class LocalClient final : public Client {
 
   const std::string& field_manager() const override { return field_manager_; }
   store::Store* store() const { return store_; }
-  apiserver::ApiServer* server() const { return server_; }
 
  private:
-  // `body` (may be null) is handed to the server, which may move from it.
-  Result<store::ObjectPtr> Send(const std::string& method, const std::string& target, Json* body,
-                                const std::string& content_type = "application/json") const;
+  // A call of `verb` on `resource` in `ns` as this client's field manager.
+  apiserver::WriteCall Call(apiserver::WriteVerb verb, const Resource& resource, std::string ns,
+                            std::string name = "", std::string subresource = "") const;
 
-  apiserver::ApiServer* server_;
+  apiserver::WritePort* writes_;
   store::Store* store_;
   std::string field_manager_;
 };

@@ -110,44 +110,36 @@ class StoreSubscription final : public Subscription {
   std::shared_ptr<WatchState> state_;
 };
 
-// The served snapshot and the resource in it; the snapshot keeps the ResourceInfo alive.
-struct Lookup {
-  std::shared_ptr<const apiserver::ServedResources> served;
-  const api::ResourceInfo* info = nullptr;
-};
-
-Result<Lookup> Find(const apiserver::ApiServer& server, const Resource& resource) {
-  Lookup lookup{server.served(), nullptr};
-  lookup.info = lookup.served->registry.Find(resource.group, resource.version, resource.resource);
-  if (!lookup.info) {
+// The resource as the server serves it now.
+Result<std::shared_ptr<const api::ResourceInfo>> Find(const apiserver::WritePort& server,
+                                                      const Resource& resource) {
+  auto info = server.Served(resource.group, resource.version, resource.resource);
+  if (!info) {
     return Status::NotFound("the server could not find the requested resource (" +
                             resource.ApiVersion() + " " + resource.resource + ")");
   }
-  return lookup;
+  return info;
 }
 
 }  // namespace
 
 Result<store::ObjectPtr> LocalClient::Get(const Resource& resource, const std::string& ns,
                                           const std::string& name) const {
-  Result<Lookup> found = Find(*server_, resource);
-  if (!found.ok()) return found.status();
-  return store_->Get(*found->info, resource.namespaced ? ns : "", name);
+  ASSIGN_OR_RETURN(auto info, Find(*writes_, resource));
+  return store_->Get(*info, resource.namespaced ? ns : "", name);
 }
 
 Result<store::ListResult> LocalClient::List(const Resource& resource,
                                             const store::ListOptions& options) const {
-  Result<Lookup> found = Find(*server_, resource);
-  if (!found.ok()) return found.status();
-  return store_->List(*found->info, options);
+  ASSIGN_OR_RETURN(auto info, Find(*writes_, resource));
+  return store_->List(*info, options);
 }
 
 Result<std::unique_ptr<Subscription>> LocalClient::Watch(EventLoop* loop, const Resource& resource,
                                                          const std::string& ns,
                                                          WatchHandler handler) const {
-  Result<Lookup> found = Find(*server_, resource);
-  if (!found.ok()) return found.status();
-  auto state = std::make_shared<WatchState>(loop, store_, *found->info, ns, std::move(handler));
+  ASSIGN_OR_RETURN(auto info, Find(*writes_, resource));
+  auto state = std::make_shared<WatchState>(loop, store_, *info, ns, std::move(handler));
   Status opened = state->Open(std::nullopt);
   if (!opened.ok()) return opened;
   return std::unique_ptr<Subscription>(new StoreSubscription(std::move(state)));

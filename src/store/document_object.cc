@@ -1,14 +1,11 @@
-// Answers read from a server (client/client.h): the Status of a failure, the resourceVersion rule
-// and the stored-version wrapping that the in-process and the HTTP client share.
+#include "store/document_object.h"
+
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "client/client.h"
-#include "store/object.h"
-
-namespace lws::client {
+namespace lws::store {
 namespace {
 
 // object[key] when it is a string, else "": answers from a remote server are untrusted, and
@@ -21,7 +18,7 @@ std::string StringField(const Json& object, const char* key) {
 
 }  // namespace
 
-Status StatusFromAnswer(int http_code, const Json& body) {
+Status StatusFromDocument(int http_code, const Json& body) {
   std::string reason;
   std::string message = "the server answered HTTP " + std::to_string(http_code);
   std::vector<FieldCause> causes;
@@ -53,25 +50,25 @@ Result<std::uint64_t> ParseResourceVersionText(std::string_view text) {
   return value;
 }
 
-Result<store::ObjectPtr> AnswerObject(Json answer) {
+Result<ObjectPtr> DocumentObject(Json answer) {
   if (!answer.is_object()) return Status::Internal("the server answered with a non-object");
   std::uint64_t rv = 0;
-  const std::string text = store::MetaString(answer, "resourceVersion");
+  const std::string text = MetaString(answer, "resourceVersion");
   if (!text.empty()) {
     Result<std::uint64_t> parsed = ParseResourceVersionText(text);
     if (!parsed.ok()) {
-      store::ObjectName name = store::NameOf(answer);
+      ObjectName name = NameOf(answer);
       return Status::Internal("object " + name.namespace_ + "/" + name.name + ": " +
                               parsed.status().message());
     }
     rv = *parsed;
   }
   // Kept as the server sent it (MakeStoredObject would add metadata to a Status document).
-  auto stored = std::make_shared<store::StoredObject>();
-  stored->labels = store::LabelsOf(answer);
+  auto stored = std::make_shared<StoredObject>();
+  stored->labels = LabelsOf(answer);
   stored->json = std::move(answer);
   stored->resource_version = rv;
-  return store::ObjectPtr(std::move(stored));
+  return ObjectPtr(std::move(stored));
 }
 
-}  // namespace lws::client
+}  // namespace lws::store

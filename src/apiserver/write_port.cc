@@ -1,0 +1,102 @@
+// File: apiserver/write_port.cc
+//
+// ApiServer::Write: a typed WriteCall becomes the ApiRequest the handlers read, with the
+// request's resource, options and body as values, and goes down the same RequestHandler as an
+// HTTP request; the answer is the stored object or the Status, never bytes.
+#include <string>
+#include <utility>
+
+#include "apiserver/api_server.h"
+#include "apiserver/request_handler.h"
+#include "apiserver/user_info.h"
+#include "store/document_object.h"
+
+namespace lws::apiserver {
+namespace {
+
+const char* MethodOf(WriteVerb verb) {
+  switch (verb) {
+    case WriteVerb::kCreate:
+      return "POST";
+    case WriteVerb::kUpdate:
+      return "PUT";
+    case WriteVerb::kPatch:
+      return "PATCH";
+    case WriteVerb::kDelete:
+      return "DELETE";
+  }
+  return "POST";
+}
+
+// The URL path an HTTP client would have sent, for logs and the authorizer's attributes.
+std::string PathOf(const WriteCall& call) {
+  std::string path =
+      call.group.empty() ? "/api/" + call.version : "/apis/" + call.group + "/" + call.version;
+  if (!call.namespace_.empty()) path += "/namespaces/" + call.namespace_;
+  path += "/" + call.resource;
+  if (!call.name.empty()) path += "/" + call.name;
+  if (!call.subresource.empty()) path += "/" + call.subresource;
+  return path;
+}
+
+RequestTarget TargetOf(const WriteCall& call) {
+  RequestTarget target;
+  target.kind = TargetKind::kResource;
+  target.path = PathOf(call);
+  target.group = call.group;
+  target.version = call.version;
+  target.namespace_ = call.namespace_;
+  target.resource = call.resource;
+  target.name = call.name;
+  target.subresource = call.subresource;
+  return target;
+}
+
+}  // namespace
+
+Result<store::ObjectPtr> ApiServer::Write(WriteCall call) {
+  ApiRequest request;
+  request.method = MethodOf(call.verb);
+  request.target = TargetOf(call);
+  request.options.dry_run = call.dry_run;
+  if (call.verb == WriteVerb::kPatch) {
+    request.content_type = std::string(api::PatchContentType(call.patch_type));
+    if (call.patch_type == api::PatchType::kApply) {
+      request.options.field_manager = call.field_manager;
+      request.options.force = true;
+    }
+  } else {
+    request.content_type = "application/json";
+  }
+  request.default_field_manager = call.field_manager;
+  request.body_value = &call.body;
+  request.in_process = true;
+  request.log_target = request.target.path;
+
+  UserInfo user = call.user != nullptr ? *call.user : AdminUser();
+  // The administrator may do anything (system:masters): only a named user is authorized.
+  if (call.user != nullptr) {
+    if (std::optional<Json> refused = Refusal(request.method, request.target, user, nullptr)) {
+      return store::StatusFromDocument(403, *refused);
+    }
+  }
+  if (!AddressesEventsV1(request.target)) {
+    return RequestHandler(this, request, served(), std::move(user)).RunWrite();
+  }
+  HttpResponse answer = HandleEventsV1(request, user);
+  Json document = Json::parse(answer.body, nullptr, /*allow_exceptions=*/false);
+  if (answer.status >= 300) return store::StatusFromDocument(answer.status, document);
+  return store::DocumentObject(std::move(document));
+}
+
+std::shared_ptr<const api::ResourceInfo> ApiServer::Served(const std::string& group,
+                                                           const std::string& version,
+                                                           const std::string& resource) const {
+  std::shared_ptr<const ServedResources> snapshot = served();
+  const api::ResourceInfo* info = snapshot->registry.Find(group, version, resource);
+  if (info == nullptr) return nullptr;
+  return std::shared_ptr<const api::ResourceInfo>(std::move(snapshot),
+                                                  info);  // shares the snapshot
+}
+
+}  // namespace lws::apiserver
