@@ -112,8 +112,7 @@ class Walker {
   void AddedInto(const Json& v, const FieldSet* skip, const FieldSet* strip, Json::object_t* out) {
     ListSchema list;
     const Shape shape = ShapeOf(nullptr, &v, &list);
-    // At most one entry per member or item, and "." (AddEntry): growing the vector as entries
-    // came was a tenth of writing a create's fields.
+    // At most one entry per member or item, and "." (AddEntry): reserved once, not grown.
     if (shape != Shape::kLeaf) out->reserve(out->size() + v.size() + 1);
     switch (shape) {
       case Shape::kLeaf:

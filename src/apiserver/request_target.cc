@@ -104,10 +104,10 @@ bool QueryParams::GetBool(std::string_view key) const {
 
 namespace {
 
-// A path of unreserved characters and '/' only, with no query: what the in-process clients
-// send for nearly every request. Such a target is valid origin form and none of its segments is
-// percent-encoded, so splitting it at '/' gives what Boost.URL gives; parsing it with Boost.URL
-// was a few percent of a simulated rollout. Except a leading "/./": Boost.URL reads it as the
+// A path of unreserved characters and '/' only, with no query: what clients send for most
+// requests. Such a target is valid origin form and none of its segments is percent-encoded, so
+// splitting it at '/' gives what Boost.URL gives, without Boost.URL's general parse. Except a
+// leading "/./": Boost.URL reads it as the
 // prefix that lets a path begin with an empty segment and leaves the "." out, so such paths go
 // to Boost.URL.
 bool IsPlainPath(std::string_view target) {

@@ -14,8 +14,8 @@ namespace lws::apiserver {
 namespace {
 
 // The parsed webhooks of one configuration kind, listed and parsed again only after a write to
-// the configurations (Store::LastWrite): every admitted request asks, and listing them each time
-// was a percent of a simulated rollout.
+// the configurations (Store::LastWrite): every admitted request asks, and the configurations
+// rarely change.
 class WebhookSource {
  public:
   WebhookSource(store::Store* store, WebhookType type)

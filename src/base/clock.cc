@@ -25,7 +25,7 @@ namespace {
 
 // "2006-01-02T15:04:05" for the second `tt`. A write stamps its time several times (managedFields
 // entries, events, conditions) and simulated writes crowd into few seconds, so each thread keeps
-// the last second it formatted; strftime was half a percent of a simulated rollout.
+// the last second it formatted instead of calling strftime again.
 const std::string& SecondsText(std::time_t tt) {
   thread_local std::time_t last = 0;
   thread_local std::string text;

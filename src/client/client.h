@@ -58,8 +58,8 @@ class Client {
 
   // POST / PUT / PUT status / PATCH / DELETE. Each returns the object the server answered with
   // (a DELETE's answer may be a Status document), or the server's error as a Status.
-  // In process the answer is the stored version itself, shared as a GET's is; copying it for
-  // every write was a few percent of a simulated rollout. Over HTTP it is the decoded body.
+  // In process the answer is the stored version itself, shared as a GET's is, never a copy.
+  // Over HTTP it is the decoded body.
   // The object to write is taken by value: a caller done with it moves it in.
   virtual Result<store::ObjectPtr> Create(const Resource& resource, Json object) const = 0;
   virtual Result<store::ObjectPtr> Update(const Resource& resource, Json object) const = 0;

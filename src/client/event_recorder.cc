@@ -38,7 +38,7 @@ struct EventText {
 };
 
 // The fields both forms share. Built key by key: nlohmann's brace lists build a two-element
-// array per key first, and events are a tenth of a simulated rollout's writes.
+// array per key first, and events are many of a rollout's writes.
 Json EventBase(const Json& object, const std::string& ns, const EventText& text) {
   Json event = Json::object();
   event["apiVersion"] = "v1";

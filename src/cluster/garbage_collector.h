@@ -15,9 +15,8 @@
 // object changed, so the next pass judges it again from fresh data. Passes collect one level of
 // an ownership tree each; RunUntilStable repeats them until nothing is left to do.
 //
-// Cost: a pass costs what changed since the last one and its owners and dependents (gc_graph.h).
-// Listing every object on every pass was 10% of a 1,000-group rollout, mostly Events that take
-// part in nothing.
+// Cost: a pass costs what changed since the last one and its owners and dependents (gc_graph.h),
+// never a listing of every object (most of them Events, which take part in nothing).
 //
 // Scheduling: the collector owns no thread, timer or clock. The caller (an event loop on the
 // real clock, or the simulator) decides when to run a pass. Threading: the store is thread-safe

@@ -4,8 +4,8 @@
 // plan with, and indexed: client-go's typed shared informer with its indexers.
 //
 // Why decode here. A reconcile of one LeaderWorkerSet reads its StatefulSets and every pod of
-// every group; decoding them from JSON on each reconcile would cost more than the plan (the
-// StatefulSet controller measured it). Instead each stored version is decoded once, when its
+// every group; decoding them from JSON on each reconcile would cost more than the plan.
+// Instead each stored version is decoded once, when its
 // watch event arrives, and kept until the next version replaces it: an object that did not
 // change is the same `const T*` on every read.
 //

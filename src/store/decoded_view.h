@@ -3,7 +3,7 @@
 // A stored version decoded as an api type once, and shared by every in-process reader of that
 // version (DESIGN.md section 6: the in-process path passes typed objects). In a simulated
 // rollout the LWS controller's caches, the StatefulSet controller and the scheduler each read
-// every pod version; decoding it once per reader was a tenth of the run.
+// every pod version, and one decoding serves them all.
 //
 // Views leave out metadata.managedFields (codec::DecodeOptions::drop_managed_fields): no reader
 // plans with them, and they are most of a pod's metadata. A view encoded and written back

@@ -8,8 +8,7 @@
 // watch history, every watcher's queue and every GET/LIST result (DESIGN.md section 6: serialise
 // each version once). Its bytes() are `json` serialised once, compact with sorted keys, and
 // include metadata.resourceVersion; readers send them as they are. They are made on first use:
-// in simulation most versions are never sent over HTTP, and serialising every one of them was a
-// few percent of a simulated rollout.
+// in simulation most versions are never sent over HTTP.
 #pragma once
 
 #include <cstdint>
@@ -94,9 +93,9 @@ struct StoredObject {
   int deferred_depth() const { return deferred_depth_; }
 
   StoredObject() = default;
-  // Frees `json` depth first (FreeDepthFirst in object.cc): most of a simulated rollout's
-  // versions die when the watch history lets them go, and nlohmann's own destructor, which
-  // moves every node through a stack to avoid recursion, cost twice as much.
+  // Frees `json` depth first (FreeDepthFirst in object.cc) instead of with nlohmann's own
+  // destructor, which moves every node through a stack: most versions die when the watch
+  // history lets them go, so this is a hot path.
   ~StoredObject();
   StoredObject(const StoredObject&) = delete;
   StoredObject& operator=(const StoredObject&) = delete;
