@@ -112,7 +112,8 @@ class Walker {
   void AddedInto(const Json& v, const FieldSet* skip, const FieldSet* strip, Json::object_t* out) {
     ListSchema list;
     const Shape shape = ShapeOf(nullptr, &v, &list);
-    // At most one entry per member or item, and "." (AddEntry): reserved once, not grown.
+    // At most one entry per member or item, and "." (AddEntry): reserved once, so that adding
+    // the entries never moves the ones already added.
     if (shape != Shape::kLeaf) out->reserve(out->size() + v.size() + 1);
     switch (shape) {
       case Shape::kLeaf:

@@ -16,7 +16,8 @@
 // an ownership tree each; RunUntilStable repeats them until nothing is left to do.
 //
 // Cost: a pass costs what changed since the last one and its owners and dependents (gc_graph.h),
-// never a listing of every object (most of them Events, which take part in nothing).
+// never a listing of every object: most objects (Events above all) take part in no ownership
+// tree.
 //
 // Scheduling: the collector owns no thread, timer or clock. The caller (an event loop on the
 // real clock, or the simulator) decides when to run a pass. Threading: the store is thread-safe

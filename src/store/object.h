@@ -8,7 +8,8 @@
 // watch history, every watcher's queue and every GET/LIST result (DESIGN.md section 6: serialise
 // each version once). Its bytes() are `json` serialised once, compact with sorted keys, and
 // include metadata.resourceVersion; readers send them as they are. They are made on first use:
-// in simulation most versions are never sent over HTTP.
+// in simulation most versions are never sent over HTTP, and a version's bytes, once made, live
+// as long as the version.
 #pragma once
 
 #include <cstdint>
