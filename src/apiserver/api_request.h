@@ -48,6 +48,11 @@ struct ApiRequest {
   // What logs name the request by: the URL as sent, or the port's method and resource path.
   std::string log_target;
 
+  // The body's bytes; "" when there are none (or the body is a value).
+  const std::string& bytes() const {
+    static const std::string kNoBody;
+    return body_bytes != nullptr ? *body_bytes : kNoBody;
+  }
   bool has_body() const {
     return body_value != nullptr || (body_bytes != nullptr && !body_bytes->empty());
   }

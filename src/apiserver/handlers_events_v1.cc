@@ -75,8 +75,7 @@ Result<std::optional<Json>> CoreBody(const ApiRequest& request) {
     if (!type.ok()) return std::optional<Json>();
     patch_type = *type;
   }
-  static const std::string kNoBody;
-  const std::string& bytes = request.body_bytes != nullptr ? *request.body_bytes : kNoBody;
+  const std::string& bytes = request.bytes();
   Result<Json> body = request.body_value != nullptr ? Result<Json>(*request.body_value)
                       : patch_type                  ? ParsePatchBody(*patch_type, bytes)
                                                     : ParseObjectBody(content_type, bytes);

@@ -66,8 +66,7 @@ void MarkShapesChecked(const store::StoredObject& version,
 Result<Json> RequestHandler::BodyJson(
     const std::function<Result<Json>(const std::string&)>& decode) const {
   if (request_.body_value != nullptr) return std::move(*request_.body_value);  // read once
-  static const std::string kNoBody;
-  return decode(request_.body_bytes != nullptr ? *request_.body_bytes : kNoBody);
+  return decode(request_.bytes());
 }
 
 Result<Json> RequestHandler::SubresourceBody(

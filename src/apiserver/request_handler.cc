@@ -95,14 +95,18 @@ Result<store::ObjectPtr> RequestHandler::RunWrite() {
     LogIfInternal(response.status());
     return response.status();
   }
-  if (response->object) return std::move(response->object);
+  return PortAnswer(std::move(*response), request_);
+}
+
+Result<store::ObjectPtr> PortAnswer(HttpResponse response, const ApiRequest& request) {
+  if (response.object) return std::move(response.object);
   // A Status document (a delete of an object that is gone at once, a binding) or an answer the
   // handler built as JSON.
-  Json answer = Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  Json answer = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   // A refusal some handlers answer themselves (an eviction's 429 carries Retry-After).
-  if (response->status >= 300) return store::StatusFromDocument(response->status, answer);
+  if (response.status >= 300) return store::StatusFromDocument(response.status, answer);
   if (answer.is_discarded()) {
-    return Status::Internal("unparseable answer to " + request_.method + " " + request_.log_target);
+    return Status::Internal("unparseable answer to " + request.method + " " + request.log_target);
   }
   return store::DocumentObject(std::move(answer));
 }

@@ -49,6 +49,10 @@ bool ShapesChecked(const store::StoredObject& version,
 void MarkShapesChecked(const store::StoredObject& version,
                        const std::shared_ptr<const ServedResources>& served);
 
+// A handler's answer as the write port gives it: the stored object, the document the handler
+// answered with as an object, or the Status of a refusal (code >= 300).
+Result<store::ObjectPtr> PortAnswer(HttpResponse response, const ApiRequest& request);
+
 class RequestHandler {
  public:
   // `user`: who the request comes from, as the server authenticated it.

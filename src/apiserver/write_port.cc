@@ -83,10 +83,7 @@ Result<store::ObjectPtr> ApiServer::Write(WriteCall call) {
   if (!AddressesEventsV1(request.target)) {
     return RequestHandler(this, request, served(), std::move(user)).RunWrite();
   }
-  HttpResponse answer = HandleEventsV1(request, user);
-  Json document = Json::parse(answer.body, nullptr, /*allow_exceptions=*/false);
-  if (answer.status >= 300) return store::StatusFromDocument(answer.status, document);
-  return store::DocumentObject(std::move(document));
+  return PortAnswer(HandleEventsV1(request, user), request);
 }
 
 std::shared_ptr<const api::ResourceInfo> ApiServer::Served(const std::string& group,
