@@ -124,8 +124,8 @@ HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request,
   }
   ApiRequest api_request = FromHttp(request, std::move(*target));
   HttpResponse response = AddressesEventsV1(api_request.target)
-                              ? HandleEventsV1(api_request, *user)
-                              : RequestHandler(this, api_request, served(), *user).Run();
+                              ? HandleEventsV1(api_request, *user).http
+                              : RequestHandler(this, api_request, served(), *user).Run().http;
   if (PrefersProtobuf(api_request.accept)) EncodeAsProtobuf(&response);
   return response;
 }

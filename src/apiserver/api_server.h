@@ -46,6 +46,8 @@
 
 namespace lws::apiserver {
 
+struct Answer;  // answer.h
+
 struct ApiServerOptions {
   store::Store* store = nullptr;  // REQUIRED; must outlive the server
   const Clock* clock = nullptr;   // REQUIRED; Age cells, managedFields times, events
@@ -114,7 +116,7 @@ class ApiServer final : public WritePort {
   explicit ApiServer(ApiServerOptions options);
 
   // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
-  HttpResponse HandleEventsV1(const ApiRequest& request, const UserInfo& user);
+  Answer HandleEventsV1(const ApiRequest& request, const UserInfo& user);
   // Handle without the audit record: authentication, authorization, the handlers. `audited`
   // (null when the request is not audited) receives the request's attributes and user as far as
   // they are known, computed once for the authorizer and the audit log both.

@@ -9,9 +9,9 @@
 
 namespace lws::apiserver {
 
-Result<HttpResponse> RequestHandler::Version() { return JsonResponse(200, VersionDocument()); }
+Result<Answer> RequestHandler::Version() { return JsonResponse(200, VersionDocument()); }
 
-Result<HttpResponse> RequestHandler::Health() {
+Result<Answer> RequestHandler::Health() {
   // Everything this process needs is in it; a verbose check lists what it checked, as the real
   // server's ?verbose does.
   HttpResponse response;
@@ -23,10 +23,10 @@ Result<HttpResponse> RequestHandler::Health() {
   } else {
     response.body = "ok";
   }
-  return response;
+  return Answer(std::move(response));
 }
 
-Result<HttpResponse> RequestHandler::CoreVersionsOrAggregated(bool core) {
+Result<Answer> RequestHandler::CoreVersionsOrAggregated(bool core) {
   DiscoveryRepresentation representation = NegotiateDiscovery(request_.accept);
   if (representation.aggregated) {
     return JsonResponse(200, AggregatedDiscovery(served_->registry, core, representation.version),
@@ -43,12 +43,12 @@ Result<HttpResponse> RequestHandler::CoreVersionsOrAggregated(bool core) {
   return JsonResponse(200, GroupList(served_->registry));
 }
 
-Result<HttpResponse> RequestHandler::GroupDocument() {
+Result<Answer> RequestHandler::GroupDocument() {
   ASSIGN_OR_RETURN(Json group, apiserver::Group(served_->registry, target_.group));
   return JsonResponse(200, group);
 }
 
-Result<HttpResponse> RequestHandler::ResourceListDocument() {
+Result<Answer> RequestHandler::ResourceListDocument() {
   ASSIGN_OR_RETURN(Json list, ResourceList(served_->registry, target_.group, target_.version));
   return JsonResponse(200, list);
 }
@@ -59,14 +59,14 @@ Result<HttpResponse> RequestHandler::ResourceListDocument() {
 // skips validation and reports what kube-apiserver's users see: `no matches for kind "Widget" in
 // version "example.com/v1"; ensure CRDs are installed first`. kubectl asks for the protobuf form
 // (gnostic's openapi_v2.Document), whose empty message is the empty body.
-Result<HttpResponse> RequestHandler::OpenApiV2Document() {
+Result<Answer> RequestHandler::OpenApiV2Document() {
   const std::string accept = request_.accept;
   if (accept.find("application/com.github.proto-openapi.spec.v2") != std::string::npos) {
     HttpResponse response;
     // kube-openapi answers this type: Go's mime parser refuses the requested one's "@".
     response.headers.Add("Content-Type",
                          "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
-    return response;
+    return Answer(std::move(response));
   }
   return JsonResponse(200, {{"swagger", "2.0"},
                             {"info", {{"title", "Kubernetes"}, {"version", "v1.32.0"}}},
@@ -74,22 +74,22 @@ Result<HttpResponse> RequestHandler::OpenApiV2Document() {
                             {"definitions", Json::object()}});
 }
 
-Result<HttpResponse> RequestHandler::OpenApiRootDocument() {
+Result<Answer> RequestHandler::OpenApiRootDocument() {
   return JsonResponse(200, OpenApiRoot(served_->openapi));
 }
 
-Result<HttpResponse> RequestHandler::OpenApiGroupDocument() {
+Result<Answer> RequestHandler::OpenApiGroupDocument() {
   std::string path = target_.group.empty() ? "api/" + target_.version
                                            : "apis/" + target_.group + "/" + target_.version;
   for (const OpenApiDocument& document : served_->openapi) {
     if (document.path != path) continue;
-    HttpResponse response = JsonResponse(200, document.document);
+    HttpResponse response = JsonResponse(200, document.document).http;
     // The document at a given hash never changes: let clients cache it, as the real server does.
     if (target_.query.Get("hash") == document.hash) {
       response.headers.Add("Cache-Control", "public, immutable");
     }
     response.headers.Add("Etag", "\"" + document.hash + "\"");
-    return response;
+    return Answer(std::move(response));
   }
   return UnknownPathError();
 }

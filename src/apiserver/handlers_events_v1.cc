@@ -90,15 +90,16 @@ Result<std::optional<Json>> CoreBody(const ApiRequest& request) {
   return std::optional<Json>(EventsV1ToCoreEvent(std::move(*body)));
 }
 
-void ConvertAnswer(HttpResponse* response) {
+void ConvertAnswer(Answer* converted) {
+  HttpResponse* response = &converted->http;
   if (response->stream) {
     response->stream = std::make_shared<EventsV1Stream>(std::move(response->stream));
     return;
   }
   Json answer;
-  if (response->object) {
-    answer = response->object->FullJson();
-    response->object.reset();
+  if (converted->object) {
+    answer = converted->object->FullJson();
+    converted->object.reset();
   } else {
     answer = Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
     if (answer.is_discarded()) return;
@@ -113,7 +114,7 @@ bool AddressesEventsV1(const RequestTarget& target) {
          target.version == "v1" && target.resource == "events";
 }
 
-HttpResponse ApiServer::HandleEventsV1(const ApiRequest& request, const UserInfo& user) {
+Answer ApiServer::HandleEventsV1(const ApiRequest& request, const UserInfo& user) {
   ApiRequest core = request;
   RequestTarget& target = core.target;
   target.group.clear();
@@ -126,9 +127,9 @@ HttpResponse ApiServer::HandleEventsV1(const ApiRequest& request, const UserInfo
   Result<std::optional<Json>> body = CoreBody(request);
   if (!body.ok()) return ErrorAnswer(body.status());
   if (body->has_value()) core.body_value = &**body;
-  HttpResponse response = RequestHandler(this, core, served(), user).Run();
-  ConvertAnswer(&response);
-  return response;
+  Answer answer = RequestHandler(this, core, served(), user).Run();
+  ConvertAnswer(&answer);
+  return answer;
 }
 
 }  // namespace lws::apiserver

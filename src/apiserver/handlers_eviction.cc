@@ -32,7 +32,7 @@ Result<Json> DeleteOptionsOf(const Json& eviction, bool dry_run_query) {
 
 }  // namespace
 
-Result<HttpResponse> RequestHandler::Eviction() {
+Result<Answer> RequestHandler::Eviction() {
   ASSIGN_OR_RETURN(Json eviction, SubresourceBody("Eviction", {"policy/v1", "policy/v1beta1"}));
   if (api::StringMember(eviction.value("metadata", Json::object()), "name") != target_.name) {
     return Status::BadRequest("name in URL does not match name in Eviction object");
@@ -91,14 +91,14 @@ Result<HttpResponse> RequestHandler::Eviction() {
 
 // A refused eviction as kube-apiserver answers it: the Status, with retryAfterSeconds in its
 // details and a Retry-After header for 429s.
-HttpResponse RequestHandler::EvictionRefusal(const Status& status, int retry_after_seconds) {
+Answer RequestHandler::EvictionRefusal(const Status& status, int retry_after_seconds) {
   Json body = StatusJson(status, StatusContext{info_, target_.name});
   if (retry_after_seconds > 0) body["details"]["retryAfterSeconds"] = retry_after_seconds;
-  HttpResponse response = JsonResponse(status.http_code(), body);
+  Answer answer = JsonResponse(status.http_code(), body);
   if (retry_after_seconds > 0) {
-    response.headers.Add("Retry-After", std::to_string(retry_after_seconds));
+    answer.http.headers.Add("Retry-After", std::to_string(retry_after_seconds));
   }
-  return response;
+  return answer;
 }
 
 }  // namespace lws::apiserver

@@ -57,7 +57,7 @@ HttpResponse TextResponse(std::string body) {
 
 }  // namespace
 
-Result<HttpResponse> RequestHandler::PodLog() {
+Result<Answer> RequestHandler::PodLog() {
   if (request_.method != "GET") return MethodNotAllowedError();
   const PodLogSource* source = server_->pod_log_source();
   if (source == nullptr) return KubeletSubresource();  // cleared since the routing looked
@@ -76,7 +76,7 @@ Result<HttpResponse> RequestHandler::PodLog() {
   ASSIGN_OR_RETURN(store::ObjectPtr object, store_->Get(*info_, target_.namespace_, target_.name));
   const Json& pod = object->json;
   ASSIGN_OR_RETURN(std::string container, LogContainerName(pod, options.container));
-  if (api::StringMember(api::ChildOrNull(pod, "spec"), "nodeName").empty()) return TextResponse("");
+  if (api::StringMember(api::ChildOrNull(pod, "spec"), "nodeName").empty()) return Answer(TextResponse(""));
   ASSIGN_OR_RETURN(std::string container_id, LogContainerId(pod, container, options.previous));
   ContainerLogPtr log = source->Find(store::MetaString(pod, "uid"), container, container_id);
   if (!log) {
@@ -89,11 +89,11 @@ Result<HttpResponse> RequestHandler::PodLog() {
   LogRenderer renderer(options, now_);
   std::string body;
   const bool more = renderer.RenderExisting(lines, &body);
-  if (!options.follow || ended || !more) return TextResponse(std::move(body));
+  if (!options.follow || ended || !more) return Answer(TextResponse(std::move(body)));
   HttpResponse response = TextResponse("");
   response.stream =
       std::make_shared<LogStream>(std::move(log), std::move(renderer), next, std::move(body));
-  return response;
+  return Answer(std::move(response));
 }
 
 }  // namespace lws::apiserver

@@ -18,7 +18,7 @@ constexpr int kPatchAttempts = 5;
 
 }  // namespace
 
-Result<HttpResponse> RequestHandler::Patch(std::string_view subresource) {
+Result<Answer> RequestHandler::Patch(std::string_view subresource) {
   ASSIGN_OR_RETURN(PatchType type, PatchTypeFromContentType(request_.content_type, *info_));
   if (type != PatchType::kApply && request_.options.force.has_value()) return ForceNotAllowed();
   if (type == PatchType::kApply && request_.options.field_manager.empty()) {

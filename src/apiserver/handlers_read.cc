@@ -81,7 +81,7 @@ Json ListAsJson(const api::ResourceInfo& info, const store::ListResult& list) {
 
 }  // namespace
 
-Result<HttpResponse> RequestHandler::Get() {
+Result<Answer> RequestHandler::Get() {
   ASSIGN_OR_RETURN(store::ObjectPtr object, store_->Get(*info_, target_.namespace_, target_.name));
   TableRepresentation rep = NegotiateTable(request_.accept);
   if (!rep.table) return ObjectResponse(200, object);
@@ -89,9 +89,9 @@ Result<HttpResponse> RequestHandler::Get() {
   return JsonResponse(200, TableForObject(*info_, object->FullJson(), options), rep.content_type);
 }
 
-Result<HttpResponse> RequestHandler::GetStatus() { return Get(); }
+Result<Answer> RequestHandler::GetStatus() { return Get(); }
 
-Result<HttpResponse> RequestHandler::List() {
+Result<Answer> RequestHandler::List() {
   store::ListOptions options;
   options.namespace_ = target_.namespace_;
   ASSIGN_OR_RETURN(Selectors selectors, ParseSelectors(target_.query, ""));
@@ -108,13 +108,13 @@ Result<HttpResponse> RequestHandler::List() {
     HttpResponse response;
     response.headers.Add("Content-Type", "application/json");
     response.body = ListJson(*info_, list);
-    return response;
+    return Answer(std::move(response));
   }
   ASSIGN_OR_RETURN(TableOptions table, TableOptionsFor(target_.query, rep, now_));
   return JsonResponse(200, TableForList(*info_, ListAsJson(*info_, list), table), rep.content_type);
 }
 
-Result<HttpResponse> RequestHandler::Watch() {
+Result<Answer> RequestHandler::Watch() {
   const QueryParams& q = target_.query;
   store::WatchOptions options;
   options.namespace_ = target_.namespace_;
@@ -156,13 +156,13 @@ Result<HttpResponse> RequestHandler::Watch() {
           frame.ok()) {
         response.headers.Add("Content-Type", std::string(kProtobufWatchType));
         response.stream = std::make_shared<FixedStream>(std::move(*frame));
-        return response;
+        return Answer(std::move(response));
       }
     }
     Json event = {{"type", "ERROR"}, {"object", std::move(status)}};
     response.headers.Add("Content-Type", "application/json");
     response.stream = std::make_shared<FixedStream>(store::Serialize(event) + "\n");
-    return response;
+    return Answer(std::move(response));
   }
   if (!watcher.ok()) return watcher.status();
 
@@ -180,7 +180,7 @@ Result<HttpResponse> RequestHandler::Watch() {
                                                   : "application/json");
   response.stream = std::make_shared<WatchStream>(std::move(stream));
   response.stream_timeout = timeout;
-  return response;
+  return Answer(std::move(response));
 }
 
 }  // namespace lws::apiserver

@@ -11,7 +11,7 @@
 
 namespace lws::apiserver {
 
-Result<HttpResponse> RequestHandler::Review() {
+Result<Answer> RequestHandler::Review() {
   ASSIGN_OR_RETURN(Json review, DecodeObjectBody(false));
   Json spec = review.value("spec", Json::object());
   if (!spec.is_object()) spec = Json::object();
@@ -34,7 +34,7 @@ Result<HttpResponse> RequestHandler::Review() {
   return JsonResponse(201, review);
 }
 
-Result<HttpResponse> RequestHandler::IssueServiceAccountToken() {
+Result<Answer> RequestHandler::IssueServiceAccountToken() {
   ASSIGN_OR_RETURN(Json request, SubresourceBody("TokenRequest", {"authentication.k8s.io/v1"}));
   request["apiVersion"] = "authentication.k8s.io/v1";
   request["kind"] = "TokenRequest";

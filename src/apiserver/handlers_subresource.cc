@@ -76,7 +76,7 @@ Json ScaleOf(const api::ResourceInfo& info, const Json& object) {
 
 }  // namespace
 
-Result<HttpResponse> RequestHandler::Scale() {
+Result<Answer> RequestHandler::Scale() {
   const std::string& method = request_.method;
   if (method != "GET" && method != "PUT" && method != "PATCH") return MethodNotAllowedError();
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
@@ -169,7 +169,7 @@ std::string FailedBindingPrecondition(const Json& binding, const Json& pod) {
 
 }  // namespace
 
-Result<HttpResponse> RequestHandler::Binding() {
+Result<Answer> RequestHandler::Binding() {
   ASSIGN_OR_RETURN(Json binding, BodyJson([](const std::string& bytes) {
                      return DecodeJsonBody(bytes, "error decoding Binding");
                    }));
@@ -228,7 +228,7 @@ Result<HttpResponse> RequestHandler::Binding() {
 // so, as kube-apiserver answers for a container that is not running, instead of the 404 of an
 // unknown path, which reads as "the pod does not exist"; a pod that does not exist gets the
 // usual NotFound.
-Result<HttpResponse> RequestHandler::KubeletSubresource() {
+Result<Answer> RequestHandler::KubeletSubresource() {
   RETURN_IF_ERROR(store_->Get(*info_, target_.namespace_, target_.name).status());
   const std::string& sub = target_.subresource;
   const std::string what = sub == "log"           ? "there are no container logs to read"

@@ -269,7 +269,7 @@ store::NewEntries RequestHandler::RecordWrite(const store::ObjectPtr& current, J
                                     shapes_checked);
 }
 
-Result<HttpResponse> RequestHandler::Create() {
+Result<Answer> RequestHandler::Create() {
   ASSIGN_OR_RETURN(Json object, DecodeObjectBody(false));
   RETURN_IF_ERROR(CheckNamespaceExists());
   RETURN_IF_ERROR(PrepareForWrite(&object, nullptr, ""));
@@ -292,7 +292,7 @@ Result<store::ObjectPtr> RequestHandler::StoreUpdate(
   return stored;
 }
 
-Result<HttpResponse> RequestHandler::Update(bool status_only) {
+Result<Answer> RequestHandler::Update(bool status_only) {
   ASSIGN_OR_RETURN(Json object, DecodeObjectBody(true));
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   std::string_view sub = status_only ? "status" : "";
@@ -312,7 +312,7 @@ Result<HttpResponse> RequestHandler::Update(bool status_only) {
   return ObjectResponse(200, stored);
 }
 
-Result<HttpResponse> RequestHandler::Delete() {
+Result<Answer> RequestHandler::Delete() {
   Json body;
   if (request_.has_body()) {
     const std::string content_type = request_.content_type;
@@ -349,7 +349,7 @@ Result<HttpResponse> RequestHandler::Delete() {
   return JsonResponse(200, store::DeleteResponseBody(*info_, result));
 }
 
-Result<HttpResponse> RequestHandler::DeleteCollection() {
+Result<Answer> RequestHandler::DeleteCollection() {
   store::ListOptions list_options;
   list_options.namespace_ = target_.namespace_;
   ASSIGN_OR_RETURN(list_options.label_selector,

@@ -19,10 +19,6 @@
 #include <utility>
 #include <vector>
 
-namespace lws::store {
-struct StoredObject;
-}  // namespace lws::store
-
 namespace lws::apiserver {
 
 // Header fields in arrival order. Names compare case-insensitively (Get).
@@ -64,9 +60,6 @@ struct HttpResponse {
   int status = 200;
   HttpHeaders headers;  // Content-Type and Warning among them; Content-Length is the transport's
   std::string body;     // ignored when `stream` is set
-  // When the answer is a stored object: that object, and `body` its bytes (empty for an
-  // in-process request of the write port, which takes the object itself).
-  std::shared_ptr<const store::StoredObject> object;
   std::shared_ptr<ResponseStream> stream;
   // For a stream: end it cleanly after this long (the watch's timeoutSeconds).
   std::optional<std::chrono::milliseconds> stream_timeout;

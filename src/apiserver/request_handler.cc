@@ -19,17 +19,17 @@ RequestHandler::RequestHandler(ApiServer* server, const ApiRequest& request,
       store_(server->options_.store),
       now_(server->options_.clock->Now()) {}
 
-HttpResponse RequestHandler::Run() {
+Answer RequestHandler::Run() {
   if (target_.kind == TargetKind::kResource) return RunResource();
   return RunDiscovery();
 }
 
-HttpResponse RequestHandler::RunDiscovery() {
+Answer RequestHandler::RunDiscovery() {
   if (request_.method != "GET" && request_.method != "HEAD") {
     return ErrorResponse(target_.kind == TargetKind::kUnknown ? UnknownPathError()
                                                               : MethodNotAllowedError());
   }
-  Result<HttpResponse> response = Status(Code::kNotFound, "");
+  Result<Answer> response = Status(Code::kNotFound, "");
   switch (target_.kind) {
     case TargetKind::kVersion:
       response = Version();
@@ -66,7 +66,7 @@ HttpResponse RequestHandler::RunDiscovery() {
   return std::move(*response);
 }
 
-Result<HttpResponse> RequestHandler::ResourceAnswer() {
+Result<Answer> RequestHandler::ResourceAnswer() {
   info_ = served_->registry.Find(target_.group, target_.version, target_.resource);
   bool shape_ok = info_ != nullptr && (info_->namespaced || target_.namespace_.empty()) &&
                   (!info_->namespaced || !target_.namespace_.empty() || target_.name.empty());
@@ -74,23 +74,23 @@ Result<HttpResponse> RequestHandler::ResourceAnswer() {
     info_ = nullptr;
     return UnknownPathError();
   }
-  Result<HttpResponse> response = target_.subresource.empty() ? RunVerb() : RunSubresource();
+  Result<Answer> response = target_.subresource.empty() ? RunVerb() : RunSubresource();
   auto log = Logger("apiserver");
   if (response.ok() && log->should_log(spdlog::level::debug)) {
-    log->debug("{} {} -> {}", request_.method, request_.log_target, response->status);
+    log->debug("{} {} -> {}", request_.method, request_.log_target, response->http.status);
   }
   return response;
 }
 
-HttpResponse RequestHandler::RunResource() {
-  Result<HttpResponse> response = ResourceAnswer();
+Answer RequestHandler::RunResource() {
+  Result<Answer> response = ResourceAnswer();
   if (!response.ok()) return ErrorResponse(response.status());
-  AddWarnings(&*response);
+  AddWarnings(&response->http);
   return std::move(*response);
 }
 
 Result<store::ObjectPtr> RequestHandler::RunWrite() {
-  Result<HttpResponse> response = ResourceAnswer();
+  Result<Answer> response = ResourceAnswer();
   if (!response.ok()) {
     LogIfInternal(response.status());
     return response.status();
@@ -98,20 +98,21 @@ Result<store::ObjectPtr> RequestHandler::RunWrite() {
   return PortAnswer(std::move(*response), request_);
 }
 
-Result<store::ObjectPtr> PortAnswer(HttpResponse response, const ApiRequest& request) {
-  if (response.object) return std::move(response.object);
+Result<store::ObjectPtr> PortAnswer(Answer answer, const ApiRequest& request) {
+  if (answer.object) return std::move(answer.object);
+  const HttpResponse& response = answer.http;
   // A Status document (a delete of an object that is gone at once, a binding) or an answer the
   // handler built as JSON.
-  Json answer = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  Json document = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
   // A refusal some handlers answer themselves (an eviction's 429 carries Retry-After).
-  if (response.status >= 300) return store::StatusFromDocument(response.status, answer);
-  if (answer.is_discarded()) {
+  if (response.status >= 300) return store::StatusFromDocument(response.status, document);
+  if (document.is_discarded()) {
     return Status::Internal("unparseable answer to " + request.method + " " + request.log_target);
   }
-  return store::DocumentObject(std::move(answer));
+  return store::DocumentObject(std::move(document));
 }
 
-Result<HttpResponse> RequestHandler::RunVerb() {
+Result<Answer> RequestHandler::RunVerb() {
   const std::string& m = request_.method;
   if (info_->create_only) {
     if (m == "POST" && target_.name.empty()) return Review();
@@ -130,7 +131,7 @@ Result<HttpResponse> RequestHandler::RunVerb() {
   return MethodNotAllowedError();
 }
 
-Result<HttpResponse> RequestHandler::RunSubresource() {
+Result<Answer> RequestHandler::RunSubresource() {
   const std::string& sub = target_.subresource;
   const std::string& m = request_.method;
   if (target_.name.empty()) return UnknownPathError();
@@ -167,16 +168,16 @@ Result<HttpResponse> RequestHandler::RunSubresource() {
   return UnknownPathError();
 }
 
-HttpResponse RequestHandler::ObjectResponse(int code, const store::ObjectPtr& object) {
-  HttpResponse response;
-  response.status = code;
-  response.headers.Add("Content-Type", "application/json");
-  if (!request_.in_process) response.body = object->bytes();
-  response.object = object;
-  return response;
+Answer RequestHandler::ObjectResponse(int code, const store::ObjectPtr& object) {
+  Answer answer;
+  answer.http.status = code;
+  answer.http.headers.Add("Content-Type", "application/json");
+  if (!request_.in_process) answer.http.body = object->bytes();
+  answer.object = object;
+  return answer;
 }
 
-HttpResponse RequestHandler::JsonResponse(int code, const Json& body, std::string content_type) {
+Answer RequestHandler::JsonResponse(int code, const Json& body, std::string content_type) {
   HttpResponse response;
   response.status = code;
   response.headers.Add("Content-Type", std::move(content_type));
@@ -186,7 +187,7 @@ HttpResponse RequestHandler::JsonResponse(int code, const Json& body, std::strin
 
 HttpResponse RequestHandler::ErrorResponse(const Status& status) {
   StatusContext context{info_, target_.name.empty() ? body_name_ : target_.name};
-  HttpResponse response = JsonResponse(status.http_code(), StatusJson(status, context));
+  HttpResponse response = JsonResponse(status.http_code(), StatusJson(status, context)).http;
   AddWarnings(&response);
   LogIfInternal(status);
   return response;

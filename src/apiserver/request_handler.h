@@ -24,6 +24,7 @@
 
 #include "api/codec.h"
 #include "apiserver/api_request.h"
+#include "apiserver/answer.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http.h"
 #include "apiserver/managed_fields.h"
@@ -51,7 +52,7 @@ void MarkShapesChecked(const store::StoredObject& version,
 
 // A handler's answer as the write port gives it: the stored object, the document the handler
 // answered with as an object, or the Status of a refusal (code >= 300).
-Result<store::ObjectPtr> PortAnswer(HttpResponse response, const ApiRequest& request);
+Result<store::ObjectPtr> PortAnswer(Answer answer, const ApiRequest& request);
 
 class RequestHandler {
  public:
@@ -59,64 +60,65 @@ class RequestHandler {
   // REQUIRES: `request` outlives the handler.
   RequestHandler(ApiServer* server, const ApiRequest& request,
                  std::shared_ptr<const ServedResources> served, UserInfo user);
-  // The answer for the HTTP adapter: every failure as a metav1.Status response.
-  HttpResponse Run();
+  // The answer for the HTTP adapter: every failure as a metav1.Status response, the warnings as
+  // Warning headers; `object` names the stored object answered, if any.
+  Answer Run();
   // The answer for the write port: the stored object (or the Status document a delete or a
   // binding answers with), or the failure as the Status the HTTP answer would carry.
   Result<store::ObjectPtr> RunWrite();
 
  private:
   // Dispatch.
-  HttpResponse RunDiscovery();
-  HttpResponse RunResource();
+  Answer RunDiscovery();
+  Answer RunResource();
   // The addressed resource's answer before it becomes an HttpResponse or a port answer.
-  Result<HttpResponse> ResourceAnswer();
-  Result<HttpResponse> RunVerb();
-  Result<HttpResponse> RunSubresource();
+  Result<Answer> ResourceAnswer();
+  Result<Answer> RunVerb();
+  Result<Answer> RunSubresource();
 
   // handlers_discovery.cc
-  Result<HttpResponse> Version();
-  Result<HttpResponse> Health();
-  Result<HttpResponse> CoreVersionsOrAggregated(bool core);
-  Result<HttpResponse> GroupDocument();
-  Result<HttpResponse> ResourceListDocument();
-  Result<HttpResponse> OpenApiV2Document();
-  Result<HttpResponse> OpenApiRootDocument();
-  Result<HttpResponse> OpenApiGroupDocument();
+  Result<Answer> Version();
+  Result<Answer> Health();
+  Result<Answer> CoreVersionsOrAggregated(bool core);
+  Result<Answer> GroupDocument();
+  Result<Answer> ResourceListDocument();
+  Result<Answer> OpenApiV2Document();
+  Result<Answer> OpenApiRootDocument();
+  Result<Answer> OpenApiGroupDocument();
 
   // handlers_read.cc
-  Result<HttpResponse> Get();
-  Result<HttpResponse> List();
-  Result<HttpResponse> Watch();
-  Result<HttpResponse> GetStatus();
+  Result<Answer> Get();
+  Result<Answer> List();
+  Result<Answer> Watch();
+  Result<Answer> GetStatus();
 
   // handlers_write.cc
-  Result<HttpResponse> Create();
-  Result<HttpResponse> Update(bool status_only);
-  Result<HttpResponse> Delete();
-  Result<HttpResponse> DeleteCollection();
+  Result<Answer> Create();
+  Result<Answer> Update(bool status_only);
+  Result<Answer> Delete();
+  Result<Answer> DeleteCollection();
 
   // handlers_review.cc
-  Result<HttpResponse> Review();
+  Result<Answer> Review();
   // POST serviceaccounts/{name}/token: a TokenRequest answered with a signed token.
-  Result<HttpResponse> IssueServiceAccountToken();
+  Result<Answer> IssueServiceAccountToken();
 
   // handlers_patch.cc
-  Result<HttpResponse> Patch(std::string_view subresource);
+  Result<Answer> Patch(std::string_view subresource);
   Result<Json> PatchedObject(const Json& live, const std::string& content_type, bool* created);
 
   // handlers_subresource.cc
-  Result<HttpResponse> Scale();
-  Result<HttpResponse> Binding();
+  Result<Answer> Scale();
+  Result<Answer> Binding();
   // pods/log without a log source, exec, attach, portforward, ephemeralcontainers: 400 with
   // why (no real kubelet), or NotFound.
-  Result<HttpResponse> KubeletSubresource();
+  Result<Answer> KubeletSubresource();
 
   // handlers_eviction.cc: pods/eviction (kubectl drain) under PodDisruptionBudgets.
-  Result<HttpResponse> Eviction();
-  HttpResponse EvictionRefusal(const Status& status, int retry_after_seconds);
+  Result<Answer> Eviction();
+  Answer EvictionRefusal(const Status& status, int retry_after_seconds);
   // handlers_log.cc
-  Result<HttpResponse> PodLog();
+  Result<Answer> PodLog();
 
   // The object pipeline shared by every write (handlers_write.cc).
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched
@@ -187,9 +189,8 @@ class RequestHandler {
   void PrepareBuiltinCreate(Json* object);
 
   // Responses.
-  HttpResponse ObjectResponse(int code, const store::ObjectPtr& object);
-  HttpResponse JsonResponse(int code, const Json& body,
-                            std::string content_type = "application/json");
+  Answer ObjectResponse(int code, const store::ObjectPtr& object);
+  Answer JsonResponse(int code, const Json& body, std::string content_type = "application/json");
   HttpResponse ErrorResponse(const Status& status);
   // An Internal error is a bug or a failing disk: the log says which request met it.
   void LogIfInternal(const Status& status) const;
