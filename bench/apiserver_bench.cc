@@ -215,8 +215,8 @@ BENCHMARK(BM_CreatePodDurable)->Threads(1)->Threads(kClients)->UseRealTime();
 // The same GET and POST handed to ApiServer::Handle on this thread, without sockets, Beast or
 // the transport's threads: the difference to BM_GetPod/BM_CreatePod at one client is what the
 // transport and the loopback round trip cost.
-apiserver::HttpRequest JsonRequest(std::string method, std::string target, std::string body) {
-  apiserver::HttpRequest request;
+transport::HttpRequest JsonRequest(std::string method, std::string target, std::string body) {
+  transport::HttpRequest request;
   request.method = std::move(method);
   request.target = std::move(target);
   request.headers.Add("Accept", "application/json");
@@ -228,11 +228,11 @@ apiserver::HttpRequest JsonRequest(std::string method, std::string target, std::
 void BM_HandleGetPod(benchmark::State& state) {
   SharedServer& shared = ServerWithPods();
   std::string error = shared.error;
-  const apiserver::HttpRequest request =
+  const transport::HttpRequest request =
       JsonRequest("GET", std::string(kPodsPath) + "/" + StoredPodName(42), "");
   for (auto _ : state) {
     if (!error.empty()) continue;
-    apiserver::HttpResponse response = shared.server->api().Handle(request);
+    transport::HttpResponse response = shared.server->api().Handle(request);
     if (response.status != 200) error = "GET answered " + std::to_string(response.status);
   }
   state.SetItemsProcessed(state.iterations());
@@ -245,9 +245,9 @@ void BM_HandleCreatePod(benchmark::State& state) {
   std::string error = shared.error;
   for (auto _ : state) {
     if (!error.empty()) continue;
-    apiserver::HttpRequest request =
+    transport::HttpRequest request =
         JsonRequest("POST", kPodsPath, PodBody("direct-" + std::to_string(next_pod.fetch_add(1))));
-    apiserver::HttpResponse response = shared.server->api().Handle(request);
+    transport::HttpResponse response = shared.server->api().Handle(request);
     if (response.status != 201) {
       error =
           "POST answered " + std::to_string(response.status) + ": " + response.body.substr(0, 300);

@@ -92,8 +92,8 @@ Result<std::unique_ptr<ServerUnderTest>> ServerUnderTest::Start(const std::strin
   ASSIGN_OR_RETURN(s->api_, apiserver::ApiServer::Create(std::move(api_options)));
   apiserver::ApiServer* api = s->api_.get();
   ASSIGN_OR_RETURN(s->http_,
-                   apiserver::HttpServer::Start(
-                       {}, [api](const apiserver::HttpRequest& r) { return api->Handle(r); }));
+                   transport::HttpServer::Start(
+                       {}, [api](const transport::HttpRequest& r) { return api->Handle(r); }));
   return s;
 }
 

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "store/store.h"
+#include "transport/http_server.h"
 
 namespace lws::bench {
 
@@ -44,7 +44,7 @@ class ServerUnderTest {
   RealClock clock_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> api_;
-  std::unique_ptr<apiserver::HttpServer> http_;
+  std::unique_ptr<transport::HttpServer> http_;
 };
 
 // One keep-alive HTTP/1.1 connection used synchronously: one request, then its whole response.

@@ -72,12 +72,12 @@ void Measure(benchmark::State& state, const Shape& shape) {
     const std::size_t heap_before = HeapBytesInUse();
     state.ResumeTiming();
     for (int i = 0; i < count; ++i) {
-      apiserver::HttpRequest request;
+      transport::HttpRequest request;
       request.method = "POST";
       request.target = shape.collection;
       request.headers.Add("Content-Type", "application/json");
       request.body = std::move(bodies[i]);
-      apiserver::HttpResponse response = server->Handle(request);
+      transport::HttpResponse response = server->Handle(request);
       if (response.status != 201) {
         state.SkipWithError(("create answered " + std::to_string(response.status) + ": " +
                              response.body.substr(0, 200))
@@ -89,7 +89,7 @@ void Measure(benchmark::State& state, const Shape& shape) {
     bodies.clear();
     bodies.shrink_to_fit();
     const std::size_t heap_after = HeapBytesInUse();
-    apiserver::HttpRequest get;
+    transport::HttpRequest get;
     get.method = "GET";
     get.target = shape.collection + "/" +
                  Json::parse(shape.make(0).dump())["metadata"]["name"].get<std::string>();

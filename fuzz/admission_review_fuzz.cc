@@ -51,12 +51,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const webhook::WebhookEndpoint& endpoint : *endpoints) CheckAnswer(endpoint, *review, body);
   // The same bytes through the HTTP layer of one endpoint.
-  lws::apiserver::HttpRequest request;
+  lws::transport::HttpRequest request;
   request.method = "POST";
   request.target = endpoints->front().path;
   request.headers.Add("Content-Type", "application/json");
   request.body = std::string(body);
-  const lws::apiserver::HttpResponse response = webhook::ServeWebhook(endpoints->front(), request);
+  const lws::transport::HttpResponse response = webhook::ServeWebhook(endpoints->front(), request);
   if (response.status != 200) Fail("an HTTP status other than 200", body);
   if (Json::parse(response.body, nullptr, false).is_discarded()) {
     Fail("an HTTP answer not JSON", body);

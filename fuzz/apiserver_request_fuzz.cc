@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // A fresh store now and then keeps memory bounded (every create adds an object).
   if (server.api == nullptr || ++server.uses > 2000) server.Reset();
   std::string_view rest(reinterpret_cast<const char*>(data), size);
-  lws::apiserver::HttpRequest request;
+  lws::transport::HttpRequest request;
   request.method = std::string(NextLine(&rest));
   request.target = std::string(NextLine(&rest));
   std::string_view content_type = NextLine(&rest);
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!content_type.empty()) request.headers.Add("Content-Type", std::string(content_type));
   if (!accept.empty()) request.headers.Add("Accept", std::string(accept));
   request.body = std::string(rest);
-  lws::apiserver::HttpResponse response = server.api->Handle(request);
+  lws::transport::HttpResponse response = server.api->Handle(request);
   if (response.stream) {
     response.stream->Start([] {});
     std::string out;

@@ -76,7 +76,8 @@ Result<Answer> RequestHandler::PodLog() {
   ASSIGN_OR_RETURN(store::ObjectPtr object, store_->Get(*info_, target_.namespace_, target_.name));
   const Json& pod = object->json;
   ASSIGN_OR_RETURN(std::string container, LogContainerName(pod, options.container));
-  if (api::StringMember(api::ChildOrNull(pod, "spec"), "nodeName").empty()) return Answer(TextResponse(""));
+  if (api::StringMember(api::ChildOrNull(pod, "spec"), "nodeName").empty())
+    return Answer(TextResponse(""));
   ASSIGN_OR_RETURN(std::string container_id, LogContainerId(pod, container, options.previous));
   ContainerLogPtr log = source->Find(store::MetaString(pod, "uid"), container, container_id);
   if (!log) {

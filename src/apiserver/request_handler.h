@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "api/codec.h"
-#include "apiserver/api_request.h"
 #include "apiserver/answer.h"
+#include "apiserver/api_request.h"
 #include "apiserver/api_server.h"
 #include "apiserver/http.h"
 #include "apiserver/managed_fields.h"

@@ -10,12 +10,12 @@
 
 #include "api/yaml.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
 #include "base/log.h"
 #include "cli/serve.h"
 #include "cluster/garbage_collector.h"
 #include "cluster/namespace_deleter.h"
 #include "store/store.h"
+#include "transport/http_server.h"
 
 namespace lws::cli {
 namespace {

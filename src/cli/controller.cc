@@ -54,8 +54,8 @@ api::PodMutationOptions PodMutationOptionsOf(const config::Configuration& config
 
 // The Configuration's `tls` section for the webhook and metrics servers (upstream applies it to
 // both through controller-runtime's TLSOpts).
-apiserver::TlsPolicy TlsPolicyOf(const config::Configuration& configuration) {
-  apiserver::TlsPolicy policy;
+transport::TlsPolicy TlsPolicyOf(const config::Configuration& configuration) {
+  transport::TlsPolicy policy;
   if (!configuration.tls) return policy;
   policy.min_version = config::MinTlsVersionId(*configuration.tls);
   policy.cipher_suites = config::CipherSuiteIds(*configuration.tls);
@@ -169,8 +169,8 @@ class Operator {
   RealEventLoop controller_loop_;
   RealEventLoop election_loop_;
   RealEventLoop serving_loop_;  // certificates and the webhook server's reloads
-  std::unique_ptr<apiserver::HttpServer> metrics_server_;
-  std::unique_ptr<apiserver::HttpServer> probe_server_;
+  std::unique_ptr<transport::HttpServer> metrics_server_;
+  std::unique_ptr<transport::HttpServer> probe_server_;
   std::unique_ptr<operator_webhook::CertManager> certificates_;
   std::unique_ptr<operator_webhook::WebhookServer> webhooks_;
   std::unique_ptr<op::LeaderElector> elector_;

@@ -88,7 +88,7 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
 }
 
 Status Serving::Listen() {
-  apiserver::HttpServerOptions http_options;
+  transport::HttpServerOptions http_options;
   http_options.bind_address = options_.bind;
   http_options.port = options_.port;
   http_options.threads = options_.threads;
@@ -100,10 +100,10 @@ Status Serving::Listen() {
   http_options.tick_interval =
       options_.tick ? options_.tick_interval : std::chrono::milliseconds(0);
   http_options.tick = options_.tick;
-  if (tls_) http_options.tls = apiserver::HttpTlsOptions{tls_->cert_pem, tls_->key_pem};
+  if (tls_) http_options.tls = transport::HttpTlsOptions{tls_->cert_pem, tls_->key_pem};
   apiserver::ApiServer* api = server_.get();
-  Result<std::unique_ptr<apiserver::HttpServer>> http = apiserver::HttpServer::Start(
-      http_options, [api](const apiserver::HttpRequest& request) { return api->Handle(request); });
+  Result<std::unique_ptr<transport::HttpServer>> http = transport::HttpServer::Start(
+      http_options, [api](const transport::HttpRequest& request) { return api->Handle(request); });
   if (!http.ok())
     return Status(http.status().code(), command_ + ": " + std::string(http.status().message()));
   http_ = std::move(*http);

@@ -17,11 +17,11 @@
 
 #include "api/pod_mutation.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
 #include "base/clock.h"
 #include "base/result.h"
 #include "cli/tls_flags.h"
 #include "store/store.h"
+#include "transport/http_server.h"
 #include "transport/tls_certificates.h"
 
 namespace lws::cli {
@@ -94,7 +94,7 @@ class Serving {
   std::optional<transport::TlsIdentity> tls_;  // resolved in Start, so bad flags fail early
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> server_;
-  std::unique_ptr<apiserver::HttpServer> http_;
+  std::unique_ptr<transport::HttpServer> http_;
 };
 
 // Blocks SIGINT and SIGTERM in this thread and every thread it starts afterwards, so that

@@ -11,8 +11,8 @@
 namespace lws::op {
 namespace {
 
-using apiserver::HttpRequest;
-using apiserver::HttpResponse;
+using transport::HttpRequest;
+using transport::HttpResponse;
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -125,7 +125,7 @@ HttpResponse HealthChecks::Serve(std::string_view subpath, bool verbose,
   return Text(failed ? 500 : 200, std::move(body));
 }
 
-apiserver::HttpHandler HealthProbeHandler(std::string liveness_path, const HealthChecks* liveness,
+transport::HttpHandler HealthProbeHandler(std::string liveness_path, const HealthChecks* liveness,
                                           std::string readiness_path,
                                           const HealthChecks* readiness) {
   return [liveness_path = std::move(liveness_path), liveness,
@@ -139,7 +139,7 @@ apiserver::HttpHandler HealthProbeHandler(std::string liveness_path, const Healt
   };
 }
 
-apiserver::HttpHandler MetricsHandler(const Registry* registry) {
+transport::HttpHandler MetricsHandler(const Registry* registry) {
   return [registry](const HttpRequest& request) {
     if (TargetPath(request.target) != "/metrics") return TextError(404, "404 page not found");
     HttpResponse response;

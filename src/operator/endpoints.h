@@ -1,6 +1,6 @@
 // File: operator/endpoints.h
 //
-// What the operator's two small HTTP servers answer, as plain handlers (apiserver/http.h), apart
+// What the operator's two small HTTP servers answer, as plain handlers (transport/http.h), apart
 // from the transport that serves them (operator/probe_servers.h):
 //   - the health probe server: the liveness and readiness endpoints (spec 21.2:
 //     health.livenessEndpointName "/healthz", readinessEndpointName "/readyz"), each running a
@@ -33,8 +33,8 @@
 #include <string_view>
 #include <vector>
 
-#include "apiserver/http.h"
 #include "base/result.h"
+#include "transport/http.h"
 
 namespace lws::op {
 
@@ -52,7 +52,7 @@ class HealthChecks {
   void Add(const std::string& name, HealthCheck check);
   // Answers `subpath`, the part of the request path after the endpoint ("" or "/": every
   // check; "/<name>": one check), with the query's `verbose` and `exclude` values.
-  apiserver::HttpResponse Serve(std::string_view subpath, bool verbose,
+  transport::HttpResponse Serve(std::string_view subpath, bool verbose,
                                 const std::vector<std::string>& excludes) const;
 
  private:
@@ -63,17 +63,17 @@ class HealthChecks {
 // The probe server's handler: `liveness_path` and `readiness_path` ("/healthz", "/readyz")
 // serve their check sets, with or without a sub-path; anything else is 404.
 // REQUIRES: both sets outlive the handler.
-apiserver::HttpHandler HealthProbeHandler(std::string liveness_path, const HealthChecks* liveness,
+transport::HttpHandler HealthProbeHandler(std::string liveness_path, const HealthChecks* liveness,
                                           std::string readiness_path,
                                           const HealthChecks* readiness);
 
 // The metrics server's handler: /metrics serves `registry`'s exposition; anything else is 404.
 // REQUIRES: registry outlives the handler.
-apiserver::HttpHandler MetricsHandler(const Registry* registry);
+transport::HttpHandler MetricsHandler(const Registry* registry);
 
 // A plain-text answer as Go's http.Error writes it: the message and a newline, text/plain,
 // X-Content-Type-Options: nosniff.
-apiserver::HttpResponse TextError(int status, std::string_view message);
+transport::HttpResponse TextError(int status, std::string_view message);
 
 // Where a server listens.
 struct BindAddress {

@@ -7,10 +7,10 @@
 namespace lws::op {
 namespace {
 
-using apiserver::HttpRequest;
-using apiserver::HttpResponse;
+using transport::HttpRequest;
+using transport::HttpResponse;
 
-HttpResponse Get(const apiserver::HttpHandler& handler, std::string target) {
+HttpResponse Get(const transport::HttpHandler& handler, std::string target) {
   HttpRequest request;
   request.method = "GET";
   request.target = std::move(target);
@@ -21,7 +21,7 @@ class HealthProbeTest : public ::testing::Test {
  protected:
   HealthChecks liveness_;
   HealthChecks readiness_;
-  apiserver::HttpHandler handler_ =
+  transport::HttpHandler handler_ =
       HealthProbeHandler("/healthz", &liveness_, "/readyz", &readiness_);
 };
 
@@ -87,7 +87,7 @@ TEST(HealthProbeHandlerTest, ConfiguredEndpointNames) {
   HealthChecks live;
   HealthChecks ready;
   ready.Add("readyz", [] { return Status::Internal("not yet"); });
-  apiserver::HttpHandler handler = HealthProbeHandler("/live", &live, "/ready", &ready);
+  transport::HttpHandler handler = HealthProbeHandler("/live", &live, "/ready", &ready);
   EXPECT_EQ(Get(handler, "/live").status, 200);
   EXPECT_EQ(Get(handler, "/ready").status, 500);
   EXPECT_EQ(Get(handler, "/healthz").status, 404);
@@ -96,7 +96,7 @@ TEST(HealthProbeHandlerTest, ConfiguredEndpointNames) {
 TEST(MetricsHandlerTest, ServesTheExpositionAtMetricsOnly) {
   Registry registry;
   registry.Counter("c_total", "help", {})->Inc({});
-  apiserver::HttpHandler handler = MetricsHandler(&registry);
+  transport::HttpHandler handler = MetricsHandler(&registry);
   HttpResponse r = Get(handler, "/metrics");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.headers.Get("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");

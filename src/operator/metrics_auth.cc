@@ -44,7 +44,7 @@ Result<std::vector<std::string>> Strings(const Json& value, const std::string& f
 
 }  // namespace
 
-std::optional<std::string> BearerToken(const apiserver::HttpHeaders& headers) {
+std::optional<std::string> BearerToken(const transport::HttpHeaders& headers) {
   std::string value = headers.Get("Authorization");
   std::size_t space = value.find(' ');
   if (space == std::string::npos) return std::nullopt;
@@ -167,8 +167,8 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
   return allowed;
 }
 
-std::optional<apiserver::HttpResponse> MetricsAuthorizer::Check(
-    const apiserver::HttpRequest& request) {
+std::optional<transport::HttpResponse> MetricsAuthorizer::Check(
+    const transport::HttpRequest& request) {
   std::optional<std::string> token = BearerToken(request.headers);
   if (!token) return TextError(401, "Unauthorized");
   Result<std::optional<UserInfo>> user = Authenticate(*token);
@@ -191,11 +191,11 @@ std::optional<apiserver::HttpResponse> MetricsAuthorizer::Check(
   return std::nullopt;
 }
 
-apiserver::HttpHandler WithAuthenticationAndAuthorization(
-    std::shared_ptr<MetricsAuthorizer> authorizer, apiserver::HttpHandler inner) {
+transport::HttpHandler WithAuthenticationAndAuthorization(
+    std::shared_ptr<MetricsAuthorizer> authorizer, transport::HttpHandler inner) {
   return [authorizer = std::move(authorizer),
-          inner = std::move(inner)](const apiserver::HttpRequest& request) {
-    if (std::optional<apiserver::HttpResponse> refused = authorizer->Check(request))
+          inner = std::move(inner)](const transport::HttpRequest& request) {
+    if (std::optional<transport::HttpResponse> refused = authorizer->Check(request))
       return *refused;
     return inner(request);
   };

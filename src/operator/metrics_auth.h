@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "api/codec.h"
-#include "apiserver/http.h"
 #include "base/clock.h"
 #include "client/client.h"
+#include "transport/http.h"
 
 namespace lws::op {
 
@@ -53,7 +53,7 @@ struct UserInfo {
 
 // The token of an "Authorization: Bearer <token>" header ("bearer" in any case); nullopt
 // when the header is absent, of another scheme, or the token is empty.
-std::optional<std::string> BearerToken(const apiserver::HttpHeaders& headers);
+std::optional<std::string> BearerToken(const transport::HttpHeaders& headers);
 
 // The TokenReview to create for `token`.
 Json TokenReviewFor(const std::string& token);
@@ -80,7 +80,7 @@ class MetricsAuthorizer {
                     MetricsAuthOptions options = {});
 
   // nullopt when the request may pass; otherwise the answer to send instead.
-  std::optional<apiserver::HttpResponse> Check(const apiserver::HttpRequest& request);
+  std::optional<transport::HttpResponse> Check(const transport::HttpRequest& request);
 
   // Reviews sent to the API server so far (cache misses), for tests and logs.
   std::uint64_t token_reviews() const;
@@ -109,7 +109,7 @@ class MetricsAuthorizer {
 };
 
 // `inner` behind the filter; the handler shares the authorizer (and its caches).
-apiserver::HttpHandler WithAuthenticationAndAuthorization(
-    std::shared_ptr<MetricsAuthorizer> authorizer, apiserver::HttpHandler inner);
+transport::HttpHandler WithAuthenticationAndAuthorization(
+    std::shared_ptr<MetricsAuthorizer> authorizer, transport::HttpHandler inner);
 
 }  // namespace lws::op

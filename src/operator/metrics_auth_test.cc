@@ -9,9 +9,9 @@
 namespace lws::op {
 namespace {
 
-using apiserver::HttpRequest;
-using apiserver::HttpResponse;
 using std::chrono::seconds;
+using transport::HttpRequest;
+using transport::HttpResponse;
 
 constexpr char kScraper[] = "system:serviceaccount:monitoring:prometheus";
 
@@ -149,7 +149,7 @@ TEST_F(MetricsAuthTest, ResultsAreCachedForTheirTtl) {
 TEST_F(MetricsAuthTest, FilterWrapsTheHandler) {
   auto shared = std::make_shared<MetricsAuthorizer>(&reviews_, &clock_);
   int served = 0;
-  apiserver::HttpHandler handler =
+  transport::HttpHandler handler =
       WithAuthenticationAndAuthorization(shared, [&](const HttpRequest&) {
         ++served;
         return HttpResponse{};

@@ -1,6 +1,6 @@
 // File: operator/probe_servers.h
 //
-// The operator's metrics and health-probe servers over apiserver::HttpServer (spec 21.2, 21.3),
+// The operator's metrics and health-probe servers over transport::HttpServer (spec 21.2, 21.3),
 // serving the handlers of operator/endpoints.h:
 //
 //   metrics  `metrics.bindAddress` (":8443"; "0" disables). Secure by default, as upstream:
@@ -22,12 +22,12 @@
 #include <optional>
 #include <string>
 
-#include "apiserver/http_server.h"
 #include "base/clock.h"
 #include "client/client.h"
 #include "operator/endpoints.h"
 #include "operator/metrics_auth.h"
 #include "operator/metrics_registry.h"
+#include "transport/http_server.h"
 
 namespace lws::op {
 
@@ -35,8 +35,8 @@ struct MetricsServerOptions {
   std::string bind_address = ":8443";
   bool secure = true;
   // The serving certificate and key (PEM); unset with `secure`: a self-signed one.
-  std::optional<apiserver::HttpTlsOptions> tls;
-  apiserver::TlsPolicy tls_policy;  // the Configuration's `tls` section, for either certificate
+  std::optional<transport::HttpTlsOptions> tls;
+  transport::TlsPolicy tls_policy;  // the Configuration's `tls` section, for either certificate
   MetricsAuthOptions auth;
 };
 
@@ -48,12 +48,12 @@ struct HealthProbeOptions {
 
 // nullptr when the bind address disables the server. The client answers the reviews of a
 // secure server. REQUIRES: registry, client and clock outlive the server.
-Result<std::unique_ptr<apiserver::HttpServer>> StartMetricsServer(
+Result<std::unique_ptr<transport::HttpServer>> StartMetricsServer(
     const MetricsServerOptions& options, const Registry* registry, const client::Client* client,
     const Clock* clock);
 
 // nullptr when the bind address disables the server. REQUIRES: both check sets outlive it.
-Result<std::unique_ptr<apiserver::HttpServer>> StartHealthProbeServer(
+Result<std::unique_ptr<transport::HttpServer>> StartHealthProbeServer(
     const HealthProbeOptions& options, const HealthChecks* liveness, const HealthChecks* readiness);
 
 }  // namespace lws::op

@@ -108,7 +108,7 @@ class ProbeServersTest : public ::testing::Test {
 TEST_F(ProbeServersTest, SecureMetricsServerNeedsAnAuthorizedToken) {
   MetricsServerOptions options;
   options.bind_address = "127.0.0.1:0";
-  Result<std::unique_ptr<apiserver::HttpServer>> server =
+  Result<std::unique_ptr<transport::HttpServer>> server =
       StartMetricsServer(options, &registry_, &reviews_, &clock_);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   ASSERT_NE(*server, nullptr);
@@ -130,7 +130,7 @@ TEST_F(ProbeServersTest, SecureMetricsServerAppliesTheTlsPolicy) {
   MetricsServerOptions options;
   options.bind_address = "127.0.0.1:0";
   options.tls_policy.min_version = TLS1_3_VERSION;
-  Result<std::unique_ptr<apiserver::HttpServer>> server =
+  Result<std::unique_ptr<transport::HttpServer>> server =
       StartMetricsServer(options, &registry_, &reviews_, &clock_);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   const std::uint16_t port = (*server)->port();

@@ -11,9 +11,9 @@
 #include <set>
 #include <thread>
 
-#include "apiserver/http_server.h"
 #include "client/rest/http_url.h"
 #include "client/rest/request_pool.h"
+#include "transport/http_server.h"
 #include "transport/tls_certificates.h"
 
 namespace lws::rest {
@@ -24,7 +24,7 @@ using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
 // A body written in pieces, one per wake-up; `endless` keeps it open after the last piece.
-class PiecesStream final : public apiserver::ResponseStream {
+class PiecesStream final : public transport::ResponseStream {
  public:
   PiecesStream(std::vector<std::string> pieces, bool endless)
       : pieces_(std::move(pieces)), endless_(endless) {}
@@ -48,13 +48,13 @@ class PiecesStream final : public apiserver::ResponseStream {
 
 class Server {
  public:
-  explicit Server(apiserver::HttpHandler handler, bool tls = false) {
-    apiserver::HttpServerOptions options;
+  explicit Server(transport::HttpHandler handler, bool tls = false) {
+    transport::HttpServerOptions options;
     if (tls) {
       identity_ = transport::CreateSelfSigned({}, RealClock().Now()).value();
-      options.tls = apiserver::HttpTlsOptions{identity_.cert_pem, identity_.key_pem};
+      options.tls = transport::HttpTlsOptions{identity_.cert_pem, identity_.key_pem};
     }
-    http_ = apiserver::HttpServer::Start(std::move(options), std::move(handler)).value();
+    http_ = transport::HttpServer::Start(std::move(options), std::move(handler)).value();
   }
   std::string url(bool tls = false) const {
     return std::string(tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(http_->port());
@@ -63,11 +63,11 @@ class Server {
 
  private:
   transport::TlsIdentity identity_;
-  std::unique_ptr<apiserver::HttpServer> http_;
+  std::unique_ptr<transport::HttpServer> http_;
 };
 
-apiserver::HttpResponse Echo(const apiserver::HttpRequest& request) {
-  apiserver::HttpResponse response;
+transport::HttpResponse Echo(const transport::HttpRequest& request) {
+  transport::HttpResponse response;
   response.headers.Add("X-Method", request.method);
   response.body = request.method + " " + request.target + " " + request.body;
   return response;
@@ -117,8 +117,8 @@ TEST(HttpTransportTest, PathPrefixOfTheServerUrl) {
 }
 
 TEST(HttpTransportTest, StreamsObjectsHoweverTheChunksFall) {
-  Server server([](const apiserver::HttpRequest&) {
-    apiserver::HttpResponse response;
+  Server server([](const transport::HttpRequest&) {
+    transport::HttpResponse response;
     response.stream = std::make_shared<PiecesStream>(
         std::vector<std::string>{"{\"n\":1}\n{\"n\"", ":2}\n", "{\"s\":\"}\\\"{\"}\n"}, false);
     return response;
@@ -141,8 +141,8 @@ TEST(HttpTransportTest, StreamsObjectsHoweverTheChunksFall) {
 }
 
 TEST(HttpTransportTest, StreamErrorAnswersComeWhole) {
-  Server server([](const apiserver::HttpRequest&) {
-    apiserver::HttpResponse response;
+  Server server([](const transport::HttpRequest&) {
+    transport::HttpResponse response;
     response.status = 403;
     response.body = "{\"kind\":\"Status\",\"code\":403}";
     return response;
@@ -158,8 +158,8 @@ TEST(HttpTransportTest, StreamErrorAnswersComeWhole) {
 }
 
 TEST(HttpTransportTest, CancelEndsABlockedStreamAtOnce) {
-  Server server([](const apiserver::HttpRequest&) {
-    apiserver::HttpResponse response;
+  Server server([](const transport::HttpRequest&) {
+    transport::HttpResponse response;
     response.stream =
         std::make_shared<PiecesStream>(std::vector<std::string>{"{\"first\":1}\n"}, true);
     return response;
@@ -240,8 +240,8 @@ TEST(RequestPoolTest, OneHttpsPostWithACaBundle) {
 // (a new connection each time would show a new one), and other TLS settings get their own.
 TEST(RequestPoolTest, ReusesOneConnectionPerWebhook) {
   Server server(
-      [](const apiserver::HttpRequest& request) {
-        apiserver::HttpResponse response;
+      [](const transport::HttpRequest& request) {
+        transport::HttpResponse response;
         response.body = request.remote;
         return response;
       },

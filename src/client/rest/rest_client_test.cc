@@ -218,7 +218,7 @@ TEST_F(RestClientTest, SendsTokenAndUserAgentAndReusesConnections) {
   auto client = Connect(server);
   for (int i = 0; i < 5; ++i)
     ASSERT_TRUE(client->Get(client::kNodes, "", "none").status().code() == Code::kNotFound);
-  std::vector<apiserver::HttpRequest> requests = server.RequestsTo("/api/v1/nodes/none");
+  std::vector<transport::HttpRequest> requests = server.RequestsTo("/api/v1/nodes/none");
   ASSERT_EQ(requests.size(), 5u);
   EXPECT_EQ(requests[0].headers.Get("Authorization"), "Bearer s3cret");
   EXPECT_THAT(requests[0].headers.Get("User-Agent"), StartsWith("lws/v"));
@@ -247,11 +247,11 @@ TEST_F(RestClientTest, TooManyRequestsIsRetriedForAnyVerbAfterRetryAfter) {
   int refusals = 2;
   std::mutex mu;
   server.set_intercept(
-      [&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
+      [&](const transport::HttpRequest& r) -> std::optional<transport::HttpResponse> {
         std::lock_guard lock(mu);
         if (r.method != "POST" || refusals == 0) return std::nullopt;
         --refusals;
-        apiserver::HttpResponse busy = StatusAnswer(429, "TooManyRequests", "slow down");
+        transport::HttpResponse busy = StatusAnswer(429, "TooManyRequests", "slow down");
         busy.headers.Add("Retry-After", "3");
         return busy;
       });
@@ -265,7 +265,7 @@ TEST_F(RestClientTest, TooManyRequestsIsRetriedForAnyVerbAfterRetryAfter) {
 TEST_F(RestClientTest, ServerErrorsAreRetriedOnlyForIdempotentVerbs) {
   LiveServer server;
   server.set_intercept(
-      [&](const apiserver::HttpRequest&) -> std::optional<apiserver::HttpResponse> {
+      [&](const transport::HttpRequest&) -> std::optional<transport::HttpResponse> {
         return StatusAnswer(500, "InternalError", "etcd is on fire");
       });
   RestClientOptions options = Options();
@@ -286,8 +286,8 @@ TEST_F(RestClientTest, ServerErrorsAreRetriedOnlyForIdempotentVerbs) {
 TEST_F(RestClientTest, AnswersThatAreNoStatusNameTheRequest) {
   LiveServer server;
   server.set_intercept(
-      [&](const apiserver::HttpRequest&) -> std::optional<apiserver::HttpResponse> {
-        apiserver::HttpResponse gateway;
+      [&](const transport::HttpRequest&) -> std::optional<transport::HttpResponse> {
+        transport::HttpResponse gateway;
         gateway.status = 404;
         gateway.body = "<html>no such route</html>";
         return gateway;

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "apiserver/api_server.h"
-#include "apiserver/http_server.h"
 #include "client/client.h"
 #include "client/rest/rest_config.h"
 #include "store/store.h"
+#include "transport/http_server.h"
 #include "transport/tls_certificates.h"
 
 namespace lws::rest::testing {
@@ -32,9 +32,9 @@ inline constexpr auto kPatience = std::chrono::seconds(20);
 
 // A watch stream that ends (cleanly, as a dropped proxy connection looks to HTTP) after
 // `events` lines of the server's stream.
-class EndAfter final : public apiserver::ResponseStream {
+class EndAfter final : public transport::ResponseStream {
  public:
-  EndAfter(std::shared_ptr<apiserver::ResponseStream> inner, int events)
+  EndAfter(std::shared_ptr<transport::ResponseStream> inner, int events)
       : inner_(std::move(inner)), left_(events) {}
   void Start(std::function<void()> wake) override { inner_->Start(std::move(wake)); }
   bool Next(std::string* out) override {
@@ -54,7 +54,7 @@ class EndAfter final : public apiserver::ResponseStream {
   void Cancel() override { inner_->Cancel(); }
 
  private:
-  std::shared_ptr<apiserver::ResponseStream> inner_;
+  std::shared_ptr<transport::ResponseStream> inner_;
   int left_;
 };
 
@@ -67,7 +67,7 @@ struct LiveServerOptions {
 class LiveServer {
  public:
   using Intercept =
-      std::function<std::optional<apiserver::HttpResponse>(const apiserver::HttpRequest&)>;
+      std::function<std::optional<transport::HttpResponse>(const transport::HttpRequest&)>;
 
   explicit LiveServer(LiveServerOptions options = {}) : options_(std::move(options)) {
     store::StoreOptions store_options;
@@ -80,12 +80,12 @@ class LiveServer {
     server_options.clock = &clock_;
     server_options.token = options_.token;
     server_ = apiserver::ApiServer::Create(std::move(server_options)).value();
-    apiserver::HttpServerOptions http;
+    transport::HttpServerOptions http;
     if (options_.tls) {
       identity_ = transport::CreateSelfSigned({}, clock_.Now()).value();
-      http.tls = apiserver::HttpTlsOptions{identity_.cert_pem, identity_.key_pem};
+      http.tls = transport::HttpTlsOptions{identity_.cert_pem, identity_.key_pem};
     }
-    http_ = apiserver::HttpServer::Start(std::move(http), [this](const apiserver::HttpRequest& r) {
+    http_ = transport::HttpServer::Start(std::move(http), [this](const transport::HttpRequest& r) {
               return Handle(r);
             }).value();
   }
@@ -117,21 +117,21 @@ class LiveServer {
     std::lock_guard lock(mu_);
     end_streams_after_ = events;
   }
-  std::vector<apiserver::HttpRequest> requests() const {
+  std::vector<transport::HttpRequest> requests() const {
     std::lock_guard lock(mu_);
     return requests_;
   }
   // The recorded requests whose target contains `part`.
-  std::vector<apiserver::HttpRequest> RequestsTo(const std::string& part) const {
-    std::vector<apiserver::HttpRequest> out;
-    for (const apiserver::HttpRequest& r : requests()) {
+  std::vector<transport::HttpRequest> RequestsTo(const std::string& part) const {
+    std::vector<transport::HttpRequest> out;
+    for (const transport::HttpRequest& r : requests()) {
       if (r.target.find(part) != std::string::npos) out.push_back(r);
     }
     return out;
   }
 
  private:
-  apiserver::HttpResponse Handle(const apiserver::HttpRequest& request) {
+  transport::HttpResponse Handle(const transport::HttpRequest& request) {
     Intercept intercept;
     std::optional<int> end_after;
     {
@@ -141,9 +141,9 @@ class LiveServer {
       end_after = end_streams_after_;
     }
     if (intercept) {
-      if (std::optional<apiserver::HttpResponse> injected = intercept(request)) return *injected;
+      if (std::optional<transport::HttpResponse> injected = intercept(request)) return *injected;
     }
-    apiserver::HttpResponse response = server_->Handle(request);
+    transport::HttpResponse response = server_->Handle(request);
     if (response.stream && end_after) {
       response.stream = std::make_shared<EndAfter>(response.stream, *end_after);
     }
@@ -155,17 +155,17 @@ class LiveServer {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<apiserver::ApiServer> server_;
   transport::TlsIdentity identity_;
-  std::unique_ptr<apiserver::HttpServer> http_;
+  std::unique_ptr<transport::HttpServer> http_;
   mutable std::mutex mu_;
-  std::vector<apiserver::HttpRequest> requests_;
+  std::vector<transport::HttpRequest> requests_;
   Intercept intercept_;
   std::optional<int> end_streams_after_;
 };
 
 // A metav1.Status answer, as the server writes one.
-inline apiserver::HttpResponse StatusAnswer(int code, const std::string& reason,
+inline transport::HttpResponse StatusAnswer(int code, const std::string& reason,
                                             const std::string& message) {
-  apiserver::HttpResponse response;
+  transport::HttpResponse response;
   response.status = code;
   response.headers.Add("Content-Type", "application/json");
   response.body = api::Json{{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"},

@@ -59,7 +59,7 @@ std::string QueryValue(const std::string& target, const std::string& key) {
   return target.substr(at, target.find('&', at) - at);
 }
 
-std::vector<apiserver::HttpRequest> WatchRequests(const LiveServer& server) {
+std::vector<transport::HttpRequest> WatchRequests(const LiveServer& server) {
   return server.RequestsTo("watch=1");
 }
 
@@ -184,7 +184,7 @@ TEST_F(RestWatchTest, GoneAfterAnOutageRelistsAndDeletesWhatVanished) {
 
   std::atomic<bool> outage{true};
   server.set_intercept(
-      [&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
+      [&](const transport::HttpRequest& r) -> std::optional<transport::HttpResponse> {
         if (!outage || r.target.find("watch=1") == std::string::npos) return std::nullopt;
         return StatusAnswer(503, "ServiceUnavailable", "apiserver is restarting");
       });
@@ -240,7 +240,7 @@ TEST_F(RestWatchTest, HttpGoneAnswerRelists) {
   ASSERT_TRUE(client->Create(client::kPods, Pod("a")).ok());
   std::atomic<int> gone{1};
   server.set_intercept(
-      [&](const apiserver::HttpRequest& r) -> std::optional<apiserver::HttpResponse> {
+      [&](const transport::HttpRequest& r) -> std::optional<transport::HttpResponse> {
         if (r.target.find("watch=1") == std::string::npos || gone.fetch_sub(1) <= 0)
           return std::nullopt;
         return StatusAnswer(410, "Expired", "too old resource version");

@@ -9,8 +9,8 @@ namespace lws::operator_webhook {
 namespace {
 
 using apiserver::AdmissionOperation;
-using apiserver::HttpRequest;
-using apiserver::HttpResponse;
+using transport::HttpRequest;
+using transport::HttpResponse;
 
 constexpr std::string_view kNoContent = "there is no content to decode";
 

@@ -38,8 +38,8 @@
 
 #include "api/pod_mutation.h"
 #include "apiserver/admission.h"
-#include "apiserver/http.h"
 #include "operator/webhook/admission_review.h"
+#include "transport/http.h"
 
 namespace lws::operator_webhook {
 
@@ -63,14 +63,14 @@ std::vector<WebhookEndpoint> LwsWebhookEndpoints(const api::PodMutationOptions& 
 AdmissionResponse Admit(const WebhookEndpoint& endpoint, const AdmissionReviewRequest& request);
 
 // One HTTP exchange of `endpoint`, as Webhook.ServeHTTP.
-apiserver::HttpResponse ServeWebhook(const WebhookEndpoint& endpoint,
-                                     const apiserver::HttpRequest& request);
+transport::HttpResponse ServeWebhook(const WebhookEndpoint& endpoint,
+                                     const transport::HttpRequest& request);
 
 // The endpoint serving `target`'s path (the query is ignored), or null.
 const WebhookEndpoint* FindEndpoint(const std::vector<WebhookEndpoint>& endpoints,
                                     std::string_view target);
 
 // Go ServeMux's answer for a path nobody serves.
-apiserver::HttpResponse NotFoundResponse();
+transport::HttpResponse NotFoundResponse();
 
 }  // namespace lws::operator_webhook

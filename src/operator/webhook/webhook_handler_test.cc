@@ -27,9 +27,9 @@ Json Review(const std::string& operation, const Json* object, const Json* old_ob
   return {{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"request", request}};
 }
 
-apiserver::HttpRequest Post(const std::string& path, const std::string& body,
+transport::HttpRequest Post(const std::string& path, const std::string& body,
                             const std::string& content_type = "application/json") {
-  apiserver::HttpRequest request;
+  transport::HttpRequest request;
   request.method = "POST";
   request.target = path + "?timeout=10s";
   request.headers.Add("Content-Type", content_type);
@@ -43,10 +43,10 @@ class WebhookHandlerTest : public ::testing::Test {
   Json Send(const std::string& path, const Json& review) {
     return SendRaw(Post(path, review.dump()));
   }
-  Json SendRaw(const apiserver::HttpRequest& request) {
+  Json SendRaw(const transport::HttpRequest& request) {
     const WebhookEndpoint* endpoint = FindEndpoint(endpoints_, request.target);
     EXPECT_NE(endpoint, nullptr) << request.target;
-    apiserver::HttpResponse response = ServeWebhook(*endpoint, request);
+    transport::HttpResponse response = ServeWebhook(*endpoint, request);
     EXPECT_EQ(response.status, 200);  // controller-runtime never sets another
     EXPECT_EQ(response.headers.Get("Content-Type"), "application/json");
     return Json::parse(response.body);
@@ -90,7 +90,7 @@ TEST_F(WebhookHandlerTest, EndpointsAreTheFourRegisteredPaths) {
   EXPECT_EQ(FindEndpoint(endpoints_, std::string(kValidatePod) + "?x=1")->name, "vpod.kb.io");
   EXPECT_EQ(FindEndpoint(endpoints_, "/validate-disaggregatedset-x-k8s-io-v1-disaggregatedset"),
             nullptr);
-  apiserver::HttpResponse missing = NotFoundResponse();
+  transport::HttpResponse missing = NotFoundResponse();
   EXPECT_EQ(missing.status, 404);
   EXPECT_EQ(missing.body, "404 page not found\n");
 }

@@ -17,11 +17,11 @@ struct WebhookServer::Shared {
   WebhookObserver observer;
   const Clock* clock = nullptr;
 
-  apiserver::HttpResponse Handle(const apiserver::HttpRequest& request) const {
+  transport::HttpResponse Handle(const transport::HttpRequest& request) const {
     const WebhookEndpoint* endpoint = FindEndpoint(endpoints, request.target);
     if (endpoint == nullptr) return NotFoundResponse();
     const Time start = clock->Now();
-    apiserver::HttpResponse response = ServeWebhook(*endpoint, request);
+    transport::HttpResponse response = ServeWebhook(*endpoint, request);
     if (observer) observer({endpoint->path, response.status, clock->Now() - start});
     return response;
   }
@@ -38,7 +38,7 @@ Result<std::unique_ptr<WebhookServer>> WebhookServer::Start(
   server->shared_->clock = &loop->clock();
   ASSIGN_OR_RETURN(server->serving_, server->ReadCertificates());
 
-  apiserver::HttpServerOptions http;
+  transport::HttpServerOptions http;
   http.bind_address = server->options_.host.empty() ? "0.0.0.0" : server->options_.host;
   http.port = server->options_.port;
   http.threads = server->options_.threads;
@@ -46,8 +46,8 @@ Result<std::unique_ptr<WebhookServer>> WebhookServer::Start(
   http.max_body_bytes = kMaxReviewBytes + 1024 * 1024;
   http.tls = server->serving_;
   std::shared_ptr<const Shared> shared = server->shared_;
-  ASSIGN_OR_RETURN(server->http_, apiserver::HttpServer::Start(
-                                      std::move(http), [shared](const apiserver::HttpRequest& r) {
+  ASSIGN_OR_RETURN(server->http_, transport::HttpServer::Start(
+                                      std::move(http), [shared](const transport::HttpRequest& r) {
                                         return shared->Handle(r);
                                       }));
   Logger("webhook")->info("serving {} webhooks on https://{}", server->shared_->endpoints.size(),
@@ -58,9 +58,9 @@ Result<std::unique_ptr<WebhookServer>> WebhookServer::Start(
 
 WebhookServer::~WebhookServer() { Stop(); }
 
-Result<apiserver::HttpTlsOptions> WebhookServer::ReadCertificates() const {
+Result<transport::HttpTlsOptions> WebhookServer::ReadCertificates() const {
   const std::filesystem::path dir(options_.cert_dir);
-  apiserver::HttpTlsOptions tls;
+  transport::HttpTlsOptions tls;
   ASSIGN_OR_RETURN(tls.cert_chain_pem, ReadFile((dir / options_.cert_name).string()));
   ASSIGN_OR_RETURN(tls.key_pem, ReadFile((dir / options_.key_name).string()));
   tls.policy = options_.tls_policy;
@@ -69,7 +69,7 @@ Result<apiserver::HttpTlsOptions> WebhookServer::ReadCertificates() const {
 
 Status WebhookServer::ReloadCertificates() {
   if (stopped_) return Status::Ok();
-  ASSIGN_OR_RETURN(apiserver::HttpTlsOptions tls, ReadCertificates());
+  ASSIGN_OR_RETURN(transport::HttpTlsOptions tls, ReadCertificates());
   if (tls.cert_chain_pem == serving_.cert_chain_pem && tls.key_pem == serving_.key_pem) {
     return Status::Ok();
   }

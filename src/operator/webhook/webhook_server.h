@@ -29,10 +29,10 @@
 #include <string_view>
 #include <vector>
 
-#include "apiserver/http_server.h"
 #include "base/event_loop.h"
 #include "base/result.h"
 #include "operator/webhook/webhook_handler.h"
+#include "transport/http_server.h"
 
 namespace lws::operator_webhook {
 
@@ -51,7 +51,7 @@ struct WebhookServerOptions {
   std::string key_name = "tls.key";
   int threads = 2;
   Duration cert_check_interval = std::chrono::seconds(10);
-  apiserver::TlsPolicy tls_policy;  // the Configuration's `tls` section
+  transport::TlsPolicy tls_policy;  // the Configuration's `tls` section
   WebhookObserver observer;         // optional
 };
 
@@ -78,14 +78,14 @@ class WebhookServer {
  private:
   struct Shared;
   WebhookServer(EventLoop* loop, WebhookServerOptions options);
-  Result<apiserver::HttpTlsOptions> ReadCertificates() const;
+  Result<transport::HttpTlsOptions> ReadCertificates() const;
   void ScheduleCheck();
 
   EventLoop* loop_;
   WebhookServerOptions options_;
   std::shared_ptr<Shared> shared_;  // what the I/O threads' handler reads
-  std::unique_ptr<apiserver::HttpServer> http_;
-  apiserver::HttpTlsOptions serving_;  // the pair in use
+  std::unique_ptr<transport::HttpServer> http_;
+  transport::HttpTlsOptions serving_;  // the pair in use
   TaskId check_task_ = 0;
   bool stopped_ = false;
 };

@@ -1,4 +1,4 @@
-// File: apiserver/http_testing.h
+// File: transport/http_testing.h
 //
 // For tests of the HTTP transport over real loopback sockets: a small synchronous Beast
 // client, a watchdog that turns a hung test into an abort, and a bounded poll. Waits are
@@ -23,7 +23,7 @@
 #include <string_view>
 #include <thread>
 
-namespace lws::apiserver::testing {
+namespace lws::transport::testing {
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
@@ -117,4 +117,4 @@ class Client {
   beast::flat_buffer buffer_;
 };
 
-}  // namespace lws::apiserver::testing
+}  // namespace lws::transport::testing

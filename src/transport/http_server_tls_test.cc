@@ -20,10 +20,10 @@
 #include <memory>
 #include <thread>
 
-#include "apiserver/http_server.h"
+#include "transport/http_server.h"
 #include "transport/tls_certificates.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 namespace {
 
 namespace net = boost::asio;
@@ -268,4 +268,4 @@ TEST(HttpsServerStartTest, RefusesAKeyOfAnotherCertificateOrNoPem) {
 }
 
 }  // namespace
-}  // namespace lws::apiserver
+}  // namespace lws::transport

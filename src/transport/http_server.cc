@@ -1,4 +1,4 @@
-// File: apiserver/http_server.cc
+// File: transport/http_server.cc
 //
 // HttpServer's lifecycle: the io_context and the I/O threads that run it, the listening socket,
 // the periodic tick, and an orderly stop. Serving an accepted connection is
@@ -8,7 +8,7 @@
 // down (which cancels their streams), releases the work guard and joins the threads, which
 // return once the connections' coroutines have unwound. No handler or coroutine frame is
 // abandoned half way, and no strand outlives the io_context.
-#include "apiserver/http_server.h"
+#include "transport/http_server.h"
 
 #include <algorithm>
 #include <boost/asio/executor_work_guard.hpp>
@@ -24,11 +24,11 @@
 #include <utility>
 #include <vector>
 
-#include "apiserver/http_connection.h"
-#include "apiserver/http_server_util.h"
 #include "base/log.h"
+#include "transport/http_connection.h"
+#include "transport/http_server_util.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
@@ -36,7 +36,7 @@ using tcp = net::ip::tcp;
 namespace internal {
 
 ServerContext::ServerContext(HttpServerOptions options, HttpHandler handler)
-    : options_(std::move(options)), handler_(std::move(handler)), log_(Logger("apiserver")) {}
+    : options_(std::move(options)), handler_(std::move(handler)), log_(Logger("http")) {}
 
 bool ServerContext::TryOpenStream() {
   if (open_streams_.fetch_add(1) < options_.max_streams) return true;
@@ -271,4 +271,4 @@ void HttpServer::Stop() {
   impl_->threads.clear();
 }
 
-}  // namespace lws::apiserver
+}  // namespace lws::transport

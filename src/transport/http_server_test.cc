@@ -1,5 +1,5 @@
 // Tests of the HTTP transport over real loopback sockets (http_testing.h's client).
-#include "apiserver/http_server.h"
+#include "transport/http_server.h"
 
 #include <gtest/gtest.h>
 
@@ -12,14 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "api/codec.h"
-#include "apiserver/http_testing.h"
+#include "transport/http_testing.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 namespace {
 
 using namespace testing;  // NOLINT: the transport tests' client and waits
-using Json = api::Json;
+using Json = nlohmann::json;
 
 // A stream the test feeds from its own thread.
 class TestStream : public ResponseStream {
@@ -421,4 +420,4 @@ TEST_F(HttpServerTest, BindFailureNamesTheAddressAndTheOsError) {
 }
 
 }  // namespace
-}  // namespace lws::apiserver
+}  // namespace lws::transport

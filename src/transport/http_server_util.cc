@@ -1,37 +1,15 @@
-// File: apiserver/http_server_util.cc
-#include "apiserver/http_server_util.h"
+// File: transport/http_server_util.cc
+#include "transport/http_server_util.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <exception>
+#include <nlohmann/json.hpp>
 
-#include "apiserver/status_json.h"
 #include "base/log.h"
 
-namespace lws::apiserver::internal {
-namespace {
-
-HttpResponse JsonResponse(int status, const Json& body) {
-  HttpResponse response;
-  response.status = status;
-  response.headers.Add("Content-Type", "application/json");
-  response.body = body.dump();
-  return response;
-}
-
-HttpResponse StatusResponse(const Status& status) {
-  return JsonResponse(status.http_code(), StatusJson(status));
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
-}  // namespace
+namespace lws::transport::internal {
 
 HttpResponse BodyTooLargeResponse(std::size_t limit_bytes) {
   return StatusResponse(Status(Code::kRequestEntityTooLarge, "Request entity too large: limit is " +
@@ -41,15 +19,19 @@ HttpResponse BodyTooLargeResponse(std::size_t limit_bytes) {
 HttpResponse HeaderTooLargeResponse(std::size_t limit_bytes) {
   // Built by hand: lws::Status has no code for 431, and a Status without a reason is what
   // Kubernetes clients expect for a code they have no reason for.
-  Json body = Json::object();
+  nlohmann::json body = nlohmann::json::object();
   body["kind"] = "Status";
   body["apiVersion"] = "v1";
-  body["metadata"] = Json::object();
+  body["metadata"] = nlohmann::json::object();
   body["status"] = "Failure";
   body["message"] =
       "request header fields too large (limit " + std::to_string(limit_bytes) + " bytes)";
   body["code"] = 431;
-  return JsonResponse(431, body);
+  HttpResponse response;
+  response.status = 431;
+  response.headers.Add("Content-Type", "application/json");
+  response.body = body.dump();
+  return response;
 }
 
 HttpResponse MalformedRequestResponse(std::string_view parse_error) {
@@ -114,4 +96,4 @@ void CancelStream(ResponseStream& stream, spdlog::logger& log) {
   }
 }
 
-}  // namespace lws::apiserver::internal
+}  // namespace lws::transport::internal

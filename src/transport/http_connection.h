@@ -1,4 +1,4 @@
-// File: apiserver/http_connection.h
+// File: transport/http_connection.h
 //
 // Internal to the transport (http_server.cc and http_connection.cc, nobody else). HttpServer
 // listens and accepts; each accepted socket is handed to ServeConnection, which serves it on a
@@ -20,9 +20,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "apiserver/http.h"
-#include "apiserver/http_server.h"
 #include "base/result.h"
+#include "transport/http.h"
+#include "transport/http_server.h"
 
 namespace boost::asio {
 class io_context;
@@ -35,7 +35,7 @@ namespace spdlog {
 class logger;
 }  // namespace spdlog
 
-namespace lws::apiserver::internal {
+namespace lws::transport::internal {
 
 class ConnectionHandle {
  public:
@@ -97,4 +97,4 @@ void ServeConnection(boost::asio::io_context& io, int native_socket, bool ipv6,
 // The SSL context for HttpServerOptions::tls (http_server_tls.cc).
 Result<std::shared_ptr<boost::asio::ssl::context>> MakeTlsContext(const HttpTlsOptions& tls);
 
-}  // namespace lws::apiserver::internal
+}  // namespace lws::transport::internal

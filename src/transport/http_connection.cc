@@ -1,4 +1,4 @@
-// File: apiserver/http_connection.cc
+// File: transport/http_connection.cc
 //
 // The listener and its connections. Each connection is one coroutine on its own strand: read a
 // request (Beast's parser enforces the body and header limits), call the handler, write the
@@ -11,7 +11,7 @@
 // The connection is a template over its stream, a TCP stream for HTTP or an SSL stream over one
 // for HTTPS; whatever concerns the socket itself (timeouts, close, shutdown, cancel) goes to the
 // lowest layer, the TCP stream, in both.
-#include "apiserver/http_connection.h"
+#include "transport/http_connection.h"
 
 #include <unistd.h>
 
@@ -45,11 +45,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "apiserver/http_server_util.h"
 #include "base/deferred_ack.h"
 #include "base/log.h"
+#include "transport/http_server_util.h"
 
-namespace lws::apiserver::internal {
+namespace lws::transport::internal {
 namespace {
 
 namespace net = boost::asio;
@@ -543,4 +543,4 @@ void ServeConnection(net::io_context& io, int native_socket, bool ipv6,
   }
 }
 
-}  // namespace lws::apiserver::internal
+}  // namespace lws::transport::internal

@@ -1,4 +1,4 @@
-// File: apiserver/http_server.h
+// File: transport/http_server.h
 //
 // The HTTP/1.1 transport of the embedded API server: it listens on one TCP address, parses
 // requests with Boost.Beast, hands each one to an HttpHandler (http.h) and writes the answer back,
@@ -32,10 +32,10 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/http.h"
 #include "base/result.h"
+#include "transport/http.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 
 // How a TLS server negotiates (the operator Configuration's `tls` section, upstream
 // pkg/config/tls.go): the lowest protocol version, and the TLS 1.2 cipher suites by IANA id
@@ -104,4 +104,4 @@ class HttpServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace lws::apiserver
+}  // namespace lws::transport

@@ -1,4 +1,4 @@
-// File: apiserver/http_server_tls.cc
+// File: transport/http_server_tls.cc
 //
 // The server side of HTTPS: one Asio SSL context per HttpServer, built from the PEM strings of
 // HttpServerOptions::tls. TLS 1.2 is the floor, as in kube-apiserver's default (a TlsPolicy may
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/http_connection.h"
 #include "base/log.h"
+#include "transport/http_connection.h"
 
-namespace lws::apiserver::internal {
+namespace lws::transport::internal {
 namespace {
 
 namespace net = boost::asio;
@@ -114,4 +114,4 @@ Result<std::shared_ptr<net::ssl::context>> MakeTlsContext(const HttpTlsOptions& 
   }
 }
 
-}  // namespace lws::apiserver::internal
+}  // namespace lws::transport::internal

@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "apiserver/http_server.h"
-#include "apiserver/http_testing.h"
 #include "base/deferred_ack.h"
+#include "transport/http_server.h"
+#include "transport/http_testing.h"
 
-namespace lws::apiserver {
+namespace lws::transport {
 namespace {
 
 using namespace testing;  // NOLINT: the transport tests' client and waits
@@ -105,4 +105,4 @@ TEST(HttpDeferredAck, AnAnswerReleasedAfterTheServerStoppedIsDropped) {
 }
 
 }  // namespace
-}  // namespace lws::apiserver
+}  // namespace lws::transport

@@ -1,4 +1,4 @@
-// File: apiserver/http_server_util.h
+// File: transport/http_server_util.h
 //
 // The transport's small decisions that need no socket (internal to http_server*.cc and
 // http_connection.cc): the metav1.Status answers it gives by itself, which header fields are its
@@ -13,13 +13,13 @@
 #include <string>
 #include <string_view>
 
-#include "apiserver/http.h"
+#include "transport/http.h"
 
 namespace spdlog {
 class logger;
 }  // namespace spdlog
 
-namespace lws::apiserver::internal {
+namespace lws::transport::internal {
 
 // 413 RequestEntityTooLarge.
 HttpResponse BodyTooLargeResponse(std::size_t limit_bytes);
@@ -56,4 +56,4 @@ std::string FormatEndpoint(const std::string& address, uint16_t port);
 // Calls stream.Cancel(); an exception from it is logged, never propagated.
 void CancelStream(ResponseStream& stream, spdlog::logger& log);
 
-}  // namespace lws::apiserver::internal
+}  // namespace lws::transport::internal
