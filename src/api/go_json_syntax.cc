@@ -275,4 +275,16 @@ std::string GoJsonSyntaxError(std::string_view text) {
   return scanner.End();
 }
 
+Result<Json> DecodeJsonBody(const std::string& body, std::string_view context) {
+  if (std::string deep = JsonTextDepthError(body); !deep.empty()) {
+    return Status::BadRequest(std::string(context) + ": " + deep);
+  }
+  Json parsed = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded()) return parsed;
+  // Worded as Go's decoder words it, as kube-apiserver's clients expect.
+  std::string why = GoJsonSyntaxError(body);
+  if (why.empty()) why = "invalid JSON";  // a text Go reads but the JSON library does not
+  return Status::BadRequest(std::string(context) + ": " + why);
+}
+
 }  // namespace lws::api

@@ -12,11 +12,19 @@
 #include <string>
 #include <string_view>
 
+#include "api/field.h"
+#include "base/result.h"
+
 namespace lws::api {
 
 // "" when `text` is one valid JSON value (with optional surrounding whitespace), else Go's
 // message: "unexpected end of JSON input", "invalid character 'x' looking for beginning of
 // value", "invalid character '}' after object key", ...
 std::string GoJsonSyntaxError(std::string_view text);
+
+// A JSON body decoded as kube-apiserver reports its problems: a malformed or too deep text is a
+// 400 BadRequest whose message is `<context>: <Go's message>` ("couldn't get version/kind; json
+// parse error: ..."). Nothing throws.
+Result<Json> DecodeJsonBody(const std::string& body, std::string_view context);
 
 }  // namespace lws::api

@@ -13,6 +13,5 @@ using transport::HttpHeaders;
 using transport::HttpRequest;
 using transport::HttpResponse;
 using transport::ResponseStream;
-using transport::StatusResponse;
 
 }  // namespace lws::apiserver

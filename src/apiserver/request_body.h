@@ -9,13 +9,13 @@
 #include <string_view>
 
 #include "api/codec.h"
+#include "api/go_json_syntax.h"
 #include "apiserver/patch.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
 
-// `context` starts the error message: "couldn't get version/kind; json parse error".
-Result<api::Json> DecodeJsonBody(const std::string& body, std::string_view context);
+using api::DecodeJsonBody;
 Result<api::Json> DecodeYamlBody(const std::string& body);
 // An object body (POST, PUT, DELETE options) by its Content-Type: YAML, JSON, or 415 for
 // protobuf, which this server does not read.

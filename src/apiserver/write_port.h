@@ -18,9 +18,13 @@
 #include "base/result.h"
 #include "store/object.h"
 
+namespace lws::admission {
+struct UserInfo;  // admission/user_info.h
+}  // namespace lws::admission
+
 namespace lws::apiserver {
 
-struct UserInfo;  // user_info.h
+using admission::UserInfo;
 
 enum class WriteVerb {
   kCreate,  // POST: a new object, or a subresource that takes one (pods/binding, eviction)

@@ -24,7 +24,7 @@ constexpr int kHandlerThreads = 16;  // per pool: reads, writes
 
 Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, const Clock* clock,
                                                 ServeOptions options,
-                                                apiserver::AdmissionChain admission) {
+                                                admission::AdmissionChain admission) {
   RETURN_IF_ERROR(CheckExposure(command, options));
   std::unique_ptr<Serving> serving(new Serving());
   serving->command_ = command;

@@ -73,7 +73,7 @@ class Serving {
   // options.webhooks the LWS webhooks are added to `admission` after its own plugins.
   static Result<std::unique_ptr<Serving>> Start(const std::string& command, const Clock* clock,
                                                 ServeOptions options,
-                                                apiserver::AdmissionChain admission = {});
+                                                admission::AdmissionChain admission = {});
   ~Serving();
 
   store::Store* store() const { return store_.get(); }

@@ -33,8 +33,8 @@ using namespace std::chrono_literals;
 // Real seconds a step may take before the test gives up (the run itself takes a few).
 constexpr auto kPatience = 90s;
 
-apiserver::AdmissionChain LwsAdmission() {
-  apiserver::AdmissionChain admission;
+admission::AdmissionChain LwsAdmission() {
+  admission::AdmissionChain admission;
   controllers::InstallLwsWebhooks(&admission);
   return admission;
 }

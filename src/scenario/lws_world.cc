@@ -14,8 +14,8 @@ bool Gang(const cluster::ClusterSpec& spec) {
 }
 
 // The pod webhook names each group's PodGroup when the cluster gang-schedules (cli/up.cc).
-apiserver::AdmissionChain WebhookChain(const cluster::ClusterSpec& spec, std::uint64_t seed) {
-  apiserver::AdmissionChain chain;
+admission::AdmissionChain WebhookChain(const cluster::ClusterSpec& spec, std::uint64_t seed) {
+  admission::AdmissionChain chain;
   api::PodMutationOptions pod;
   pod.gang_scheduling = Gang(spec);
   pod.random_key_suffix = api::SeededKeySuffix(Rng(seed).Derive("group-key"));

@@ -43,20 +43,20 @@ TEST(LocalClient, CreateGoesThroughDefaultsAndValidation) {
 }
 
 // A ControlPlane given an admission chain runs it on every write of its clients.
-class DenyPodsNamed final : public apiserver::AdmissionPlugin {
+class DenyPodsNamed final : public admission::AdmissionPlugin {
  public:
   std::string_view Name() const override { return "deny"; }
   bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
     return resource.resource == "pods" && subresource.empty();
   }
-  Status Validate(const apiserver::AdmissionRequest& request) override {
+  Status Validate(const admission::AdmissionRequest& request) override {
     if (request.name != "denied") return Status::Ok();
     return Status(Code::kForbidden, "admission webhook \"deny\" denied the request: no");
   }
 };
 
 TEST(LocalClient, ControlPlaneRunsItsAdmissionChain) {
-  apiserver::AdmissionChain chain;
+  admission::AdmissionChain chain;
   chain.Add(std::make_shared<DenyPodsNamed>());
   testing::ControlPlane cp(7, false, std::move(chain));
   LocalClient client = cp.Client("test-controller");

@@ -19,7 +19,7 @@ namespace lws::client::testing {
 // without a loop, for tests that bring their own (ControlPlane below; a RealEventLoop).
 struct InMemoryControlPlane {
   InMemoryControlPlane(const Clock* clock, std::uint64_t seed, bool install_lws_crd,
-                       apiserver::AdmissionChain admission) {
+                       admission::AdmissionChain admission) {
     store::StoreOptions store_options;
     store_options.clock = clock;
     store_options.seed = seed;
@@ -46,7 +46,7 @@ struct ControlPlane : VirtualLoopFirst, InMemoryControlPlane {
   // `admission` is the API server's admission chain, e.g. with the LWS webhooks
   // (controllers::InstallLwsWebhooks) for tests of components whose pods they mutate.
   explicit ControlPlane(std::uint64_t seed = 7, bool install_lws_crd = false,
-                        apiserver::AdmissionChain admission = {})
+                        admission::AdmissionChain admission = {})
       : InMemoryControlPlane(&loop.clock(), seed, install_lws_crd, std::move(admission)) {}
   LocalClient Client(std::string manager) {
     return LocalClient(server.get(), store.get(), manager);

@@ -14,8 +14,8 @@
 namespace lws::controllers {
 namespace {
 
-using apiserver::AdmissionOperation;
-using apiserver::AdmissionRequest;
+using admission::AdmissionOperation;
+using admission::AdmissionRequest;
 
 using Wording = DenialWording;
 
@@ -61,7 +61,7 @@ bool CreateOrUpdate(const AdmissionRequest& request) {
          request.operation == AdmissionOperation::kUpdate;
 }
 
-class LwsWebhook final : public apiserver::AdmissionPlugin {
+class LwsWebhook final : public admission::AdmissionPlugin {
  public:
   explicit LwsWebhook(Wording wording) : wording_(wording) {}
 
@@ -118,7 +118,7 @@ bool HasSetNameLabel(const api::Json* pod) {
   return labels != metadata->end() && labels->is_object() && labels->contains(api::kSetNameLabel);
 }
 
-class PodWebhook final : public apiserver::AdmissionPlugin {
+class PodWebhook final : public admission::AdmissionPlugin {
  public:
   PodWebhook(api::PodMutationOptions options, Wording wording)
       : options_(options), wording_(wording) {}
@@ -168,16 +168,16 @@ class PodWebhook final : public apiserver::AdmissionPlugin {
 
 }  // namespace
 
-std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin(DenialWording wording) {
+std::shared_ptr<admission::AdmissionPlugin> LwsWebhookPlugin(DenialWording wording) {
   return std::make_shared<LwsWebhook>(wording);
 }
 
-std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options,
+std::shared_ptr<admission::AdmissionPlugin> PodWebhookPlugin(api::PodMutationOptions options,
                                                              DenialWording wording) {
   return std::make_shared<PodWebhook>(options, wording);
 }
 
-void InstallLwsWebhooks(apiserver::AdmissionChain* chain,
+void InstallLwsWebhooks(admission::AdmissionChain* chain,
                         const api::PodMutationOptions& pod_options) {
   chain->Add(LwsWebhookPlugin());
   chain->Add(PodWebhookPlugin(pod_options));

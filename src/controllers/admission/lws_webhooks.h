@@ -29,8 +29,8 @@
 
 #include <memory>
 
+#include "admission/admission.h"
 #include "api/pod_mutation.h"
-#include "apiserver/admission.h"
 
 namespace lws::controllers {
 
@@ -39,15 +39,15 @@ namespace lws::controllers {
 enum class DenialWording { kApiServer, kWebhook };
 
 // mleaderworkerset.kb.io and vleaderworkerset.kb.io.
-std::shared_ptr<apiserver::AdmissionPlugin> LwsWebhookPlugin(
+std::shared_ptr<admission::AdmissionPlugin> LwsWebhookPlugin(
     DenialWording wording = DenialWording::kApiServer);
 
 // mpod.kb.io and vpod.kb.io.
-std::shared_ptr<apiserver::AdmissionPlugin> PodWebhookPlugin(
+std::shared_ptr<admission::AdmissionPlugin> PodWebhookPlugin(
     api::PodMutationOptions options = {}, DenialWording wording = DenialWording::kApiServer);
 
 // Adds both plugins to `chain`, LWS first.
-void InstallLwsWebhooks(apiserver::AdmissionChain* chain,
+void InstallLwsWebhooks(admission::AdmissionChain* chain,
                         const api::PodMutationOptions& pod_options = {});
 
 }  // namespace lws::controllers

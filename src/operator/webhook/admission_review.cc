@@ -5,7 +5,7 @@
 
 #include "api/base64.h"
 #include "api/go_json.h"
-#include "apiserver/request_body.h"
+#include "api/go_json_syntax.h"
 
 namespace lws::operator_webhook {
 namespace {
@@ -121,9 +121,8 @@ std::string MarshalPatch(const Json& patch) {
 }  // namespace
 
 Result<AdmissionReview> DecodeAdmissionReview(std::string_view body) {
-  ASSIGN_OR_RETURN(
-      Json json,
-      apiserver::DecodeJsonBody(std::string(body), "couldn't get version/kind; json parse error"));
+  ASSIGN_OR_RETURN(Json json, api::DecodeJsonBody(std::string(body),
+                                                  "couldn't get version/kind; json parse error"));
   if (!json.is_object()) return NotAnObject(json);
   AdmissionReview review;
   constexpr std::string_view kStruct = "AdmissionReview";

@@ -8,7 +8,7 @@
 namespace lws::operator_webhook {
 namespace {
 
-using apiserver::AdmissionOperation;
+using admission::AdmissionOperation;
 using transport::HttpRequest;
 using transport::HttpResponse;
 
@@ -28,9 +28,9 @@ std::optional<AdmissionOperation> ParseOperation(std::string_view operation) {
   return std::nullopt;
 }
 
-apiserver::AdmissionRequest PluginRequest(const AdmissionReviewRequest& review,
+admission::AdmissionRequest PluginRequest(const AdmissionReviewRequest& review,
                                           AdmissionOperation operation) {
-  apiserver::AdmissionRequest request;
+  admission::AdmissionRequest request;
   request.operation = operation;
   request.subresource = review.sub_resource;
   request.namespace_ = review.namespace_;
@@ -62,7 +62,7 @@ Json WithExplicitIndices(const Json& original, Json patch) {
 }
 
 // defaulter_custom.go: DELETE passes; otherwise decode, default, answer the difference.
-AdmissionResponse Mutate(apiserver::AdmissionPlugin& plugin, const AdmissionReviewRequest& review) {
+AdmissionResponse Mutate(admission::AdmissionPlugin& plugin, const AdmissionReviewRequest& review) {
   const std::optional<AdmissionOperation> operation = ParseOperation(review.operation);
   if (operation == AdmissionOperation::kDelete) return Allowed();
   if (!review.object) return Errored(400, std::string(kNoContent));
@@ -70,7 +70,7 @@ AdmissionResponse Mutate(apiserver::AdmissionPlugin& plugin, const AdmissionRevi
   // operations are admitted unchanged.
   if (!operation) return Allowed();
   Json mutated = *review.object;
-  apiserver::AdmissionRequest request = PluginRequest(review, *operation);
+  admission::AdmissionRequest request = PluginRequest(review, *operation);
   request.object = &mutated;
   if (Status status = plugin.Mutate(request); !status.ok()) return Rejection(status);
   AdmissionResponse response = Allowed();
@@ -80,7 +80,7 @@ AdmissionResponse Mutate(apiserver::AdmissionPlugin& plugin, const AdmissionRevi
 }
 
 // validator_custom.go: CREATE reads object, UPDATE object and oldObject, DELETE oldObject.
-AdmissionResponse Validate(apiserver::AdmissionPlugin& plugin,
+AdmissionResponse Validate(admission::AdmissionPlugin& plugin,
                            const AdmissionReviewRequest& review) {
   const std::optional<AdmissionOperation> operation = ParseOperation(review.operation);
   if (!operation) {
@@ -92,7 +92,7 @@ AdmissionResponse Validate(apiserver::AdmissionPlugin& plugin,
     return Errored(400, std::string(kNoContent));
   }
   Json object = review.object.value_or(Json());
-  apiserver::AdmissionRequest request = PluginRequest(review, *operation);
+  admission::AdmissionRequest request = PluginRequest(review, *operation);
   request.object = review.object ? &object : nullptr;
   if (Status status = plugin.Validate(request); !status.ok()) return Rejection(status);
   return Allowed();

@@ -36,8 +36,8 @@
 #include <string_view>
 #include <vector>
 
+#include "admission/admission.h"
 #include "api/pod_mutation.h"
-#include "apiserver/admission.h"
 #include "operator/webhook/admission_review.h"
 #include "transport/http.h"
 
@@ -51,7 +51,7 @@ struct WebhookEndpoint {
   std::string path;  // "/mutate--v1-pod"
   std::string name;  // "mpod.kb.io": the registration's name, for logs
   bool mutating = false;
-  std::shared_ptr<apiserver::AdmissionPlugin> plugin;
+  std::shared_ptr<admission::AdmissionPlugin> plugin;
 };
 
 // The four LWS webhooks, in the order of the table above.

@@ -60,8 +60,8 @@ class WebhookHandlerTest : public ::testing::Test {
     return apiserver::ApplyJsonPatch(object, Json::parse(patch)).value();
   }
   // What the in-process plugin (kube-apiserver wording) makes of `object` at CREATE.
-  static Json InProcess(apiserver::AdmissionPlugin& plugin, Json object) {
-    apiserver::AdmissionRequest request;
+  static Json InProcess(admission::AdmissionPlugin& plugin, Json object) {
+    admission::AdmissionRequest request;
     request.namespace_ = "default";
     request.object = &object;
     EXPECT_TRUE(plugin.Mutate(request).ok());
@@ -137,7 +137,7 @@ TEST_F(WebhookHandlerTest, InvalidLwsIsDeniedWithTheInnerMessage) {
                                                 {"reason", "Forbidden"},
                                                 {"code", 403}}));
   // The in-process plugin says the same behind kube-apiserver's prefix.
-  apiserver::AdmissionRequest request;
+  admission::AdmissionRequest request;
   request.object = &lws;
   EXPECT_EQ(controllers::LwsWebhookPlugin()->Validate(request).message(),
             "admission webhook \"vleaderworkerset.kb.io\" denied the request: " + message);

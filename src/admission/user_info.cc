@@ -1,9 +1,9 @@
-// File: apiserver/user_info.cc
-#include "apiserver/user_info.h"
+// File: admission/user_info.cc
+#include "admission/user_info.h"
 
 #include <algorithm>
 
-namespace lws::apiserver {
+namespace lws::admission {
 
 bool UserInfo::InGroup(std::string_view group) const {
   return std::find(groups.begin(), groups.end(), group) != groups.end();
@@ -26,4 +26,4 @@ UserInfo AdminUser() {
           .groups = {std::string(kMastersGroup), std::string(kAllAuthenticated)}};
 }
 
-}  // namespace lws::apiserver
+}  // namespace lws::admission

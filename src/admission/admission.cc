@@ -1,9 +1,9 @@
-// File: apiserver/admission.cc
-#include "apiserver/admission.h"
+// File: admission/admission.cc
+#include "admission/admission.h"
 
 #include "base/assert.h"
 
-namespace lws::apiserver {
+namespace lws::admission {
 
 std::string_view OperationName(AdmissionOperation operation) {
   switch (operation) {
@@ -53,4 +53,4 @@ bool AdmissionChain::Handles(const api::ResourceInfo& resource,
   return false;
 }
 
-}  // namespace lws::apiserver
+}  // namespace lws::admission
