@@ -12,6 +12,7 @@
 #include "apiserver/api_server.h"
 #include "base/log.h"
 #include "cli/serve.h"
+#include "cli/shutdown.h"
 #include "cluster/garbage_collector.h"
 #include "cluster/namespace_deleter.h"
 #include "store/store.h"

@@ -2,9 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "base/log.h"
 #include "cli/apiserver.h"
 #include "cli/controller.h"
+#include "cli/program.h"
 #include "cli/rollout.h"
 #include "cli/simulate.h"
 #include "cli/up.h"
@@ -28,11 +28,7 @@ std::string ProgramName(const char* argv0) {
 int Main(int argc, char** argv) {
   CLI::App app{"lws: LeaderWorkerSet for Kubernetes, in C++", ProgramName(argv[0])};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "lws 0.1.0");
-  std::string log_level = "info";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
-  app.parse_complete_callback([&] { SetLogLevel(log_level); });
+  AddProgramFlags(app);
   int exit_code = 0;
   AddValidateCommand(app, &exit_code);
   AddApiServerCommand(app, &exit_code);

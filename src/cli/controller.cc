@@ -17,7 +17,7 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "cli/kube_connect.h"
-#include "cli/serve.h"
+#include "cli/shutdown.h"
 #include "client/rest/rest_client.h"
 #include "config/tls_options.h"
 #include "controllers/lws/manager.h"

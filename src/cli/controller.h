@@ -30,4 +30,7 @@ int RunController(const ControllerCommandOptions& options);
 
 void AddControllerCommand(CLI::App& app, int* exit_code);
 
+// The lws-controller executable: the same flags as `lws controller`, at the top level.
+int ControllerMain(int argc, char** argv);
+
 }  // namespace lws::cli

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "api/base64.h"
 #include "api/yaml.h"
@@ -122,33 +121,6 @@ void Serving::Stop() {
 }
 
 Serving::~Serving() { Stop(); }
-
-sigset_t BlockShutdownSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  return set;
-}
-
-int WaitForShutdownSignal(const sigset_t& set) {
-  int signal = 0;
-  sigwait(&set, &signal);
-  return signal;
-}
-
-void ExitIfShutdownHangs(const std::string& command, std::chrono::seconds grace) {
-  std::thread([command, grace] {
-    std::this_thread::sleep_for(grace);
-    Logger("serve")->warn(
-        "{}: requests still running {} s after the shutdown signal; exiting "
-        "without their answers (every acknowledged write is on disk)",
-        command, grace.count());
-    std::fflush(nullptr);
-    std::_Exit(0);
-  }).detach();
-}
 
 Status CheckExposure(const std::string& command, const ServeOptions& options) {
   if (options.tls.insecure_plain_http && !options.token.empty()) {

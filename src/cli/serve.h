@@ -6,8 +6,6 @@
 // and the completion of pod deletions, `lws up` the whole simulated cluster.
 #pragma once
 
-#include <signal.h>
-
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -97,12 +95,6 @@ class Serving {
   std::unique_ptr<transport::HttpServer> http_;
 };
 
-// Blocks SIGINT and SIGTERM in this thread and every thread it starts afterwards, so that
-// WaitForShutdownSignal receives them. Call before starting any thread.
-sigset_t BlockShutdownSignals();
-// Waits for SIGINT or SIGTERM; returns which.
-int WaitForShutdownSignal(const sigset_t& set);
-
 // The quota controller's pass (apiserver/quota_admission.h): status.hard and status.used of every
 // ResourceQuota brought up to date; a failure is logged and left to the next pass.
 void RefreshQuotas(store::Store* store, apiserver::ApiServer* server);
@@ -110,13 +102,6 @@ void RefreshQuotas(store::Store* store, apiserver::ApiServer* server);
 // One line on how the server is protected, for the start banner: HTTPS and RBAC with the
 // administrator's credentials in `kubeconfig`, or a warning of what --insecure-plain-http gave up.
 std::string AccessSummary(const Serving& serving, const std::string& kubeconfig);
-
-// After SIGTERM the server stops accepting and waits for the requests it is running; one stuck
-// (a webhook that never answers, a handler past its deadline) must not keep the process alive:
-// once `grace` has passed this ends the process (exit code 0, with a log line). Acknowledged
-// writes are on disk by then, so nothing acknowledged is lost. Call once, when the signal came.
-void ExitIfShutdownHangs(const std::string& command, std::chrono::seconds grace);
-inline constexpr std::chrono::seconds kShutdownGrace{10};
 
 // Writes `text` to `path`, creating parent directories.
 Status WriteFile(const std::string& path, const std::string& text);

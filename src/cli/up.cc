@@ -18,6 +18,7 @@
 #include "base/run_on_loop.h"
 #include "cli/demo.h"
 #include "cli/serve.h"
+#include "cli/shutdown.h"
 #include "client/local/local_client.h"
 #include "cluster/cluster_config.h"
 #include "cluster/local_cluster.h"

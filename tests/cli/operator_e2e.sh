@@ -73,13 +73,18 @@ current-context: in-cluster
 YAML
 
 # Two replicas. Short lease timings keep the takeover quick; everything else is the manifests'.
+# Replica a is `lws controller`, replica b the lws-controller executable (the same flags, built
+# without the embedded API server): either may lead, and the takeover below goes from one to the
+# other.
 controller_pids=()
 start_controller() {
   local name="$1" metrics="$2" health="$3" webhook="$4"
+  local run=("$lws" "${args[@]/#--config=*/--config=$tmp/$name/config.yaml}")
+  [ "$name" = b ] && run=("$(dirname "$lws")/lws-controller" "${run[@]:2}")
   mkdir -p "$tmp/$name"
   sed -e "s|certDir: .*|certDir: $tmp/$name/certs|" -e "s|port: 9443|port: $webhook|" \
     "$tmp/config.yaml" >"$tmp/$name/config.yaml"
-  "$lws" "${args[@]/#--config=*/--config=$tmp/$name/config.yaml}" \
+  "${run[@]}" \
     --kubeconfig "$tmp/sa.kubeconfig" --namespace lws-system --identity "$name" \
     --webhook-cert-san 127.0.0.1 --metrics-bind-address "127.0.0.1:$metrics" \
     --health-probe-bind-address "127.0.0.1:$health" \
