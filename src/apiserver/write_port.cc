@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "api/resource_path.h"
 #include "apiserver/api_server.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/user_info.h"
@@ -29,20 +30,11 @@ const char* MethodOf(WriteVerb verb) {
 }
 
 // The URL path an HTTP client would have sent, for logs and the authorizer's attributes.
-std::string PathOf(const WriteCall& call) {
-  std::string path =
-      call.group.empty() ? "/api/" + call.version : "/apis/" + call.group + "/" + call.version;
-  if (!call.namespace_.empty()) path += "/namespaces/" + call.namespace_;
-  path += "/" + call.resource;
-  if (!call.name.empty()) path += "/" + call.name;
-  if (!call.subresource.empty()) path += "/" + call.subresource;
-  return path;
-}
-
 RequestTarget TargetOf(const WriteCall& call) {
   RequestTarget target;
   target.kind = TargetKind::kResource;
-  target.path = PathOf(call);
+  target.path = api::ResourcePath(call.group, call.version, call.namespace_, call.resource,
+                                  call.name, call.subresource);
   target.group = call.group;
   target.version = call.version;
   target.namespace_ = call.namespace_;

@@ -1,0 +1,19 @@
+// client::Resource::Path: the namespace only for namespaced resources (api/resource_path_test.cc
+// has the paths themselves).
+#include "client/resource.h"
+
+#include <gtest/gtest.h>
+
+namespace lws::client {
+namespace {
+
+TEST(ResourceTest, PathIgnoresTheNamespaceOfClusterScopedResources) {
+  EXPECT_EQ(kNodes.Path("default", "n1"), "/api/v1/nodes/n1");
+  EXPECT_EQ(kPods.Path("default", "p", "binding"), "/api/v1/namespaces/default/pods/p/binding");
+  EXPECT_EQ(kPods.Path(""), "/api/v1/pods");  // every namespace
+  EXPECT_EQ(kLeaderWorkerSets.Path("ns", "demo", "status"),
+            "/apis/leaderworkerset.x-k8s.io/v1/namespaces/ns/leaderworkersets/demo/status");
+}
+
+}  // namespace
+}  // namespace lws::client
