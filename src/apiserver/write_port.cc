@@ -29,7 +29,7 @@ const char* MethodOf(WriteVerb verb) {
   return "POST";
 }
 
-// The URL path an HTTP client would have sent, for logs and the authorizer's attributes.
+// The target an HTTP client would have sent; its path is for logs and the authorizer.
 RequestTarget TargetOf(const WriteCall& call) {
   RequestTarget target;
   target.kind = TargetKind::kResource;

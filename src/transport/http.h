@@ -19,8 +19,6 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.h"
-
 namespace lws::transport {
 
 // Header fields in arrival order. Names compare case-insensitively (Get).
@@ -68,13 +66,6 @@ struct HttpResponse {
 };
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
-
-// A failure as the metav1.Status answer every Kubernetes server sends, with the Status's HTTP
-// code: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":...,
-// "reason":...,"code":...}, and its causes in details. An answer about one resource names the
-// resource in details as well: the API server builds those (apiserver/status_json.h).
-// REQUIRES: !status.ok().
-HttpResponse StatusResponse(const Status& status);
 
 // True iff `a` and `b` are equal ignoring ASCII case (header names).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);

@@ -7,9 +7,40 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "base/assert.h"
 #include "base/log.h"
+#include "base/status.h"
 
 namespace lws::transport::internal {
+namespace {
+
+// A failure as the metav1.Status answer every Kubernetes server sends, with `code` as the HTTP
+// status: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":...,
+// "reason":...,"code":...}. An empty `reason` is left out (a code Kubernetes has no reason for).
+// The transport's refusals concern no resource, so they carry no details; the API server's
+// answers do (apiserver/status_json.h).
+HttpResponse FailureResponse(int code, std::string_view reason, const std::string& message) {
+  nlohmann::json body = nlohmann::json::object();  // members sorted, as the API server's are
+  body["kind"] = "Status";
+  body["apiVersion"] = "v1";
+  body["metadata"] = nlohmann::json::object();
+  body["status"] = "Failure";
+  if (!message.empty()) body["message"] = message;
+  if (!reason.empty()) body["reason"] = reason;
+  body["code"] = code;
+  HttpResponse response;
+  response.status = code;
+  response.headers.Add("Content-Type", "application/json");
+  response.body = body.dump();
+  return response;
+}
+
+HttpResponse StatusResponse(const Status& status) {
+  LWS_ASSERT(!status.ok() && status.causes().empty(), "the transport refuses without causes");
+  return FailureResponse(status.http_code(), status.reason(), status.message());
+}
+
+}  // namespace
 
 HttpResponse BodyTooLargeResponse(std::size_t limit_bytes) {
   return StatusResponse(Status(Code::kRequestEntityTooLarge, "Request entity too large: limit is " +
@@ -17,21 +48,10 @@ HttpResponse BodyTooLargeResponse(std::size_t limit_bytes) {
 }
 
 HttpResponse HeaderTooLargeResponse(std::size_t limit_bytes) {
-  // Built by hand: lws::Status has no code for 431, and a Status without a reason is what
-  // Kubernetes clients expect for a code they have no reason for.
-  nlohmann::json body = nlohmann::json::object();
-  body["kind"] = "Status";
-  body["apiVersion"] = "v1";
-  body["metadata"] = nlohmann::json::object();
-  body["status"] = "Failure";
-  body["message"] =
-      "request header fields too large (limit " + std::to_string(limit_bytes) + " bytes)";
-  body["code"] = 431;
-  HttpResponse response;
-  response.status = 431;
-  response.headers.Add("Content-Type", "application/json");
-  response.body = body.dump();
-  return response;
+  // lws::Status has no code for 431, and a Status without a reason is what Kubernetes clients
+  // expect for a code they have no reason for.
+  return FailureResponse(
+      431, "", "request header fields too large (limit " + std::to_string(limit_bytes) + " bytes)");
 }
 
 HttpResponse MalformedRequestResponse(std::string_view parse_error) {
