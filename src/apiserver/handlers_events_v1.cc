@@ -12,6 +12,7 @@
 #include "apiserver/request_body.h"
 #include "apiserver/request_handler.h"
 #include "apiserver/status_json.h"
+#include "store/document_object.h"
 
 namespace lws::apiserver {
 namespace {
@@ -90,7 +91,9 @@ Result<std::optional<Json>> CoreBody(const ApiRequest& request) {
   return std::optional<Json>(EventsV1ToCoreEvent(std::move(*body)));
 }
 
-void ConvertAnswer(Answer* converted) {
+// The core/v1 answer as an events.k8s.io/v1 one. `in_process`: the write port takes a success
+// as an object, so it is not serialised only for the port to parse it back.
+void ConvertAnswer(bool in_process, Answer* converted) {
   HttpResponse* response = &converted->http;
   if (response->stream) {
     response->stream = std::make_shared<EventsV1Stream>(std::move(response->stream));
@@ -104,7 +107,15 @@ void ConvertAnswer(Answer* converted) {
     answer = Json::parse(response->body, nullptr, /*allow_exceptions=*/false);
     if (answer.is_discarded()) return;
   }
-  response->body = store::Serialize(CoreAnswerToEventsV1(std::move(answer)));
+  Json events_v1 = CoreAnswerToEventsV1(std::move(answer));
+  if (in_process && response->status < 300) {
+    Result<store::ObjectPtr> object = store::DocumentObject(events_v1);
+    if (object.ok()) {
+      converted->object = std::move(*object);
+      return;
+    }
+  }
+  response->body = store::Serialize(events_v1);
 }
 
 }  // namespace
@@ -128,7 +139,7 @@ Answer ApiServer::HandleEventsV1(const ApiRequest& request, const UserInfo& user
   if (!body.ok()) return ErrorAnswer(body.status());
   if (body->has_value()) core.body_value = &**body;
   Answer answer = RequestHandler(this, core, served(), user).Run();
-  ConvertAnswer(&answer);
+  ConvertAnswer(request.in_process, &answer);
   return answer;
 }
 

@@ -217,11 +217,15 @@ TEST_F(WritePortTest, AnEventsV1EventIsAnsweredInItsOwnVersion) {
                {"regarding", {{"kind", "Pod"}, {"namespace", "default"}, {"name", "p"}}},
                {"note", "a note"},
                {"type", "Normal"}};
+  WriteCall again = call;
   store::ObjectPtr answer = Write(std::move(call)).value();
   EXPECT_EQ(answer->json["apiVersion"], "events.k8s.io/v1");
   EXPECT_EQ(answer->json["note"], "a note");
   EXPECT_GT(answer->resource_version, 0u);
   EXPECT_EQ(Get("/api/v1/namespaces/default/events/e1").body["message"], "a note");
+  // A refusal stays a Status, not an object made of the Status document.
+  Result<store::ObjectPtr> refused = Write(std::move(again));
+  EXPECT_EQ(refused.status().code(), Code::kAlreadyExists);
 }
 
 }  // namespace
