@@ -32,12 +32,16 @@ Status AdmissionChain::Run(AdmissionRequest& request) const {
 Status AdmissionChain::RunMutating(AdmissionRequest& request) const {
   for (const auto& plugin : plugins_) {
     if (!plugin->Handles(*request.resource, request.subresource)) continue;
-    RETURN_IF_ERROR(plugin->Mutate(request));
+    Status mutated = plugin->Mutate(request);
+    request.typed_object.Forget();
+    RETURN_IF_ERROR(mutated);
   }
   return Status::Ok();
 }
 
 Status AdmissionChain::RunValidating(const AdmissionRequest& request) const {
+  // The server defaults and prunes the object again between the phases.
+  request.typed_object.Forget();
   for (const auto& plugin : plugins_) {
     if (!plugin->Handles(*request.resource, request.subresource)) continue;
     RETURN_IF_ERROR(plugin->Validate(request));

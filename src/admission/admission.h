@@ -17,10 +17,13 @@
 #include <string_view>
 #include <vector>
 
+#include "admission/typed_object.h"
 #include "admission/user_info.h"
 #include "api/codec.h"
 #include "api/resources.h"
+#include "base/result.h"
 #include "base/status.h"
+#include "store/decoded_view.h"
 #include "store/object.h"
 
 namespace lws::admission {
@@ -42,14 +45,33 @@ struct AdmissionRequest {
   std::string name;
   api::Json* object = nullptr;            // the object to store; null on delete
   const api::Json* old_object = nullptr;  // the stored object; null on create
-  // The stored version `old_object` belongs to, whose managedFields the store keeps apart from
-  // it (null when `old_object` holds its own): webhooks see them in the review's oldObject.
-  // Read only by a plugin that needs them, since reading makes deferred entries.
+  // The stored version `old_object` was read from (null when the caller has none: the webhook
+  // server's requests). Its managedFields may be kept apart from its JSON: webhooks see them in
+  // the review's oldObject, read only by a plugin that needs them, since reading makes deferred
+  // entries. Typed readers share its decoded view (OldTyped).
   const store::StoredObject* old_version = nullptr;
   bool dry_run = false;
   std::string field_manager;                     // ?fieldManager= as sent; "" when absent
   std::vector<std::string>* warnings = nullptr;  // where a plugin adds warnings for the client
   const UserInfo* user = nullptr;                // who asks; null: the administrator
+
+  // *object as T, shared by the plugins that read it (typed_object.h). REQUIRES: object.
+  template <api::Modeled T>
+  const Decoded<T>& Typed() const {
+    return typed_object.Get<T>(*object);
+  }
+  // *old_object as T, without managedFields: the stored version's shared view when the request
+  // names it, else decoded here. REQUIRES: old_object.
+  template <api::Modeled T>
+  Result<std::shared_ptr<const T>> OldTyped() const {
+    if (old_version != nullptr) return store::DecodedView<T>(*old_version);
+    Result<T> decoded =
+        api::Decode<T>(*old_object, api::FieldPath(), {.drop_managed_fields = true});
+    if (!decoded.ok()) return decoded.status();
+    return std::make_shared<const T>(std::move(*decoded));
+  }
+  // The chain's: forgotten whenever *object may have changed.
+  TypedObject typed_object;
 };
 
 class AdmissionPlugin {
@@ -73,7 +95,7 @@ class AdmissionChain {
     plugins_.insert(plugins_.begin(), std::move(plugin));
   }
   // Runs every handling plugin's Mutate, then every handling plugin's Validate; stops at the
-  // first error.
+  // first error. Each forgets the request's typed object where the JSON may have changed.
   Status Run(AdmissionRequest& request) const;
   // The two phases alone: the server validates the object itself between them (spec 3.3).
   Status RunMutating(AdmissionRequest& request) const;

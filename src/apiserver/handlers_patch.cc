@@ -78,7 +78,7 @@ Result<Answer> RequestHandler::Patch(std::string_view subresource) {
       return Status::BadRequest("the name of the object (" + store::MetaString(object, "name") +
                                 ") does not match the name on the URL (" + target_.name + ")");
     }
-    RETURN_IF_ERROR(PrepareForWrite(&object, &live, subresource));
+    RETURN_IF_ERROR(PrepareForWrite(&object, &live, subresource, current->get()));
     if (type != PatchType::kApply) object = WithManagedFields(live, std::move(object), subresource);
     bool implicit_rv =
         store::MetaString(object, "resourceVersion") == store::MetaString(live, "resourceVersion");

@@ -121,7 +121,7 @@ Result<Answer> RequestHandler::Scale() {
   // --resource-version); otherwise the write goes on top of what was just read.
   std::string rv = store::MetaString(wanted, "resourceVersion");
   if (!rv.empty()) object["metadata"]["resourceVersion"] = rv;
-  RETURN_IF_ERROR(PrepareForWrite(&object, &live, "scale"));
+  RETURN_IF_ERROR(PrepareForWrite(&object, &live, "scale", current.get()));
   object = WithManagedFields(live, std::move(object), "scale");
   ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), false));
   return JsonResponse(200, ScaleOf(*info_, stored->json));

@@ -5,7 +5,8 @@
 // it collects, with one method per verb. The methods live in handlers_*.cc by concern:
 //   handlers_discovery.cc   /version, health, discovery, OpenAPI
 //   handlers_read.cc        GET, LIST (JSON or Table), WATCH (watch_stream.h)
-//   handlers_write.cc       POST, PUT, DELETE, deletecollection, and the object pipeline
+//   handlers_write.cc       POST, PUT, DELETE, deletecollection
+//   write_stages.cc         the object pipeline of every write: decode, mutate, validate
 //   handlers_patch.cc       PATCH: merge, JSON, strategic, server-side apply
 //   handlers_subresource.cc /scale, pods/binding
 //   handlers_eviction.cc    pods/eviction
@@ -120,7 +121,7 @@ class RequestHandler {
   // handlers_log.cc
   Result<Answer> PodLog();
 
-  // The object pipeline shared by every write (handlers_write.cc).
+  // The object pipeline shared by every write (write_stages.cc).
   // Decodes the body as an object of the addressed resource (400 on malformed or mismatched
   // apiVersion/kind/namespace/name).
   Result<Json> DecodeObjectBody(bool require_name_match);
@@ -132,15 +133,25 @@ class RequestHandler {
   // `versions`; else 400 "not a <kind> object: <apiVersion>, Kind=<kind>".
   Result<Json> SubresourceBody(std::string_view kind,
                                std::initializer_list<std::string_view> versions) const;
-  // Defaults, validates and admits `object` for storing (`old` null on create): prune (unknown
-  // fields per fieldValidation) and default, mutating admission, default again, validate against
-  // the CRD schema or the built-in rules, then validating admission.
-  // `old_version`: the stored version `old` belongs to, when `old` does not hold its
-  // managedFields (admission reads them from it).
   // Strict: BadRequest naming every unknown field; Warn: a warning each; Ignore: nothing.
   Status ReportUnknownFields(const std::vector<std::string>& unknown, FieldValidation mode);
+  // Defaults, validates and admits `object` for storing (`old` null on create): the stages
+  // below in order, then the validating admission plugins.
+  // `old_version`: the stored version `old` was read from (admission reads managedFields kept
+  // apart from `old` there, and typed plugins share its decoded view).
   Status PrepareForWrite(Json* object, const Json* old, std::string_view subresource,
                          const store::StoredObject* old_version = nullptr);
+  // The addressed resource's CRD schema; null for a built-in.
+  const api::StructuralSchema* Schema() const;
+  // Decode: depth, unknown fields per fieldValidation, pruned (CRDs) and defaulted.
+  Status DecodeForWrite(Json* object, const Json* old, const api::StructuralSchema* schema);
+  AdmissionRequest AdmissionFor(Json* object, const Json* old, std::string_view subresource,
+                                const store::StoredObject* old_version);
+  // Mutate: the mutating admission plugins, then pruned and defaulted again.
+  Status MutateForWrite(AdmissionRequest* admission, const api::StructuralSchema* schema);
+  // Validate: the CRD schema (and metadata) or the built-in rules; 422 Invalid with causes.
+  Status ValidateForWrite(Json* object, const Json* old, std::string_view subresource,
+                          const api::StructuralSchema* schema);
   // Admission of a DELETE of `current` (both phases; webhooks see it as oldObject).
   Status AdmitDelete(const store::StoredObject& current, bool dry_run);
   // Records the write over the whole live object `old` (managedFields inline) in managedFields

@@ -74,14 +74,14 @@ class LwsWebhook final : public admission::AdmissionPlugin {
 
   Status Mutate(AdmissionRequest& request) override {
     if (!CreateOrUpdate(request)) return Status::Ok();
-    api::LeaderWorkerSet lws;
+    const admission::Decoded<api::LeaderWorkerSet>& decoded = request.Typed<api::LeaderWorkerSet>();
     // In-process, an object of the wrong shape is left to the server's schema check, which names
     // the field in its own words; the webhook server answers 400 as controller-runtime does.
-    api::ErrorList decode_errors = api::DecodeInto(*request.object, &lws);
-    if (!decode_errors.empty()) {
+    if (!decoded.errors.empty()) {
       if (wording_ == Wording::kApiServer) return Status::Ok();
-      return Undecodable(wording_, kMutateLws, decode_errors);
+      return Undecodable(wording_, kMutateLws, decoded.errors);
     }
+    api::LeaderWorkerSet lws = decoded.value;
     api::DefaultLeaderWorkerSet(&lws);
     *request.object = api::Encode(lws);
     return Status::Ok();
@@ -89,17 +89,19 @@ class LwsWebhook final : public admission::AdmissionPlugin {
 
   Status Validate(const AdmissionRequest& request) override {
     if (!CreateOrUpdate(request)) return Status::Ok();
-    api::LeaderWorkerSet lws;
-    api::ErrorList decode_errors = api::DecodeInto(*request.object, &lws);
-    if (!decode_errors.empty()) return Undecodable(wording_, kValidateLws, decode_errors);
+    const admission::Decoded<api::LeaderWorkerSet>& decoded = request.Typed<api::LeaderWorkerSet>();
+    if (!decoded.errors.empty()) return Undecodable(wording_, kValidateLws, decoded.errors);
     api::ErrorList errors;
     if (request.old_object == nullptr) {
-      errors = api::ValidateLeaderWorkerSet(lws);
+      errors = api::ValidateLeaderWorkerSet(decoded.value);
     } else {
-      api::LeaderWorkerSet old;
-      decode_errors = api::DecodeInto(*request.old_object, &old);
-      if (!decode_errors.empty()) return Undecodable(wording_, kValidateLws, decode_errors);
-      errors = api::ValidateLeaderWorkerSetUpdate(lws, old);
+      // managedFields are left out: no rule reads them.
+      Result<std::shared_ptr<const api::LeaderWorkerSet>> old =
+          request.OldTyped<api::LeaderWorkerSet>();
+      if (!old.ok()) {
+        return Denied(wording_, kValidateLws, Status(Code::kBadRequest, old.status().message()));
+      }
+      errors = api::ValidateLeaderWorkerSetUpdate(decoded.value, **old);
     }
     if (errors.empty()) return Status::Ok();
     return DeniedByFieldErrors(wording_, kValidateLws, errors);
@@ -134,9 +136,9 @@ class PodWebhook final : public admission::AdmissionPlugin {
     if (request.operation != AdmissionOperation::kCreate || !HasSetNameLabel(request.object)) {
       return Status::Ok();
     }
-    api::Pod pod;
-    api::ErrorList decode_errors = api::DecodeInto(*request.object, &pod);
-    if (!decode_errors.empty()) return Undecodable(wording_, kMutatePod, decode_errors);
+    const admission::Decoded<api::Pod>& decoded = request.Typed<api::Pod>();
+    if (!decoded.errors.empty()) return Undecodable(wording_, kMutatePod, decoded.errors);
+    api::Pod pod = decoded.value;
     // The API server names the pod's namespace from the URL; the webhook reads it from the pod.
     if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = request.namespace_;
     if (Status mutated = api::MutateLwsPod(&pod, options_); !mutated.ok()) {
@@ -152,10 +154,9 @@ class PodWebhook final : public admission::AdmissionPlugin {
     if (!HasSetNameLabel(request.object) && !HasSetNameLabel(request.old_object)) {
       return Status::Ok();
     }
-    api::Pod pod;
-    api::ErrorList decode_errors = api::DecodeInto(*request.object, &pod);
-    if (!decode_errors.empty()) return Undecodable(wording_, kValidatePod, decode_errors);
-    if (Status admitted = api::ValidateLwsPod(pod); !admitted.ok()) {
+    const admission::Decoded<api::Pod>& decoded = request.Typed<api::Pod>();
+    if (!decoded.errors.empty()) return Undecodable(wording_, kValidatePod, decoded.errors);
+    if (Status admitted = api::ValidateLwsPod(decoded.value); !admitted.ok()) {
       return Denied(wording_, kValidatePod, admitted);
     }
     return Status::Ok();
