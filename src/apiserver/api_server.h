@@ -34,7 +34,6 @@
 #include "apiserver/audit_log.h"
 #include "apiserver/authenticator.h"
 #include "apiserver/authorizer.h"
-#include "apiserver/container_log.h"
 #include "apiserver/http.h"
 #include "apiserver/openapi.h"
 #include "apiserver/request_target.h"
@@ -42,6 +41,7 @@
 #include "apiserver/write_port.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "podlog/container_log.h"
 #include "store/store.h"
 
 namespace lws::apiserver {
@@ -97,6 +97,7 @@ class ApiServer final : public WritePort {
   std::shared_ptr<const api::ResourceInfo> Served(const std::string& group,
                                                   const std::string& version,
                                                   const std::string& resource) const override;
+  std::shared_ptr<const api::ResourceRegistry> ServedRegistry() const override;
 
   std::shared_ptr<const ServedResources> served() const;
   // The bearer token requests must carry ("" when open), for in-process clients.
@@ -108,8 +109,8 @@ class ApiServer final : public WritePort {
   // Where pods/log reads container logs: the simulated kubelets of `lws up`. Null (the
   // default, `lws apiserver` alone) answers pods/log with a 400 saying no kubelet serves it.
   // The source must outlive the requests that use it: clear it, or stop the server, first.
-  void set_pod_log_source(const PodLogSource* source) { pod_log_source_.store(source); }
-  const PodLogSource* pod_log_source() const { return pod_log_source_.load(); }
+  void set_pod_log_source(const podlog::PodLogSource* source) { pod_log_source_.store(source); }
+  const podlog::PodLogSource* pod_log_source() const { return pod_log_source_.load(); }
 
  private:
   friend class RequestHandler;
@@ -140,7 +141,7 @@ class ApiServer final : public WritePort {
   mutable std::mutex mu_;            // guards served_ and server_address_
   std::shared_ptr<const ServedResources> served_;
   std::string server_address_;
-  std::atomic<const PodLogSource*> pod_log_source_{nullptr};
+  std::atomic<const podlog::PodLogSource*> pod_log_source_{nullptr};
 };
 
 }  // namespace lws::apiserver

@@ -5,12 +5,15 @@
 #include <map>
 
 #include "apiserver/api_server_testing.h"
-#include "apiserver/container_log.h"
+#include "podlog/container_log.h"
 
 namespace lws::apiserver {
 namespace {
 
 using api::Json;
+using podlog::ContainerLog;
+using podlog::ContainerLogPtr;
+using podlog::PodLogSource;
 using testing::ApiServerTest;
 using testing::kPods;
 using testing::PodJson;

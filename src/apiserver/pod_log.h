@@ -15,12 +15,17 @@
 #include <vector>
 
 #include "api/json_fwd.h"
-#include "apiserver/container_log.h"
 #include "apiserver/request_target.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "podlog/container_log.h"
 
 namespace lws::apiserver {
+
+using podlog::ContainerLog;
+using podlog::ContainerLogPtr;
+using podlog::LogLine;
+using podlog::PodLogSource;
 
 struct PodLogOptions {
   std::string container;

@@ -88,4 +88,10 @@ std::shared_ptr<const api::ResourceInfo> ApiServer::Served(const std::string& gr
                                                   info);  // shares the snapshot
 }
 
+std::shared_ptr<const api::ResourceRegistry> ApiServer::ServedRegistry() const {
+  std::shared_ptr<const ServedResources> snapshot = served();
+  const api::ResourceRegistry* registry = &snapshot->registry;
+  return std::shared_ptr<const api::ResourceRegistry>(std::move(snapshot), registry);
+}
+
 }  // namespace lws::apiserver

@@ -66,6 +66,9 @@ class WritePort {
   virtual std::shared_ptr<const api::ResourceInfo> Served(const std::string& group,
                                                           const std::string& version,
                                                           const std::string& resource) const = 0;
+  // Every resource served now (what the garbage collector and the namespace deleter act on);
+  // the handle keeps the snapshot alive.
+  virtual std::shared_ptr<const api::ResourceRegistry> ServedRegistry() const = 0;
 };
 
 }  // namespace lws::apiserver

@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "cli/serve.h"
 #include "cli/shutdown.h"
+#include "client/local/local_client.h"
 #include "cluster/garbage_collector.h"
 #include "cluster/namespace_deleter.h"
 #include "store/store.h"
@@ -30,21 +31,28 @@ constexpr auto kBookmarkInterval = std::chrono::seconds(30);
 class ControlLoop {
  public:
   ControlLoop(store::Store* store, apiserver::ApiServer* server, const Clock* clock)
-      : store_(store), server_(server), clock_(clock), last_bookmark_(clock->Now()) {}
+      : store_(store),
+        server_(server),
+        clock_(clock),
+        gc_client_(server, store, "generic-garbage-collector"),
+        namespace_client_(server, store, "namespace-controller"),
+        kubelet_client_(server, store, "kubelet"),
+        last_bookmark_(clock->Now()) {}
 
   void Tick() {
     std::uint64_t rv = store_->CurrentResourceVersion();
     const bool namespace_due = namespace_due_ && clock_->Now() >= *namespace_due_;
     if (rv != collected_rv_ || namespace_due) {
       auto served = server_->served();
-      cluster::GarbageCollector gc(store_, &served->registry, &gc_graph_);
+      cluster::GarbageCollector gc(store_, &gc_client_, &served->registry, &gc_graph_);
       Result<int> actions = gc.RunUntilStable(100);
       if (!actions.ok()) {
         Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
       }
       namespace_due_.reset();
-      Result<int> terminated = cluster::NamespaceDeleter(store_, &served->registry)
-                                   .RunOnce(clock_->Now(), &namespace_due_);
+      Result<int> terminated =
+          cluster::NamespaceDeleter(store_, &namespace_client_, &served->registry)
+              .RunOnce(clock_->Now(), &namespace_due_);
       if (!terminated.ok()) {
         Logger("namespace-controller")
             ->warn("namespace deletion pass failed: {}", terminated.status().message());
@@ -71,17 +79,22 @@ class ControlLoop {
       const api::Json& meta = pod->json["metadata"];
       bool finalizers = meta.contains("finalizers") && !meta["finalizers"].empty();
       if (!meta.contains("deletionTimestamp") || finalizers) continue;
-      store::DeleteOptions options;
+      client::DeleteOptions options;
       options.grace_period_seconds = 0;
       options.precondition_uid = store::MetaString(pod->json, "uid");
-      (void)store_->Delete(*pods, store::MetaString(pod->json, "namespace"),
-                           store::MetaString(pod->json, "name"), options);
+      (void)kubelet_client_.Delete(client::kPods, store::MetaString(pod->json, "namespace"),
+                                   store::MetaString(pod->json, "name"), options);
     }
   }
 
   store::Store* store_;
   apiserver::ApiServer* server_;
   const Clock* clock_;
+  // The control plane's own writers, as kube-controller-manager's and a kubelet's go through
+  // the API: admission sees them and managedFields name them.
+  client::LocalClient gc_client_;
+  client::LocalClient namespace_client_;
+  client::LocalClient kubelet_client_;
   std::uint64_t collected_rv_ = 0;
   std::optional<Time> namespace_due_;  // a terminating namespace's grace period ends
   cluster::GcGraph gc_graph_;          // kept across passes: each reads only what changed

@@ -159,7 +159,7 @@ int RunUp(const UpOptions& options) {
   cluster_options.kubelet =
       options.kubelet == "manual" ? cluster::KubeletMode::kManual : cluster::KubeletMode::kAuto;
   cluster_options.container_logs = true;
-  cluster::LocalCluster cluster(&loop, (*serving)->server(), (*serving)->store(), *spec,
+  cluster::LocalCluster cluster(&loop, {(*serving)->server(), (*serving)->store()}, *spec,
                                 cluster_options);
   (*serving)->server()->set_pod_log_source(cluster.container_logs());
   // The LWS controllers run next to the simulated kube-controller-manager, as upstream's

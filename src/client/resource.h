@@ -7,6 +7,10 @@
 #include <string>
 #include <string_view>
 
+namespace lws::api {
+struct ResourceInfo;
+}  // namespace lws::api
+
 namespace lws::client {
 
 struct Resource {
@@ -21,6 +25,10 @@ struct Resource {
   std::string Path(std::string_view ns, std::string_view name = {},
                    std::string_view subresource = {}) const;
 };
+
+// The resource a registry entry serves, in the version the registry lists (what the garbage
+// collector and the namespace deleter write in: they act on every resource served).
+Resource ResourceOf(const api::ResourceInfo& info);
 
 inline const Resource kPods{"", "v1", "pods"};
 inline const Resource kNodes{"", "v1", "nodes", false};

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "api/resources.h"
+
 namespace lws::client {
 namespace {
 
@@ -13,6 +15,22 @@ TEST(ResourceTest, PathIgnoresTheNamespaceOfClusterScopedResources) {
   EXPECT_EQ(kPods.Path(""), "/api/v1/pods");  // every namespace
   EXPECT_EQ(kLeaderWorkerSets.Path("ns", "demo", "status"),
             "/apis/leaderworkerset.x-k8s.io/v1/namespaces/ns/leaderworkersets/demo/status");
+}
+
+TEST(ResourceTest, ResourceOfARegistryEntryKeepsItsScope) {
+  api::ResourceInfo info;
+  info.group = "apps";
+  info.version = "v1";
+  info.resource = "statefulsets";
+  info.kind = "StatefulSet";
+  Resource sts = ResourceOf(info);
+  EXPECT_EQ(sts.ApiVersion(), "apps/v1");
+  EXPECT_EQ(sts.Path("ns", "s"), "/apis/apps/v1/namespaces/ns/statefulsets/s");
+  info = api::ResourceInfo{};
+  info.version = "v1";
+  info.resource = "nodes";
+  info.namespaced = false;
+  EXPECT_EQ(ResourceOf(info).Path("ns", "n1"), "/api/v1/nodes/n1");
 }
 
 }  // namespace

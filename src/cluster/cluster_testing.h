@@ -58,8 +58,10 @@ struct SimCluster {
     LocalClusterOptions options;
     options.seed = seed;
     options.kubelet = kubelet;
-    cluster = std::make_unique<LocalCluster>(&control_plane.loop, control_plane.server.get(),
-                                             control_plane.store.get(), std::move(spec), options);
+    cluster = std::make_unique<LocalCluster>(
+        &control_plane.loop,
+        client::LocalApi{control_plane.server.get(), control_plane.store.get()}, std::move(spec),
+        options);
   }
 
   Status Start() { return cluster->Start(); }

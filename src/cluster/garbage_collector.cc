@@ -53,9 +53,12 @@ bool Edit(const GcAction& action, Json& object) {
 
 }  // namespace
 
-GarbageCollector::GarbageCollector(store::Store* store, const api::ResourceRegistry* registry,
-                                   GcGraph* graph)
-    : store_(store), registry_(registry), graph_(graph != nullptr ? graph : &own_graph_) {}
+GarbageCollector::GarbageCollector(store::Store* store, const client::Client* client,
+                                   const api::ResourceRegistry* registry, GcGraph* graph)
+    : store_(store),
+      client_(client),
+      registry_(registry),
+      graph_(graph != nullptr ? graph : &own_graph_) {}
 
 Result<GcSnapshot> GarbageCollector::Snapshot() const {
   GcGraph fresh;
@@ -103,23 +106,24 @@ Result<bool> GarbageCollector::Apply(const GcAction& action) {
 }
 
 Result<bool> GarbageCollector::ApplyDelete(const GcAction& action) {
-  store::DeleteOptions options;
+  client::DeleteOptions options;
   options.propagation_policy = action.propagation_policy;
   options.precondition_uid = action.uid;
-  if (!action.resource_version.empty()) {
-    options.precondition_resource_version = action.resource_version;
-  }
-  RETURN_IF_ERROR(store_->Delete(*action.resource, action.namespace_, action.name, options));
+  options.precondition_resource_version = action.resource_version;
+  RETURN_IF_ERROR(
+      client_->Delete(client::ResourceOf(*action.resource), action.namespace_, action.name, options)
+          .status());
   return true;
 }
 
 Result<bool> GarbageCollector::ApplyUpdate(const GcAction& action) {
+  const client::Resource resource = client::ResourceOf(*action.resource);
   ASSIGN_OR_RETURN(store::ObjectPtr current,
-                   store_->Get(*action.resource, action.namespace_, action.name));
+                   client_->Get(resource, action.namespace_, action.name));
   if (store::MetaString(current->json, "uid") != action.uid) return false;  // a namesake
   Json edited = current->json;
   if (!Edit(action, edited)) return false;
-  RETURN_IF_ERROR(store_->Update(*action.resource, std::move(edited)));
+  RETURN_IF_ERROR(client_->Update(resource, std::move(edited)).status());
   return true;
 }
 

@@ -2,8 +2,9 @@
 //
 // The ownerReference garbage collector of the embedded cluster: the I/O half of gc_plan.h. A
 // pass reads what changed since the last one from the store (GcGraph, gc_graph.h), plans on the
-// objects whose verdict may have changed and applies the actions through the store's ordinary
-// writes, as kube-controller-manager's garbage collector does through the API:
+// objects whose verdict may have changed and applies the actions through its client, as
+// kube-controller-manager's garbage collector does through the API (so admission sees them and
+// managedFields name the collector, as for every other controller's writes):
 //   - Delete: DELETE with the plan's propagationPolicy and uid + resourceVersion preconditions,
 //     so an object recreated under the same name, or changed since it was judged, is left for
 //     the next pass (upstream deleteObject passes the same preconditions).
@@ -20,14 +21,16 @@
 // tree.
 //
 // Scheduling: the collector owns no thread, timer or clock. The caller (an event loop on the
-// real clock, or the simulator) decides when to run a pass. Threading: the store is thread-safe
-// and the collector holds no lock of its own; one collector must not run two passes at once.
+// real clock, or the simulator) decides when to run a pass. Threading: the store and the client
+// are thread-safe and the collector holds no lock of its own; one collector must not run two
+// passes at once.
 #pragma once
 
 #include <vector>
 
 #include "api/resources.h"
 #include "base/result.h"
+#include "client/client.h"
 #include "cluster/gc_graph.h"
 #include "cluster/gc_plan.h"
 #include "store/store.h"
@@ -37,12 +40,13 @@ namespace lws::cluster {
 class GarbageCollector {
  public:
   // The registry is a pointer because custom resources come and go at run time: each pass reads
-  // its current resources. REQUIRES: `store` and `registry` outlive the collector, and nobody
-  // changes the registry during a pass.
+  // its current resources. `store`: what the graph reads (its change log); `client`: every
+  // write, an in-process client of the API server over that store. REQUIRES: all three outlive
+  // the collector, and nobody changes the registry during a pass.
   // `graph`: kept by the caller from one collector to the next, so that a pass reads only what
   // changed (nullptr: this collector's own, which reads everything on its first pass).
-  GarbageCollector(store::Store* store, const api::ResourceRegistry* registry,
-                   GcGraph* graph = nullptr);
+  GarbageCollector(store::Store* store, const client::Client* client,
+                   const api::ResourceRegistry* registry, GcGraph* graph = nullptr);
 
   // One pass. Returns the number of actions that changed the store; the first error other than
   // NotFound or Conflict, after attempting every action.
@@ -65,6 +69,7 @@ class GarbageCollector {
   Result<bool> ApplyUpdate(const GcAction& action);
 
   store::Store* const store_;
+  const client::Client* const client_;
   const api::ResourceRegistry* const registry_;
   GcGraph own_graph_;
   GcGraph* const graph_;

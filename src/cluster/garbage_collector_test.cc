@@ -13,10 +13,23 @@ using api::Json;
 using store::ObjectPtr;
 using namespace store::testing;  // NOLINT: the store's test fixtures and builders
 using cluster::testing::OwnedBy;
+using cluster::testing::ValidLeaderWorkerSet;
+using cluster::testing::ValidStatefulSet;
 
 class GarbageCollectorTest : public StoreTest {
  protected:
-  GarbageCollector Gc() { return GarbageCollector(store_.get(), &Registry()); }
+  void SetUp() override {
+    StoreTest::SetUp();
+    plane_ = std::make_unique<cluster::testing::ControlPlaneOver>(store_.get(), &clock_,
+                                                                  "generic-garbage-collector");
+  }
+
+  // Through the API: the objects the collector updates must be as the server stores them.
+  ObjectPtr MustCreate(const api::ResourceInfo& info, Json object) {
+    return plane_->Create(info, std::move(object));
+  }
+
+  GarbageCollector Gc() { return GarbageCollector(store_.get(), &plane_->client, &Registry()); }
 
   static Json OnNode(Json pod) {
     pod["spec"]["nodeName"] = "n1";  // bound pods terminate gracefully (30 s)
@@ -41,6 +54,8 @@ class GarbageCollectorTest : public StoreTest {
     ASSERT_TRUE(deleted.ok()) << deleted.status().ToString();
   }
 
+  std::unique_ptr<cluster::testing::ControlPlaneOver> plane_;
+
   static store::DeleteOptions Policy(const std::string& policy) {
     return store::DeleteOptions{.propagation_policy = policy};
   }
@@ -60,8 +75,8 @@ class GarbageCollectorTest : public StoreTest {
 };
 
 TEST_F(GarbageCollectorTest, BackgroundCascadeDeletesThreeLevels) {
-  ObjectPtr lws = MustCreate(Lws(), LeaderWorkerSet("l"));
-  ObjectPtr sts = MustCreate(StatefulSets(), OwnedBy(StatefulSet("l"), Lws(), lws, true));
+  ObjectPtr lws = MustCreate(Lws(), ValidLeaderWorkerSet("l"));
+  ObjectPtr sts = MustCreate(StatefulSets(), OwnedBy(ValidStatefulSet("l"), Lws(), lws, true));
   MustCreate(Pods(), OwnedBy(Pod("l-0"), StatefulSets(), sts, true));
   MustCreate(Pods(), OwnedBy(Pod("l-1"), StatefulSets(), sts, true));
   MustCreate(Pods(), Pod("unowned"));
@@ -76,8 +91,8 @@ TEST_F(GarbageCollectorTest, BackgroundCascadeDeletesThreeLevels) {
 }
 
 TEST_F(GarbageCollectorTest, RunUntilStableCountsEveryAction) {
-  ObjectPtr lws = MustCreate(Lws(), LeaderWorkerSet("l"));
-  ObjectPtr sts = MustCreate(StatefulSets(), OwnedBy(StatefulSet("l"), Lws(), lws));
+  ObjectPtr lws = MustCreate(Lws(), ValidLeaderWorkerSet("l"));
+  ObjectPtr sts = MustCreate(StatefulSets(), OwnedBy(ValidStatefulSet("l"), Lws(), lws));
   MustCreate(Pods(), OwnedBy(Pod("l-0"), StatefulSets(), sts));
   MustDelete(Lws(), "l");
   EXPECT_EQ(*Gc().RunUntilStable(1), 1);  // the pass bound holds
@@ -98,8 +113,8 @@ TEST_F(GarbageCollectorTest, DependentWithTwoOwnersLosesOnlyTheDanglingReference
 }
 
 TEST_F(GarbageCollectorTest, ForegroundOwnerWaitsForBlockingDependentsOnly) {
-  ObjectPtr lws = MustCreate(Lws(), LeaderWorkerSet("l"));
-  ObjectPtr sts = MustCreate(StatefulSets(), OwnedBy(StatefulSet("l"), Lws(), lws, true));
+  ObjectPtr lws = MustCreate(Lws(), ValidLeaderWorkerSet("l"));
+  ObjectPtr sts = MustCreate(StatefulSets(), OwnedBy(ValidStatefulSet("l"), Lws(), lws, true));
   MustCreate(Pods(), OnNode(OwnedBy(Pod("l-0"), StatefulSets(), sts, true)));
   MustCreate(Pods(), OnNode(OwnedBy(Pod("loose"), Lws(), lws, false)));
   MustDelete(Lws(), "l", Policy("Foreground"));
@@ -121,9 +136,9 @@ TEST_F(GarbageCollectorTest, ForegroundOwnerWaitsForBlockingDependentsOnly) {
 }
 
 TEST_F(GarbageCollectorTest, OrphanKeepsDependentsWithoutTheReference) {
-  ObjectPtr lws = MustCreate(Lws(), LeaderWorkerSet("l"));
+  ObjectPtr lws = MustCreate(Lws(), ValidLeaderWorkerSet("l"));
   ObjectPtr other = MustCreate(ConfigMaps(), ConfigMap("other"));
-  MustCreate(StatefulSets(), OwnedBy(StatefulSet("l"), Lws(), lws, true));
+  MustCreate(StatefulSets(), OwnedBy(ValidStatefulSet("l"), Lws(), lws, true));
   MustCreate(Pods(), OwnedBy(OwnedBy(Pod("p"), Lws(), lws), ConfigMaps(), other));
   MustDelete(Lws(), "l", Policy("Orphan"));
   EXPECT_EQ(Current(Lws(), "l")["metadata"]["finalizers"], Json({"orphan"}));
@@ -214,7 +229,7 @@ TEST_F(GarbageCollectorTest, StaleRemovalOfAGoneObjectIsNotAnError) {
 // One collector across passes keeps what it read from each stored version; a new version of the
 // same object (here its reference turned dangling) must be read again.
 TEST_F(GarbageCollectorTest, APassReadsObjectsWrittenSinceTheLastPass) {
-  ObjectPtr owner = MustCreate(StatefulSets(), StatefulSet("s"));
+  ObjectPtr owner = MustCreate(StatefulSets(), ValidStatefulSet("s"));
   MustCreate(Pods(), OwnedBy(Pod("p"), StatefulSets(), owner));
   GarbageCollector gc = Gc();
   ASSERT_EQ(*gc.RunOnce(), 0);

@@ -91,7 +91,8 @@ TEST_F(GcGraphTest, DeletedOwnerHasItsDependentsJudgedAndCollected) {
   MustCreate(Pods(), OwnedBy(Pod("p1"), ConfigMaps(), cm));
   MustCreate(Pods(), OwnedBy(Pod("p2"), ConfigMaps(), cm));
   MustCreate(Pods(), Pod("bystander"));
-  GarbageCollector gc(store_.get(), &Registry(), &graph_);
+  cluster::testing::ControlPlaneOver plane(store_.get(), &clock_, "generic-garbage-collector");
+  GarbageCollector gc(store_.get(), &plane.client, &Registry(), &graph_);
   ASSERT_EQ(*gc.RunOnce(), 0);
   ASSERT_TRUE(store_->Delete(ConfigMaps(), "default", "cm").ok());
   EXPECT_EQ(*gc.RunOnce(), 2);
@@ -148,15 +149,21 @@ class Twin {
  public:
   explicit Twin(const ManualClock* clock) {
     store_ = std::move(store::Store::Open(store::StoreOptions{.clock = clock}).value());
+    plane_ = std::make_unique<cluster::testing::ControlPlaneOver>(store_.get(), clock,
+                                                                  "generic-garbage-collector");
   }
   store::Store& store() { return *store_; }
+  // Creates through the API: the collector's updates pass the server's validation.
+  void Create(const api::ResourceInfo& info, Json object) {
+    (void)plane_->admin.Create(client::ResourceOf(info), std::move(object));
+  }
   int CollectIncrementally() {
-    return *GarbageCollector(store_.get(), &Registry(), &graph_).RunUntilStable(50);
+    return *GarbageCollector(store_.get(), Writer(), &Registry(), &graph_).RunUntilStable(50);
   }
   int CollectFromScratch() {
     int total = 0;
     for (int pass = 0; pass < 50; ++pass) {
-      const int changed = *GarbageCollector(store_.get(), &Registry()).RunOnce();
+      const int changed = *GarbageCollector(store_.get(), Writer(), &Registry()).RunOnce();
       if (changed == 0) break;
       total += changed;
     }
@@ -172,7 +179,10 @@ class Twin {
   }
 
  private:
+  const client::Client* Writer() const { return &plane_->client; }
+
   std::unique_ptr<store::Store> store_;
+  std::unique_ptr<cluster::testing::ControlPlaneOver> plane_;
   GcGraph graph_;
 };
 
@@ -183,7 +193,7 @@ const api::ResourceInfo& KindAt(int i) {
 
 Json Named(const api::ResourceInfo& info, const std::string& name) {
   if (&info == &Pods()) return Pod(name);
-  if (&info == &StatefulSets()) return StatefulSet(name);
+  if (&info == &StatefulSets()) return cluster::testing::ValidStatefulSet(name);
   return ConfigMap(name);
 }
 
@@ -210,14 +220,15 @@ RC_GTEST_PROP(GcGraphProperty, CollectingFromTheGraphEqualsCollectingFromFullLis
       owners.push_back({&KindAt(Pick(3)), "o" + std::to_string(Pick(4)), Pick(2) == 0});
     }
     // The same write, decided above, to both stores.
-    auto write = [&](store::Store& s) {
+    auto write = [&](Twin& twin) {
+      store::Store& s = twin.store();
       if (op < 5) {
         Json object = Named(info, name);
         for (const Owner& o : owners) {
           auto owner = s.Get(*o.info, "default", o.name);
           if (owner.ok()) object = OwnedBy(object, *o.info, *owner, o.block);
         }
-        (void)s.Create(info, object);
+        twin.Create(info, object);
       } else if (op < 8) {  // delete with one of the three policies
         const char* policies[] = {"Background", "Foreground", "Orphan"};
         (void)s.Delete(info, "default", name, {.propagation_policy = policies[op - 5]});
@@ -232,8 +243,8 @@ RC_GTEST_PROP(GcGraphProperty, CollectingFromTheGraphEqualsCollectingFromFullLis
         (void)s.Update(info, object);
       }
     };
-    write(incremental.store());
-    write(scratch.store());
+    write(incremental);
+    write(scratch);
     const int by_graph = incremental.CollectIncrementally();
     const int by_listing = scratch.CollectFromScratch();
     RC_ASSERT(by_graph == by_listing);

@@ -91,8 +91,8 @@ void KubeletLogs::Stop() {
   seen_.clear();
 }
 
-apiserver::ContainerLogPtr KubeletLogs::Find(const std::string& uid, const std::string& container,
-                                             const std::string& container_id) const {
+podlog::ContainerLogPtr KubeletLogs::Find(const std::string& uid, const std::string& container,
+                                          const std::string& container_id) const {
   std::lock_guard lock(mu_);
   auto it = instances_.find(Key{uid, container});
   if (it == instances_.end()) return nullptr;
@@ -177,7 +177,7 @@ void KubeletLogs::Open(const Json& pod, const Json& status, const std::string& c
       spec != nullptr ? StringMember(*spec, "image") : StringMember(status, "image");
   seen = Seen{};
   seen.container_id = container_id;
-  seen.log = std::make_shared<apiserver::ContainerLog>(options_.lines_max);
+  seen.log = std::make_shared<podlog::ContainerLog>(options_.lines_max);
   Write(seen, kSimulatedContainerLine);
   const Json& restarts = ChildOrNull(status, "restartCount");
   if (restarts.is_number_integer() && restarts.get<std::int64_t>() > 0) {

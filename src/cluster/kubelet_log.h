@@ -29,10 +29,10 @@
 #include <vector>
 
 #include "api/codec.h"
-#include "apiserver/container_log.h"
 #include "base/event_loop.h"
 #include "client/informer.h"
 #include "client/local/local_client.h"
+#include "podlog/container_log.h"
 
 namespace lws::cluster {
 
@@ -46,7 +46,7 @@ struct KubeletLogOptions {
 inline constexpr const char* kSimulatedContainerLine =
     "lws-cpp simulated container: no process runs; this log records its lifecycle";
 
-class KubeletLogs final : public apiserver::PodLogSource {
+class KubeletLogs final : public podlog::PodLogSource {
  public:
   // REQUIRES: loop and client outlive the component.
   KubeletLogs(EventLoop* loop, const client::LocalClient* client, KubeletLogOptions options = {});
@@ -60,20 +60,20 @@ class KubeletLogs final : public apiserver::PodLogSource {
 
   // The instance of `container` of pod `uid` whose containerID is `container_id`, among the two
   // kept; null when neither is.
-  apiserver::ContainerLogPtr Find(const std::string& uid, const std::string& container,
-                                  const std::string& container_id) const override;
+  podlog::ContainerLogPtr Find(const std::string& uid, const std::string& container,
+                               const std::string& container_id) const override;
   // How many (pod, container) pairs have logs: what the memory bound is about.
   std::size_t containers_logged() const;
 
  private:
   struct Instance {
     std::string container_id;
-    apiserver::ContainerLogPtr log;
+    podlog::ContainerLogPtr log;
   };
   // What the last status said of one container, to see what changed (loop only).
   struct Seen {
     std::string container_id;  // of the newest instance
-    apiserver::ContainerLogPtr log;
+    podlog::ContainerLogPtr log;
     bool ready = false;
     bool stopping = false;  // the pod's deletion was logged
     bool lost = false;

@@ -28,10 +28,10 @@ class KubeletLogTest : public KubeletFixture {
   std::string LastId(const std::string& pod) {
     return FirstContainer(pod)["lastState"]["terminated"]["containerID"];
   }
-  static std::vector<std::string> Messages(const apiserver::ContainerLogPtr& log) {
+  static std::vector<std::string> Messages(const podlog::ContainerLogPtr& log) {
     std::vector<std::string> out;
     if (!log) return out;
-    std::vector<apiserver::LogLine> lines;
+    std::vector<podlog::LogLine> lines;
     std::uint64_t next = 0;
     log->Read(&next, &lines);
     for (const auto& line : lines) out.push_back(line.message);
@@ -49,13 +49,13 @@ TEST_F(KubeletLogTest, TheLogOfAStartRecordsItsLifecycleAtTheLoopsTime) {
   EXPECT_EQ(logs_->containers_logged(), 0u);
   const Time ready_at = cp_.loop.Now() + seconds(4);
   RunFor(seconds(5));
-  apiserver::ContainerLogPtr log = logs_->Find(Uid("p"), "main", ContainerId("p"));
+  podlog::ContainerLogPtr log = logs_->Find(Uid("p"), "main", ContainerId("p"));
   ASSERT_NE(log, nullptr);
   EXPECT_EQ(Messages(log),
             (std::vector<std::string>{
                 kSimulatedContainerLine, "created container main from image busybox:1.36",
                 "started container main", "container is ready (no readiness probe)"}));
-  std::vector<apiserver::LogLine> lines;
+  std::vector<podlog::LogLine> lines;
   std::uint64_t next = 0;
   log->Read(&next, &lines);
   for (const auto& line : lines) EXPECT_EQ(line.time, ready_at) << line.message;
@@ -70,11 +70,11 @@ TEST_F(KubeletLogTest, ACrashEndsTheInstanceAndTheRestartOpensTheNext) {
   ASSERT_TRUE(kubelets_->CrashContainer("default", "p").ok());
   RunFor(seconds(1));
   EXPECT_EQ(LastId("p"), first);
-  apiserver::ContainerLogPtr previous = logs_->Find(Uid("p"), "main", first);
+  podlog::ContainerLogPtr previous = logs_->Find(Uid("p"), "main", first);
   ASSERT_NE(previous, nullptr);
   EXPECT_TRUE(previous->ended());
   EXPECT_EQ(Messages(previous).back(), "container exited with code 1 (Error)");
-  apiserver::ContainerLogPtr current = logs_->Find(Uid("p"), "main", ContainerId("p"));
+  podlog::ContainerLogPtr current = logs_->Find(Uid("p"), "main", ContainerId("p"));
   ASSERT_NE(current, nullptr);
   EXPECT_NE(current, previous);
   EXPECT_EQ(Messages(current),
@@ -121,7 +121,7 @@ TEST_F(KubeletLogTest, UnderRestartPolicyNeverTheCrashedInstanceIsTheCurrentLog)
   RunFor(seconds(1));
   EXPECT_EQ(Phase("p"), "Failed");
   const std::string id = FirstContainer("p")["state"]["terminated"]["containerID"];
-  apiserver::ContainerLogPtr log = logs_->Find(Uid("p"), "main", id);
+  podlog::ContainerLogPtr log = logs_->Find(Uid("p"), "main", id);
   ASSERT_NE(log, nullptr);
   EXPECT_TRUE(log->ended());
   EXPECT_EQ(Messages(log).back(), "container exited with code 1 (Error)");
@@ -133,7 +133,7 @@ TEST_F(KubeletLogTest, ADeletionIsLoggedAndTheDeletedPodsLogsAreDropped) {
   RunFor(seconds(6));
   const std::string uid = Uid("p");
   const std::string id = ContainerId("p");
-  apiserver::ContainerLogPtr log = logs_->Find(uid, "main", id);
+  podlog::ContainerLogPtr log = logs_->Find(uid, "main", id);
   ASSERT_NE(log, nullptr);
   ASSERT_TRUE(DeletePod("p").ok());
   RunFor(seconds(1));
@@ -152,7 +152,7 @@ TEST_F(KubeletLogTest, StopEndsEveryLog) {
   Start();
   AddPod("p", "gpu-0", {}, "", 2);
   RunFor(seconds(6));
-  apiserver::ContainerLogPtr side =
+  podlog::ContainerLogPtr side =
       logs_->Find(Uid("p"), "side1", Pod("p")["status"]["containerStatuses"][1]["containerID"]);
   ASSERT_NE(side, nullptr);
   EXPECT_EQ(logs_->containers_logged(), 2u);

@@ -32,25 +32,25 @@ bool MarkedForDeletion(const store::WatchEvent& event) {
 
 }  // namespace
 
-LocalCluster::LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store::Store* store,
-                           ClusterSpec spec, LocalClusterOptions options)
+LocalCluster::LocalCluster(EventLoop* loop, client::LocalApi local, ClusterSpec spec,
+                           LocalClusterOptions options)
     : loop_(loop),
-      server_(server),
-      store_(store),
+      store_(local.store),
       spec_(std::move(spec)),
       options_(options),
-      pools_client_(server, store, "cluster-autoscaler"),
-      scheduler_client_(server, store, "default-scheduler"),
-      kubelet_client_(server, store, "kubelet"),
-      statefulset_client_(server, store, "statefulset-controller"),
-      replicaset_client_(server, store, std::string(kReplicaSetControllerName)),
-      deployment_client_(server, store, std::string(kDeploymentControllerName)),
-      disruption_client_(server, store, "kube-controller-manager"),
-      job_client_(server, store, std::string(kJobControllerName)),
-      daemonset_client_(server, store, std::string(kDaemonSetControllerName)),
-      gc_client_(server, store, "generic-garbage-collector"),
-      gang_client_(server, store, std::string(kVolcanoScheduler)),
-      tenants_client_(server, store, "other-tenants") {
+      pools_client_(local.Client("cluster-autoscaler")),
+      scheduler_client_(local.Client("default-scheduler")),
+      kubelet_client_(local.Client("kubelet")),
+      statefulset_client_(local.Client("statefulset-controller")),
+      replicaset_client_(local.Client(std::string(kReplicaSetControllerName))),
+      deployment_client_(local.Client(std::string(kDeploymentControllerName))),
+      disruption_client_(local.Client("kube-controller-manager")),
+      job_client_(local.Client(std::string(kJobControllerName))),
+      daemonset_client_(local.Client(std::string(kDaemonSetControllerName))),
+      gc_client_(local.Client("generic-garbage-collector")),
+      namespace_client_(local.Client("namespace-controller")),
+      gang_client_(local.Client(std::string(kVolcanoScheduler))),
+      tenants_client_(local.Client("other-tenants")) {
   Rng root(options_.seed);
   node_pools_ =
       std::make_unique<NodePools>(loop, &pools_client_, &spec_, root.Derive("node-pools"));
@@ -159,12 +159,12 @@ bool LocalCluster::HasAbsentOwner(const store::StoredObject& object) const {
   const api::Json& meta = object.json["metadata"];
   auto refs = meta.find("ownerReferences");
   if (refs == meta.end() || !refs->is_array()) return false;
-  auto served = server_->served();
+  std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
   const std::string ns = store::MetaString(object.json, "namespace");
   for (const api::Json& ref : *refs) {
     if (!ref.is_object()) continue;
     const api::ResourceInfo* info =
-        served->registry.FindByKind(ref.value("apiVersion", ""), ref.value("kind", ""));
+        served->FindByKind(ref.value("apiVersion", ""), ref.value("kind", ""));
     if (info == nullptr) continue;  // a kind not served: the collector leaves it alone too
     Result<store::ObjectPtr> owner =
         store_->Get(*info, info->namespaced ? ns : "", ref.value("name", ""));
@@ -188,15 +188,15 @@ void LocalCluster::CollectGarbage() {
   gc_scheduled_ = false;
   ++gc_passes_;
   last_gc_ = loop_->Now();
-  auto served = server_->served();
-  GarbageCollector gc(store_, &served->registry, &gc_graph_);
+  std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
+  GarbageCollector gc(store_, &gc_client_, served.get(), &gc_graph_);
   Result<int> actions = gc.RunUntilStable(100);
   if (!actions.ok()) {
     Logger("gc")->warn("garbage collection pass failed: {}", actions.status().message());
   }
   std::optional<Time> namespace_due;
-  Result<int> terminated =
-      NamespaceDeleter(store_, &served->registry).RunOnce(loop_->Now(), &namespace_due);
+  Result<int> terminated = NamespaceDeleter(store_, &namespace_client_, served.get())
+                               .RunOnce(loop_->Now(), &namespace_due);
   if (!terminated.ok()) {
     Logger("namespace-controller")
         ->warn("namespace deletion pass failed: {}", terminated.status().message());

@@ -20,7 +20,6 @@
 #include <optional>
 #include <vector>
 
-#include "apiserver/api_server.h"
 #include "base/event_loop.h"
 #include "client/local/local_client.h"
 #include "cluster/cluster_spec.h"
@@ -55,7 +54,8 @@ struct LocalClusterOptions {
 
 class LocalCluster {
  public:
-  LocalCluster(EventLoop* loop, apiserver::ApiServer* server, store::Store* store, ClusterSpec spec,
+  // `local`: the embedded API server every component writes through (each with its own client).
+  LocalCluster(EventLoop* loop, client::LocalApi local, ClusterSpec spec,
                LocalClusterOptions options);
   ~LocalCluster();
   LocalCluster(const LocalCluster&) = delete;
@@ -68,7 +68,7 @@ class LocalCluster {
   NodePools& node_pools() { return *node_pools_; }
   Kubelets& kubelets() { return *kubelets_; }
   // The container logs, when the options keep them (else null): the API server's
-  // PodLogSource (ApiServer::set_pod_log_source).
+  // podlog::PodLogSource (the caller hands them to ApiServer::set_pod_log_source).
   KubeletLogs* container_logs() { return container_logs_.get(); }
   Scheduler& scheduler() { return *scheduler_; }
   // The "volcano" gang scheduler, when the spec asks for one (ClusterSpec::gang_scheduler).
@@ -93,7 +93,6 @@ class LocalCluster {
   void CollectGarbage();
 
   EventLoop* loop_;
-  apiserver::ApiServer* server_;
   store::Store* store_;
   ClusterSpec spec_;
   LocalClusterOptions options_;
@@ -107,6 +106,7 @@ class LocalCluster {
   client::LocalClient job_client_;
   client::LocalClient daemonset_client_;
   client::LocalClient gc_client_;
+  client::LocalClient namespace_client_;
   client::LocalClient gang_client_;
   client::LocalClient tenants_client_;
   std::unique_ptr<NodePools> node_pools_;

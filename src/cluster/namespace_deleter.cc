@@ -114,7 +114,7 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
   std::map<std::string, int> remaining;
   std::map<std::string, int> finalizers;
   int writes = 0;
-  store::DeleteOptions options;
+  client::DeleteOptions options;
   options.propagation_policy = "Background";
   for (const api::ResourceInfo* resource : registry_->All()) {
     if (!resource->namespaced) continue;
@@ -127,11 +127,14 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
         if (f.is_string()) ++finalizers[f.get<std::string>()];
       }
       if (Deleting(item->json)) continue;
-      Result<store::DeleteResult> deleted =
-          store_->Delete(*resource, name, store::MetaString(item->json, "name"), options);
+      const std::string item_name = store::MetaString(item->json, "name");
+      Result<store::ObjectPtr> deleted =
+          client_->Delete(client::ResourceOf(*resource), name, item_name, options);
       if (deleted.ok()) {
         ++writes;
-        if (deleted->deleted) --remaining[GroupResource(*resource)];
+        if (!StillStored(*resource, name, item_name, store::MetaString(item->json, "uid"))) {
+          --remaining[GroupResource(*resource)];
+        }
       } else if (deleted.status().code() != Code::kNotFound &&
                  deleted.status().code() != Code::kConflict) {
         return deleted.status();
@@ -151,8 +154,7 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
   if (conditions == status.value("conditions", Json::array())) return writes;
   Json updated = ns->json;
   updated["status"]["conditions"] = std::move(conditions);
-  const api::ResourceInfo* namespaces = registry_->Find("", "v1", "namespaces");
-  Result<store::ObjectPtr> written = store_->UpdateStatus(*namespaces, std::move(updated));
+  Result<store::ObjectPtr> written = client_->UpdateStatus(client::kNamespaces, std::move(updated));
   if (!written.ok() && written.status().code() != Code::kConflict &&
       written.status().code() != Code::kNotFound) {
     return written.status();
@@ -160,9 +162,14 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
   return writes + (written.ok() ? 1 : 0);
 }
 
+bool NamespaceDeleter::StillStored(const api::ResourceInfo& resource, const std::string& ns,
+                                   const std::string& name, const std::string& uid) const {
+  Result<store::ObjectPtr> now = store_->Get(resource, ns, name);
+  return now.ok() && *now != nullptr && store::MetaString((*now)->json, "uid") == uid;
+}
+
 // finalizeNamespace, then the DELETE that now removes it.
 Result<int> NamespaceDeleter::Finalize(const store::ObjectPtr& ns) {
-  const api::ResourceInfo* namespaces = registry_->Find("", "v1", "namespaces");
   const std::string name = store::MetaString(ns->json, "name");
   Json updated = ns->json;
   Json kept = Json::array();
@@ -173,7 +180,9 @@ Result<int> NamespaceDeleter::Finalize(const store::ObjectPtr& ns) {
   if (kept.size() != updated["spec"].value("finalizers", Json::array()).size()) {
     updated["spec"]["finalizers"] = kept;
     if (kept.empty()) updated["spec"].erase("finalizers");
-    Result<store::ObjectPtr> written = store_->Update(*namespaces, std::move(updated));
+    // What PUT .../finalize does; this API server's PUT of the namespace itself takes
+    // spec.finalizers as well, and the Client has no finalize call.
+    Result<store::ObjectPtr> written = client_->Update(client::kNamespaces, std::move(updated));
     if (!written.ok()) {
       const Code code = written.status().code();
       return code == Code::kConflict || code == Code::kNotFound ? Result<int>(0) : written.status();
@@ -181,7 +190,7 @@ Result<int> NamespaceDeleter::Finalize(const store::ObjectPtr& ns) {
     ++writes;
     if (!kept.empty()) return writes;  // another finalizer's owner finishes it
   }
-  Result<store::DeleteResult> deleted = store_->Delete(*namespaces, "", name, {});
+  Result<store::ObjectPtr> deleted = client_->Delete(client::kNamespaces, "", name);
   if (!deleted.ok() && deleted.status().code() != Code::kNotFound &&
       deleted.status().code() != Code::kConflict) {
     return deleted.status();

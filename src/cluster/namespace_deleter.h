@@ -13,8 +13,9 @@
 //      False), so `kubectl describe namespace` says what it waits for;
 //   3. once nothing remains, removes the "kubernetes" finalizer from spec.finalizers (the
 //      finalize subresource) and deletes the namespace for good.
-// Like the garbage collector it writes through the store and owns no thread or clock: the
-// caller runs passes (`lws apiserver`'s control loop, `lws up`'s collection pass).
+// Like the garbage collector it reads the store, writes through its client (the namespace
+// controller's, so admission sees the writes) and owns no thread or clock: the caller runs
+// passes (`lws apiserver`'s control loop, `lws up`'s collection pass).
 #pragma once
 
 #include <map>
@@ -24,6 +25,7 @@
 #include "api/resources.h"
 #include "base/clock.h"
 #include "base/result.h"
+#include "client/client.h"
 #include "store/store.h"
 
 namespace lws::cluster {
@@ -39,10 +41,11 @@ inline constexpr Duration kNamespaceDeletionGracePeriod = std::chrono::seconds(5
 
 class NamespaceDeleter {
  public:
-  // REQUIRES: `store` and `registry` outlive the deleter; the registry does not change during a
-  // pass.
-  NamespaceDeleter(store::Store* store, const api::ResourceRegistry* registry)
-      : store_(store), registry_(registry) {}
+  // `client`: an in-process client of the API server over `store`. REQUIRES: all three outlive
+  // the deleter; the registry does not change during a pass.
+  NamespaceDeleter(store::Store* store, const client::Client* client,
+                   const api::ResourceRegistry* registry)
+      : store_(store), client_(client), registry_(registry) {}
 
   // One pass over every terminating namespace. Returns the number of writes, or the first error
   // other than NotFound or Conflict (a namespace raced with another writer is judged next pass).
@@ -53,8 +56,13 @@ class NamespaceDeleter {
  private:
   Result<int> Terminate(const store::ObjectPtr& ns, Time now);
   Result<int> Finalize(const store::ObjectPtr& ns);
+  // True iff the object `uid` still exists: a DELETE's answer does not say whether it removed
+  // the object or only marked it (finalizers, a pod's grace period).
+  bool StillStored(const api::ResourceInfo& resource, const std::string& ns,
+                   const std::string& name, const std::string& uid) const;
 
   store::Store* store_;
+  const client::Client* client_;
   const api::ResourceRegistry* registry_;
 };
 

@@ -47,8 +47,8 @@ class ConcurrentReconciles : public ::testing::Test {
     cluster::ClusterSpec spec = GpuCluster(8, 8);
     spec.pools[0].startup = {cluster::Distribution::Kind::kFixed, 0.2, 0};
     spec.pools[0].termination = 100ms;
-    cluster_ = std::make_unique<cluster::LocalCluster>(&loop_, server_, store_, spec,
-                                                       cluster::LocalClusterOptions{});
+    cluster_ = std::make_unique<cluster::LocalCluster>(&loop_, client::LocalApi{server_, store_},
+                                                       spec, cluster::LocalClusterOptions{});
     controllers::LwsManagerOptions workers;
     workers.lws_workers = 4;
     workers.group_workers = 4;

@@ -55,9 +55,9 @@ LwsWorld::LwsWorld(WorldOptions options)
         statefulset_local_.get(), Rng(options_.seed).Derive("faults/statefulset-controller"));
     cluster_options.statefulset_client = statefulset_client_.get();
   }
-  cluster_ = std::make_unique<cluster::LocalCluster>(&loop(), control_plane_.server.get(),
-                                                     control_plane_.store.get(), options_.cluster,
-                                                     cluster_options);
+  cluster_ = std::make_unique<cluster::LocalCluster>(
+      &loop(), client::LocalApi{control_plane_.server.get(), control_plane_.store.get()},
+      options_.cluster, cluster_options);
   if (options_.faulty_controller_client) {
     controller_local_ = std::make_unique<client::LocalClient>(
         control_plane_.server.get(), control_plane_.store.get(),

@@ -78,6 +78,10 @@ class LocalClient final : public Client {
 
   const std::string& field_manager() const override { return field_manager_; }
   store::Store* store() const { return store_; }
+  // Every resource the server serves now (write_port.h).
+  std::shared_ptr<const api::ResourceRegistry> ServedRegistry() const {
+    return writes_->ServedRegistry();
+  }
 
  private:
   // A call of `verb` on `resource` in `ns` as this client's field manager.
@@ -87,6 +91,17 @@ class LocalClient final : public Client {
   apiserver::WritePort* writes_;
   store::Store* store_;
   std::string field_manager_;
+};
+
+// The embedded API server as in-process clients reach it: its write port and the store they
+// read. What a component that makes a client per part is given (the simulated cluster).
+// REQUIRES: both outlive every client made.
+struct LocalApi {
+  apiserver::WritePort* writes = nullptr;
+  store::Store* store = nullptr;
+  LocalClient Client(std::string field_manager) const {
+    return LocalClient(writes, store, std::move(field_manager));
+  }
 };
 
 }  // namespace lws::client

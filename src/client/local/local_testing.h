@@ -37,6 +37,23 @@ struct InMemoryControlPlane {
   std::unique_ptr<apiserver::ApiServer> server;
 };
 
+// An API server over a store a test already has (StoreTest's), on the test's clock, and clients
+// of it: for components tested against the store's own fixtures (the garbage collector). The
+// server adds its seed objects (namespaces, priority classes, the LWS CRD) to the store.
+struct ServerOver {
+  ServerOver(store::Store* store_in, const Clock* clock) : store(store_in) {
+    apiserver::ApiServerOptions options;
+    options.store = store;
+    options.clock = clock;
+    server = apiserver::ApiServer::Create(std::move(options)).value();
+  }
+  LocalClient Client(std::string manager) const {
+    return LocalClient(server.get(), store, std::move(manager));
+  }
+  store::Store* store;
+  std::unique_ptr<apiserver::ApiServer> server;
+};
+
 // The loop comes first: the store and the server read its clock.
 struct VirtualLoopFirst {
   VirtualLoop loop;

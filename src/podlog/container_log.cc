@@ -1,9 +1,9 @@
-// File: apiserver/container_log.cc
-#include "apiserver/container_log.h"
+// File: podlog/container_log.cc
+#include "podlog/container_log.h"
 
 #include "base/assert.h"
 
-namespace lws::apiserver {
+namespace lws::podlog {
 
 ContainerLog::ContainerLog(std::size_t lines_max) : lines_max_(lines_max) {
   LWS_ASSERT(lines_max > 0, "a container log keeps at least one line");
@@ -65,4 +65,4 @@ void ContainerLog::WakeAll() {
   for (const auto& wake : wakes) (*wake)();
 }
 
-}  // namespace lws::apiserver
+}  // namespace lws::podlog

@@ -1,14 +1,15 @@
-// File: apiserver/container_log.h
+// File: podlog/container_log.h
 //
 // What `kubectl logs` reads: the log of one container instance (one start of one container,
 // what a real runtime keeps as one log file), and the source the server finds instances in.
-// The API server only reads logs; whoever runs the containers writes them. Under `lws up` that
-// is the simulated kubelets (cluster/kubelet_log.h); `lws apiserver` alone has no source, and
-// pods/log answers that no kubelet serves it.
+// The API server only reads logs (apiserver/pod_log.h); whoever runs the containers writes them.
+// Under `lws up` that is the simulated kubelets (cluster/kubelet_log.h); `lws apiserver` alone
+// has no source, and pods/log answers that no kubelet serves it. Its own layer, below both, so
+// that neither the kubelets nor the server include the other.
 //
 // Thread safety: an instance is written from the cluster's event loop and read from the
 // server's I/O threads, so every method takes the instance's own lock. Followers are woken
-// outside that lock: a wake-up only schedules a read (http.h ResponseStream).
+// outside that lock: a wake-up only schedules a read (transport/http.h ResponseStream).
 //
 // Invariants:
 //   1. Lines get consecutive sequence numbers from 0; at most `lines_max` of the newest are kept.
@@ -27,7 +28,7 @@
 
 #include "base/clock.h"
 
-namespace lws::apiserver {
+namespace lws::podlog {
 
 struct LogLine {
   Time time{};
@@ -85,4 +86,4 @@ class PodLogSource {
                                const std::string& container_id) const = 0;
 };
 
-}  // namespace lws::apiserver
+}  // namespace lws::podlog
