@@ -245,6 +245,31 @@ TEST_F(ApiServerTest, DeletingANamespaceMakesItTerminating) {
   EXPECT_EQ(Get("/api/v1/namespaces/team").code, 200);
 }
 
+// namespaces/{name}/finalize (the namespace controller's last step) is the one write that
+// changes spec.finalizers: a PUT of the namespace keeps the stored list (upstream's
+// namespaceStrategy vs namespaceFinalizeStrategy), and managedFields name the subresource.
+TEST_F(ApiServerTest, OnlyFinalizeChangesANamespacesFinalizers) {
+  Json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "team"}}}};
+  ASSERT_EQ(Post("/api/v1/namespaces", ns).code, 201);
+  ASSERT_EQ(Delete("/api/v1/namespaces/team").code, 200);
+  Json cleared = Get("/api/v1/namespaces/team").body;
+  cleared["spec"]["finalizers"] = Json::array();
+  Reply put = Put("/api/v1/namespaces/team", cleared);
+  ASSERT_EQ(put.code, 200);
+  EXPECT_EQ(put.body["spec"]["finalizers"], Json::array({"kubernetes"}));
+  Reply finalized = Put("/api/v1/namespaces/team/finalize", cleared);
+  ASSERT_EQ(finalized.code, 200) << finalized.body.dump();
+  EXPECT_EQ(finalized.body["spec"]["finalizers"], Json::array());
+  bool named = false;
+  for (const Json& entry : finalized.body["metadata"]["managedFields"]) {
+    named = named || entry.value("subresource", "") == "finalize";
+  }
+  EXPECT_TRUE(named) << finalized.body["metadata"]["managedFields"].dump();
+  // A terminating namespace left with no finalizer goes with that write
+  // (ShouldDeleteNamespaceDuringUpdate).
+  EXPECT_EQ(Get("/api/v1/namespaces/team").code, 404);
+}
+
 TEST_F(ApiServerTest, WatchStreamsEvents) {
   Reply list = Get(kPods);
   std::string rv = list.body["metadata"]["resourceVersion"];

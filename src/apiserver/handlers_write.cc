@@ -99,7 +99,9 @@ Result<store::ObjectPtr> RequestHandler::StoreUpdate(
 Result<Answer> RequestHandler::Update(bool status_only) {
   ASSIGN_OR_RETURN(Json object, DecodeObjectBody(true));
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
-  std::string_view sub = status_only ? "status" : "";
+  // namespaces/finalize is routed here too: it names itself in managedFields and takes
+  // spec.finalizers from the body (DecodeForWrite).
+  std::string_view sub = status_only ? "status" : std::string_view(target_.subresource);
   RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub, current.get()));
   bool shapes_checked = false;
   store::NewEntries entries = RecordWrite(current, &object, sub, &shapes_checked);

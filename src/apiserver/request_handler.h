@@ -144,7 +144,8 @@ class RequestHandler {
   // The addressed resource's CRD schema; null for a built-in.
   const api::StructuralSchema* Schema() const;
   // Decode: depth, unknown fields per fieldValidation, pruned (CRDs) and defaulted.
-  Status DecodeForWrite(Json* object, const Json* old, const api::StructuralSchema* schema);
+  Status DecodeForWrite(Json* object, const Json* old, std::string_view subresource,
+                        const api::StructuralSchema* schema);
   AdmissionRequest AdmissionFor(Json* object, const Json* old, std::string_view subresource,
                                 const store::StoredObject* old_version);
   // Mutate: the mutating admission plugins, then pruned and defaulted again.

@@ -140,7 +140,7 @@ const api::StructuralSchema* RequestHandler::Schema() const {
 Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::string_view subresource,
                                        const store::StoredObject* old_version) {
   const api::StructuralSchema* schema = Schema();
-  RETURN_IF_ERROR(DecodeForWrite(object, old, schema));
+  RETURN_IF_ERROR(DecodeForWrite(object, old, subresource, schema));
   AdmissionRequest admission = AdmissionFor(object, old, subresource, old_version);
   const AdmissionChain& chain = server_->options_.admission;
   const bool admitted = chain.Handles(*info_, subresource);
@@ -150,7 +150,7 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::strin
 }
 
 // What every object gets before any webhook sees it.
-Status RequestHandler::DecodeForWrite(Json* object, const Json* old,
+Status RequestHandler::DecodeForWrite(Json* object, const Json* old, std::string_view subresource,
                                       const api::StructuralSchema* schema) {
   ASSIGN_OR_RETURN(FieldValidation mode, FieldValidationMode());
   // A patch can nest an object deeper than any body could (kube-apiserver decodes the patched
@@ -171,7 +171,9 @@ Status RequestHandler::DecodeForWrite(Json* object, const Json* old,
     ASSIGN_OR_RETURN(std::vector<std::string> unknown, DecodeBuiltin(*info_, object));
     RETURN_IF_ERROR(ReportUnknownFields(unknown, mode));
   }
-  DefaultBuiltin(object, old);
+  // namespaces/finalize takes spec.finalizers from the body: a plain update's carry-over, which
+  // keeps the stored ones, does not apply (upstream's namespaceFinalizeStrategy).
+  DefaultBuiltin(object, subresource == "finalize" ? nullptr : old);
   return Status::Ok();
 }
 

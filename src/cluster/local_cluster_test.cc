@@ -159,5 +159,37 @@ TEST(LocalCluster, ADependentCreatedAfterItsOwnerIsGoneIsCollected) {
   EXPECT_TRUE(sim.user.Get(client::kStatefulSets, "default", "dependent").ok());
 }
 
+// `kubectl delete namespace`: the namespace deleter (through its own client) deletes what is in
+// the namespace after the grace period, waits for the pod's termination, removes the
+// "kubernetes" finalizer and deletes the namespace for good.
+TEST(LocalCluster, ADeletedNamespaceIsEmptiedAndThenGone) {
+  ClusterSpec spec;
+  spec.pools.push_back(GpuPool("gpu", 1, 8, 1));
+  SimCluster sim(spec);
+  ASSERT_TRUE(sim.Start().ok());
+  ASSERT_TRUE(
+      sim.user
+          .Create(client::kNamespaces,
+                  {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "team-a"}}}})
+          .ok());
+  api::Json sts = testing::StatefulSet("web", 1, 0);
+  sts["metadata"]["namespace"] = "team-a";
+  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, sts).ok());
+  ASSERT_TRUE(sim.RunUntil(
+      [&] {
+        store::ListOptions options;
+        options.namespace_ = "team-a";
+        return sim.user.List(client::kPods, options).value().items.size() == 1;
+      },
+      std::chrono::minutes(1)));
+  ASSERT_TRUE(sim.user.Delete(client::kNamespaces, "", "team-a").ok());
+  EXPECT_TRUE(sim.RunUntil([&] { return !sim.user.Get(client::kNamespaces, "", "team-a").ok(); },
+                           std::chrono::minutes(2)));
+  store::ListOptions options;
+  options.namespace_ = "team-a";
+  EXPECT_TRUE(sim.user.List(client::kStatefulSets, options).value().items.empty());
+  EXPECT_TRUE(sim.user.List(client::kPods, options).value().items.empty());
+}
+
 }  // namespace
 }  // namespace lws::cluster

@@ -178,11 +178,11 @@ Result<int> NamespaceDeleter::Finalize(const store::ObjectPtr& ns) {
   }
   int writes = 0;
   if (kept.size() != updated["spec"].value("finalizers", Json::array()).size()) {
+    // An empty list, not an absent one: the server defaults a namespace without
+    // spec.finalizers back to ["kubernetes"].
     updated["spec"]["finalizers"] = kept;
-    if (kept.empty()) updated["spec"].erase("finalizers");
-    // What PUT .../finalize does; this API server's PUT of the namespace itself takes
-    // spec.finalizers as well, and the Client has no finalize call.
-    Result<store::ObjectPtr> written = client_->Update(client::kNamespaces, std::move(updated));
+    // Only the finalize subresource changes spec.finalizers (a PUT of the namespace keeps them).
+    Result<store::ObjectPtr> written = client_->FinalizeNamespace(std::move(updated));
     if (!written.ok()) {
       const Code code = written.status().code();
       return code == Code::kConflict || code == Code::kNotFound ? Result<int>(0) : written.status();

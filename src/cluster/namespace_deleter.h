@@ -25,7 +25,7 @@
 #include "api/resources.h"
 #include "base/clock.h"
 #include "base/result.h"
-#include "client/client.h"
+#include "client/local/local_client.h"
 #include "store/store.h"
 
 namespace lws::cluster {
@@ -41,9 +41,10 @@ inline constexpr Duration kNamespaceDeletionGracePeriod = std::chrono::seconds(5
 
 class NamespaceDeleter {
  public:
-  // `client`: an in-process client of the API server over `store`. REQUIRES: all three outlive
-  // the deleter; the registry does not change during a pass.
-  NamespaceDeleter(store::Store* store, const client::Client* client,
+  // `client`: an in-process client of the API server over `store` (in process: it finalizes
+  // through namespaces/finalize, which the Client interface does not offer). REQUIRES: all three
+  // outlive the deleter; the registry does not change during a pass.
+  NamespaceDeleter(store::Store* store, const client::LocalClient* client,
                    const api::ResourceRegistry* registry)
       : store_(store), client_(client), registry_(registry) {}
 
@@ -62,7 +63,7 @@ class NamespaceDeleter {
                    const std::string& name, const std::string& uid) const;
 
   store::Store* store_;
-  const client::Client* client_;
+  const client::LocalClient* client_;
   const api::ResourceRegistry* registry_;
 };
 

@@ -53,6 +53,13 @@ Result<store::ObjectPtr> LocalClient::UpdateStatus(const Resource& resource, Jso
   return writes_->Write(std::move(call));
 }
 
+Result<store::ObjectPtr> LocalClient::FinalizeNamespace(Json ns) const {
+  apiserver::WriteCall call =
+      Call(apiserver::WriteVerb::kUpdate, kNamespaces, "", Name(ns), "finalize");
+  call.body = std::move(ns);
+  return writes_->Write(std::move(call));
+}
+
 Result<store::ObjectPtr> LocalClient::Patch(const Resource& resource, const std::string& ns,
                                             const std::string& name, client::PatchType type,
                                             const Json& patch,

@@ -55,6 +55,9 @@ class LocalClient final : public Client {
   Result<store::ObjectPtr> Delete(const Resource& resource, const std::string& ns,
                                   const std::string& name,
                                   const DeleteOptions& options = {}) const override;
+  // PUT namespaces/<name>/finalize: the only write that changes a namespace's spec.finalizers
+  // (the namespace deleter's last step).
+  Result<store::ObjectPtr> FinalizeNamespace(Json ns) const;
   // Creates pods/<name>/binding: assigns the pod to `node` (409 when already bound).
   Status Bind(const std::string& ns, const std::string& pod, const std::string& pod_uid,
               const std::string& node) const override;
