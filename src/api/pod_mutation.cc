@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <mutex>
 #include <set>
 
 #include "api/exclusive_placement.h"
@@ -11,6 +10,7 @@
 #include "api/lws_types.h"
 #include "api/pod_names.h"
 #include "api/tpu_env.h"
+#include "base/mutex.h"
 
 namespace lws::api {
 
@@ -182,12 +182,12 @@ constexpr int kGroupKeyRandomLength = 16;
 std::function<std::string()> SeededKeySuffix(Rng rng) {
   struct Source {
     explicit Source(Rng r) : rng(r) {}
-    std::mutex mu;
-    Rng rng;
+    Mutex mu;
+    Rng rng GUARDED_BY(mu);
   };
   auto source = std::make_shared<Source>(rng);
   return [source] {
-    std::lock_guard<std::mutex> lock(source->mu);
+    MutexLock lock(&source->mu);
     std::string out;
     const auto last = static_cast<std::int64_t>(kRandAlphabet.size()) - 1;
     for (int i = 0; i < kGroupKeyRandomLength; ++i) {

@@ -78,7 +78,7 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
     server->options_.admission.AddFirst(NewRbacEscalationAdmission(server->authorizer_.get()));
     RETURN_IF_ERROR(SeedBootstrapPolicy(store));
   }
-  ASSIGN_OR_RETURN(server->served_, BuildServed(api::ResourceRegistry::WithBuiltins()));
+  ASSIGN_OR_RETURN(server->served_at_start(), BuildServed(api::ResourceRegistry::WithBuiltins()));
   RETURN_IF_ERROR(server->LoadStoredCrds());
   RETURN_IF_ERROR(server->SeedNamespaces());
   RETURN_IF_ERROR(server->SeedPriorityClasses());
@@ -87,12 +87,12 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
 }
 
 std::shared_ptr<const ServedResources> ApiServer::served() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return served_;
 }
 
 void ApiServer::set_server_address(std::string address) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   server_address_ = std::move(address);
 }
 
@@ -149,7 +149,7 @@ std::optional<Json> ApiServer::Refusal(const std::string& method, const RequestT
 }
 
 Status ApiServer::SeedNamespaces() {
-  const api::ResourceInfo& namespaces = Builtin(served_->registry, "", "namespaces");
+  const api::ResourceInfo& namespaces = Builtin(served_at_start()->registry, "", "namespaces");
   for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
     if (options_.store->Get(namespaces, "", name).ok()) continue;
     Json ns = {{"apiVersion", "v1"},
@@ -165,7 +165,7 @@ Status ApiServer::SeedNamespaces() {
 
 Status ApiServer::SeedPriorityClasses() {
   const api::ResourceInfo& classes =
-      Builtin(served_->registry, "scheduling.k8s.io", "priorityclasses");
+      Builtin(served_at_start()->registry, "scheduling.k8s.io", "priorityclasses");
   for (api::Json pc : api::SystemPriorityClasses()) {
     if (options_.store->Get(classes, "", store::MetaString(pc, "name")).ok()) continue;
     RETURN_IF_ERROR(
@@ -176,10 +176,10 @@ Status ApiServer::SeedPriorityClasses() {
 
 Status ApiServer::LoadStoredCrds() {
   const api::ResourceInfo& crds =
-      Builtin(served_->registry, "apiextensions.k8s.io", "customresourcedefinitions");
+      Builtin(served_at_start()->registry, "apiextensions.k8s.io", "customresourcedefinitions");
   ASSIGN_OR_RETURN(store::ListResult list, options_.store->List(crds, {}));
   if (list.items.empty()) return Status::Ok();
-  api::ResourceRegistry registry = served_->registry;
+  api::ResourceRegistry registry = served_at_start()->registry;
   for (const store::ObjectPtr& crd : list.items) {
     Status added = registry.AddCustomResource(crd->json);
     if (!added.ok()) {
@@ -188,13 +188,13 @@ Status ApiServer::LoadStoredCrds() {
                  added.message());
     }
   }
-  ASSIGN_OR_RETURN(served_, BuildServed(std::move(registry)));
+  ASSIGN_OR_RETURN(served_at_start(), BuildServed(std::move(registry)));
   return Status::Ok();
 }
 
 Status ApiServer::InstallLwsCrd() {
   const api::ResourceInfo& crds =
-      Builtin(served_->registry, "apiextensions.k8s.io", "customresourcedefinitions");
+      Builtin(served_at_start()->registry, "apiextensions.k8s.io", "customresourcedefinitions");
   std::string name = store::MetaString(api::LwsCrd(), "name");
   if (options_.store->Get(crds, "", name).ok()) return Status::Ok();
   // Through the same path as `kubectl create -f crd.yaml`, so the CRD gets its status too.
@@ -213,7 +213,7 @@ Status ApiServer::InstallLwsCrd() {
 }
 
 Status ApiServer::ApplyCrdChange(const api::Json* crd, const std::string& crd_name) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   api::ResourceRegistry registry = served_->registry;
   if (crd != nullptr) {
     RETURN_IF_ERROR(registry.AddCustomResource(*crd));

@@ -22,7 +22,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -40,6 +39,7 @@
 #include "apiserver/webhook_admission.h"
 #include "apiserver/write_port.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 #include "podlog/container_log.h"
 #include "store/store.h"
@@ -126,6 +126,11 @@ class ApiServer final : public WritePort {
   // `known`: the request's attributes when already computed.
   std::optional<Json> Refusal(const std::string& method, const RequestTarget& target,
                               const UserInfo& user, const AuthorizationAttributes* known) const;
+  // served_ for Create and its start-up steps below: the server is not shared yet, so they read
+  // and replace it without mu_ (InstallLwsCrd's Write takes mu_ itself, in ApplyCrdChange).
+  std::shared_ptr<const ServedResources>& served_at_start() NO_THREAD_SAFETY_ANALYSIS {
+    return served_;
+  }
   Status SeedNamespaces();
   // system-node-critical and system-cluster-critical (api/priority_class.h), when missing.
   Status SeedPriorityClasses();
@@ -138,9 +143,9 @@ class ApiServer final : public WritePort {
   std::unique_ptr<Authenticator> authenticator_;
   std::unique_ptr<Authorizer> authorizer_;
   std::unique_ptr<AuditLog> audit_;  // null without options.audit_log_path
-  mutable std::mutex mu_;            // guards served_ and server_address_
-  std::shared_ptr<const ServedResources> served_;
-  std::string server_address_;
+  mutable Mutex mu_;
+  std::shared_ptr<const ServedResources> served_ GUARDED_BY(mu_);
+  std::string server_address_ GUARDED_BY(mu_);
   std::atomic<const podlog::PodLogSource*> pod_log_source_{nullptr};
 };
 

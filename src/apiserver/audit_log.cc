@@ -65,7 +65,7 @@ AuditLog::~AuditLog() { std::fclose(file_); }
 void AuditLog::Record(const AuthorizationAttributes& attributes, const HttpRequest& request,
                       Time received, int code) {
   const Time completed = clock_->Now();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   // auditID is a UUID upstream; a per-process counter in UUID form is as unique within a log.
   const std::string id = fmt::format("00000000-0000-4000-8000-{:012x}", ++next_id_);
   const std::string line =

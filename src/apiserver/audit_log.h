@@ -11,12 +11,12 @@
 
 #include <cstdio>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "apiserver/http.h"
 #include "apiserver/rbac_rules.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
@@ -35,10 +35,10 @@ class AuditLog {
  private:
   AuditLog(std::FILE* file, const Clock* clock) : file_(file), clock_(clock) {}
 
-  std::mutex mu_;
-  std::FILE* file_;  // guarded by mu_
+  Mutex mu_;
+  std::FILE* file_ GUARDED_BY(mu_);
   const Clock* clock_;
-  std::uint64_t next_id_ = 0;  // guarded by mu_
+  std::uint64_t next_id_ GUARDED_BY(mu_) = 0;
 };
 
 // The audit.k8s.io/v1 Event of one request (exposed for tests).

@@ -24,7 +24,7 @@ std::shared_ptr<const RbacPolicy> Authorizer::Policy() const {
   for (std::size_t i = 0; i < resources_.size(); ++i)
     last_write[i] = store_->LastWrite(*resources_[i]);
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (policy_ != nullptr && last_write == built_at_) return policy_;
   }
   std::array<store::ListResult, 4> lists;
@@ -40,7 +40,7 @@ std::shared_ptr<const RbacPolicy> Authorizer::Policy() const {
     for (const store::ObjectPtr& item : lists[i].items) into[i]->push_back(&item->json);
   }
   std::shared_ptr<const RbacPolicy> policy = RbacPolicy::Build(objects);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   policy_ = policy;
   built_at_ = last_write;
   return policy;

@@ -10,9 +10,9 @@
 
 #include <array>
 #include <memory>
-#include <mutex>
 
 #include "apiserver/rbac_policy.h"
+#include "base/mutex.h"
 #include "store/store.h"
 
 namespace lws::apiserver {
@@ -28,9 +28,9 @@ class Authorizer {
  private:
   store::Store* store_;
   std::array<const api::ResourceInfo*, 4> resources_;  // roles, clusterroles, and their bindings
-  mutable std::mutex mu_;
-  mutable std::array<std::uint64_t, 4> built_at_{};
-  mutable std::shared_ptr<const RbacPolicy> policy_;
+  mutable Mutex mu_;
+  mutable std::array<std::uint64_t, 4> built_at_ GUARDED_BY(mu_) = {};
+  mutable std::shared_ptr<const RbacPolicy> policy_ GUARDED_BY(mu_);
 };
 
 // The metav1.Status of a refusal, as kube-apiserver's Forbidden writes it:

@@ -35,7 +35,7 @@ Result<Answer> RequestHandler::CoreVersionsOrAggregated(bool core) {
   if (core) {
     std::string address;
     {
-      std::lock_guard lock(server_->mu_);
+      MutexLock lock(&server_->mu_);
       address = server_->server_address_;
     }
     return JsonResponse(200, CoreVersions(served_->registry, address));

@@ -1,11 +1,11 @@
 #include "apiserver/priority_admission.h"
 
 #include <map>
-#include <mutex>
 #include <optional>
 
 #include "api/priority_class.h"
 #include "base/log.h"
+#include "base/mutex.h"
 
 namespace lws::apiserver {
 namespace {
@@ -125,7 +125,7 @@ class PriorityAdmission final : public AdmissionPlugin {
   std::shared_ptr<const std::map<std::string, api::PriorityClassSettings>> Load() const {
     const std::uint64_t last_write = store_->LastWrite(resource_);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (classes_ != nullptr && last_write == loaded_at_) return classes_;
     }
     auto classes = std::make_shared<std::map<std::string, api::PriorityClassSettings>>();
@@ -138,7 +138,7 @@ class PriorityAdmission final : public AdmissionPlugin {
         (*classes)[store::MetaString(json, "name")] = c;
       }
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     classes_ = std::move(classes);
     loaded_at_ = last_write;
     return classes_;
@@ -146,9 +146,10 @@ class PriorityAdmission final : public AdmissionPlugin {
 
   store::Store* store_;
   const api::ResourceInfo& resource_;
-  mutable std::mutex mu_;
-  mutable std::shared_ptr<const std::map<std::string, api::PriorityClassSettings>> classes_;
-  mutable std::uint64_t loaded_at_ = 0;
+  mutable Mutex mu_;
+  mutable std::shared_ptr<const std::map<std::string, api::PriorityClassSettings>> classes_
+      GUARDED_BY(mu_);
+  mutable std::uint64_t loaded_at_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace

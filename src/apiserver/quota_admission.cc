@@ -3,11 +3,11 @@
 
 #include <array>
 #include <map>
-#include <mutex>
 #include <optional>
 
 #include "api/field.h"
 #include "api/quantity.h"
+#include "base/mutex.h"
 
 namespace lws::apiserver {
 namespace {
@@ -140,7 +140,7 @@ class QuotaAdmission final : public AdmissionPlugin {
   bool AnyQuota() {
     const api::ResourceInfo& quotas = BuiltinResource("", "resourcequotas");
     const std::uint64_t last_write = store_->LastWrite(quotas);
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (!any_known_ || last_write != known_at_) {
       Result<store::ListResult> list = QuotasIn(store_, "");
       any_ = !list.ok() || !list->items.empty();  // unsure: look per request
@@ -151,10 +151,10 @@ class QuotaAdmission final : public AdmissionPlugin {
   }
 
   store::Store* store_;
-  std::mutex mu_;
-  bool any_known_ = false;      // guarded by mu_
-  bool any_ = false;            // guarded by mu_
-  std::uint64_t known_at_ = 0;  // guarded by mu_
+  Mutex mu_;
+  bool any_known_ GUARDED_BY(mu_) = false;
+  bool any_ GUARDED_BY(mu_) = false;
+  std::uint64_t known_at_ GUARDED_BY(mu_) = 0;
 };
 
 // The resource a quota key counts, or null: a legacy name, count/<resource> (core) or

@@ -140,12 +140,12 @@ Result<std::unique_ptr<TokenSigner>> TokenSigner::Create(
 }
 
 const TokenSigner::Key* TokenSigner::LoadedKey() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return key_.get();
 }
 
 Result<const TokenSigner::Key*> TokenSigner::KeyForSigning() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (key_ != nullptr) return key_.get();
   auto key = std::make_unique<Key>();
   key->pkey.reset(EVP_RSA_gen(2048));

@@ -19,13 +19,13 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "apiserver/user_info.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 
 namespace lws::apiserver {
@@ -75,8 +75,8 @@ class TokenSigner {
   const Key* LoadedKey() const;
 
   std::optional<std::filesystem::path> key_file_;
-  mutable std::mutex mu_;
-  mutable std::unique_ptr<Key> key_;  // set once, never replaced
+  mutable Mutex mu_;
+  mutable std::unique_ptr<Key> key_ GUARDED_BY(mu_);  // set once, never replaced
 };
 
 // The user a verified token authenticates as.

@@ -3,12 +3,12 @@
 
 #include <atomic>
 #include <cstdio>
-#include <mutex>
 #include <optional>
 
 #include "apiserver/admission_review.h"
 #include "apiserver/patch.h"
 #include "base/log.h"
+#include "base/mutex.h"
 
 namespace lws::apiserver {
 namespace {
@@ -30,7 +30,7 @@ class WebhookSource {
     // Read before listing: a write in between makes the next call list again.
     const std::uint64_t last_write = store_->LastWrite(resource_);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (hooks_ != nullptr && last_write == parsed_at_) return hooks_;
     }
     Result<store::ListResult> list = store_->List(resource_, store::ListOptions{});
@@ -41,7 +41,7 @@ class WebhookSource {
       std::vector<Webhook> parsed = ParseWebhookConfiguration(item->json, type_);
       hooks->insert(hooks->end(), parsed.begin(), parsed.end());
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     hooks_ = std::move(hooks);
     parsed_at_ = last_write;
     return hooks_;
@@ -51,9 +51,9 @@ class WebhookSource {
   store::Store* store_;
   WebhookType type_;
   const api::ResourceInfo& resource_;
-  mutable std::mutex mu_;
-  mutable std::uint64_t parsed_at_ = 0;  // LastWrite when hooks_ was parsed
-  mutable std::shared_ptr<const std::vector<Webhook>> hooks_;
+  mutable Mutex mu_;
+  mutable std::uint64_t parsed_at_ GUARDED_BY(mu_) = 0;  // LastWrite when hooks_ was parsed
+  mutable std::shared_ptr<const std::vector<Webhook>> hooks_ GUARDED_BY(mu_);
 };
 
 class WebhookAdmission final : public AdmissionPlugin {

@@ -33,45 +33,50 @@ RealEventLoop::~RealEventLoop() { Stop(); }
 TaskId RealEventLoop::At(Time when, std::function<void()> task) {
   TaskId id;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     id = queue_.Add(when, std::move(task));
   }
-  wake_.notify_one();
+  wake_.NotifyOne();
   return id;
 }
 
 bool RealEventLoop::Cancel(TaskId id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return queue_.Cancel(id);
 }
 
 void RealEventLoop::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
   }
-  wake_.notify_one();
+  wake_.NotifyOne();
   if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
 }
 
 void RealEventLoop::Run() {
-  std::unique_lock lock(mu_);
-  while (!stopping_) {
-    if (queue_.empty()) {
-      wake_.wait(lock);
-      continue;
+  for (;;) {
+    std::function<void()> task;
+    {
+      MutexLock lock(&mu_);
+      for (;;) {
+        if (stopping_) return;
+        if (queue_.empty()) {
+          wake_.Wait(&mu_);
+          continue;
+        }
+        Time next = queue_.NextTime();
+        if (next > clock_.Now()) {
+          // The condition variable waits on the system clock, the same clock RealClock reads.
+          wake_.WaitUntil(&mu_,
+                          std::chrono::time_point_cast<std::chrono::system_clock::duration>(next));
+          continue;
+        }
+        task = queue_.Pop();
+        break;
+      }
     }
-    Time next = queue_.NextTime();
-    if (next > clock_.Now()) {
-      // The condition variable waits on the system clock, the same clock RealClock reads.
-      wake_.wait_until(lock,
-                       std::chrono::time_point_cast<std::chrono::system_clock::duration>(next));
-      continue;
-    }
-    std::function<void()> task = queue_.Pop();
-    lock.unlock();
-    task();
-    lock.lock();
+    task();  // unlocked: it may post more work
   }
 }
 

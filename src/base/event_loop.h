@@ -12,15 +12,14 @@
 // (API-server watch notifiers call them) and from inside a task.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <utility>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 
 namespace lws {
 
@@ -78,10 +77,10 @@ class RealEventLoop final : public EventLoop {
   void Run();
 
   RealClock clock_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  TaskQueue queue_;
-  bool stopping_ = false;
+  Mutex mu_;
+  CondVar wake_;
+  TaskQueue queue_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::thread worker_;
 };
 

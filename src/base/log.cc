@@ -2,7 +2,7 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
-#include <mutex>
+#include "base/mutex.h"
 
 namespace lws {
 
@@ -10,8 +10,8 @@ std::shared_ptr<spdlog::logger> Logger(const std::string& component) {
   if (auto existing = spdlog::get(component)) return existing;
   // Two threads asking for a new component at once must not both register it (spdlog throws on
   // the second): creation is serialised, and the loser finds the winner's logger.
-  static std::mutex creating;
-  std::lock_guard<std::mutex> lock(creating);
+  static Mutex creating;
+  MutexLock lock(&creating);
   if (auto existing = spdlog::get(component)) return existing;
   auto logger = spdlog::stderr_color_mt(component);
   logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [%n] %v");

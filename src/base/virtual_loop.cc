@@ -4,25 +4,25 @@
 namespace lws {
 
 TaskId VirtualLoop::At(Time when, std::function<void()> task) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   // A task scheduled in the past runs now: virtual time never goes backwards.
   return queue_.Add(std::max(when, clock_.Now()), std::move(task));
 }
 
 bool VirtualLoop::Cancel(TaskId id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return queue_.Cancel(id);
 }
 
 std::size_t VirtualLoop::pending() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return queue_.size();
 }
 
 bool VirtualLoop::Step() {
   std::function<void()> task;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (queue_.empty()) return false;
     Time when = queue_.NextTime();
     if (when > clock_.Now()) clock_.Set(when);
@@ -42,12 +42,12 @@ void VirtualLoop::RunUntil(Time until) {
   for (;;) {
     if (livelocked_) return;  // the clock stays at the instant that never ended
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       if (queue_.empty() || queue_.NextTime() > until) break;
     }
     Step();
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (until > clock_.Now()) clock_.Set(until);
 }
 

@@ -10,9 +10,9 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 
 #include "base/event_loop.h"
+#include "base/mutex.h"
 
 namespace lws {
 
@@ -45,12 +45,12 @@ class VirtualLoop final : public EventLoop {
 
  private:
   ManualClock clock_;
-  mutable std::mutex mu_;
-  TaskQueue queue_;
+  mutable Mutex mu_;
+  TaskQueue queue_ GUARDED_BY(mu_);
   std::uint64_t tasks_run_ = 0;
   std::uint64_t instant_limit_ = UINT64_MAX;  // off unless set
   std::uint64_t tasks_at_instant_ = 0;        // since window_start_
-  Time window_start_{};
+  Time window_start_ GUARDED_BY(mu_) = {};
   bool livelocked_ = false;
 };
 

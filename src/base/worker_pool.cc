@@ -20,21 +20,21 @@ WorkerPool::~WorkerPool() { Stop(); }
 
 void WorkerPool::Submit(std::function<void()> task) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     tasks_.push_back(std::move(task));
   }
-  wake_.notify_one();
+  wake_.NotifyOne();
 }
 
 void WorkerPool::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (stopping_) return;
     stopping_ = true;
     tasks_.clear();
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   for (std::thread& thread : threads_) {
     LWS_ASSERT(thread.get_id() != std::this_thread::get_id(), "a pool stopped by its own task");
     if (thread.joinable()) thread.join();
@@ -42,7 +42,7 @@ void WorkerPool::Stop() {
 }
 
 bool WorkerPool::stopped() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return stopping_;
 }
 
@@ -50,8 +50,8 @@ void WorkerPool::Work() {
   for (;;) {
     std::function<void()> task;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+      MutexLock lock(&mu_);
+      while (!stopping_ && tasks_.empty()) wake_.Wait(&mu_);
       if (stopping_) return;
       task = std::move(tasks_.front());
       tasks_.pop_front();

@@ -12,14 +12,14 @@
 // wait for itself to finish).
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "base/mutex.h"
 
 namespace lws {
 
@@ -41,10 +41,10 @@ class WorkerPool {
  private:
   void Work();
 
-  mutable std::mutex mu_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> tasks_;
-  bool stopping_ = false;
+  mutable Mutex mu_;
+  CondVar wake_;
+  std::deque<std::function<void()>> tasks_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
 

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include <mutex>
 #include <optional>
 
 #include "base/log.h"
+#include "base/mutex.h"
 #include "client/event_correlator.h"
 #include "client/event_series.h"
 #include "store/object.h"
@@ -90,7 +90,7 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
       : client_(client), clock_(clock), options_(std::move(options)) {}
 
   void Record(const Json& object, const EventText& text) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ++recorded_;
     std::string ns = store::MetaString(object, "namespace");
     if (ns.empty()) ns = "default";  // events about cluster-scoped objects (nodes) live there
@@ -105,33 +105,33 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
   }
 
   std::uint64_t recorded() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return recorded_;
   }
 
   void Stop() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (timer_ != 0 && options_.loop != nullptr) options_.loop->Cancel(timer_);
     timer_ = 0;
   }
 
  private:
   // `<object>.<hex nanos>`, unique among this recorder's names.
-  std::string NameAt(const std::string& object_name, Time now) {
+  std::string NameAt(const std::string& object_name, Time now) REQUIRES(mu_) {
     std::int64_t nanos = UnixNanos(now);
     if (nanos <= last_nanos_) nanos = last_nanos_ + 1;
     last_nanos_ = nanos;
     return fmt::format("{}.{:x}", object_name, nanos);
   }
 
-  void RecordCore(Json event, Time now) {
+  void RecordCore(Json event, Time now) REQUIRES(mu_) {
     Correlated c = correlator_.Correlate(std::move(event), now);
     if (c.skip) return;
     std::optional<Json> written = Write(std::move(c.event), c.patch);
     if (written) correlator_.Recorded(*written, c.key);
   }
 
-  void RecordSeries(Json event, Time now) {
+  void RecordSeries(Json event, Time now) REQUIRES(mu_) {
     if (options_.loop == nullptr && now - last_finish_ >= EventSeries::kFinishTime) {
       RunSeriesWork(now);  // no loop to run it: catch up here
     }
@@ -140,13 +140,13 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
     ArmSeriesTimer();
   }
 
-  void WriteSeries(SeriesWrite write) {
+  void WriteSeries(SeriesWrite write) REQUIRES(mu_) {
     std::optional<Json> written = Write(std::move(write.event), write.patch);
     if (written) series_.Recorded(*written);
   }
 
   // finishSeries every 6 minutes, refreshExistingEventSeries every 30 (every 5th).
-  void RunSeriesWork(Time now) {
+  void RunSeriesWork(Time now) REQUIRES(mu_) {
     last_finish_ = now;
     std::vector<SeriesWrite> writes = series_.Finish(now);
     if (++finish_ticks_ % 5 == 0) {
@@ -155,13 +155,13 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
     for (SeriesWrite& w : writes) WriteSeries(std::move(w));
   }
 
-  void ArmSeriesTimer() {
+  void ArmSeriesTimer() REQUIRES(mu_) {
     if (options_.loop == nullptr || timer_ != 0 || series_.empty()) return;
     std::weak_ptr<State> weak = weak_from_this();
     timer_ = options_.loop->After(EventSeries::kFinishTime, [weak] {
       std::shared_ptr<State> self = weak.lock();
       if (!self) return;
-      std::lock_guard<std::mutex> lock(self->mu_);
+      MutexLock lock(&self->mu_);
       self->timer_ = 0;
       self->RunSeriesWork(self->clock_->Now());
       self->ArmSeriesTimer();
@@ -170,7 +170,7 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
 
   // recordEvent: the patch of the stored event when given (a create when it is gone), else a
   // create under the event's name or, when another recorder took it, the next free one.
-  std::optional<Json> Write(Json event, const std::optional<Json>& patch) {
+  std::optional<Json> Write(Json event, const std::optional<Json>& patch) REQUIRES(mu_) {
     const std::string ns = store::MetaString(event, "namespace");
     if (patch) {
       Result<store::ObjectPtr> patched = client_->Patch(
@@ -207,14 +207,14 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
   const Client* client_;
   const Clock* clock_;
   const EventRecorderOptions options_;
-  mutable std::mutex mu_;
-  EventCorrelator correlator_;
-  EventSeries series_;
-  std::uint64_t recorded_ = 0;
-  std::int64_t last_nanos_ = 0;
-  TaskId timer_ = 0;
-  Time last_finish_;
-  std::uint64_t finish_ticks_ = 0;
+  mutable Mutex mu_;
+  EventCorrelator correlator_ GUARDED_BY(mu_);
+  EventSeries series_ GUARDED_BY(mu_);
+  std::uint64_t recorded_ GUARDED_BY(mu_) = 0;
+  std::int64_t last_nanos_ GUARDED_BY(mu_) = 0;
+  TaskId timer_ GUARDED_BY(mu_) = 0;
+  Time last_finish_ GUARDED_BY(mu_);
+  std::uint64_t finish_ticks_ GUARDED_BY(mu_) = 0;
 };
 
 EventRecorder::EventRecorder(const Client* client, const Clock* clock, EventRecorderOptions options)

@@ -83,7 +83,7 @@ void KubeletLogs::Stop() {
   if (stopped_) return;
   stopped_ = true;
   if (pods_) pods_->Stop();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   for (auto& [key, kept] : instances_) {
     for (Instance& instance : kept) instance.log->End();
   }
@@ -93,7 +93,7 @@ void KubeletLogs::Stop() {
 
 podlog::ContainerLogPtr KubeletLogs::Find(const std::string& uid, const std::string& container,
                                           const std::string& container_id) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = instances_.find(Key{uid, container});
   if (it == instances_.end()) return nullptr;
   for (const Instance& instance : it->second) {
@@ -103,7 +103,7 @@ podlog::ContainerLogPtr KubeletLogs::Find(const std::string& uid, const std::str
 }
 
 std::size_t KubeletLogs::containers_logged() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return instances_.size();
 }
 
@@ -187,7 +187,7 @@ void KubeletLogs::Open(const Json& pod, const Json& status, const std::string& c
   }
   Write(seen, fmt::format("created container {} from image {}", name, image));
   Write(seen, fmt::format("started container {}", name));
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<Instance>& kept = instances_[Key{store::MetaString(pod, "uid"), name}];
   kept.push_back(Instance{container_id, seen.log});
   if (kept.size() > kInstancesKept) kept.erase(kept.begin());
@@ -201,7 +201,7 @@ void KubeletLogs::Forget(const std::string& uid, const char* last_line) {
     Write(seen, last_line);
     seen.log->End();
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& [name, seen] : it->second) instances_.erase(Key{uid, name});
   seen_.erase(it);
 }

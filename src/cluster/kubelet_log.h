@@ -23,13 +23,13 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "api/codec.h"
 #include "base/event_loop.h"
+#include "base/mutex.h"
 #include "client/informer.h"
 #include "client/local/local_client.h"
 #include "podlog/container_log.h"
@@ -93,8 +93,8 @@ class KubeletLogs final : public podlog::PodLogSource {
   const KubeletLogOptions options_;
   std::unique_ptr<client::Informer> pods_;
   std::map<std::string, std::map<std::string, Seen>> seen_;  // pod uid -> container -> seen
-  mutable std::mutex mu_;
-  std::map<Key, std::vector<Instance>> instances_;  // guarded by mu_; oldest first, two at most
+  mutable Mutex mu_;
+  std::map<Key, std::vector<Instance>> instances_ GUARDED_BY(mu_);  // oldest first, two at most
   bool stopped_ = false;
 };
 

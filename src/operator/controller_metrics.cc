@@ -125,7 +125,7 @@ ControllerMetrics::~ControllerMetrics() { metrics_->registry->RemoveScrapeHook(h
 void ControllerMetrics::Added(const runtime::Key& key, Time now) {
   metrics_->workqueue_adds_total->Inc(queue_labels_);
   metrics_->workqueue_depth->Add(queue_labels_, 1);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   added_.emplace(key, now);  // the first add's time is kept, as client-go's addTimes
 }
 
@@ -134,7 +134,7 @@ void ControllerMetrics::Started(const runtime::Key& key, Time now) {
   metrics_->active_workers->Add(controller_label_, 1);
   std::optional<Time> added;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (auto it = added_.find(key); it != added_.end()) {
       added = it->second;
       added_.erase(it);
@@ -148,7 +148,7 @@ void ControllerMetrics::Started(const runtime::Key& key, Time now) {
 void ControllerMetrics::Finished(const runtime::Key& key, const runtime::ReconcileResult& result,
                                  Time started, Time now) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     running_.erase(key);
   }
   const double seconds = Seconds(now - started);
@@ -168,7 +168,7 @@ void ControllerMetrics::UpdateInFlight() {
   double total = 0;
   double longest = 0;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (const auto& [key, since] : running_) {
       double seconds = Seconds(now - since);
       total += seconds;

@@ -28,10 +28,10 @@
 #pragma once
 
 #include <map>
-#include <mutex>
 #include <string>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "operator/metrics_registry.h"
 #include "runtime/work_queue.h"
 
@@ -102,9 +102,9 @@ class ControllerMetrics final : public runtime::WorkQueueObserver {
   const LabelValues queue_labels_;      // {name, controller}
   const Clock* const clock_;
   int hook_ = 0;
-  std::mutex mu_;
-  std::map<runtime::Key, Time> added_;    // queued keys: when they were added
-  std::map<runtime::Key, Time> running_;  // keys whose reconcile runs: since when
+  Mutex mu_;
+  std::map<runtime::Key, Time> added_ GUARDED_BY(mu_);    // queued keys: when they were added
+  std::map<runtime::Key, Time> running_ GUARDED_BY(mu_);  // keys whose reconcile runs: since when
 };
 
 // "success", "error", "requeue" or "requeue_after", as controller-runtime labels a result.

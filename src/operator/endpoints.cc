@@ -70,7 +70,7 @@ HttpResponse TextError(int status, std::string_view message) {
 }
 
 void HealthChecks::Add(const std::string& name, HealthCheck check) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   checks_[name] = std::move(check);
 }
 
@@ -78,7 +78,7 @@ HttpResponse HealthChecks::Serve(std::string_view subpath, bool verbose,
                                  const std::vector<std::string>& excludes) const {
   std::map<std::string, HealthCheck> checks;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     checks = checks_;  // run the checks unlocked: one may be slow, Add must not wait for it
   }
   if (checks.empty()) checks.emplace("ping", Ping);

@@ -27,12 +27,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/mutex.h"
 #include "base/result.h"
 #include "transport/http.h"
 
@@ -56,8 +56,8 @@ class HealthChecks {
                                 const std::vector<std::string>& excludes) const;
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::string, HealthCheck> checks_;  // sorted: the verbose output's order
+  mutable Mutex mu_;
+  std::map<std::string, HealthCheck> checks_ GUARDED_BY(mu_);  // sorted: the verbose output's order
 };
 
 // The probe server's handler: `liveness_path` and `readiness_path` ("/healthz", "/readyz")

@@ -118,19 +118,19 @@ MetricsAuthorizer::MetricsAuthorizer(const client::Client* client, const Clock* 
     : client_(client), clock_(clock), options_(options) {}
 
 std::uint64_t MetricsAuthorizer::token_reviews() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return token_reviews_;
 }
 
 std::uint64_t MetricsAuthorizer::access_reviews() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return access_reviews_;
 }
 
 Result<std::optional<UserInfo>> MetricsAuthorizer::Authenticate(const std::string& token) {
   const std::string key = Sha256(token);
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     auto it = users_.find(key);
     if (it != users_.end() && clock_->Now() < it->second.expires) return it->second.user;
     ++token_reviews_;
@@ -138,7 +138,7 @@ Result<std::optional<UserInfo>> MetricsAuthorizer::Authenticate(const std::strin
   // Unlocked: the review is a round trip, and other scrapes need not wait for it.
   ASSIGN_OR_RETURN(store::ObjectPtr answer, client_->Create(kTokenReviews, TokenReviewFor(token)));
   ASSIGN_OR_RETURN(std::optional<UserInfo> user, UserFromTokenReview(answer->json));
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   Time now = clock_->Now();
   MakeRoom(&users_, now, options_.cache_entries_max);
   users_[key] = {user, now + options_.token_cache_ttl};
@@ -151,7 +151,7 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
   Json key_json = SubjectAccessReviewFor(user, verb, path)["spec"];
   const std::string key = key_json.dump();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     auto it = decisions_.find(key);
     if (it != decisions_.end() && clock_->Now() < it->second.expires) return it->second.allowed;
     ++access_reviews_;
@@ -160,7 +160,7 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
       store::ObjectPtr answer,
       client_->Create(kSubjectAccessReviews, SubjectAccessReviewFor(user, verb, path)));
   ASSIGN_OR_RETURN(bool allowed, AllowedBySubjectAccessReview(answer->json));
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   Time now = clock_->Now();
   MakeRoom(&decisions_, now, options_.cache_entries_max);
   decisions_[key] = {allowed, now + (allowed ? options_.allow_cache_ttl : options_.deny_cache_ttl)};

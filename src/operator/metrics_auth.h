@@ -24,13 +24,13 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "api/codec.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "client/client.h"
 #include "transport/http.h"
 
@@ -101,11 +101,11 @@ class MetricsAuthorizer {
   const client::Client* const client_;
   const Clock* const clock_;
   const MetricsAuthOptions options_;
-  mutable std::mutex mu_;
-  std::map<std::string, CachedUser> users_;          // by SHA-256 of the token
-  std::map<std::string, CachedDecision> decisions_;  // by user, groups, verb and path
-  std::uint64_t token_reviews_ = 0;
-  std::uint64_t access_reviews_ = 0;
+  mutable Mutex mu_;
+  std::map<std::string, CachedUser> users_ GUARDED_BY(mu_);          // by SHA-256 of the token
+  std::map<std::string, CachedDecision> decisions_ GUARDED_BY(mu_);  // by user, groups, verb, path
+  std::uint64_t token_reviews_ GUARDED_BY(mu_) = 0;
+  std::uint64_t access_reviews_ GUARDED_BY(mu_) = 0;
 };
 
 // `inner` behind the filter; the handler shares the authorizer (and its caches).

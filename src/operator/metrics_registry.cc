@@ -157,20 +157,20 @@ std::string MetricFamily::LabelText(const LabelValues& key, std::string_view ext
 void MetricFamily::Write(std::string* out) const {
   *out += "# HELP " + name_ + " " + EscapeHelp(help_) + "\n";
   *out += "# TYPE " + name_ + " " + std::string(TypeName(type_)) + "\n";
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   WriteSamples(out);
 }
 
 void CounterVec::Add(const LabelValues& labels, double delta) {
   LWS_ASSERT(delta >= 0, name() + ": a counter cannot decrease");
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   series_[std::move(key)] += delta;
 }
 
 double CounterVec::Value(const LabelValues& labels) const {
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = series_.find(key);
   return it == series_.end() ? 0 : it->second;
 }
@@ -181,25 +181,25 @@ void CounterVec::WriteSamples(std::string* out) const {
 
 void GaugeVec::Set(const LabelValues& labels, double value) {
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   series_[std::move(key)] = value;
 }
 
 void GaugeVec::Add(const LabelValues& labels, double delta) {
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   series_[std::move(key)] += delta;
 }
 
 void GaugeVec::Remove(const LabelValues& labels) {
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   series_.erase(key);
 }
 
 double GaugeVec::Value(const LabelValues& labels) const {
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = series_.find(key);
   return it == series_.end() ? 0 : it->second;
 }
@@ -227,7 +227,7 @@ void HistogramVec::Observe(const LabelValues& labels, double value) {
   // A bucket counts the values <= its bound (Prometheus' "le").
   std::size_t bucket = static_cast<std::size_t>(
       std::lower_bound(upper_bounds_.begin(), upper_bounds_.end(), value) - upper_bounds_.begin());
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   Sample& sample = series_[std::move(key)];
   if (sample.buckets.empty()) sample.buckets.assign(upper_bounds_.size(), 0);
   if (bucket < upper_bounds_.size()) ++sample.buckets[bucket];
@@ -237,7 +237,7 @@ void HistogramVec::Observe(const LabelValues& labels, double value) {
 
 HistogramVec::Sample HistogramVec::Get(const LabelValues& labels) const {
   LabelValues key = SeriesKey(labels);
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = series_.find(key);
   if (it != series_.end()) return it->second;
   Sample empty;
@@ -271,7 +271,7 @@ MetricFamily* Registry::Find(const std::string& name, MetricFamily::Type type,
 
 CounterVec* Registry::Counter(const std::string& name, const std::string& help,
                               std::vector<std::string> label_names) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (MetricFamily* f = Find(name, MetricFamily::Type::kCounter, label_names)) {
     return static_cast<CounterVec*>(f);
   }
@@ -283,7 +283,7 @@ CounterVec* Registry::Counter(const std::string& name, const std::string& help,
 
 GaugeVec* Registry::Gauge(const std::string& name, const std::string& help,
                           std::vector<std::string> label_names) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (MetricFamily* f = Find(name, MetricFamily::Type::kGauge, label_names)) {
     return static_cast<GaugeVec*>(f);
   }
@@ -296,7 +296,7 @@ GaugeVec* Registry::Gauge(const std::string& name, const std::string& help,
 HistogramVec* Registry::Histogram(const std::string& name, const std::string& help,
                                   std::vector<std::string> label_names,
                                   std::vector<double> upper_bounds) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (MetricFamily* f = Find(name, MetricFamily::Type::kHistogram, label_names)) {
     auto* histogram = static_cast<HistogramVec*>(f);
     LWS_ASSERT(histogram->upper_bounds() == upper_bounds,
@@ -311,24 +311,24 @@ HistogramVec* Registry::Histogram(const std::string& name, const std::string& he
 }
 
 int Registry::AddScrapeHook(std::function<void()> hook) {
-  std::lock_guard lock(hooks_mu_);
+  MutexLock lock(&hooks_mu_);
   int id = next_hook_++;
   hooks_.emplace(id, std::move(hook));
   return id;
 }
 
 void Registry::RemoveScrapeHook(int id) {
-  std::lock_guard lock(hooks_mu_);
+  MutexLock lock(&hooks_mu_);
   hooks_.erase(id);
 }
 
 std::string Registry::Exposition() const {
   {
-    std::lock_guard lock(hooks_mu_);
+    MutexLock lock(&hooks_mu_);
     for (const auto& [id, hook] : hooks_) hook();
   }
   std::string out;
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& [name, family] : families_) family->Write(&out);
   return out;
 }

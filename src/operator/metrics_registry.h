@@ -29,10 +29,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/mutex.h"
 
 namespace lws::op {
 
@@ -59,9 +60,9 @@ class MetricFamily {
   LabelValues SeriesKey(const LabelValues& values) const;
   // "{a=\"1\",b=\"2\"}" for a key, with `extra` (e.g. le="0.5") appended; "" without labels.
   std::string LabelText(const LabelValues& key, std::string_view extra = {}) const;
-  virtual void WriteSamples(std::string* out) const = 0;  // called with mu_ held
+  virtual void WriteSamples(std::string* out) const REQUIRES(mu_) = 0;
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
 
  private:
   const std::string name_;
@@ -81,8 +82,8 @@ class CounterVec final : public MetricFamily {
   double Value(const LabelValues& labels) const;  // 0 for a series never touched
 
  private:
-  void WriteSamples(std::string* out) const override;
-  std::map<LabelValues, double> series_;
+  void WriteSamples(std::string* out) const override REQUIRES(mu_);
+  std::map<LabelValues, double> series_ GUARDED_BY(mu_);
 };
 
 class GaugeVec final : public MetricFamily {
@@ -96,8 +97,8 @@ class GaugeVec final : public MetricFamily {
   double Value(const LabelValues& labels) const;  // 0 for a series never touched
 
  private:
-  void WriteSamples(std::string* out) const override;
-  std::map<LabelValues, double> series_;
+  void WriteSamples(std::string* out) const override REQUIRES(mu_);
+  std::map<LabelValues, double> series_ GUARDED_BY(mu_);
 };
 
 class HistogramVec final : public MetricFamily {
@@ -115,9 +116,9 @@ class HistogramVec final : public MetricFamily {
   const std::vector<double>& upper_bounds() const { return upper_bounds_; }
 
  private:
-  void WriteSamples(std::string* out) const override;
+  void WriteSamples(std::string* out) const override REQUIRES(mu_);
   const std::vector<double> upper_bounds_;
-  std::map<LabelValues, Sample> series_;
+  std::map<LabelValues, Sample> series_ GUARDED_BY(mu_);
 };
 
 class Registry {
@@ -146,15 +147,15 @@ class Registry {
 
  private:
   MetricFamily* Find(const std::string& name, MetricFamily::Type type,
-                     const std::vector<std::string>& label_names) const;
+                     const std::vector<std::string>& label_names) const REQUIRES(mu_);
 
-  mutable std::mutex mu_;  // guards families_, not the families' series
-  std::map<std::string, std::unique_ptr<MetricFamily>> families_;
+  mutable Mutex mu_;  // not the families' series: each family has its own
+  std::map<std::string, std::unique_ptr<MetricFamily>> families_ GUARDED_BY(mu_);
   // Hooks run under their own mutex, so RemoveScrapeHook waits for a running hook, and a hook
   // may still register families.
-  mutable std::mutex hooks_mu_;
-  std::map<int, std::function<void()>> hooks_;
-  int next_hook_ = 1;
+  mutable Mutex hooks_mu_;
+  std::map<int, std::function<void()>> hooks_ GUARDED_BY(hooks_mu_);
+  int next_hook_ GUARDED_BY(hooks_mu_) = 1;
 };
 
 // The content type of Exposition().

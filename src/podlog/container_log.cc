@@ -11,7 +11,7 @@ ContainerLog::ContainerLog(std::size_t lines_max) : lines_max_(lines_max) {
 
 void ContainerLog::Append(Time time, std::string message) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (ended_) return;
     lines_.push_back(LogLine{time, std::move(message)});
     if (lines_.size() > lines_max_) {
@@ -24,7 +24,7 @@ void ContainerLog::Append(Time time, std::string message) {
 
 void ContainerLog::End() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (ended_) return;
     ended_ = true;
   }
@@ -32,7 +32,7 @@ void ContainerLog::End() {
 }
 
 bool ContainerLog::Read(std::uint64_t* from, std::vector<LogLine>* out) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   const std::uint64_t end = first_ + lines_.size();
   for (std::uint64_t i = std::max(*from, first_); i < end; ++i) out->push_back(lines_[i - first_]);
   *from = std::max(*from, end);
@@ -40,26 +40,26 @@ bool ContainerLog::Read(std::uint64_t* from, std::vector<LogLine>* out) const {
 }
 
 bool ContainerLog::ended() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return ended_;
 }
 
 std::uint64_t ContainerLog::Subscribe(std::function<void()> wake) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   const std::uint64_t id = next_id_++;
   followers_.emplace(id, std::make_shared<std::function<void()>>(std::move(wake)));
   return id;
 }
 
 void ContainerLog::Unsubscribe(std::uint64_t id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   followers_.erase(id);
 }
 
 void ContainerLog::WakeAll() {
   std::vector<std::shared_ptr<std::function<void()>>> wakes;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (const auto& [id, wake] : followers_) wakes.push_back(wake);
   }
   for (const auto& wake : wakes) (*wake)();

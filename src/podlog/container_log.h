@@ -22,11 +22,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 
 namespace lws::podlog {
 
@@ -64,12 +64,12 @@ class ContainerLog {
   void WakeAll();
 
   const std::size_t lines_max_;
-  mutable std::mutex mu_;
-  std::deque<LogLine> lines_;  // guarded by mu_
-  std::uint64_t first_ = 0;    // guarded by mu_: the number of lines_.front()
-  bool ended_ = false;         // guarded by mu_
-  std::uint64_t next_id_ = 0;  // guarded by mu_
-  std::map<std::uint64_t, std::shared_ptr<std::function<void()>>> followers_;  // guarded by mu_
+  mutable Mutex mu_;
+  std::deque<LogLine> lines_ GUARDED_BY(mu_);
+  std::uint64_t first_ GUARDED_BY(mu_) = 0;  // the number of lines_.front()
+  bool ended_ GUARDED_BY(mu_) = false;
+  std::uint64_t next_id_ GUARDED_BY(mu_) = 0;
+  std::map<std::uint64_t, std::shared_ptr<std::function<void()>>> followers_ GUARDED_BY(mu_);
 };
 
 using ContainerLogPtr = std::shared_ptr<ContainerLog>;

@@ -8,14 +8,14 @@
 namespace lws::runtime {
 
 ConcurrentReads::Reader::Reader(ConcurrentReads* reads) : reads_(reads) {
-  std::lock_guard<std::mutex> lock(reads_->mu_);
+  MutexLock lock(&reads_->mu_);
   epoch_ = reads_->epoch_;
   ++reads_->active_[epoch_];
 }
 
 ConcurrentReads::Reader::~Reader() {
   std::deque<std::shared_ptr<const void>> freed;  // destroyed after the lock is released
-  std::lock_guard<std::mutex> lock(reads_->mu_);
+  MutexLock lock(&reads_->mu_);
   auto it = reads_->active_.find(epoch_);
   if (--it->second == 0) reads_->active_.erase(it);
   reads_->ReclaimLocked(&freed);
@@ -23,7 +23,7 @@ ConcurrentReads::Reader::~Reader() {
 
 void ConcurrentReads::Retire(std::shared_ptr<const void> object) {
   std::deque<std::shared_ptr<const void>> freed;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   retired_.emplace_back(epoch_, std::move(object));
   ++epoch_;
   ReclaimLocked(&freed);
@@ -39,12 +39,12 @@ void ConcurrentReads::ReclaimLocked(std::deque<std::shared_ptr<const void>>* fre
 }
 
 std::size_t ConcurrentReads::retired() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return retired_.size();
 }
 
 std::size_t ConcurrentReads::readers() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   std::size_t n = 0;
   for (const auto& [epoch, count] : active_) n += static_cast<std::size_t>(count);
   return n;

@@ -21,8 +21,9 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <shared_mutex>
+
+#include "base/mutex.h"
 
 namespace lws::runtime {
 
@@ -57,14 +58,15 @@ class ConcurrentReads {
   std::size_t readers() const;
 
  private:
-  // Frees what no running reader can hold. REQUIRES: mu_ held.
-  void ReclaimLocked(std::deque<std::shared_ptr<const void>>* freed);
+  // Frees what no running reader can hold.
+  void ReclaimLocked(std::deque<std::shared_ptr<const void>>* freed) REQUIRES(mu_);
 
   std::shared_mutex containers_;
-  mutable std::mutex mu_;
-  std::uint64_t epoch_ = 0;              // advanced by each retirement
-  std::map<std::uint64_t, int> active_;  // start epoch -> running readers
-  std::deque<std::pair<std::uint64_t, std::shared_ptr<const void>>> retired_;  // (epoch, object)
+  mutable Mutex mu_;
+  std::uint64_t epoch_ GUARDED_BY(mu_) = 0;              // advanced by each retirement
+  std::map<std::uint64_t, int> active_ GUARDED_BY(mu_);  // start epoch -> running readers
+  // (epoch, object)
+  std::deque<std::pair<std::uint64_t, std::shared_ptr<const void>>> retired_ GUARDED_BY(mu_);
 };
 
 }  // namespace lws::runtime

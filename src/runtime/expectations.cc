@@ -24,7 +24,7 @@ Expectations::Expectations(Duration timeout) : timeout_(timeout) {}
 void Expectations::Expect(const Key& key, const client::Informer* informer, std::uint64_t rv,
                           Time now) {
   if (informer == nullptr || rv == 0) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   std::vector<Expectation>& list = expected_[key];
   Time deadline = now + timeout_;
   for (Expectation& e : list) {
@@ -43,7 +43,7 @@ void Expectations::ExpectAnswer(const Key& key, const client::Informer* informer
 }
 
 bool Expectations::Satisfied(const Key& key, Time now) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = expected_.find(key);
   if (it == expected_.end()) return true;
   std::vector<Expectation>& list = it->second;
@@ -61,7 +61,7 @@ bool Expectations::Satisfied(const Key& key, Time now) {
 }
 
 std::optional<Time> Expectations::Deadline(const Key& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = expected_.find(key);
   if (it == expected_.end() || it->second.empty()) return std::nullopt;
   Time earliest = it->second.front().deadline;
@@ -70,7 +70,7 @@ std::optional<Time> Expectations::Deadline(const Key& key) const {
 }
 
 void Expectations::Forget(const Key& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   expected_.erase(key);
 }
 

@@ -23,12 +23,12 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "api/codec.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "client/informer.h"
 #include "runtime/work_queue.h"
 
@@ -56,7 +56,7 @@ class Expectations {
 
   // Number of keys with expectations, for tests and debugging.
   std::size_t size() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     return expected_.size();
   }
   Duration timeout() const { return timeout_; }
@@ -69,8 +69,8 @@ class Expectations {
   };
 
   const Duration timeout_;
-  mutable std::mutex mu_;
-  std::map<Key, std::vector<Expectation>> expected_;
+  mutable Mutex mu_;
+  std::map<Key, std::vector<Expectation>> expected_ GUARDED_BY(mu_);
 };
 
 // metadata.resourceVersion of `object` as a number; nullopt when absent, empty or not decimal.

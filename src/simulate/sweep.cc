@@ -2,9 +2,10 @@
 #include "simulate/sweep.h"
 
 #include <atomic>
-#include <mutex>
 #include <optional>
 #include <thread>
+
+#include "base/mutex.h"
 
 namespace lws::simulate {
 
@@ -22,14 +23,14 @@ Result<Report> Sweep(const Scenario& scenario, const SweepOptions& options) {
           {k, options.seeds[i], options.timelines && i == options.shard_index, std::nullopt});
     }
   }
-  std::mutex mu;
-  std::size_t done = 0;
+  Mutex mu;
+  std::size_t done = 0;  // guarded by mu (GUARDED_BY does not apply to a local)
   auto run = [&](Task& task) {
     RunOptions run_options;
     run_options.timeline = task.timeline;
     Result<RunResult> result =
         RunScenario(scenario, scenario.strategies[task.strategy], task.seed, run_options);
-    std::lock_guard lock(mu);
+    MutexLock lock(&mu);
     task.result = std::move(result);
     ++done;
     if (options.progress) options.progress(done, tasks.size());

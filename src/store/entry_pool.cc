@@ -15,7 +15,7 @@ constexpr std::size_t kSweepEvery = 8192;
 }  // namespace
 
 ManagedEntries ManagedEntryPool::Share(ManagedEntries entries, const ManagedEntries& kept) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (ManagedEntry& entry : entries) {
     if (std::find(kept.begin(), kept.end(), entry) != kept.end()) continue;
     const std::size_t hash = std::hash<Json>{}(*entry);

@@ -12,10 +12,10 @@
 
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "base/mutex.h"
 #include "store/object.h"
 
 namespace lws::store {
@@ -27,12 +27,12 @@ class ManagedEntryPool {
   ManagedEntries Share(ManagedEntries entries, const ManagedEntries& kept);
 
  private:
-  ManagedEntry Find(std::size_t hash, const Json& entry) const;
-  void Sweep();
+  ManagedEntry Find(std::size_t hash, const Json& entry) const REQUIRES(mu_);
+  void Sweep() REQUIRES(mu_);
 
-  std::mutex mu_;
-  std::unordered_map<std::size_t, std::vector<std::weak_ptr<const Json>>> pooled_;
-  std::size_t added_since_sweep_ = 0;
+  Mutex mu_;
+  std::unordered_map<std::size_t, std::vector<std::weak_ptr<const Json>>> pooled_ GUARDED_BY(mu_);
+  std::size_t added_since_sweep_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace lws::store

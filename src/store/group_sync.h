@@ -17,14 +17,13 @@
 // Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "base/status.h"
 
 namespace lws::store {
@@ -54,24 +53,24 @@ class GroupSync {
   using Callback = std::pair<std::uint64_t, std::function<void(Status)>>;
 
   void RunFlusher();
-  // Under mu_: `seq` is durable, or a flush failed (nothing more will be).
-  bool Settled(std::uint64_t seq) const;
-  // Under mu_: asks the flusher for a flush covering `seq`.
-  void Want(std::uint64_t seq);
-  // Under mu_: the callbacks that the last flush released (all of them once a flush failed).
-  std::vector<Callback> TakeReleased();
+  // `seq` is durable, or a flush failed (nothing more will be).
+  bool Settled(std::uint64_t seq) const REQUIRES(mu_);
+  // Asks the flusher for a flush covering `seq`.
+  void Want(std::uint64_t seq) REQUIRES(mu_);
+  // The callbacks that the last flush released (all of them once a flush failed).
+  std::vector<Callback> TakeReleased() REQUIRES(mu_);
 
   std::function<Status()> flush_;
-  mutable std::mutex mu_;
-  std::condition_variable flushed_;  // durable_ or failed_ changed
-  std::condition_variable wanted_;   // wanted_ rose, or stopping_
-  std::uint64_t written_ = 0;
-  std::uint64_t durable_ = 0;
-  std::uint64_t wanted_seq_ = 0;  // the highest seq someone waits for
-  std::vector<Callback> callbacks_;
-  std::uint64_t flushes_ = 0;
-  Status failed_;
-  bool stopping_ = false;
+  mutable Mutex mu_;
+  CondVar flushed_;  // durable_ or failed_ changed
+  CondVar wanted_;   // wanted_ rose, or stopping_
+  std::uint64_t written_ GUARDED_BY(mu_) = 0;
+  std::uint64_t durable_ GUARDED_BY(mu_) = 0;
+  std::uint64_t wanted_seq_ GUARDED_BY(mu_) = 0;  // the highest seq someone waits for
+  std::vector<Callback> callbacks_ GUARDED_BY(mu_);
+  std::uint64_t flushes_ GUARDED_BY(mu_) = 0;
+  Status failed_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::thread flusher_;  // last: starts once the fields above are set
 };
 

@@ -86,8 +86,9 @@ Result<ListResult> Store::List(const api::ResourceInfo& info, const ListOptions&
     ASSIGN_OR_RETURN(token, DecodeContinue(options.continue_token));
   }
   const std::string ns = info.namespaced ? options.namespace_ : "";
-  return internal::RunLocked(
-      mu_, [&]() -> Result<ListResult> { return ListLocked(info, ns, options, token); });
+  return internal::RunLocked(mu_, [&]() REQUIRES(mu_) -> Result<ListResult> {
+    return ListLocked(info, ns, options, token);
+  });
 }
 
 Result<ListResult> Store::ListLocked(const api::ResourceInfo& info, const std::string& ns,

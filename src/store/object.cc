@@ -166,7 +166,7 @@ void StoredObject::SetBytes(std::string text) {
 }
 
 std::shared_ptr<const void> StoredObject::FindView(std::type_index type) const {
-  std::lock_guard<std::mutex> lock(views_mu_);
+  MutexLock lock(&views_mu_);
   for (const auto& [view_type, view] : views_) {
     if (view_type == type) return view.lock();
   }
@@ -174,7 +174,7 @@ std::shared_ptr<const void> StoredObject::FindView(std::type_index type) const {
 }
 
 void StoredObject::KeepView(std::type_index type, const std::shared_ptr<const void>& view) const {
-  std::lock_guard<std::mutex> lock(views_mu_);
+  MutexLock lock(&views_mu_);
   for (auto& [view_type, kept] : views_) {
     if (view_type == type) {
       kept = view;

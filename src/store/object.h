@@ -27,6 +27,7 @@
 #include "api/field_selector.h"
 #include "api/meta.h"
 #include "api/resources.h"
+#include "base/mutex.h"
 #include "base/status.h"
 
 namespace lws::store {
@@ -130,8 +131,9 @@ struct StoredObject {
   mutable std::string bytes_;
   mutable std::once_flag name_once_;
   mutable ObjectName name_;
-  mutable std::mutex views_mu_;
-  mutable std::vector<std::pair<std::type_index, std::weak_ptr<const void>>> views_;
+  mutable Mutex views_mu_;
+  mutable std::vector<std::pair<std::type_index, std::weak_ptr<const void>>> views_
+      GUARDED_BY(views_mu_);
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 

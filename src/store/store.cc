@@ -53,7 +53,8 @@ Json DeleteResponseBody(const api::ResourceInfo& info, const DeleteResult& resul
 Store::Store(StoreOptions options)
     : options_(std::move(options)), history_(options_.history_size, 0), rng_(options_.seed) {}
 
-Result<std::unique_ptr<Store>> Store::Open(StoreOptions options) {
+// Not analysed: it fills the new store unlocked, before any other thread can reach it.
+Result<std::unique_ptr<Store>> Store::Open(StoreOptions options) NO_THREAD_SAFETY_ANALYSIS {
   if (options.clock == nullptr) return Status::Internal("store: StoreOptions.clock is required");
   std::unique_ptr<Store> store(new Store(std::move(options)));
   if (!store->options_.data_dir.empty()) {
@@ -76,7 +77,7 @@ Result<std::unique_ptr<Store>> Store::Open(StoreOptions options) {
 Store::~Store() {
   Notifications notes;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (auto& [resource, list] : watchers_) {
       for (auto& w : list) {
         if (w->End(WatchEvent{EventType::kError, nullptr})) notes.Add(w);
@@ -86,43 +87,45 @@ Store::~Store() {
   notes.Run();
 }
 
-Status Store::Load() {
+// Not analysed, nor its callback: Open calls it, unlocked (see there).
+Status Store::Load() NO_THREAD_SAFETY_ANALYSIS {
   ASSIGN_OR_RETURN(rv_, db_->LoadCounter());
-  return db_->LoadObjects([&](std::string_view key, std::uint64_t rv, std::string_view text) {
-    std::string group_resource;
-    ObjectName name;
-    if (!ParseStorageKey(key, &group_resource, &name)) {
-      return Status::Internal("store: " + db_->path() + ": malformed object key " +
-                              api::GoQuote(key));
-    }
-    Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object() || NameOf(json) != name) {
-      return Status::Internal("store: " + db_->path() + ": object " + api::GoQuote(key) +
-                              " is not a valid stored object");
-    }
-    ObjectPtr object;
-    if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
-      auto stored = std::make_shared<StoredObject>();
-      stored->labels = LabelsOf(json);
-      stored->SetManagedFields(TakeManagedFields(&json));
-      stored->json = std::move(json);
-      stored->SetBytes(std::string(text));  // the whole object, its managedFields included
-      stored->resource_version = rv;
-      stored->body_rv = rv;
-      object = std::move(stored);
-    } else {
-      object = MakeStoredObject(std::move(json), rv);
-    }
-    objects_[group_resource][name] = std::move(object);
-    rv_ = std::max(rv_, rv);
-    std::uint64_t& last = last_write_[group_resource];
-    last = std::max(last, rv);
-    return Status::Ok();
-  });
+  return db_->LoadObjects(
+      [&](std::string_view key, std::uint64_t rv, std::string_view text) NO_THREAD_SAFETY_ANALYSIS {
+        std::string group_resource;
+        ObjectName name;
+        if (!ParseStorageKey(key, &group_resource, &name)) {
+          return Status::Internal("store: " + db_->path() + ": malformed object key " +
+                                  api::GoQuote(key));
+        }
+        Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (json.is_discarded() || !json.is_object() || NameOf(json) != name) {
+          return Status::Internal("store: " + db_->path() + ": object " + api::GoQuote(key) +
+                                  " is not a valid stored object");
+        }
+        ObjectPtr object;
+        if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
+          auto stored = std::make_shared<StoredObject>();
+          stored->labels = LabelsOf(json);
+          stored->SetManagedFields(TakeManagedFields(&json));
+          stored->json = std::move(json);
+          stored->SetBytes(std::string(text));  // the whole object, its managedFields included
+          stored->resource_version = rv;
+          stored->body_rv = rv;
+          object = std::move(stored);
+        } else {
+          object = MakeStoredObject(std::move(json), rv);
+        }
+        objects_[group_resource][name] = std::move(object);
+        rv_ = std::max(rv_, rv);
+        std::uint64_t& last = last_write_[group_resource];
+        last = std::max(last, rv);
+        return Status::Ok();
+      });
 }
 
 std::string Store::ReserveUid() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return NewUid();
 }
 
@@ -168,24 +171,26 @@ const ObjectPtr* Store::Find(const api::ResourceInfo& info, const std::string& n
 Result<ObjectPtr> Store::Create(const api::ResourceInfo& info, Json object,
                                 const CreateOptions& options) {
   Notifications notes;
-  auto result =
-      RunLocked(mu_, [&] { return CreateLocked(info, std::move(object), options, &notes); });
+  auto result = RunLocked(
+      mu_, [&]() REQUIRES(mu_) { return CreateLocked(info, std::move(object), options, &notes); });
   return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::Update(const api::ResourceInfo& info, Json object,
                                 const UpdateOptions& options) {
   Notifications notes;
-  auto result =
-      RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), false, options, &notes); });
+  auto result = RunLocked(mu_, [&]() REQUIRES(mu_) {
+    return UpdateLocked(info, std::move(object), false, options, &notes);
+  });
   return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::UpdateStatus(const api::ResourceInfo& info, Json object,
                                       const UpdateOptions& options) {
   Notifications notes;
-  auto result =
-      RunLocked(mu_, [&] { return UpdateLocked(info, std::move(object), true, options, &notes); });
+  auto result = RunLocked(mu_, [&]() REQUIRES(mu_) {
+    return UpdateLocked(info, std::move(object), true, options, &notes);
+  });
   return Acknowledge(std::move(result), &notes);
 }
 
@@ -193,13 +198,14 @@ Result<DeleteResult> Store::Delete(const api::ResourceInfo& info, const std::str
                                    const std::string& name, const DeleteOptions& options) {
   Notifications notes;
   ObjectName key{info.namespaced ? namespace_ : "", name};
-  auto result = RunLocked(mu_, [&] { return DeleteLocked(info, key, options, &notes); });
+  auto result =
+      RunLocked(mu_, [&]() REQUIRES(mu_) { return DeleteLocked(info, key, options, &notes); });
   return Acknowledge(std::move(result), &notes);
 }
 
 Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& namespace_,
                              const std::string& name) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   const ObjectPtr* found = Find(info, namespace_, name);
   if (found == nullptr) return NotFoundError(info, name);
   return *found;
@@ -207,17 +213,17 @@ Result<ObjectPtr> Store::Get(const api::ResourceInfo& info, const std::string& n
 
 bool Store::Contains(const api::ResourceInfo& info, const std::string& namespace_,
                      const std::string& name) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return Find(info, namespace_, name) != nullptr;
 }
 
 std::uint64_t Store::CurrentResourceVersion() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return rv_;
 }
 
 std::uint64_t Store::LastWrite(const api::ResourceInfo& info) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = last_write_.find(info.GroupResource());
   return it == last_write_.end() ? 0 : it->second;
 }

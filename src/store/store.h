@@ -42,7 +42,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +50,7 @@
 #include "api/resources.h"
 #include "api/selector.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 #include "base/rng.h"
 #include "store/entry_pool.h"
@@ -211,58 +211,62 @@ class Store {
 
   explicit Store(StoreOptions options);
   Status Load();
-  std::string NewUid();
-  std::string NewName(std::string_view generate_name);
+  std::string NewUid() REQUIRES(mu_);
+  std::string NewName(std::string_view generate_name) REQUIRES(mu_);
 
   Result<ObjectPtr> CreateLocked(const api::ResourceInfo& info, Json object,
-                                 const CreateOptions& options, Notifications* notes);
+                                 const CreateOptions& options, Notifications* notes) REQUIRES(mu_);
   Result<ObjectPtr> UpdateLocked(const api::ResourceInfo& info, Json object, bool status_only,
-                                 const UpdateOptions& options, Notifications* notes);
+                                 const UpdateOptions& options, Notifications* notes) REQUIRES(mu_);
   Result<DeleteResult> DeleteLocked(const api::ResourceInfo& info, const ObjectName& name,
-                                    const DeleteOptions& options, Notifications* notes);
+                                    const DeleteOptions& options, Notifications* notes)
+      REQUIRES(mu_);
   // Stores `json` as the next version of `name` (durably), records the event and fans it out.
   // `status_only`: the write changed only the status (StoredObject::body_rv).
   Result<ObjectPtr> CommitPut(const std::string& group_resource, const ObjectName& name, Json json,
                               NewEntries entries, ObjectPtr prev, Notifications* notes,
-                              bool status_only = false);
+                              bool status_only = false) REQUIRES(mu_);
   // Removes `name` (durably); `last` is its final state, stored with the next resourceVersion.
   Result<ObjectPtr> CommitDelete(const std::string& group_resource, const ObjectName& name,
                                  Json last, NewEntries entries, ObjectPtr prev,
-                                 Notifications* notes);
-  void Publish(HistoryEvent event, Notifications* notes);
-  // The store wrote `rv` (under the lock, in order).
-  void Written(std::uint64_t rv, Notifications* notes);
+                                 Notifications* notes) REQUIRES(mu_);
+  void Publish(HistoryEvent event, Notifications* notes) REQUIRES(mu_);
+  // The store wrote `rv` (in order).
+  void Written(std::uint64_t rv, Notifications* notes) REQUIRES(mu_);
   // Waits for the write's flush, then wakes its watchers.
   template <class T>
   Result<T> Acknowledge(Result<T> result, Notifications* notes);
   // An error once a flush failed: no write can be promised after it.
   Status Writable() const;
   // Before a create or update (not a deletion): the NOSPACE alarm's refusal, if on.
-  Status AdmitWrite();
+  Status AdmitWrite() REQUIRES(mu_);
   // A database write failed: the NOSPACE error when the disk is full, else `failed`.
-  Status WriteFailed(Status failed);
+  Status WriteFailed(Status failed) REQUIRES(mu_);
   Result<ListResult> ListLocked(const api::ResourceInfo& info, const std::string& ns,
                                 const ListOptions& options,
-                                const std::optional<ContinueToken>& token) const;
-  Result<WatcherPtr> WatchLocked(const api::ResourceInfo& info, WatchOptions options);
-  const ObjectPtr* Find(const std::string& group_resource, const ObjectName& name) const;
+                                const std::optional<ContinueToken>& token) const REQUIRES(mu_);
+  Result<WatcherPtr> WatchLocked(const api::ResourceInfo& info, WatchOptions options) REQUIRES(mu_);
+  const ObjectPtr* Find(const std::string& group_resource, const ObjectName& name) const
+      REQUIRES(mu_);
   // The same by a request's names: a cluster-scoped resource ignores the namespace.
   const ObjectPtr* Find(const api::ResourceInfo& info, const std::string& namespace_,
-                        const std::string& name) const;
+                        const std::string& name) const REQUIRES(mu_);
 
   const StoreOptions options_;
-  mutable std::mutex mu_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<GroupSync> sync_;      // with db_ and sync_writes
-  std::unique_ptr<SpaceReserve> space_;  // with db_
-  std::uint64_t rv_ = 0;
-  std::map<std::string, ObjectMap> objects_;                      // by group resource
-  std::map<std::string, std::uint64_t, std::less<>> last_write_;  // by group resource (LastWrite)
-  History history_;
+  mutable Mutex mu_;
+  // The database is used under mu_, but for the flusher's FlushLog (thread-safe, persistence.h).
+  std::unique_ptr<Database> db_ PT_GUARDED_BY(mu_);
+  std::unique_ptr<GroupSync> sync_;                         // with db_ and sync_writes
+  std::unique_ptr<SpaceReserve> space_ PT_GUARDED_BY(mu_);  // with db_
+  std::uint64_t rv_ GUARDED_BY(mu_) = 0;
+  std::map<std::string, ObjectMap> objects_ GUARDED_BY(mu_);  // by group resource
+  // By group resource (LastWrite).
+  std::map<std::string, std::uint64_t, std::less<>> last_write_ GUARDED_BY(mu_);
+  History history_ GUARDED_BY(mu_);
   // Shared with the makers of deferred entries, which may outlive the store.
   std::shared_ptr<ManagedEntryPool> entry_pool_ = std::make_shared<ManagedEntryPool>();
-  std::map<std::string, std::vector<WatcherPtr>> watchers_;  // by group resource
-  Rng rng_;
+  std::map<std::string, std::vector<WatcherPtr>> watchers_ GUARDED_BY(mu_);  // by group resource
+  Rng rng_ GUARDED_BY(mu_);
 };
 
 }  // namespace lws::store

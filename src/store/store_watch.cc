@@ -36,7 +36,8 @@ Status TooOld(std::uint64_t rv, std::uint64_t floor) {
 
 Result<WatcherPtr> Store::Watch(const api::ResourceInfo& info, WatchOptions options) {
   RETURN_IF_ERROR(ValidateFieldSelector(info, options.field_selector));
-  return internal::RunLocked(mu_, [&] { return WatchLocked(info, std::move(options)); });
+  return internal::RunLocked(mu_,
+                             [&]() REQUIRES(mu_) { return WatchLocked(info, std::move(options)); });
 }
 
 Result<WatcherPtr> Store::WatchLocked(const api::ResourceInfo& info, WatchOptions options) {
@@ -78,7 +79,7 @@ Result<WatcherPtr> Store::WatchLocked(const api::ResourceInfo& info, WatchOption
 }
 
 Result<ChangeLog> Store::Changes(std::uint64_t after) const {
-  return internal::RunLocked(mu_, [&]() -> Result<ChangeLog> {
+  return internal::RunLocked(mu_, [&]() REQUIRES(mu_) -> Result<ChangeLog> {
     ChangeLog log;
     log.resource_version = rv_;
     if (after == 0) {
@@ -101,7 +102,7 @@ Result<ChangeLog> Store::Changes(std::uint64_t after) const {
 void Store::SendBookmarks() {
   Notifications notes;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (auto& [gr, list] : watchers_) {
       std::map<std::string, ObjectPtr> by_version;  // shared by the resource's watchers
       for (const auto& w : list) {

@@ -32,7 +32,7 @@ bool Watcher::Matches(const StoredObject& object) const {
 }
 
 bool Watcher::Poll(std::vector<WatchEvent>* out, std::size_t max_events) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   std::size_t taken = 0;
   while (taken < max_events && initial_next_ < initial_.size()) {
     out->push_back(std::move(initial_[initial_next_++]));
@@ -51,12 +51,12 @@ bool Watcher::Poll(std::vector<WatchEvent>* out, std::size_t max_events) {
 }
 
 void Watcher::SetNotifier(std::function<void()> notifier) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   notifier_ = std::move(notifier);
 }
 
 void Watcher::Stop() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   ended_ = true;
   initial_.clear();
   initial_next_ = 0;
@@ -64,12 +64,12 @@ void Watcher::Stop() {
 }
 
 bool Watcher::ended() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return ended_;
 }
 
 bool Watcher::PushInitial(WatchEvent event) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (ended_) return false;
   const bool was_empty = initial_next_ == initial_.size() && queue_.empty();
   initial_.push_back(std::move(event));
@@ -77,10 +77,10 @@ bool Watcher::PushInitial(WatchEvent event) {
 }
 
 bool Watcher::Push(WatchEvent event) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(&mu_);
   if (ended_) return false;
   if (queue_.size() >= capacity_) {
-    lock.unlock();
+    lock.Unlock();
     return End(WatchEvent{
         EventType::kError,
         MakeStoredObject(StatusJson(Status(Code::kTooManyRequests, "watch ended: the client fell " +
@@ -94,7 +94,7 @@ bool Watcher::Push(WatchEvent event) {
 }
 
 bool Watcher::End(WatchEvent error_event) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (ended_) return false;
   ended_ = true;
   if (error_event.object) queue_.push_back(std::move(error_event));
@@ -104,7 +104,7 @@ bool Watcher::End(WatchEvent error_event) {
 void Watcher::Notify() {
   std::function<void()> notifier;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     notifier = notifier_;
   }
   if (notifier) notifier();

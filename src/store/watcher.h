@@ -25,13 +25,13 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <vector>
 
 #include "api/field_selector.h"
 #include "api/resources.h"
 #include "api/selector.h"
+#include "base/mutex.h"
 #include "store/object.h"
 
 namespace lws::store {
@@ -90,12 +90,12 @@ class Watcher {
  private:
   const Filter filter_;
   const std::size_t capacity_;
-  mutable std::mutex mu_;
-  std::vector<WatchEvent> initial_;  // synthetic events, drained first
-  std::size_t initial_next_ = 0;
-  std::deque<WatchEvent> queue_;  // live events
-  bool ended_ = false;
-  std::function<void()> notifier_;
+  mutable Mutex mu_;
+  std::vector<WatchEvent> initial_ GUARDED_BY(mu_);  // synthetic events, drained first
+  std::size_t initial_next_ GUARDED_BY(mu_) = 0;
+  std::deque<WatchEvent> queue_ GUARDED_BY(mu_);  // live events
+  bool ended_ GUARDED_BY(mu_) = false;
+  std::function<void()> notifier_ GUARDED_BY(mu_);
 };
 
 using WatcherPtr = std::shared_ptr<Watcher>;

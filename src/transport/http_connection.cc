@@ -39,7 +39,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -47,6 +46,7 @@
 
 #include "base/deferred_ack.h"
 #include "base/log.h"
+#include "base/mutex.h"
 #include "transport/http_server_util.h"
 
 namespace lws::transport::internal {
@@ -78,13 +78,13 @@ class Waker {
       : strand_(std::move(strand)), connection_(std::move(connection)) {}
   void Wake();
   void Disarm() {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     strand_ = net::any_io_executor();
   }
 
  private:
-  std::mutex mu_;
-  net::any_io_executor strand_;  // empty once disarmed
+  Mutex mu_;
+  net::any_io_executor strand_ GUARDED_BY(mu_);  // empty once disarmed
   std::weak_ptr<Owner> connection_;
 };
 
@@ -200,7 +200,7 @@ class Connection : public ConnectionHandle,
 
 template <class Owner>
 void Waker<Owner>::Wake() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (!strand_) return;
   net::post(strand_, [connection = connection_] {
     if (auto c = connection.lock()) c->OnWake();

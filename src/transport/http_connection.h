@@ -16,10 +16,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <unordered_map>
 
+#include "base/mutex.h"
 #include "base/result.h"
 #include "transport/http.h"
 #include "transport/http_server.h"
@@ -81,12 +81,12 @@ class ServerContext {
   Dispatch dispatch_;
   const std::shared_ptr<spdlog::logger> log_;
   std::atomic<std::size_t> open_streams_{0};
-  std::mutex mu_;
-  bool stopping_ = false;  // guarded by mu_
-  std::mutex post_mu_;
-  bool posts_closed_ = false;  // guarded by post_mu_
-  uint64_t next_id_ = 0;       // guarded by mu_
-  std::unordered_map<uint64_t, std::weak_ptr<ConnectionHandle>> connections_;  // guarded by mu_
+  Mutex mu_;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  Mutex post_mu_;
+  bool posts_closed_ GUARDED_BY(post_mu_) = false;
+  uint64_t next_id_ GUARDED_BY(mu_) = 0;
+  std::unordered_map<uint64_t, std::weak_ptr<ConnectionHandle>> connections_ GUARDED_BY(mu_);
 };
 
 // Serves the connected socket `native_socket` (IPv6 when `ipv6`), which it now owns, on a new

@@ -19,12 +19,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "base/log.h"
+#include "base/mutex.h"
 #include "transport/http_connection.h"
 #include "transport/http_server_util.h"
 
@@ -45,7 +45,7 @@ bool ServerContext::TryOpenStream() {
 }
 
 std::optional<uint64_t> ServerContext::Add(std::weak_ptr<ConnectionHandle> connection) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (stopping_) return std::nullopt;
   const uint64_t id = next_id_++;
   connections_.emplace(id, std::move(connection));
@@ -53,14 +53,14 @@ std::optional<uint64_t> ServerContext::Add(std::weak_ptr<ConnectionHandle> conne
 }
 
 void ServerContext::Remove(uint64_t id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   connections_.erase(id);
 }
 
 void ServerContext::ShutdownAll() {
   std::vector<std::shared_ptr<ConnectionHandle>> live;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
     for (const auto& [id, weak] : connections_) {
       if (auto connection = weak.lock()) live.push_back(std::move(connection));
@@ -70,12 +70,12 @@ void ServerContext::ShutdownAll() {
 }
 
 void ServerContext::PostAnswer(const std::function<void()>& post) {
-  std::lock_guard lock(post_mu_);
+  MutexLock lock(&post_mu_);
   if (!posts_closed_) post();
 }
 
 void ServerContext::ClosePosts() {
-  std::lock_guard lock(post_mu_);
+  MutexLock lock(&post_mu_);
   posts_closed_ = true;
 }
 
@@ -97,7 +97,7 @@ struct HttpServer::Impl {
 
   // The SSL context new connections get (SetTls replaces it).
   net::ssl::context* CurrentTls() {
-    std::lock_guard lock(tls_mu);
+    MutexLock lock(&tls_mu);
     return tls.get();
   }
 
@@ -105,9 +105,9 @@ struct HttpServer::Impl {
   // Declared before `io`: the connections' SSL streams, destroyed with the io_context at the
   // latest, are made from them. Replaced contexts are kept until then too, since connections
   // accepted under one may still be open.
-  std::mutex tls_mu;
-  std::shared_ptr<net::ssl::context> tls;  // null: plain HTTP; guarded by tls_mu
-  std::vector<std::shared_ptr<net::ssl::context>> replaced_tls;  // guarded by tls_mu
+  Mutex tls_mu;
+  std::shared_ptr<net::ssl::context> tls GUARDED_BY(tls_mu);  // null: plain HTTP
+  std::vector<std::shared_ptr<net::ssl::context>> replaced_tls GUARDED_BY(tls_mu);
   net::io_context io;
   net::executor_work_guard<net::io_context::executor_type> work;
   // The listening socket and the tick share one strand; Stop posts their end onto it.
@@ -124,8 +124,8 @@ struct HttpServer::Impl {
   // that every answer finds the io_context running.
   std::unique_ptr<net::thread_pool> readers;
   std::unique_ptr<net::thread_pool> writers;
-  std::mutex stop_mu;
-  bool stopped = false;  // guarded by stop_mu
+  Mutex stop_mu;
+  bool stopped GUARDED_BY(stop_mu) = false;
 };
 
 Status HttpServer::Impl::Listen() {
@@ -201,8 +201,10 @@ void HttpServer::Impl::ArmTick() {
   });
 }
 
-Result<std::unique_ptr<HttpServer>> HttpServer::Start(HttpServerOptions options,
-                                                      HttpHandler handler) {
+// Not analysed: it sets and reads impl->tls without tls_mu, as nothing can call SetTls (the
+// only other writer) before Start returns the server.
+Result<std::unique_ptr<HttpServer>> HttpServer::Start(
+    HttpServerOptions options, HttpHandler handler) NO_THREAD_SAFETY_ANALYSIS {
   auto impl = std::make_unique<Impl>(std::move(options), std::move(handler));
   if (impl->options().tls) {
     ASSIGN_OR_RETURN(impl->tls, internal::MakeTlsContext(*impl->options().tls));
@@ -243,14 +245,14 @@ Status HttpServer::SetTls(const HttpTlsOptions& tls) {
     return Status::BadRequest("TLS: the server on " + address() + " speaks plain HTTP");
   }
   ASSIGN_OR_RETURN(std::shared_ptr<net::ssl::context> context, internal::MakeTlsContext(tls));
-  std::lock_guard lock(impl_->tls_mu);
+  MutexLock lock(&impl_->tls_mu);
   impl_->replaced_tls.push_back(std::move(impl_->tls));
   impl_->tls = std::move(context);
   return Status::Ok();
 }
 
 void HttpServer::Stop() {
-  std::lock_guard lock(impl_->stop_mu);
+  MutexLock lock(&impl_->stop_mu);
   if (impl_->stopped) return;
   impl_->stopped = true;
   net::post(impl_->strand, [impl = impl_.get()] {

@@ -1,8 +1,8 @@
 // Reads and watches of LocalClient: straight from the store, delivered on an EventLoop.
 #include <atomic>
-#include <mutex>
 
 #include "base/log.h"
+#include "base/mutex.h"
 #include "client/local/local_client.h"
 
 namespace lws::client {
@@ -34,7 +34,7 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
     };
     Result<store::WatcherPtr> watcher = store_->Watch(info_, std::move(options));
     if (!watcher.ok()) return watcher.status();
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     watcher_ = *watcher;
     Schedule();  // events queued before the notifier was in place notified nobody
     return Status::Ok();
@@ -42,7 +42,7 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
 
   void Stop() {
     stopped_ = true;
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (watcher_) watcher_->Stop();
   }
 
@@ -57,7 +57,7 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
     if (stopped_) return;
     store::WatcherPtr watcher;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       watcher = watcher_;
     }
     std::vector<store::WatchEvent> events;
@@ -93,8 +93,8 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
   const api::ResourceInfo info_;
   const std::string ns_;
   WatchHandler handler_;
-  std::mutex mu_;  // guards watcher_ (Open on the loop vs Stop from the owner)
-  store::WatcherPtr watcher_;
+  Mutex mu_;  // Open on the loop vs Stop from the owner
+  store::WatcherPtr watcher_ GUARDED_BY(mu_);
   std::atomic<bool> scheduled_{false};
   std::atomic<bool> stopped_{false};
   std::uint64_t last_rv_ = 0;  // loop only

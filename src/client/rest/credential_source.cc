@@ -42,7 +42,7 @@ CredentialSource::CredentialSource(Credentials credentials, ExecClusterInfo clus
       options_(std::move(options)) {}
 
 Result<RequestCredentials> CredentialSource::Get(Time now) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (credentials_.exec.has_value()) return ExecCredentials(now);
   RequestCredentials out;
   // A token file wins over an inline token: client-go uses the inline one only until the file is
@@ -59,7 +59,7 @@ Result<RequestCredentials> CredentialSource::Get(Time now) {
 }
 
 void CredentialSource::Invalidate() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   // Keep the old file token as a fallback; only its age is reset so the next Get re-reads.
   file_token_read_at_ = Time::min();
   exec_cache_.reset();

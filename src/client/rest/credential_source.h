@@ -14,11 +14,11 @@
 #pragma once
 
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 #include "client/rest/exec_plugin.h"
 #include "client/rest/rest_config.h"
@@ -58,16 +58,16 @@ class CredentialSource {
   void Invalidate();
 
  private:
-  Result<std::string> FileToken(Time now);
-  Result<RequestCredentials> ExecCredentials(Time now);
+  Result<std::string> FileToken(Time now) REQUIRES(mu_);
+  Result<RequestCredentials> ExecCredentials(Time now) REQUIRES(mu_);
 
   const Credentials credentials_;
   const ExecClusterInfo cluster_;
   const CredentialOptions options_;
-  std::mutex mu_;
-  std::optional<std::string> file_token_;     // guarded by mu_
-  Time file_token_read_at_{};                 // guarded by mu_
-  std::optional<ExecCredential> exec_cache_;  // guarded by mu_
+  Mutex mu_;
+  std::optional<std::string> file_token_ GUARDED_BY(mu_);
+  Time file_token_read_at_ GUARDED_BY(mu_) = {};
+  std::optional<ExecCredential> exec_cache_ GUARDED_BY(mu_);
 };
 
 }  // namespace lws::rest

@@ -200,8 +200,8 @@ struct HttpTransport::Impl {
   TransportOptions options;
   ServerUrl url;
   std::unique_ptr<ssl::context> tls;  // null: plain HTTP
-  std::mutex mu;
-  std::vector<std::unique_ptr<Connection>> idle;  // guarded by mu
+  Mutex mu;
+  std::vector<std::unique_ptr<Connection>> idle GUARDED_BY(mu);
   std::atomic<std::size_t> dials{0};
 
   Status Fail(const HttpCall& call, const Status& cause) const {
@@ -211,7 +211,7 @@ struct HttpTransport::Impl {
 
   // An idle connection that still works, else nullptr (the caller dials).
   std::unique_ptr<Connection> TakeIdle() {
-    std::lock_guard lock(mu);
+    MutexLock lock(&mu);
     while (!idle.empty()) {
       std::unique_ptr<Connection> connection = std::move(idle.back());
       idle.pop_back();
@@ -233,7 +233,7 @@ struct HttpTransport::Impl {
   void Release(std::unique_ptr<Connection> connection, bool keep_alive) {
     if (!keep_alive || connection->broken()) return connection->Close();
     connection->MarkIdle();
-    std::lock_guard lock(mu);
+    MutexLock lock(&mu);
     if (idle.size() >= options.max_idle_connections) return connection->Close();
     idle.push_back(std::move(connection));
   }
@@ -338,7 +338,7 @@ Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(TransportOptions op
 HttpTransport::HttpTransport(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 HttpTransport::~HttpTransport() {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(&impl_->mu);
   for (auto& connection : impl_->idle) connection->Close();
 }
 

@@ -27,17 +27,16 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 #include "client/rest/rest_config.h"
 
@@ -88,10 +87,10 @@ class CancelToken {
   void ClearAbort();
 
  private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool cancelled_ = false;
-  std::function<void()> abort_;  // guarded by mu_
+  mutable Mutex mu_;
+  CondVar cv_;
+  bool cancelled_ GUARDED_BY(mu_) = false;
+  std::function<void()> abort_ GUARDED_BY(mu_);
 };
 
 // True for the transport errors a retry may cure (kServiceUnavailable, kTimeout).

@@ -12,33 +12,37 @@
 namespace lws::rest {
 
 void CancelToken::Cancel() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (cancelled_) return;
   cancelled_ = true;
   // Under the lock: ClearAbort waits for it, so whatever `abort_` touches is still alive.
   if (abort_) abort_();
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool CancelToken::cancelled() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return cancelled_;
 }
 
 bool CancelToken::WaitFor(Duration duration) {
-  std::unique_lock lock(mu_);
-  return !cv_.wait_for(lock, duration, [this] { return cancelled_; });
+  MutexLock lock(&mu_);
+  const auto deadline = std::chrono::steady_clock::now() + duration;
+  while (!cancelled_) {
+    if (!cv_.WaitUntil(&mu_, deadline)) break;
+  }
+  return !cancelled_;
 }
 
 bool CancelToken::SetAbort(std::function<void()> abort) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (cancelled_) return false;
   abort_ = std::move(abort);
   return true;
 }
 
 void CancelToken::ClearAbort() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   abort_ = nullptr;
 }
 

@@ -14,7 +14,7 @@ Result<HttpAnswer> RequestPool::Send(const std::string& url, const TlsConfig& tl
 }
 
 std::size_t RequestPool::transports() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return transports_.size();
 }
 
@@ -22,7 +22,7 @@ Result<std::shared_ptr<HttpTransport>> RequestPool::TransportFor(const std::stri
                                                                  const TlsConfig& tls,
                                                                  Duration timeout) {
   Key key{origin, tls, timeout.count()};
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (auto it = transports_.find(key); it != transports_.end()) return it->second;
   TransportOptions options;
   options.server = origin;

@@ -13,10 +13,10 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <tuple>
 
+#include "base/mutex.h"
 #include "client/rest/http_transport.h"
 
 namespace lws::rest {
@@ -39,9 +39,9 @@ class RequestPool {
   Result<std::shared_ptr<HttpTransport>> TransportFor(const std::string& origin,
                                                       const TlsConfig& tls, Duration timeout);
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   // Shared: a call in flight keeps its transport alive when the pool starts over.
-  std::map<Key, std::shared_ptr<HttpTransport>> transports_;
+  std::map<Key, std::shared_ptr<HttpTransport>> transports_ GUARDED_BY(mu_);
 };
 
 }  // namespace lws::rest

@@ -54,24 +54,25 @@ Result<std::unique_ptr<RestClient>> RestClient::FromConfig(RestConfig config,
   transport_options.tls = config.tls;
   ASSIGN_OR_RETURN(std::unique_ptr<HttpTransport> transport,
                    HttpTransport::Create(std::move(transport_options)));
-  std::unique_ptr<RestClient> client(new RestClient(std::move(config), std::move(options)));
-  client->transport_ = std::move(transport);
-  return client;
+  return std::unique_ptr<RestClient>(
+      new RestClient(std::move(config), std::move(options), std::move(transport)));
 }
 
-RestClient::RestClient(RestConfig config, RestClientOptions options)
+RestClient::RestClient(RestConfig config, RestClientOptions options,
+                       std::shared_ptr<HttpTransport> transport)
     : config_(std::move(config)),
       options_(std::move(options)),
       user_agent_(options_.user_agent.empty() ? UserAgent() : options_.user_agent),
       clock_(options_.clock ? options_.clock : &RealTime()),
       credentials_(config_.credentials, ClusterInfoFor(config_), options_.credentials),
       limiter_(options_.qps, options_.burst),
-      retry_(options_.retry, Rng(options_.seed).Derive("rest-retry")) {}
+      retry_(options_.retry, Rng(options_.seed).Derive("rest-retry")),
+      transport_(std::move(transport)) {}
 
 RestClient::~RestClient() = default;
 
 std::size_t RestClient::dial_count() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   return retired_dials_ + transport_->dial_count();
 }
 
@@ -89,7 +90,7 @@ bool RestClient::Wait(Duration delay, CancelToken* cancel) const {
 bool RestClient::Throttle(CancelToken* cancel) const {
   Duration wait;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     wait = limiter_.Reserve(clock_->Now());
   }
   return Wait(wait, cancel);
@@ -112,7 +113,7 @@ Result<std::shared_ptr<HttpTransport>> RestClient::Prepare(const RestRequest& re
     call->headers.emplace_back("Content-Type", request.content_type);
     call->body = *request.body;
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (credentials->client_cert_pem != transport_cert_) {
     // An exec plugin handed out a (new) client certificate: TLS contexts hold one each.
     TransportOptions options = transport_->options();
@@ -147,7 +148,7 @@ Result<HttpAnswer> RestClient::Send(const RestRequest& request, CancelToken* can
     }
     RetryDecision decision;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       decision = retry_.Decide(what, outcome, attempt);
     }
     Logger("rest")->warn("{}", decision.message);

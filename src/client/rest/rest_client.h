@@ -31,10 +31,10 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
+#include "base/mutex.h"
 #include "client/client.h"
 #include "client/rest/credential_source.h"
 #include "client/rest/http_transport.h"
@@ -136,7 +136,8 @@ class RestClient final : public client::Client {
   std::size_t dial_count() const;
 
  private:
-  RestClient(RestConfig config, RestClientOptions options);
+  RestClient(RestConfig config, RestClientOptions options,
+             std::shared_ptr<HttpTransport> transport);
 
   // Waits for the rate limiter; false when cancelled meanwhile.
   bool Throttle(CancelToken* cancel) const;
@@ -154,12 +155,12 @@ class RestClient final : public client::Client {
   const std::string user_agent_;
   const Clock* clock_;
   mutable CredentialSource credentials_;
-  mutable std::mutex mu_;
-  mutable RateLimiter limiter_;                       // guarded by mu_
-  mutable RetryPolicy retry_;                         // guarded by mu_
-  mutable std::shared_ptr<HttpTransport> transport_;  // guarded by mu_
-  mutable std::string transport_cert_;                // guarded by mu_: the exec certificate in use
-  mutable std::size_t retired_dials_ = 0;             // guarded by mu_: of replaced transports
+  mutable Mutex mu_;
+  mutable RateLimiter limiter_ GUARDED_BY(mu_);
+  mutable RetryPolicy retry_ GUARDED_BY(mu_);
+  mutable std::shared_ptr<HttpTransport> transport_ GUARDED_BY(mu_);
+  mutable std::string transport_cert_ GUARDED_BY(mu_);     // the exec certificate in use
+  mutable std::size_t retired_dials_ GUARDED_BY(mu_) = 0;  // of replaced transports
 };
 
 }  // namespace lws::rest

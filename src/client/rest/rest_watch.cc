@@ -2,11 +2,11 @@
 #include "client/rest/rest_watch.h"
 
 #include <atomic>
-#include <mutex>
 #include <thread>
 
 #include "api/go_duration.h"
 #include "base/log.h"
+#include "base/mutex.h"
 #include "base/rng.h"
 #include "client/client.h"
 #include "client/relist.h"
@@ -35,8 +35,9 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
         handler_(std::move(handler)),
         rng_(Rng(client->options().seed).Derive("rest-watch " + resource_.Path(ns_))) {}
 
-  // Lists, queues an ADDED per object and starts the watch thread.
-  Status Begin() {
+  // Lists, queues an ADDED per object and starts the watch thread. Runs before the watch is
+  // handed out, so no Stop can race the write of thread_: it is made without thread_mu_.
+  Status Begin() NO_THREAD_SAFETY_ANALYSIS {
     ASSIGN_OR_RETURN(store::ListResult list, ListAll());
     Adopt(list, client::RelistEvents({}, list.items, list.resource_version, resource_.namespaced));
     thread_ = std::thread([this] { Run(); });
@@ -47,12 +48,12 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
     stopped_ = true;
     cancel_.Cancel();
     {
-      std::lock_guard lock(thread_mu_);
+      MutexLock lock(&thread_mu_);
       if (thread_.joinable()) thread_.join();
     }
     // A handler running on another thread finishes before Stop returns; later ones see stopped_.
     if (delivering_.load() != std::this_thread::get_id()) {
-      std::lock_guard wait(deliver_mu_);
+      MutexLock wait(&deliver_mu_);
     }
   }
 
@@ -212,7 +213,7 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
 
   void Enqueue(std::vector<WatchEvent> events) {
     if (events.empty()) return;
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (WatchEvent& event : events) pending_.push_back(std::move(event));
     if (scheduled_) return;
     scheduled_ = true;
@@ -222,11 +223,11 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
   void Drain() {
     std::vector<WatchEvent> events;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       events.swap(pending_);
       scheduled_ = false;
     }
-    std::lock_guard delivering(deliver_mu_);
+    MutexLock delivering(&deliver_mu_);
     delivering_ = std::this_thread::get_id();
     for (const WatchEvent& event : events) {
       if (stopped_) break;
@@ -248,13 +249,13 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
   std::map<store::ObjectName, store::ObjectPtr> known_;
   std::uint64_t rv_ = 0;
   int failures_ = 0;  // in a row, for the backoff
-  std::mutex thread_mu_;
-  std::thread thread_;  // guarded by thread_mu_ once started
+  Mutex thread_mu_;
+  std::thread thread_ GUARDED_BY(thread_mu_);  // Begin writes it before the watch is shared
 
-  std::mutex mu_;
-  std::vector<WatchEvent> pending_;  // guarded by mu_
-  bool scheduled_ = false;           // guarded by mu_: a Drain is posted
-  std::mutex deliver_mu_;            // held while handlers run
+  Mutex mu_;
+  std::vector<WatchEvent> pending_ GUARDED_BY(mu_);
+  bool scheduled_ GUARDED_BY(mu_) = false;  // a Drain is posted
+  Mutex deliver_mu_;                        // held while handlers run
   std::atomic<std::thread::id> delivering_{};
 };
 

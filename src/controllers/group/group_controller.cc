@@ -129,7 +129,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
       snapshot.revision_lws = revision_lws.get();
     }
   } else {
-    std::lock_guard<std::mutex> lock(applied_revisions_mu_);
+    MutexLock lock(&applied_revisions_mu_);
     applied_revisions_.erase({key.namespace_, lws_name});
   }
   snapshot.gang = gang_;
@@ -156,7 +156,7 @@ runtime::ReconcileResult GroupController::Reconcile(const runtime::Key& key) {
 }
 
 bool GroupController::TakeConflict(const runtime::Key& key) {
-  std::lock_guard<std::mutex> lock(conflicted_mu_);
+  MutexLock lock(&conflicted_mu_);
   return conflicted_.erase(key) > 0;
 }
 
@@ -170,7 +170,7 @@ bool GroupController::TakeConflict(const runtime::Key& key) {
 runtime::ReconcileResult GroupController::RetryAfterConflict(const runtime::Key& key, bool again,
                                                              const Status& conflict) {
   {
-    std::lock_guard<std::mutex> lock(conflicted_mu_);
+    MutexLock lock(&conflicted_mu_);
     conflicted_.insert(key);
   }
   if (again) return runtime::ReconcileResult::Error(conflict);
@@ -189,7 +189,7 @@ Result<bool> GroupController::PodGroupExists(const api::Pod& leader) const {
 
 std::shared_ptr<const api::LeaderWorkerSet> GroupController::RevisionLws(
     const api::LeaderWorkerSet& lws, const api::ControllerRevision& revision) {
-  std::lock_guard<std::mutex> lock(applied_revisions_mu_);
+  MutexLock lock(&applied_revisions_mu_);
   AppliedRevisions& kept = applied_revisions_[{lws.metadata.namespace_, lws.metadata.name}];
   if (kept.lws_resource_version != lws.metadata.resource_version) {
     kept = {lws.metadata.resource_version, {}};

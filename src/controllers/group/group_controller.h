@@ -20,11 +20,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "base/mutex.h"
 #include "client/client.h"
 #include "client/event_recorder.h"
 #include "controllers/group/caches.h"
@@ -95,10 +95,11 @@ class GroupController {
     std::string lws_resource_version;
     std::vector<AppliedRevision> revisions;
   };
-  std::mutex applied_revisions_mu_;  // reconciles run on several workers in the operator
-  std::map<runtime::Key, AppliedRevisions> applied_revisions_;
-  std::mutex conflicted_mu_;
-  std::set<runtime::Key> conflicted_;  // keys whose last reconcile hit a Conflict
+  Mutex applied_revisions_mu_;  // reconciles run on several workers in the operator
+  std::map<runtime::Key, AppliedRevisions> applied_revisions_ GUARDED_BY(applied_revisions_mu_);
+  Mutex conflicted_mu_;
+  // Keys whose last reconcile hit a Conflict.
+  std::set<runtime::Key> conflicted_ GUARDED_BY(conflicted_mu_);
 };
 
 }  // namespace lws::controllers

@@ -90,7 +90,7 @@ bool SameOutsideStatus(const Json& a, const Json& b) {
 bool AppliedLeaderSets::Unchanged(const runtime::Key& key, const Json& config,
                                   const store::StoredObject* live) const {
   if (live == nullptr) return false;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = applied_.find(key);
   // The store keeps the entries apart from the object (an answer read over HTTP holds them).
   return it != applied_.end() && IdenticalJson(it->second.config, config) &&
@@ -100,7 +100,7 @@ bool AppliedLeaderSets::Unchanged(const runtime::Key& key, const Json& config,
 }
 
 void AppliedLeaderSets::Remember(const runtime::Key& key, Json config, store::ObjectPtr answered) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (answered == nullptr) {
     applied_.erase(key);
     return;
@@ -109,7 +109,7 @@ void AppliedLeaderSets::Remember(const runtime::Key& key, Json config, store::Ob
 }
 
 void AppliedLeaderSets::Forget(const runtime::Key& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   applied_.erase(key);
 }
 

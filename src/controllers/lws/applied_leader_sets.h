@@ -20,9 +20,9 @@
 #pragma once
 
 #include <map>
-#include <mutex>
 
 #include "api/codec.h"
+#include "base/mutex.h"
 #include "runtime/work_queue.h"
 #include "store/object.h"
 
@@ -43,8 +43,8 @@ class AppliedLeaderSets {
     api::Json config;
     store::ObjectPtr answered;
   };
-  mutable std::mutex mu_;
-  std::map<runtime::Key, Applied> applied_;
+  mutable Mutex mu_;
+  std::map<runtime::Key, Applied> applied_ GUARDED_BY(mu_);
 };
 
 // Whether two versions of an object are identical outside `status`, metadata.resourceVersion and

@@ -42,7 +42,7 @@ void CapacityHandOffController::Register() {
     const std::string& lws = pod.metadata.Label(api::kSetNameLabel);
     if (lws.empty() || !AsksForHandOff(caches_->sets.Get(ns, lws))) return;
     if (now == nullptr && !pod.spec.node_name.empty()) {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       departed_[{ns, pod.metadata.name}] = pod;
     }
     queue_.Add({ns, pod.metadata.name});
@@ -108,7 +108,7 @@ runtime::ReconcileResult CapacityHandOffController::Reconcile(const runtime::Key
 }
 
 std::optional<api::Pod> CapacityHandOffController::TakeDeparted(const runtime::Key& key) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = departed_.find(key);
   if (it == departed_.end()) return std::nullopt;
   std::optional<api::Pod> pod = std::move(it->second);

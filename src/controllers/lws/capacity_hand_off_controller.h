@@ -18,9 +18,9 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 
+#include "base/mutex.h"
 #include "client/client.h"
 #include "client/event_recorder.h"
 #include "controllers/group/caches.h"
@@ -61,8 +61,8 @@ class CapacityHandOffController {
   runtime::WorkQueue queue_;
   // Pods of LWSs that ask for the hand-off, deleted from a node: a deletion without a grace
   // period leaves no terminating state in the cache to plan from.
-  std::mutex mu_;
-  std::map<runtime::Key, api::Pod> departed_;
+  Mutex mu_;
+  std::map<runtime::Key, api::Pod> departed_ GUARDED_BY(mu_);
 };
 
 }  // namespace lws::controllers

@@ -243,7 +243,7 @@ Status LwsController::ApplyLeaderStatefulSet(const runtime::Key& key,
 RevisionStep LwsController::PlanRevisionShared(const api::LeaderWorkerSet& lws,
                                                const api::ObjectMeta* leader_set,
                                                const api::RevisionRefs& revisions) {
-  std::lock_guard<std::mutex> lock(match_cache_mu_);  // shared by the workers
+  MutexLock lock(&match_cache_mu_);  // shared by the workers
   return PlanRevision(lws, leader_set, revisions, &match_cache_);
 }
 

@@ -41,11 +41,11 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 
 #include "api/revision.h"
 #include "api/revision_cache.h"
+#include "base/mutex.h"
 #include "client/client.h"
 #include "client/event_recorder.h"
 #include "controllers/group/caches.h"
@@ -168,10 +168,10 @@ class LwsController {
   // Step 6b: the last progress of each LWS with a progress deadline.
   std::optional<ProgressMark> Remembered(const runtime::Key& key);
   void Remember(const runtime::Key& key, const std::optional<ProgressMark>& mark);
-  std::mutex progress_mu_;
-  std::map<runtime::Key, ProgressMark> progress_;
-  std::mutex match_cache_mu_;
-  api::RevisionMatchCache match_cache_;
+  Mutex progress_mu_;
+  std::map<runtime::Key, ProgressMark> progress_ GUARDED_BY(progress_mu_);
+  Mutex match_cache_mu_;
+  api::RevisionMatchCache match_cache_ GUARDED_BY(match_cache_mu_);
   runtime::WorkQueue queue_;
 };
 

@@ -111,14 +111,14 @@ Status LwsController::PatchLws(const runtime::Key& key, const api::Json& patch) 
 }
 
 std::optional<ProgressMark> LwsController::Remembered(const runtime::Key& key) {
-  std::lock_guard<std::mutex> lock(progress_mu_);
+  MutexLock lock(&progress_mu_);
   auto it = progress_.find(key);
   if (it == progress_.end()) return std::nullopt;
   return it->second;
 }
 
 void LwsController::Remember(const runtime::Key& key, const std::optional<ProgressMark>& mark) {
-  std::lock_guard<std::mutex> lock(progress_mu_);
+  MutexLock lock(&progress_mu_);
   if (mark) {
     progress_[key] = *mark;
   } else {
