@@ -136,8 +136,8 @@ class Runner {
         return Status::BadRequest(
             fmt::format("no matches for kind \"{}\" in version \"{}\"", kind, api_version));
       }
-      client::Resource resource{info->group, info->version, info->resource, info->namespaced};
-      Result<store::ObjectPtr> created = world_.user().Create(resource, std::move(body));
+      Result<store::ObjectPtr> created =
+          world_.user().Create(client::ResourceOf(*info), std::move(body));
       if (!created.ok()) {
         return Status(
             created.status().code(),

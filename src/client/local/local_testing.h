@@ -15,6 +15,19 @@
 
 namespace lws::client::testing {
 
+// An API server over `store` on `clock`; it adds its seed objects (namespaces, priority
+// classes, the LWS CRD when asked) to the store.
+inline std::unique_ptr<apiserver::ApiServer> ServerOverStore(
+    store::Store* store, const Clock* clock, bool install_lws_crd = true,
+    admission::AdmissionChain admission = {}) {
+  apiserver::ApiServerOptions options;
+  options.store = store;
+  options.clock = clock;
+  options.install_lws_crd = install_lws_crd;
+  options.admission = std::move(admission);
+  return apiserver::ApiServer::Create(std::move(options)).value();
+}
+
 // An in-memory store and an API server over it, both on `clock`: the embedded control plane
 // without a loop, for tests that bring their own (ControlPlane below; a RealEventLoop).
 struct InMemoryControlPlane {
@@ -25,12 +38,7 @@ struct InMemoryControlPlane {
     store_options.seed = seed;
     store_options.watch_queue_size = 1'000'000;
     store = store::Store::Open(store_options).value();
-    apiserver::ApiServerOptions options;
-    options.store = store.get();
-    options.clock = clock;
-    options.install_lws_crd = install_lws_crd;
-    options.admission = std::move(admission);
-    server = apiserver::ApiServer::Create(std::move(options)).value();
+    server = ServerOverStore(store.get(), clock, install_lws_crd, std::move(admission));
   }
 
   std::unique_ptr<store::Store> store;
@@ -41,12 +49,8 @@ struct InMemoryControlPlane {
 // of it: for components tested against the store's own fixtures (the garbage collector). The
 // server adds its seed objects (namespaces, priority classes, the LWS CRD) to the store.
 struct ServerOver {
-  ServerOver(store::Store* store_in, const Clock* clock) : store(store_in) {
-    apiserver::ApiServerOptions options;
-    options.store = store;
-    options.clock = clock;
-    server = apiserver::ApiServer::Create(std::move(options)).value();
-  }
+  ServerOver(store::Store* store_in, const Clock* clock)
+      : store(store_in), server(ServerOverStore(store, clock)) {}
   LocalClient Client(std::string manager) const {
     return LocalClient(server.get(), store, std::move(manager));
   }
