@@ -93,7 +93,7 @@ void StartShared(SharedServer* s, const std::string& data_dir, int pods) {
     Result<store::ObjectPtr> created =
         s->server->store().Create(Pods(), PodNamed(StoredPodName(i)));
     if (created.ok()) {
-      Json running = (*created)->json;
+      Json running = (*created)->document();
       running["status"] = PodTemplate()["status"];
       created = s->server->store().UpdateStatus(Pods(), std::move(running));
     }

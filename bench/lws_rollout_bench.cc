@@ -44,7 +44,7 @@ std::int64_t EventWrites(const LwsWorld& world) {
   auto events = world.user().List(client::kEvents, in_default);
   if (!events.ok()) return 0;
   for (const store::ObjectPtr& item : events->items) {
-    const api::Json& event = item->json;
+    const api::Json& event = item->document();
     auto count = event.find("count");
     writes += count != event.end() && count->is_number_integer() ? count->get<std::int64_t>() : 1;
   }

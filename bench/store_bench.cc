@@ -138,7 +138,7 @@ void BM_UpdateStatusWith100Watchers(benchmark::State& state) {
   std::vector<WatcherPtr> watchers;
   for (int i = 0; i < 100; ++i) watchers.push_back(*store->Watch(Pods(), {}));
   std::vector<WatchEvent> sink;
-  Json pod = (*store->Get(Pods(), "default", "vllm-0"))->json;
+  Json pod = (*store->Get(Pods(), "default", "vllm-0"))->document();
   std::int64_t n = 0;
   for (auto _ : state) {
     pod["status"]["podIP"] = "10.64.3." + std::to_string(n++ % 250);

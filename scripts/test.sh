@@ -18,6 +18,8 @@ fi
 bash scripts/install-deps.sh
 # Includes across layers first: a wrong one fails in a second, before the build.
 python3 scripts/check_layers.py
+# Stored objects' JSON read where a typed view should be (scripts/document_reads.txt).
+python3 scripts/check_documents.py
 # Formatting as .clang-format says (scripts/check_format.sh).
 bash scripts/check_format.sh
 # Paths relative to the checkout and no working directory in the hash: two checkouts (a clone,

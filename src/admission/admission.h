@@ -65,10 +65,7 @@ struct AdmissionRequest {
   template <api::Modeled T>
   Result<std::shared_ptr<const T>> OldTyped() const {
     if (old_version != nullptr) return store::DecodedView<T>(*old_version);
-    Result<T> decoded =
-        api::Decode<T>(*old_object, api::FieldPath(), {.drop_managed_fields = true});
-    if (!decoded.ok()) return decoded.status();
-    return std::make_shared<const T>(std::move(*decoded));
+    return store::DecodePrivateView<T>(*old_object);
   }
   // The chain's: forgotten whenever *object may have changed.
   TypedObject typed_object;

@@ -81,7 +81,7 @@ class AdmissionOldObjectTest : public store::testing::StoreTest {};
 TEST_F(AdmissionOldObjectTest, TheOldObjectIsTheStoredVersionsSharedView) {
   store::ObjectPtr stored = MustCreate(store::testing::Pods(), store::testing::Pod("p"));
   AdmissionRequest request;
-  request.old_object = &stored->json;
+  request.old_object = &stored->document();
   request.old_version = stored.get();
   Result<std::shared_ptr<const api::Pod>> old = request.OldTyped<api::Pod>();
   ASSERT_TRUE(old.ok()) << old.status().ToString();

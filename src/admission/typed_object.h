@@ -2,7 +2,7 @@
 //
 // The objects of an admission request decoded as API types, shared by every plugin that reads
 // them typed. One LWS write passes the LWS webhook twice (defaulting, then validation), and
-// without sharing each pass decoded the new object, and validation the old one too.
+// without sharing each pass would decode the new object, and validation the old one too.
 //
 //   - The new object: decoded at the first Typed<T>() after it last changed, then the same
 //     decoding for every later reader. The chain forgets it after each mutating plugin and

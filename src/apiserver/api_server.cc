@@ -181,11 +181,9 @@ Status ApiServer::LoadStoredCrds() {
   if (list.items.empty()) return Status::Ok();
   api::ResourceRegistry registry = served_at_start()->registry;
   for (const store::ObjectPtr& crd : list.items) {
-    Status added = registry.AddCustomResource(crd->json);
+    Status added = registry.AddCustomResource(crd->document());
     if (!added.ok()) {
-      Logger("apiserver")
-          ->warn("not serving stored CRD {}: {}", store::MetaString(crd->json, "name"),
-                 added.message());
+      Logger("apiserver")->warn("not serving stored CRD {}: {}", crd->name().name, added.message());
     }
   }
   ASSIGN_OR_RETURN(served_at_start(), BuildServed(std::move(registry)));

@@ -36,6 +36,7 @@
 #include "apiserver/http.h"
 #include "apiserver/openapi.h"
 #include "apiserver/request_target.h"
+#include "apiserver/shape_marks.h"
 #include "apiserver/webhook_admission.h"
 #include "apiserver/write_port.h"
 #include "base/clock.h"
@@ -78,6 +79,8 @@ struct ServedResources {
   std::map<std::string, std::shared_ptr<const api::StructuralSchema>> schemas;
   // List types for managedFields and apply, by GroupResource(): every resource.
   std::map<std::string, ListTypeProvider> list_types;
+  // The versions that passed the shape check under these list types (shape_marks.h).
+  mutable ShapeMarks shape_marks;
 };
 
 // Whether `target` addresses events.k8s.io/v1 events (served from core/v1, event_versions.h).

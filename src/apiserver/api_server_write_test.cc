@@ -228,7 +228,7 @@ TEST_F(ApiServerTest, CreatesAndBindingsKeepTheShapeCheck) {
                      const std::string& name) {
     const api::ResourceInfo* info = server_->served()->registry.Find(group, "v1", resource);
     auto stored = store_->Get(*info, "default", name);
-    return stored.ok() && ShapesChecked(**stored, server_->served());
+    return stored.ok() && ShapesChecked(*stored, server_->served());
   };
   ASSERT_EQ(Post(kPods, PodJson("p")).code, 201);
   EXPECT_TRUE(checked("", "pods", "p"));
@@ -333,18 +333,18 @@ TEST_F(ApiServerTest, UnreadVersionsMakeTheEntriesOfReadOnes) {
                {"target", {{"kind", "Node"}, {"name", "n1"}}}});
       },
       [&](const std::string& name) {
-        Json pod = live(name)->json;
+        Json pod = live(name)->document();
         pod["status"]["phase"] = "Running";
         pod["status"]["conditions"] = {{{"type", "Ready"}, {"status", "False"}}};
         write(name, "PUT", pods + "/" + name + "/status?fieldManager=kubelet", pod);
       },
       [&](const std::string& name) {
-        Json pod = live(name)->json;
+        Json pod = live(name)->document();
         pod["status"]["conditions"] = {{{"type", "Ready"}, {"status", "True"}}};
         write(name, "PUT", pods + "/" + name + "/status?fieldManager=kubelet", pod);
       },
       [&](const std::string& name) {
-        Json pod = live(name)->json;
+        Json pod = live(name)->document();
         pod["metadata"]["labels"]["role"] = "leader";
         write(name, "PUT", pods + "/" + name + "?fieldManager=lws", pod);
       },

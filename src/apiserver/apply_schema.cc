@@ -139,8 +139,8 @@ struct ShapeWalk {
       return;
     }
     for (const auto& [key, child] : value.items()) {
-      // Only objects and lists hold anything to check; most fields are scalars, and building
-      // their path elements was most of the walk.
+      // Only objects and lists hold anything to check; most fields are scalars, and no path
+      // element is built for them.
       if (!child.is_object() && !child.is_array()) continue;
       PathElement pe = PathElement::Field(key);
       const FieldSet* below = nullptr;

@@ -248,7 +248,7 @@ class Walker {
     if (skip == nullptr && a != nullptr && b != nullptr && SameKeysInOrder(*a, *b, list)) {
       // Items pair up by position: neither list needs an index by key, and an item equal to
       // its partner (most of them: a status write changes a condition or two) needs no path
-      // element. Indexing both lists was most of comparing a pod's status.
+      // element.
       for (std::size_t i = 0; i < a->size(); ++i) {
         const Json& item_before = (*a)[i];
         const Json& item_after = (*b)[i];

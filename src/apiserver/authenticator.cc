@@ -98,12 +98,12 @@ Status Authenticator::StillBound(const TokenClaims& claims) const {
                     fmt::format("invalid bearer token, {} {}/{} has been deleted", resource,
                                 claims.namespace_, name));
     }
-    if (store::MetaString((*object)->json, "uid") != uid) {
-      return Status(Code::kUnauthorized, fmt::format("invalid bearer token, {} {}/{} has been "
-                                                     "deleted and created again "
-                                                     "(uid {} is not {})",
-                                                     resource, claims.namespace_, name, uid,
-                                                     store::MetaString((*object)->json, "uid")));
+    if ((*object)->uid() != uid) {
+      return Status(Code::kUnauthorized,
+                    fmt::format("invalid bearer token, {} {}/{} has been "
+                                "deleted and created again "
+                                "(uid {} is not {})",
+                                resource, claims.namespace_, name, uid, (*object)->uid()));
     }
     return Status::Ok();
   };
@@ -165,7 +165,7 @@ Result<Json> Authenticator::IssueToken(const std::string& namespace_, const std:
   claims.expires_at = claims.issued_at + std::chrono::seconds(lifetime);
   claims.namespace_ = namespace_;
   claims.service_account = name;
-  claims.service_account_uid = store::MetaString((*account)->json, "uid");
+  claims.service_account_uid = (*account)->uid();
   const Json& bound = api::ChildOrNull(spec, "boundObjectRef");
   if (bound.is_object()) {
     claims.bound_kind = api::StringMember(bound, "kind");
@@ -180,7 +180,7 @@ Result<Json> Authenticator::IssueToken(const std::string& namespace_, const std:
     Result<store::ObjectPtr> object =
         store_->Get(BuiltinResource("", resource), namespace_, claims.bound_name);
     if (!object.ok()) return NotFound(resource, claims.bound_name);
-    claims.bound_uid = store::MetaString((*object)->json, "uid");
+    claims.bound_uid = (*object)->uid();
   }
   claims.id = store_->ReserveUid();
   request["metadata"] = {{"name", name},

@@ -37,7 +37,7 @@ std::shared_ptr<const RbacPolicy> Authorizer::Policy() const {
                                                    &objects.role_bindings,
                                                    &objects.cluster_role_bindings};
   for (std::size_t i = 0; i < lists.size(); ++i) {
-    for (const store::ObjectPtr& item : lists[i].items) into[i]->push_back(&item->json);
+    for (const store::ObjectPtr& item : lists[i].items) into[i]->push_back(&item->document());
   }
   std::shared_ptr<const RbacPolicy> policy = RbacPolicy::Build(objects);
   MutexLock lock(&mu_);

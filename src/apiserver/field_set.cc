@@ -159,7 +159,7 @@ std::size_t FieldSet::size() const {
 
 // Builds the object in place, key by key at the end: the elements come in an order close to
 // the keys' (fields first, then keys and values), so most insertions find their place at once,
-// and no node is built twice (the member {} of an element that also has children was).
+// and no node is built twice (not even the member {} of an element that also has children).
 Json FieldSet::ToFieldsV1() const {
   Json out = Json::object();
   auto& object = out.get_ref<Json::object_t&>();

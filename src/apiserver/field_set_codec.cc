@@ -165,8 +165,8 @@ int CompareValues(const Json& a, const Json& b) {
       return Sign(la.size(), lb.size());
     }
     case 4: {
-      // The maps themselves, not items(): the proxy cost more than the comparisons (list item
-      // keys are compared this way on every lookup of a field set).
+      // The maps themselves, not items(): no iteration proxy per member (list item keys are
+      // compared this way on every lookup of a field set).
       const auto& ma = a.get_ref<const Json::object_t&>();
       const auto& mb = b.get_ref<const Json::object_t&>();
       auto ia = ma.begin(), ib = mb.begin();

@@ -2,8 +2,8 @@
 //
 // A managedFields entry's FieldsV1 read and edited as the JSON it is stored as, without decoding
 // it into a FieldSet: recording a write (managed_fields_record.cc) edits the writer's entry in
-// place and leaves the entries the write cannot touch as they were. Decoding and encoding the
-// entries was most of the cost of a kubelet's status write.
+// place and leaves the entries the write cannot touch as they were, so that recording a write
+// costs what the write changes rather than a decode and encode of every entry.
 //
 // FieldsV1 spells each path element one way (PathElement::Serialize), except keys and values
 // ("k:" and "v:" elements), whose fields may come in any order. Where such an element could be

@@ -63,7 +63,7 @@ Status RequestHandler::CheckNamespaceExists() {
   const api::ResourceInfo* namespaces = served_->registry.Find("", "v1", "namespaces");
   Result<store::ObjectPtr> ns = store_->Get(*namespaces, "", target_.namespace_);
   if (!ns.ok()) return NotFoundError(*namespaces, target_.namespace_);
-  if (!(*ns)->json["metadata"].value("deletionTimestamp", Json()).is_null()) {
+  if (!(*ns)->document()["metadata"].value("deletionTimestamp", Json()).is_null()) {
     const std::string name = target_.name.empty() ? body_name_ : target_.name;
     return Status(Code::kForbidden,
                   info_->GroupResource() + " " + api::GoQuote(name) +
@@ -101,7 +101,8 @@ bool RequestHandler::StoresOnlyUntracked(const store::StoredObject* current, con
   // kind with /status ignores; of what it tracks, it changes only the deletion fields (removed
   // on create, the live ones kept on update).
   static const Json kNone;
-  const Json& live_meta = current != nullptr ? api::ChildOrNull(current->json, "metadata") : kNone;
+  const Json& live_meta =
+      current != nullptr ? api::ChildOrNull(current->document(), "metadata") : kNone;
   const Json& meta = api::ChildOrNull(updated, "metadata");
   for (const char* field : {"deletionTimestamp", "deletionGracePeriodSeconds"}) {
     if (api::ChildOrNull(meta, field) != api::ChildOrNull(live_meta, field)) return false;
@@ -130,17 +131,17 @@ Result<store::ObjectPtr> RequestHandler::CreateWithSideEffects(
   // status by the initial one: checked still, when that status holds no list. A CRD's status
   // and a Service's cluster IPs are written after the check: not marked.
   if (shapes_checked && !IsCrd(*info_) && !AllocatesClusterIp(*info_) &&
-      HoldsNoList(api::ChildOrNull(created->json, "status"))) {
-    MarkShapesChecked(*created, served_);
+      HoldsNoList(api::ChildOrNull(created->document(), "status"))) {
+    MarkShapesChecked(created, served_);
   }
   return created;
 }
 
 Result<store::ObjectPtr> RequestHandler::EstablishCrd(const store::ObjectPtr& crd) {
-  Json updated = crd->json;
-  updated["status"] = EstablishedStatus(crd->json, now_);
+  Json updated = crd->document();
+  updated["status"] = EstablishedStatus(crd->document(), now_);
   ASSIGN_OR_RETURN(store::ObjectPtr stored, store_->UpdateStatus(*info_, std::move(updated)));
-  RETURN_IF_ERROR(server_->ApplyCrdChange(&stored->json, ""));
+  RETURN_IF_ERROR(server_->ApplyCrdChange(&stored->document(), ""));
   return stored;
 }
 
@@ -175,8 +176,7 @@ Status RequestHandler::DeleteAllIn(const api::ResourceInfo& resource, const std:
   options.propagation_policy = "Background";
   for (const store::ObjectPtr& item : list.items) {
     Result<store::DeleteResult> deleted =
-        store_->Delete(resource, store::MetaString(item->json, "namespace"),
-                       store::MetaString(item->json, "name"), options);
+        store_->Delete(resource, item->name().namespace_, item->name().name, options);
     if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
   }
   return Status::Ok();
@@ -194,7 +194,7 @@ Status RequestHandler::AllocateClusterIp(Json* service) {
   std::set<std::string> used;
   ASSIGN_OR_RETURN(store::ListResult all, store_->List(*info_, {}));
   for (const store::ObjectPtr& item : all.items) {
-    used.insert(api::StringMember(item->json.value("spec", Json::object()), "clusterIP"));
+    used.insert(api::StringMember(item->document().value("spec", Json::object()), "clusterIP"));
   }
   // 10.96.0.0/12 as kubeadm's default service CIDR; .1 is the kubernetes service's, the first
   // few are left for cluster DNS as on kubeadm clusters.

@@ -48,9 +48,9 @@ Result<Answer> RequestHandler::Eviction() {
       store::ListOptions list_options;
       list_options.namespace_ = target_.namespace_;
       ASSIGN_OR_RETURN(store::ListResult list, store_->List(*budgets_info, list_options));
-      for (const store::ObjectPtr& budget : list.items) budgets.push_back(budget->json);
+      for (const store::ObjectPtr& budget : list.items) budgets.push_back(budget->document());
     }
-    api::EvictionPlan plan = api::PlanEviction(pod->json, budgets, options.dry_run, now_);
+    api::EvictionPlan plan = api::PlanEviction(pod->document(), budgets, options.dry_run, now_);
     if (plan.action == api::EvictionPlan::Action::kRefuse) {
       return EvictionRefusal(plan.refusal, plan.retry_after_seconds);
     }
@@ -68,7 +68,8 @@ Result<Answer> RequestHandler::Eviction() {
     const bool added_precondition =
         plan.require_pod_resource_version && !pod_options.precondition_resource_version;
     if (added_precondition) {
-      pod_options.precondition_resource_version = store::MetaString(pod->json, "resourceVersion");
+      pod_options.precondition_resource_version =
+          store::MetaString(pod->document(), "resourceVersion");
     }
     RETURN_IF_ERROR(AdmitDelete(*pod, pod_options.dry_run));
     Result<store::DeleteResult> deleted =

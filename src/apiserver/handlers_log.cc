@@ -74,7 +74,7 @@ Result<Answer> RequestHandler::PodLog() {
   if (!parsed.ok()) return parsed.status();
   const PodLogOptions& options = *parsed;
   ASSIGN_OR_RETURN(store::ObjectPtr object, store_->Get(*info_, target_.namespace_, target_.name));
-  const Json& pod = object->json;
+  const Json& pod = object->document();
   ASSIGN_OR_RETURN(std::string container, LogContainerName(pod, options.container));
   if (api::StringMember(api::ChildOrNull(pod, "spec"), "nodeName").empty())
     return Answer(TextResponse(""));

@@ -80,7 +80,7 @@ Result<Answer> RequestHandler::Scale() {
   const std::string& method = request_.method;
   if (method != "GET" && method != "PUT" && method != "PATCH") return MethodNotAllowedError();
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
-  Json scale = ScaleOf(*info_, current->json);
+  Json scale = ScaleOf(*info_, current->document());
   if (method == "GET") return JsonResponse(200, scale);
 
   Json wanted;
@@ -124,7 +124,7 @@ Result<Answer> RequestHandler::Scale() {
   RETURN_IF_ERROR(PrepareForWrite(&object, &live, "scale", current.get()));
   object = WithManagedFields(live, std::move(object), "scale");
   ASSIGN_OR_RETURN(store::ObjectPtr stored, StoreUpdate(std::move(object), false));
-  return JsonResponse(200, ScaleOf(*info_, stored->json));
+  return JsonResponse(200, ScaleOf(*info_, stored->document()));
 }
 
 namespace {
@@ -181,16 +181,18 @@ Result<Answer> RequestHandler::Binding() {
     return api::InvalidStatus("Binding", target_.name, errors);
   }
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
-  if (std::string failed = FailedBindingPrecondition(binding, current->json); !failed.empty()) {
+  if (std::string failed = FailedBindingPrecondition(binding, current->document());
+      !failed.empty()) {
     return ConflictError(*info_, target_.name, failed);
   }
-  std::string assigned = api::StringMember(api::ChildOrNull(current->json, "spec"), "nodeName");
+  std::string assigned =
+      api::StringMember(api::ChildOrNull(current->document(), "spec"), "nodeName");
   if (!assigned.empty()) {
     return ConflictError(
         *info_, target_.name,
         "pod " + target_.name + " is already assigned to node " + api::GoQuote(assigned));
   }
-  const Json& meta = api::ChildOrNull(current->json, "metadata");
+  const Json& meta = api::ChildOrNull(current->document(), "metadata");
   if (!api::ChildOrNull(meta, "deletionTimestamp").is_null()) {
     return ConflictError(*info_, target_.name,
                          "pod " + target_.name + " is being deleted, cannot be assigned to a host");
@@ -198,7 +200,7 @@ Result<Answer> RequestHandler::Binding() {
   // One write, as the binding registry's GuaranteedUpdate makes it: the node, the binding's
   // annotations and the PodScheduled condition. Like upstream's, it bypasses the pod strategy
   // and the field manager, so managedFields stay as they were.
-  Json pod = current->json;
+  Json pod = current->document();
   pod["spec"]["nodeName"] = node;
   const Json& annotations = api::ChildOrNull(api::ChildOrNull(binding, "metadata"), "annotations");
   if (annotations.is_object()) {
@@ -213,7 +215,7 @@ Result<Answer> RequestHandler::Binding() {
   options.managed_fields = store::KeptEntries(current);
   ASSIGN_OR_RETURN(store::ObjectPtr bound, store_->Update(*info_, std::move(pod), options));
   // A string, string annotations and a condition keyed by its type: a checked pod stays checked.
-  if (ShapesChecked(*current, served_)) MarkShapesChecked(*bound, served_);
+  if (ShapesChecked(current, served_)) MarkShapesChecked(bound, served_);
   return JsonResponse(201, {{"kind", "Status"},
                             {"apiVersion", "v1"},
                             {"metadata", Json::object()},

@@ -26,24 +26,19 @@ namespace {
 // resourceVersion, so any other live version is a conflict.
 bool PinnedTo(const Json& object, const store::StoredObject& current) {
   const std::string rv = store::MetaString(object, "resourceVersion");
-  return !rv.empty() && rv == std::to_string(current.resource_version);
+  return !rv.empty() && rv == std::to_string(current.resource_version());
 }
 
 }  // namespace
 
-// The mark is kept in the version's view slots and points at the ServedResources whose list
-// types it was checked under: a CRD change makes a new snapshot, so old marks stop counting and
-// the next write checks again.
-struct ShapesCheckedMark {};
-
-bool ShapesChecked(const store::StoredObject& version,
+bool ShapesChecked(const store::ObjectPtr& version,
                    const std::shared_ptr<const ServedResources>& served) {
-  return served != nullptr && version.FindView(typeid(ShapesCheckedMark)) == served;
+  return served != nullptr && served->shape_marks.Marked(version);
 }
 
-void MarkShapesChecked(const store::StoredObject& version,
+void MarkShapesChecked(const store::ObjectPtr& version,
                        const std::shared_ptr<const ServedResources>& served) {
-  version.KeepView(typeid(ShapesCheckedMark), served);
+  if (served != nullptr) served->shape_marks.Mark(version);
 }
 
 FieldManagerScope RequestHandler::ManagerScope(std::string_view subresource) const {
@@ -67,7 +62,7 @@ Json RequestHandler::WithManagedFields(const Json& old, Json updated,
 store::NewEntries RequestHandler::RecordWrite(const store::ObjectPtr& current, Json* updated,
                                               std::string_view subresource, bool* shapes_checked) {
   FieldManagerScope scope = ManagerScope(subresource);
-  if (current != nullptr) scope.live_shapes_checked = ShapesChecked(*current, served_);
+  if (current != nullptr) scope.live_shapes_checked = ShapesChecked(current, served_);
   return RecordOrDeferManagedFields(current, updated, scope,
                                     StoresOnlyUntracked(current.get(), *updated, subresource),
                                     shapes_checked);
@@ -92,7 +87,7 @@ Result<store::ObjectPtr> RequestHandler::StoreUpdate(
   options.managed_fields = std::move(managed_fields);
   if (status_only) return store_->UpdateStatus(*info_, std::move(object), options);
   ASSIGN_OR_RETURN(store::ObjectPtr stored, store_->Update(*info_, std::move(object), options));
-  if (!options.dry_run) RETURN_IF_ERROR(AfterWrite(stored->json, false));
+  if (!options.dry_run) RETURN_IF_ERROR(AfterWrite(stored->document(), false));
   return stored;
 }
 
@@ -102,7 +97,7 @@ Result<Answer> RequestHandler::Update(bool status_only) {
   // namespaces/finalize is routed here too: it names itself in managedFields and takes
   // spec.finalizers from the body (DecodeForWrite).
   std::string_view sub = status_only ? "status" : std::string_view(target_.subresource);
-  RETURN_IF_ERROR(PrepareForWrite(&object, &current->json, sub, current.get()));
+  RETURN_IF_ERROR(PrepareForWrite(&object, &current->document(), sub, current.get()));
   bool shapes_checked = false;
   store::NewEntries entries = RecordWrite(current, &object, sub, &shapes_checked);
   // The stored version is `object` over `current` (status writes take the rest from it), both
@@ -114,7 +109,7 @@ Result<Answer> RequestHandler::Update(bool status_only) {
   if (!status_only || entries.deferred || !entries.made.empty()) given = std::move(entries);
   ASSIGN_OR_RETURN(store::ObjectPtr stored,
                    StoreUpdate(std::move(object), status_only, std::move(given)));
-  if (shapes_checked) MarkShapesChecked(*stored, served_);
+  if (shapes_checked) MarkShapesChecked(stored, served_);
   return ObjectResponse(200, stored);
 }
 
@@ -144,10 +139,11 @@ Result<Answer> RequestHandler::Delete() {
   ASSIGN_OR_RETURN(store::DeleteOptions options, store::ParseDeleteOptions(body));
   ASSIGN_OR_RETURN(store::ObjectPtr current, store_->Get(*info_, target_.namespace_, target_.name));
   RETURN_IF_ERROR(AdmitDelete(*current, options.dry_run));
-  if (!options.dry_run) RETURN_IF_ERROR(BeforeDelete(current->json));
+  if (!options.dry_run) RETURN_IF_ERROR(BeforeDelete(current->document()));
   ASSIGN_OR_RETURN(store::DeleteResult result,
                    store_->Delete(*info_, target_.namespace_, target_.name, options));
-  if (result.deleted && !options.dry_run) RETURN_IF_ERROR(AfterWrite(result.object->json, true));
+  if (result.deleted && !options.dry_run)
+    RETURN_IF_ERROR(AfterWrite(result.object->document(), true));
   // When the answer is the object, it is the stored version itself (an in-process caller then
   // shares it instead of parsing its bytes).
   if (!result.deleted || store::ReturnsDeletedObject(*info_))
@@ -173,8 +169,7 @@ Result<Answer> RequestHandler::DeleteCollection() {
   for (const store::ObjectPtr& item : list.items) {
     RETURN_IF_ERROR(AdmitDelete(*item, options.dry_run));
     Result<store::DeleteResult> result =
-        store_->Delete(*info_, store::MetaString(item->json, "namespace"),
-                       store::MetaString(item->json, "name"), options);
+        store_->Delete(*info_, item->name().namespace_, item->name().name, options);
     if (!result.ok()) {
       if (result.status().code() == Code::kNotFound) continue;  // raced with another delete
       return result.status();

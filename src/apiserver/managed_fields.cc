@@ -145,7 +145,7 @@ void SetManagedFields(Json* object, const ManagedFieldSets& managed) {
 
 LiveEntries LiveEntries::Of(const store::StoredObject& version) {
   if (!version.managed_fields().empty()) return LiveEntries(version.managed_fields());
-  return LiveEntries(ManagedFieldsOf(version.json));
+  return LiveEntries(ManagedFieldsOf(version.document()));
 }
 
 std::size_t LiveEntries::size() const {

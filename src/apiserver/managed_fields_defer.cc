@@ -58,7 +58,8 @@ LiveEntries LiveOf(const store::ObjectPtr& current) {
 
 // The `before` of a write over `current` (null on create).
 const Json& BeforeOf(const store::ObjectPtr& current) {
-  return current != nullptr && current->json.is_object() ? current->json : EmptyObject();
+  return current != nullptr && current->document().is_object() ? current->document()
+                                                               : EmptyObject();
 }
 
 // What the maker runs on the version the store made: RecordManagedFields past its checks.
@@ -91,8 +92,8 @@ store::NewEntries RecordOrDeferManagedFields(const store::ObjectPtr& current, Js
                      store::MayDeferAfter(current.get());
   if (!defer) {
     static const Json kNone;
-    return RecordManagedFields(current != nullptr ? current->json : kNone, LiveOf(current), updated,
-                               scope, shapes_checked);
+    return RecordManagedFields(current != nullptr ? current->document() : kNone, LiveOf(current),
+                               updated, scope, shapes_checked);
   }
   if (!StripAndCheckShapes(BeforeOf(current), updated, scope, shapes_checked)) {
     return store::ManagedEntries{};

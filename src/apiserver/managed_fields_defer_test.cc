@@ -79,7 +79,7 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, DeferredEntriesAreTheImmediateOnes, ()
   // A new object, or the live one edited as a controller edits what it read.
   Json body = GenObject();
   if (current != nullptr && *rc::gen::arbitrary<bool>()) {
-    Json edited = current->json;
+    Json edited = current->document();
     if (*rc::gen::arbitrary<bool>()) edited["spec"] = body["spec"];
     if (*rc::gen::arbitrary<bool>()) edited["status"] = GenStatus();
     if (*rc::gen::arbitrary<bool>()) edited["metadata"]["labels"]["b"] = "2";
@@ -89,15 +89,15 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, DeferredEntriesAreTheImmediateOnes, ()
   // fields, which a main-resource write tracks, and so does a StatefulSet's status write, which
   // takes the body's metadata (api::StatusWriteOf).
   static const Json kNone;
-  const Json& live_meta = current ? current->json["metadata"] : kNone;
+  const Json& live_meta = current ? current->document()["metadata"] : kNone;
   const bool same_deletion = api::ChildOrNull(body["metadata"], "deletionGracePeriodSeconds") ==
                              api::ChildOrNull(live_meta, "deletionGracePeriodSeconds");
   const bool may_defer = *rc::gen::arbitrary<bool>() && same_deletion;
 
   Json now_body = body;
   store::ManagedEntries now = RecordManagedFields(
-      current ? current->json : kNone, current ? LiveEntries::Of(*current) : LiveEntries(kNone),
-      &now_body, scope);
+      current ? current->document() : kNone,
+      current ? LiveEntries::Of(*current) : LiveEntries(kNone), &now_body, scope);
   // RequestHandler::Update: a status write left with no entries keeps the live ones.
   if (subresource == "status" && now.empty()) now = current->managed_fields();
 
@@ -121,7 +121,7 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, DeferredEntriesAreTheImmediateOnes, ()
     stored = std::move(*prepared);
   } else {
     Result<Json> prepared =
-        store::PrepareForUpdate(info, current->json, later_body, subresource == "status");
+        store::PrepareForUpdate(info, current->document(), later_body, subresource == "status");
     RC_ASSERT(prepared.ok());
     stored = std::move(*prepared);
   }
@@ -139,7 +139,7 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, TheLiveShortcutsRecordWhatRecordUpdate
   const std::string subresource = *rc::gen::element<std::string>("", "status");
   const FieldManagerScope scope = testing::Scope(
       *rc::gen::element<std::string>("creator", "editor", "status-writer", "new"), 5, subresource);
-  Json body = current->json;
+  Json body = current->document();
   const Json generated = GenObject();
   if (*rc::gen::arbitrary<bool>()) body["spec"] = generated["spec"];
   if (*rc::gen::arbitrary<bool>()) body["status"] = GenStatus();
@@ -150,11 +150,11 @@ RC_GTEST_PROP(ManagedFieldsDeferProperty, TheLiveShortcutsRecordWhatRecordUpdate
 
   Json shortcut = body;
   const store::ManagedEntries via_live =
-      RecordManagedFields(current->json, LiveEntries::Of(*current), &shortcut, scope);
+      RecordManagedFields(current->document(), LiveEntries::Of(*current), &shortcut, scope);
   const ManagedFieldSets reference =
-      RecordUpdate(current->json, body,
+      RecordUpdate(current->document(), body,
                    ManagedFieldsForWrite(LiveEntries::Of(*current), body, subresource), scope);
-  RC_LOG() << "live " << current->json.dump() << "\nbody " << body.dump() << "\nshortcut "
+  RC_LOG() << "live " << current->document().dump() << "\nbody " << body.dump() << "\nshortcut "
            << EntriesJson(via_live) << "\nreference " << EncodeManagedFields(reference).dump()
            << "\n";
   RC_ASSERT(store::ManagedEntriesJson(via_live) == EncodeManagedFields(reference));
@@ -169,7 +169,7 @@ TEST(ManagedFieldsDeferTest, ChainsAreCutAtTheirBound) {
   ASSERT_TRUE(first.deferred);
   store::ObjectPtr version = store::MakeStoredObject(body, 1, std::move(*first.deferred));
   for (int rv = 2; rv <= store::kMaxDeferredDepth + 1; ++rv) {
-    Json next = version->json;
+    Json next = version->document();
     next["spec"]["replicas"] = rv;
     store::NewEntries entries =
         RecordOrDeferManagedFields(version, &next, testing::Scope("m", rv), true);

@@ -59,8 +59,8 @@ WriteChanges ChangesOf(const Json& before, const Json& after, const FieldManager
   return out;
 }
 
-// Takes a write's changes away from an entry (in place: copying every entry through Difference
-// was most of the cost of recording a write). True when the entry owns nothing any more.
+// Takes a write's changes away from an entry in place: it runs on every write, and Difference
+// would copy the whole entry. True when the entry owns nothing any more.
 bool LoseChanges(FieldSet& fields, const WriteChanges& changes) {
   fields.Subtract(changes.changed);
   fields.Subtract(changes.removed);
@@ -98,8 +98,8 @@ void Take(ManagedFieldsEntry& entry, const FieldManagerScope& scope, FieldSet ta
 }
 
 // RecordUpdate of a create that starts from no entries: the writer's entry alone, its fields
-// written straight from the object. Building the set of every added path and encoding it was
-// most of the cost of a create.
+// written straight from the object, without building and encoding the set of every added path
+// (a create adds every path of the object).
 store::ManagedEntries RecordCreate(const Json& before, const Json& updated,
                                    const FieldManagerScope& scope) {
   FieldSet skip = UntrackedFields(before, updated, scope);
@@ -162,7 +162,7 @@ struct LiveEntry {
 
 // True when the write's changes leave the writer's entry `fields_v1` as it is: it removes
 // nothing, takes all it changes, and already owns all of that. The entry is then retimed
-// without decoding and re-encoding its fields. Most LWS status writes and about half of the
+// without decoding and re-encoding its fields. Most LWS status writes and many of the
 // StatefulSet controller's only modify counts and conditions their writer set before. The
 // kubelets' writes do not: they add fields (podIP) or remove fields their entry owns (a
 // condition's reason and message once the pod is ready), which EditedWriterFields handles.
@@ -172,10 +172,10 @@ bool KeepsWriterFields(const Json& fields_v1, const WriteChanges& changes, const
 }
 
 // The writer's entry `fields_v1` as RecordUpdate leaves it, edited as JSON, when the write takes
-// all it changes: less what it removed, plus what it changed. Decoding the entry into a FieldSet
-// and encoding it again was most of the cost of a kubelet's status write, whose writes add and
-// remove fields of the entry. nullopt when unsure of a key's spelling, or when the entry does
-// not read as FieldsV1 objects: the full path decides then.
+// all it changes: less what it removed, plus what it changed, without decoding the entry into a
+// FieldSet and encoding it again (the kubelets' status writes take this path: they add and
+// remove fields of their entry). nullopt when unsure of a key's spelling, or when
+// the entry does not read as FieldsV1 objects: the full path decides then.
 std::optional<Json> EditedWriterFields(const Json& fields_v1, const WriteChanges& changes,
                                        const FieldSet& taken) {
   if (taken.empty() || taken != changes.changed || !fields_v1.is_object() || fields_v1.empty()) {

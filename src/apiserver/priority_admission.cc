@@ -131,7 +131,7 @@ class PriorityAdmission final : public AdmissionPlugin {
     auto classes = std::make_shared<std::map<std::string, api::PriorityClassSettings>>();
     if (Result<store::ListResult> list = store_->List(resource_, store::ListOptions{}); list.ok()) {
       for (const store::ObjectPtr& item : list->items) {
-        const api::Json& json = item->json;
+        const api::Json& json = item->document();
         api::PriorityClassSettings c = api::ReadPriorityClass(json);
         // Stored classes were defaulted; an unset policy is the default one all the same.
         if (c.preemption_policy.empty()) c.preemption_policy = api::kPreemptLowerPriority;

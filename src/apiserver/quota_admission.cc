@@ -55,7 +55,8 @@ Result<std::int64_t> CountIn(store::Store* store, const api::ResourceInfo& resou
   options.namespace_ = namespace_;
   ASSIGN_OR_RETURN(store::ListResult list, store->List(resource, options));
   std::int64_t used = 0;
-  for (const store::ObjectPtr& item : list.items) used += Counts(resource, item->json) ? 1 : 0;
+  for (const store::ObjectPtr& item : list.items)
+    used += Counts(resource, item->document()) ? 1 : 0;
   return used;
 }
 
@@ -87,7 +88,7 @@ class QuotaAdmission final : public AdmissionPlugin {
     const std::vector<std::string> keys = KeysFor(*request.resource);
     std::optional<std::int64_t> used;  // counted once, when a quota names a key
     for (const store::ObjectPtr& quota : quotas.items) {
-      const Json& hard = api::ChildOrNull(api::ChildOrNull(quota->json, "spec"), "hard");
+      const Json& hard = api::ChildOrNull(api::ChildOrNull(quota->document(), "spec"), "hard");
       for (const std::string& key : keys) {
         auto limit = hard.is_object() ? hard.find(key) : hard.end();
         if (!hard.is_object() || limit == hard.end() || !limit->is_string()) continue;
@@ -97,8 +98,7 @@ class QuotaAdmission final : public AdmissionPlugin {
           ASSIGN_OR_RETURN(used, CountIn(store_, *request.resource, request.namespace_));
         }
         if (*used + 1 <= parsed->Value()) continue;
-        return Exceeded(request, store::MetaString(quota->json, "name"), key, *used,
-                        parsed->String());
+        return Exceeded(request, quota->name().name, key, *used, parsed->String());
       }
     }
     return Status::Ok();
@@ -187,8 +187,8 @@ std::shared_ptr<AdmissionPlugin> NewQuotaAdmission(store::Store* store) {
 Status RefreshQuotaStatus(store::Store* store, const api::ResourceRegistry& registry) {
   ASSIGN_OR_RETURN(store::ListResult quotas, QuotasIn(store, ""));
   for (const store::ObjectPtr& quota : quotas.items) {
-    const Json& hard = api::ChildOrNull(api::ChildOrNull(quota->json, "spec"), "hard");
-    const std::string namespace_ = store::MetaString(quota->json, "namespace");
+    const Json& hard = api::ChildOrNull(api::ChildOrNull(quota->document(), "spec"), "hard");
+    const std::string namespace_ = quota->name().namespace_;
     Json used = Json::object();
     if (hard.is_object()) {
       for (const auto& [key, limit] : hard.items()) {
@@ -201,8 +201,8 @@ Status RefreshQuotaStatus(store::Store* store, const api::ResourceRegistry& regi
       }
     }
     const Json status = {{"hard", hard.is_object() ? hard : Json::object()}, {"used", used}};
-    if (api::ChildOrNull(quota->json, "status") == status) continue;
-    Json updated = quota->json;
+    if (api::ChildOrNull(quota->document(), "status") == status) continue;
+    Json updated = quota->document();
     updated["status"] = status;
     // A conflict means someone wrote the quota meanwhile: the next pass sees it.
     if (Result<store::ObjectPtr> written =

@@ -46,9 +46,9 @@ enum class FieldValidation { kStrict, kWarn, kIgnore };
 // version it stored when that version passed the check, or provably would: the check looks only
 // at associative lists and depth, so adding scalars or flat maps to a checked object keeps it
 // checked.
-bool ShapesChecked(const store::StoredObject& version,
+bool ShapesChecked(const store::ObjectPtr& version,
                    const std::shared_ptr<const ServedResources>& served);
-void MarkShapesChecked(const store::StoredObject& version,
+void MarkShapesChecked(const store::ObjectPtr& version,
                        const std::shared_ptr<const ServedResources>& served);
 
 // A handler's answer as the write port gives it: the stored object, the document the handler

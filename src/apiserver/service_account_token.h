@@ -11,8 +11,8 @@
 // object) still exist with the uid it names: deleting the ServiceAccount
 // revokes its tokens, as upstream.
 //
-// The key (RSA 2048) is made when the first token is issued, since making one
-// costs a tenth of a second and most servers never issue a token; with a data
+// The key (RSA 2048) is made when the first token is issued, since generating
+// one is slow and most servers never issue a token; with a data
 // directory it is kept in sa.key (0600), so tokens outlive a restart. Signing
 // and verifying are pure; the object checks read the store.
 #pragma once

@@ -38,7 +38,7 @@ class WebhookSource {
     auto hooks = std::make_shared<std::vector<Webhook>>();
     // The store lists by name: upstream also orders configurations by name.
     for (const store::ObjectPtr& item : list->items) {
-      std::vector<Webhook> parsed = ParseWebhookConfiguration(item->json, type_);
+      std::vector<Webhook> parsed = ParseWebhookConfiguration(item->document(), type_);
       hooks->insert(hooks->end(), parsed.begin(), parsed.end());
     }
     MutexLock lock(&mu_);
@@ -125,7 +125,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     if (NeedsNamespaceLabels(hook, match) && !namespace_labels->has_value()) {
       const api::ResourceInfo& namespaces = BuiltinResource("", "namespaces");
       ASSIGN_OR_RETURN(store::ObjectPtr ns, options_.store->Get(namespaces, "", match.namespace_));
-      *namespace_labels = ObjectLabels(&ns->json);
+      *namespace_labels = ObjectLabels(&ns->document());
     }
     return ShouldCallWebhook(hook, match,
                              namespace_labels->has_value() ? &**namespace_labels : nullptr);

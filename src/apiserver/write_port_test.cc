@@ -42,33 +42,33 @@ class WritePortTest : public ApiServerTest {
 
 TEST_F(WritePortTest, EveryVerbStoresWhatTheHttpRequestWould) {
   store::ObjectPtr created = CreatePod("p").value();
-  EXPECT_EQ(created->json["metadata"]["name"], "p");
-  EXPECT_FALSE(created->json["metadata"]["uid"].get<std::string>().empty());
+  EXPECT_EQ(created->document()["metadata"]["name"], "p");
+  EXPECT_FALSE(created->document()["metadata"]["uid"].get<std::string>().empty());
   // The defaults of the pipeline: a created pod is Pending with the scheduler's name.
-  EXPECT_EQ(created->json["spec"]["schedulerName"], "default-scheduler");
-  EXPECT_EQ(created->json["status"]["phase"], "Pending");
+  EXPECT_EQ(created->document()["spec"]["schedulerName"], "default-scheduler");
+  EXPECT_EQ(created->document()["status"]["phase"], "Pending");
 
   WriteCall update = PodCall(WriteVerb::kUpdate, "p");
-  update.body = created->json;
+  update.body = created->document();
   update.body["metadata"]["labels"]["role"] = "leader";
   store::ObjectPtr updated = Write(std::move(update)).value();
-  EXPECT_EQ(updated->json["metadata"]["labels"]["role"], "leader");
-  EXPECT_GT(updated->resource_version, created->resource_version);
+  EXPECT_EQ(updated->document()["metadata"]["labels"]["role"], "leader");
+  EXPECT_GT(updated->resource_version(), created->resource_version());
 
   WriteCall merge = PodCall(WriteVerb::kPatch, "p");
   merge.patch_type = PatchType::kMerge;
   merge.body = {{"metadata", {{"annotations", {{"a", "1"}}}}}};
-  EXPECT_EQ(Write(std::move(merge)).value()->json["metadata"]["annotations"]["a"], "1");
+  EXPECT_EQ(Write(std::move(merge)).value()->document()["metadata"]["annotations"]["a"], "1");
 
   WriteCall json_patch = PodCall(WriteVerb::kPatch, "p");
   json_patch.patch_type = PatchType::kJson;
   json_patch.body = Json::array({{{"op", "add"}, {"path", "/metadata/labels/b"}, {"value", "2"}}});
-  EXPECT_EQ(Write(std::move(json_patch)).value()->json["metadata"]["labels"]["b"], "2");
+  EXPECT_EQ(Write(std::move(json_patch)).value()->document()["metadata"]["labels"]["b"], "2");
 
   WriteCall status = PodCall(WriteVerb::kPatch, "p", "status");
   status.patch_type = PatchType::kStrategic;
   status.body = {{"status", {{"phase", "Running"}}}};
-  EXPECT_EQ(Write(std::move(status)).value()->json["status"]["phase"], "Running");
+  EXPECT_EQ(Write(std::move(status)).value()->document()["status"]["phase"], "Running");
 
   // Server-side apply as the caller, forced: the caller owns what it applied.
   WriteCall apply = PodCall(WriteVerb::kPatch, "p");
@@ -99,8 +99,8 @@ TEST_F(WritePortTest, ASubresourceThatTakesItsOwnKindAnswersItsStatusDocument) {
                {"metadata", {{"name", "p"}}},
                {"target", {{"kind", "Node"}, {"name", "n1"}}}};
   store::ObjectPtr answer = Write(std::move(bind)).value();
-  EXPECT_EQ(answer->json["kind"], "Status");
-  EXPECT_EQ(answer->json["status"], "Success");
+  EXPECT_EQ(answer->document()["kind"], "Status");
+  EXPECT_EQ(answer->document()["status"], "Success");
   EXPECT_EQ(Get(std::string(kPods) + "/p").body["spec"]["nodeName"], "n1");
 }
 
@@ -174,7 +174,7 @@ TEST_F(WritePortTest, ADryRunStoresNothing) {
   call.body = PodJson("p");
   call.dry_run = true;
   store::ObjectPtr answer = Write(std::move(call)).value();
-  EXPECT_EQ(answer->json["metadata"]["name"], "p");
+  EXPECT_EQ(answer->document()["metadata"]["name"], "p");
   EXPECT_EQ(store_->CurrentResourceVersion(), before);
   EXPECT_EQ(Get(std::string(kPods) + "/p").code, 404);
 }
@@ -219,9 +219,9 @@ TEST_F(WritePortTest, AnEventsV1EventIsAnsweredInItsOwnVersion) {
                {"type", "Normal"}};
   WriteCall again = call;
   store::ObjectPtr answer = Write(std::move(call)).value();
-  EXPECT_EQ(answer->json["apiVersion"], "events.k8s.io/v1");
-  EXPECT_EQ(answer->json["note"], "a note");
-  EXPECT_GT(answer->resource_version, 0u);
+  EXPECT_EQ(answer->document()["apiVersion"], "events.k8s.io/v1");
+  EXPECT_EQ(answer->document()["note"], "a note");
+  EXPECT_GT(answer->resource_version(), 0u);
   EXPECT_EQ(Get("/api/v1/namespaces/default/events/e1").body["message"], "a note");
   // A refusal stays a Status, not an object made of the Status document.
   Result<store::ObjectPtr> refused = Write(std::move(again));

@@ -228,7 +228,7 @@ Status RequestHandler::ValidateForWrite(Json* object, const Json* old, std::stri
 }
 
 Status RequestHandler::AdmitDelete(const store::StoredObject& stored, bool dry_run) {
-  const Json& current = stored.json;
+  const Json& current = stored.document();
   const AdmissionChain& chain = server_->options_.admission;
   if (!chain.Handles(*info_, "")) return Status::Ok();
   AdmissionRequest admission;

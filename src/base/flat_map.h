@@ -3,12 +3,12 @@
 // A map held as one vector of (key, value) pairs sorted by key: the object type of api::Json, and
 // api::StringMap (labels, annotations, selectors).
 //
-// Why: nlohmann's default object is a std::map, one tree node per member. A simulated rollout
-// builds, compares, walks and frees millions of small JSON objects; with a node per member most of
-// its time went to the allocator and to cache misses walking scattered nodes (docs/performance.md,
-// "Flat JSON objects"). One contiguous vector per object makes an object one allocation, and
-// walking it a linear scan. Keys stay sorted with the same comparison as std::map, so iteration
-// order, and so every serialised object, is unchanged.
+// Why: nlohmann's default object is a std::map, one tree node per member: an allocation per
+// member, and a walk that follows scattered nodes. A simulated rollout builds, compares, walks and
+// frees millions of small JSON objects (docs/performance.md, "Flat JSON objects"). One contiguous
+// vector per object makes an object one allocation, and walking it a linear scan. Keys stay
+// sorted with the same comparison as std::map, so iteration order, and so every serialised
+// object, is unchanged.
 //
 // What differs from std::map, and what callers must keep in mind:
 // - Inserting a key moves the members after it, and may move all of them (reallocation); erasing

@@ -76,14 +76,14 @@ class ControlLoop {
     Result<store::ListResult> list = store_->List(*pods, {});
     if (!list.ok()) return;
     for (const store::ObjectPtr& pod : list->items) {
-      const api::Json& meta = pod->json["metadata"];
+      const api::Json& meta = pod->document()["metadata"];
       bool finalizers = meta.contains("finalizers") && !meta["finalizers"].empty();
       if (!meta.contains("deletionTimestamp") || finalizers) continue;
       client::DeleteOptions options;
       options.grace_period_seconds = 0;
-      options.precondition_uid = store::MetaString(pod->json, "uid");
-      (void)kubelet_client_.Delete(client::kPods, store::MetaString(pod->json, "namespace"),
-                                   store::MetaString(pod->json, "name"), options);
+      options.precondition_uid = pod->uid();
+      (void)kubelet_client_.Delete(client::kPods, pod->name().namespace_, pod->name().name,
+                                   options);
     }
   }
 

@@ -342,7 +342,7 @@ void Operator::ObserveRollout(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) {
     rollouts_.Forget(name.namespace_, name.name);
   } else if (event.type == store::EventType::kAdded || event.type == store::EventType::kModified) {
-    rollouts_.Observe(name.namespace_, name.name, op::RolloutSampleOf(event.object->json));
+    rollouts_.Observe(name.namespace_, name.name, op::RolloutSampleOf(event.object->document()));
   }
 }
 

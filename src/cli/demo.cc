@@ -15,7 +15,7 @@ using api::Json;
 
 template <class T>
 Result<T> DecodeStored(const store::ObjectPtr& object) {
-  return api::Decode<T>(object->json);
+  return api::Decode<T>(object->document());
 }
 
 // One snapshot of everything the view needs, straight from the store. A missing leader
@@ -156,10 +156,10 @@ Result<std::string> ChangeImage(const client::LocalClient& client, const Json& m
                                 const DemoOptions& options) {
   ASSIGN_OR_RETURN(store::ObjectPtr live, client.Get(client::kLeaderWorkerSets, ns, name));
   std::string image = options.new_image;
-  if (FirstImage(live->json) == image) image = FirstImage(manifest);
+  if (FirstImage(live->document()) == image) image = FirstImage(manifest);
   Result<store::ObjectPtr> patched =
       client.Patch(client::kLeaderWorkerSets, ns, name, client::PatchType::kMerge,
-                   ImagePatch(live->json, image));
+                   ImagePatch(live->document(), image));
   if (!patched.ok()) return patched.status();
   return image;
 }

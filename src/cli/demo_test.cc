@@ -47,7 +47,7 @@ class FakeController {
   void Converge() {
     Result<store::ObjectPtr> lws = client_.Get(kLeaderWorkerSets, "default", "demo");
     ASSERT_TRUE(lws.ok());
-    std::int64_t generation = (*lws)->json["metadata"]["generation"];
+    std::int64_t generation = (*lws)->document()["metadata"]["generation"];
     if (generation == converged_ || generation > max_generation) return;
     std::string hash = "hash-" + std::to_string(generation);
     Apply(kStatefulSets, StatefulSet("demo", hash, 4, {{api::kWorkerIndexLabel, "0"}}, Json()));
@@ -120,12 +120,12 @@ class FakeController {
   // generations.
   Json Apply(const client::Resource& resource, const Json& object) {
     Result<store::ObjectPtr> created = client_.Create(resource, object);
-    if (created.ok()) return (*created)->json;
+    if (created.ok()) return (*created)->document();
     EXPECT_EQ(created.status().code(), Code::kAlreadyExists) << created.status().ToString();
     Json labels = {{"metadata", {{"labels", object["metadata"]["labels"]}}}};
     return client_.Patch(resource, "default", object["metadata"]["name"], PatchType::kMerge, labels)
         .value()
-        ->json;
+        ->document();
   }
 
   void Patch(const client::Resource& resource, const std::string& name, const Json& status) {

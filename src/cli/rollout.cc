@@ -37,7 +37,7 @@ int Fail(std::ostream& err, const Status& status) {
 Result<api::LeaderWorkerSet> GetLws(const client::Client& client, const std::string& ns,
                                     const std::string& name) {
   ASSIGN_OR_RETURN(store::ObjectPtr object, client.Get(client::kLeaderWorkerSets, ns, name));
-  return api::Decode<api::LeaderWorkerSet>(object->json);
+  return api::Decode<api::LeaderWorkerSet>(object->document());
 }
 
 // The LWS's ControllerRevisions (labelled with its name and controlled by it).
@@ -50,7 +50,8 @@ Result<std::vector<api::ControllerRevision>> Revisions(const client::Client& cli
   ASSIGN_OR_RETURN(store::ListResult items, client.List(client::kControllerRevisions, list));
   std::vector<api::ControllerRevision> revisions;
   for (const store::ObjectPtr& item : items.items) {
-    ASSIGN_OR_RETURN(api::ControllerRevision r, api::Decode<api::ControllerRevision>(item->json));
+    ASSIGN_OR_RETURN(api::ControllerRevision r,
+                     api::Decode<api::ControllerRevision>(item->document()));
     revisions.push_back(std::move(r));
   }
   return revisions;

@@ -91,7 +91,7 @@ Status Serving::Listen() {
   http_options.bind_address = options_.bind;
   http_options.port = options_.port;
   http_options.threads = options_.threads;
-  // Handlers run on their own pools; a durable write no longer holds its thread while it waits
+  // Handlers run on their own pools; a durable write does not hold its thread while it waits
   // for the flush (base/deferred_ack.h), so these threads are only held by handlers that block
   // on something else: an admission webhook (up to its 30 s timeout) or a slow client's body.
   http_options.handler_threads = kHandlerThreads;

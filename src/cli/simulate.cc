@@ -99,11 +99,11 @@ Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
   ASSIGN_OR_RETURN(store::ObjectPtr lws,
                    client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
                                options.lws.substr(slash + 1)));
-  live.lws = lws->json;
+  live.lws = lws->document();
   ASSIGN_OR_RETURN(store::ListResult nodes, client->List(client::kNodes, {}));
-  for (const store::ObjectPtr& node : nodes.items) live.nodes.push_back(node->json);
+  for (const store::ObjectPtr& node : nodes.items) live.nodes.push_back(node->document());
   ASSIGN_OR_RETURN(store::ListResult pods, client->List(client::kPods, {}));
-  for (const store::ObjectPtr& pod : pods.items) live.pods.push_back(pod->json);
+  for (const store::ObjectPtr& pod : pods.items) live.pods.push_back(pod->document());
   return live;
 }
 

@@ -5,7 +5,7 @@
 //
 //   lws simulate SCENARIO.yaml [--seeds N | --seed S] [--jobs J] [--shard I/N]
 //                [-o table|json|yaml] [--report out.html] [--timeline out.svg]
-//   lws simulate merge SHARD.json...   [-o table|json|yaml]
+//   lws simulate merge SHARD.document()...   [-o table|json|yaml]
 //   lws simulate --from-cluster [--kubeconfig K] --lws NS/NAME --change PATCH.yaml
 //                [--horizon 6h] [--emit-scenario out.yaml] [the sweep flags above]
 //

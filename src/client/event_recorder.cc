@@ -175,7 +175,7 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
     if (patch) {
       Result<store::ObjectPtr> patched = client_->Patch(
           kEvents, ns, store::MetaString(event, "name"), client::PatchType::kStrategic, *patch);
-      if (patched.ok()) return (*patched)->json;
+      if (patched.ok()) return (*patched)->document();
       if (patched.status().code() != Code::kNotFound) return Failed(event, patched.status());
       event["metadata"].erase("resourceVersion");
     }
@@ -194,7 +194,7 @@ class EventRecorder::State : public std::enable_shared_from_this<EventRecorder::
       created = client_->Create(kEvents, attempt + 1 < kNameAttempts ? event : std::move(event));
     }
     if (!created.ok()) return Failed(event, created.status());
-    return (*created)->json;
+    return (*created)->document();
   }
 
   std::optional<Json> Failed(const Json& event, const Status& status) {

@@ -62,6 +62,11 @@ class EventRecorder {
   // "Binding"): events.k8s.io events carry it; the core/v1 recorder has none.
   void Record(const Json& object, const std::string& type, const std::string& reason,
               const std::string& message, const std::string& action = "");
+  // The same about a stored version.
+  void Record(const store::StoredObject& object, const std::string& type, const std::string& reason,
+              const std::string& message, const std::string& action = "") {
+    Record(object.document(), type, reason, message, action);
+  }
 
   // Events handed to Record, written or not.
   std::uint64_t recorded() const;

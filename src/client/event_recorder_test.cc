@@ -182,7 +182,7 @@ TEST(EventRecorder, EventsV1RecorderWritesSeries) {
                               {"metadata", {{"name", "a"}, {"namespace", "default"}}},
                               {"spec", {{"containers", {{{"name", "c"}, {"image", "i"}}}}}}})
           .value()
-          ->json;
+          ->document();
   EventRecorder recorder(&client, &cp.loop.clock(),
                          EventRecorderOptions{.component = "default-scheduler",
                                               .instance = "default-scheduler-n",
@@ -194,7 +194,7 @@ TEST(EventRecorder, EventsV1RecorderWritesSeries) {
   }
   auto events = client.List(kEvents).value();
   ASSERT_EQ(events.items.size(), 1u);
-  Json event = events.items[0]->json;
+  Json event = events.items[0]->document();
   EXPECT_EQ(event["series"]["count"], 2) << "only the second repeat is written at once";
   EXPECT_EQ(event["action"], "Scheduling");
   EXPECT_EQ(event["reportingComponent"], "default-scheduler");
@@ -204,7 +204,7 @@ TEST(EventRecorder, EventsV1RecorderWritesSeries) {
   // finishSeries runs every 6 minutes from the first record: at 12 minutes the series has not
   // been observed for 6, and is written a last time.
   cp.loop.RunFor(13min);
-  event = client.List(kEvents).value().items[0]->json;
+  event = client.List(kEvents).value().items[0]->document();
   EXPECT_EQ(event["series"]["count"], 5);
   EXPECT_EQ(recorder.recorded(), 5u);
 }
@@ -224,9 +224,9 @@ TEST(EventRecorder, CoreRecorderCountsRepeatsAndFiltersSpam) {
                   "create Pod web-0 in StatefulSet web successful");
   auto events = client.List(kEvents).value();
   ASSERT_EQ(events.items.size(), 1u);
-  EXPECT_EQ(events.items[0]->json["count"], 2);
-  EXPECT_EQ(events.items[0]->json["source"]["component"], "statefulset-controller");
-  EXPECT_FALSE(events.items[0]->json.contains("action"));
+  EXPECT_EQ(events.items[0]->document()["count"], 2);
+  EXPECT_EQ(events.items[0]->document()["source"]["component"], "statefulset-controller");
+  EXPECT_FALSE(events.items[0]->document().contains("action"));
   for (int i = 1; i < 40; ++i) {
     recorder.Record(set, "Normal", "SuccessfulCreate",
                     fmt::format("create Pod web-{} in StatefulSet web successful", i));
@@ -237,9 +237,9 @@ TEST(EventRecorder, CoreRecorderCountsRepeatsAndFiltersSpam) {
   std::int64_t written = 0;
   bool combined = false;
   for (const auto& e : events.items) {
-    written += e->json["count"].get<std::int64_t>();
+    written += e->document()["count"].get<std::int64_t>();
     combined |=
-        e->json["message"].get<std::string>().rfind("(combined from similar events)", 0) == 0;
+        e->document()["message"].get<std::string>().rfind("(combined from similar events)", 0) == 0;
   }
   EXPECT_TRUE(combined);
   EXPECT_EQ(events.items.size(), 10u);  // web-0..8 and one aggregate

@@ -133,7 +133,7 @@ TEST(FaultyClient, DelayedWatchKeepsItsOrder) {
   const Time start = cp.loop.Now();
   std::vector<std::uint64_t> versions;
   auto sub = client.Watch(&cp.loop, kPods, "default", [&](const store::WatchEvent& e) {
-    versions.push_back(e.object->resource_version);
+    versions.push_back(e.object->resource_version());
     log.at.push_back(std::chrono::duration<double>(cp.loop.Now() - start).count());
   });
   ASSERT_TRUE(sub.ok());
@@ -155,7 +155,7 @@ TEST(FaultyClient, DroppedWatchRelistsWithoutLosingADeletion) {
   Informer informer(&cp.loop, &client, kPods, "default");
   std::vector<std::string> deleted;
   informer.AddHandler([&](const store::ObjectPtr& old, const store::ObjectPtr& now) {
-    if (now == nullptr) deleted.push_back(old->json["metadata"]["name"]);
+    if (now == nullptr) deleted.push_back(old->document()["metadata"]["name"]);
   });
   ASSERT_TRUE(informer.Start().ok());
   ASSERT_TRUE(local.Create(kPods, Pod("a")).ok());

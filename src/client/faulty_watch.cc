@@ -117,7 +117,7 @@ class FaultyWatch : public std::enable_shared_from_this<FaultyWatch> {
   void Deliver(const std::vector<store::WatchEvent>& events) {
     for (const store::WatchEvent& event : events) {
       if (stopped_) return;  // a handler stopped the watch
-      store::ObjectName key = WatchKey(event.object->json, resource_.namespaced);
+      store::ObjectName key = WatchKey(event.object->document(), resource_.namespaced);
       if (event.type == store::EventType::kDeleted) {
         delivered_.erase(key);
       } else {

@@ -26,10 +26,10 @@ void Informer::OnEvent(const store::WatchEvent& event) {
 void Informer::Deliver(const store::WatchEvent& event) {
   store::ObjectName key = event.object->name();
   if (!resource_.namespaced) key.namespace_.clear();
-  last_rv_ = event.object->resource_version;
+  last_rv_ = event.object->resource_version();
   store::ObjectPtr old;
   store::ObjectPtr now;
-  // One search serves the read and the write: a second lookup by name cost every event.
+  // One search per event serves the read and the write (the hint of emplace_hint).
   auto it = objects_.lower_bound(key);
   const bool known = it != objects_.end() && it->first == key;
   if (known) old = it->second;
@@ -38,7 +38,7 @@ void Informer::Deliver(const store::WatchEvent& event) {
     objects_.erase(it);
   } else {
     // Older states can come again after a watch restart from a list; keep the newest.
-    if (old && old->resource_version >= event.object->resource_version) return;
+    if (old && old->resource_version() >= event.object->resource_version()) return;
     now = event.object;
     if (known) {
       it->second = now;
@@ -61,8 +61,8 @@ std::vector<store::ObjectPtr> Informer::Select(const std::string& ns,
   for (; it != objects_.end() && it->first.namespace_ == ns; ++it) {
     bool match = true;
     for (const auto& [key, value] : labels) {
-      auto found = it->second->labels.find(key);
-      if (found == it->second->labels.end() || found->second != value) {
+      auto found = it->second->labels().find(key);
+      if (found == it->second->labels().end() || found->second != value) {
         match = false;
         break;
       }

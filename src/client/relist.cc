@@ -15,12 +15,13 @@ std::vector<store::WatchEvent> RelistEvents(
     const std::vector<store::ObjectPtr>& listed, std::uint64_t list_resource_version,
     bool namespaced) {
   std::set<store::ObjectName> present;
-  for (const store::ObjectPtr& object : listed) present.insert(WatchKey(object->json, namespaced));
+  for (const store::ObjectPtr& object : listed)
+    present.insert(WatchKey(object->document(), namespaced));
   std::vector<store::WatchEvent> events;
   for (const auto& [key, object] : known) {
     if (present.count(key)) continue;
-    events.push_back(
-        {store::EventType::kDeleted, store::MakeStoredObject(object->json, list_resource_version)});
+    events.push_back({store::EventType::kDeleted,
+                      store::MakeStoredObject(object->document(), list_resource_version)});
   }
   for (const store::ObjectPtr& object : listed) {
     events.push_back({store::EventType::kAdded, object});

@@ -19,10 +19,10 @@ TEST(RelistEventsTest, DeletesWhatVanishedThenAddsWhatIsListed) {
   std::vector<store::WatchEvent> events = RelistEvents(known, listed, 10, /*namespaced=*/true);
   ASSERT_EQ(events.size(), 4u);
   EXPECT_EQ(events[0].type, store::EventType::kDeleted);
-  EXPECT_EQ(events[0].object->json["metadata"]["name"], "gone");
-  EXPECT_EQ(events[0].object->resource_version, 10u);  // the list's, so versions only grow
+  EXPECT_EQ(events[0].object->document()["metadata"]["name"], "gone");
+  EXPECT_EQ(events[0].object->resource_version(), 10u);  // the list's, so versions only grow
   EXPECT_EQ(events[1].type, store::EventType::kDeleted);
-  EXPECT_EQ(events[1].object->json["metadata"]["namespace"], "b");
+  EXPECT_EQ(events[1].object->document()["metadata"]["namespace"], "b");
   EXPECT_EQ(events[2].type, store::EventType::kAdded);
   EXPECT_EQ(events[2].object, listed[0]);
   EXPECT_EQ(events[3].object, listed[1]);

@@ -89,7 +89,7 @@ struct SimCluster {
   int ReadyPods(const std::string& app) const {
     int ready = 0;
     for (const store::ObjectPtr& pod : Pods(app)) {
-      for (const api::Json& c : pod->json["status"].value("conditions", api::Json::array())) {
+      for (const api::Json& c : pod->document()["status"].value("conditions", api::Json::array())) {
         if (c.value("type", "") == "Ready" && c.value("status", "") == "True") ++ready;
       }
     }

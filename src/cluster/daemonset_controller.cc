@@ -22,8 +22,8 @@ OwnerController::Options QueueOptions() {
 // What decides where daemon pods run: the node's labels and spec (taints, unschedulable).
 bool PlacementChanged(const store::ObjectPtr& old, const store::ObjectPtr& now) {
   if (!old || !now) return true;
-  const api::Json& a = old->json;
-  const api::Json& b = now->json;
+  const api::Json& a = old->document();
+  const api::Json& b = now->document();
   return api::ChildOrNull(a, "spec") != api::ChildOrNull(b, "spec") ||
          api::ChildOrNull(api::ChildOrNull(a, "metadata"), "labels") !=
              api::ChildOrNull(api::ChildOrNull(b, "metadata"), "labels");
@@ -62,8 +62,7 @@ std::optional<Duration> DaemonSetController::Sync(const store::ObjectPtr& set_ob
       store::DecodedView<api::DaemonSet>(*set_object);
   if (!set.ok()) {
     Logger(std::string(kDaemonSetControllerName))
-        ->warn("{}: cannot decode: {}", store::MetaString(set_object->json, "name"),
-               set.status().message());
+        ->warn("{}: cannot decode: {}", set_object->name().name, set.status().message());
     return std::nullopt;
   }
   DaemonSetSnapshot snap;
@@ -81,7 +80,7 @@ std::optional<Duration> DaemonSetController::Sync(const store::ObjectPtr& set_ob
 
 std::optional<Duration> DaemonSetController::Apply(const store::ObjectPtr& set_object,
                                                    const DaemonSetPlan& plan) {
-  const api::Json& set_json = set_object->json;
+  const api::Json& set_json = set_object->document();
   const store::ObjectName key = store::NameOf(set_json);
   std::optional<Duration> requeue;
   for (const DaemonSetAction& action : plan.actions) {

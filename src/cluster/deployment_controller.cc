@@ -38,12 +38,12 @@ std::optional<store::ObjectName> DeploymentController::RecreateOwnerOf(
     const store::ObjectName& set_key) const {
   store::ObjectPtr set = queue_.controlled(kSets).Get(set_key.namespace_, set_key.name);
   if (!set) return std::nullopt;
-  std::optional<ControllerOf> owner = ControllingOwner(set->json, "Deployment");
+  std::optional<ControllerOf> owner = ControllingOwner(set->document(), "Deployment");
   if (!owner) return std::nullopt;
   store::ObjectPtr deployment = queue_.owners().Get(owner->owner.namespace_, owner->owner.name);
   if (!deployment) return std::nullopt;
   const api::Json& strategy =
-      api::ChildOrNull(api::ChildOrNull(deployment->json, "spec"), "strategy");
+      api::ChildOrNull(api::ChildOrNull(deployment->document(), "spec"), "strategy");
   const api::Json& type = api::ChildOrNull(strategy, "type");
   if (!type.is_string() || type.get_ref<const std::string&>() != api::kRecreateDeployment) {
     return std::nullopt;
@@ -55,8 +55,7 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
   Result<std::shared_ptr<const api::Deployment>> deployment =
       store::DecodedView<api::Deployment>(*object);
   if (!deployment.ok()) {
-    Log()->warn("{}: cannot decode: {}", store::MetaString(object->json, "name"),
-                deployment.status().message());
+    Log()->warn("{}: cannot decode: {}", object->name().name, deployment.status().message());
     return std::nullopt;
   }
   DeploymentSnapshot snap;
@@ -72,7 +71,7 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
     const api::ReplicaSet& decoded = snap.replica_sets.back();
     const store::ObjectName set_key{key.namespace_, decoded.metadata.name};
     for (const store::ObjectPtr& pod : queue_.Owned(kPods, set_key, decoded.metadata.uid)) {
-      if (!scheduler_json::IsTerminal(pod->json)) {
+      if (!scheduler_json::IsTerminal(pod->document())) {
         snap.sets_with_running_pods.insert(decoded.metadata.uid);
         break;
       }
@@ -88,7 +87,7 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
 
 std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& object,
                                                     const DeploymentPlan& plan) {
-  const api::Json& json = object->json;
+  const api::Json& json = object->document();
   const store::ObjectName key = store::NameOf(json);
   std::optional<Duration> requeue;
   for (const DeploymentAction& action : plan.actions) {
@@ -149,17 +148,17 @@ std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& obje
 // in the cache is only a race.
 void DeploymentController::CountCollision(const store::ObjectPtr& object,
                                           const DeploymentPlan& plan, const std::string& set_name) {
-  const store::ObjectName key = store::NameOf(object->json);
+  const store::ObjectName key = object->name();
   Result<store::ObjectPtr> existing = client_->Get(client::kReplicaSets, key.namespace_, set_name);
   if (!existing.ok()) return;
-  std::optional<ControllerOf> owner = ControllingOwner((*existing)->json, "Deployment");
-  if (owner && owner->uid == store::MetaString(object->json, "uid")) return;
+  std::optional<ControllerOf> owner = ControllingOwner((*existing)->document(), "Deployment");
+  if (owner && owner->uid == object->uid()) return;
   api::DeploymentStatus status = plan.status;
   status.collision_count = status.collision_count.value_or(0) + 1;
   Log()->info("{}/{}: replica set {} exists and is not ours; collisionCount {}", key.namespace_,
               key.name, set_name, *status.collision_count);
   (void)client_->UpdateStatus(client::kDeployments,
-                              client::StatusWriteBody(object->json, api::Encode(status)));
+                              client::StatusWriteBody(object->document(), api::Encode(status)));
 }
 
 }  // namespace lws::cluster

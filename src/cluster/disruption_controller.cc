@@ -35,8 +35,7 @@ std::int64_t Replicas(const Json& workload) {
 store::ObjectPtr Referenced(const client::Informer& informer, const std::string& ns,
                             const Json& ref) {
   store::ObjectPtr object = informer.Get(ns, Str(ChildOrNull(ref, "name")));
-  if (!object ||
-      Str(ChildOrNull(object->json["metadata"], "uid")) != Str(ChildOrNull(ref, "uid"))) {
+  if (!object || object->uid() != Str(ChildOrNull(ref, "uid"))) {
     return nullptr;
   }
   return object;
@@ -98,7 +97,7 @@ void DisruptionController::RunPass() {
 
 void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
                                       std::optional<Time>* recheck) {
-  const Json& json = budget->json;
+  const Json& json = budget->document();
   if (!Str(ChildOrNull(ChildOrNull(json, "metadata"), "deletionTimestamp")).empty()) return;
   std::vector<CoveredPod> covered = CoveredPods(json);
   BudgetStatusPlan plan = PlanBudgetStatus(json, covered, loop_->Now());
@@ -110,7 +109,7 @@ void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
     if (event.pod.empty()) {
       recorder_.Record(json, event.type, event.reason, event.message);
     } else if (store::ObjectPtr pod = pods_->Get(budget->name().namespace_, event.pod)) {
-      recorder_.Record(pod->json, event.type, event.reason, event.message);
+      recorder_.Record(*pod, event.type, event.reason, event.message);
     }
   }
   if (plan.recheck && (!*recheck || *plan.recheck < **recheck)) *recheck = plan.recheck;
@@ -131,10 +130,10 @@ void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
 std::vector<CoveredPod> DisruptionController::CoveredPods(const Json& budget) const {
   std::vector<CoveredPod> covered;
   for (const auto& [key, pod] : pods_->objects()) {
-    if (!api::BudgetCoversPod(budget, pod->json)) continue;
+    if (!api::BudgetCoversPod(budget, pod->document())) continue;
     CoveredPod entry;
-    entry.pod = &pod->json;
-    FindController(pod->json, &entry);
+    entry.pod = &pod->document();
+    FindController(pod->document(), &entry);
     covered.push_back(std::move(entry));
   }
   return covered;
@@ -154,15 +153,15 @@ void DisruptionController::FindController(const Json& pod, CoveredPod* covered) 
   } else if (kind == "ReplicaSet") {
     found = Referenced(*replicasets_, ns, *ref);
     // A Deployment's ReplicaSet: the Deployment's scale counts (getPodDeployment).
-    const Json* owner = found ? ControllerRef(found->json) : nullptr;
+    const Json* owner = found ? ControllerRef(found->document()) : nullptr;
     if (owner != nullptr && Str(ChildOrNull(*owner, "kind")) == "Deployment") {
       found = Referenced(*deployments_, ns, *owner);
     }
   }
   if (!found) return;
   covered->controller = CoveredPod::Controller::kFound;
-  covered->controller_uid = Str(ChildOrNull(ChildOrNull(found->json, "metadata"), "uid"));
-  covered->controller_scale = Replicas(found->json);
+  covered->controller_uid = found->uid();
+  covered->controller_scale = Replicas(found->document());
 }
 
 }  // namespace lws::cluster

@@ -120,8 +120,8 @@ Result<bool> GarbageCollector::ApplyUpdate(const GcAction& action) {
   const client::Resource resource = client::ResourceOf(*action.resource);
   ASSIGN_OR_RETURN(store::ObjectPtr current,
                    client_->Get(resource, action.namespace_, action.name));
-  if (store::MetaString(current->json, "uid") != action.uid) return false;  // a namesake
-  Json edited = current->json;
+  if (current->uid() != action.uid) return false;  // a namesake
+  Json edited = current->document();
   if (!Edit(action, edited)) return false;
   RETURN_IF_ERROR(client_->Update(resource, std::move(edited)).status());
   return true;

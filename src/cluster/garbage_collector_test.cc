@@ -45,7 +45,7 @@ class GarbageCollectorTest : public StoreTest {
                const std::string& ns = "default") {
     auto got = store_->Get(info, ns, name);
     EXPECT_TRUE(got.ok()) << got.status().ToString();
-    return got.ok() ? (*got)->json : Json();
+    return got.ok() ? (*got)->document() : Json();
   }
 
   void MustDelete(const api::ResourceInfo& info, const std::string& name,
@@ -109,7 +109,7 @@ TEST_F(GarbageCollectorTest, DependentWithTwoOwnersLosesOnlyTheDanglingReference
   Json refs = Current(Pods(), "p")["metadata"]["ownerReferences"];
   ASSERT_EQ(refs.size(), 1u);
   EXPECT_EQ(refs[0]["name"], "b");
-  EXPECT_EQ(refs[0]["uid"], store::MetaString(b->json, "uid"));
+  EXPECT_EQ(refs[0]["uid"], b->uid());
 }
 
 TEST_F(GarbageCollectorTest, ForegroundOwnerWaitsForBlockingDependentsOnly) {
@@ -182,7 +182,7 @@ TEST_F(GarbageCollectorTest, ActionsApplyInSortedOrder) {
   ASSERT_TRUE(watcher.ok());
   EXPECT_EQ(*Gc().RunOnce(), 4);
   std::vector<std::string> names;
-  for (const auto& e : Drain(*watcher)) names.push_back(store::MetaString(e.object->json, "name"));
+  for (const auto& e : Drain(*watcher)) names.push_back(e.object->name().name);
   EXPECT_EQ(names, (std::vector<std::string>{"z", "a", "b", "c"}));
 }
 

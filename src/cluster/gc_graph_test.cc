@@ -51,10 +51,10 @@ TEST_F(GcGraphTest, WritesTheRulesDoNotReadJudgeNothing) {
   ObjectPtr cm = MustCreate(ConfigMaps(), ConfigMap("cm"));
   ObjectPtr pod = MustCreate(Pods(), OwnedBy(Pod("p"), ConfigMaps(), cm));
   Next();
-  Json relabelled = pod->json;
+  Json relabelled = pod->document();
   relabelled["metadata"]["labels"] = {{"a", "b"}};
   ASSERT_TRUE(store_->Update(Pods(), relabelled).ok());
-  Json edited = cm->json;
+  Json edited = cm->document();
   edited["data"]["k"] = "changed";
   ASSERT_TRUE(store_->Update(ConfigMaps(), edited).ok());
   MustCreate(ConfigMaps(), ConfigMap("unrelated"));  // judged: new, but takes part in nothing
@@ -109,7 +109,7 @@ TEST_F(GcGraphTest, ReferenceAddedToAnOlderObjectJudgesBothOnTheNextPass) {
   MustCreate(Pods(), Pod("p"));
   Next();
   ObjectPtr cm = MustCreate(ConfigMaps(), ConfigMap("cm"));
-  Json pod = store_->Get(Pods(), "default", "p").value()->json;
+  Json pod = store_->Get(Pods(), "default", "p").value()->document();
   pod = OwnedBy(pod, ConfigMaps(), cm);
   ASSERT_TRUE(store_->Update(Pods(), pod).ok());
   EXPECT_EQ(Next(), (std::vector<std::string>{"configmaps/cm judged", "pods/p judged"}));
@@ -173,7 +173,7 @@ class Twin {
     std::vector<Json> out;
     for (const api::ResourceInfo* info : {&ConfigMaps(), &Pods(), &StatefulSets()}) {
       Result<store::ListResult> listed = store_->List(*info, {});
-      for (const ObjectPtr& item : listed.value().items) out.push_back(item->json);
+      for (const ObjectPtr& item : listed.value().items) out.push_back(item->document());
     }
     return out;
   }
@@ -233,7 +233,7 @@ RC_GTEST_PROP(GcGraphProperty, CollectingFromTheGraphEqualsCollectingFromFullLis
         const char* policies[] = {"Background", "Foreground", "Orphan"};
         (void)s.Delete(info, "default", name, {.propagation_policy = policies[op - 5]});
       } else if (auto current = s.Get(info, "default", name); current.ok()) {
-        Json object = (*current)->json;
+        Json object = (*current)->document();
         if (op == 8) {
           object["metadata"]["labels"]["step"] = std::to_string(step);  // read by no rule
         } else {

@@ -56,7 +56,7 @@ Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uin
   node.entry = &entry;
   node.group_resource = group_resource;
   node.meta = std::move(meta);
-  node.settled = entry.object->resource_version <= snapshot_rv;
+  node.settled = entry.object->resource_version() <= snapshot_rv;
   node.judged = entry.judged;
   return node;
 }
@@ -69,15 +69,14 @@ bool TakesPart(const GcMeta& meta, const std::unordered_set<std::string_view>& r
 }
 
 // The snapshot's objects that take part, as nodes sorted by (group resource, namespace, name).
-// Each resource's name is built once: building it inside the comparison allocated twice per
-// comparison.
+// Each resource's name is built once, outside the comparison, which then allocates nothing.
 std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
   std::vector<std::shared_ptr<const GcMeta>> metas;
   metas.reserve(snapshot.objects.size());
   std::unordered_set<std::string_view> referenced;  // views into `metas`, which outlive it
   for (const GcObject& entry : snapshot.objects) {
     metas.push_back(entry.meta ? entry.meta
-                               : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->json)));
+                               : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->document())));
     for (const GcOwnerRef& ref : metas.back()->refs) referenced.insert(ref.uid);
   }
   std::map<const api::ResourceInfo*, std::string> group_resources;

@@ -77,8 +77,8 @@ struct GcOwnerRef {
   bool operator==(const GcOwnerRef&) const = default;
 };
 
-// What the rules read from one object's metadata. Reading it from the JSON is most of a pass,
-// and a stored version never changes, so GcGraph (gc_graph.h) reads it once per version.
+// What the rules read from one object's metadata. A stored version never changes, so GcGraph
+// (gc_graph.h) reads it from the JSON once per version, not once per pass.
 struct GcMeta {
   std::string namespace_;
   std::string name;

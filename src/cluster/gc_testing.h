@@ -62,8 +62,8 @@ inline api::Json OwnedBy(api::Json object, const api::ResourceInfo& info,
                          const store::ObjectPtr& owner, bool block = false) {
   api::Json ref = {{"apiVersion", info.ApiVersion()},
                    {"kind", info.kind},
-                   {"name", store::MetaString(owner->json, "name")},
-                   {"uid", store::MetaString(owner->json, "uid")}};
+                   {"name", owner->name().name},
+                   {"uid", owner->uid()}};
   if (block) ref["blockOwnerDeletion"] = true;
   object["metadata"]["ownerReferences"].push_back(ref);
   return object;

@@ -32,8 +32,7 @@ std::optional<Duration> JobController::Sync(const store::ObjectPtr& job_object) 
   Result<std::shared_ptr<const api::Job>> job = store::DecodedView<api::Job>(*job_object);
   if (!job.ok()) {
     Logger(std::string(kJobControllerName))
-        ->warn("{}: cannot decode: {}", store::MetaString(job_object->json, "name"),
-               job.status().message());
+        ->warn("{}: cannot decode: {}", job_object->name().name, job.status().message());
     return std::nullopt;
   }
   JobSnapshot snap;
@@ -47,7 +46,7 @@ std::optional<Duration> JobController::Sync(const store::ObjectPtr& job_object) 
 
 std::optional<Duration> JobController::Apply(const store::ObjectPtr& job_object,
                                              const JobPlan& plan) {
-  const api::Json& job_json = job_object->json;
+  const api::Json& job_json = job_object->document();
   const store::ObjectName key = store::NameOf(job_json);
   std::optional<Duration> requeue;
   for (const JobAction& action : plan.actions) {

@@ -58,25 +58,25 @@ void Kubelets::Stop() {
 }
 
 void Kubelets::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  Enqueue(store::NameOf((now ? now : old)->json));
+  Enqueue((now ? now : old)->name());
 }
 
 void Kubelets::OnNode(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  const std::string name = store::MetaString((now ? now : old)->json, "name");
+  const std::string name = (now ? now : old)->name().name;
   if (!now) {
     deleted_nodes_.insert(name);
     node_ready_.erase(name);
   } else {
     deleted_nodes_.erase(name);
     node_index_.try_emplace(name, static_cast<int>(node_index_.size()) + 1);
-    const std::optional<bool> ready = NodeReadyCondition(now->json);
+    const std::optional<bool> ready = NodeReadyCondition(now->document());
     auto [it, inserted] = node_ready_.try_emplace(name, ready);
     if (!inserted && it->second == ready) return;
     it->second = ready;
   }
   // The node's kubelet came up, died or went away: every pod bound there is looked at again.
   for (const auto& [key, pod] : pods_->objects()) {
-    if (StringAt(pod->json, "spec", "nodeName") == name) Enqueue(key);
+    if (StringAt(pod->document(), "spec", "nodeName") == name) Enqueue(key);
   }
 }
 
@@ -102,7 +102,7 @@ void Kubelets::Sync(const store::ObjectName& key) {
     }
     return;
   }
-  const Json& pod = object->json;
+  const Json& pod = object->document();
   PodEntry& entry = entries_[key];
   if (const std::string uid = store::MetaString(pod, "uid"); entry.uid != uid) {
     CancelTimers(entry);  // a namesake replaced the pod this entry was about
@@ -120,17 +120,17 @@ void Kubelets::Sync(const store::ObjectName& key) {
   // spares a scan of the node's conditions per pod sync.
   auto known = node_ready_.find(node_name);
   const std::optional<bool> ready =
-      known != node_ready_.end() ? known->second : NodeReadyCondition(node->json);
+      known != node_ready_.end() ? known->second : NodeReadyCondition(node->document());
   if (!ready) return;  // its kubelet has not started
   if (!*ready) return SyncOnDeadNode(key, entry, object, true);
   if (IsDeleting(pod)) return SyncTermination(key, entry, pod);
   if (options_.mode == KubeletMode::kManual || entry.lost) return;
-  SyncRun(key, entry, object, node->json);
+  SyncRun(key, entry, object, node->document());
 }
 
 void Kubelets::SyncOnDeadNode(const store::ObjectName& key, PodEntry& entry,
                               const store::ObjectPtr& object, bool node_known) {
-  const Json& pod = object->json;
+  const Json& pod = object->document();
   CancelTimers(entry);
   entry.lost = true;
   if (IsDeleting(pod) || !node_known) return DeletePod(key, entry);
@@ -152,7 +152,7 @@ void Kubelets::SyncTermination(const store::ObjectName& key, PodEntry& entry, co
     const Json& grace = ChildOrNull(ChildOrNull(pod, "metadata"), "deletionGracePeriodSeconds");
     delay = std::chrono::seconds(grace.is_number_integer() ? grace.get<std::int64_t>()
                                                            : kDefaultGraceSeconds);
-    const Json& node = nodes_->Get("", StringAt(pod, "spec", "nodeName"))->json;
+    const Json& node = nodes_->Get("", StringAt(pod, "spec", "nodeName"))->document();
     if (const NodePoolSpec* pool = PoolOf(node); pool != nullptr && pool->termination) {
       delay = std::min(delay, *pool->termination);
     }
@@ -178,7 +178,7 @@ void Kubelets::SyncTermination(const store::ObjectName& key, PodEntry& entry, co
 
 void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry,
                        const store::ObjectPtr& object, const Json& node) {
-  const Json& pod = object->json;
+  const Json& pod = object->document();
   if (!entry.run) {
     if (IsTerminal(StringAt(pod, "status", "phase"))) return;  // ended before we saw it
     entry.run = BeginRun(pod, node);
@@ -186,8 +186,8 @@ void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry,
       ScheduleStep(key, entry, loop_->Now() + StartupTime(pod, node));
     }
   }
-  // Most pod events are echoes of our own writes or of other fields' changes: rendering the
-  // status again for them was the larger part of the kubelets' work.
+  // Most pod events are echoes of our own writes or of other fields' changes: a version whose
+  // status is the one last reported renders no status.
   if (StatusIsReported(entry, *object)) {
     entry.reported = object;  // the same status: hold the newest version, let the older go
     return;
@@ -199,7 +199,7 @@ void Kubelets::SyncRun(const store::ObjectName& key, PodEntry& entry,
 bool Kubelets::StatusIsReported(const PodEntry& entry, const store::StoredObject& pod) {
   if (!entry.reported || entry.reported_run != entry.run) return false;
   return entry.reported.get() == &pod ||
-         ChildOrNull(pod.json, "status") == ChildOrNull(entry.reported->json, "status");
+         ChildOrNull(pod.document(), "status") == ChildOrNull(entry.reported->document(), "status");
 }
 
 PodRun Kubelets::BeginRun(const Json& pod, const Json& node) {
@@ -251,10 +251,10 @@ void Kubelets::Step(const store::ObjectName& key, const std::string& uid) {
   switch (entry.run->stage) {
     case PodStage::kCreating:
     case PodStage::kRestarting:
-      BecomeReady(key, entry, pod->json);
+      BecomeReady(key, entry, pod->document());
       break;
     case PodStage::kRunning:
-      if (!ExitIfDue(key, entry, pod->json)) Crash(key, entry, pod->json);
+      if (!ExitIfDue(key, entry, pod->document())) Crash(key, entry, pod->document());
       break;
     case PodStage::kFailed:
     case PodStage::kSucceeded:

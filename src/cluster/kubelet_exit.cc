@@ -73,7 +73,7 @@ bool Kubelets::ExitIfDue(const store::ObjectName& key, PodEntry& entry, const Js
   run.stage = PodStage::kRestarting;
   const store::ObjectPtr node =
       nodes_->Get("", api::StringMember(ChildOrNull(pod, "spec"), "nodeName"));
-  ScheduleStep(key, entry, now + StartupTime(pod, node ? node->json : Json()));
+  ScheduleStep(key, entry, now + StartupTime(pod, node ? node->document() : Json()));
   return true;
 }
 

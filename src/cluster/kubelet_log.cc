@@ -108,8 +108,8 @@ std::size_t KubeletLogs::containers_logged() const {
 }
 
 void KubeletLogs::OnPod(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  if (now) return Observe(now->json);
-  Forget(store::MetaString(old->json, "uid"), "container stopped: the pod was deleted");
+  if (now) return Observe(now->document());
+  Forget(old->uid(), "container stopped: the pod was deleted");
 }
 
 void KubeletLogs::Observe(const Json& pod) {

@@ -111,10 +111,10 @@ bool EditTaints(Json& node, bool ready, const std::string& now) {
 Status TrySetNodeReady(const client::LocalClient& client, const std::string& name, bool ready,
                        const std::string& now) {
   ASSIGN_OR_RETURN(store::ObjectPtr current, client.Get(client::kNodes, "", name));
-  Json node = current->json;
+  Json node = current->document();
   if (EditConditions(node, ready, now)) {
     ASSIGN_OR_RETURN(store::ObjectPtr written, client.UpdateStatus(client::kNodes, node));
-    node = written->json;
+    node = written->document();
   }
   if (EditTaints(node, ready, now)) RETURN_IF_ERROR(client.Update(client::kNodes, node).status());
   return Status::Ok();

@@ -14,7 +14,7 @@ using std::chrono::seconds;
 
 class KubeletNodeTest : public KubeletFixture {
  protected:
-  Json Node(const std::string& name) { return (*admin_.Get(client::kNodes, "", name))->json; }
+  Json Node(const std::string& name) { return (*admin_.Get(client::kNodes, "", name))->document(); }
   Json NodeReady(const std::string& name) {
     const Json node = Node(name);
     for (const Json& c : node["status"]["conditions"]) {

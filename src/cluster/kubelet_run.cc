@@ -55,7 +55,7 @@ void Kubelets::BecomeReady(const store::ObjectName& key, PodEntry& entry, const 
   }
   const store::ObjectPtr node =
       nodes_->Get("", api::StringMember(ChildOrNull(pod, "spec"), "nodeName"));
-  const NodePoolSpec* pool = node ? PoolOf(node->json) : nullptr;
+  const NodePoolSpec* pool = node ? PoolOf(node->document()) : nullptr;
   if (pool != nullptr && pool->crash_probability > 0 && rng_.Bernoulli(pool->crash_probability)) {
     const std::int64_t seconds = rng_.UniformInt(kCrashWindowMinSeconds, kCrashWindowMaxSeconds);
     ScheduleStep(key, entry, now + std::chrono::seconds(seconds));
@@ -87,7 +87,7 @@ void Kubelets::Crash(const store::ObjectName& key, PodEntry& entry, const Json& 
   run.stage = PodStage::kRestarting;
   const store::ObjectPtr node =
       nodes_->Get("", api::StringMember(ChildOrNull(pod, "spec"), "nodeName"));
-  ScheduleStep(key, entry, now + StartupTime(pod, node ? node->json : Json()));
+  ScheduleStep(key, entry, now + StartupTime(pod, node ? node->document() : Json()));
 }
 
 Status Kubelets::CrashContainer(const std::string& ns, const std::string& name) {
@@ -96,14 +96,13 @@ Status Kubelets::CrashContainer(const std::string& ns, const std::string& name) 
   const store::ObjectName key{ns, name};
   auto it = entries_.find(key);
   const bool running = it != entries_.end() && it->second.run && !it->second.lost &&
-                       !it->second.termination_seen &&
-                       it->second.uid == store::MetaString(pod->json, "uid") &&
+                       !it->second.termination_seen && it->second.uid == pod->uid() &&
                        (it->second.run->stage == PodStage::kRunning ||
                         it->second.run->stage == PodStage::kRestarting);
   if (!running) {
     return Status::Conflict(fmt::format("pod {}/{} has no running container to crash", ns, name));
   }
-  Crash(key, it->second, pod->json);
+  Crash(key, it->second, pod->document());
   Enqueue(key);
   return Status::Ok();
 }
@@ -131,7 +130,7 @@ void Kubelets::DeletePod(const store::ObjectName& key, PodEntry& entry) {
 }
 
 store::ObjectPtr Kubelets::WriteStatus(const store::ObjectPtr& object, Json status) {
-  const Json& pod = object->json;
+  const Json& pod = object->document();
   if (ChildOrNull(pod, "status") == status) return object;
   Result<store::ObjectPtr> answer =
       client_->UpdateStatus(client::kPods, client::StatusWriteBody(pod, std::move(status)));

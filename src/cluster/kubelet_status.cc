@@ -199,8 +199,8 @@ Json CurrentStatus(const Json& pod) {
   return it != pod.end() && it->is_object() ? *it : Json::object();
 }
 
-// The pod's status without the two lists PodStatusFor writes whole: copying them only to
-// replace them was most of the copy.
+// The pod's status without the two lists PodStatusFor writes whole, which are not copied only
+// to be replaced.
 Json StatusWithoutLists(const Json& pod) {
   Json out = Json::object();
   const Json& status = api::ChildOrNull(pod, "status");

@@ -69,7 +69,7 @@ class KubeletFixture : public ::testing::Test {
   // The pod as stored; null when it is gone.
   Json Pod(const std::string& name) {
     Result<store::ObjectPtr> got = admin_.Get(client::kPods, "default", name);
-    return got.ok() ? (*got)->json : Json();
+    return got.ok() ? (*got)->document() : Json();
   }
   std::string Phase(const std::string& name) { return Pod(name)["status"].value("phase", ""); }
   Json Condition(const std::string& name, const std::string& type) {

@@ -26,8 +26,7 @@ const client::Resource* const kOwners[] = {&client::kStatefulSets,
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
-  const api::Json& meta = event.object->json["metadata"];
-  return meta.contains("deletionTimestamp");
+  return event.object->deleting();
 }
 
 }  // namespace
@@ -156,11 +155,11 @@ Status LocalCluster::WatchForCollection() {
 // when the dependent is added and has the collector look it up at once (attemptToDelete of a
 // virtual node), so the dependent goes. Without this it stayed until some later deletion.
 bool LocalCluster::HasAbsentOwner(const store::StoredObject& object) const {
-  const api::Json& meta = object.json["metadata"];
+  const api::Json& meta = object.document()["metadata"];
   auto refs = meta.find("ownerReferences");
   if (refs == meta.end() || !refs->is_array()) return false;
   std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
-  const std::string ns = store::MetaString(object.json, "namespace");
+  const std::string ns = object.name().namespace_;
   for (const api::Json& ref : *refs) {
     if (!ref.is_object()) continue;
     const api::ResourceInfo* info =
@@ -169,7 +168,7 @@ bool LocalCluster::HasAbsentOwner(const store::StoredObject& object) const {
     Result<store::ObjectPtr> owner =
         store_->Get(*info, info->namespaced ? ns : "", ref.value("name", ""));
     if (!owner.ok() || *owner == nullptr) return true;
-    if (store::MetaString((*owner)->json, "uid") != ref.value("uid", "")) return true;
+    if ((*owner)->uid() != ref.value("uid", "")) return true;
   }
   return false;
 }

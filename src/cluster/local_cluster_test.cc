@@ -69,7 +69,7 @@ TEST(LocalCluster, OrderedReadyPodsStartOneAfterAnother) {
       std::chrono::minutes(10)));
   std::set<std::string> nodes;
   for (const store::ObjectPtr& pod : sim.Pods("web"))
-    nodes.insert(pod->json["spec"].value("nodeName", ""));
+    nodes.insert(pod->document()["spec"].value("nodeName", ""));
   EXPECT_EQ(nodes.size(), 3u);  // one node each
   EXPECT_FALSE(nodes.count(""));
 }
@@ -80,12 +80,13 @@ TEST(LocalCluster, PodsOfAFailedNodeAreReplacedElsewhere) {
   ASSERT_TRUE(
       sim.user.Create(client::kStatefulSets, testing::StatefulSet("web", 2, 8, "Parallel")).ok());
   ASSERT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 2; }, std::chrono::minutes(10)));
-  std::string failed = (*sim.user.Get(client::kPods, "default", "web-0"))->json["spec"]["nodeName"];
+  std::string failed =
+      (*sim.user.Get(client::kPods, "default", "web-0"))->document()["spec"]["nodeName"];
   ASSERT_TRUE(SetNodeReady(sim.user, failed, false, sim.loop().Now()).ok());
   ASSERT_TRUE(sim.RunUntil(
       [&] {
         auto pod = sim.user.Get(client::kPods, "default", "web-0");
-        return pod.ok() && (*pod)->json["spec"].value("nodeName", "") != failed &&
+        return pod.ok() && (*pod)->document()["spec"].value("nodeName", "") != failed &&
                sim.ReadyPods("web") == 2;
       },
       std::chrono::minutes(10)));
@@ -102,9 +103,9 @@ TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
   ASSERT_TRUE(sim.RunUntil([&] { return sim.ReadyPods("web") == 2; }, std::chrono::minutes(10)));
   sim.loop().RunFor(std::chrono::minutes(2));
   auto pending = sim.user.Get(client::kPods, "default", "web-2").value();
-  EXPECT_FALSE(pending->json["spec"].contains("nodeName"));
+  EXPECT_FALSE(pending->document()["spec"].contains("nodeName"));
   bool unschedulable = false;
-  for (const api::Json& c : pending->json["status"].value("conditions", api::Json::array())) {
+  for (const api::Json& c : pending->document()["status"].value("conditions", api::Json::array())) {
     unschedulable |=
         c.value("type", "") == "PodScheduled" && c.value("reason", "") == "Unschedulable";
   }
@@ -112,8 +113,8 @@ TEST(LocalCluster, PoolAtItsMaximumLeavesPodsPendingWithTheReason) {
   std::set<std::string> reasons;
   store::ListResult events = sim.user.List(client::kEvents).value();
   for (const store::ObjectPtr& e : events.items) {
-    if (e->json["involvedObject"].value("name", "") == "web-2")
-      reasons.insert(e->json.value("reason", ""));
+    if (e->document()["involvedObject"].value("name", "") == "web-2")
+      reasons.insert(e->document().value("reason", ""));
   }
   EXPECT_TRUE(reasons.count("FailedScheduling"));
   EXPECT_TRUE(reasons.count("NotTriggerScaleUp"));
@@ -133,10 +134,11 @@ TEST(LocalCluster, ADependentCreatedAfterItsOwnerIsGoneIsCollected) {
                       {"kind", "Pod"},
                       {"metadata", {{"name", "leader"}, {"namespace", "default"}}},
                       {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}};
-  const std::string uid = sim.user.Create(client::kPods, leader).value()->json["metadata"]["uid"];
+  const std::string uid =
+      sim.user.Create(client::kPods, leader).value()->document()["metadata"]["uid"];
   leader["metadata"]["name"] = "kept";
   const std::string kept_uid =
-      sim.user.Create(client::kPods, leader).value()->json["metadata"]["uid"];
+      sim.user.Create(client::kPods, leader).value()->document()["metadata"]["uid"];
   ASSERT_TRUE(sim.user.Delete(client::kPods, "default", "leader").ok());
   ASSERT_TRUE(sim.RunUntil([&] { return !sim.user.Get(client::kPods, "default", "leader").ok(); },
                            std::chrono::minutes(2)));

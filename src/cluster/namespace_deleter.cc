@@ -53,10 +53,6 @@ std::string GroupResource(const api::ResourceInfo& info) {
   return info.group.empty() ? info.resource : info.resource + "." + info.group;
 }
 
-bool Deleting(const Json& object) {
-  return !store::MetaString(object, "deletionTimestamp").empty();
-}
-
 }  // namespace
 
 Json TerminatingConditions(const std::map<std::string, int>& remaining,
@@ -96,8 +92,8 @@ Result<int> NamespaceDeleter::RunOnce(Time now, std::optional<Time>* next_due) {
   ASSIGN_OR_RETURN(store::ListResult list, store_->List(*namespaces, {}));
   int writes = 0;
   for (const store::ObjectPtr& ns : list.items) {
-    if (!Deleting(ns->json)) continue;
-    Result<Time> since = ParseRfc3339(store::MetaString(ns->json, "deletionTimestamp"));
+    if (!ns->deleting()) continue;
+    Result<Time> since = ParseRfc3339(store::MetaString(ns->document(), "deletionTimestamp"));
     const Time due = (since.ok() ? *since : now) + kNamespaceDeletionGracePeriod;
     if (due > now) {
       if (next_due != nullptr && (!*next_due || due < **next_due)) *next_due = due;
@@ -110,7 +106,7 @@ Result<int> NamespaceDeleter::RunOnce(Time now, std::optional<Time>* next_due) {
 }
 
 Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
-  const std::string name = store::MetaString(ns->json, "name");
+  const std::string name = ns->name().name;
   std::map<std::string, int> remaining;
   std::map<std::string, int> finalizers;
   int writes = 0;
@@ -123,16 +119,16 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
     ASSIGN_OR_RETURN(store::ListResult list, store_->List(*resource, list_options));
     for (const store::ObjectPtr& item : list.items) {
       ++remaining[GroupResource(*resource)];
-      for (const Json& f : item->json["metadata"].value("finalizers", Json::array())) {
+      for (const Json& f : item->document()["metadata"].value("finalizers", Json::array())) {
         if (f.is_string()) ++finalizers[f.get<std::string>()];
       }
-      if (Deleting(item->json)) continue;
-      const std::string item_name = store::MetaString(item->json, "name");
+      if (item->deleting()) continue;
+      const std::string item_name = item->name().name;
       Result<store::ObjectPtr> deleted =
           client_->Delete(client::ResourceOf(*resource), name, item_name, options);
       if (deleted.ok()) {
         ++writes;
-        if (!StillStored(*resource, name, item_name, store::MetaString(item->json, "uid"))) {
+        if (!StillStored(*resource, name, item_name, item->uid())) {
           --remaining[GroupResource(*resource)];
         }
       } else if (deleted.status().code() != Code::kNotFound &&
@@ -148,11 +144,11 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
     ASSIGN_OR_RETURN(int finalized, Finalize(ns));
     return writes + finalized;
   }
-  Json status = ns->json.value("status", Json::object());
+  Json status = ns->document().value("status", Json::object());
   Json conditions =
       TerminatingConditions(remaining, finalizers, status.value("conditions", Json::array()), now);
   if (conditions == status.value("conditions", Json::array())) return writes;
-  Json updated = ns->json;
+  Json updated = ns->document();
   updated["status"]["conditions"] = std::move(conditions);
   Result<store::ObjectPtr> written = client_->UpdateStatus(client::kNamespaces, std::move(updated));
   if (!written.ok() && written.status().code() != Code::kConflict &&
@@ -165,13 +161,13 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
 bool NamespaceDeleter::StillStored(const api::ResourceInfo& resource, const std::string& ns,
                                    const std::string& name, const std::string& uid) const {
   Result<store::ObjectPtr> now = store_->Get(resource, ns, name);
-  return now.ok() && *now != nullptr && store::MetaString((*now)->json, "uid") == uid;
+  return now.ok() && *now != nullptr && (*now)->uid() == uid;
 }
 
 // finalizeNamespace, then the DELETE that now removes it.
 Result<int> NamespaceDeleter::Finalize(const store::ObjectPtr& ns) {
-  const std::string name = store::MetaString(ns->json, "name");
-  Json updated = ns->json;
+  const std::string name = ns->name().name;
+  Json updated = ns->document();
   Json kept = Json::array();
   for (const Json& f : updated["spec"].value("finalizers", Json::array())) {
     if (f != kKubernetesFinalizer) kept.push_back(f);

@@ -8,7 +8,7 @@ namespace {
 
 bool NodeReady(const store::ObjectPtr& node) {
   if (!node) return false;
-  const api::Json& conditions = node->json["status"].value("conditions", api::Json::array());
+  const api::Json& conditions = node->document()["status"].value("conditions", api::Json::array());
   for (const api::Json& c : conditions) {
     if (c.value("type", "") == "Ready") return c.value("status", "") == "True";
   }
@@ -74,11 +74,11 @@ void NodeLeases::ScheduleRenewal(const std::string& node, Duration after) {
 void NodeLeases::Renew(const std::string& node_name) {
   store::ObjectPtr node = nodes_.Get("", node_name);
   if (!NodeReady(node)) return;  // the kubelet stopped: no heartbeat
-  api::Json lease = NodeLease(node->json, loop_->Now());
+  api::Json lease = NodeLease(node->document(), loop_->Now());
   Result<store::ObjectPtr> current = client_->Get(client::kLeases, kNodeLeaseNamespace, node_name);
   Result<store::ObjectPtr> written = [&] {
     if (!current.ok()) return client_->Create(client::kLeases, std::move(lease));
-    api::Json renewed = (*current)->json;
+    api::Json renewed = (*current)->document();
     renewed["spec"] = lease["spec"];
     return client_->Update(client::kLeases, std::move(renewed));
   }();

@@ -54,7 +54,8 @@ void NodePools::CountNode(const std::string& name, const store::ObjectPtr& now) 
     node_entries_.erase(entry);
   }
   if (!now) return;
-  const NodeEntry added{NodePool(now->json), NodeReadyCondition(now->json).value_or(false)};
+  const NodeEntry added{NodePool(now->document()),
+                        NodeReadyCondition(now->document()).value_or(false)};
   NodeCounts& counts = node_counts_[added.pool];
   counts.total++;
   counts.ready += added.ready;
@@ -120,7 +121,7 @@ void NodePools::WriteStatus() {
       client_->Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
   Result<store::ObjectPtr> written = [&]() -> Result<store::ObjectPtr> {
     if (current.ok()) {
-      Json object = (*current)->json;
+      Json object = (*current)->document();
       object["data"] = data;
       object["metadata"]["annotations"][kLastUpdatedAnnotation] = time;
       return client_->Update(kConfigMaps, std::move(object));
@@ -140,7 +141,7 @@ void NodePools::WriteStatus() {
     return;
   }
   status_body_ = std::move(body);
-  status_object_ = (*written)->json;
+  status_object_ = (*written)->document();
 }
 
 }  // namespace lws::cluster

@@ -27,7 +27,7 @@ constexpr Duration kScanInterval = std::chrono::seconds(10);
 // The node a pod holds resources on: its nodeName unless it has terminated.
 std::string HoldingNode(const store::ObjectPtr& pod) {
   if (!pod) return "";
-  const Json& json = pod->json;
+  const Json& json = pod->document();
   auto spec = json.find("spec");
   if (spec == json.end() || !spec->is_object()) return "";
   const std::string node = spec->value("nodeName", "");
@@ -43,7 +43,8 @@ std::string HoldingNode(const store::ObjectPtr& pod) {
 // which cluster-autoscaler does not count (every node runs one; it goes with the node).
 std::string ScaleDownHolder(const store::ObjectPtr& pod) {
   if (!pod) return "";
-  const Json& refs = api::ChildOrNull(api::ChildOrNull(pod->json, "metadata"), "ownerReferences");
+  const Json& refs =
+      api::ChildOrNull(api::ChildOrNull(pod->document(), "metadata"), "ownerReferences");
   if (refs.is_array()) {
     for (const Json& ref : refs) {
       const Json& controller = api::ChildOrNull(ref, "controller");
@@ -61,7 +62,7 @@ std::string ScaleDownHolder(const store::ObjectPtr& pod) {
 // schedule pods" instead (scheduler_plan.h); that pod needs a node just as much.
 bool IsUnschedulable(const store::ObjectPtr& pod) {
   if (!pod || !HoldingNode(pod).empty()) return false;
-  const Json& json = pod->json;
+  const Json& json = pod->document();
   if (json.contains("metadata") && json["metadata"].contains("deletionTimestamp")) return false;
   auto status = json.find("status");
   if (status == json.end() || !status->is_object()) return false;
@@ -246,10 +247,10 @@ void NodePools::ScaleUp() {
   ScaleUpInput input;
   input.now = loop_->Now();
   for (const auto& [name, object] : nodes_.objects()) {
-    Result<api::Node> node = api::Decode<api::Node>(object->json);
+    Result<std::shared_ptr<const api::Node>> node = store::DecodedView<api::Node>(*object);
     if (!node.ok()) continue;
     node_slot[name.name] = input.nodes.size();
-    input.nodes.push_back(NodeInfo{&nodes.emplace_back(std::move(*node)), {}});
+    input.nodes.push_back(NodeInfo{&nodes.emplace_back(**node), {}});
   }
   for (const auto& [name, object] : pods_.objects()) {
     const bool pending = unschedulable_.contains(name);
@@ -268,7 +269,7 @@ void NodePools::ScaleUp() {
     const Pool& pool = pools_[spec.name];
     PoolSnapshot snapshot{&spec, {}, pool.provisioning, pool.stocked_out, pool.backoff};
     for (const auto& [name, object] : nodes_.objects()) {
-      if (NodePool(object->json) != spec.name) continue;
+      if (NodePool(object->document()) != spec.name) continue;
       const int index = NodeIndex(spec.name, name.name);
       if (index >= 0) snapshot.registered.insert(index);
     }
@@ -299,13 +300,13 @@ void NodePools::ScaleUp() {
   }
   for (const api::Pod* pod : plan.triggered) {
     if (store::ObjectPtr object = object_of(pod)) {
-      recorder_.Record(object->json, "Normal", "TriggeredScaleUp", plan.triggered_message);
+      recorder_.Record(*object, "Normal", "TriggeredScaleUp", plan.triggered_message);
     }
   }
   for (const auto& [pod, zone] : plan.failed_scale_up) {
     if (store::ObjectPtr object = object_of(pod)) {
       recorder_.Record(
-          object->json, "Warning", "FailedScaleUp",
+          object->document(), "Warning", "FailedScaleUp",
           fmt::format("Node scale up in zones {} associated with this pod failed: GCE out of "
                       "resources. Pod is at risk of not being scheduled.",
                       zone));
@@ -314,15 +315,15 @@ void NodePools::ScaleUp() {
   for (const auto& [pod, message] : plan.not_triggered) {
     store::ObjectPtr object = object_of(pod);
     if (!object) continue;
-    std::string& last = last_no_scale_up_[store::NameOf(object->json)];
+    std::string& last = last_no_scale_up_[object->name()];
     if (last == message) continue;
     last = message;
-    recorder_.Record(object->json, "Normal", "NotTriggerScaleUp", message);
+    recorder_.Record(*object, "Normal", "NotTriggerScaleUp", message);
   }
   for (const auto& [pod, message] : plan.fits_no_node) {
     store::ObjectPtr object = object_of(pod);
-    if (!object || !too_large_.insert(store::NameOf(object->json)).second) continue;
-    recorder_.Record(object->json, "Warning", "NoNodeLargeEnough", message);
+    if (!object || !too_large_.insert(object->name()).second) continue;
+    recorder_.Record(*object, "Warning", "NoNodeLargeEnough", message);
     Logger("cluster-autoscaler")
         ->warn("pod {}/{} can never be scheduled: {}", pod->metadata.namespace_, pod->metadata.name,
                message);
@@ -383,7 +384,7 @@ void NodePools::ScaleDown() {
       }
       if (busy) continue;
       client::DeleteOptions precondition;
-      precondition.precondition_uid = store::MetaString(nodes_.Get("", name)->json, "uid");
+      precondition.precondition_uid = nodes_.Get("", name)->uid();
       Result<store::ObjectPtr> deleted = client_->Delete(client::kNodes, "", name, precondition);
       if (!deleted.ok()) continue;  // gone or replaced meanwhile: the next pass sees it
       empty_since_.erase(name);
@@ -422,8 +423,8 @@ void NodePools::ApplyChange(const CapacityChange& change) {
   scale_up_due_ = true;
   if (change.kind != Kind::kStockoutBegin && change.kind != Kind::kStockoutEnd) {
     for (const auto& [name, object] : nodes_.objects()) {
-      const bool affected =
-          change.node.empty() ? NodeZone(object->json) == change.zone : name.name == change.node;
+      const bool affected = change.node.empty() ? NodeZone(object->document()) == change.zone
+                                                : name.name == change.node;
       if (affected) ApplyReadiness(name.name);
     }
   }
@@ -435,7 +436,7 @@ void NodePools::ApplyReadiness(const std::string& node) {
   bool down = down_nodes_.contains(node);
   if (!down) {
     Result<store::ObjectPtr> object = client_->Get(client::kNodes, "", node);
-    down = object.ok() && down_zones_.contains(NodeZone((*object)->json));
+    down = object.ok() && down_zones_.contains(NodeZone((*object)->document()));
   }
   Status status = SetNodeReady(*client_, node, !down, loop_->Now());
   if (!status.ok() && status.code() != Code::kNotFound) {

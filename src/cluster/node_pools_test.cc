@@ -94,7 +94,7 @@ class NodePoolsTest : public ::testing::Test {
     std::vector<std::string> names;
     store::ListResult list = client_.List(client::kNodes).value();
     for (const auto& node : list.items) {
-      names.push_back(store::MetaString(node->json, "name"));
+      names.push_back(node->name().name);
     }
     return names;
   }
@@ -102,7 +102,7 @@ class NodePoolsTest : public ::testing::Test {
   Json Node(const std::string& name) {
     auto node = client_.Get(client::kNodes, "", name);
     EXPECT_TRUE(node.ok()) << name;
-    return node.ok() ? (*node)->json : Json();
+    return node.ok() ? (*node)->document() : Json();
   }
 
   // Events of the autoscaler, optionally only one reason, in the order they were first recorded.
@@ -110,7 +110,7 @@ class NodePoolsTest : public ::testing::Test {
     std::vector<std::pair<std::string, EventRow>> rows;
     store::ListResult list = client_.List(client::kEvents).value();
     for (const auto& event : list.items) {
-      const Json& e = event->json;
+      const Json& e = event->document();
       if (!reason.empty() && e["reason"] != reason) continue;
       rows.push_back({e["firstTimestamp"].get<std::string>() + store::MetaString(e, "name"),
                       {e["involvedObject"]["name"], e["type"], e["reason"], e["message"]}});
@@ -125,7 +125,7 @@ class NodePoolsTest : public ::testing::Test {
   std::string StatusText() {
     auto cm = client_.Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
     if (!cm.ok()) return "";
-    return (*cm)->json["data"]["status"];
+    return (*cm)->document()["data"]["status"];
   }
 
   static const Json* FindCondition(const Json& node, const std::string& type) {
@@ -297,7 +297,7 @@ TEST_F(NodePoolsTest, PodsBeyondMaxSizeGetNotTriggerScaleUpAndTheStatusSaysWhy) 
   // p-2 keeps the periodic passes going; the status is rewritten only when it changes.
   auto version = [&] {
     auto cm = client_.Get(kConfigMaps, "kube-system", kAutoscalerStatusConfigMap);
-    return cm.ok() ? store::MetaString((*cm)->json, "resourceVersion") : "";
+    return cm.ok() ? store::MetaString((*cm)->document(), "resourceVersion") : "";
   };
   const std::string before = version();
   cp_.loop.RunFor(minutes(2));
@@ -468,13 +468,13 @@ TEST(SetNodeReady, IsIdempotentAndReportsMissingNodes) {
   ASSERT_TRUE(client.Create(client::kNodes, NewNode(GpuPool("g", 1, 1, 1), 0, cp.loop.Now())).ok());
   ASSERT_TRUE(SetNodeReady(client, "g-0", false, cp.loop.Now()).ok());
   const std::string rv =
-      store::MetaString((*client.Get(client::kNodes, "", "g-0"))->json, "resourceVersion");
+      store::MetaString((*client.Get(client::kNodes, "", "g-0"))->document(), "resourceVersion");
   ASSERT_TRUE(SetNodeReady(client, "g-0", false, cp.loop.Now()).ok());
-  Json node = (*client.Get(client::kNodes, "", "g-0"))->json;
+  Json node = (*client.Get(client::kNodes, "", "g-0"))->document();
   EXPECT_EQ(store::MetaString(node, "resourceVersion"), rv);  // no write the second time
   EXPECT_EQ(node["spec"]["taints"].size(), 2u);
   ASSERT_TRUE(SetNodeReady(client, "g-0", true, cp.loop.Now()).ok());
-  node = (*client.Get(client::kNodes, "", "g-0"))->json;
+  node = (*client.Get(client::kNodes, "", "g-0"))->document();
   EXPECT_FALSE(node["spec"].contains("taints"));
   EXPECT_EQ(SetNodeReady(client, "nope", false, cp.loop.Now()).code(), Code::kNotFound);
 }
@@ -507,15 +507,14 @@ std::pair<std::vector<std::string>, std::vector<std::string>> RunScenario(std::u
   std::vector<std::string> nodes, events;
   store::ListResult node_list = client.List(client::kNodes).value();
   for (const auto& n : node_list.items) {
-    nodes.push_back(store::MetaString(n->json, "name") + " " +
-                    n->json["status"]["nodeInfo"]["bootID"].get<std::string>() + " " +
-                    store::MetaString(n->json, "creationTimestamp"));
+    nodes.push_back(n->name().name + " " +
+                    n->document()["status"]["nodeInfo"]["bootID"].get<std::string>() + " " +
+                    store::MetaString(n->document(), "creationTimestamp"));
   }
   store::ListResult event_list = client.List(client::kEvents).value();
   for (const auto& e : event_list.items) {
-    events.push_back(store::MetaString(e->json, "name") + " " +
-                     e->json["reason"].get<std::string>() + " " +
-                     e->json["message"].get<std::string>());
+    events.push_back(e->name().name + " " + e->document()["reason"].get<std::string>() + " " +
+                     e->document()["message"].get<std::string>());
   }
   return {nodes, events};
 }

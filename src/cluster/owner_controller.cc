@@ -18,7 +18,7 @@ constexpr Duration kMaxBackoff = std::chrono::minutes(5);
 std::string KeyString(const store::ObjectName& key) { return key.namespace_ + "/" + key.name; }
 
 // A string member read in place ("" when missing or not a string): every pod event reads an
-// ownerReference, and copying its strings first was most of the cost.
+// ownerReference, and its strings are not copied for that.
 std::string_view StringAt(const Json& object, std::string_view key) {
   const Json& value = api::ChildOrNull(object, key);
   return value.is_string() ? std::string_view(value.get_ref<const std::string&>())
@@ -113,7 +113,7 @@ void OwnerController::Stop() {
 // ---- Events --------------------------------------------------------------------------------
 
 void OwnerController::OnOwner(const store::ObjectPtr& old, const store::ObjectPtr& now) {
-  Key key = store::NameOf((now ? now : old)->json);
+  Key key = (now ? now : old)->name();
   if (!now) {
     auto it = states_.find(key);
     if (it != states_.end()) {
@@ -130,9 +130,9 @@ void OwnerController::OnOwner(const store::ObjectPtr& old, const store::ObjectPt
 void OwnerController::OnControlled(Index& index, const store::ObjectPtr& old,
                                    const store::ObjectPtr& now) {
   const std::string& kind = index.kind.owner_kind;
-  std::optional<ControllerOf> was = old ? ControllingOwner(old->json, kind) : std::nullopt;
-  std::optional<ControllerOf> is = now ? ControllingOwner(now->json, kind) : std::nullopt;
-  std::string name = store::MetaString((now ? now : old)->json, "name");
+  std::optional<ControllerOf> was = old ? ControllingOwner(old->document(), kind) : std::nullopt;
+  std::optional<ControllerOf> is = now ? ControllingOwner(now->document(), kind) : std::nullopt;
+  std::string name = (now ? now : old)->name().name;
   if (was && (!is || was->owner != is->owner)) {
     auto it = index.by_owner.find(was->owner);
     if (it != index.by_owner.end()) {
@@ -240,17 +240,17 @@ std::vector<store::ObjectPtr> OwnerController::Owned(std::size_t i, const Key& r
   for (const std::string& name : it->second) {
     store::ObjectPtr object = index.informer->Get(referenced.namespace_, name);
     if (!object) continue;
-    std::optional<ControllerOf> ref = ControllingOwner(object->json, index.kind.owner_kind);
+    std::optional<ControllerOf> ref = ControllingOwner(object->document(), index.kind.owner_kind);
     if (ref && ref->uid == uid) out.push_back(std::move(object));
   }
   return out;
 }
 
 void OwnerController::Expect(const Key& owner, std::size_t i, const store::StoredObject& answer) {
-  if (answer.resource_version == 0) return;  // not a stored version: expect nothing
+  if (answer.resource_version() == 0) return;  // not a stored version: expect nothing
   OwnerState& state = states_[owner];
   std::uint64_t& want = state.want_rv[i];
-  want = std::max(want, answer.resource_version);
+  want = std::max(want, answer.resource_version());
   state.expect_deadline = loop_->Now() + kExpectationTimeout;
 }
 

@@ -22,8 +22,7 @@ Status PodWrites::Create(const api::Json& owner, const api::Pod& pod) const {
                       fmt::format("Error creating: {}", answer.status().message()));
     return answer.status();
   }
-  recorder_->Record(owner, "Normal", "SuccessfulCreate",
-                    "Created pod: " + store::MetaString((*answer)->json, "name"));
+  recorder_->Record(owner, "Normal", "SuccessfulCreate", "Created pod: " + (*answer)->name().name);
   queue_->Expect(store::NameOf(owner), pods_, **answer);
   return Status::Ok();
 }

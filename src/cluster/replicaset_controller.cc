@@ -36,8 +36,7 @@ std::optional<Duration> ReplicaSetController::Sync(const store::ObjectPtr& set_o
       store::DecodedView<api::ReplicaSet>(*set_object);
   if (!set.ok()) {
     Logger(std::string(kReplicaSetControllerName))
-        ->warn("{}: cannot decode: {}", store::MetaString(set_object->json, "name"),
-               set.status().message());
+        ->warn("{}: cannot decode: {}", set_object->name().name, set.status().message());
     return std::nullopt;
   }
   ReplicaSetSnapshot snap;
@@ -58,11 +57,10 @@ std::vector<std::shared_ptr<const api::Pod>> ReplicaSetController::Related(
   if (deployment == nullptr || deployment->kind != "Deployment") return related;
   for (const auto& [key, sibling] : queue_.owners().objects()) {
     if (key.namespace_ != set.metadata.namespace_) continue;
-    std::optional<ControllerOf> owner = ControllingOwner(sibling->json, "Deployment");
+    std::optional<ControllerOf> owner = ControllingOwner(sibling->document(), "Deployment");
     if (!owner || owner->uid != deployment->uid) continue;
-    for (auto& pod : store::DecodedViews<api::Pod>(
-             queue_.Owned(kPods, key, store::MetaString(sibling->json, "uid")),
-             std::string(kReplicaSetControllerName))) {
+    for (auto& pod : store::DecodedViews<api::Pod>(queue_.Owned(kPods, key, sibling->uid()),
+                                                   std::string(kReplicaSetControllerName))) {
       if (IsPodActive(*pod)) related.push_back(std::move(pod));
     }
   }
@@ -71,7 +69,7 @@ std::vector<std::shared_ptr<const api::Pod>> ReplicaSetController::Related(
 
 std::optional<Duration> ReplicaSetController::Apply(const store::ObjectPtr& set_object,
                                                     const ReplicaSetPlan& plan) {
-  const api::Json& set_json = set_object->json;
+  const api::Json& set_json = set_object->document();
   const store::ObjectName key = store::NameOf(set_json);
   std::optional<Duration> requeue;
   // A failed pod write (PodWrites recorded its event): the ReplicaFailure condition, and a retry.

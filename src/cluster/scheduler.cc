@@ -81,21 +81,20 @@ void Scheduler::Stop() {
 
 void Scheduler::OnNode(const ObjectPtr& old, const ObjectPtr& now) {
   if (!now) {
-    cache_.RemoveNode(store::MetaString(old->json, "name"));  // frees nothing anywhere else
+    cache_.RemoveNode(old->name().name);  // frees nothing anywhere else
     return;
   }
-  if (old && cache_.HasNode(store::MetaString(now->json, "name")) &&
-      NodeSchedulingView(old->json) == NodeSchedulingView(now->json)) {
+  if (old && cache_.HasNode(now->name().name) &&
+      NodeSchedulingView(old->document()) == NodeSchedulingView(now->document())) {
     return;  // a heartbeat
   }
-  Result<api::Node> node = api::Decode<api::Node>(now->json);
+  Result<std::shared_ptr<const api::Node>> node = store::DecodedView<api::Node>(*now);
   if (!node.ok()) {
     Logger(options_.scheduler_name)
-        ->warn("cannot read node {}: {}", store::MetaString(now->json, "name"),
-               node.status().message());
+        ->warn("cannot read node {}: {}", now->name().name, node.status().message());
     return;
   }
-  cache_.SetNode(std::move(*node));
+  cache_.SetNode(**node);
   RequeueParked();
 }
 
@@ -122,57 +121,59 @@ void Scheduler::OnPod(const ObjectPtr& old, const ObjectPtr& now) {
     return;
   }
   const ObjectName key = now->name();
-  if (!scheduler_json::NodeName(now->json).empty()) {
+  if (!scheduler_json::NodeName(now->document()).empty()) {
     Forget(key);
     OnBoundPod(key, now);
     return;
   }
-  const std::string uid = store::MetaString(now->json, "uid");
+  const std::string uid = now->uid();
   if (const SchedulerCache::CachedPod* cached = cache_.FindPod(key)) {
     // Our binding of this very pod is on its way: an older, unbound state replayed.
     if (cached->uid == uid) return;
     if (cache_.RemovePod(key)) RequeueParked();  // a namesake replaced a pod we had missed go
   }
-  if (!WantsToSchedule(now->json)) {
+  if (!WantsToSchedule(now->document())) {
     Forget(key);
     return;
   }
   auto it = pending_.find(key);
   if (it == pending_.end()) {
-    Enqueue(key, now->json);
+    Enqueue(key, now->document());
     return;
   }
   // A parked pod whose requirements changed may fit now; a status write (ours) changes nothing.
   if (it->second.parked && old &&
-      (scheduler_json::Child(old->json, "spec") != scheduler_json::Child(now->json, "spec") ||
-       old->labels != now->labels)) {
+      (scheduler_json::Child(old->document(), "spec") !=
+           scheduler_json::Child(now->document(), "spec") ||
+       old->labels() != now->labels())) {
     Activate(key, it->second);
     Kick();
   }
 }
 
 void Scheduler::OnBoundPod(const ObjectName& key, const ObjectPtr& now) {
-  if (scheduler_json::IsTerminal(now->json)) {
+  if (scheduler_json::IsTerminal(now->document())) {
     if (cache_.RemovePod(key)) RequeueParked();  // a finished pod's containers are gone
     return;
   }
   const SchedulerCache::CachedPod* cached = cache_.FindPod(key);
-  const std::string uid = store::MetaString(now->json, "uid");
+  const std::string uid = now->uid();
   // A deletion is read again: preemption looks for victims still terminating (and for the
   // condition it wrote before deleting them). It frees nothing until the pod is gone.
   const bool now_deleting =
-      !scheduler_json::Child(scheduler_json::Child(now->json, "metadata"), "deletionTimestamp")
+      !scheduler_json::Child(scheduler_json::Child(now->document(), "metadata"),
+                             "deletionTimestamp")
            .is_null();
   const bool deletion_changed = cached && cached->pod->metadata.IsDeleting() != now_deleting;
   // A status write (body_rv kept) or any change outside the spec and labels.
-  const bool same_body =
-      cached && cached->source && now->body_rv != 0 && cached->source->body_rv == now->body_rv;
+  const bool same_body = cached && cached->source && now->body_rv() != 0 &&
+                         cached->source->body_rv() == now->body_rv();
   const bool same_requests =
       same_body || (cached && cached->uid == uid && cached->source &&
-                    cached->pod->spec.node_name == scheduler_json::NodeName(now->json) &&
-                    cached->source->labels == now->labels &&
-                    scheduler_json::Child(cached->source->json, "spec") ==
-                        scheduler_json::Child(now->json, "spec"));
+                    cached->pod->spec.node_name == scheduler_json::NodeName(now->document()) &&
+                    cached->source->labels() == now->labels() &&
+                    scheduler_json::Child(cached->source->document(), "spec") ==
+                        scheduler_json::Child(now->document(), "spec"));
   if (same_requests && !deletion_changed) {
     cache_.RefreshSource(key, now);  // a status or metadata change: the same requests and labels
     return;

@@ -62,8 +62,8 @@ void Scheduler::ScheduleOne(const ObjectName& key) {
   auto it = pending_.find(key);
   if (it == pending_.end()) return;
   ObjectPtr current = pods_.Get(key.namespace_, key.name);
-  if (!current || !scheduler_json::NodeName(current->json).empty() ||
-      !WantsToSchedule(current->json) || cache_.FindPod(key) != nullptr) {
+  if (!current || !scheduler_json::NodeName(current->document()).empty() ||
+      !WantsToSchedule(current->document()) || cache_.FindPod(key) != nullptr) {
     pending_.erase(it);  // gone, bound, or no longer ours: the informer says so
     return;
   }
@@ -111,7 +111,7 @@ void Scheduler::BindTo(const ObjectName& key, const ObjectPtr& current, const ap
   assumed->spec.node_name = node;
   cache_.SetPod(key, std::move(assumed), nullptr);
   ++bindings_;
-  recorder_.Record(current->json, "Normal", "Scheduled",
+  recorder_.Record(*current, "Normal", "Scheduled",
                    fmt::format("Successfully assigned {}/{} to {}", key.namespace_, key.name, node),
                    "Binding");
 }
@@ -121,24 +121,26 @@ void Scheduler::Park(const ObjectName& key, const ObjectPtr& pod, const std::str
   Pending& pending = pending_.at(key);
   pending.parked = true;
   pending.parked_at = loop_->Now();
-  recorder_.Record(pod->json, "Warning", "FailedScheduling", TruncateNote(message), "Scheduling");
+  recorder_.Record(*pod, "Warning", "FailedScheduling", TruncateNote(message), "Scheduling");
   WriteCondition(pod, pending, reason, message);
   ArmRetry();
 }
 
 void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std::string& reason,
                                const std::string& message) {
-  const int index = FindPodScheduled(pod->json);
+  const int index = FindPodScheduled(pod->document());
   const Json* existing =
-      index >= 0 ? &pod->json.at("status").at("conditions").at(static_cast<std::size_t>(index))
-                 : nullptr;
+      index >= 0
+          ? &pod->document().at("status").at("conditions").at(static_cast<std::size_t>(index))
+          : nullptr;
   const bool was_false = existing != nullptr && api::StringMember(*existing, "status") == "False";
   if (was_false && api::StringMember(*existing, "reason") == reason &&
       api::StringMember(*existing, "message") == message) {
     return;
   }
   // The informer may not show our last write yet; it is the newer truth until it does.
-  const bool informer_stale = pending.written_rv != 0 && pod->resource_version < pending.written_rv;
+  const bool informer_stale =
+      pending.written_rv != 0 && pod->resource_version() < pending.written_rv;
   if (informer_stale && pending.written_reason == reason && pending.written_message == message) {
     return;
   }
@@ -155,7 +157,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   const ObjectName key = pod->name();
   Result<store::ObjectPtr> patched =
       client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kJson,
-                     scheduler_json::ConditionPatch(pod->json, index, condition), "status");
+                     scheduler_json::ConditionPatch(pod->document(), index, condition), "status");
   if (!patched.ok()) {
     if (!IsPatchRace(patched.status())) {
       Logger(options_.scheduler_name)
@@ -168,7 +170,7 @@ void Scheduler::WriteCondition(const ObjectPtr& pod, Pending& pending, const std
   pending.written_reason = reason;
   pending.written_message = message;
   pending.written_transition = transition;
-  pending.written_rv = (*patched)->resource_version;
+  pending.written_rv = (*patched)->resource_version();
 }
 
 void Scheduler::ArmRetry() {

@@ -44,7 +44,8 @@ class SchedulerE2eTest : public ::testing::Test {
     node.spec.taints = std::move(taints);
     Result<store::ObjectPtr> created = admin_.Create(client::kNodes, api::Encode(node));
     ASSERT_TRUE(created.ok()) << created.status().ToString();
-    ASSERT_EQ((*created)->json["status"]["allocatable"]["nvidia.com/gpu"], "8");  // status kept
+    ASSERT_EQ((*created)->document()["status"]["allocatable"]["nvidia.com/gpu"],
+              "8");  // status kept
   }
 
   void CreatePod(const api::Pod& pod) {
@@ -62,7 +63,7 @@ class SchedulerE2eTest : public ::testing::Test {
 
   Json PodJson(const std::string& name) {
     auto got = admin_.Get(client::kPods, "default", name);
-    return got.ok() ? (*got)->json : Json();
+    return got.ok() ? (*got)->document() : Json();
   }
   std::string NodeOf(const std::string& name) {
     Json pod = PodJson(name);
@@ -81,9 +82,9 @@ class SchedulerE2eTest : public ::testing::Test {
     std::vector<Json> out;
     const store::ListResult events = admin_.List(client::kEvents).value();
     for (const store::ObjectPtr& e : events.items) {
-      if (e->json.at("involvedObject").value("name", "") == name &&
-          e->json.value("reason", "") == reason) {
-        out.push_back(e->json);
+      if (e->document().at("involvedObject").value("name", "") == name &&
+          e->document().value("reason", "") == reason) {
+        out.push_back(e->document());
       }
     }
     return out;
@@ -93,7 +94,7 @@ class SchedulerE2eTest : public ::testing::Test {
     int total = 0;
     const store::ListResult pods = admin_.List(client::kPods).value();
     for (const store::ObjectPtr& p : pods.items) {
-      const Json& spec = p->json.at("spec");
+      const Json& spec = p->document().at("spec");
       if (spec.value("nodeName", "") != node) continue;
       for (const Json& c : spec.at("containers")) {
         total += std::stoi(c.at("resources").at("requests").value("nvidia.com/gpu", "0"));

@@ -109,8 +109,8 @@ FilterStatus CheckUnschedulable(const api::Pod& pod, const api::Node& node) {
   return Reject(kReasonUnschedulable);
 }
 
-// The node's taints are read in place: copying them for every node of every attempt was most
-// of this filter.
+// The node's taints are read in place, not copied: the filter runs for every node of every
+// attempt.
 FilterStatus CheckTaints(const api::Pod& pod, const api::Node& node,
                          const std::optional<api::Taint>& lifecycle) {
   auto untolerated = [&pod](const api::Taint& taint) {

@@ -52,16 +52,16 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
   std::vector<Member> waiting;
   int bound = 0;
   for (const ObjectPtr& object : pods_.Select(ns, {})) {
-    if (store::MetaString(object->json, "deletionTimestamp") != "") continue;
+    if (object->deleting()) continue;
     const Json& annotations =
-        scheduler_json::Child(scheduler_json::Child(object->json, "metadata"), "annotations");
+        scheduler_json::Child(scheduler_json::Child(object->document(), "metadata"), "annotations");
     if (api::StringMember(annotations, kGroupNameAnnotation) != group_name) continue;
     const ObjectName key = object->name();
-    if (!scheduler_json::NodeName(object->json).empty() || cache_.FindPod(key) != nullptr) {
-      if (!scheduler_json::IsTerminal(object->json)) ++bound;
+    if (!scheduler_json::NodeName(object->document()).empty() || cache_.FindPod(key) != nullptr) {
+      if (!scheduler_json::IsTerminal(object->document())) ++bound;
       continue;
     }
-    if (!WantsToSchedule(object->json)) continue;
+    if (!WantsToSchedule(object->document())) continue;
     Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*object);
     if (!view.ok()) continue;
     waiting.push_back({object, std::move(*view)});
@@ -83,7 +83,7 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
   }
   std::vector<const api::Pod*> pods;
   for (const Member& m : waiting) pods.push_back(m.pod.get());
-  const GangSpec gang = GangSpecOf((*group)->json);
+  const GangSpec gang = GangSpecOf((*group)->document());
   GangPlacement placement = PlaceGang(pods, bound, gang, cache_.nodes());
   if (!placement.admitted) {
     for (const Member& m : waiting)
@@ -108,7 +108,7 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
 
 void Scheduler::UpdatePodGroup(const ObjectPtr& group, bool running, const std::string& reason,
                                const std::string& message) {
-  const Json& status = scheduler_json::Child(group->json, "status");
+  const Json& status = scheduler_json::Child(group->document(), "status");
   const std::string phase = running ? "Running" : "Pending";
   Json conditions = Json::array();
   if (!running) {
@@ -117,7 +117,7 @@ void Scheduler::UpdatePodGroup(const ObjectPtr& group, bool running, const std::
                           {"reason", reason},
                           {"message", message},
                           {"lastTransitionTime", FormatRfc3339(loop_->Now())}});
-    gang_recorder_.Record(group->json, "Warning", "Unschedulable", message);
+    gang_recorder_.Record(*group, "Warning", "Unschedulable", message);
   }
   const Json& old_conditions = scheduler_json::Child(status, "conditions");
   const bool same_conditions = running

@@ -56,8 +56,8 @@ namespace lws::cluster {
 using ResourceAmounts = std::map<std::string, std::int64_t>;
 
 // The resources the LeastAllocated score weighs, in this order: cpu (millicores), memory,
-// nvidia.com/gpu. A fixed array, because the score runs for every feasible node of every
-// attempt and looking the three names up in maps was most of its cost.
+// nvidia.com/gpu. A fixed array, not a map: the score runs for every feasible node of every
+// attempt, and needs no lookup by name.
 using ScoredAmounts = std::array<std::int64_t, 3>;
 
 // The sums the resource filter and score need, kept by a cache that owns its pods so that a

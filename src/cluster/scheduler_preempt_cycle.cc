@@ -48,8 +48,8 @@ void Scheduler::EvictVictim(const api::Pod& victim, const api::Pod& preemptor,
       {"reason", "PreemptionByScheduler"},
       {"message", options_.scheduler_name + ": preempting to accommodate a higher priority pod"}};
   (void)client_->Patch(client::kPods, key.namespace_, key.name, client::PatchType::kJson,
-                       scheduler_json::ConditionPatch(object->json, -1, condition), "status");
-  recorder_.Record(object->json, "Normal", "Preempted",
+                       scheduler_json::ConditionPatch(object->document(), -1, condition), "status");
+  recorder_.Record(*object, "Normal", "Preempted",
                    fmt::format("Preempted by pod {} on node {}", preemptor.metadata.uid, node),
                    "Preempting");
   auto deleted = client_->Delete(client::kPods, key.namespace_, key.name);

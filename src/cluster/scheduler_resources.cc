@@ -104,7 +104,7 @@ std::int64_t ScoreOf(const ScoredAmounts& nonzero_request, const NodeTotals& tot
 // `use(totals)` with the node's totals: the cache's when it set them, else computed here. The
 // filters and the score run for every node of every attempt, where the cache has set them; the
 // scratch totals are declared only on the other path, because constructing an empty
-// std::optional<NodeTotals> zeroes its storage, which showed in the profile.
+// std::optional<NodeTotals> zeroes its storage.
 template <class Use>
 auto WithTotals(const NodeInfo& info, Use use) {
   if (info.totals) return use(*info.totals);

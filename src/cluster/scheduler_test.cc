@@ -170,7 +170,7 @@ TEST_F(SchedulerE2eTest, NoNodesAtAllIsASchedulerErrorUntilOneRegisters) {
 
 TEST_F(SchedulerE2eTest, ANodeThatTurnsReadyGetsTheParkedPodButHeartbeatsDoNot) {
   AddNode("gpu-a");
-  Json node = admin_.Get(client::kNodes, "", "gpu-a").value()->json;
+  Json node = admin_.Get(client::kNodes, "", "gpu-a").value()->document();
   node["status"]["conditions"][0]["status"] = "False";
   ASSERT_TRUE(admin_.UpdateStatus(client::kNodes, node).ok());
   CreateGpuPod("p", 1);
@@ -179,13 +179,13 @@ TEST_F(SchedulerE2eTest, ANodeThatTurnsReadyGetsTheParkedPodButHeartbeatsDoNot) 
   ASSERT_EQ(NodeOf("p"), "");
   const std::uint64_t attempts = scheduler_->attempts();
 
-  node = admin_.Get(client::kNodes, "", "gpu-a").value()->json;
+  node = admin_.Get(client::kNodes, "", "gpu-a").value()->document();
   node["status"]["conditions"][0]["lastHeartbeatTime"] = "2023-11-14T22:15:00Z";
   ASSERT_TRUE(admin_.UpdateStatus(client::kNodes, node).ok());
   Run();
   EXPECT_EQ(scheduler_->attempts(), attempts);  // nothing that matters changed
 
-  node = admin_.Get(client::kNodes, "", "gpu-a").value()->json;
+  node = admin_.Get(client::kNodes, "", "gpu-a").value()->document();
   node["status"]["conditions"][0]["status"] = "True";
   ASSERT_TRUE(admin_.UpdateStatus(client::kNodes, node).ok());
   Run();

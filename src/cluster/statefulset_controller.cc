@@ -101,8 +101,8 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
     for (const store::ObjectPtr& object : queue_.Owned(kind, key, uid)) {
       Result<std::shared_ptr<const View>> view = store::DecodedView<View>(*object);
       if (!view.ok()) {
-        log->warn("{}: skipping undecodable {}: {}", KeyString(key),
-                  store::MetaString(object->json, "name"), view.status().message());
+        log->warn("{}: skipping undecodable {}: {}", KeyString(key), object->name().name,
+                  view.status().message());
         continue;
       }
       out.push_back(std::move(*view));
@@ -119,8 +119,8 @@ Result<StatefulSetSnapshot> StatefulSetController::Snapshot(
       store::ObjectPtr pvc = queue_.controlled(kPvcs).Get(
           key.namespace_, StatefulSetPvcName(snap.set, claim, ordinal));
       if (!pvc) continue;
-      auto decoded = api::Decode<api::PersistentVolumeClaim>(pvc->json);
-      if (decoded.ok()) snap.pvcs.push_back(std::move(*decoded));
+      auto decoded = store::DecodedView<api::PersistentVolumeClaim>(*pvc);
+      if (decoded.ok()) snap.pvcs.push_back(**decoded);
     }
   }
   return snap;

@@ -69,7 +69,7 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
                                                                const StatefulSetPlan& plan,
                                                                std::size_t index) {
   const StatefulSetAction& action = plan.actions[index];
-  const Json& set_json = set_object->json;
+  const Json& set_json = set_object->document();
   const std::string& set_name = set.metadata.name;
   const store::ObjectName key = set_object->name();
   // Records the pod event upstream records for `verb` and turns the answer into an outcome.

@@ -162,7 +162,7 @@ TEST_F(StatefulSetControllerTest, StatusNeverGoesBackwardsDuringAnOrderedScaleUp
   client::Informer sets(&cp_.loop, &user_, client::kStatefulSets);
   sets.AddHandler([&](const store::ObjectPtr&, const store::ObjectPtr& now) {
     if (!now) return;
-    const Json& status = now->json.value("status", Json::object());
+    const Json& status = now->document().value("status", Json::object());
     seen.emplace_back(status.value("replicas", 0), status.value("readyReplicas", 0));
   });
   ASSERT_TRUE(sets.Start().ok());
@@ -186,8 +186,8 @@ TEST_F(StatefulSetControllerTest, VolumeClaimTemplatesMakeOnePvcPerPod) {
   Settle();
   Strings claims;
   for (const store::ObjectPtr& pvc : List(client::kPersistentVolumeClaims)) {
-    claims.push_back(store::MetaString(pvc->json, "name"));
-    EXPECT_EQ(pvc->json["metadata"]["labels"]["app"], "web");
+    claims.push_back(pvc->name().name);
+    EXPECT_EQ(pvc->document()["metadata"]["labels"]["app"], "web");
   }
   EXPECT_EQ(claims, (Strings{"data-web-0", "data-web-1"}));
   Json volume = Pods()["web-1"]["spec"]["volumes"][0];
@@ -215,7 +215,7 @@ TEST_F(StatefulSetControllerTest, EventsOfCreationAndDeletion) {
             (Strings{"SuccessfulCreate: create Pod web-0 in StatefulSet web successful",
                      "SuccessfulCreate: create Pod web-1 in StatefulSet web successful",
                      "SuccessfulDelete: delete Pod web-1 in StatefulSet web successful"}));
-  const Json event = List(client::kEvents)[0]->json;
+  const Json event = List(client::kEvents)[0]->document();
   EXPECT_EQ(event["involvedObject"]["kind"], "StatefulSet");
   EXPECT_EQ(event["involvedObject"]["name"], "web");
   EXPECT_EQ(event["source"]["component"], "statefulset-controller");

@@ -48,8 +48,8 @@ class StatefulSetControllerTest : public ::testing::Test {
   void SetUp() override {
     // Pod additions and deletions in the order the API server made them: "+web-0", "-web-2".
     trace_informer_.AddHandler([this](const store::ObjectPtr& old, const store::ObjectPtr& now) {
-      if (!old) trace_.push_back("+" + store::MetaString(now->json, "name"));
-      if (!now) trace_.push_back("-" + store::MetaString(old->json, "name"));
+      if (!old) trace_.push_back("+" + now->name().name);
+      if (!now) trace_.push_back("-" + old->name().name);
     });
     ASSERT_TRUE(trace_informer_.Start().ok());
     ASSERT_TRUE(controller_.Start().ok());
@@ -72,7 +72,7 @@ class StatefulSetControllerTest : public ::testing::Test {
     PatchSpec({{"template", {{"spec", {{"containers", Json::array({container})}}}}}});
   }
 
-  Json Set() { return (*user_.Get(client::kStatefulSets, "default", "web"))->json; }
+  Json Set() { return (*user_.Get(client::kStatefulSets, "default", "web"))->document(); }
   Json Status() { return Set()["status"]; }
 
   // Every object of `resource` (a copy of the list, so no temporary dangles in a range-for).
@@ -86,7 +86,7 @@ class StatefulSetControllerTest : public ::testing::Test {
   std::map<std::string, Json> Pods() {
     std::map<std::string, Json> out;
     for (const store::ObjectPtr& pod : List(client::kPods)) {
-      out[store::MetaString(pod->json, "name")] = pod->FullJson();  // managedFields included
+      out[pod->name().name] = pod->FullJson();  // managedFields included
     }
     return out;
   }
@@ -147,10 +147,11 @@ class StatefulSetControllerTest : public ::testing::Test {
   Strings Events() {
     std::vector<std::pair<std::string, std::string>> by_time;
     for (const store::ObjectPtr& e : List(client::kEvents)) {
-      std::string line = e->json.value("reason", "") + ": " + e->json.value("message", "");
-      if (e->json.value("count", 1) > 1)
-        line += " (x" + std::to_string(e->json.value("count", 1)) + ")";
-      by_time.emplace_back(store::MetaString(e->json, "name"), line);  // names grow with time
+      std::string line =
+          e->document().value("reason", "") + ": " + e->document().value("message", "");
+      if (e->document().value("count", 1) > 1)
+        line += " (x" + std::to_string(e->document().value("count", 1)) + ")";
+      by_time.emplace_back(e->name().name, line);  // names grow with time
     }
     std::sort(by_time.begin(), by_time.end());
     Strings out;

@@ -105,8 +105,8 @@ TEST_F(StatefulSetControllerTest, RevisionsAreOwnedByTheSet) {
   Converge();
   Strings names;
   for (const store::ObjectPtr& r : List(client::kControllerRevisions)) {
-    names.push_back(store::MetaString(r->json, "name"));
-    EXPECT_EQ(r->json["metadata"]["ownerReferences"][0]["uid"], Set()["metadata"]["uid"]);
+    names.push_back(r->name().name);
+    EXPECT_EQ(r->document()["metadata"]["ownerReferences"][0]["uid"], Set()["metadata"]["uid"]);
   }
   ASSERT_EQ(names.size(), 2u);
   EXPECT_NE(std::find(names.begin(), names.end(), Status()["updateRevision"]), names.end());

@@ -56,10 +56,10 @@ void TenantPods::Stop() {
 
 void TenantPods::OnPod(const store::WatchEvent& event) {
   if (!running_ || event.type != store::EventType::kDeleted) return;
-  if (event.object->labels.count(kTenantLabel)) return;
+  if (event.object->labels().count(kTenantLabel)) return;
   // A capacity hand-off placeholder gives back what the pod it held for already freed: that
   // capacity drew its tenant when the pod left.
-  if (event.object->labels.count(api::kHandOffOfLabel)) return;
+  if (event.object->labels().count(api::kHandOffOfLabel)) return;
   Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*event.object);
   if (!pod.ok() || (*pod)->spec.node_name.empty()) return;
   const cluster::OtherTenants::TakeFreed& take = *spec_->other_tenants.take_freed;
@@ -109,8 +109,8 @@ void TenantPods::DeleteLater(Duration after, const std::string& name, bool only_
     if (!running_) return;
     Result<store::ObjectPtr> pod = client_->Get(client::kPods, "default", name);
     if (!pod.ok()) return;
-    if (only_pending && !store::MetaString((*pod)->json, "uid").empty()) {
-      const Json& spec = api::ChildOrNull((*pod)->json, "spec");
+    if (only_pending && !(*pod)->uid().empty()) {
+      const Json& spec = api::ChildOrNull((*pod)->document(), "spec");
       if (!api::StringMember(spec, "nodeName").empty()) return;  // placed: kept
     }
     client::DeleteOptions options;

@@ -42,10 +42,10 @@ void Trace::Record(const client::Resource& resource, const store::WatchEvent& ev
   Mix(event.object->bytes());
   ++changes_;
   if (!keep_lines_) return;
-  const api::Json& meta = event.object->json["metadata"];
+  const store::ObjectName& name = event.object->name();
   lines_.push_back(fmt::format("{} {} {} {}/{} rv={}", FormatRfc3339Micro(loop_->Now()),
-                               resource.resource, type, meta.value("namespace", ""),
-                               meta.value("name", ""), event.object->resource_version));
+                               resource.resource, type, name.namespace_, name.name,
+                               event.object->resource_version()));
 }
 
 }  // namespace lws::cluster

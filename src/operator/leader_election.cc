@@ -111,12 +111,12 @@ LeaseObservation LeaderElector::Observe(Time now) {
                            options_.lease_name, got.status().ToString());
     return {};
   }
-  Result<LeaderElectionRecord> record = RecordFromLease((*got)->json);
+  Result<LeaderElectionRecord> record = RecordFromLease((*got)->document());
   if (!record.ok()) {
     Logger(kLogger)->error("{}", record.status().ToString());
     return {};
   }
-  lease_ = (*got)->json;
+  lease_ = (*got)->document();
   // Rule 1 of lease.h: the holder's time runs from when we saw the record change.
   if (*record != observed_ || observed_time_ == Time{}) {
     observed_ = *record;
@@ -141,7 +141,7 @@ bool LeaderElector::Write(const LeaseDecision& decision, Time now) {
                           options_.lease_name, answer.status().ToString());
     return false;
   }
-  lease_ = (*answer)->json;
+  lease_ = (*answer)->document();
   observed_ = decision.record;
   observed_time_ = now;
   return true;
@@ -181,7 +181,7 @@ void LeaderElector::Release(Time now) {
                            answer.status().ToString());
     return;
   }
-  lease_ = (*answer)->json;
+  lease_ = (*answer)->document();
   observed_ = released;
   observed_time_ = now;
   Logger(kLogger)->info("{}: released lease {}/{}", options_.identity, options_.lease_namespace,

@@ -52,7 +52,7 @@ class LeaderElectionTest : public ::testing::Test {
     Result<store::ObjectPtr> lease = client_.Get(kLeases, kNamespace, kLeaseName);
     EXPECT_TRUE(lease.ok()) << lease.status().ToString();
     if (!lease.ok()) return {};
-    Result<LeaderElectionRecord> record = RecordFromLease((*lease)->json);
+    Result<LeaderElectionRecord> record = RecordFromLease((*lease)->document());
     EXPECT_TRUE(record.ok()) << record.status().ToString();
     return record.ok() ? *record : LeaderElectionRecord{};
   }
@@ -198,7 +198,7 @@ TEST_F(LeaderElectionTest, ConflictingWriteFallsBackToReadingTheLease) {
         verb == "create" ? client_.Create(r, object) : client_.Update(r, object);
     if (!answer.ok() && answer.status().code() == Code::kConflict) ++conflicts;
     if (!answer.ok()) return Result<Json>(answer.status());
-    return Result<Json>((*answer)->json);
+    return Result<Json>((*answer)->document());
   };
   Candidate a(&cp_.loop, &counting, "a_1");
   a.elector->Start();
@@ -206,7 +206,7 @@ TEST_F(LeaderElectionTest, ConflictingWriteFallsBackToReadingTheLease) {
   ASSERT_TRUE(a.leading());
 
   // Someone else writes the Lease (a label): the leader's renewal from its stale copy gets 409.
-  Json lease = (*client_.Get(kLeases, kNamespace, kLeaseName))->json;
+  Json lease = (*client_.Get(kLeases, kNamespace, kLeaseName))->document();
   lease["metadata"]["labels"] = {{"touched", "yes"}};
   ASSERT_TRUE(client_.Update(kLeases, lease).ok());
   cp_.loop.RunFor(seconds(2));

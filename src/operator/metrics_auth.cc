@@ -137,7 +137,7 @@ Result<std::optional<UserInfo>> MetricsAuthorizer::Authenticate(const std::strin
   }
   // Unlocked: the review is a round trip, and other scrapes need not wait for it.
   ASSIGN_OR_RETURN(store::ObjectPtr answer, client_->Create(kTokenReviews, TokenReviewFor(token)));
-  ASSIGN_OR_RETURN(std::optional<UserInfo> user, UserFromTokenReview(answer->json));
+  ASSIGN_OR_RETURN(std::optional<UserInfo> user, UserFromTokenReview(answer->document()));
   MutexLock lock(&mu_);
   Time now = clock_->Now();
   MakeRoom(&users_, now, options_.cache_entries_max);
@@ -159,7 +159,7 @@ Result<bool> MetricsAuthorizer::Authorize(const UserInfo& user, const std::strin
   ASSIGN_OR_RETURN(
       store::ObjectPtr answer,
       client_->Create(kSubjectAccessReviews, SubjectAccessReviewFor(user, verb, path)));
-  ASSIGN_OR_RETURN(bool allowed, AllowedBySubjectAccessReview(answer->json));
+  ASSIGN_OR_RETURN(bool allowed, AllowedBySubjectAccessReview(answer->document()));
   MutexLock lock(&mu_);
   Time now = clock_->Now();
   MakeRoom(&decisions_, now, options_.cache_entries_max);

@@ -57,7 +57,7 @@ void RolloutMetrics::OnChange(const store::ObjectPtr& old, const store::ObjectPt
     return;
   }
   store::ObjectName name = now->name();
-  Observe(name.namespace_, name.name, RolloutSampleOf(now->json));
+  Observe(name.namespace_, name.name, RolloutSampleOf(now->document()));
 }
 
 void RolloutMetrics::Observe(const std::string& ns, const std::string& name,

@@ -45,6 +45,12 @@ class Expectations {
   // no-op when absent or not a positive decimal number (a DELETE may answer with a Status).
   void ExpectAnswer(const Key& key, const client::Informer* informer, const api::Json& answer,
                     Time now);
+  // The same with a write's answer as the client gives it: a stored version, or a Status
+  // document (resourceVersion 0) after a DELETE.
+  void ExpectAnswer(const Key& key, const client::Informer* informer,
+                    const store::StoredObject& answer, Time now) {
+    if (answer.resource_version() > 0) Expect(key, informer, answer.resource_version(), now);
+  }
   // True when every expectation of `key` is met (informer->last_resource_version() >= rv) or
   // has timed out; met and timed-out ones are dropped (a timeout is logged).
   bool Satisfied(const Key& key, Time now);

@@ -35,7 +35,7 @@ class ExpectationsTest : public ::testing::Test {
 TEST_F(ExpectationsTest, MetOnceTheInformerDeliveredTheWrite) {
   Expectations expectations;
   EXPECT_TRUE(expectations.Satisfied(key, cp.loop.Now()));  // nothing expected
-  Json created = client.Create(client::kPods, Pod("a")).value()->json;
+  Json created = client.Create(client::kPods, Pod("a")).value()->document();
   expectations.ExpectAnswer(key, &pods, created, cp.loop.Now());
   EXPECT_FALSE(expectations.Satisfied(key, cp.loop.Now()));  // the event is still in flight
   EXPECT_EQ(expectations.Deadline(key), cp.loop.Now() + seconds(30));
@@ -47,7 +47,7 @@ TEST_F(ExpectationsTest, MetOnceTheInformerDeliveredTheWrite) {
 
 TEST_F(ExpectationsTest, EveryInformerMustDeliver) {
   Expectations expectations;
-  Json created = client.Create(client::kPods, Pod("a")).value()->json;
+  Json created = client.Create(client::kPods, Pod("a")).value()->document();
   expectations.ExpectAnswer(key, &pods, created, cp.loop.Now());
   // A set write that never happens: its informer never reaches this version.
   expectations.Expect(key, &sets, *ResourceVersionOf(created) + 100, cp.loop.Now());

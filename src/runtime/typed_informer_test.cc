@@ -93,7 +93,7 @@ TEST_F(TypedInformerTest, DecodesEachVersionOnce) {
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(a->metadata.Label(api::kGroupIndexLabel), "0");
-  EXPECT_EQ(pods.GetStored("default", "a")->json["metadata"]["name"], "a");
+  EXPECT_EQ(pods.GetStored("default", "a")->document()["metadata"]["name"], "a");
   Relabel("b", "1");
   cp.loop.RunUntilIdle();
   EXPECT_EQ(pods.Get("default", "a"), a);  // unchanged: the same decoded object

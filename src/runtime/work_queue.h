@@ -20,8 +20,8 @@
 // Runs are therefore held, and remembered, until SetReady(true) (runtime/start_gate.h says when).
 //
 // Throttle. With `min_interval`, a key runs at most that often; changes arriving meanwhile share
-// one run at the end of the interval (the StatefulSet controller's 1,000-pod lesson: re-planning
-// a large group per pod event costs more than the work itself).
+// one run at the end of the interval (re-planning a large group on every pod event would cost
+// more than the work itself).
 //
 // Observer. WorkQueueOptions::observer, when set, hears every add, run and outcome with the
 // loop's time (the operator's Prometheus metrics implement it, operator/controller_metrics.h);

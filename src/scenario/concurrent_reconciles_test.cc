@@ -76,7 +76,7 @@ class ConcurrentReconciles : public ::testing::Test {
   std::optional<api::LeaderWorkerSet> Lws(const std::string& name) const {
     auto stored = user_->Get(client::kLeaderWorkerSets, "default", name);
     if (!stored.ok()) return std::nullopt;
-    auto lws = api::Decode<api::LeaderWorkerSet>((*stored)->json);
+    auto lws = api::Decode<api::LeaderWorkerSet>((*stored)->document());
     return lws.ok() ? std::optional(*lws) : std::nullopt;
   }
 
@@ -116,14 +116,14 @@ class ConcurrentReconciles : public ::testing::Test {
     std::string out;
     for (const char* name : kNames) {
       auto lws = user_->Get(client::kLeaderWorkerSets, "default", name);
-      if (lws.ok()) out += api::ChildOrNull((*lws)->json, "status").dump() + "\n";
+      if (lws.ok()) out += api::ChildOrNull((*lws)->document(), "status").dump() + "\n";
     }
     store::ListOptions in_default;
     in_default.namespace_ = "default";
     auto pods = user_->List(client::kPods, in_default);
     if (!pods.ok()) return out;
     for (const store::ObjectPtr& pod : pods->items) {
-      const Json& json = pod->json;
+      const Json& json = pod->document();
       out += store::MetaString(json, "name") + " " +
              api::StringMember(api::ChildOrNull(json, "status"), "phase") + " on " +
              api::StringMember(api::ChildOrNull(json, "spec"), "nodeName") + "\n";
@@ -140,7 +140,7 @@ class ConcurrentReconciles : public ::testing::Test {
     auto events = user_->List(client::kEvents, in_default);
     if (!events.ok()) return creations;
     for (const store::ObjectPtr& item : events->items) {
-      auto event = api::Decode<api::Event>(item->json);
+      auto event = api::Decode<api::Event>(item->document());
       if (!event.ok() || event->reason != "SuccessfulCreate") continue;
       const std::string& note = event->message;
       const std::string prefix = "create Pod ";

@@ -43,13 +43,13 @@ HashRolloutChecker::View HashRolloutChecker::Read() const {
   std::map<std::string, const Json*> worker_sets;  // by name
   const std::vector<store::ObjectPtr> sets = OfLws(client::kStatefulSets);
   for (const store::ObjectPtr& s : sets) {
-    worker_sets[s->json["metadata"].value("name", "")] = &s->json;
+    worker_sets[s->document()["metadata"].value("name", "")] = &s->document();
   }
   const int size =
       view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
   std::map<std::string, std::string> hostnames;  // live leaders' hostname -> leader
   for (const store::ObjectPtr& p : OfLws(client::kPods)) {
-    const Json& pod = p->json;
+    const Json& pod = p->document();
     Group& g = view.groups[Label(pod, api::kGroupIndexLabel)];
     if (Label(pod, api::kWorkerIndexLabel) != "0") {
       if (!Deleting(pod)) g.revisions.push_back(Label(pod, api::kRevisionLabel));

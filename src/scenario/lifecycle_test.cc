@@ -286,7 +286,7 @@ TEST_F(Lifecycle, TemplateChangeSetsEveryConditionInOneStatusWrite) {
   bool first = true;
   for (const store::StoreChange& change : changes->changes) {
     if (change.group_resource != "leaderworkersets.leaderworkerset.x-k8s.io") continue;
-    Json conditions = change.object->json["status"]["conditions"];
+    Json conditions = change.object->document()["status"]["conditions"];
     if (!first && conditions == last_conditions) continue;
     if (!first) status_versions.push_back(conditions);
     first = false;

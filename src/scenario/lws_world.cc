@@ -33,7 +33,7 @@ store::ListOptions InDefault(const api::StringMap& labels) {
 template <class T>
 std::optional<T> DecodeStored(const Result<store::ObjectPtr>& stored) {
   if (!stored.ok() || *stored == nullptr) return std::nullopt;
-  auto decoded = api::Decode<T>((*stored)->json);
+  auto decoded = api::Decode<T>((*stored)->document());
   if (!decoded.ok()) return std::nullopt;
   return *decoded;
 }
@@ -131,7 +131,7 @@ std::vector<Json> LwsWorld::List(const client::Resource& resource,
   std::vector<Json> out;
   auto listed = user_.List(resource, InDefault(labels));
   if (!listed.ok()) return out;
-  for (const store::ObjectPtr& item : listed->items) out.push_back(item->json);
+  for (const store::ObjectPtr& item : listed->items) out.push_back(item->document());
   return out;
 }
 

@@ -40,7 +40,7 @@ std::optional<std::uint64_t> CheckerBase::Changed() {
 
 api::Json CheckerBase::Stored(const client::Resource& resource, const std::string& name) const {
   auto got = client_->Get(resource, "default", name);
-  return got.ok() && *got ? (*got)->json : api::Json();
+  return got.ok() && *got ? (*got)->document() : api::Json();
 }
 
 std::vector<store::ObjectPtr> CheckerBase::OfLws(const client::Resource& resource) const {
@@ -54,9 +54,9 @@ std::vector<store::ObjectPtr> CheckerBase::OfLws(const client::Resource& resourc
 std::vector<std::string> CheckerBase::LwsRevisionKeys() const {
   std::vector<std::string> keys;
   for (const store::ObjectPtr& r : OfLws(client::kControllerRevisions)) {
-    for (const Json& owner : r->json["metadata"].value("ownerReferences", Json::array())) {
+    for (const Json& owner : r->document()["metadata"].value("ownerReferences", Json::array())) {
       if (owner.value("kind", "") == api::kLwsKind && owner.value("controller", false)) {
-        keys.push_back(Label(r->json, api::kRevisionLabel));
+        keys.push_back(Label(r->document(), api::kRevisionLabel));
       }
     }
   }
@@ -115,29 +115,29 @@ RolloutChecker::View RolloutChecker::Read() const {
   const std::string leader_prefix = name_ + "-";
   std::map<int, bool> workers_ready;  // by group index, for groups with a worker StatefulSet
   for (const store::ObjectPtr& s : sets) {
-    int index = GroupIndex(s->json);
+    int index = GroupIndex(s->document());
     if (index < 0 ||
-        s->json["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
+        s->document()["metadata"].value("name", "") != leader_prefix + std::to_string(index)) {
       continue;  // the leader StatefulSet, or a stranger
     }
-    group(index).revisions.push_back(Label(s->json, api::kRevisionLabel));
-    workers_ready[index] = WorkersReady(s->json);
+    group(index).revisions.push_back(Label(s->document(), api::kRevisionLabel));
+    workers_ready[index] = WorkersReady(s->document());
   }
   const int size =
       view.lws.is_null() ? 1 : view.lws["spec"]["leaderWorkerTemplate"].value("size", 1);
   for (const store::ObjectPtr& p : pods) {
-    int index = GroupIndex(p->json);
+    int index = GroupIndex(p->document());
     if (index < 0) continue;
     Group& g = group(index);
-    const bool deleting = Deleting(p->json);
-    if (Label(p->json, api::kWorkerIndexLabel) == "0") {
+    const bool deleting = Deleting(p->document());
+    if (Label(p->document(), api::kWorkerIndexLabel) == "0") {
       g.exists = true;
       g.deleting = deleting;
-      g.ready = PodReady(p->json) && !deleting &&
+      g.ready = PodReady(p->document()) && !deleting &&
                 (size == 1 || (workers_ready.count(index) && workers_ready[index]));
-      g.revisions.push_back(Label(p->json, api::kRevisionLabel));
+      g.revisions.push_back(Label(p->document(), api::kRevisionLabel));
     } else if (!deleting) {
-      g.revisions.push_back(Label(p->json, api::kRevisionLabel));
+      g.revisions.push_back(Label(p->document(), api::kRevisionLabel));
     }
   }
   if (!view.lws.is_null()) {

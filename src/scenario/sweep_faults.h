@@ -63,8 +63,8 @@ struct ClientFaultCase {
 };
 
 // Each kind on for a quarter of the seeds, independently: more than half of the runs meet at
-// least one, and a run that meets several shows how they combine. (A third each cost the
-// default sweep of CI a tenth more for little more coverage: long sweeps find the rare cases.)
+// least one, and a run that meets several shows how they combine. (More often would lengthen
+// CI's default sweep for little more coverage: long sweeps find the rare cases.)
 inline ClientFaultCase DrawClientFaults(Rng rng) {
   ClientFaultCase f;
   if (rng.Bernoulli(0.25)) {

@@ -51,7 +51,7 @@ class TraceHash {
     for (const store::StoreChange& change : log->changes) {
       Fold(std::to_string(static_cast<int>(change.type)));
       Fold(change.group_resource);
-      Fold(change.object->json.dump());
+      Fold(change.object->document().dump());
     }
     seen_ = log->resource_version;
   }

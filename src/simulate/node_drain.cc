@@ -32,9 +32,8 @@ Status NodeDrain::Start(const client::LocalClient& user) {
                    api::FieldSelector::Parse("spec.nodeName=" + result_.node));
   ASSIGN_OR_RETURN(store::ListResult pods, user.List(client::kPods, options));
   for (const store::ObjectPtr& pod : pods.items) {
-    if (DrainSkips(pod->json)) continue;
-    PodToEvict p{store::MetaString(pod->json, "namespace"), store::MetaString(pod->json, "name"),
-                 store::MetaString(pod->json, "uid"), at_};
+    if (DrainSkips(pod->document())) continue;
+    PodToEvict p{pod->name().namespace_, pod->name().name, pod->uid(), at_};
     pods_.emplace(p.ns + "/" + p.name, std::move(p));
   }
   result_.pods = static_cast<int>(pods_.size());
@@ -69,7 +68,7 @@ void NodeDrain::Evict(const client::LocalClient& user, PodToEvict* pod, Time now
 
 bool NodeDrain::Gone(const client::LocalClient& user, const PodToEvict& pod) const {
   Result<store::ObjectPtr> now = user.Get(client::kPods, pod.ns, pod.name);
-  return !now.ok() || store::MetaString((*now)->json, "uid") != pod.uid;
+  return !now.ok() || (*now)->uid() != pod.uid;
 }
 
 }  // namespace lws::simulate

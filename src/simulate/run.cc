@@ -57,8 +57,8 @@ class Runner {
 
   Result<RunResult> Run() {
     zero_ = world_.loop().Now();  // the cluster's start: the scenario's times count from it
-    // Far above what a cluster does in one second (the 100-group benchmark's busiest second
-    // runs well under a tenth of it): only a component writing in a loop gets there.
+    // Far above what a cluster does in one second: only a component writing in a loop gets
+    // there.
     world_.loop().SetInstantTaskLimit(2'000'000);
     RETURN_IF_ERROR(world_.Start());
     ASSIGN_OR_RETURN(nodes_,
@@ -156,7 +156,7 @@ class Runner {
       applied = patched.status();
       if (patched.ok() && c.target == target_) {
         change_generation_ = std::max<std::int64_t>(
-            change_generation_, (*patched)->json["metadata"].value("generation", 0));
+            change_generation_, (*patched)->document()["metadata"].value("generation", 0));
       }
     } else {
       const bool cordon = c.kind != Change::Kind::kUncordon;
@@ -200,7 +200,7 @@ class Runner {
   }
 
   void OnNode(const store::WatchEvent& e) {
-    const std::string name = store::MetaString(e.object->json, "name");
+    const std::string name = e.object->name().name;
     if (e.type == store::EventType::kAdded && known_nodes_.insert(name).second && window_open_)
       ++provisioned_;
     if (e.type == store::EventType::kDeleted) {

@@ -7,8 +7,7 @@
 namespace lws::store {
 
 void WarnUndecodable(const std::string& reader, const StoredObject& object, const Status& why) {
-  Logger(reader)->warn("skipping undecodable {}: {}", MetaString(object.json, "name"),
-                       why.message());
+  Logger(reader)->warn("skipping undecodable {}: {}", object.name().name, why.message());
 }
 
 }  // namespace lws::store

@@ -25,15 +25,20 @@
 
 namespace lws::store {
 
-// `object` decoded as T, without managedFields, and not shared: what a reader that must not
-// share (a cache whose memory is being measured) uses. Errors are Decode's.
+// `document` decoded as T, without managedFields, and not shared: what a reader that must not
+// share (a cache whose memory is being measured) or has no stored version uses. Errors are
+// Decode's.
 template <api::Modeled T>
-Result<std::shared_ptr<const T>> DecodePrivateView(const StoredObject& object) {
-  Result<T> decoded = api::Decode<T>(object.json, api::FieldPath(), {.drop_managed_fields = true});
+Result<std::shared_ptr<const T>> DecodePrivateView(const Json& document) {
+  Result<T> decoded = api::Decode<T>(document, api::FieldPath(), {.drop_managed_fields = true});
   if (!decoded.ok()) return decoded.status();
   // Not make_shared: the version's weak reference would keep a combined block, and so the
   // whole T, allocated for as long as the version lives.
   return std::shared_ptr<const T>(new T(std::move(*decoded)));
+}
+template <api::Modeled T>
+Result<std::shared_ptr<const T>> DecodePrivateView(const StoredObject& object) {
+  return DecodePrivateView<T>(object.document());
 }
 
 // An api type with a status that a status write replaces (Pod, StatefulSet, ...).
@@ -47,16 +52,15 @@ concept WithStatus = requires(T t) {
 // was written over (StoredObject::status_written_over): a copy with the status and the
 // resourceVersion decoded from `object`. The two versions differ in nothing else (the store
 // takes everything but the status from the old one), so this is what a full decode gives, and
-// copying the rest costs a fraction of decoding it: kubelet status writes are about half of a
-// simulated pod's versions. Null when there is no such view or the status does not decode (the
-// full decode then gives the error).
+// copying is cheaper than decoding. Null when there is no such view or the status does not
+// decode (the full decode then gives the error).
 template <api::Modeled T>
 std::shared_ptr<const T> ViewAfterStatusWrite(const StoredObject& object) {
   if constexpr (!WithStatus<T>) {
     return nullptr;
   } else {
-    ObjectPtr over = object.status_written_over.lock();
-    if (over == nullptr || !object.json.is_object()) return nullptr;
+    ObjectPtr over = object.status_written_over();
+    if (over == nullptr || !object.document().is_object()) return nullptr;
     std::shared_ptr<const void> kept = over->FindView(typeid(T));
     if (kept == nullptr) return nullptr;
     auto view = std::make_unique<T>(*static_cast<const T*>(kept.get()));
@@ -66,11 +70,11 @@ std::shared_ptr<const T> ViewAfterStatusWrite(const StoredObject& object) {
     const api::FieldPath root;
     const api::codec::DecodeOptions options{.drop_managed_fields = true};
     const api::codec::Where where(root, options);
-    if (auto status = object.json.find("status");
-        status != object.json.end() && !status->is_null()) {
+    if (auto status = object.document().find("status");
+        status != object.document().end() && !status->is_null()) {
       api::codec::DecodeValue(*status, view->status, where.Child("status"), errs);
     }
-    const Json& meta = api::ChildOrNull(object.json, "metadata");
+    const Json& meta = api::ChildOrNull(object.document(), "metadata");
     if (auto rv = meta.find("resourceVersion"); rv != meta.end() && !rv->is_null()) {
       api::codec::DecodeValue(*rv, view->metadata.resource_version,
                               where.Child("metadata").Child("resourceVersion"), errs);

@@ -81,7 +81,7 @@ class StatusWriteViewTest : public testing::StoreTest {
  protected:
   // Writes `status` (absent when null) over `live` through the status subresource.
   ObjectPtr WriteStatus(const ObjectPtr& live, const Json& status) {
-    Json body = live->json;
+    Json body = live->document();
     body.erase("status");
     if (!status.is_null()) body["status"] = status;
     Result<ObjectPtr> written = store_->UpdateStatus(testing::Pods(), std::move(body));
@@ -97,7 +97,7 @@ class StatusWriteViewTest : public testing::StoreTest {
     Result<std::shared_ptr<const T>> decoded = DecodePrivateView<T>(version);
     ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
     EXPECT_EQ(api::Encode(*derived), api::Encode(**decoded));
-    EXPECT_EQ(derived->metadata.resource_version, std::to_string(version.resource_version));
+    EXPECT_EQ(derived->metadata.resource_version, std::to_string(version.resource_version()));
   }
 };
 
@@ -140,7 +140,7 @@ TEST_F(StatusWriteViewTest, AreDecodedWhenTheyCannotBeMade) {
   EXPECT_EQ(held->status.phase, "Pending");
 
   // Any other write decodes in full: it may change more than the status.
-  Json labelled = unread->json;
+  Json labelled = unread->document();
   labelled["metadata"]["labels"] = {{"a", "b"}};
   ObjectPtr updated = *store_->Update(testing::Pods(), labelled);
   EXPECT_EQ(ViewAfterStatusWrite<api::Pod>(*updated), nullptr);
@@ -169,7 +169,7 @@ TEST_F(StatusWriteViewTest, StatefulSetStatusWrites) {
   ASSERT_NE(created, nullptr);
   auto held = DecodedView<api::StatefulSet>(*created);
   ASSERT_TRUE(held.ok()) << held.status().ToString();
-  Json body = created->json;
+  Json body = created->document();
   body["status"] = {
       {"replicas", 3}, {"readyReplicas", 2}, {"currentRevision", "s-1"}, {"observedGeneration", 1}};
   ObjectPtr written = *store_->UpdateStatus(testing::StatefulSets(), body);

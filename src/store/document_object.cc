@@ -64,11 +64,7 @@ Result<ObjectPtr> DocumentObject(Json answer) {
     rv = *parsed;
   }
   // Kept as the server sent it (MakeStoredObject would add metadata to a Status document).
-  auto stored = std::make_shared<StoredObject>();
-  stored->labels = LabelsOf(answer);
-  stored->json = std::move(answer);
-  stored->resource_version = rv;
-  return ObjectPtr(std::move(stored));
+  return ObjectPtr(std::make_shared<StoredObject>(std::move(answer), rv));
 }
 
 }  // namespace lws::store

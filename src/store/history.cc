@@ -43,7 +43,7 @@ std::optional<WatchEvent> EventFor(const HistoryEvent& event, const Watcher& wat
   if (!matched) return std::nullopt;
   if (!event.prev_at_event) {
     event.prev_at_event =
-        MakeStoredObject(event.prev->json, event.resource_version, KeptEntries(event.prev));
+        MakeStoredObject(event.prev->document(), event.resource_version, KeptEntries(event.prev));
   }
   return WatchEvent{EventType::kDeleted, event.prev_at_event};
 }

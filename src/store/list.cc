@@ -134,8 +134,8 @@ Result<ListResult> Store::ListLocked(const api::ResourceInfo& info, const std::s
       continue;
     }
     if (!object) continue;
-    if (selectors && (!options.label_selector.Matches(object->labels) ||
-                      !MatchesFields(info, object->json, options.field_selector))) {
+    if (selectors && (!options.label_selector.Matches(object->labels()) ||
+                      !MatchesFields(info, object->document(), options.field_selector))) {
       continue;
     }
     if (limit > 0 && result.items.size() == limit) {

@@ -27,7 +27,7 @@ class ListTest : public testing::StoreTest {
     std::vector<std::string> out;
     if (!list.ok()) return out;
     for (const auto& item : list->items)
-      out.push_back(NameOf(item->json).namespace_ + "/" + NameOf(item->json).name);
+      out.push_back(item->name().namespace_ + "/" + item->name().name);
     return out;
   }
 
@@ -101,7 +101,7 @@ TEST_F(ListTest, PagesWithRemainingCount) {
   std::vector<std::string> all;
   while (true) {
     for (const auto& item : page.items)
-      all.push_back(NameOf(item->json).namespace_ + "/" + NameOf(item->json).name);
+      all.push_back(item->name().namespace_ + "/" + item->name().name);
     if (page.continue_token.empty()) break;
     selected.continue_token = page.continue_token;
     page = *store_->List(Pods(), selected);
@@ -118,7 +118,7 @@ TEST_F(ListTest, PaginationReadsTheFirstPagesSnapshotDespiteConcurrentWrites) {
   MustCreate(Pods(), testing::Pod("d", "a"));
   MustCreate(Pods(), testing::Pod("a", "b"));
   ASSERT_TRUE(store_->Delete(Pods(), "b", "m").ok());
-  Json z = (*store_->Get(Pods(), "b", "z"))->json;
+  Json z = (*store_->Get(Pods(), "b", "z"))->document();
   z["metadata"]["labels"]["app"] = "changed";
   ObjectPtr old_z = *store_->Get(Pods(), "b", "z");
   ASSERT_TRUE(store_->Update(Pods(), z).ok());
@@ -132,8 +132,7 @@ TEST_F(ListTest, PaginationReadsTheFirstPagesSnapshotDespiteConcurrentWrites) {
     options.continue_token = page.continue_token;
   }
   std::vector<std::string> names;
-  for (const auto& o : rest)
-    names.push_back(NameOf(o->json).namespace_ + "/" + NameOf(o->json).name);
+  for (const auto& o : rest) names.push_back(o->name().namespace_ + "/" + o->name().name);
   EXPECT_EQ(names, (std::vector<std::string>{"a/z", "b/c", "b/m", "b/z"}));
   EXPECT_EQ(rest.back(), old_z) << "the snapshot's version, bytes shared";
   // A fresh list sees the current state.

@@ -61,17 +61,38 @@ void FreeDepthFirst(Json& json, int depth) {
 
 }  // namespace
 
-StoredObject::~StoredObject() { FreeDepthFirst(json, 0); }
+StoredObject::StoredObject(Json json, std::uint64_t rv, std::uint64_t body_rv)
+    : json_(std::move(json)),
+      resource_version_(rv),
+      body_rv_(body_rv != 0 ? body_rv : rv),
+      labels_(LabelsOf(json_)) {}
+
+StoredObject::~StoredObject() { FreeDepthFirst(json_, 0); }
 
 const ObjectName& StoredObject::name() const {
-  std::call_once(name_once_, [this] { name_ = NameOf(json); });
+  std::call_once(name_once_, [this] { name_ = NameOf(json_); });
   return name_;
+}
+
+const std::string& StoredObject::uid() const {
+  static const std::string kNone;
+  const Json& uid = api::ChildOrNull(api::ChildOrNull(json_, "metadata"), "uid");
+  return uid.is_string() ? uid.get_ref<const std::string&>() : kNone;
+}
+
+bool StoredObject::deleting() const {
+  return !api::ChildOrNull(api::ChildOrNull(json_, "metadata"), "deletionTimestamp").is_null();
+}
+
+void StoredObject::SetStatusWrittenOver(const std::shared_ptr<const StoredObject>& over) {
+  status_written_over_ = over;
+  if (over != nullptr && over->body_rv_ != 0) body_rv_ = over->body_rv_;
 }
 
 const ManagedEntries& StoredObject::managed_fields() const {
   std::call_once(entries_once_, [this] {
     if (!entries_maker_) return;
-    managed_fields_ = entries_maker_(json);
+    managed_fields_ = entries_maker_(json_);
     entries_maker_ = nullptr;  // frees the older versions it held
   });
   return managed_fields_;
@@ -90,7 +111,7 @@ void StoredObject::DeferManagedFields(DeferredEntries deferred) {
 }
 
 Json StoredObject::FullJson() const {
-  Json out = json;
+  Json out = json_;
   const ManagedEntries& entries = managed_fields();
   if (!entries.empty()) PutManagedFields(&out, entries);
   return out;
@@ -151,11 +172,11 @@ std::string SerializeWithEntries(const Json& object, const ManagedEntries& entri
 const std::string& StoredObject::bytes() const {
   std::call_once(bytes_once_, [this] {
     // The store always gives a version metadata, so the entries have a place to go.
-    auto meta = json.is_object() ? json.find("metadata") : json.end();
+    auto meta = json_.is_object() ? json_.find("metadata") : json_.end();
     const ManagedEntries& entries = managed_fields();
-    const bool apart = !entries.empty() && meta != json.end() && meta->is_object();
-    bytes_ = apart             ? SerializeWithEntries(json, entries)
-             : entries.empty() ? Serialize(json)
+    const bool apart = !entries.empty() && meta != json_.end() && meta->is_object();
+    bytes_ = apart             ? SerializeWithEntries(json_, entries)
+             : entries.empty() ? Serialize(json_)
                                : Serialize(FullJson());
   });
   return bytes_;
@@ -234,8 +255,8 @@ bool SameManagedFields(const ManagedEntries& a, const ManagedEntries& b) {
 
 Json ManagedFieldsJson(const StoredObject& version) {
   if (version.managed_fields().empty()) {
-    auto meta = version.json.find("metadata");
-    if (meta == version.json.end() || !meta->is_object()) return nullptr;
+    auto meta = version.document().find("metadata");
+    if (meta == version.document().end() || !meta->is_object()) return nullptr;
     auto found = meta->find("managedFields");
     return found == meta->end() ? Json() : *found;
   }
@@ -249,21 +270,16 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv) {
 
 namespace {
 
-// What every MakeStoredObject does once the version holds its entries.
-ObjectPtr FinishStoredObject(std::shared_ptr<StoredObject> stored, Json json, std::uint64_t rv,
-                             std::uint64_t body_rv) {
-  Json& meta = json["metadata"];
+// Writes `rv` into `json` as metadata.resourceVersion (removes it when 0), giving the object a
+// metadata it lacks.
+void PutResourceVersion(Json* json, std::uint64_t rv) {
+  Json& meta = (*json)["metadata"];
   if (!meta.is_object()) meta = Json::object();
   if (rv == 0) {
     meta.erase("resourceVersion");
   } else {
     meta["resourceVersion"] = std::to_string(rv);
   }
-  stored->labels = LabelsOf(json);
-  stored->json = std::move(json);
-  stored->resource_version = rv;
-  stored->body_rv = body_rv != 0 ? body_rv : rv;
-  return stored;
 }
 
 }  // namespace
@@ -274,19 +290,17 @@ ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, ManagedEntries managed_f
 
 ObjectPtr MakeStoredObject(Json json, std::uint64_t rv, NewEntries entries,
                            const ObjectPtr& status_written_over) {
-  auto stored = std::make_shared<StoredObject>();
-  std::uint64_t body_rv = 0;
-  if (status_written_over != nullptr) {
-    stored->status_written_over = status_written_over;
-    body_rv = status_written_over->body_rv;
-  }
+  // The entries given made replace any the document holds; deferred ones require it holds none.
+  if (!entries.deferred && !entries.made.empty()) TakeManagedFields(&json);
+  PutResourceVersion(&json, rv);
+  auto stored = std::make_shared<StoredObject>(std::move(json), rv);
+  stored->SetStatusWrittenOver(status_written_over);
   if (entries.deferred) {
     stored->DeferManagedFields(std::move(*entries.deferred));
   } else {
-    if (!entries.made.empty()) TakeManagedFields(&json);  // the entries given replace them
     stored->SetManagedFields(std::move(entries.made));
   }
-  return FinishStoredObject(std::move(stored), std::move(json), rv, body_rv);
+  return stored;
 }
 
 bool MayDeferAfter(const StoredObject* previous) {

@@ -50,8 +50,7 @@ using ManagedEntries = std::vector<ManagedEntry>;
 
 // Makes a version's entries from the version's own `json` (without managedFields) when they are
 // first read: the API server records a write's managedFields this way (deferred recording,
-// apiserver/managed_fields.h), because in-process readers seldom read them and recording was
-// the largest single cost of a simulated write.
+// apiserver/managed_fields.h), because in-process readers seldom read them.
 using EntriesMaker = std::function<ManagedEntries(const Json& json)>;
 
 // How many deferred versions may follow one another: each holds the version before it until its
@@ -65,25 +64,61 @@ struct DeferredEntries {
   int depth = 1;
 };
 
-struct StoredObject {
-  // The object; metadata.resourceVersion included. Versions made by the store keep
-  // metadata.managedFields apart, in managed_fields(); an object read from a server (the REST
-  // client) keeps them here. ManagedFieldsJson and FullJson read either.
-  Json json;
-  std::uint64_t resource_version = 0;  // 0 for dry-run results that were never stored
+class StoredObject {
+ public:
+  // A version of `json` at `rv` (0 for dry-run results that were never stored); `body_rv` 0
+  // means rv (see body_rv()). `json` is kept as given: MakeStoredObject writes its
+  // resourceVersion and takes its managedFields apart first.
+  StoredObject(Json json, std::uint64_t rv, std::uint64_t body_rv = 0);
+  // Frees the document depth first (FreeDepthFirst in object.cc): most versions die when the
+  // watch history lets them go, and this is not recursive in nlohmann's way.
+  ~StoredObject();
+  StoredObject(const StoredObject&) = delete;
+  StoredObject& operator=(const StoredObject&) = delete;
+
+  // What in-process readers read: identity, labels and versions here, every other field through
+  // a typed view (DecodedView, store/decoded_view.h).
+
+  // NameOf(document()), read once on first use (every informer a version reaches asks); safe
+  // from any thread.
+  const ObjectName& name() const;
+  // metadata.uid, or "" when absent or not a string.
+  const std::string& uid() const;
+  // Whether metadata.deletionTimestamp is set: the object is being deleted.
+  bool deleting() const;
+  // metadata.labels (non-string values left out), kept for selector matching.
+  const api::StringMap& labels() const { return labels_; }
+  std::uint64_t resource_version() const { return resource_version_; }
   // The resourceVersion of the write that last changed anything but the status: a status write
   // keeps its predecessor's. Two versions with the same non-zero body_rv differ only in
   // status, resourceVersion and managedFields, which lets readers skip comparing the rest.
   // Versions the store did not make carry their own resourceVersion.
-  std::uint64_t body_rv = 0;
-  // For a status write's version, the version it was written over, held weakly: a reader
-  // decoding this version starts from that one's view when it still has it
-  // (store/decoded_view.h), since the two differ only in status and resourceVersion.
-  std::weak_ptr<const StoredObject> status_written_over;
-  api::StringMap labels;  // metadata.labels, kept for selector matching
+  std::uint64_t body_rv() const { return body_rv_; }
+  // For a status write's version, the version it was written over while someone still holds
+  // it: a reader decoding this version starts from that one's view (store/decoded_view.h),
+  // since the two differ only in status and resourceVersion. Null otherwise.
+  std::shared_ptr<const StoredObject> status_written_over() const {
+    return status_written_over_.lock();
+  }
+  // Links a status write's version to the one it replaces (REQUIRES: before it is shared).
+  void SetStatusWrittenOver(const std::shared_ptr<const StoredObject>& over);
 
-  // The entries kept apart, in order; empty when `json` holds them or there are none. Made on
-  // first use when deferred; safe from any thread.
+  // The object as a JSON document, metadata.resourceVersion included, for the generic pipeline
+  // only: patches, schema validation, webhooks, field selectors, serialisation. Versions made by
+  // the store keep metadata.managedFields apart, in managed_fields(); an object read from a
+  // server (the REST client) keeps them here. ManagedFieldsJson and FullJson read either.
+  const Json& document() const { return json_; }
+  // The object as clients see it: document() with metadata.managedFields (a copy).
+  Json FullJson() const;
+  // The document serialised with its managedFields (Serialize(FullJson())), made once on first
+  // use; safe from any thread.
+  const std::string& bytes() const;
+  // Gives the version the bytes it was read from (the database), so they are not made again.
+  // REQUIRES: bytes() was not called yet and `text` is what Serialize(FullJson()) gives.
+  void SetBytes(std::string text);
+
+  // The entries kept apart, in order; empty when document() holds them or there are none. Made
+  // on first use when deferred; safe from any thread.
   const ManagedEntries& managed_fields() const;
   // Sets the entries (REQUIRES: before the version is shared).
   void SetManagedFields(ManagedEntries entries);
@@ -94,35 +129,18 @@ struct StoredObject {
   // given once they are made: a bound on the chain, not its current length.
   int deferred_depth() const { return deferred_depth_; }
 
-  StoredObject() = default;
-  // Frees `json` depth first (FreeDepthFirst in object.cc) instead of with nlohmann's own
-  // destructor, which moves every node through a stack: most versions die when the watch
-  // history lets them go, so this is a hot path.
-  ~StoredObject();
-  StoredObject(const StoredObject&) = delete;
-  StoredObject& operator=(const StoredObject&) = delete;
-
-  // The object as clients see it: `json` with metadata.managedFields (a copy).
-  Json FullJson() const;
-  // `json` serialised with its managedFields (Serialize(FullJson())), made once on first use;
-  // safe from any thread.
-  const std::string& bytes() const;
-  // NameOf(json), read once on first use (every informer a version reaches asks); safe from any
-  // thread.
-  const ObjectName& name() const;
-  // Gives the version the bytes it was read from (the database), so they are not made again.
-  // REQUIRES: bytes() was not called yet and `text` is what Serialize(json) gives.
-  void SetBytes(std::string text);
-
-  // The views of this version decoded as api types (store/decoded_view.h), held weakly: a view
-  // lives while some reader keeps it, and the history's old versions do not pin theirs. A slot
-  // may also hold a fact about the version, keyed by a tag type and pointing at what the fact
-  // holds under (the API server's shape check, apiserver/handlers_write.cc). Safe from any
+  // The typed views of this version (store/decoded_view.h), held weakly: a view lives while
+  // some reader keeps it, and the history's old versions do not pin theirs. Safe from any
   // thread.
   std::shared_ptr<const void> FindView(std::type_index type) const;
   void KeepView(std::type_index type, const std::shared_ptr<const void>& view) const;
 
  private:
+  Json json_;
+  std::uint64_t resource_version_ = 0;
+  std::uint64_t body_rv_ = 0;
+  std::weak_ptr<const StoredObject> status_written_over_;
+  api::StringMap labels_;
   mutable std::once_flag entries_once_;
   mutable ManagedEntries managed_fields_;
   mutable EntriesMaker entries_maker_;  // reset once used: what it holds is freed

@@ -70,7 +70,7 @@ TEST_F(PersistenceTest, EverythingComesBackAfterReopenIncludingTheCounter) {
   ObjectPtr p1 = MustCreate(Pods(), testing::Pod("p1", "default", {{"app", "web"}}));
   MustCreate(ConfigMaps(), testing::ConfigMap("c1"));
   MustCreate(testing::Nodes(), {{"metadata", {{"name", "n1"}}}});
-  Json update = p1->json;
+  Json update = p1->document();
   update["spec"]["nodeName"] = "n1";
   ObjectPtr p1_updated = *store_->Update(Pods(), update);
   ASSERT_TRUE(
@@ -85,9 +85,9 @@ TEST_F(PersistenceTest, EverythingComesBackAfterReopenIncludingTheCounter) {
   EXPECT_EQ(store_->LastWrite(testing::Nodes()), 3u);
   EXPECT_EQ(store_->LastWrite(ConfigMaps()), 0u);
   ObjectPtr back = *store_->Get(Pods(), "default", "p1");
-  EXPECT_EQ(back->json, p1_updated->json);
+  EXPECT_EQ(back->document(), p1_updated->document());
   EXPECT_EQ(back->bytes(), p1_updated->bytes());
-  EXPECT_EQ(back->labels, p1_updated->labels);
+  EXPECT_EQ(back->labels(), p1_updated->labels());
   EXPECT_TRUE(store_->Get(testing::Nodes(), "", "n1").ok());
   EXPECT_FALSE(store_->Get(ConfigMaps(), "default", "c1").ok());
   EXPECT_EQ(Rv(MustCreate(Pods(), testing::Pod("p2"))), "6");
@@ -95,8 +95,7 @@ TEST_F(PersistenceTest, EverythingComesBackAfterReopenIncludingTheCounter) {
   EXPECT_EQ(store_->Watch(Pods(), testing::WatchFrom(4)).status().code(), Code::kGone);
   EXPECT_TRUE(store_->Watch(Pods(), testing::WatchFrom(5)).ok());
   // Fresh uids after a restart even with the same seed.
-  EXPECT_NE(MetaString((*store_->Get(Pods(), "default", "p2"))->json, "uid"),
-            MetaString(p1->json, "uid"));
+  EXPECT_NE(MetaString((*store_->Get(Pods(), "default", "p2"))->document(), "uid"), p1->uid());
 }
 
 TEST_F(PersistenceTest, SecondOpenOfTheSameDirectoryIsRefused) {
@@ -188,7 +187,7 @@ TEST_F(PersistenceTest, AcknowledgedWritesSurviveSigkill) {
     for (int i = 0;; ++i) {
       auto created = (*opened)->Create(Pods(), testing::Pod("p" + std::to_string(i)));
       if (!created.ok()) ::_exit(3);
-      std::uint64_t rv = (*created)->resource_version;
+      std::uint64_t rv = (*created)->resource_version();
       if (::write(fds[1], &rv, sizeof rv) != sizeof rv) ::_exit(4);
     }
   }
@@ -215,7 +214,7 @@ TEST_F(PersistenceTest, AcknowledgedWritesSurviveSigkill) {
   for (std::size_t i = 0; i < acknowledged.size(); ++i) {
     auto pod = store_->Get(Pods(), "default", "p" + std::to_string(i));
     ASSERT_TRUE(pod.ok()) << "acknowledged write " << i << " lost";
-    EXPECT_EQ((*pod)->resource_version, acknowledged[i]);
+    EXPECT_EQ((*pod)->resource_version(), acknowledged[i]);
   }
 }
 

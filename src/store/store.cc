@@ -39,9 +39,8 @@ Result<std::uint64_t> ParseResourceVersion(std::string_view text) {
 
 Json DeleteResponseBody(const api::ResourceInfo& info, const DeleteResult& result) {
   if (!result.deleted || ReturnsDeletedObject(info)) return result.object->FullJson();
-  Json details = {{"name", MetaString(result.object->json, "name")},
-                  {"kind", info.resource},
-                  {"uid", MetaString(result.object->json, "uid")}};
+  Json details = {
+      {"name", result.object->name().name}, {"kind", info.resource}, {"uid", result.object->uid()}};
   if (!info.group.empty()) details["group"] = info.group;
   return {{"kind", "Status"},
           {"apiVersion", "v1"},
@@ -105,13 +104,10 @@ Status Store::Load() NO_THREAD_SAFETY_ANALYSIS {
         }
         ObjectPtr object;
         if (MetaString(json, "resourceVersion") == std::to_string(rv)) {
-          auto stored = std::make_shared<StoredObject>();
-          stored->labels = LabelsOf(json);
-          stored->SetManagedFields(TakeManagedFields(&json));
-          stored->json = std::move(json);
+          ManagedEntries entries = TakeManagedFields(&json);
+          auto stored = std::make_shared<StoredObject>(std::move(json), rv);
+          stored->SetManagedFields(std::move(entries));
           stored->SetBytes(std::string(text));  // the whole object, its managedFields included
-          stored->resource_version = rv;
-          stored->body_rv = rv;
           object = std::move(stored);
         } else {
           object = MakeStoredObject(std::move(json), rv);
@@ -267,32 +263,32 @@ Result<ObjectPtr> Store::UpdateLocked(const api::ResourceInfo& info, Json object
   const ObjectPtr* found = Find(gr, name);
   if (found == nullptr) return NotFoundError(info, name.name);
   const ObjectPtr current = *found;
-  RETURN_IF_ERROR(CheckUpdatePrecondition(info, object, current->resource_version));
+  RETURN_IF_ERROR(CheckUpdatePrecondition(info, object, current->resource_version()));
   // A status write's body without managedFields keeps the live ones (WithStatusOf, which copied
   // them when the object held them).
   const bool keeps_live_entries =
       !options.managed_fields && status_only && !HasManagedFieldsKey(object);
-  ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->json, std::move(object),
+  ASSIGN_OR_RETURN(Json updated, PrepareForUpdate(info, current->document(), std::move(object),
                                                   status_only, options.with_status));
   NewEntries entries = options.managed_fields ? *options.managed_fields
                        : keeps_live_entries   ? KeptEntries(current)
                                               : NewEntries(TakeManagedFields(&updated));
-  if (ShouldDeleteDuringUpdate(current->json, updated)) {
+  if (ShouldDeleteDuringUpdate(current->document(), updated)) {
     if (options.dry_run) {
-      return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
+      return MakeStoredObject(std::move(updated), current->resource_version(), std::move(entries));
     }
     return CommitDelete(gr, name, std::move(updated), std::move(entries), current, notes);
   }
   // no-op: same RV, no event
-  if (updated == current->json && SameEntries(entries, updated, *current)) {
+  if (updated == current->document() && SameEntries(entries, updated, *current)) {
     return current;
   }
   if (options.dry_run) {
-    return MakeStoredObject(std::move(updated), current->resource_version, std::move(entries));
+    return MakeStoredObject(std::move(updated), current->resource_version(), std::move(entries));
   }
   // A built-in kind's status write may change metadata too: only a write that changed nothing
   // but the status keeps its predecessor's body_rv and decoded view.
-  const bool only_status = status_only && OnlyStatusChanged(info, current->json, updated);
+  const bool only_status = status_only && OnlyStatusChanged(info, current->document(), updated);
   RETURN_IF_ERROR(AdmitWrite());
   return CommitPut(gr, name, std::move(updated), std::move(entries), current, notes, only_status);
 }
@@ -305,17 +301,17 @@ Result<DeleteResult> Store::DeleteLocked(const api::ResourceInfo& info, const Ob
   const ObjectPtr current = *found;
   RETURN_IF_ERROR(ValidateDeleteOptions(options));
   ASSIGN_OR_RETURN(DeletePlan plan,
-                   PlanDelete(info, current->json, options, options_.clock->Now()));
+                   PlanDelete(info, current->document(), options, options_.clock->Now()));
   const bool deleted = plan.action == DeletePlan::Action::kDelete;
   if (plan.action == DeletePlan::Action::kKeep ||
-      (plan.action == DeletePlan::Action::kUpdate && plan.object == current->json)) {
+      (plan.action == DeletePlan::Action::kUpdate && plan.object == current->document())) {
     return DeleteResult{current, false};
   }
   // The planned object is the live one with deletion fields set: it keeps the live entries.
   NewEntries entries = KeptEntries(current);
   if (options.dry_run) {
     return DeleteResult{
-        MakeStoredObject(std::move(plan.object), current->resource_version, std::move(entries)),
+        MakeStoredObject(std::move(plan.object), current->resource_version(), std::move(entries)),
         deleted};
   }
   if (deleted) {

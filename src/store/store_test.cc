@@ -24,7 +24,7 @@ TEST_F(StoreWriteTest, OneResourceVersionCounterAcrossResources) {
   EXPECT_EQ(Rv(MustCreate(Pods(), testing::Pod("p1"))), "1");
   EXPECT_EQ(Rv(MustCreate(ConfigMaps(), testing::ConfigMap("c1"))), "2");
   EXPECT_EQ(Rv(MustCreate(StatefulSets(), testing::StatefulSet("s1"))), "3");
-  Json update = (*store_->Get(Pods(), "default", "p1"))->json;
+  Json update = (*store_->Get(Pods(), "default", "p1"))->document();
   update["metadata"]["labels"] = {{"a", "b"}};
   EXPECT_EQ(Rv(*store_->Update(Pods(), update)), "4");
   ASSERT_TRUE(store_->Delete(ConfigMaps(), "default", "c1").ok());
@@ -39,7 +39,7 @@ TEST_F(StoreWriteTest, LastWriteIsPerResource) {
   EXPECT_EQ(store_->LastWrite(Pods()), 1u);
   EXPECT_EQ(store_->LastWrite(ConfigMaps()), 2u);
   EXPECT_EQ(store_->LastWrite(StatefulSets()), 0u);
-  Json status = (*store_->Get(Pods(), "default", "p1"))->json;
+  Json status = (*store_->Get(Pods(), "default", "p1"))->document();
   status["status"] = {{"phase", "Running"}};
   ASSERT_TRUE(store_->UpdateStatus(Pods(), status).ok());  // 3
   EXPECT_EQ(store_->LastWrite(Pods()), 3u);
@@ -47,24 +47,25 @@ TEST_F(StoreWriteTest, LastWriteIsPerResource) {
   EXPECT_EQ(store_->LastWrite(ConfigMaps()), 4u);
   EXPECT_EQ(store_->LastWrite(Pods()), 3u);
   // A write that changes nothing stores nothing.
-  ASSERT_TRUE(store_->UpdateStatus(Pods(), (*store_->Get(Pods(), "default", "p1"))->json).ok());
+  ASSERT_TRUE(
+      store_->UpdateStatus(Pods(), (*store_->Get(Pods(), "default", "p1"))->document()).ok());
   EXPECT_EQ(store_->LastWrite(Pods()), 3u);
 }
 
 TEST_F(StoreWriteTest, CreateSetsIdentityFromTheClockAndSeed) {
   clock_.Set(Time(std::chrono::seconds(1'700'000'000)));
   ObjectPtr p = MustCreate(Pods(), testing::Pod("p1"));
-  EXPECT_EQ(MetaString(p->json, "creationTimestamp"), "2023-11-14T22:13:20Z");
-  const std::string uid = MetaString(p->json, "uid");
+  EXPECT_EQ(MetaString(p->document(), "creationTimestamp"), "2023-11-14T22:13:20Z");
+  const std::string uid = p->uid();
   EXPECT_EQ(uid.size(), 36u);
   EXPECT_EQ(uid[14], '4') << "UUID version 4";
   // Same seed, same sequence: the simulator replays uids exactly.
   auto twin = OpenStore();
-  EXPECT_EQ(MetaString((*twin->Create(Pods(), testing::Pod("p1")))->json, "uid"), uid);
+  EXPECT_EQ(MetaString((*twin->Create(Pods(), testing::Pod("p1")))->document(), "uid"), uid);
   StoreOptions other;
   other.seed = 99;
   auto different = OpenStore(other);
-  EXPECT_NE(MetaString((*different->Create(Pods(), testing::Pod("p1")))->json, "uid"), uid);
+  EXPECT_NE(MetaString((*different->Create(Pods(), testing::Pod("p1")))->document(), "uid"), uid);
 }
 
 TEST_F(StoreWriteTest, AlreadyExists) {
@@ -85,7 +86,7 @@ TEST_F(StoreWriteTest, GenerateName) {
   std::set<std::string> names;
   for (int i = 0; i < 50; ++i) {
     ObjectPtr p = MustCreate(Pods(), pod);
-    const std::string name = MetaString(p->json, "name");
+    const std::string name = p->name().name;
     ASSERT_EQ(name.size(), 9u);
     EXPECT_EQ(name.substr(0, 4), "web-");
     for (char c : name.substr(4)) EXPECT_NE(kGeneratedNameAlphabet.find(c), std::string::npos);
@@ -99,15 +100,15 @@ TEST_F(StoreWriteTest, GenerateNameRetriesOnCollision) {
   auto twin = OpenStore();
   Json pod = testing::Pod("");
   pod["metadata"]["generateName"] = "w-";
-  const std::string first = MetaString((*twin->Create(Pods(), pod))->json, "name");
+  const std::string first = MetaString((*twin->Create(Pods(), pod))->document(), "name");
   MustCreate(Pods(), testing::Pod(first));
   ObjectPtr p = MustCreate(Pods(), pod);
-  EXPECT_NE(MetaString(p->json, "name"), first);
+  EXPECT_NE(p->name().name, first);
 }
 
 TEST_F(StoreWriteTest, UpdateConflictsOnStaleResourceVersion) {
   ObjectPtr p = MustCreate(Pods(), testing::Pod("p1"));
-  Json first = p->json, second = p->json;
+  Json first = p->document(), second = p->document();
   first["metadata"]["labels"] = {{"v", "1"}};
   second["metadata"]["labels"] = {{"v", "2"}};
   ASSERT_TRUE(store_->Update(Pods(), first).ok());
@@ -119,7 +120,7 @@ TEST_F(StoreWriteTest, UpdateConflictsOnStaleResourceVersion) {
   second["metadata"].erase("resourceVersion");
   EXPECT_TRUE(store_->Update(Pods(), second).ok());
   // ... but a custom resource is not.
-  Json lws = MustCreate(Lws(), testing::LeaderWorkerSet("l1"))->json;
+  Json lws = MustCreate(Lws(), testing::LeaderWorkerSet("l1"))->document();
   lws["metadata"].erase("resourceVersion");
   EXPECT_EQ(store_->Update(Lws(), lws).status().code(), Code::kInvalid);
 }
@@ -136,10 +137,10 @@ TEST_F(StoreWriteTest, NoOpWriteKeepsResourceVersionAndEmitsNothing) {
   ObjectPtr p = MustCreate(StatefulSets(), testing::StatefulSet("s1"));
   auto watch = store_->Watch(StatefulSets(), testing::WatchFrom(1));
   ASSERT_TRUE(watch.ok());
-  auto same = store_->Update(StatefulSets(), p->json);
+  auto same = store_->Update(StatefulSets(), p->document());
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(*same, p) << "the stored version itself comes back";
-  auto same_status = store_->UpdateStatus(StatefulSets(), p->json);
+  auto same_status = store_->UpdateStatus(StatefulSets(), p->document());
   EXPECT_EQ(*same_status, p);
   EXPECT_EQ(store_->CurrentResourceVersion(), 1u);
   EXPECT_TRUE(Drain(*watch).empty());
@@ -147,42 +148,43 @@ TEST_F(StoreWriteTest, NoOpWriteKeepsResourceVersionAndEmitsNothing) {
 
 TEST_F(StoreWriteTest, StatusIsolationThroughTheStore) {
   ObjectPtr s = MustCreate(StatefulSets(), testing::StatefulSet("s1", 1));
-  EXPECT_EQ(s->json["metadata"]["generation"], 1);
-  Json with_status = s->json;
+  EXPECT_EQ(s->document()["metadata"]["generation"], 1);
+  Json with_status = s->document();
   with_status["status"] = {{"replicas", 1}, {"observedGeneration", 1}};
   with_status["spec"]["replicas"] = 9;
   ObjectPtr after_status = *store_->UpdateStatus(StatefulSets(), with_status);
-  EXPECT_EQ(after_status->json["status"]["replicas"], 1);
-  EXPECT_EQ(after_status->json["spec"]["replicas"], 1);
-  EXPECT_EQ(after_status->json["metadata"]["generation"], 1);
+  EXPECT_EQ(after_status->document()["status"]["replicas"], 1);
+  EXPECT_EQ(after_status->document()["spec"]["replicas"], 1);
+  EXPECT_EQ(after_status->document()["metadata"]["generation"], 1);
 
-  Json spec_change = after_status->json;
+  Json spec_change = after_status->document();
   spec_change["spec"]["replicas"] = 3;
   spec_change["status"] = {{"replicas", 42}};
   ObjectPtr after_spec = *store_->Update(StatefulSets(), spec_change);
-  EXPECT_EQ(after_spec->json["spec"]["replicas"], 3);
-  EXPECT_EQ(after_spec->json["status"]["replicas"], 1);
-  EXPECT_EQ(after_spec->json["metadata"]["generation"], 2);
+  EXPECT_EQ(after_spec->document()["spec"]["replicas"], 3);
+  EXPECT_EQ(after_spec->document()["status"]["replicas"], 1);
+  EXPECT_EQ(after_spec->document()["metadata"]["generation"], 2);
   EXPECT_EQ(store_->UpdateStatus(ConfigMaps(), testing::ConfigMap("c")).status().code(),
             Code::kNotFound);
 }
 
 TEST_F(StoreWriteTest, AWriteWithStatusChangesSpecAndStatusAtOnce) {
   ObjectPtr s = MustCreate(StatefulSets(), testing::StatefulSet("s1", 1));
-  Json both = s->json;
+  Json both = s->document();
   both["spec"]["replicas"] = 2;
   both["status"] = {{"replicas", 7}};
   UpdateOptions with_status;
   with_status.with_status = true;
   ObjectPtr after = *store_->Update(StatefulSets(), both, with_status);
-  EXPECT_EQ(after->json["spec"]["replicas"], 2);
-  EXPECT_EQ(after->json["status"]["replicas"], 7);
-  EXPECT_EQ(after->json["metadata"]["generation"], 2);
-  EXPECT_EQ(after->resource_version, s->resource_version + 1);
+  EXPECT_EQ(after->document()["spec"]["replicas"], 2);
+  EXPECT_EQ(after->document()["status"]["replicas"], 7);
+  EXPECT_EQ(after->document()["metadata"]["generation"], 2);
+  EXPECT_EQ(after->resource_version(), s->resource_version() + 1);
   // Without a status in the update, the write leaves none.
-  Json no_status = after->json;
+  Json no_status = after->document();
   no_status.erase("status");
-  EXPECT_FALSE((*store_->Update(StatefulSets(), no_status, with_status))->json.contains("status"));
+  EXPECT_FALSE(
+      (*store_->Update(StatefulSets(), no_status, with_status))->document().contains("status"));
 }
 
 // Issue 31 item 7: upstream's podStatusStrategy resets the spec, deletionTimestamp and
@@ -194,21 +196,21 @@ TEST_F(StoreWriteTest, PodStatusWriteKeepsSpecAndOwnersButTakesLabels) {
   pod["metadata"]["ownerReferences"] =
       Json::array({{{"apiVersion", "v1"}, {"kind", "Node"}, {"name", "n"}, {"uid", "u"}}});
   ObjectPtr p = MustCreate(Pods(), pod);
-  Json update = p->json;
+  Json update = p->document();
   update["status"] = {{"phase", "Running"}};
   update["metadata"]["labels"] = {{"x", "changed"}};
   update["metadata"]["ownerReferences"] = Json::array();
   update["spec"]["nodeName"] = "elsewhere";
   ObjectPtr status = *store_->UpdateStatus(Pods(), update);
-  EXPECT_EQ(status->json["status"]["phase"], "Running");
-  EXPECT_EQ(status->json["metadata"]["labels"]["x"], "changed");
-  EXPECT_EQ(status->json["metadata"]["ownerReferences"], pod["metadata"]["ownerReferences"]);
-  EXPECT_EQ(status->json["spec"], p->json["spec"]);
-  EXPECT_NE(status->body_rv, p->body_rv) << "more than the status changed";
-  Json status_only = status->json;
+  EXPECT_EQ(status->document()["status"]["phase"], "Running");
+  EXPECT_EQ(status->document()["metadata"]["labels"]["x"], "changed");
+  EXPECT_EQ(status->document()["metadata"]["ownerReferences"], pod["metadata"]["ownerReferences"]);
+  EXPECT_EQ(status->document()["spec"], p->document()["spec"]);
+  EXPECT_NE(status->body_rv(), p->body_rv()) << "more than the status changed";
+  Json status_only = status->document();
   status_only["status"]["phase"] = "Succeeded";
   ObjectPtr next = *store_->UpdateStatus(Pods(), status_only);
-  EXPECT_EQ(next->body_rv, status->body_rv) << "only the status changed";
+  EXPECT_EQ(next->body_rv(), status->body_rv()) << "only the status changed";
 }
 
 TEST_F(StoreWriteTest, StatusWriteKeepsEverythingButStatusAndManagedFields) {
@@ -216,22 +218,23 @@ TEST_F(StoreWriteTest, StatusWriteKeepsEverythingButStatusAndManagedFields) {
   lws["metadata"]["managedFields"] = Json::array({{{"manager", "a"}}});
   lws["metadata"]["labels"] = {{"x", "1"}};
   ObjectPtr p = MustCreate(Lws(), lws);
-  Json update = p->json;
+  Json update = p->document();
   update["status"] = {{"replicas", 2}};
   update["metadata"]["labels"] = {{"x", "changed"}};
   ObjectPtr status = *store_->UpdateStatus(Lws(), update);
-  EXPECT_EQ(status->json["status"]["replicas"], 2);
-  EXPECT_EQ(status->json["metadata"]["labels"]["x"], "1") << "a custom resource's status write";
+  EXPECT_EQ(status->document()["status"]["replicas"], 2);
+  EXPECT_EQ(status->document()["metadata"]["labels"]["x"], "1")
+      << "a custom resource's status write";
   // The store keeps them apart from the object (StoredObject::managed_fields).
-  EXPECT_FALSE(status->json["metadata"].contains("managedFields"));
+  EXPECT_FALSE(status->document()["metadata"].contains("managedFields"));
   EXPECT_EQ(ManagedFieldsJson(*status), Json::array({{{"manager", "a"}}}));
-  update = status->json;
+  update = status->document();
   update["metadata"]["managedFields"] = Json::array({{{"manager", "b"}}});
   update.erase("status");
   ObjectPtr managed = *store_->UpdateStatus(Lws(), update);
   EXPECT_EQ(ManagedFieldsJson(*managed), Json::array({{{"manager", "b"}}}));
-  EXPECT_FALSE(managed->json.contains("status"));
-  EXPECT_EQ(managed->json["metadata"]["labels"]["x"], "1");
+  EXPECT_FALSE(managed->document().contains("status"));
+  EXPECT_EQ(managed->document()["metadata"]["labels"]["x"], "1");
 }
 
 // managedFields live beside the object (StoredObject::managed_fields): served with it, shared
@@ -242,12 +245,12 @@ TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem)
   pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
   ObjectPtr created = MustCreate(Pods(), pod);
   ASSERT_EQ(created->managed_fields().size(), 1u);
-  EXPECT_FALSE(created->json["metadata"].contains("managedFields"));
+  EXPECT_FALSE(created->document()["metadata"].contains("managedFields"));
   const Json served = Json::parse(created->bytes());
   EXPECT_EQ(served["metadata"]["managedFields"], Json::array({{{"manager", "a"}}}));
   EXPECT_EQ(created->FullJson(), served);
 
-  Json status = created->json;
+  Json status = created->document();
   status["status"] = {{"phase", "Running"}};
   ObjectPtr running = *store_->UpdateStatus(Pods(), status);
   ASSERT_EQ(running->managed_fields().size(), 1u);
@@ -260,7 +263,7 @@ TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem)
   EXPECT_EQ(marked->managed_fields()[0], created->managed_fields()[0]);
 
   // A main-resource update stores what its body holds: none here, as before the split.
-  Json update = marked->json;
+  Json update = marked->document();
   update["metadata"]["labels"] = {{"x", "1"}};
   ObjectPtr updated = *store_->Update(Pods(), update);
   EXPECT_TRUE(updated->managed_fields().empty());
@@ -269,10 +272,10 @@ TEST_F(StoreWriteTest, ManagedFieldsAreKeptApartAndSharedByVersionsThatKeepThem)
   // Entries given apart replace the body's; the same entries again make no new version.
   UpdateOptions given;
   given.managed_fields = ManagedEntries{std::make_shared<const Json>(Json{{"manager", "c"}})};
-  ObjectPtr with_given = *store_->Update(Pods(), updated->json, given);
+  ObjectPtr with_given = *store_->Update(Pods(), updated->document(), given);
   EXPECT_EQ(ManagedFieldsJson(*with_given), Json::array({{{"manager", "c"}}}));
   given.managed_fields = ManagedEntries{std::make_shared<const Json>(Json{{"manager", "c"}})};
-  EXPECT_EQ(*store_->Update(Pods(), with_given->json, given), with_given) << "a no-op";
+  EXPECT_EQ(*store_->Update(Pods(), with_given->document(), given), with_given) << "a no-op";
 }
 
 // Equal entries of different objects are stored once (store/entry_pool.h), spelled as written.
@@ -319,7 +322,7 @@ TEST_F(StoreWriteTest, DeferredManagedFieldsAreMadeOnceByTheFirstReader) {
   ObjectPtr created = *store_->Create(Pods(), pod, create);
   EXPECT_EQ(created->deferred_depth(), 1);
 
-  Json status = created->json;
+  Json status = created->document();
   status["status"] = {{"phase", "Running"}};
   ObjectPtr running = *store_->UpdateStatus(Pods(), status);  // keeps the live entries
   EXPECT_EQ(running->deferred_depth(), 2);
@@ -349,11 +352,11 @@ TEST_F(StoreWriteTest, DeferredManagedFieldsAreMadeOnceByTheFirstReader) {
   // makes them.
   UpdateOptions same;
   same.managed_fields = maker("creator");
-  EXPECT_EQ(*store_->Update(Pods(), marked->json, same), marked);
+  EXPECT_EQ(*store_->Update(Pods(), marked->document(), same), marked);
   EXPECT_EQ(made, 2);
   UpdateOptions other;
   other.managed_fields = maker("other");
-  ObjectPtr taken = *store_->Update(Pods(), marked->json, other);
+  ObjectPtr taken = *store_->Update(Pods(), marked->document(), other);
   EXPECT_NE(taken, marked);
   EXPECT_EQ(ManagedFieldsJson(*taken), Json::parse(R"([{"manager":"other","name":"p"}])"));
 }
@@ -364,26 +367,26 @@ TEST_F(StoreWriteTest, StatusWritesKeepTheBodyResourceVersion) {
   Json pod = testing::Pod("p");
   pod["spec"]["nodeName"] = "n1";  // a graceful deletion waits for its kubelet
   ObjectPtr created = MustCreate(Pods(), pod);
-  EXPECT_EQ(created->body_rv, created->resource_version);
-  Json status = created->json;
+  EXPECT_EQ(created->body_rv(), created->resource_version());
+  Json status = created->document();
   status["status"] = {{"phase", "Running"}};
   ObjectPtr running = *store_->UpdateStatus(Pods(), status);
-  status = running->json;
+  status = running->document();
   status["status"]["phase"] = "Succeeded";
   status["spec"]["nodeName"] = "elsewhere";  // ignored by a status write
   ObjectPtr done = *store_->UpdateStatus(Pods(), status);
-  EXPECT_EQ(running->body_rv, created->body_rv);
-  EXPECT_EQ(done->body_rv, created->body_rv);
-  EXPECT_GT(done->resource_version, running->resource_version);
+  EXPECT_EQ(running->body_rv(), created->body_rv());
+  EXPECT_EQ(done->body_rv(), created->body_rv());
+  EXPECT_GT(done->resource_version(), running->resource_version());
 
-  Json labelled = done->json;
+  Json labelled = done->document();
   labelled["metadata"]["labels"] = {{"a", "b"}};
   ObjectPtr updated = *store_->Update(Pods(), labelled);
-  EXPECT_EQ(updated->body_rv, updated->resource_version);
+  EXPECT_EQ(updated->body_rv(), updated->resource_version());
   DeleteOptions graceful;
   graceful.grace_period_seconds = 30;
   ObjectPtr marked = store_->Delete(Pods(), "default", "p", graceful)->object;
-  EXPECT_EQ(marked->body_rv, marked->resource_version);
+  EXPECT_EQ(marked->body_rv(), marked->resource_version());
 }
 
 TEST(StoredObjectTest, AnyNestingIsFreedWithoutExhaustingTheStack) {
@@ -401,7 +404,7 @@ TEST(StoredObjectTest, AnyNestingIsFreedWithoutExhaustingTheStack) {
   Json object = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c"}}}};
   object["data"] = std::move(deep);  // a copy would recurse
   ObjectPtr version = MakeStoredObject(std::move(object), 3);
-  EXPECT_EQ(version->json["data"][0]["k"].size(), 1u);
+  EXPECT_EQ(version->document()["data"][0]["k"].size(), 1u);
   version.reset();  // freed here
 }
 
@@ -428,7 +431,7 @@ TEST(StoredObjectTest, BytesWithEntriesApartMatchTheWholeObject) {
 TEST_F(StoreWriteTest, StatusClearedOnCreate) {
   Json lws = testing::LeaderWorkerSet("l1");
   lws["status"] = {{"replicas", 5}};
-  EXPECT_FALSE(MustCreate(Lws(), lws)->json.contains("status"));
+  EXPECT_FALSE(MustCreate(Lws(), lws)->document().contains("status"));
 }
 
 TEST_F(StoreWriteTest, FinalizerFlow) {
@@ -440,16 +443,17 @@ TEST_F(StoreWriteTest, FinalizerFlow) {
   auto deleting = store_->Delete(ConfigMaps(), "default", "c1");
   ASSERT_TRUE(deleting.ok());
   EXPECT_FALSE(deleting->deleted);
-  EXPECT_EQ(MetaString(deleting->object->json, "deletionTimestamp"), FormatRfc3339(clock_.Now()));
-  EXPECT_EQ(DeleteResponseBody(ConfigMaps(), *deleting), deleting->object->json);
+  EXPECT_EQ(MetaString(deleting->object->document(), "deletionTimestamp"),
+            FormatRfc3339(clock_.Now()));
+  EXPECT_EQ(DeleteResponseBody(ConfigMaps(), *deleting), deleting->object->document());
   // Idempotent: a second DELETE changes nothing.
   auto again = store_->Delete(ConfigMaps(), "default", "c1");
   EXPECT_EQ(again->object, deleting->object);
 
-  Json one_left = deleting->object->json;
+  Json one_left = deleting->object->document();
   one_left["metadata"]["finalizers"] = {"example.com/b"};
   ObjectPtr kept = *store_->Update(ConfigMaps(), one_left);
-  Json none_left = kept->json;
+  Json none_left = kept->document();
   none_left["metadata"]["finalizers"] = Json::array();
   ASSERT_TRUE(store_->Update(ConfigMaps(), none_left).ok());
   EXPECT_EQ(store_->Get(ConfigMaps(), "default", "c1").status().code(), Code::kNotFound);
@@ -465,11 +469,11 @@ TEST_F(StoreWriteTest, ForegroundAndOrphanDeletionAddTheirFinalizers) {
   orphan.propagation_policy = "Orphan";
   auto fg = *store_->Delete(StatefulSets(), "default", "fg", foreground);
   auto orp = *store_->Delete(StatefulSets(), "default", "or", orphan);
-  EXPECT_EQ(fg.object->json["metadata"]["finalizers"], Json({"foregroundDeletion"}));
-  EXPECT_EQ(orp.object->json["metadata"]["finalizers"], Json({"orphan"}));
-  EXPECT_EQ(fg.object->json["metadata"]["generation"], 2);
+  EXPECT_EQ(fg.object->document()["metadata"]["finalizers"], Json({"foregroundDeletion"}));
+  EXPECT_EQ(orp.object->document()["metadata"]["finalizers"], Json({"orphan"}));
+  EXPECT_EQ(fg.object->document()["metadata"]["generation"], 2);
   // The garbage collector finishes by removing its finalizer.
-  Json done = fg.object->json;
+  Json done = fg.object->document();
   done["metadata"].erase("finalizers");
   ASSERT_TRUE(store_->Update(StatefulSets(), done).ok());
   EXPECT_FALSE(store_->Get(StatefulSets(), "default", "fg").ok());
@@ -482,7 +486,7 @@ TEST_F(StoreWriteTest, GracefulPodDeletion) {
   MustCreate(Pods(), testing::Pod("unbound"));
   auto graceful = *store_->Delete(Pods(), "default", "p1");
   EXPECT_FALSE(graceful.deleted);
-  EXPECT_EQ(MetaString(graceful.object->json, "deletionTimestamp"),
+  EXPECT_EQ(MetaString(graceful.object->document(), "deletionTimestamp"),
             FormatRfc3339(clock_.Now() + std::chrono::seconds(30)));
   EXPECT_TRUE(store_->Get(Pods(), "default", "p1").ok());
   clock_.Advance(std::chrono::seconds(3));
@@ -492,7 +496,7 @@ TEST_F(StoreWriteTest, GracefulPodDeletion) {
   auto gone = *store_->Delete(Pods(), "default", "p1", now);
   EXPECT_TRUE(gone.deleted);
   EXPECT_FALSE(store_->Get(Pods(), "default", "p1").ok());
-  EXPECT_EQ(DeleteResponseBody(Pods(), gone), gone.object->json) << "pods return the object";
+  EXPECT_EQ(DeleteResponseBody(Pods(), gone), gone.object->document()) << "pods return the object";
 
   auto unbound = *store_->Delete(Pods(), "default", "unbound");
   EXPECT_TRUE(unbound.deleted);
@@ -504,7 +508,7 @@ TEST_F(StoreWriteTest, DeleteResponseIsAStatusForMostBuiltins) {
   EXPECT_EQ(DeleteResponseBody(ConfigMaps(), result),
             Json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success",
                 "details":{"name":"c1","kind":"configmaps","uid":")" +
-                        MetaString(c->json, "uid") + R"("}})"));
+                        c->uid() + R"("}})"));
   MustCreate(StatefulSets(), testing::StatefulSet("s1"));
   auto sts = *store_->Delete(StatefulSets(), "default", "s1");
   EXPECT_EQ(DeleteResponseBody(StatefulSets(), sts)["details"]["group"], "apps");
@@ -516,15 +520,15 @@ TEST_F(StoreWriteTest, DryRunChangesNothing) {
   auto created = store_->Create(Pods(), testing::Pod("p1"), dry_create);
   ASSERT_TRUE(created.ok());
   EXPECT_EQ(Rv(*created), "");
-  EXPECT_FALSE(MetaString((*created)->json, "uid").empty());
+  EXPECT_FALSE((*created)->uid().empty());
   EXPECT_FALSE(store_->Get(Pods(), "default", "p1").ok());
   ObjectPtr real = MustCreate(Pods(), testing::Pod("p1"));
-  Json change = real->json;
+  Json change = real->document();
   change["metadata"]["labels"] = {{"x", "y"}};
   UpdateOptions dry_update;
   dry_update.dry_run = true;
   auto updated = store_->Update(Pods(), change, dry_update);
-  EXPECT_EQ((*updated)->json["metadata"]["labels"]["x"], "y");
+  EXPECT_EQ((*updated)->document()["metadata"]["labels"]["x"], "y");
   DeleteOptions dry;
   dry.dry_run = true;
   EXPECT_TRUE(store_->Delete(Pods(), "default", "p1", dry)->deleted);
@@ -547,7 +551,7 @@ TEST_F(StoreWriteTest, ConcurrentWritersGetDistinctResourceVersions) {
       for (int i = 0; i < kPerThread; ++i) {
         auto p = store_->Create(Pods(),
                                 testing::Pod("p-" + std::to_string(t) + "-" + std::to_string(i)));
-        if (p.ok()) seen[t].push_back((*p)->resource_version);
+        if (p.ok()) seen[t].push_back((*p)->resource_version());
       }
     });
   }

@@ -74,7 +74,7 @@ inline WatchOptions WatchFrom(std::uint64_t rv, const std::string& labels = "",
   return options;
 }
 
-inline std::string Rv(const ObjectPtr& o) { return MetaString(o->json, "resourceVersion"); }
+inline std::string Rv(const ObjectPtr& o) { return MetaString(o->document(), "resourceVersion"); }
 
 class StoreTest : public ::testing::Test {
  protected:
@@ -104,8 +104,8 @@ class StoreTest : public ::testing::Test {
   static std::vector<std::string> Describe(const std::vector<WatchEvent>& events) {
     std::vector<std::string> out;
     for (const auto& e : events) {
-      out.push_back(std::string(EventTypeName(e.type)) + " " + MetaString(e.object->json, "name") +
-                    " " + MetaString(e.object->json, "resourceVersion"));
+      out.push_back(std::string(EventTypeName(e.type)) + " " + e.object->name().name + " " +
+                    MetaString(e.object->document(), "resourceVersion"));
     }
     return out;
   }

@@ -19,7 +19,7 @@ using Strings = std::vector<std::string>;
 class WatchTest : public testing::StoreTest {
  protected:
   ObjectPtr Relabel(const std::string& name, const std::string& app) {
-    Json pod = (*store_->Get(Pods(), "default", name))->json;
+    Json pod = (*store_->Get(Pods(), "default", name))->document();
     pod["metadata"]["labels"]["app"] = app;
     auto updated = store_->Update(Pods(), pod);
     EXPECT_TRUE(updated.ok());
@@ -85,7 +85,7 @@ TEST_F(WatchTest, ChangesOfAllResourcesInOrder) {
     Strings out;
     for (const StoreChange& c : log.changes) {
       out.push_back(std::string(EventTypeName(c.type)) + " " + c.group_resource + " " +
-                    MetaString(c.object->json, "name") + " " + Rv(c.object));
+                    c.object->name().name + " " + Rv(c.object));
     }
     return out;
   };
@@ -118,7 +118,7 @@ TEST_F(WatchTest, SendInitialEventsEndsWithTheAnnotatedBookmark) {
   auto events = Drain(w);
   ASSERT_EQ(events.size(), 3u);
   EXPECT_EQ(Describe(events), (Strings{"ADDED p1 1", "ADDED p2 2", "BOOKMARK  2"}));
-  EXPECT_EQ(events[2].object->json,
+  EXPECT_EQ(events[2].object->document(),
             Json::parse(R"({"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"2",
                 "annotations":{"k8s.io/initial-events-end":"true"}}})"));
   MustCreate(Pods(), testing::Pod("p3"));
@@ -141,7 +141,7 @@ TEST_F(WatchTest, SelectorTransitionsBecomeAddedAndDeleted) {
   auto events = Drain(w);
   EXPECT_EQ(Describe(events), (Strings{"DELETED p1 2", "ADDED p1 4"}));
   // The DELETED carries the last matching content with the event's resourceVersion.
-  EXPECT_EQ(events[0].object->json["metadata"]["labels"]["app"], "web");
+  EXPECT_EQ(events[0].object->document()["metadata"]["labels"]["app"], "web");
   EXPECT_EQ(events[1].object, back);
 
   // Field selectors too, as kubectl wait uses them.
@@ -174,9 +174,9 @@ TEST_F(WatchTest, DeletedEventCarriesTheDeletionsResourceVersion) {
   EXPECT_EQ(events[0].type, EventType::kDeleted);
   EXPECT_EQ(Rv(events[0].object), "2");
   EXPECT_EQ(events[0].object, deleted.object);
-  Json without_rv = events[0].object->json;
+  Json without_rv = events[0].object->document();
   without_rv["metadata"].erase("resourceVersion");
-  Json created_without_rv = created->json;
+  Json created_without_rv = created->document();
   created_without_rv["metadata"].erase("resourceVersion");
   EXPECT_EQ(without_rv, created_without_rv);
 }
@@ -196,7 +196,7 @@ TEST_F(WatchTest, SlowWatcherIsEndedWithAnError) {
   EXPECT_FALSE(slow->Poll(&events)) << "ended and drained";
   ASSERT_EQ(events.size(), 4u);
   EXPECT_EQ(events[3].type, EventType::kError);
-  EXPECT_EQ(events[3].object->json["code"], 429);
+  EXPECT_EQ(events[3].object->document()["code"], 429);
   EXPECT_FALSE(fast->ended());
   std::vector<WatchEvent> none;
   EXPECT_TRUE(fast->Poll(&none));
@@ -255,7 +255,7 @@ TEST_F(WatchTest, ConcurrentWritersAndAConsumerSeeEveryEventInOrder) {
   }
   for (auto& th : writers) th.join();
   for (std::size_t i = 0; i < events.size(); ++i) {
-    EXPECT_EQ(events[i].object->resource_version, i + 1);
+    EXPECT_EQ(events[i].object->resource_version(), i + 1);
   }
 }
 

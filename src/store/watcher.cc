@@ -24,11 +24,11 @@ Watcher::Watcher(Filter filter, std::size_t queue_capacity, std::function<void()
       notifier_(std::move(notifier)) {}
 
 bool Watcher::Matches(const StoredObject& object) const {
-  if (!filter_.namespace_.empty() && MetaString(object.json, "namespace") != filter_.namespace_) {
+  if (!filter_.namespace_.empty() && object.name().namespace_ != filter_.namespace_) {
     return false;
   }
-  if (!filter_.labels.Empty() && !filter_.labels.Matches(object.labels)) return false;
-  return MatchesFields(filter_.info, object.json, filter_.fields);
+  if (!filter_.labels.Empty() && !filter_.labels.Matches(object.labels())) return false;
+  return MatchesFields(filter_.info, object.document(), filter_.fields);
 }
 
 bool Watcher::Poll(std::vector<WatchEvent>* out, std::size_t max_events) {

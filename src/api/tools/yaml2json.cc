@@ -2,7 +2,7 @@
 // The build runs it on the upstream LWS CRD so that the binary embeds JSON (parsing 1.3 MB of
 // YAML at every start would cost far more than parsing its JSON form).
 //
-//   lws_yaml2json <in.yaml> <out.json>
+//   lws_yaml2json <in.yaml> <out.document()>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,7 +11,7 @@
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::cerr << "usage: " << argv[0] << " <in.yaml> <out.json>\n";
+    std::cerr << "usage: " << argv[0] << " <in.yaml> <out.document()>\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);

@@ -26,8 +26,8 @@ TEST(LocalClient, CreateGoesThroughDefaultsAndValidation) {
   Result<store::ObjectPtr> created = client.Create(kPods, Pod("a"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   // Built-in defaults were applied by the server's pipeline.
-  EXPECT_EQ((*created)->json["spec"]["restartPolicy"], "Always");
-  EXPECT_EQ((*created)->json["status"]["phase"], "Pending");
+  EXPECT_EQ((*created)->document()["spec"]["restartPolicy"], "Always");
+  EXPECT_EQ((*created)->document()["status"]["phase"], "Pending");
   EXPECT_EQ((*created)->FullJson()["metadata"]["managedFields"][0]["manager"], "test-controller");
 
   Json bad = Pod("b");
@@ -68,14 +68,14 @@ TEST(LocalClient, ControlPlaneRunsItsAdmissionChain) {
 TEST(LocalClient, BindPatchDelete) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("default-scheduler");
-  Json pod = client.Create(kPods, Pod("a")).value()->json;
+  Json pod = client.Create(kPods, Pod("a")).value()->document();
   ASSERT_TRUE(client.Bind("default", "a", pod["metadata"]["uid"], "node-1").ok());
-  EXPECT_EQ((*client.Get(kPods, "default", "a"))->json["spec"]["nodeName"], "node-1");
+  EXPECT_EQ((*client.Get(kPods, "default", "a"))->document()["spec"]["nodeName"], "node-1");
   EXPECT_EQ(client.Bind("default", "a", "", "node-2").code(), Code::kConflict);
 
   Json patch = {{"status", {{"phase", "Running"}}}};
   ASSERT_TRUE(client.Patch(kPods, "default", "a", client::PatchType::kMerge, patch, "status").ok());
-  EXPECT_EQ((*client.Get(kPods, "default", "a"))->json["status"]["phase"], "Running");
+  EXPECT_EQ((*client.Get(kPods, "default", "a"))->document()["status"]["phase"], "Running");
 
   DeleteOptions now;
   now.grace_period_seconds = 0;
@@ -88,7 +88,7 @@ TEST(LocalClient, BindPatchDelete) {
 TEST(LocalClient, StatusWriteBodyChangesTheStatusAlone) {
   testing::ControlPlane cp;
   LocalClient client = cp.Client("kubelet");
-  Json pod = client.Create(kPods, Pod("a")).value()->json;
+  Json pod = client.Create(kPods, Pod("a")).value()->document();
   Json body = StatusWriteBody(pod, {{"phase", "Running"}});
   EXPECT_FALSE(body.contains("spec"));
   // The metadata goes along: a pod's status write takes it (api::StatusWriteOf).
@@ -118,7 +118,7 @@ TEST(Informer, SeesInitialObjectsThenChangesOnTheLoop) {
   std::vector<std::string> seen;
   informer.AddHandler([&](const store::ObjectPtr& old, const store::ObjectPtr& now) {
     std::string kind = !old ? "add" : !now ? "delete" : "update";
-    seen.push_back(kind + ":" + store::MetaString((now ? now : old)->json, "name"));
+    seen.push_back(kind + ":" + (now ? now : old)->name().name);
   });
   ASSERT_TRUE(informer.Start().ok());
   EXPECT_TRUE(seen.empty());  // nothing is delivered outside the loop

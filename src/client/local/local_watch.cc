@@ -66,7 +66,7 @@ class WatchState : public std::enable_shared_from_this<WatchState> {
       if (stopped_) return;
       if (event.type == store::EventType::kError || event.type == store::EventType::kBookmark)
         continue;
-      last_rv_ = event.object->resource_version;
+      last_rv_ = event.object->resource_version();
       handler_(event);
     }
     if (!alive) return Reopen();

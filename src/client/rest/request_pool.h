@@ -3,9 +3,8 @@
 // Requests to absolute URLs ("https://webhook.ns.svc:443/validate?timeout=10s"), each with its
 // own TLS settings, over kept-alive connections: one HttpTransport per (origin, TLS settings,
 // timeout). The API server calls an
-// admission webhook for every pod it creates; a TCP and TLS handshake per call cost several
-// milliseconds each and, on `lws up`'s one loop, capped pod creation at a few dozen per second.
-// kube-apiserver keeps its webhook connections alive too.
+// admission webhook for every pod it creates, so a TCP and TLS handshake per call would bound
+// how fast pods are created. kube-apiserver keeps its webhook connections alive too.
 //
 // Threading: Send may be called from any thread at once (the transports are thread-safe; the
 // map is guarded).

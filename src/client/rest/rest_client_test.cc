@@ -75,26 +75,27 @@ TEST_F(RestClientTest, CreateGetUpdateDeleteOverHttp) {
   auto client = Connect(server);
   Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("a"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
-  EXPECT_EQ((*created)->json["spec"]["restartPolicy"], "Always");  // the server's defaults ran
-  EXPECT_EQ((*created)->json["metadata"]["managedFields"][0]["manager"], "lws-test");
+  EXPECT_EQ((*created)->document()["spec"]["restartPolicy"],
+            "Always");  // the server's defaults ran
+  EXPECT_EQ((*created)->document()["metadata"]["managedFields"][0]["manager"], "lws-test");
 
   Result<store::ObjectPtr> got = client->Get(client::kPods, "default", "a");
   ASSERT_TRUE(got.ok()) << got.status().ToString();
-  EXPECT_EQ(std::to_string((*got)->resource_version),
-            (*created)->json["metadata"]["resourceVersion"]);
-  EXPECT_EQ((*got)->labels.at("app"), "x");
+  EXPECT_EQ(std::to_string((*got)->resource_version()),
+            (*created)->document()["metadata"]["resourceVersion"]);
+  EXPECT_EQ((*got)->labels().at("app"), "x");
 
-  Json changed = (*got)->json;
+  Json changed = (*got)->document();
   changed["metadata"]["labels"]["tier"] = "web";
   Result<store::ObjectPtr> updated = client->Update(client::kPods, changed);
   ASSERT_TRUE(updated.ok()) << updated.status().ToString();
-  EXPECT_EQ((*updated)->json["metadata"]["labels"]["tier"], "web");
+  EXPECT_EQ((*updated)->document()["metadata"]["labels"]["tier"], "web");
 
-  Json status = (*updated)->json;
+  Json status = (*updated)->document();
   status["status"]["phase"] = "Running";
   Result<store::ObjectPtr> status_updated = client->UpdateStatus(client::kPods, status);
   ASSERT_TRUE(status_updated.ok()) << status_updated.status().ToString();
-  EXPECT_EQ((*status_updated)->json["status"]["phase"], "Running");
+  EXPECT_EQ((*status_updated)->document()["status"]["phase"], "Running");
 
   // A stale resourceVersion is the server's Conflict, message and all.
   Result<store::ObjectPtr> stale = client->Update(client::kPods, changed);
@@ -149,10 +150,10 @@ TEST_F(RestClientTest, EveryPatchTypeWithItsContentType) {
                      {"metadata", {{"name", "p"}, {"labels", {{"apply", "4"}}}}}});
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   EXPECT_EQ(
-      (*applied)->json["metadata"]["labels"],
+      (*applied)->document()["metadata"]["labels"],
       (Json{{"app", "x"}, {"merge", "1"}, {"json", "2"}, {"strategic", "3"}, {"apply", "4"}}));
   bool applied_by_us = false;
-  for (const Json& entry : (*applied)->json["metadata"]["managedFields"]) {
+  for (const Json& entry : (*applied)->document()["metadata"]["managedFields"]) {
     applied_by_us |= entry["manager"] == "lws-test" && entry["operation"] == "Apply";
   }
   EXPECT_TRUE(applied_by_us);
@@ -186,7 +187,7 @@ TEST_F(RestClientTest, ListsWithSelectorsAndPages) {
   Result<store::ListResult> list = client->List(client::kPods, selected);
   ASSERT_TRUE(list.ok()) << list.status().ToString();
   ASSERT_EQ(list->items.size(), 3u);
-  EXPECT_EQ(list->items[0]->json["kind"], "Pod");
+  EXPECT_EQ(list->items[0]->document()["kind"], "Pod");
   EXPECT_GT(list->resource_version, 0u);
 
   store::ListOptions page;
@@ -199,7 +200,7 @@ TEST_F(RestClientTest, ListsWithSelectorsAndPages) {
   Result<store::ListResult> second = client->List(client::kPods, page);
   ASSERT_TRUE(second.ok());
   ASSERT_EQ(second->items.size(), 1u);
-  EXPECT_EQ(second->items[0]->json["metadata"]["name"], "other");
+  EXPECT_EQ(second->items[0]->document()["metadata"]["name"], "other");
   EXPECT_TRUE(second->continue_token.empty());
 }
 
@@ -208,8 +209,10 @@ TEST_F(RestClientTest, BindAssignsTheNode) {
   auto client = Connect(server);
   Result<store::ObjectPtr> created = client->Create(client::kPods, Pod("p"));
   ASSERT_TRUE(created.ok());
-  ASSERT_TRUE(client->Bind("default", "p", (*created)->json["metadata"]["uid"], "node-1").ok());
-  EXPECT_EQ(client->Get(client::kPods, "default", "p").value()->json["spec"]["nodeName"], "node-1");
+  ASSERT_TRUE(
+      client->Bind("default", "p", (*created)->document()["metadata"]["uid"], "node-1").ok());
+  EXPECT_EQ(client->Get(client::kPods, "default", "p").value()->document()["spec"]["nodeName"],
+            "node-1");
   EXPECT_EQ(client->Bind("default", "p", "", "node-2").code(), Code::kConflict);
 }
 

@@ -201,7 +201,7 @@ class EventLog {
     std::vector<std::string> out;
     for (const store::WatchEvent& event : events()) {
       out.push_back(std::string(store::EventTypeName(event.type)) + " " +
-                    store::MetaString(event.object->json, "name"));
+                    event.object->name().name);
     }
     return out;
   }

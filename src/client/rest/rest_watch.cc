@@ -149,7 +149,7 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
     if (event.type == EventType::kBookmark) return;
     Result<store::ObjectPtr> stored = client::AnswerObject(std::move(event.object));
     if (!stored.ok()) return;  // DecodeWatchEvent checked what AnswerObject needs
-    store::ObjectName key = client::WatchKey((*stored)->json, resource_.namespaced);
+    store::ObjectName key = client::WatchKey((*stored)->document(), resource_.namespaced);
     if (event.type == EventType::kDeleted) {
       known_.erase(key);
     } else {
@@ -168,7 +168,7 @@ class RestWatch : public std::enable_shared_from_this<RestWatch> {
   void Adopt(const store::ListResult& list, std::vector<WatchEvent> events) {
     known_.clear();
     for (const store::ObjectPtr& object : list.items)
-      known_[client::WatchKey(object->json, resource_.namespaced)] = object;
+      known_[client::WatchKey(object->document(), resource_.namespaced)] = object;
     rv_ = list.resource_version;
     Enqueue(std::move(events));
   }

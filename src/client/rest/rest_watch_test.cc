@@ -111,7 +111,7 @@ TEST_F(RestWatchTest, ListThenChangesInOrder) {
               ElementsAre("ADDED a", "ADDED b", "ADDED c", "ADDED d", "MODIFIED a", "DELETED b"));
   std::vector<store::WatchEvent> events = log.events();
   for (std::size_t i = 4; i < events.size(); ++i) {
-    EXPECT_GT(events[i].object->resource_version, events[i - 1].object->resource_version);
+    EXPECT_GT(events[i].object->resource_version(), events[i - 1].object->resource_version());
   }
   // The initial list went in pages of two, the watch from the list's resourceVersion.
   EXPECT_EQ(server.RequestsTo("pods?limit=2").size(), 2u);
@@ -146,7 +146,7 @@ TEST_F(RestWatchTest, BookmarksMoveTheResumePointButNeverReachTheHandler) {
   Result<store::ObjectPtr> other =
       client->Create(client::Resource{"", "v1", "configmaps"}, config_map);
   ASSERT_TRUE(other.ok()) << other.status().ToString();
-  const std::string bookmark_rv = (*other)->json["metadata"]["resourceVersion"];
+  const std::string bookmark_rv = (*other)->document()["metadata"]["resourceVersion"];
   server.store()->SendBookmarks();
 
   ASSERT_TRUE(Eventually([&] {
@@ -224,7 +224,7 @@ TEST_F(RestWatchTest, GoneAfterAnOutageRelistsAndDeletesWhatVanished) {
   std::set<std::string> stored;
   store::ListResult listed = client->List(client::kPods).value();
   for (const auto& object : listed.items) {
-    stored.insert(object->json["metadata"]["name"].get<std::string>());
+    stored.insert(object->document()["metadata"]["name"].get<std::string>());
   }
   EXPECT_EQ(cached, stored);
   EXPECT_EQ(cached, (std::set<std::string>{"a", "n0", "n1", "n2", "n3", "n4"}));
@@ -250,7 +250,7 @@ TEST_F(RestWatchTest, HttpGoneAnswerRelists) {
   ASSERT_TRUE(Eventually([&] { return ListStarts(server) == 2; }));
   ASSERT_TRUE(client->Create(client::kPods, Pod("b")).ok());
   ASSERT_TRUE(log.WaitFor([](const auto& events) {
-    return !events.empty() && store::MetaString(events.back().object->json, "name") == "b";
+    return !events.empty() && events.back().object->name().name == "b";
   }));
   // The re-list repeats a as ADDED (an informer takes it as the object it has); nothing deleted.
   EXPECT_THAT(log.Summary(), ElementsAre("ADDED a", "ADDED a", "ADDED b"));

@@ -11,7 +11,7 @@ void RecordOnLws(const Caches& caches, client::EventRecorder* recorder,
                  const api::LeaderWorkerSet& lws, const std::string& type,
                  const std::string& reason, const std::string& note, const std::string& action) {
   store::ObjectPtr stored = caches.sets.GetStored(lws.metadata.namespace_, lws.metadata.name);
-  if (stored != nullptr) recorder->Record(stored->json, type, reason, note, action);
+  if (stored != nullptr) recorder->Record(*stored, type, reason, note, action);
 }
 
 namespace {

@@ -215,7 +215,7 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
   auto record = [&](const std::string& type, const std::string& reason, const std::string& note,
                     const std::string& verb) {
     if (stored_lws != nullptr && !reason.empty()) {
-      recorder_->Record(stored_lws->json, type, reason, note, verb);
+      recorder_->Record(*stored_lws, type, reason, note, verb);
     }
   };
   switch (action.kind) {
@@ -225,8 +225,7 @@ Status GroupController::Apply(const runtime::Key& key, const api::LeaderWorkerSe
       auto deleted = client_->Delete(client::kPods, key.namespace_, action.target, options);
       if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
       if (deleted.ok()) {
-        expectations_.ExpectAnswer(key, &caches_->pods.informer(), (*deleted)->json,
-                                   loop_->clock().Now());
+        expectations_.ExpectAnswer(key, &caches_->pods.informer(), **deleted, loop_->clock().Now());
       }
       record("Normal", action.reason, action.note, "Delete");
       return Status::Ok();

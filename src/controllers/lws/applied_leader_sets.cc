@@ -94,7 +94,7 @@ bool AppliedLeaderSets::Unchanged(const runtime::Key& key, const Json& config,
   auto it = applied_.find(key);
   // The store keeps the entries apart from the object (an answer read over HTTP holds them).
   return it != applied_.end() && IdenticalJson(it->second.config, config) &&
-         SameOutsideStatus(it->second.answered->json, live->json) &&
+         SameOutsideStatus(it->second.answered->document(), live->document()) &&
          SameEntries(MainEntries(it->second.answered->managed_fields()),
                      MainEntries(live->managed_fields()));
 }

@@ -2,9 +2,8 @@
 //
 // The last server-side apply of each leader StatefulSet (spec 8), so that a reconcile does not
 // send the same apply again to a set nobody has changed since. Upstream applies on every
-// reconcile and the API server finds nothing to change, at the price of a whole apply: as much
-// as the rest of the reconcile costs (docs/performance.md, "History moved out of the
-// code").
+// reconcile and the API server finds nothing to change, at the price of a whole apply, pod
+// template included (docs/performance.md, "Why the code is shaped this way").
 //
 // An apply is skipped only where it cannot change anything. Applying a configuration is
 // idempotent, so applying the last configuration again to the version that apply left behind

@@ -221,7 +221,7 @@ Status LwsController::CreateRevision(const runtime::Key& key,
                                      const std::string& note) {
   auto created = client_->Create(client::kControllerRevisions, api::Encode(revision));
   if (!created.ok()) return created.status();
-  Expect(key, caches_->revisions.informer(), (*created)->json);
+  Expect(key, caches_->revisions.informer(), **created);
   const api::LeaderWorkerSet* lws = caches_->sets.Get(key.namespace_, key.name);
   if (lws != nullptr) Event(*lws, "Normal", "CreatingRevision", note, "Create");
   return Status::Ok();
@@ -266,7 +266,7 @@ Status LwsController::ApplyLeaderSet(const runtime::Key& key, const api::LeaderW
     }
     return applied.status();
   }
-  Expect(key, informer, (*applied)->json);
+  Expect(key, informer, **applied);
   applied_leader_sets_.Remember(key, std::move(body), *applied);
   return Status::Ok();
 }
@@ -322,11 +322,11 @@ Result<LwsController::StatusOutcome> LwsController::UpdateStatus(const runtime::
 Status LwsController::WriteStatus(const runtime::Key& key,
                                   const api::LeaderWorkerSetStatus& status) {
   store::ObjectPtr stored = caches_->sets.GetStored(key.namespace_, key.name);
-  api::Json object = stored->json;
+  api::Json object = stored->document();
   object["status"] = api::Encode(status);
   auto written = client_->UpdateStatus(client::kLeaderWorkerSets, std::move(object));
   if (!written.ok()) return written.status();
-  Expect(key, caches_->sets.informer(), (*written)->json);
+  Expect(key, caches_->sets.informer(), **written);
   return Status::Ok();
 }
 
@@ -352,7 +352,7 @@ void LwsController::Event(const api::LeaderWorkerSet& lws, const std::string& ty
 }
 
 void LwsController::Expect(const runtime::Key& key, const client::Informer& informer,
-                           const api::Json& answer) {
+                           const store::StoredObject& answer) {
   expectations_.ExpectAnswer(key, &informer, answer, loop_->clock().Now());
 }
 

@@ -155,7 +155,8 @@ class LwsController {
                            const std::string& revision_key);
   void Event(const api::LeaderWorkerSet& lws, const std::string& type, const std::string& reason,
              const std::string& note, const std::string& action);
-  void Expect(const runtime::Key& key, const client::Informer& informer, const api::Json& answer);
+  void Expect(const runtime::Key& key, const client::Informer& informer,
+              const store::StoredObject& answer);
   void EnqueueNamed(const api::ObjectMeta& meta);
   void EnqueueOwner(const api::ObjectMeta& meta);
 

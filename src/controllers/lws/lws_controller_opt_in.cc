@@ -64,7 +64,7 @@ Result<LwsController::FailureAction> LwsController::ApplyFailurePolicy(
   if (d.rollback) {
     auto written = client_->Update(client::kLeaderWorkerSets, api::Encode(*d.rollback));
     if (!written.ok()) return written.status();
-    Expect(key, caches_->sets.informer(), (*written)->json);
+    Expect(key, caches_->sets.informer(), **written);
     Event(lws, "Warning", kReasonRolloutFailed, d.record->reason, "Update");
     return FailureAction::kRolledBack;
   }
@@ -106,7 +106,7 @@ Status LwsController::PatchLws(const runtime::Key& key, const api::Json& patch) 
   auto patched = client_->Patch(client::kLeaderWorkerSets, key.namespace_, key.name,
                                 client::PatchType::kMerge, patch);
   if (!patched.ok()) return patched.status();
-  Expect(key, caches_->sets.informer(), (*patched)->json);
+  Expect(key, caches_->sets.informer(), **patched);
   return Status::Ok();
 }
 

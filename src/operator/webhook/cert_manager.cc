@@ -57,7 +57,7 @@ CertManager::~CertManager() { Stop(); }
 
 Status CertManager::Start() {
   auto on_secret = [this](const store::WatchEvent& event) {
-    if (store::NameOf(event.object->json).name == options_.secret_name) RequestSync();
+    if (event.object->name().name == options_.secret_name) RequestSync();
   };
   ASSIGN_OR_RETURN(auto secrets, client_->Watch(loop_, kSecrets, options_.namespace_, on_secret));
   watches_.push_back(std::move(secrets));
@@ -66,7 +66,7 @@ Status CertManager::Start() {
       {&kValidatingConfigurations, &options_.validating_configurations}};
   for (const auto& [resource, names] : configurations) {
     auto on_configuration = [this, names = names](const store::WatchEvent& event) {
-      const std::string name = store::NameOf(event.object->json).name;
+      const std::string name = event.object->name().name;
       if (std::find(names->begin(), names->end(), name) != names->end()) RequestSync();
     };
     ASSIGN_OR_RETURN(auto watch, client_->Watch(loop_, *resource, "", on_configuration));
@@ -136,7 +136,7 @@ Result<CertificateMaterial> CertManager::EnsureSecret() {
       client_->Get(kSecrets, options_.namespace_, options_.secret_name);
   if (!stored.ok() && stored.status().code() != Code::kNotFound) return stored.status();
   const CertificateMaterial current =
-      stored.ok() ? MaterialFromSecret((*stored)->json) : CertificateMaterial{};
+      stored.ok() ? MaterialFromSecret((*stored)->document()) : CertificateMaterial{};
   const CertificateAction action = PlanCertificates(current, names_, options_.validity, now);
   if (action == CertificateAction::kKeep) return current;
   Log().info("secret {}/{}: {}", options_.namespace_, options_.secret_name, ToString(action));
@@ -144,7 +144,7 @@ Result<CertificateMaterial> CertManager::EnsureSecret() {
                    IssueCertificates(current, action, names_, options_.validity, now));
   if (stored.ok()) {
     RETURN_IF_ERROR(
-        client_->Update(kSecrets, SecretWithMaterial((*stored)->json, issued)).status());
+        client_->Update(kSecrets, SecretWithMaterial((*stored)->document(), issued)).status());
   } else {
     const Json secret = NewCertificateSecret(options_.namespace_, options_.secret_name, issued);
     RETURN_IF_ERROR(client_->Create(kSecrets, secret).status());
@@ -179,8 +179,8 @@ Status CertManager::InjectCaBundles(const std::string& ca_cert_pem) {
       }
       return;
     }
-    if (BeingDeleted((*stored)->json)) return;
-    Json configuration = (*stored)->json;
+    if (BeingDeleted((*stored)->document())) return;
+    Json configuration = (*stored)->document();
     if (!InjectCaBundle(&configuration, bundle)) return;
     if (Status updated = client_->Update(resource, configuration).status(); !updated.ok()) {
       last_error = updated;

@@ -74,10 +74,10 @@ class CertManagerTest : public ::testing::Test {
     return options;
   }
   CertificateMaterial SecretMaterial() {
-    return MaterialFromSecret(client_.Get(kSecrets, kNs, kSecret).value()->json);
+    return MaterialFromSecret(client_.Get(kSecrets, kNs, kSecret).value()->document());
   }
   std::uint64_t SecretVersion() {
-    return client_.Get(kSecrets, kNs, kSecret).value()->resource_version;
+    return client_.Get(kSecrets, kNs, kSecret).value()->resource_version();
   }
   std::string File(const std::string& replica, const std::string& name) {
     Result<std::string> text = ReadFile((base_dir_ / replica / name).string());
@@ -88,7 +88,7 @@ class CertManagerTest : public ::testing::Test {
     for (const auto& [resource, name] :
          {std::pair{&kMutating, "lws-mutating-webhook-configuration"},
           std::pair{&kValidating, "lws-validating-webhook-configuration"}}) {
-      for (const Json& webhook : client_.Get(*resource, "", name).value()->json["webhooks"]) {
+      for (const Json& webhook : client_.Get(*resource, "", name).value()->document()["webhooks"]) {
         bundles.push_back(webhook["clientConfig"].value("caBundle", ""));
       }
     }
@@ -172,7 +172,7 @@ TEST_F(CertManagerTest, ReinjectsAnOverwrittenCaBundle) {
   plane_.loop.RunFor(1s);
   // kubectl apply of deploy/local resets caBundle.
   Json configuration =
-      client_.Get(kValidating, "", "lws-validating-webhook-configuration").value()->json;
+      client_.Get(kValidating, "", "lws-validating-webhook-configuration").value()->document();
   configuration["webhooks"][1]["clientConfig"].erase("caBundle");
   configuration["webhooks"][0]["clientConfig"]["caBundle"] = "c3RhbGU=";
   ASSERT_TRUE(client_.Update(kValidating, configuration).ok());
@@ -221,7 +221,7 @@ TEST_F(CertManagerTest, ABrokenSecretIsReissued) {
   CertManager manager(&plane_.loop, &client_, Options("a"));
   ASSERT_TRUE(manager.Start().ok());
   plane_.loop.RunFor(1s);
-  Json secret = client_.Get(kSecrets, kNs, kSecret).value()->json;
+  Json secret = client_.Get(kSecrets, kNs, kSecret).value()->document();
   secret["data"]["tls.key"] = api::Base64Encode("not a key");
   ASSERT_TRUE(client_.Update(kSecrets, secret).ok());
   plane_.loop.RunFor(1s);
@@ -322,7 +322,7 @@ TEST_F(CertManagerTest, LosingTheRotationRaceServesTheWinnersSecret) {
     winner =
         IssueCertificates(original, CertificateAction::kIssueServing, names, {}, plane_.loop.Now())
             .value();
-    Json secret = client_.Get(kSecrets, kNs, kSecret).value()->json;
+    Json secret = client_.Get(kSecrets, kNs, kSecret).value()->document();
     ASSERT_TRUE(client_.Update(kSecrets, SecretWithMaterial(secret, winner)).ok());
   });
   first.Stop();
