@@ -82,6 +82,22 @@ class CheckDocumentsTest(unittest.TestCase):
         self.assertEqual(code, 1, out)
         self.assertIn('the list allows 2: lower it to 1', out)
 
+    def test_lower_only_lowers(self):
+        tree = Tree({'src/cluster/kubelet.cc': 'Read(pod.document());\n',
+                     'src/cluster/scheduler.cc': 'a.document();\n'},
+                    LIST + 'src/cluster/gone.cc 4\n')
+        try:
+            done = subprocess.run([sys.executable, CHECK, '--root', tree.dir, '--list', tree.list,
+                                   '--lower'], capture_output=True, text=True)
+            with open(tree.list) as f:
+                listed = f.read()
+        finally:
+            tree.close()
+        self.assertIn('src/cluster/kubelet.cc 1  # not moved yet', listed)
+        self.assertNotIn('gone.cc', listed)
+        self.assertNotIn('scheduler.cc', listed, 'a new call is not added')
+        self.assertEqual(done.returncode, 1, 'the new call still fails the check')
+
     def test_tests_and_other_layers_are_out_of_scope(self):
         code, out = self.check({'src/cluster/kubelet.cc': KUBELET,
                                 'src/cluster/kubelet_test.cc': 'a.document();\n',

@@ -54,7 +54,7 @@ void NodePools::CountNode(const std::string& name, const store::ObjectPtr& now) 
     node_entries_.erase(entry);
   }
   if (!now) return;
-  const NodeEntry added{NodePool(now->document()),
+  const NodeEntry added{NodePool(*now),
                         NodeReadyCondition(now->document()).value_or(false)};
   NodeCounts& counts = node_counts_[added.pool];
   counts.total++;

@@ -80,10 +80,13 @@ bool IsUnschedulable(const store::ObjectPtr& pod) {
   return false;
 }
 
-std::string NodeZone(const Json& node) {
-  if (!node.contains("metadata") || !node["metadata"].contains("labels")) return "";
-  return node["metadata"]["labels"].value(kZoneLabel, "");
+// The value of the node's label `key`, "" when it has none.
+std::string NodeLabel(const store::StoredObject& node, std::string_view key) {
+  auto found = node.labels().find(key);
+  return found == node.labels().end() ? "" : found->second;
 }
+
+std::string NodeZone(const store::StoredObject& node) { return NodeLabel(node, kZoneLabel); }
 
 // The index of a pool's node from its name "<pool>-<index>", or -1.
 int NodeIndex(const std::string& pool, const std::string& name) {
@@ -99,11 +102,7 @@ int NodeIndex(const std::string& pool, const std::string& name) {
 
 }  // namespace
 
-std::string NodePool(const Json& node) {
-  const Json* labels = node.contains("metadata") ? &node["metadata"] : nullptr;
-  if (labels == nullptr || !labels->contains("labels")) return "";
-  return (*labels)["labels"].value(kNodePoolLabel, "");
-}
+std::string NodePool(const store::StoredObject& node) { return NodeLabel(node, kNodePoolLabel); }
 
 NodePools::NodePools(EventLoop* loop, const client::LocalClient* client, const ClusterSpec* spec,
                      Rng rng)
@@ -269,7 +268,7 @@ void NodePools::ScaleUp() {
     const Pool& pool = pools_[spec.name];
     PoolSnapshot snapshot{&spec, {}, pool.provisioning, pool.stocked_out, pool.backoff};
     for (const auto& [name, object] : nodes_.objects()) {
-      if (NodePool(object->document()) != spec.name) continue;
+      if (NodePool(*object) != spec.name) continue;
       const int index = NodeIndex(spec.name, name.name);
       if (index >= 0) snapshot.registered.insert(index);
     }
@@ -423,7 +422,7 @@ void NodePools::ApplyChange(const CapacityChange& change) {
   scale_up_due_ = true;
   if (change.kind != Kind::kStockoutBegin && change.kind != Kind::kStockoutEnd) {
     for (const auto& [name, object] : nodes_.objects()) {
-      const bool affected = change.node.empty() ? NodeZone(object->document()) == change.zone
+      const bool affected = change.node.empty() ? NodeZone(*object) == change.zone
                                                 : name.name == change.node;
       if (affected) ApplyReadiness(name.name);
     }
@@ -436,7 +435,7 @@ void NodePools::ApplyReadiness(const std::string& node) {
   bool down = down_nodes_.contains(node);
   if (!down) {
     Result<store::ObjectPtr> object = client_->Get(client::kNodes, "", node);
-    down = object.ok() && down_zones_.contains(NodeZone((*object)->document()));
+    down = object.ok() && down_zones_.contains(NodeZone(**object));
   }
   Status status = SetNodeReady(*client_, node, !down, loop_->Now());
   if (!status.ok() && status.code() != Code::kNotFound) {

@@ -52,7 +52,7 @@ inline constexpr const char* kAutoscalerComponent = "cluster-autoscaler";
 inline constexpr const char* kUnreachableTaint = "node.kubernetes.io/unreachable";
 
 // The pool a node belongs to (its kNodePoolLabel); "" when unlabelled.
-std::string NodePool(const api::Json& node);
+std::string NodePool(const store::StoredObject& node);
 
 // The nodes of a pool, and how many of them are Ready (the status ConfigMap's nodeCounts).
 struct NodeCounts {
