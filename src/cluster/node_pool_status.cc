@@ -54,8 +54,7 @@ void NodePools::CountNode(const std::string& name, const store::ObjectPtr& now) 
     node_entries_.erase(entry);
   }
   if (!now) return;
-  const NodeEntry added{NodePool(*now),
-                        NodeReadyCondition(now->document()).value_or(false)};
+  const NodeEntry added{NodePool(*now), NodeReadyCondition(now->document()).value_or(false)};
   NodeCounts& counts = node_counts_[added.pool];
   counts.total++;
   counts.ready += added.ready;

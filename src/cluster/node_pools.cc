@@ -422,8 +422,8 @@ void NodePools::ApplyChange(const CapacityChange& change) {
   scale_up_due_ = true;
   if (change.kind != Kind::kStockoutBegin && change.kind != Kind::kStockoutEnd) {
     for (const auto& [name, object] : nodes_.objects()) {
-      const bool affected = change.node.empty() ? NodeZone(*object) == change.zone
-                                                : name.name == change.node;
+      const bool affected =
+          change.node.empty() ? NodeZone(*object) == change.zone : name.name == change.node;
       if (affected) ApplyReadiness(name.name);
     }
   }
