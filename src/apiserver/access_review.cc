@@ -55,8 +55,9 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self) {
   return errors;
 }
 
-UserInfo SubjectOf(const Json& spec) {
-  UserInfo user{.name = api::StringMember(spec, "user"), .uid = api::StringMember(spec, "uid")};
+admission::UserInfo SubjectOf(const Json& spec) {
+  admission::UserInfo user{.name = api::StringMember(spec, "user"),
+                           .uid = api::StringMember(spec, "uid")};
   user.groups = api::StringList(spec, "groups");
   const Json& extra = api::ChildOrNull(spec, "extra");
   if (extra.is_object()) {
@@ -66,7 +67,7 @@ UserInfo SubjectOf(const Json& spec) {
   return user;
 }
 
-Json SubjectAccessReviewStatus(const Json& spec, const UserInfo& user,
+Json SubjectAccessReviewStatus(const Json& spec, const admission::UserInfo& user,
                                const Authorizer* authorizer) {
   if (authorizer == nullptr) {
     return {{"allowed", true}, {"reason", "lws local cluster: authorization is off (no --token)"}};
@@ -94,7 +95,7 @@ Json SubjectAccessReviewStatus(const Json& spec, const UserInfo& user,
   return status;
 }
 
-Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user,
+Json SubjectRulesReviewStatus(const Json& spec, const admission::UserInfo& user,
                               const Authorizer* authorizer) {
   if (authorizer == nullptr) {
     return {{"resourceRules", {{{"verbs", {"*"}}, {"apiGroups", {"*"}}, {"resources", {"*"}}}}},
@@ -121,6 +122,8 @@ Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user,
           {"incomplete", false}};
 }
 
-Json SelfSubjectReviewStatus(const UserInfo& user) { return {{"userInfo", UserInfoJson(user)}}; }
+Json SelfSubjectReviewStatus(const admission::UserInfo& user) {
+  return {{"userInfo", admission::UserInfoJson(user)}};
+}
 
 }  // namespace lws::apiserver

@@ -33,17 +33,18 @@ api::ErrorList ValidateSubjectAccessReview(const Json& spec, bool self);
 // status of a (Self)SubjectAccessReview with `spec`, asked about `user` (the spec's for a
 // SubjectAccessReview, the caller for a SelfSubjectAccessReview): RBAC's decision and reason, or
 // allowed when `authorizer` is null (authorization off).
-Json SubjectAccessReviewStatus(const Json& spec, const UserInfo& user,
+Json SubjectAccessReviewStatus(const Json& spec, const admission::UserInfo& user,
                                const Authorizer* authorizer);
 
 // The user a SubjectAccessReview spec asks about (user, uid, groups, extra).
-UserInfo SubjectOf(const Json& spec);
+admission::UserInfo SubjectOf(const Json& spec);
 
 // status of a SelfSubjectRulesReview (`kubectl auth can-i --list`) by `user` in spec.namespace:
 // the RBAC rules that hold for it there, or everything when `authorizer` is null.
-Json SubjectRulesReviewStatus(const Json& spec, const UserInfo& user, const Authorizer* authorizer);
+Json SubjectRulesReviewStatus(const Json& spec, const admission::UserInfo& user,
+                              const Authorizer* authorizer);
 
 // status of a SelfSubjectReview (`kubectl auth whoami`).
-Json SelfSubjectReviewStatus(const UserInfo& user);
+Json SelfSubjectReviewStatus(const admission::UserInfo& user);
 
 }  // namespace lws::apiserver

@@ -50,13 +50,13 @@ TEST_F(ApiServerTest, TokenReviewChecksTheServerToken) {
   options.token = "s3cret";
   Open(std::move(options));
   auto review = [&](const std::string& token) {
-    HttpRequest request;
+    transport::HttpRequest request;
     request.method = "POST";
     request.target = kTokenReviews;
     request.body = TokenReview(token).dump();
     request.headers.Add("Content-Type", "application/json");
     request.headers.Add("Authorization", "Bearer s3cret");
-    HttpResponse response = server_->Handle(request);
+    transport::HttpResponse response = server_->Handle(request);
     EXPECT_EQ(response.status, 201) << response.body;
     return Json::parse(response.body)["status"];
   };

@@ -99,17 +99,18 @@ Json OldObjectOf(const ReviewRequest& r) {
 }  // namespace
 
 Json BuildAdmissionReview(const ReviewRequest& r) {
-  Json request = {{"uid", r.uid},
-                  {"kind", GroupVersionKindJson(r)},
-                  {"resource", GroupVersionResourceJson(r)},
-                  {"requestKind", GroupVersionKindJson(r)},
-                  {"requestResource", GroupVersionResourceJson(r)},
-                  {"operation", r.operation},
-                  {"userInfo", UserInfoJson(r.user != nullptr ? *r.user : AdminUser())},
-                  {"object", r.object != nullptr ? *r.object : Json()},
-                  {"oldObject", OldObjectOf(r)},
-                  {"dryRun", r.dry_run},
-                  {"options", OptionsFor(r)}};
+  Json request = {
+      {"uid", r.uid},
+      {"kind", GroupVersionKindJson(r)},
+      {"resource", GroupVersionResourceJson(r)},
+      {"requestKind", GroupVersionKindJson(r)},
+      {"requestResource", GroupVersionResourceJson(r)},
+      {"operation", r.operation},
+      {"userInfo", admission::UserInfoJson(r.user != nullptr ? *r.user : admission::AdminUser())},
+      {"object", r.object != nullptr ? *r.object : Json()},
+      {"oldObject", OldObjectOf(r)},
+      {"dryRun", r.dry_run},
+      {"options", OptionsFor(r)}};
   // omitempty in admission/v1.
   if (!r.subresource.empty()) {
     request["subResource"] = r.subresource;

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "apiserver/user_info.h"
+#include "admission/user_info.h"
 #include "apiserver/webhook_match.h"
 #include "base/result.h"
 #include "store/object.h"
@@ -40,7 +40,7 @@ struct ReviewRequest : WebhookMatchRequest {
   bool dry_run = false;
   std::string field_manager;  // the request's ?fieldManager=, "" when not given
   const store::StoredObject* old_version = nullptr;  // as AdmissionRequest's
-  const UserInfo* user = nullptr;                    // as AdmissionRequest's
+  const admission::UserInfo* user = nullptr;         // as AdmissionRequest's
 };
 
 // The AdmissionReview v1 request document kube-apiserver posts for `request`: uid, kind,

@@ -9,17 +9,17 @@
 
 #include <utility>
 
-#include "apiserver/http.h"
 #include "store/object.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
 struct Answer {
   Answer() = default;
-  // A document, a Status or a stream: everything but a stored object.
-  Answer(HttpResponse response) : http(std::move(response)) {}  // NOLINT: implicit by design
+  // A document, a Status or a stream: everything but a stored object. Implicit by design.
+  Answer(transport::HttpResponse response) : http(std::move(response)) {}  // NOLINT: implicit
 
-  HttpResponse http;
+  transport::HttpResponse http;
   store::ObjectPtr object;  // the stored object answered, when there is one
 };
 

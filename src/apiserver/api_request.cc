@@ -4,7 +4,7 @@
 
 namespace lws::apiserver {
 
-ApiRequest FromHttp(const HttpRequest& http, RequestTarget target) {
+ApiRequest FromHttp(const transport::HttpRequest& http, RequestTarget target) {
   ApiRequest request;
   request.method = http.method;
   const QueryParams& query = target.query;

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "api/json_fwd.h"
-#include "apiserver/http.h"
 #include "apiserver/request_target.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -59,6 +59,6 @@ struct ApiRequest {
 };
 
 // The request an HTTP request makes, `target` being its parsed URL.
-ApiRequest FromHttp(const HttpRequest& http, RequestTarget target);
+ApiRequest FromHttp(const transport::HttpRequest& http, RequestTarget target);
 
 }  // namespace lws::apiserver

@@ -40,8 +40,8 @@ Result<std::shared_ptr<const ServedResources>> BuildServed(api::ResourceRegistry
   return std::shared_ptr<const ServedResources>(std::move(served));
 }
 
-HttpResponse StatusAnswer(const Status& status) {
-  HttpResponse response;
+transport::HttpResponse StatusAnswer(const Status& status) {
+  transport::HttpResponse response;
   response.status = status.http_code();
   response.headers.Add("Content-Type", "application/json");
   response.body = StatusJson(status).dump();
@@ -96,42 +96,43 @@ void ApiServer::set_server_address(std::string address) {
   server_address_ = std::move(address);
 }
 
-HttpResponse ApiServer::Handle(const HttpRequest& request) {
+transport::HttpResponse ApiServer::Handle(const transport::HttpRequest& request) {
   if (audit_ == nullptr) return HandleAuthenticated(request, nullptr);
   const Time received = options_.clock->Now();
   AuthorizationAttributes attributes;
-  HttpResponse response = HandleAuthenticated(request, &attributes);
+  transport::HttpResponse response = HandleAuthenticated(request, &attributes);
   audit_->Record(attributes, request, received, response.status);
   return response;
 }
 
-HttpResponse ApiServer::HandleAuthenticated(const HttpRequest& request,
-                                            AuthorizationAttributes* audited) {
-  Result<UserInfo> user = authenticator_->Authenticate(request);
+transport::HttpResponse ApiServer::HandleAuthenticated(const transport::HttpRequest& request,
+                                                       AuthorizationAttributes* audited) {
+  Result<admission::UserInfo> user = authenticator_->Authenticate(request);
   Result<RequestTarget> target = ParseRequestTarget(request.target);
   if (audited != nullptr) {
     if (target.ok()) *audited = AttributesFor(request.method, *target);
-    audited->user = user.ok() ? *user : UserInfo{.name = "system:anonymous"};
+    audited->user = user.ok() ? *user : admission::UserInfo{.name = "system:anonymous"};
   }
   if (!user.ok()) return StatusAnswer(user.status());
   if (!target.ok()) return StatusAnswer(target.status());
   if (std::optional<Json> refused = Refusal(request.method, *target, *user, audited)) {
-    HttpResponse response;
+    transport::HttpResponse response;
     response.status = 403;
     response.headers.Add("Content-Type", "application/json");
     response.body = refused->dump();
     return response;
   }
   ApiRequest api_request = FromHttp(request, std::move(*target));
-  HttpResponse response = AddressesEventsV1(api_request.target)
-                              ? HandleEventsV1(api_request, *user).http
-                              : RequestHandler(this, api_request, served(), *user).Run().http;
+  transport::HttpResponse response =
+      AddressesEventsV1(api_request.target)
+          ? HandleEventsV1(api_request, *user).http
+          : RequestHandler(this, api_request, served(), *user).Run().http;
   if (PrefersProtobuf(api_request.accept)) EncodeAsProtobuf(&response);
   return response;
 }
 
 std::optional<Json> ApiServer::Refusal(const std::string& method, const RequestTarget& target,
-                                       const UserInfo& user,
+                                       const admission::UserInfo& user,
                                        const AuthorizationAttributes* known) const {
   if (authorizer_ == nullptr) return std::nullopt;
   AuthorizationAttributes computed;

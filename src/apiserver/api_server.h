@@ -25,15 +25,14 @@
 #include <optional>
 #include <string>
 
+#include "admission/admission.h"
 #include "api/resources.h"
 #include "api/schema.h"
-#include "apiserver/admission.h"
 #include "apiserver/api_request.h"
 #include "apiserver/apply_schema.h"
 #include "apiserver/audit_log.h"
 #include "apiserver/authenticator.h"
 #include "apiserver/authorizer.h"
-#include "apiserver/http.h"
 #include "apiserver/openapi.h"
 #include "apiserver/request_target.h"
 #include "apiserver/shape_marks.h"
@@ -44,6 +43,7 @@
 #include "base/result.h"
 #include "podlog/container_log.h"
 #include "store/store.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -65,7 +65,7 @@ struct ApiServerOptions {
   bool install_lws_crd = true;
   // In-process plugins (the LWS webhooks of controllers/admission). The server appends the
   // dynamic admission webhooks (webhook_admission.h) after them, always.
-  AdmissionChain admission;
+  admission::AdmissionChain admission;
   // Posts AdmissionReviews to the registered webhooks; null: every call fails (failurePolicy
   // decides).
   WebhookCaller webhook_caller;
@@ -93,7 +93,7 @@ class ApiServer final : public WritePort {
   ApiServer& operator=(const ApiServer&) = delete;
 
   // Answers one HTTP request. Never throws; every failure is a metav1.Status response.
-  HttpResponse Handle(const HttpRequest& request);
+  transport::HttpResponse Handle(const transport::HttpRequest& request);
   // The write port (write_port.h), for in-process writers: no authentication (the caller is
   // trusted and names its user), no audit record, no bytes.
   Result<store::ObjectPtr> Write(WriteCall call) override;
@@ -120,15 +120,17 @@ class ApiServer final : public WritePort {
   explicit ApiServer(ApiServerOptions options);
 
   // events.k8s.io/v1 events, answered from the core/v1 ones (handlers_events_v1.cc).
-  Answer HandleEventsV1(const ApiRequest& request, const UserInfo& user);
+  Answer HandleEventsV1(const ApiRequest& request, const admission::UserInfo& user);
   // Handle without the audit record: authentication, authorization, the handlers. `audited`
   // (null when the request is not audited) receives the request's attributes and user as far as
   // they are known, computed once for the authorizer and the audit log both.
-  HttpResponse HandleAuthenticated(const HttpRequest& request, AuthorizationAttributes* audited);
+  transport::HttpResponse HandleAuthenticated(const transport::HttpRequest& request,
+                                              AuthorizationAttributes* audited);
   // kube-apiserver's Forbidden Status document, or nothing when `user` may make the request;
   // `known`: the request's attributes when already computed.
   std::optional<Json> Refusal(const std::string& method, const RequestTarget& target,
-                              const UserInfo& user, const AuthorizationAttributes* known) const;
+                              const admission::UserInfo& user,
+                              const AuthorizationAttributes* known) const;
   // served_ for Create and its start-up steps below: the server is not shared yet, so they read
   // and replace it without mu_ (InstallLwsCrd's Write takes mu_ itself, in ApplyCrdChange).
   std::shared_ptr<const ServedResources>& served_at_start() NO_THREAD_SAFETY_ANALYSIS {

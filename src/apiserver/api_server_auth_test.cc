@@ -19,7 +19,7 @@ class AuthTest : public ApiServerTest {
   // A request with `Authorization: Bearer <token>` ("" : none).
   Reply As(const std::string& token, const std::string& method, const std::string& target,
            const Json& body = nullptr) {
-    HttpRequest request;
+    transport::HttpRequest request;
     request.method = method;
     request.target = target;
     if (!body.is_null()) request.body = body.dump();

@@ -327,17 +327,17 @@ TEST_F(ApiServerTest, WatchListNeedsItsCompanionParameters) {
 }
 
 // A plugin that labels every pod and refuses pods named "forbidden".
-class LabelPods final : public AdmissionPlugin {
+class LabelPods final : public admission::AdmissionPlugin {
  public:
   std::string_view Name() const override { return "LabelPods"; }
   bool Handles(const api::ResourceInfo& resource, std::string_view sub) const override {
     return resource.kind == "Pod" && sub.empty();
   }
-  Status Mutate(AdmissionRequest& request) override {
+  Status Mutate(admission::AdmissionRequest& request) override {
     (*request.object)["metadata"]["labels"]["admitted"] = "yes";
     return Status::Ok();
   }
-  Status Validate(const AdmissionRequest& request) override {
+  Status Validate(const admission::AdmissionRequest& request) override {
     if (request.name != "forbidden") return Status::Ok();
     return Status(Code::kForbidden, "admission webhook \"pods\" denied the request: no");
   }
@@ -365,7 +365,7 @@ TEST_F(ApiServerTest, TokenGuardsEverythingButPublicPaths) {
   EXPECT_EQ(Get("/api/v1/namespaces").code, 403);
   EXPECT_EQ(Get("/version").code, 200);
   EXPECT_EQ(Get("/healthz").code, 200);
-  HttpRequest request;
+  transport::HttpRequest request;
   request.method = "GET";
   request.target = "/api/v1/namespaces";
   request.headers.Add("Authorization", "Bearer secret");

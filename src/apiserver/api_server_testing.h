@@ -23,7 +23,7 @@ inline constexpr const char* kLws =
 struct Reply {
   int code = 0;
   api::Json body;
-  HttpResponse raw;
+  transport::HttpResponse raw;
 };
 
 class ApiServerTest : public ::testing::Test {
@@ -47,7 +47,7 @@ class ApiServerTest : public ::testing::Test {
   Reply Send(const std::string& method, const std::string& target, const std::string& body = "",
              const std::string& content_type = "application/json",
              const std::string& accept = "application/json") {
-    HttpRequest request;
+    transport::HttpRequest request;
     request.method = method;
     request.target = target;
     request.body = body;

@@ -292,12 +292,12 @@ TEST_F(ApiServerTest, UnreadVersionsMakeTheEntriesOfReadOnes) {
   auto write = [&](const std::string& name, const std::string& method, std::string target,
                    Json body) {
     if (name == "read") {
-      HttpRequest request;
+      transport::HttpRequest request;
       request.method = method;
       request.target = std::move(target);
       request.headers.Add("Content-Type", "application/json");
       request.body = body.dump();
-      HttpResponse response = server_->Handle(request);
+      transport::HttpResponse response = server_->Handle(request);
       EXPECT_LT(response.status, 300) << method << " " << request.target << ": " << response.body;
       return;
     }

@@ -11,7 +11,7 @@
 
 namespace lws::apiserver {
 
-api::Json AuditEventJson(const AuthorizationAttributes& a, const HttpRequest& request,
+api::Json AuditEventJson(const AuthorizationAttributes& a, const transport::HttpRequest& request,
                          Time received, Time completed, int code, const std::string& audit_id) {
   api::Json user = {{"username", a.user.name}};
   if (!a.user.uid.empty()) user["uid"] = a.user.uid;
@@ -62,8 +62,8 @@ Result<std::unique_ptr<AuditLog>> AuditLog::Open(const std::string& path, const 
 
 AuditLog::~AuditLog() { std::fclose(file_); }
 
-void AuditLog::Record(const AuthorizationAttributes& attributes, const HttpRequest& request,
-                      Time received, int code) {
+void AuditLog::Record(const AuthorizationAttributes& attributes,
+                      const transport::HttpRequest& request, Time received, int code) {
   const Time completed = clock_->Now();
   MutexLock lock(&mu_);
   // auditID is a UUID upstream; a per-process counter in UUID form is as unique within a log.

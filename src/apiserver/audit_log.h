@@ -13,11 +13,11 @@
 #include <memory>
 #include <string>
 
-#include "apiserver/http.h"
 #include "apiserver/rbac_rules.h"
 #include "base/clock.h"
 #include "base/mutex.h"
 #include "base/result.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -29,8 +29,8 @@ class AuditLog {
 
   // Records one request: its attributes (AttributesFor, with the user), the HTTP request, when it
   // was received, and the status code answered.
-  void Record(const AuthorizationAttributes& attributes, const HttpRequest& request, Time received,
-              int code);
+  void Record(const AuthorizationAttributes& attributes, const transport::HttpRequest& request,
+              Time received, int code);
 
  private:
   AuditLog(std::FILE* file, const Clock* clock) : file_(file), clock_(clock) {}
@@ -42,7 +42,8 @@ class AuditLog {
 };
 
 // The audit.k8s.io/v1 Event of one request (exposed for tests).
-api::Json AuditEventJson(const AuthorizationAttributes& attributes, const HttpRequest& request,
-                         Time received, Time completed, int code, const std::string& audit_id);
+api::Json AuditEventJson(const AuthorizationAttributes& attributes,
+                         const transport::HttpRequest& request, Time received, Time completed,
+                         int code, const std::string& audit_id);
 
 }  // namespace lws::apiserver

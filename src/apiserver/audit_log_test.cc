@@ -34,9 +34,9 @@ class AuditLogTest : public ApiServerTest {
   }
   void TearDown() override { std::filesystem::remove(path_); }
 
-  HttpResponse Call(const std::string& method, const std::string& target, const Json& body,
-                    const std::string& token) {
-    HttpRequest request;
+  transport::HttpResponse Call(const std::string& method, const std::string& target,
+                               const Json& body, const std::string& token) {
+    transport::HttpRequest request;
     request.method = method;
     request.target = target;
     request.remote = "127.0.0.1:40000";

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "admission/admission.h"
 #include "api/string_list.h"
 #include "apiserver/access_review.h"
-#include "apiserver/admission.h"
 
 namespace lws::apiserver {
 namespace {
@@ -51,10 +51,11 @@ Authenticator::Authenticator(store::Store* store, const Clock* clock, std::strin
       admin_token_(std::move(admin_token)),
       signer_(std::move(signer)) {}
 
-Result<UserInfo> Authenticator::Authenticate(const HttpRequest& request) const {
-  if (!enabled()) return AdminUser();
+Result<admission::UserInfo> Authenticator::Authenticate(
+    const transport::HttpRequest& request) const {
+  if (!enabled()) return admission::AdminUser();
   const std::string header = request.headers.Get("Authorization");
-  if (header.empty()) return AnonymousUser();
+  if (header.empty()) return admission::AnonymousUser();
   std::string_view token = BearerToken(header);
   if (token.empty()) return Status(Code::kUnauthorized, "Unauthorized");
   Result<Credential> credential = FromToken(token);
@@ -78,7 +79,7 @@ std::vector<std::string> Authenticator::Credential::Granted(
 
 Result<Authenticator::Credential> Authenticator::FromToken(std::string_view token) const {
   if (!admin_token_.empty() && TokenMatches(token, admin_token_)) {
-    return Credential{.user = AdminUser(), .audiences = std::nullopt};
+    return Credential{.user = admission::AdminUser(), .audiences = std::nullopt};
   }
   if (signer_ == nullptr || !TokenSigner::LooksLikeJwt(token)) {
     return Status(Code::kUnauthorized, "invalid bearer token");
@@ -92,7 +93,7 @@ Status Authenticator::StillBound(const TokenClaims& claims) const {
   auto check = [&](const char* resource, const std::string& name,
                    const std::string& uid) -> Status {
     Result<store::ObjectPtr> object =
-        store_->Get(BuiltinResource("", resource), claims.namespace_, name);
+        store_->Get(admission::BuiltinResource("", resource), claims.namespace_, name);
     if (!object.ok()) {
       return Status(Code::kUnauthorized,
                     fmt::format("invalid bearer token, {} {}/{} has been deleted", resource,
@@ -130,7 +131,7 @@ Json Authenticator::Review(const Json& spec) const {
             {"error", fmt::format("token audiences [{}] is invalid for the target audiences [{}]",
                                   fmt::join(*credential->audiences, " "), fmt::join(wanted, " "))}};
   }
-  Json status = {{"authenticated", true}, {"user", UserInfoJson(credential->user)}};
+  Json status = {{"authenticated", true}, {"user", admission::UserInfoJson(credential->user)}};
   if (!defaulted) status["audiences"] = granted;
   return status;
 }
@@ -139,7 +140,7 @@ Result<Json> Authenticator::IssueToken(const std::string& namespace_, const std:
                                        Json request) const {
   if (signer_ == nullptr) return Status(Code::kInternal, "this server issues no tokens");
   Result<store::ObjectPtr> account =
-      store_->Get(BuiltinResource("", "serviceaccounts"), namespace_, name);
+      store_->Get(admission::BuiltinResource("", "serviceaccounts"), namespace_, name);
   if (!account.ok()) return NotFound("serviceaccounts", name);
   Json& spec = request["spec"];
   if (!spec.is_object()) spec = Json::object();
@@ -178,7 +179,7 @@ Result<Json> Authenticator::IssueToken(const std::string& namespace_, const std:
     }
     const char* resource = claims.bound_kind == "Pod" ? "pods" : "secrets";
     Result<store::ObjectPtr> object =
-        store_->Get(BuiltinResource("", resource), namespace_, claims.bound_name);
+        store_->Get(admission::BuiltinResource("", resource), namespace_, claims.bound_name);
     if (!object.ok()) return NotFound(resource, claims.bound_name);
     claims.bound_uid = (*object)->uid();
   }

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/http.h"
 #include "apiserver/service_account_token.h"
 #include "store/store.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -37,7 +37,7 @@ class Authenticator {
   bool enabled() const { return !admin_token_.empty(); }
   // The user of `request`; Unauthorized for a bearer token nobody issued, one no longer valid,
   // or one whose audiences do not include the API server's (kTokenIssuer).
-  Result<UserInfo> Authenticate(const HttpRequest& request) const;
+  Result<admission::UserInfo> Authenticate(const transport::HttpRequest& request) const;
   // status of a TokenReview with `spec` (token, audiences), as kube-apiserver answers it.
   api::Json Review(const api::Json& spec) const;
   // The TokenRequest `request` for ServiceAccount `name` in `namespace_`, answered:
@@ -49,7 +49,7 @@ class Authenticator {
  private:
   // Whom a bearer token names, and for which audiences.
   struct Credential {
-    UserInfo user;
+    admission::UserInfo user;
     // The token's audiences; none for the admin token, which holds for any audience.
     std::optional<std::vector<std::string>> audiences;
     // The audiences of `wanted` this credential holds for.

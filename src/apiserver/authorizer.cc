@@ -1,7 +1,7 @@
 // File: apiserver/authorizer.cc
 #include "apiserver/authorizer.h"
 
-#include "apiserver/admission.h"
+#include "admission/admission.h"
 #include "apiserver/rbac_bootstrap.h"
 
 namespace lws::apiserver {
@@ -13,10 +13,10 @@ const char kRbacGroup[] = "rbac.authorization.k8s.io";
 
 Authorizer::Authorizer(store::Store* store)
     : store_(store),
-      resources_{&BuiltinResource(kRbacGroup, "roles"),
-                 &BuiltinResource(kRbacGroup, "clusterroles"),
-                 &BuiltinResource(kRbacGroup, "rolebindings"),
-                 &BuiltinResource(kRbacGroup, "clusterrolebindings")} {}
+      resources_{&admission::BuiltinResource(kRbacGroup, "roles"),
+                 &admission::BuiltinResource(kRbacGroup, "clusterroles"),
+                 &admission::BuiltinResource(kRbacGroup, "rolebindings"),
+                 &admission::BuiltinResource(kRbacGroup, "clusterrolebindings")} {}
 
 std::shared_ptr<const RbacPolicy> Authorizer::Policy() const {
   // Read before listing: a write in between makes the next call build again.
@@ -47,7 +47,7 @@ std::shared_ptr<const RbacPolicy> Authorizer::Policy() const {
 }
 
 AuthorizationDecision Authorizer::Authorize(const AuthorizationAttributes& attributes) const {
-  if (attributes.user.InGroup(kMastersGroup)) return {true, ""};
+  if (attributes.user.InGroup(admission::kMastersGroup)) return {true, ""};
   return Policy()->Authorize(attributes);
 }
 
@@ -76,7 +76,7 @@ Status SeedBootstrapPolicy(store::Store* store) {
       {"clusterroles", BootstrapClusterRoles()},
       {"clusterrolebindings", BootstrapClusterRoleBindings()}};
   for (const auto& [resource, objects] : seeds) {
-    const api::ResourceInfo& info = BuiltinResource(kRbacGroup, resource);
+    const api::ResourceInfo& info = admission::BuiltinResource(kRbacGroup, resource);
     for (const Json& object : objects) {
       if (store->Contains(info, "", store::MetaString(object, "name"))) continue;
       RETURN_IF_ERROR(store->Create(info, object, store::CreateOptions{}).status());

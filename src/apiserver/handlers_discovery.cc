@@ -14,7 +14,7 @@ Result<Answer> RequestHandler::Version() { return JsonResponse(200, VersionDocum
 Result<Answer> RequestHandler::Health() {
   // Everything this process needs is in it; a verbose check lists what it checked, as the real
   // server's ?verbose does.
-  HttpResponse response;
+  transport::HttpResponse response;
   response.headers.Add("Content-Type", "text/plain; charset=utf-8");
   response.headers.Add("X-Content-Type-Options", "nosniff");
   if (target_.query.Has("verbose")) {
@@ -62,7 +62,7 @@ Result<Answer> RequestHandler::ResourceListDocument() {
 Result<Answer> RequestHandler::OpenApiV2Document() {
   const std::string accept = request_.accept;
   if (accept.find("application/com.github.proto-openapi.spec.v2") != std::string::npos) {
-    HttpResponse response;
+    transport::HttpResponse response;
     // kube-openapi answers this type: Go's mime parser refuses the requested one's "@".
     response.headers.Add("Content-Type",
                          "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
@@ -83,7 +83,7 @@ Result<Answer> RequestHandler::OpenApiGroupDocument() {
                                            : "apis/" + target_.group + "/" + target_.version;
   for (const OpenApiDocument& document : served_->openapi) {
     if (document.path != path) continue;
-    HttpResponse response = JsonResponse(200, document.document).http;
+    transport::HttpResponse response = JsonResponse(200, document.document).http;
     // The document at a given hash never changes: let clients cache it, as the real server does.
     if (target_.query.Get("hash") == document.hash) {
       response.headers.Add("Cache-Control", "public, immutable");

@@ -19,8 +19,8 @@ namespace {
 
 using api::Json;
 
-HttpResponse ErrorAnswer(const Status& status) {
-  HttpResponse response;
+transport::HttpResponse ErrorAnswer(const Status& status) {
+  transport::HttpResponse response;
   response.status = status.http_code();
   response.headers.Add("Content-Type", "application/json");
   response.body = store::Serialize(CoreAnswerToEventsV1(StatusJson(status)));
@@ -28,10 +28,11 @@ HttpResponse ErrorAnswer(const Status& status) {
 }
 
 // A watch of core/v1 Events whose lines are given out as events.k8s.io/v1 ones. Each Next of
-// the inner stream appends whole lines (http.h), so lines are converted as they come.
-class EventsV1Stream final : public ResponseStream {
+// the inner stream appends whole lines (transport/http.h), so lines are converted as they come.
+class EventsV1Stream final : public transport::ResponseStream {
  public:
-  explicit EventsV1Stream(std::shared_ptr<ResponseStream> inner) : inner_(std::move(inner)) {}
+  explicit EventsV1Stream(std::shared_ptr<transport::ResponseStream> inner)
+      : inner_(std::move(inner)) {}
   void Start(std::function<void()> wake) override { inner_->Start(std::move(wake)); }
   void Cancel() override { inner_->Cancel(); }
   bool Next(std::string* out) override {
@@ -56,7 +57,7 @@ class EventsV1Stream final : public ResponseStream {
   }
 
  private:
-  std::shared_ptr<ResponseStream> inner_;
+  std::shared_ptr<transport::ResponseStream> inner_;
 };
 
 // The core/v1 body of an events.k8s.io/v1 write, or nullopt when the body is not one this view
@@ -94,7 +95,7 @@ Result<std::optional<Json>> CoreBody(const ApiRequest& request) {
 // The core/v1 answer as an events.k8s.io/v1 one. `in_process`: the write port takes a success
 // as an object, so it is not serialised only for the port to parse it back.
 void ConvertAnswer(bool in_process, Answer* converted) {
-  HttpResponse* response = &converted->http;
+  transport::HttpResponse* response = &converted->http;
   if (response->stream) {
     response->stream = std::make_shared<EventsV1Stream>(std::move(response->stream));
     return;
@@ -125,7 +126,7 @@ bool AddressesEventsV1(const RequestTarget& target) {
          target.version == "v1" && target.resource == "events";
 }
 
-Answer ApiServer::HandleEventsV1(const ApiRequest& request, const UserInfo& user) {
+Answer ApiServer::HandleEventsV1(const ApiRequest& request, const admission::UserInfo& user) {
   ApiRequest core = request;
   RequestTarget& target = core.target;
   target.group.clear();

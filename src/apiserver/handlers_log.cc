@@ -15,7 +15,7 @@ namespace lws::apiserver {
 namespace {
 
 // A followed container instance: lines written after the request, as they come.
-class LogStream final : public ResponseStream {
+class LogStream final : public transport::ResponseStream {
  public:
   LogStream(ContainerLogPtr log, LogRenderer renderer, std::uint64_t next, std::string pending)
       : log_(std::move(log)),
@@ -47,8 +47,8 @@ class LogStream final : public ResponseStream {
   std::optional<std::uint64_t> follower_;
 };
 
-HttpResponse TextResponse(std::string body) {
-  HttpResponse response;
+transport::HttpResponse TextResponse(std::string body) {
+  transport::HttpResponse response;
   response.status = 200;
   response.headers.Add("Content-Type", "text/plain");
   response.body = std::move(body);
@@ -91,7 +91,7 @@ Result<Answer> RequestHandler::PodLog() {
   std::string body;
   const bool more = renderer.RenderExisting(lines, &body);
   if (!options.follow || ended || !more) return Answer(TextResponse(std::move(body)));
-  HttpResponse response = TextResponse("");
+  transport::HttpResponse response = TextResponse("");
   response.stream =
       std::make_shared<LogStream>(std::move(log), std::move(renderer), next, std::move(body));
   return Answer(std::move(response));

@@ -105,7 +105,7 @@ Result<Answer> RequestHandler::List() {
   ASSIGN_OR_RETURN(store::ListResult list, store_->List(*info_, options));
   TableRepresentation rep = NegotiateTable(request_.accept);
   if (!rep.table) {
-    HttpResponse response;
+    transport::HttpResponse response;
     response.headers.Add("Content-Type", "application/json");
     response.body = ListJson(*info_, list);
     return Answer(std::move(response));
@@ -149,7 +149,7 @@ Result<Answer> RequestHandler::Watch() {
   const bool protobuf = !rep.table && PrefersProtobuf(request_.accept) &&
                         api::protobuf::HasProtobuf(info_->ApiVersion(), info_->kind);
   if (!watcher.ok() && watcher.status().code() == Code::kGone) {
-    HttpResponse response;
+    transport::HttpResponse response;
     Json status = StatusJson(watcher.status());
     if (protobuf) {
       if (Result<std::string> frame = api::protobuf::EncodeWatchFrame("ERROR", status);
@@ -174,7 +174,7 @@ Result<Answer> RequestHandler::Watch() {
   stream.protobuf = protobuf;
   stream.table_options = table;
   stream.clock = server_->options_.clock;
-  HttpResponse response;
+  transport::HttpResponse response;
   response.headers.Add("Content-Type", rep.table  ? rep.content_type
                                        : protobuf ? std::string(kProtobufWatchType)
                                                   : "application/json");

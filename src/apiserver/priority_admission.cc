@@ -10,10 +10,11 @@
 namespace lws::apiserver {
 namespace {
 
-class PriorityAdmission final : public AdmissionPlugin {
+class PriorityAdmission final : public admission::AdmissionPlugin {
  public:
   explicit PriorityAdmission(store::Store* store)
-      : store_(store), resource_(BuiltinResource("scheduling.k8s.io", "priorityclasses")) {}
+      : store_(store),
+        resource_(admission::BuiltinResource("scheduling.k8s.io", "priorityclasses")) {}
 
   std::string_view Name() const override { return "Priority"; }
   bool Handles(const api::ResourceInfo& resource, std::string_view subresource) const override {
@@ -22,7 +23,7 @@ class PriorityAdmission final : public AdmissionPlugin {
            (resource.group == "scheduling.k8s.io" && resource.kind == "PriorityClass");
   }
 
-  Status Mutate(AdmissionRequest& request) override {
+  Status Mutate(admission::AdmissionRequest& request) override {
     if (request.resource->kind != "Pod" || request.object == nullptr ||
         !request.object->is_object()) {
       return Status::Ok();
@@ -30,15 +31,15 @@ class PriorityAdmission final : public AdmissionPlugin {
     auto found = request.object->find("spec");
     if (found == request.object->end() || !found->is_object()) return Status::Ok();  // validation's
     api::Json& spec = *found;
-    if (request.operation == AdmissionOperation::kUpdate) {
+    if (request.operation == admission::AdmissionOperation::kUpdate) {
       if (request.old_object != nullptr) KeepStored(*request.old_object, &spec);
       return Status::Ok();
     }
-    if (request.operation != AdmissionOperation::kCreate) return Status::Ok();
+    if (request.operation != admission::AdmissionOperation::kCreate) return Status::Ok();
     return AdmitCreate(request, &spec);
   }
 
-  Status Validate(const AdmissionRequest& request) override {
+  Status Validate(const admission::AdmissionRequest& request) override {
     if (request.resource->kind != "PriorityClass" || request.object == nullptr) return Status::Ok();
     if (!api::ReadPriorityClass(*request.object).global_default) return Status::Ok();
     const std::string self = NameOf(request);
@@ -54,7 +55,7 @@ class PriorityAdmission final : public AdmissionPlugin {
 
  private:
   // The request's name, or the object's (a create names it in the body).
-  static std::string NameOf(const AdmissionRequest& request) {
+  static std::string NameOf(const admission::AdmissionRequest& request) {
     return request.name.empty() ? store::MetaString(*request.object, "name") : request.name;
   }
   static Status Forbidden(const std::string& resource, const std::string& name,
@@ -72,7 +73,7 @@ class PriorityAdmission final : public AdmissionPlugin {
     }
   }
 
-  Status AdmitCreate(const AdmissionRequest& request, api::Json* spec) {
+  Status AdmitCreate(const admission::AdmissionRequest& request, api::Json* spec) {
     const std::string class_name = api::StringMember(*spec, "priorityClassName");
     const std::string pod = NameOf(request);
     const auto classes = Load();
@@ -154,7 +155,7 @@ class PriorityAdmission final : public AdmissionPlugin {
 
 }  // namespace
 
-std::shared_ptr<AdmissionPlugin> NewPriorityAdmission(store::Store* store) {
+std::shared_ptr<admission::AdmissionPlugin> NewPriorityAdmission(store::Store* store) {
   return std::make_shared<PriorityAdmission>(store);
 }
 

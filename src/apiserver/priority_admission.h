@@ -14,12 +14,12 @@
 
 #include <memory>
 
-#include "apiserver/admission.h"
+#include "admission/admission.h"
 #include "store/store.h"
 
 namespace lws::apiserver {
 
 // REQUIRES: `store` outlives the plugin.
-std::shared_ptr<AdmissionPlugin> NewPriorityAdmission(store::Store* store);
+std::shared_ptr<admission::AdmissionPlugin> NewPriorityAdmission(store::Store* store);
 
 }  // namespace lws::apiserver

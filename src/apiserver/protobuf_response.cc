@@ -21,7 +21,7 @@ bool PrefersProtobuf(std::string_view accept) {
   return false;
 }
 
-void EncodeAsProtobuf(HttpResponse* response) {
+void EncodeAsProtobuf(transport::HttpResponse* response) {
   if (response->stream != nullptr || response->body.empty()) return;
   for (auto& [name, value] : response->headers.fields) {
     if (!(name.size() == 12 && strcasecmp(name.c_str(), "Content-Type") == 0)) continue;

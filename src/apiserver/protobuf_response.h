@@ -10,7 +10,7 @@
 
 #include <string_view>
 
-#include "apiserver/http.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -23,6 +23,6 @@ bool PrefersProtobuf(std::string_view accept);
 
 // Re-encodes a whole-body JSON answer of a built-in kind (an object, a list or a Status) in
 // protobuf. Streams and answers of other types are left alone.
-void EncodeAsProtobuf(HttpResponse* response);
+void EncodeAsProtobuf(transport::HttpResponse* response);
 
 }  // namespace lws::apiserver

@@ -63,10 +63,10 @@ Result<std::int64_t> CountIn(store::Store* store, const api::ResourceInfo& resou
 Result<store::ListResult> QuotasIn(store::Store* store, const std::string& namespace_) {
   store::ListOptions options;
   options.namespace_ = namespace_;
-  return store->List(BuiltinResource("", "resourcequotas"), options);
+  return store->List(admission::BuiltinResource("", "resourcequotas"), options);
 }
 
-class QuotaAdmission final : public AdmissionPlugin {
+class QuotaAdmission final : public admission::AdmissionPlugin {
  public:
   explicit QuotaAdmission(store::Store* store) : store_(store) {}
 
@@ -75,12 +75,12 @@ class QuotaAdmission final : public AdmissionPlugin {
     return subresource.empty() && resource.namespaced;
   }
 
-  Status Validate(const AdmissionRequest& request) override {
+  Status Validate(const admission::AdmissionRequest& request) override {
     if (request.object == nullptr) return Status::Ok();
     if (request.resource->group.empty() && request.resource->resource == "resourcequotas") {
       RETURN_IF_ERROR(ValidateHard(*request.object));
     }
-    if (request.operation != AdmissionOperation::kCreate) return Status::Ok();
+    if (request.operation != admission::AdmissionOperation::kCreate) return Status::Ok();
     if (!Counts(*request.resource, *request.object)) return Status::Ok();
     if (!AnyQuota()) return Status::Ok();
     ASSIGN_OR_RETURN(store::ListResult quotas, QuotasIn(store_, request.namespace_));
@@ -106,7 +106,7 @@ class QuotaAdmission final : public AdmissionPlugin {
 
  private:
   // admission.NewForbidden over the quota's error; the amounts as quota's prettyPrint has them.
-  static Status Exceeded(const AdmissionRequest& request, const std::string& quota,
+  static Status Exceeded(const admission::AdmissionRequest& request, const std::string& quota,
                          const std::string& key, std::int64_t used, const std::string& hard) {
     const std::string& resource = request.resource->resource;
     const std::string group_resource =
@@ -138,7 +138,7 @@ class QuotaAdmission final : public AdmissionPlugin {
   // Whether any ResourceQuota exists, listed again only after a write to them: most clusters
   // have none, and every create asks.
   bool AnyQuota() {
-    const api::ResourceInfo& quotas = BuiltinResource("", "resourcequotas");
+    const api::ResourceInfo& quotas = admission::BuiltinResource("", "resourcequotas");
     const std::uint64_t last_write = store_->LastWrite(quotas);
     MutexLock lock(&mu_);
     if (!any_known_ || last_write != known_at_) {
@@ -180,7 +180,7 @@ const api::ResourceInfo* ResourceOfKey(const api::ResourceRegistry& registry,
 
 }  // namespace
 
-std::shared_ptr<AdmissionPlugin> NewQuotaAdmission(store::Store* store) {
+std::shared_ptr<admission::AdmissionPlugin> NewQuotaAdmission(store::Store* store) {
   return std::make_shared<QuotaAdmission>(store);
 }
 
@@ -206,7 +206,7 @@ Status RefreshQuotaStatus(store::Store* store, const api::ResourceRegistry& regi
     updated["status"] = status;
     // A conflict means someone wrote the quota meanwhile: the next pass sees it.
     if (Result<store::ObjectPtr> written =
-            store->UpdateStatus(BuiltinResource("", "resourcequotas"), updated);
+            store->UpdateStatus(admission::BuiltinResource("", "resourcequotas"), updated);
         !written.ok() && written.status().code() != Code::kConflict) {
       return written.status();
     }

@@ -20,14 +20,14 @@
 
 #include <memory>
 
+#include "admission/admission.h"
 #include "api/resources.h"
-#include "apiserver/admission.h"
 #include "store/store.h"
 
 namespace lws::apiserver {
 
 // The validating plugin. REQUIRES: `store` outlives it.
-std::shared_ptr<AdmissionPlugin> NewQuotaAdmission(store::Store* store);
+std::shared_ptr<admission::AdmissionPlugin> NewQuotaAdmission(store::Store* store);
 
 // Sets status.hard (= spec.hard) and status.used of every ResourceQuota whose status differs
 // from what the store holds now. Keys naming no served resource count 0.

@@ -119,7 +119,7 @@ std::string CompactString(const PolicyRule& r) {
 
 namespace {
 
-class RbacEscalationAdmission final : public AdmissionPlugin {
+class RbacEscalationAdmission final : public admission::AdmissionPlugin {
  public:
   explicit RbacEscalationAdmission(const Authorizer* authorizer) : authorizer_(authorizer) {}
 
@@ -129,10 +129,12 @@ class RbacEscalationAdmission final : public AdmissionPlugin {
     return resource.group == kRbacGroup && subresource.empty();
   }
 
-  Status Validate(const AdmissionRequest& r) override {
-    if (r.operation == AdmissionOperation::kDelete || r.object == nullptr) return Status::Ok();
-    const UserInfo user = r.user != nullptr ? *r.user : AdminUser();
-    if (user.InGroup(kMastersGroup)) return Status::Ok();
+  Status Validate(const admission::AdmissionRequest& r) override {
+    if (r.operation == admission::AdmissionOperation::kDelete || r.object == nullptr) {
+      return Status::Ok();
+    }
+    const admission::UserInfo user = r.user != nullptr ? *r.user : admission::AdminUser();
+    if (user.InGroup(admission::kMastersGroup)) return Status::Ok();
     const std::string& resource = r.resource->resource;
     std::shared_ptr<const RbacPolicy> policy = authorizer_->Policy();
     const std::vector<PolicyRule> owner = policy->RulesFor(user, r.namespace_);
@@ -161,7 +163,7 @@ class RbacEscalationAdmission final : public AdmissionPlugin {
   }
 
  private:
-  bool MayUseVerb(const UserInfo& user, const char* verb, const std::string& resource,
+  bool MayUseVerb(const admission::UserInfo& user, const char* verb, const std::string& resource,
                   const std::string& namespace_, const std::string& name) const {
     AuthorizationAttributes a{.user = user,
                               .verb = verb,
@@ -173,8 +175,9 @@ class RbacEscalationAdmission final : public AdmissionPlugin {
     return authorizer_->Authorize(a).allowed;
   }
 
-  static Status Confirm(const UserInfo& user, const std::vector<PolicyRule>& owner,
-                        const std::vector<PolicyRule>& wanted, const AdmissionRequest& r) {
+  static Status Confirm(const admission::UserInfo& user, const std::vector<PolicyRule>& owner,
+                        const std::vector<PolicyRule>& wanted,
+                        const admission::AdmissionRequest& r) {
     std::vector<PolicyRule> missing = UncoveredRules(owner, wanted);
     if (missing.empty()) return Status::Ok();
     std::set<std::string> lines;  // sets.NewString().List(): sorted, once each
@@ -186,7 +189,7 @@ class RbacEscalationAdmission final : public AdmissionPlugin {
   }
 
   // errors.NewForbidden(groupResource, name, err).
-  static Status Forbidden(const AdmissionRequest& r, const std::string& why) {
+  static Status Forbidden(const admission::AdmissionRequest& r, const std::string& why) {
     return Status(Code::kForbidden, fmt::format("{}.{} {} is forbidden: {}", r.resource->resource,
                                                 kRbacGroup, api::GoQuote(r.name), why));
   }
@@ -196,7 +199,8 @@ class RbacEscalationAdmission final : public AdmissionPlugin {
 
 }  // namespace
 
-std::unique_ptr<AdmissionPlugin> NewRbacEscalationAdmission(const Authorizer* authorizer) {
+std::unique_ptr<admission::AdmissionPlugin> NewRbacEscalationAdmission(
+    const Authorizer* authorizer) {
   return std::make_unique<RbacEscalationAdmission>(authorizer);
 }
 

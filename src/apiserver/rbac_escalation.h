@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/admission.h"
+#include "admission/admission.h"
 #include "apiserver/authorizer.h"
 
 namespace lws::apiserver {
@@ -31,6 +31,7 @@ std::vector<PolicyRule> UncoveredRules(const std::vector<PolicyRule>& owner,
 std::string CompactString(const PolicyRule& rule);
 
 // The plugin; `authorizer` must outlive it.
-std::unique_ptr<AdmissionPlugin> NewRbacEscalationAdmission(const Authorizer* authorizer);
+std::unique_ptr<admission::AdmissionPlugin> NewRbacEscalationAdmission(
+    const Authorizer* authorizer);
 
 }  // namespace lws::apiserver

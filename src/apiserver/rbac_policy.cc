@@ -32,7 +32,8 @@ RbacBinding ParseBinding(const Json& binding) {
 
 // appliesToUser: a ServiceAccount subject without a namespace means the
 // binding's namespace.
-bool Applies(const RbacSubject& subject, const UserInfo& user, std::string_view binding_namespace) {
+bool Applies(const RbacSubject& subject, const admission::UserInfo& user,
+             std::string_view binding_namespace) {
   if (subject.kind == "User") return user.name == subject.name;
   if (subject.kind == "Group") return user.InGroup(subject.name);
   if (subject.kind == "ServiceAccount") {
@@ -153,7 +154,7 @@ Result<std::vector<PolicyRule>> RbacPolicy::RoleRules(std::string_view kind, std
                 fmt::format("unsupported role reference kind: {}", api::GoQuote(kind)));
 }
 
-bool RbacPolicy::VisitBinding(const RbacBinding& binding, const UserInfo& user,
+bool RbacPolicy::VisitBinding(const RbacBinding& binding, const admission::UserInfo& user,
                               const Visitor& visit, std::vector<std::string>* missing) const {
   auto subject =
       std::find_if(binding.subjects.begin(), binding.subjects.end(),
@@ -180,7 +181,7 @@ bool RbacPolicy::VisitBinding(const RbacBinding& binding, const UserInfo& user,
   return true;
 }
 
-void RbacPolicy::VisitRulesFor(const UserInfo& user, std::string_view namespace_,
+void RbacPolicy::VisitRulesFor(const admission::UserInfo& user, std::string_view namespace_,
                                const Visitor& visit, std::vector<std::string>* missing) const {
   for (const RbacBinding& binding : cluster_role_bindings_) {
     if (!VisitBinding(binding, user, visit, missing)) return;
@@ -212,7 +213,7 @@ AuthorizationDecision RbacPolicy::Authorize(const AuthorizationAttributes& attri
   return decision;
 }
 
-std::vector<PolicyRule> RbacPolicy::RulesFor(const UserInfo& user,
+std::vector<PolicyRule> RbacPolicy::RulesFor(const admission::UserInfo& user,
                                              std::string_view namespace_) const {
   std::vector<PolicyRule> rules;
   VisitRulesFor(

@@ -68,7 +68,8 @@ class RbacPolicy {
   AuthorizationDecision Authorize(const AuthorizationAttributes& attributes) const;
   // Every rule that holds for `user` in `namespace_` ("" : the cluster-wide
   // ones only).
-  std::vector<PolicyRule> RulesFor(const UserInfo& user, std::string_view namespace_) const;
+  std::vector<PolicyRule> RulesFor(const admission::UserInfo& user,
+                                   std::string_view namespace_) const;
   // The rules of a binding's role reference, or NotFound with kube-apiserver's
   // message.
   Result<std::vector<PolicyRule>> RoleRules(std::string_view kind, std::string_view name,
@@ -78,10 +79,10 @@ class RbacPolicy {
   // Calls `visit(source, rule)` for every rule that applies; stops when it
   // returns false. Missing roles are reported through `missing`.
   using Visitor = std::function<bool(const std::string& source, const PolicyRule& rule)>;
-  void VisitRulesFor(const UserInfo& user, std::string_view namespace_, const Visitor& visit,
-                     std::vector<std::string>* missing) const;
-  bool VisitBinding(const RbacBinding& binding, const UserInfo& user, const Visitor& visit,
-                    std::vector<std::string>* missing) const;
+  void VisitRulesFor(const admission::UserInfo& user, std::string_view namespace_,
+                     const Visitor& visit, std::vector<std::string>* missing) const;
+  bool VisitBinding(const RbacBinding& binding, const admission::UserInfo& user,
+                    const Visitor& visit, std::vector<std::string>* missing) const;
 
   std::map<std::pair<std::string, std::string>, std::vector<PolicyRule>> roles_;  // (ns, name)
   std::map<std::string, std::vector<PolicyRule>, std::less<>> cluster_roles_;

@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include "admission/user_info.h"
 #include "api/field.h"
 #include "apiserver/request_target.h"
-#include "apiserver/user_info.h"
 
 namespace lws::apiserver {
 
@@ -24,7 +24,7 @@ using Json = api::Json;
 // authorizer.Attributes: a resource request names a verb, group, resource,
 // subresource, namespace and name; a non-resource request a verb and a path.
 struct AuthorizationAttributes {
-  UserInfo user;
+  admission::UserInfo user;
   std::string verb;
   bool resource_request = false;
   std::string namespace_;

@@ -10,7 +10,8 @@
 namespace lws::apiserver {
 
 RequestHandler::RequestHandler(ApiServer* server, const ApiRequest& request,
-                               std::shared_ptr<const ServedResources> served, UserInfo user)
+                               std::shared_ptr<const ServedResources> served,
+                               admission::UserInfo user)
     : server_(server),
       user_(std::move(user)),
       request_(request),
@@ -100,7 +101,7 @@ Result<store::ObjectPtr> RequestHandler::RunWrite() {
 
 Result<store::ObjectPtr> PortAnswer(Answer answer, const ApiRequest& request) {
   if (answer.object) return std::move(answer.object);
-  const HttpResponse& response = answer.http;
+  const transport::HttpResponse& response = answer.http;
   // A Status document (a delete of an object that is gone at once, a binding) or an answer the
   // handler built as JSON.
   Json document = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
@@ -178,16 +179,17 @@ Answer RequestHandler::ObjectResponse(int code, const store::ObjectPtr& object) 
 }
 
 Answer RequestHandler::JsonResponse(int code, const Json& body, std::string content_type) {
-  HttpResponse response;
+  transport::HttpResponse response;
   response.status = code;
   response.headers.Add("Content-Type", std::move(content_type));
   response.body = store::Serialize(body);
   return response;
 }
 
-HttpResponse RequestHandler::ErrorResponse(const Status& status) {
+transport::HttpResponse RequestHandler::ErrorResponse(const Status& status) {
   StatusContext context{info_, target_.name.empty() ? body_name_ : target_.name};
-  HttpResponse response = JsonResponse(status.http_code(), StatusJson(status, context)).http;
+  transport::HttpResponse response =
+      JsonResponse(status.http_code(), StatusJson(status, context)).http;
   AddWarnings(&response);
   LogIfInternal(status);
   return response;
@@ -198,7 +200,7 @@ void RequestHandler::LogIfInternal(const Status& status) const {
   Logger("apiserver")->error("{} {}: {}", request_.method, request_.log_target, status.message());
 }
 
-void RequestHandler::AddWarnings(HttpResponse* response) const {
+void RequestHandler::AddWarnings(transport::HttpResponse* response) const {
   for (const std::string& warning : warnings_) {
     response->headers.Add("Warning", "299 - " + api::GoQuote(warning));
   }

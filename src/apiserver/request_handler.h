@@ -27,11 +27,11 @@
 #include "apiserver/answer.h"
 #include "apiserver/api_request.h"
 #include "apiserver/api_server.h"
-#include "apiserver/http.h"
 #include "apiserver/managed_fields.h"
 #include "apiserver/request_target.h"
 #include "base/clock.h"
 #include "store/store.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -60,7 +60,7 @@ class RequestHandler {
   // `user`: who the request comes from, as the server authenticated it.
   // REQUIRES: `request` outlives the handler.
   RequestHandler(ApiServer* server, const ApiRequest& request,
-                 std::shared_ptr<const ServedResources> served, UserInfo user);
+                 std::shared_ptr<const ServedResources> served, admission::UserInfo user);
   // The answer for the HTTP adapter: every failure as a metav1.Status response, the warnings as
   // Warning headers; `object` names the stored object answered, if any.
   Answer Run();
@@ -146,10 +146,12 @@ class RequestHandler {
   // Decode: depth, unknown fields per fieldValidation, pruned (CRDs) and defaulted.
   Status DecodeForWrite(Json* object, const Json* old, std::string_view subresource,
                         const api::StructuralSchema* schema);
-  AdmissionRequest AdmissionFor(Json* object, const Json* old, std::string_view subresource,
-                                const store::StoredObject* old_version);
+  admission::AdmissionRequest AdmissionFor(Json* object, const Json* old,
+                                           std::string_view subresource,
+                                           const store::StoredObject* old_version);
   // Mutate: the mutating admission plugins, then pruned and defaulted again.
-  Status MutateForWrite(AdmissionRequest* admission, const api::StructuralSchema* schema);
+  Status MutateForWrite(admission::AdmissionRequest* admission,
+                        const api::StructuralSchema* schema);
   // Validate: the CRD schema (and metadata) or the built-in rules; 422 Invalid with causes.
   Status ValidateForWrite(Json* object, const Json* old, std::string_view subresource,
                           const api::StructuralSchema* schema);
@@ -203,10 +205,10 @@ class RequestHandler {
   // Responses.
   Answer ObjectResponse(int code, const store::ObjectPtr& object);
   Answer JsonResponse(int code, const Json& body, std::string content_type = "application/json");
-  HttpResponse ErrorResponse(const Status& status);
+  transport::HttpResponse ErrorResponse(const Status& status);
   // An Internal error is a bug or a failing disk: the log says which request met it.
   void LogIfInternal(const Status& status) const;
-  void AddWarnings(HttpResponse* response) const;
+  void AddWarnings(transport::HttpResponse* response) const;
 
   // Query helpers.
   bool DryRun() const;
@@ -214,7 +216,7 @@ class RequestHandler {
   std::string FieldManager() const;
 
   ApiServer* server_;
-  UserInfo user_;
+  admission::UserInfo user_;
   const ApiRequest& request_;
   const RequestTarget& target_;  // request_.target
   std::shared_ptr<const ServedResources> served_;

@@ -213,11 +213,12 @@ Result<TokenClaims> TokenSigner::Verify(std::string_view token, Time now) const 
   return claims;
 }
 
-UserInfo ServiceAccountUser(const TokenClaims& claims) {
-  UserInfo user{.name = ServiceAccountUserName(claims.namespace_, claims.service_account),
-                .uid = claims.service_account_uid,
-                .groups = {"system:serviceaccounts", "system:serviceaccounts:" + claims.namespace_,
-                           std::string(kAllAuthenticated)}};
+admission::UserInfo ServiceAccountUser(const TokenClaims& claims) {
+  admission::UserInfo user{
+      .name = ServiceAccountUserName(claims.namespace_, claims.service_account),
+      .uid = claims.service_account_uid,
+      .groups = {"system:serviceaccounts", "system:serviceaccounts:" + claims.namespace_,
+                 std::string(admission::kAllAuthenticated)}};
   if (!claims.bound_kind.empty()) {
     const std::string prefix = "authentication.kubernetes.io/" +
                                std::string(claims.bound_kind == "Pod" ? "pod" : "secret");

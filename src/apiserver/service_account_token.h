@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/user_info.h"
+#include "admission/user_info.h"
 #include "base/clock.h"
 #include "base/mutex.h"
 #include "base/result.h"
@@ -80,6 +80,6 @@ class TokenSigner {
 };
 
 // The user a verified token authenticates as.
-UserInfo ServiceAccountUser(const TokenClaims& claims);
+admission::UserInfo ServiceAccountUser(const TokenClaims& claims);
 
 }  // namespace lws::apiserver

@@ -39,7 +39,7 @@ TEST(TokenSignerTest, SignsAndVerifies) {
   EXPECT_EQ(claims.bound_kind, "Pod");
   EXPECT_EQ(claims.bound_uid, "uid-2");
   EXPECT_EQ(claims.audiences, std::vector<std::string>{std::string(kTokenIssuer)});
-  UserInfo user = ServiceAccountUser(claims);
+  admission::UserInfo user = ServiceAccountUser(claims);
   EXPECT_EQ(user.name, "system:serviceaccount:lws-system:lws-controller-manager");
   EXPECT_EQ(user.extra.at("authentication.kubernetes.io/pod-name"), std::vector<std::string>{"p"});
   // Late, early, changed, or signed by another key.

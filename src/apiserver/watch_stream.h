@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "apiserver/api_server.h"
-#include "apiserver/http.h"
 #include "apiserver/table.h"
 #include "store/watcher.h"
+#include "transport/http.h"
 
 namespace lws::apiserver {
 
@@ -28,7 +28,7 @@ struct WatchStreamOptions {
   const Clock* clock = nullptr;
 };
 
-class WatchStream final : public ResponseStream {
+class WatchStream final : public transport::ResponseStream {
  public:
   explicit WatchStream(WatchStreamOptions options) : options_(std::move(options)) {}
   void Start(std::function<void()> wake) override;
@@ -46,7 +46,7 @@ class WatchStream final : public ResponseStream {
 
 // A stream that sends `body` and ends: a watch that fails before it starts (410 too old) is
 // answered, as the real server does, with 200 and a single ERROR event.
-class FixedStream final : public ResponseStream {
+class FixedStream final : public transport::ResponseStream {
  public:
   explicit FixedStream(std::string body) : body_(std::move(body)) {}
   void Start(std::function<void()>) override {}

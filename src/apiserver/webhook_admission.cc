@@ -21,10 +21,10 @@ class WebhookSource {
   WebhookSource(store::Store* store, WebhookType type)
       : store_(store),
         type_(type),
-        resource_(BuiltinResource("admissionregistration.k8s.io",
-                                  type == WebhookType::kMutating
-                                      ? "mutatingwebhookconfigurations"
-                                      : "validatingwebhookconfigurations")) {}
+        resource_(admission::BuiltinResource("admissionregistration.k8s.io",
+                                             type == WebhookType::kMutating
+                                                 ? "mutatingwebhookconfigurations"
+                                                 : "validatingwebhookconfigurations")) {}
 
   std::shared_ptr<const std::vector<Webhook>> Load() const {
     // Read before listing: a write in between makes the next call list again.
@@ -56,7 +56,7 @@ class WebhookSource {
   mutable std::shared_ptr<const std::vector<Webhook>> hooks_ GUARDED_BY(mu_);
 };
 
-class WebhookAdmission final : public AdmissionPlugin {
+class WebhookAdmission final : public admission::AdmissionPlugin {
  public:
   explicit WebhookAdmission(WebhookAdmissionOptions options)
       : options_(std::move(options)),
@@ -78,7 +78,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     return false;
   }
 
-  Status Mutate(AdmissionRequest& request) override {
+  Status Mutate(admission::AdmissionRequest& request) override {
     std::shared_ptr<const std::vector<Webhook>> hooks = mutating_.Load();
     std::optional<api::StringMap> namespace_labels;
     for (const Webhook& hook : *hooks) {
@@ -91,7 +91,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     return Status::Ok();
   }
 
-  Status Validate(const AdmissionRequest& request) override {
+  Status Validate(const admission::AdmissionRequest& request) override {
     std::shared_ptr<const std::vector<Webhook>> hooks = validating_.Load();
     std::optional<api::StringMap> namespace_labels;
     Status first = Status::Ok();
@@ -103,9 +103,9 @@ class WebhookAdmission final : public AdmissionPlugin {
   }
 
  private:
-  static WebhookMatchRequest MatchRequestOf(const AdmissionRequest& request) {
+  static WebhookMatchRequest MatchRequestOf(const admission::AdmissionRequest& request) {
     WebhookMatchRequest match;
-    match.operation = std::string(OperationName(request.operation));
+    match.operation = std::string(admission::OperationName(request.operation));
     match.group = request.resource->group;
     match.version = request.resource->version;
     match.resource = request.resource->resource;
@@ -119,11 +119,11 @@ class WebhookAdmission final : public AdmissionPlugin {
 
   // Whether `hook` selects `request`, reading the Namespace's labels once when a selector needs
   // them. A missing namespace is its 404, as upstream answers.
-  Result<bool> Selects(const Webhook& hook, const AdmissionRequest& request,
+  Result<bool> Selects(const Webhook& hook, const admission::AdmissionRequest& request,
                        std::optional<api::StringMap>* namespace_labels) const {
     WebhookMatchRequest match = MatchRequestOf(request);
     if (NeedsNamespaceLabels(hook, match) && !namespace_labels->has_value()) {
-      const api::ResourceInfo& namespaces = BuiltinResource("", "namespaces");
+      const api::ResourceInfo& namespaces = admission::BuiltinResource("", "namespaces");
       ASSIGN_OR_RETURN(store::ObjectPtr ns, options_.store->Get(namespaces, "", match.namespace_));
       *namespace_labels = ObjectLabels(&ns->document());
     }
@@ -139,7 +139,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     return buffer;
   }
 
-  ReviewRequest ReviewRequestOf(const AdmissionRequest& request) {
+  ReviewRequest ReviewRequestOf(const admission::AdmissionRequest& request) {
     ReviewRequest review;
     static_cast<WebhookMatchRequest&>(review) = MatchRequestOf(request);
     review.uid = NewUid();
@@ -175,7 +175,8 @@ class WebhookAdmission final : public AdmissionPlugin {
   }
 
   // The checked answer of `hook`, nullopt when the call failed and the webhook fails open.
-  Result<std::optional<WebhookVerdict>> Call(const Webhook& hook, const AdmissionRequest& request) {
+  Result<std::optional<WebhookVerdict>> Call(const Webhook& hook,
+                                             const admission::AdmissionRequest& request) {
     if (request.dry_run && !SideEffectsAllowDryRun(hook.side_effects)) {
       if (!hook.side_effects.empty()) return WebhookDryRunUnsupported(hook.name);
     }
@@ -204,7 +205,7 @@ class WebhookAdmission final : public AdmissionPlugin {
 
   // Rejects on a denial; applies a mutating webhook's JSON patch to the request's object.
   static Status ApplyVerdict(const Webhook& hook, const WebhookVerdict& verdict,
-                             AdmissionRequest& request) {
+                             admission::AdmissionRequest& request) {
     if (!verdict.allowed) return WebhookDenied(hook.name, verdict.status);
     if (verdict.patch.is_null() || verdict.patch.empty()) return Status::Ok();
     if (request.object == nullptr) {
@@ -226,7 +227,7 @@ class WebhookAdmission final : public AdmissionPlugin {
     return Status::Ok();
   }
 
-  Status ValidateWith(const Webhook& hook, const AdmissionRequest& request,
+  Status ValidateWith(const Webhook& hook, const admission::AdmissionRequest& request,
                       std::optional<api::StringMap>* namespace_labels) {
     ASSIGN_OR_RETURN(bool call, Selects(hook, request, namespace_labels));
     if (!call) return Status::Ok();
@@ -243,7 +244,7 @@ class WebhookAdmission final : public AdmissionPlugin {
 
 }  // namespace
 
-std::shared_ptr<AdmissionPlugin> NewWebhookAdmission(WebhookAdmissionOptions options) {
+std::shared_ptr<admission::AdmissionPlugin> NewWebhookAdmission(WebhookAdmissionOptions options) {
   LWS_ASSERT(options.store != nullptr, "webhook admission needs the store");
   return std::make_shared<WebhookAdmission>(std::move(options));
 }

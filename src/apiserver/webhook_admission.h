@@ -10,7 +10,7 @@
 //             the object as the previous one patched it; a JSONPatch answer is applied.
 //   Validate: every selected validating webhook (upstream calls them in parallel; here in order,
 //             all of them), then the first rejection in that order is the answer.
-// The server's own defaulting and validation run between the two phases (admission.h).
+// The server's own defaulting and validation run between the two phases (admission/admission.h).
 //
 // The transport is injected: a WebhookCaller posts the AdmissionReview to the endpoint (HTTPS
 // with the caBundle) within the timeout and returns the decoded answer document, or an error
@@ -24,7 +24,7 @@
 #include <functional>
 #include <memory>
 
-#include "apiserver/admission.h"
+#include "admission/admission.h"
 #include "apiserver/webhook_match.h"
 #include "base/clock.h"
 #include "base/result.h"
@@ -44,6 +44,6 @@ struct WebhookAdmissionOptions {
 };
 
 // The plugin; add it to the AdmissionChain after the in-process plugins.
-std::shared_ptr<AdmissionPlugin> NewWebhookAdmission(WebhookAdmissionOptions options);
+std::shared_ptr<admission::AdmissionPlugin> NewWebhookAdmission(WebhookAdmissionOptions options);
 
 }  // namespace lws::apiserver

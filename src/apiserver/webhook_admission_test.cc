@@ -323,7 +323,7 @@ TEST(WebhookAdmissionNoCaller, EveryCallFailsAndPolicyDecides) {
   options.clock = &clock;
   std::unique_ptr<ApiServer> server = ApiServer::Create(std::move(options)).value();
   auto post = [&](const std::string& target, const Json& body) {
-    HttpRequest request;
+    transport::HttpRequest request;
     request.method = "POST";
     request.target = target;
     request.body = body.dump();
@@ -334,7 +334,7 @@ TEST(WebhookAdmissionNoCaller, EveryCallFailsAndPolicyDecides) {
       post(kValidatingConfigs, Configuration("ValidatingWebhookConfiguration", "v", "", "pods"))
           .status,
       201);
-  HttpResponse response = post(kPods, PodJson("p"));
+  transport::HttpResponse response = post(kPods, PodJson("p"));
   EXPECT_EQ(response.status, 500);
   EXPECT_NE(response.body.find("no webhook transport in this server"), std::string::npos)
       << response.body;

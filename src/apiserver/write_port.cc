@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
+#include "admission/user_info.h"
 #include "api/resource_path.h"
 #include "apiserver/api_server.h"
 #include "apiserver/request_handler.h"
-#include "apiserver/user_info.h"
 #include "store/document_object.h"
 
 namespace lws::apiserver {
@@ -65,7 +65,7 @@ Result<store::ObjectPtr> ApiServer::Write(WriteCall call) {
   request.in_process = true;
   request.log_target = request.target.path;
 
-  UserInfo user = call.user != nullptr ? *call.user : AdminUser();
+  admission::UserInfo user = call.user != nullptr ? *call.user : admission::AdminUser();
   // The administrator may do anything (system:masters): only a named user is authorized.
   if (call.user != nullptr) {
     if (std::optional<Json> refused = Refusal(request.method, request.target, user, nullptr)) {

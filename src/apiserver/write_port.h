@@ -24,8 +24,6 @@ struct UserInfo;  // admission/user_info.h
 
 namespace lws::apiserver {
 
-using admission::UserInfo;
-
 enum class WriteVerb {
   kCreate,  // POST: a new object, or a subresource that takes one (pods/binding, eviction)
   kUpdate,  // PUT: the whole object, or its status
@@ -51,7 +49,7 @@ struct WriteCall {
   std::string field_manager;
   bool dry_run = false;
   // Who the caller acts as (not owned), authorized as any user; null: the administrator.
-  const UserInfo* user = nullptr;
+  const admission::UserInfo* user = nullptr;
 };
 
 class WritePort {

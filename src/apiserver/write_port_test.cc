@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "admission/user_info.h"
 #include "apiserver/api_server_testing.h"
-#include "apiserver/user_info.h"
 #include "store/document_object.h"
 
 namespace lws::apiserver::testing {
@@ -182,8 +182,8 @@ TEST_F(WritePortTest, ADryRunStoresNothing) {
 // A caller that names a user is authorized as that user; without one it is the administrator.
 TEST_F(WritePortTest, ANamedUserIsAuthorized) {
   Open({.token = "admin-token"});
-  UserInfo nobody{.name = "system:serviceaccount:default:nobody",
-                  .groups = {"system:serviceaccounts", "system:authenticated"}};
+  admission::UserInfo nobody{.name = "system:serviceaccount:default:nobody",
+                             .groups = {"system:serviceaccounts", "system:authenticated"}};
   WriteCall call = PodCall(WriteVerb::kCreate);
   call.body = PodJson("p");
   call.user = &nobody;

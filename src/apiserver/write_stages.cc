@@ -141,8 +141,8 @@ Status RequestHandler::PrepareForWrite(Json* object, const Json* old, std::strin
                                        const store::StoredObject* old_version) {
   const api::StructuralSchema* schema = Schema();
   RETURN_IF_ERROR(DecodeForWrite(object, old, subresource, schema));
-  AdmissionRequest admission = AdmissionFor(object, old, subresource, old_version);
-  const AdmissionChain& chain = server_->options_.admission;
+  admission::AdmissionRequest admission = AdmissionFor(object, old, subresource, old_version);
+  const admission::AdmissionChain& chain = server_->options_.admission;
   const bool admitted = chain.Handles(*info_, subresource);
   if (admitted) RETURN_IF_ERROR(MutateForWrite(&admission, schema));
   RETURN_IF_ERROR(ValidateForWrite(object, old, subresource, schema));
@@ -177,11 +177,12 @@ Status RequestHandler::DecodeForWrite(Json* object, const Json* old, std::string
   return Status::Ok();
 }
 
-AdmissionRequest RequestHandler::AdmissionFor(Json* object, const Json* old,
-                                              std::string_view subresource,
-                                              const store::StoredObject* old_version) {
-  AdmissionRequest admission;
-  admission.operation = old == nullptr ? AdmissionOperation::kCreate : AdmissionOperation::kUpdate;
+admission::AdmissionRequest RequestHandler::AdmissionFor(Json* object, const Json* old,
+                                                         std::string_view subresource,
+                                                         const store::StoredObject* old_version) {
+  admission::AdmissionRequest admission;
+  admission.operation = old == nullptr ? admission::AdmissionOperation::kCreate
+                                       : admission::AdmissionOperation::kUpdate;
   admission.resource = info_;
   admission.subresource = std::string(subresource);
   admission.namespace_ = target_.namespace_;
@@ -196,7 +197,7 @@ AdmissionRequest RequestHandler::AdmissionFor(Json* object, const Json* old,
   return admission;
 }
 
-Status RequestHandler::MutateForWrite(AdmissionRequest* admission,
+Status RequestHandler::MutateForWrite(admission::AdmissionRequest* admission,
                                       const api::StructuralSchema* schema) {
   // Mutating webhooks run before the server validates (spec 3.3): the LWS webhook's defaults
   // can make an object valid, e.g. `networkConfig: {}` gets its required subdomainPolicy.
@@ -229,10 +230,10 @@ Status RequestHandler::ValidateForWrite(Json* object, const Json* old, std::stri
 
 Status RequestHandler::AdmitDelete(const store::StoredObject& stored, bool dry_run) {
   const Json& current = stored.document();
-  const AdmissionChain& chain = server_->options_.admission;
+  const admission::AdmissionChain& chain = server_->options_.admission;
   if (!chain.Handles(*info_, "")) return Status::Ok();
-  AdmissionRequest admission;
-  admission.operation = AdmissionOperation::kDelete;
+  admission::AdmissionRequest admission;
+  admission.operation = admission::AdmissionOperation::kDelete;
   admission.resource = info_;
   admission.namespace_ = store::MetaString(current, "namespace");
   admission.name = store::MetaString(current, "name");
