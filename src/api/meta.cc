@@ -16,17 +16,13 @@ const OwnerReference* ObjectMeta::ControllerRef() const {
   return nullptr;
 }
 
-namespace {
-
-const std::string& ValueOr(const StringMap& map, std::string_view key) {
+const std::string& ValueOf(const StringMap& map, std::string_view key) {
   static const std::string kAbsent;
   auto it = map.find(key);
   return it == map.end() ? kAbsent : it->second;
 }
 
-}  // namespace
-
-const std::string& ObjectMeta::Label(std::string_view key) const { return ValueOr(labels, key); }
+const std::string& ObjectMeta::Label(std::string_view key) const { return ValueOf(labels, key); }
 
 Json AnnotationPatch(const std::string& key, const std::optional<std::string>& value,
                      const std::string& resource_version) {
@@ -36,7 +32,7 @@ Json AnnotationPatch(const std::string& key, const std::optional<std::string>& v
 }
 
 const std::string& ObjectMeta::Annotation(std::string_view key) const {
-  return ValueOr(annotations, key);
+  return ValueOf(annotations, key);
 }
 
 }  // namespace lws::api

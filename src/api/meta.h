@@ -40,6 +40,9 @@ struct OwnerReference {
   bool IsController() const { return controller.value_or(false); }
 };
 
+// The value of `key` in `map`, or "" when absent. The reference is valid until the map changes.
+const std::string& ValueOf(const StringMap& map, std::string_view key);
+
 struct ObjectMeta {
   std::string name;
   std::string generate_name;

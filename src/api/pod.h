@@ -255,6 +255,9 @@ struct PodStatus {
   }
   // The condition of that type, or null.
   const PodCondition* FindCondition(std::string_view type) const;
+
+  // Phase Succeeded or Failed: the pod's containers have stopped for good.
+  bool IsTerminal() const { return phase == "Succeeded" || phase == "Failed"; }
 };
 
 struct Pod {

@@ -30,5 +30,9 @@ api::Json EvictionBody(const std::string& ns, const std::string& pod);
 // goes along: a built-in kind's status write takes the body's labels and annotations
 // (api::StatusWriteOf), and a body without them would remove them.
 api::Json StatusWriteBody(const api::Json& object, api::Json status);
+// The same over a stored version (its document()).
+inline api::Json StatusWriteBody(const store::StoredObject& live, api::Json status) {
+  return StatusWriteBody(live.document(), std::move(status));
+}
 
 }  // namespace lws::client

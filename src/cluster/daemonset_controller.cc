@@ -80,20 +80,20 @@ std::optional<Duration> DaemonSetController::Sync(const store::ObjectPtr& set_ob
 
 std::optional<Duration> DaemonSetController::Apply(const store::ObjectPtr& set_object,
                                                    const DaemonSetPlan& plan) {
-  const api::Json& set_json = set_object->document();
-  const store::ObjectName key = store::NameOf(set_json);
+  const store::StoredObject& set = *set_object;
+  const store::ObjectName& key = set.name();
   std::optional<Duration> requeue;
   for (const DaemonSetAction& action : plan.actions) {
     Status status = Status::Ok();
     switch (action.kind) {
       case Kind::kCreatePod:
-        status = writes_.Create(set_json, *action.pod);
+        status = writes_.Create(set, *action.pod);
         break;
       case Kind::kDeletePod:
-        status = writes_.Delete(set_json, action.name, action.uid);
+        status = writes_.Delete(set, action.name, action.uid);
         break;
       case Kind::kUpdateStatus:
-        status = writes_.WriteStatus(set_json, api::Encode(plan.status));
+        status = writes_.WriteStatus(set, api::Encode(plan.status));
         break;
       case Kind::kRequeueAfter:
         requeue = action.requeue_after;

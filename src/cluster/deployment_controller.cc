@@ -3,7 +3,6 @@
 
 #include "base/log.h"
 #include "client/request_bodies.h"
-#include "cluster/scheduler_json.h"
 #include "store/decoded_view.h"
 
 namespace lws::cluster {
@@ -38,16 +37,13 @@ std::optional<store::ObjectName> DeploymentController::RecreateOwnerOf(
     const store::ObjectName& set_key) const {
   store::ObjectPtr set = queue_.controlled(kSets).Get(set_key.namespace_, set_key.name);
   if (!set) return std::nullopt;
-  std::optional<ControllerOf> owner = ControllingOwner(set->document(), "Deployment");
+  std::optional<ControllerOf> owner = ControllingOwner(*set, "Deployment");
   if (!owner) return std::nullopt;
   store::ObjectPtr deployment = queue_.owners().Get(owner->owner.namespace_, owner->owner.name);
   if (!deployment) return std::nullopt;
-  const api::Json& strategy =
-      api::ChildOrNull(api::ChildOrNull(deployment->document(), "spec"), "strategy");
-  const api::Json& type = api::ChildOrNull(strategy, "type");
-  if (!type.is_string() || type.get_ref<const std::string&>() != api::kRecreateDeployment) {
-    return std::nullopt;
-  }
+  Result<std::shared_ptr<const api::Deployment>> view =
+      store::DecodedView<api::Deployment>(*deployment);
+  if (!view.ok() || (*view)->spec.strategy.type != api::kRecreateDeployment) return std::nullopt;
   return owner->owner;
 }
 
@@ -71,7 +67,8 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
     const api::ReplicaSet& decoded = snap.replica_sets.back();
     const store::ObjectName set_key{key.namespace_, decoded.metadata.name};
     for (const store::ObjectPtr& pod : queue_.Owned(kPods, set_key, decoded.metadata.uid)) {
-      if (!scheduler_json::IsTerminal(pod->document())) {
+      Result<std::shared_ptr<const api::Pod>> pod_view = store::DecodedView<api::Pod>(*pod);
+      if (pod_view.ok() && !(*pod_view)->status.IsTerminal()) {
         snap.sets_with_running_pods.insert(decoded.metadata.uid);
         break;
       }
@@ -87,8 +84,7 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
 
 std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& object,
                                                     const DeploymentPlan& plan) {
-  const api::Json& json = object->document();
-  const store::ObjectName key = store::NameOf(json);
+  const store::ObjectName& key = object->name();
   std::optional<Duration> requeue;
   for (const DeploymentAction& action : plan.actions) {
     Result<store::ObjectPtr> answer{store::ObjectPtr()};
@@ -109,7 +105,7 @@ std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& obje
       }
       case Kind::kUpdateStatus: {
         // The revision annotation rides along: status writes of apps kinds keep the body's.
-        api::Json body = json;
+        api::Json body = object->document();
         body["metadata"]["annotations"] = plan.annotations;
         if (plan.annotations.empty()) body["metadata"].erase("annotations");
         answer = client_->UpdateStatus(client::kDeployments,
@@ -135,7 +131,7 @@ std::optional<Duration> DeploymentController::Apply(const store::ObjectPtr& obje
       return queue_.Failed(key, answer.status());
     }
     if (action.event) {
-      recorder_.Record(json, action.event->type, action.event->reason, action.event->message);
+      recorder_.Record(*object, action.event->type, action.event->reason, action.event->message);
     }
     queue_.Expect(key, informer, **answer);
   }
@@ -151,14 +147,14 @@ void DeploymentController::CountCollision(const store::ObjectPtr& object,
   const store::ObjectName key = object->name();
   Result<store::ObjectPtr> existing = client_->Get(client::kReplicaSets, key.namespace_, set_name);
   if (!existing.ok()) return;
-  std::optional<ControllerOf> owner = ControllingOwner((*existing)->document(), "Deployment");
+  std::optional<ControllerOf> owner = ControllingOwner(**existing, "Deployment");
   if (owner && owner->uid == object->uid()) return;
   api::DeploymentStatus status = plan.status;
   status.collision_count = status.collision_count.value_or(0) + 1;
   Log()->info("{}/{}: replica set {} exists and is not ours; collisionCount {}", key.namespace_,
               key.name, set_name, *status.collision_count);
   (void)client_->UpdateStatus(client::kDeployments,
-                              client::StatusWriteBody(object->document(), api::Encode(status)));
+                              client::StatusWriteBody(*object, api::Encode(status)));
 }
 
 }  // namespace lws::cluster

@@ -454,7 +454,9 @@ TEST(DeploymentUtilTest, RevisionHistoryKeepsTheNewestEntriesWithinTheLimit) {
   std::string history;
   for (int i = 10; i < 20; ++i) {
     AppendRevisionHistory(history, std::to_string(i), 5);
-    if (i >= 11) EXPECT_EQ(history, std::to_string(i - 1) + "," + std::to_string(i));
+    if (i >= 11) {
+      EXPECT_EQ(history, std::to_string(i - 1) + "," + std::to_string(i));
+    }
   }
   AppendRevisionHistory(history, "123456", 5);  // cannot fit at all: not recorded
   EXPECT_EQ(history, "18,19");

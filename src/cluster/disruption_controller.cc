@@ -13,19 +13,6 @@ using api::ChildOrNull;
 // Changes that arrive together (a rollout touches many pods) share one pass.
 constexpr Duration kPassDelay = std::chrono::milliseconds(100);
 
-std::string Str(const Json& value) { return value.is_string() ? value.get<std::string>() : ""; }
-
-// The controller reference of `object` (metav1.GetControllerOf), or null.
-const Json* ControllerRef(const Json& object) {
-  const Json& refs = ChildOrNull(ChildOrNull(object, "metadata"), "ownerReferences");
-  if (!refs.is_array()) return nullptr;
-  for (const Json& ref : refs) {
-    if (ChildOrNull(ref, "controller").is_boolean() && ChildOrNull(ref, "controller").get<bool>())
-      return &ref;
-  }
-  return nullptr;
-}
-
 std::int64_t Replicas(const Json& workload) {
   const Json& replicas = ChildOrNull(ChildOrNull(workload, "spec"), "replicas");
   return replicas.is_number_integer() ? replicas.get<std::int64_t>() : 1;  // defaulted to 1
@@ -33,11 +20,9 @@ std::int64_t Replicas(const Json& workload) {
 
 // The object of `informer` in `ns` named by `ref`, when its uid matches.
 store::ObjectPtr Referenced(const client::Informer& informer, const std::string& ns,
-                            const Json& ref) {
-  store::ObjectPtr object = informer.Get(ns, Str(ChildOrNull(ref, "name")));
-  if (!object || object->uid() != Str(ChildOrNull(ref, "uid"))) {
-    return nullptr;
-  }
+                            const api::OwnerReference& ref) {
+  store::ObjectPtr object = informer.Get(ns, ref.name);
+  if (!object || object->uid() != ref.uid) return nullptr;
   return object;
 }
 
@@ -97,17 +82,19 @@ void DisruptionController::RunPass() {
 
 void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
                                       std::optional<Time>* recheck) {
+  if (budget->deleting()) return;
+  // The budget plan (api/disruption_budget.h) reads the budget's JSON, as the API server's
+  // eviction does.
   const Json& json = budget->document();
-  if (!Str(ChildOrNull(ChildOrNull(json, "metadata"), "deletionTimestamp")).empty()) return;
   std::vector<CoveredPod> covered = CoveredPods(json);
   BudgetStatusPlan plan = PlanBudgetStatus(json, covered, loop_->Now());
   for (const BudgetEvent& event : plan.events) {
     // A pass runs on any pod change in the cluster: each event is told once per budget.
-    const std::string said = Str(ChildOrNull(ChildOrNull(json, "metadata"), "uid")) + "/" +
-                             event.pod + "/" + event.reason + "/" + event.message;
+    const std::string said =
+        budget->uid() + "/" + event.pod + "/" + event.reason + "/" + event.message;
     if (!recorded_.insert(said).second) continue;
     if (event.pod.empty()) {
-      recorder_.Record(json, event.type, event.reason, event.message);
+      recorder_.Record(*budget, event.type, event.reason, event.message);
     } else if (store::ObjectPtr pod = pods_->Get(budget->name().namespace_, event.pod)) {
       recorder_.Record(*pod, event.type, event.reason, event.message);
     }
@@ -117,7 +104,7 @@ void DisruptionController::SyncBudget(const store::ObjectPtr& budget,
   // The cached resourceVersion goes along: an eviction that spent the budget meanwhile makes
   // this write conflict, and the informer's event for it queues the next pass.
   Result<store::ObjectPtr> written = client_->UpdateStatus(
-      client::kPodDisruptionBudgets, client::StatusWriteBody(json, std::move(plan.status)));
+      client::kPodDisruptionBudgets, client::StatusWriteBody(*budget, std::move(plan.status)));
   if (!written.ok() && written.status().code() != Code::kConflict &&
       written.status().code() != Code::kNotFound) {
     Logger(std::string(kDisruptionControllerName))
@@ -133,28 +120,27 @@ std::vector<CoveredPod> DisruptionController::CoveredPods(const Json& budget) co
     if (!api::BudgetCoversPod(budget, pod->document())) continue;
     CoveredPod entry;
     entry.pod = &pod->document();
-    FindController(pod->document(), &entry);
+    FindController(*pod, &entry);
     covered.push_back(std::move(entry));
   }
   return covered;
 }
 
-void DisruptionController::FindController(const Json& pod, CoveredPod* covered) const {
-  const Json* ref = ControllerRef(pod);
+void DisruptionController::FindController(const store::StoredObject& pod,
+                                          CoveredPod* covered) const {
+  const api::OwnerReference* ref = pod.metadata().ControllerRef();
   if (ref == nullptr) return;  // unmanaged
   covered->controller = CoveredPod::Controller::kNotFound;
-  const std::string ns = Str(ChildOrNull(ChildOrNull(pod, "metadata"), "namespace"));
-  const std::string kind = Str(ChildOrNull(*ref, "kind"));
-  const std::string api_version = Str(ChildOrNull(*ref, "apiVersion"));
-  if (api_version != "apps/v1") return;
+  const std::string& ns = pod.name().namespace_;
+  if (ref->api_version != "apps/v1") return;
   store::ObjectPtr found;
-  if (kind == "StatefulSet") {
+  if (ref->kind == "StatefulSet") {
     found = Referenced(*statefulsets_, ns, *ref);
-  } else if (kind == "ReplicaSet") {
+  } else if (ref->kind == "ReplicaSet") {
     found = Referenced(*replicasets_, ns, *ref);
     // A Deployment's ReplicaSet: the Deployment's scale counts (getPodDeployment).
-    const Json* owner = found ? ControllerRef(found->document()) : nullptr;
-    if (owner != nullptr && Str(ChildOrNull(*owner, "kind")) == "Deployment") {
+    const api::OwnerReference* owner = found ? found->metadata().ControllerRef() : nullptr;
+    if (owner != nullptr && owner->kind == "Deployment") {
       found = Referenced(*deployments_, ns, *owner);
     }
   }

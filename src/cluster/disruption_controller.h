@@ -41,7 +41,7 @@ class DisruptionController {
   void SyncBudget(const store::ObjectPtr& budget, std::optional<Time>* recheck);
   std::vector<CoveredPod> CoveredPods(const Json& budget) const;
   // The controller `pod` names and its scale (finders of getExpectedScale).
-  void FindController(const Json& pod, CoveredPod* covered) const;
+  void FindController(const store::StoredObject& pod, CoveredPod* covered) const;
 
   EventLoop* const loop_;
   const client::LocalClient* const client_;

@@ -36,20 +36,6 @@ std::string GroupOf(const std::string& api_version) {
   return slash == std::string::npos ? "" : api_version.substr(0, slash);
 }
 
-// The object's metadata, or an empty object.
-const Json& MetadataOf(const Json& object) {
-  static const Json kEmpty = Json::object();
-  auto meta = object.find("metadata");
-  return meta != object.end() && meta->is_object() ? *meta : kEmpty;
-}
-
-// metadata.<key> when it is an array, else an empty array.
-const Json& MetaArray(const Json& meta, const char* key) {
-  static const Json kEmpty = Json::array();
-  auto it = meta.find(key);
-  return it != meta.end() && it->is_array() ? *it : kEmpty;
-}
-
 Node MakeNode(const GcObject& entry, const std::string* group_resource, std::uint64_t snapshot_rv,
               std::shared_ptr<const GcMeta> meta) {
   Node node;
@@ -76,7 +62,7 @@ std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
   std::unordered_set<std::string_view> referenced;  // views into `metas`, which outlive it
   for (const GcObject& entry : snapshot.objects) {
     metas.push_back(entry.meta ? entry.meta
-                               : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->document())));
+                               : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->metadata())));
     for (const GcOwnerRef& ref : metas.back()->refs) referenced.insert(ref.uid);
   }
   std::map<const api::ResourceInfo*, std::string> group_resources;
@@ -214,26 +200,21 @@ std::string_view KindName(GcActionKind kind) {
 
 }  // namespace
 
-GcMeta ExtractGcMeta(const Json& object) {
-  const Json& meta = MetadataOf(object);
+GcMeta ExtractGcMeta(const api::ObjectMeta& meta) {
   GcMeta out;
-  out.namespace_ = api::StringMember(meta, "namespace");
-  out.name = api::StringMember(meta, "name");
-  out.uid = api::StringMember(meta, "uid");
-  out.resource_version = api::StringMember(meta, "resourceVersion");
-  out.deleting = !api::StringMember(meta, "deletionTimestamp").empty();
-  for (const Json& f : MetaArray(meta, "finalizers")) {
-    if (!f.is_string()) continue;
-    out.has_orphan |= f.get<std::string>() == kOrphanFinalizer;
-    out.has_foreground |= f.get<std::string>() == kForegroundFinalizer;
+  out.namespace_ = meta.namespace_;
+  out.name = meta.name;
+  out.uid = meta.uid;
+  out.resource_version = meta.resource_version;
+  out.deleting = meta.deletion_timestamp.has_value() && !meta.deletion_timestamp->empty();
+  for (const std::string& f : meta.finalizers) {
+    out.has_orphan |= f == kOrphanFinalizer;
+    out.has_foreground |= f == kForegroundFinalizer;
   }
-  for (const Json& ref : MetaArray(meta, "ownerReferences")) {
-    if (!ref.is_object() || !ref.contains("uid") || !ref["uid"].is_string()) continue;
-    auto block = ref.find("blockOwnerDeletion");
-    out.refs.push_back(GcOwnerRef{ref["uid"].get<std::string>(),
-                                  GroupOf(api::StringMember(ref, "apiVersion")),
-                                  api::StringMember(ref, "kind"), api::StringMember(ref, "name"),
-                                  block != ref.end() && block->is_boolean() && block->get<bool>()});
+  for (const api::OwnerReference& ref : meta.owner_references) {
+    if (ref.uid.empty()) continue;  // names no object
+    out.refs.push_back(GcOwnerRef{ref.uid, GroupOf(ref.api_version), ref.kind, ref.name,
+                                  ref.block_owner_deletion.value_or(false)});
   }
   return out;
 }

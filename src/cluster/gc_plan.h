@@ -78,7 +78,7 @@ struct GcOwnerRef {
 };
 
 // What the rules read from one object's metadata. A stored version never changes, so GcGraph
-// (gc_graph.h) reads it from the JSON once per version, not once per pass.
+// (gc_graph.h) reads it from the version's typed metadata once per version, not once per pass.
 struct GcMeta {
   std::string namespace_;
   std::string name;
@@ -87,20 +87,20 @@ struct GcMeta {
   bool deleting = false;         // has a deletionTimestamp
   bool has_orphan = false;       // finalizer `orphan`
   bool has_foreground = false;   // finalizer `foregroundDeletion`
-  std::vector<GcOwnerRef> refs;  // the well-formed ones (string uid), in order
+  std::vector<GcOwnerRef> refs;  // those with a uid, in order
 
   // The vocabulary above: an owner that waits for its dependents, or orphans them.
   bool WaitsForDependents() const { return deleting && has_foreground; }
   bool Orphans() const { return deleting && has_orphan; }
 };
-GcMeta ExtractGcMeta(const api::Json& object);
+GcMeta ExtractGcMeta(const api::ObjectMeta& meta);
 
 // One object of the snapshot. `resource` is the ResourceInfo it was listed with (one per group
 // resource); the stored version is shared with the store, so a snapshot copies no JSON.
 struct GcObject {
   const api::ResourceInfo* resource = nullptr;  // never null
   store::ObjectPtr object;                      // never null
-  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(json); null: the plan reads it
+  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(metadata); null: the plan reads it
   // False for context: an owner or dependent of a judged object, there so that the rules see
   // all of the judged object's neighbours, that gets no actions itself (gc_graph.h).
   bool judged = true;

@@ -46,23 +46,23 @@ std::optional<Duration> JobController::Sync(const store::ObjectPtr& job_object) 
 
 std::optional<Duration> JobController::Apply(const store::ObjectPtr& job_object,
                                              const JobPlan& plan) {
-  const api::Json& job_json = job_object->document();
-  const store::ObjectName key = store::NameOf(job_json);
+  const store::StoredObject& job = *job_object;
+  const store::ObjectName& key = job.name();
   std::optional<Duration> requeue;
   for (const JobAction& action : plan.actions) {
     Status status = Status::Ok();
     switch (action.kind) {
       case Kind::kCreatePod:
-        status = writes_.Create(job_json, *action.pod);
+        status = writes_.Create(job, *action.pod);
         break;
       case Kind::kDeletePod:
-        status = writes_.Delete(job_json, action.name, action.uid);
+        status = writes_.Delete(job, action.name, action.uid);
         break;
       case Kind::kUpdateStatus:
-        status = writes_.WriteStatus(job_json, api::Encode(plan.status));
+        status = writes_.WriteStatus(job, api::Encode(plan.status));
         break;
       case Kind::kEvent:
-        recorder_.Record(job_json, action.type, action.reason, action.message);
+        recorder_.Record(job, action.type, action.reason, action.message);
         break;
       case Kind::kRequeueAfter:
         requeue = requeue ? std::min(*requeue, action.requeue_after) : action.requeue_after;

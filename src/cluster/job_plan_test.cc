@@ -329,7 +329,9 @@ TEST(JobPlan, PodFailureBackoff) {
   EXPECT_EQ(CountOf(plan, Kind::kCreatePod), 0);
   ASSERT_EQ(CountOf(plan, Kind::kRequeueAfter), 1);
   for (const JobAction& a : plan.actions) {
-    if (a.kind == Kind::kRequeueAfter) EXPECT_EQ(a.requeue_after, std::chrono::seconds(15));
+    if (a.kind == Kind::kRequeueAfter) {
+      EXPECT_EQ(a.requeue_after, std::chrono::seconds(15));
+    }
   }
   snap.now = kNow + std::chrono::seconds(15);
   EXPECT_EQ(CountOf(PlanJob(snap), Kind::kCreatePod), 1);

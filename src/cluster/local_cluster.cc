@@ -155,20 +155,16 @@ Status LocalCluster::WatchForCollection() {
 // when the dependent is added and has the collector look it up at once (attemptToDelete of a
 // virtual node), so the dependent goes. Without this it stayed until some later deletion.
 bool LocalCluster::HasAbsentOwner(const store::StoredObject& object) const {
-  const api::Json& meta = object.document()["metadata"];
-  auto refs = meta.find("ownerReferences");
-  if (refs == meta.end() || !refs->is_array()) return false;
+  const std::vector<api::OwnerReference>& refs = object.metadata().owner_references;
+  if (refs.empty()) return false;
   std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
-  const std::string ns = object.name().namespace_;
-  for (const api::Json& ref : *refs) {
-    if (!ref.is_object()) continue;
-    const api::ResourceInfo* info =
-        served->FindByKind(ref.value("apiVersion", ""), ref.value("kind", ""));
+  const std::string& ns = object.name().namespace_;
+  for (const api::OwnerReference& ref : refs) {
+    const api::ResourceInfo* info = served->FindByKind(ref.api_version, ref.kind);
     if (info == nullptr) continue;  // a kind not served: the collector leaves it alone too
-    Result<store::ObjectPtr> owner =
-        store_->Get(*info, info->namespaced ? ns : "", ref.value("name", ""));
+    Result<store::ObjectPtr> owner = store_->Get(*info, info->namespaced ? ns : "", ref.name);
     if (!owner.ok() || *owner == nullptr) return true;
-    if ((*owner)->uid() != ref.value("uid", "")) return true;
+    if ((*owner)->uid() != ref.uid) return true;
   }
   return false;
 }

@@ -24,69 +24,45 @@ using api::Json;
 // --scan-interval default).
 constexpr Duration kScanInterval = std::chrono::seconds(10);
 
+// The shared typed view of a pod version, or null when there is none or it does not decode.
+std::shared_ptr<const api::Pod> PodView(const store::ObjectPtr& pod) {
+  if (!pod) return nullptr;
+  Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*pod);
+  return view.ok() ? std::move(*view) : nullptr;
+}
+
 // The node a pod holds resources on: its nodeName unless it has terminated.
-std::string HoldingNode(const store::ObjectPtr& pod) {
-  if (!pod) return "";
-  const Json& json = pod->document();
-  auto spec = json.find("spec");
-  if (spec == json.end() || !spec->is_object()) return "";
-  const std::string node = spec->value("nodeName", "");
-  auto status = json.find("status");
-  if (status != json.end() && status->is_object()) {
-    const std::string phase = status->value("phase", "");
-    if (phase == "Succeeded" || phase == "Failed") return "";
-  }
-  return node;
+std::string HoldingNode(const api::Pod* pod) {
+  if (pod == nullptr) return "";
+  if (pod->status.IsTerminal()) return "";
+  return pod->spec.node_name;
 }
 
 // The node whose scale-down `pod` holds back: its HoldingNode, except for a DaemonSet's pod,
 // which cluster-autoscaler does not count (every node runs one; it goes with the node).
 std::string ScaleDownHolder(const store::ObjectPtr& pod) {
   if (!pod) return "";
-  const Json& refs =
-      api::ChildOrNull(api::ChildOrNull(pod->document(), "metadata"), "ownerReferences");
-  if (refs.is_array()) {
-    for (const Json& ref : refs) {
-      const Json& controller = api::ChildOrNull(ref, "controller");
-      if (api::StringMember(ref, "kind") == "DaemonSet" && controller.is_boolean() &&
-          controller.get<bool>()) {
-        return "";
-      }
-    }
-  }
-  return HoldingNode(pod);
+  const api::OwnerReference* controller = pod->metadata().ControllerRef();
+  if (controller != nullptr && controller->kind == "DaemonSet") return "";
+  return HoldingNode(PodView(pod).get());
 }
 
 // True iff the scheduler wrote PodScheduled=False/Unschedulable and the pod is not bound or
 // going away. With no node at all the scheduler reports SchedulerError "no nodes available to
 // schedule pods" instead (scheduler_plan.h); that pod needs a node just as much.
-bool IsUnschedulable(const store::ObjectPtr& pod) {
-  if (!pod || !HoldingNode(pod).empty()) return false;
-  const Json& json = pod->document();
-  if (json.contains("metadata") && json["metadata"].contains("deletionTimestamp")) return false;
-  auto status = json.find("status");
-  if (status == json.end() || !status->is_object()) return false;
-  auto conditions = status->find("conditions");
-  if (conditions == status->end() || !conditions->is_array()) return false;
-  for (const Json& c : *conditions) {
-    if (c.is_object() && c.value("type", "") == "PodScheduled") {
-      const std::string reason = c.value("reason", "");
-      return c.value("status", "") == "False" &&
-             (reason == "Unschedulable" ||
-              (reason == "SchedulerError" &&
-               c.value("message", "") == "no nodes available to schedule pods"));
-    }
+bool IsUnschedulable(const store::ObjectPtr& object) {
+  std::shared_ptr<const api::Pod> pod = PodView(object);
+  if (!pod || !HoldingNode(pod.get()).empty() || pod->metadata.IsDeleting()) return false;
+  for (const api::PodCondition& c : pod->status.conditions) {
+    if (c.type != "PodScheduled") continue;
+    return c.status == "False" &&
+           (c.reason == "Unschedulable" ||
+            (c.reason == "SchedulerError" && c.message == "no nodes available to schedule pods"));
   }
   return false;
 }
 
-// The value of the node's label `key`, "" when it has none.
-std::string NodeLabel(const store::StoredObject& node, std::string_view key) {
-  auto found = node.labels().find(key);
-  return found == node.labels().end() ? "" : found->second;
-}
-
-std::string NodeZone(const store::StoredObject& node) { return NodeLabel(node, kZoneLabel); }
+std::string NodeZone(const store::StoredObject& node) { return node.label(kZoneLabel); }
 
 // The index of a pool's node from its name "<pool>-<index>", or -1.
 int NodeIndex(const std::string& pool, const std::string& name) {
@@ -102,7 +78,7 @@ int NodeIndex(const std::string& pool, const std::string& name) {
 
 }  // namespace
 
-std::string NodePool(const store::StoredObject& node) { return NodeLabel(node, kNodePoolLabel); }
+std::string NodePool(const store::StoredObject& node) { return node.label(kNodePoolLabel); }
 
 NodePools::NodePools(EventLoop* loop, const client::LocalClient* client, const ClusterSpec* spec,
                      Rng rng)
@@ -253,11 +229,11 @@ void NodePools::ScaleUp() {
   }
   for (const auto& [name, object] : pods_.objects()) {
     const bool pending = unschedulable_.contains(name);
-    auto slot = node_slot.find(HoldingNode(object));
+    std::shared_ptr<const api::Pod> pod = PodView(object);
+    if (!pod) continue;
+    auto slot = node_slot.find(HoldingNode(pod.get()));
     if (!pending && slot == node_slot.end()) continue;
-    Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*object);
-    if (!pod.ok()) continue;
-    const api::Pod* typed = pods.emplace_back(std::move(*pod)).get();
+    const api::Pod* typed = pods.emplace_back(std::move(pod)).get();
     if (pending) {
       input.pending.push_back(typed);
     } else {
@@ -305,7 +281,7 @@ void NodePools::ScaleUp() {
   for (const auto& [pod, zone] : plan.failed_scale_up) {
     if (store::ObjectPtr object = object_of(pod)) {
       recorder_.Record(
-          object->document(), "Warning", "FailedScaleUp",
+          *object, "Warning", "FailedScaleUp",
           fmt::format("Node scale up in zones {} associated with this pod failed: GCE out of "
                       "resources. Pod is at risk of not being scheduled.",
                       zone));

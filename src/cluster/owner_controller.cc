@@ -17,34 +17,18 @@ constexpr Duration kMaxBackoff = std::chrono::minutes(5);
 
 std::string KeyString(const store::ObjectName& key) { return key.namespace_ + "/" + key.name; }
 
-// A string member read in place ("" when missing or not a string): every pod event reads an
-// ownerReference, and its strings are not copied for that.
-std::string_view StringAt(const Json& object, std::string_view key) {
-  const Json& value = api::ChildOrNull(object, key);
-  return value.is_string() ? std::string_view(value.get_ref<const std::string&>())
-                           : std::string_view();
-}
-
 }  // namespace
 
-std::optional<ControllerOf> ControllingOwner(const api::Json& object, std::string_view kind) {
-  const Json& meta = api::ChildOrNull(object, "metadata");
-  const Json& refs = api::ChildOrNull(meta, "ownerReferences");
-  if (!refs.is_array()) return std::nullopt;
-  for (const Json& ref : refs) {
-    const Json& controller = api::ChildOrNull(ref, "controller");
-    if (!controller.is_boolean() || !controller.get<bool>()) continue;
-    // Only one controller reference is allowed; it either names the kind or not.
-    // Jobs are the batch group's; every other owner kind here is an apps one.
-    const std::string_view group = kind == "Job" ? "batch/" : "apps/";
-    if (StringAt(ref, "kind") != kind || !StringAt(ref, "apiVersion").starts_with(group)) {
-      return std::nullopt;
-    }
-    return ControllerOf{
-        {std::string(StringAt(meta, "namespace")), std::string(StringAt(ref, "name"))},
-        std::string(StringAt(ref, "uid"))};
-  }
-  return std::nullopt;
+std::optional<ControllerOf> ControllingOwner(const store::StoredObject& object,
+                                             std::string_view kind) {
+  const api::ObjectMeta& meta = object.metadata();
+  const api::OwnerReference* ref = meta.ControllerRef();
+  if (ref == nullptr) return std::nullopt;
+  // Only one controller reference is allowed; it either names the kind or not.
+  // Jobs are the batch group's; every other owner kind here is an apps one.
+  const std::string_view group = kind == "Job" ? "batch/" : "apps/";
+  if (ref->kind != kind || !ref->api_version.starts_with(group)) return std::nullopt;
+  return ControllerOf{{meta.namespace_, ref->name}, ref->uid};
 }
 
 api::OwnerReference AppsControllerRef(std::string kind, const api::ObjectMeta& owner) {
@@ -130,8 +114,8 @@ void OwnerController::OnOwner(const store::ObjectPtr& old, const store::ObjectPt
 void OwnerController::OnControlled(Index& index, const store::ObjectPtr& old,
                                    const store::ObjectPtr& now) {
   const std::string& kind = index.kind.owner_kind;
-  std::optional<ControllerOf> was = old ? ControllingOwner(old->document(), kind) : std::nullopt;
-  std::optional<ControllerOf> is = now ? ControllingOwner(now->document(), kind) : std::nullopt;
+  std::optional<ControllerOf> was = old ? ControllingOwner(*old, kind) : std::nullopt;
+  std::optional<ControllerOf> is = now ? ControllingOwner(*now, kind) : std::nullopt;
   std::string name = (now ? now : old)->name().name;
   if (was && (!is || was->owner != is->owner)) {
     auto it = index.by_owner.find(was->owner);
@@ -240,7 +224,7 @@ std::vector<store::ObjectPtr> OwnerController::Owned(std::size_t i, const Key& r
   for (const std::string& name : it->second) {
     store::ObjectPtr object = index.informer->Get(referenced.namespace_, name);
     if (!object) continue;
-    std::optional<ControllerOf> ref = ControllingOwner(object->document(), index.kind.owner_kind);
+    std::optional<ControllerOf> ref = ControllingOwner(*object, index.kind.owner_kind);
     if (ref && ref->uid == uid) out.push_back(std::move(object));
   }
   return out;

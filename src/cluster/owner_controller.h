@@ -146,13 +146,15 @@ class OwnerController {
   std::uint64_t syncs_ = 0;
 };
 
-// The (namespace, name) and uid of the object `object`'s controller reference names when its
-// kind is `kind` in the apps group (the batch group for "Job"), else nullopt.
+// The (namespace, name) and uid of the object `object`'s controller reference (read from its
+// typed metadata) names when its kind is `kind` in the apps group (the batch group for "Job"),
+// else nullopt.
 struct ControllerOf {
   store::ObjectName owner;
   std::string uid;
 };
-std::optional<ControllerOf> ControllingOwner(const api::Json& object, std::string_view kind);
+std::optional<ControllerOf> ControllingOwner(const store::StoredObject& object,
+                                             std::string_view kind);
 
 // The controller reference an apps/v1 controller puts on what it makes: controller and
 // blockOwnerDeletion true (upstream metav1.NewControllerRef).

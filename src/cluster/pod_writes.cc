@@ -15,7 +15,7 @@ PodWrites::PodWrites(const client::LocalClient* client, client::EventRecorder* r
       pods_(pods),
       owner_resource_(std::move(owner_resource)) {}
 
-Status PodWrites::Create(const api::Json& owner, const api::Pod& pod) const {
+Status PodWrites::Create(const store::StoredObject& owner, const api::Pod& pod) const {
   Result<store::ObjectPtr> answer = client_->Create(client::kPods, api::Encode(pod));
   if (!answer.ok()) {
     recorder_->Record(owner, "Warning", "FailedCreate",
@@ -23,13 +23,13 @@ Status PodWrites::Create(const api::Json& owner, const api::Pod& pod) const {
     return answer.status();
   }
   recorder_->Record(owner, "Normal", "SuccessfulCreate", "Created pod: " + (*answer)->name().name);
-  queue_->Expect(store::NameOf(owner), pods_, **answer);
+  queue_->Expect(owner.name(), pods_, **answer);
   return Status::Ok();
 }
 
-Status PodWrites::Delete(const api::Json& owner, const std::string& name,
+Status PodWrites::Delete(const store::StoredObject& owner, const std::string& name,
                          const std::string& uid) const {
-  const store::ObjectName key = store::NameOf(owner);
+  const store::ObjectName& key = owner.name();
   client::DeleteOptions options;
   options.precondition_uid = uid;
   Result<store::ObjectPtr> answer = client_->Delete(client::kPods, key.namespace_, name, options);
@@ -44,12 +44,12 @@ Status PodWrites::Delete(const api::Json& owner, const std::string& name,
   return Status::Ok();
 }
 
-Status PodWrites::WriteStatus(const api::Json& owner, api::Json status) const {
+Status PodWrites::WriteStatus(const store::StoredObject& owner, api::Json status) const {
   // The cached resourceVersion goes along, so a stale owner conflicts.
   Result<store::ObjectPtr> answer =
       client_->UpdateStatus(owner_resource_, client::StatusWriteBody(owner, std::move(status)));
   if (!answer.ok()) return answer.status();
-  queue_->Expect(store::NameOf(owner), OwnerController::kOwnerInformer, **answer);
+  queue_->Expect(owner.name(), OwnerController::kOwnerInformer, **answer);
   return Status::Ok();
 }
 

@@ -23,9 +23,10 @@ class PodWrites {
   PodWrites(const client::LocalClient* client, client::EventRecorder* recorder,
             OwnerController* queue, std::size_t pods, client::Resource owner_resource);
 
-  Status Create(const api::Json& owner, const api::Pod& pod) const;
-  Status Delete(const api::Json& owner, const std::string& name, const std::string& uid) const;
-  Status WriteStatus(const api::Json& owner, api::Json status) const;
+  Status Create(const store::StoredObject& owner, const api::Pod& pod) const;
+  Status Delete(const store::StoredObject& owner, const std::string& name,
+                const std::string& uid) const;
+  Status WriteStatus(const store::StoredObject& owner, api::Json status) const;
 
  private:
   const client::LocalClient* const client_;

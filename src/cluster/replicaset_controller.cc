@@ -57,7 +57,7 @@ std::vector<std::shared_ptr<const api::Pod>> ReplicaSetController::Related(
   if (deployment == nullptr || deployment->kind != "Deployment") return related;
   for (const auto& [key, sibling] : queue_.owners().objects()) {
     if (key.namespace_ != set.metadata.namespace_) continue;
-    std::optional<ControllerOf> owner = ControllingOwner(sibling->document(), "Deployment");
+    std::optional<ControllerOf> owner = ControllingOwner(*sibling, "Deployment");
     if (!owner || owner->uid != deployment->uid) continue;
     for (auto& pod : store::DecodedViews<api::Pod>(queue_.Owned(kPods, key, sibling->uid()),
                                                    std::string(kReplicaSetControllerName))) {
@@ -69,8 +69,8 @@ std::vector<std::shared_ptr<const api::Pod>> ReplicaSetController::Related(
 
 std::optional<Duration> ReplicaSetController::Apply(const store::ObjectPtr& set_object,
                                                     const ReplicaSetPlan& plan) {
-  const api::Json& set_json = set_object->document();
-  const store::ObjectName key = store::NameOf(set_json);
+  const store::StoredObject& set = *set_object;
+  const store::ObjectName& key = set.name();
   std::optional<Duration> requeue;
   // A failed pod write (PodWrites recorded its event): the ReplicaFailure condition, and a retry.
   auto failed = [&](const std::string& reason, const Status& status) {
@@ -78,7 +78,7 @@ std::optional<Duration> ReplicaSetController::Apply(const store::ObjectPtr& set_
       api::ReplicaSetStatus with =
           WithReplicaFailure(plan.status, reason, status.message(), loop_->Now());
       (void)client_->UpdateStatus(client::kReplicaSets,
-                                  client::StatusWriteBody(set_json, api::Encode(with)));
+                                  client::StatusWriteBody(set, api::Encode(with)));
     }
     return queue_.Failed(key, status);
   };
@@ -87,15 +87,15 @@ std::optional<Duration> ReplicaSetController::Apply(const store::ObjectPtr& set_
     const char* reason = nullptr;  // a failed pod write's ReplicaFailure reason
     switch (action.kind) {
       case Kind::kCreatePod:
-        status = writes_.Create(set_json, *action.pod);
+        status = writes_.Create(set, *action.pod);
         reason = "FailedCreate";
         break;
       case Kind::kDeletePod:
-        status = writes_.Delete(set_json, action.name, action.uid);
+        status = writes_.Delete(set, action.name, action.uid);
         reason = "FailedDelete";
         break;
       case Kind::kUpdateStatus:
-        status = writes_.WriteStatus(set_json, api::Encode(plan.status));
+        status = writes_.WriteStatus(set, api::Encode(plan.status));
         break;
       case Kind::kRequeueAfter:
         requeue = action.requeue_after;

@@ -53,9 +53,7 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
   int bound = 0;
   for (const ObjectPtr& object : pods_.Select(ns, {})) {
     if (object->deleting()) continue;
-    const Json& annotations =
-        scheduler_json::Child(scheduler_json::Child(object->document(), "metadata"), "annotations");
-    if (api::StringMember(annotations, kGroupNameAnnotation) != group_name) continue;
+    if (object->metadata().Annotation(kGroupNameAnnotation) != group_name) continue;
     const ObjectName key = object->name();
     if (!scheduler_json::NodeName(object->document()).empty() || cache_.FindPod(key) != nullptr) {
       if (!scheduler_json::IsTerminal(object->document())) ++bound;

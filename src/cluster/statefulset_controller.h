@@ -89,7 +89,7 @@ class StatefulSetController {
                                 const StatefulSetPlan& plan);
   Outcome ApplyOne(const store::ObjectPtr& set_object, const api::StatefulSet& set,
                    const StatefulSetPlan& plan, std::size_t index);
-  Outcome CreatePvc(const api::Json& set_json, const StatefulSetAction& action,
+  Outcome CreatePvc(const store::StoredObject& set, const StatefulSetAction& action,
                     const std::string& pod_name);
   Outcome Failed(const SetKey& key, const Status& status);
 

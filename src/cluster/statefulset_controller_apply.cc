@@ -69,7 +69,6 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
                                                                const StatefulSetPlan& plan,
                                                                std::size_t index) {
   const StatefulSetAction& action = plan.actions[index];
-  const Json& set_json = set_object->document();
   const std::string& set_name = set.metadata.name;
   const store::ObjectName key = set_object->name();
   // Records the pod event upstream records for `verb` and turns the answer into an outcome.
@@ -77,7 +76,7 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
     Status status = answer.ok() ? Status::Ok() : answer.status();
     // Upstream sinks AlreadyExists on create without an event: the pod is someone's already.
     if (!(verb == "create" && status.code() == Code::kAlreadyExists)) {
-      recorder_.Record(set_json, status.ok() ? "Normal" : "Warning", EventReason(verb, status),
+      recorder_.Record(*set_object, status.ok() ? "Normal" : "Warning", EventReason(verb, status),
                        PodEventMessage(verb, action.name, set_name, status));
     }
     if (!answer.ok()) return Failed(key, status);
@@ -94,7 +93,7 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
       return {};
     }
     case Kind::kCreatePvc:
-      return CreatePvc(set_json, action, PodOfClaim(plan, index));
+      return CreatePvc(*set_object, action, PodOfClaim(plan, index));
     case Kind::kCreatePod:
       return pod_write("create", client_->Create(client::kPods, api::Encode(*action.pod)));
     case Kind::kDeletePod: {
@@ -108,7 +107,7 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
     case Kind::kUpdateStatus: {
       // The cached resourceVersion goes along, so a stale set conflicts.
       Result<store::ObjectPtr> answer = client_->UpdateStatus(
-          client::kStatefulSets, client::StatusWriteBody(set_json, api::Encode(plan.status)));
+          client::kStatefulSets, client::StatusWriteBody(*set_object, api::Encode(plan.status)));
       if (!answer.ok()) return Failed(key, answer.status());
       queue_.Expect(key, OwnerController::kOwnerInformer, **answer);
       return {};
@@ -121,28 +120,28 @@ StatefulSetController::Outcome StatefulSetController::ApplyOne(const store::Obje
 
 // Upstream createPersistentVolumeClaims: an existing claim is fine (no event); any other failure
 // fails the pod's creation too.
-StatefulSetController::Outcome StatefulSetController::CreatePvc(const Json& set_json,
+StatefulSetController::Outcome StatefulSetController::CreatePvc(const store::StoredObject& set,
                                                                 const StatefulSetAction& action,
                                                                 const std::string& pod_name) {
-  const std::string set_name = store::MetaString(set_json, "name");
+  const std::string& set_name = set.name().name;
   Result<store::ObjectPtr> answer =
       client_->Create(client::kPersistentVolumeClaims, api::Encode(*action.pvc));
   if (answer.ok()) {
-    recorder_.Record(set_json, "Normal", "SuccessfulCreate",
+    recorder_.Record(set, "Normal", "SuccessfulCreate",
                      fmt::format("create Claim {} Pod {} in StatefulSet {} success", action.name,
                                  pod_name, set_name));
     return {};
   }
   if (answer.status().code() == Code::kAlreadyExists) return {};
   const std::string& message = answer.status().message();
-  recorder_.Record(set_json, "Warning", "FailedCreate",
+  recorder_.Record(set, "Warning", "FailedCreate",
                    fmt::format("create Claim {} for Pod {} in StatefulSet {} failed error: {}",
                                action.name, pod_name, set_name, message));
   Status pod_error(answer.status().code(),
                    fmt::format("failed to create PVC {}: {}", action.name, message));
-  recorder_.Record(set_json, "Warning", "FailedCreate",
+  recorder_.Record(set, "Warning", "FailedCreate",
                    PodEventMessage("create", pod_name, set_name, pod_error));
-  return Failed(store::NameOf(set_json), answer.status());
+  return Failed(set.name(), answer.status());
 }
 
 StatefulSetController::Outcome StatefulSetController::Failed(const SetKey& key,

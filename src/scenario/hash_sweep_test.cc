@@ -63,7 +63,9 @@ TEST(HashRolloutSweep, RandomShapesAreSafeAndConverge) {
   }
   EXPECT_GT(runs, 0);
   // The default 24 seeds include PostTermination runs whose crashes recreate a group.
-  if (DefaultSeeds()) EXPECT_GT(replaced, 0);
+  if (DefaultSeeds()) {
+    EXPECT_GT(replaced, 0);
+  }
   std::printf("%d of %d runs deferred a replacement leader\n", replaced, runs);
 }
 
