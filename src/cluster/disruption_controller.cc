@@ -4,6 +4,7 @@
 #include "api/disruption_budget.h"
 #include "base/log.h"
 #include "client/request_bodies.h"
+#include "store/object_meta.h"
 
 namespace lws::cluster {
 namespace {
@@ -20,8 +21,8 @@ std::int64_t Replicas(const Json& workload) {
 
 // The object of `informer` in `ns` named by `ref`, when its uid matches.
 store::ObjectPtr Referenced(const client::Informer& informer, const std::string& ns,
-                            const api::OwnerReference& ref) {
-  store::ObjectPtr object = informer.Get(ns, ref.name);
+                            const store::OwnerRefView& ref) {
+  store::ObjectPtr object = informer.Get(ns, std::string(ref.name));
   if (!object || object->uid() != ref.uid) return nullptr;
   return object;
 }
@@ -128,8 +129,8 @@ std::vector<CoveredPod> DisruptionController::CoveredPods(const Json& budget) co
 
 void DisruptionController::FindController(const store::StoredObject& pod,
                                           CoveredPod* covered) const {
-  const api::OwnerReference* ref = pod.metadata().ControllerRef();
-  if (ref == nullptr) return;  // unmanaged
+  std::optional<store::OwnerRefView> ref = store::ControllerReference(pod);
+  if (!ref) return;  // unmanaged
   covered->controller = CoveredPod::Controller::kNotFound;
   const std::string& ns = pod.name().namespace_;
   if (ref->api_version != "apps/v1") return;
@@ -139,8 +140,9 @@ void DisruptionController::FindController(const store::StoredObject& pod,
   } else if (ref->kind == "ReplicaSet") {
     found = Referenced(*replicasets_, ns, *ref);
     // A Deployment's ReplicaSet: the Deployment's scale counts (getPodDeployment).
-    const api::OwnerReference* owner = found ? found->metadata().ControllerRef() : nullptr;
-    if (owner != nullptr && owner->kind == "Deployment") {
+    std::optional<store::OwnerRefView> owner =
+        found ? store::ControllerReference(*found) : std::nullopt;
+    if (owner && owner->kind == "Deployment") {
       found = Referenced(*deployments_, ns, *owner);
     }
   }

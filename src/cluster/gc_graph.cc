@@ -58,7 +58,7 @@ void GcGraph::Apply(const store::StoreChange& change) {
     Erase(it);
     return;
   }
-  auto meta = std::make_shared<const GcMeta>(ExtractGcMeta(change.object->metadata()));
+  auto meta = std::make_shared<const GcMeta>(ExtractGcMeta(*change.object));
   if (it != objects_.end() && SameForRules(*it->second.meta, *meta)) {
     it->second = Entry{change.object, std::move(meta)};  // a status or label write, most of them
     return;

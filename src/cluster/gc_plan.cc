@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "store/object_meta.h"
+
 namespace lws::cluster {
 
 namespace {
@@ -62,7 +64,7 @@ std::vector<Node> SortedNodes(const GcSnapshot& snapshot) {
   std::unordered_set<std::string_view> referenced;  // views into `metas`, which outlive it
   for (const GcObject& entry : snapshot.objects) {
     metas.push_back(entry.meta ? entry.meta
-                               : std::make_shared<GcMeta>(ExtractGcMeta(entry.object->metadata())));
+                               : std::make_shared<GcMeta>(ExtractGcMeta(*entry.object)));
     for (const GcOwnerRef& ref : metas.back()->refs) referenced.insert(ref.uid);
   }
   std::map<const api::ResourceInfo*, std::string> group_resources;
@@ -200,21 +202,24 @@ std::string_view KindName(GcActionKind kind) {
 
 }  // namespace
 
-GcMeta ExtractGcMeta(const api::ObjectMeta& meta) {
+GcMeta ExtractGcMeta(const store::StoredObject& object) {
   GcMeta out;
-  out.namespace_ = meta.namespace_;
-  out.name = meta.name;
-  out.uid = meta.uid;
-  out.resource_version = meta.resource_version;
-  out.deleting = meta.deletion_timestamp.has_value() && !meta.deletion_timestamp->empty();
-  for (const std::string& f : meta.finalizers) {
+  out.namespace_ = object.name().namespace_;
+  out.name = object.name().name;
+  out.uid = object.uid();
+  if (object.resource_version() != 0) {
+    out.resource_version = std::to_string(object.resource_version());
+  }
+  out.deleting = !store::DeletionTimestamp(object).empty();
+  for (std::string_view f : store::Finalizers(object)) {
     out.has_orphan |= f == kOrphanFinalizer;
     out.has_foreground |= f == kForegroundFinalizer;
   }
-  for (const api::OwnerReference& ref : meta.owner_references) {
+  for (const store::OwnerRefView& ref : store::OwnerReferences(object)) {
     if (ref.uid.empty()) continue;  // names no object
-    out.refs.push_back(GcOwnerRef{ref.uid, GroupOf(ref.api_version), ref.kind, ref.name,
-                                  ref.block_owner_deletion.value_or(false)});
+    out.refs.push_back(GcOwnerRef{std::string(ref.uid), GroupOf(std::string(ref.api_version)),
+                                  std::string(ref.kind), std::string(ref.name),
+                                  ref.block_owner_deletion});
   }
   return out;
 }

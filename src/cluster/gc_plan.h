@@ -78,7 +78,7 @@ struct GcOwnerRef {
 };
 
 // What the rules read from one object's metadata. A stored version never changes, so GcGraph
-// (gc_graph.h) reads it from the version's typed metadata once per version, not once per pass.
+// (gc_graph.h) reads it once per version (store/object_meta.h), not once per pass.
 struct GcMeta {
   std::string namespace_;
   std::string name;
@@ -93,14 +93,14 @@ struct GcMeta {
   bool WaitsForDependents() const { return deleting && has_foreground; }
   bool Orphans() const { return deleting && has_orphan; }
 };
-GcMeta ExtractGcMeta(const api::ObjectMeta& meta);
+GcMeta ExtractGcMeta(const store::StoredObject& object);
 
 // One object of the snapshot. `resource` is the ResourceInfo it was listed with (one per group
 // resource); the stored version is shared with the store, so a snapshot copies no JSON.
 struct GcObject {
   const api::ResourceInfo* resource = nullptr;  // never null
   store::ObjectPtr object;                      // never null
-  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(metadata); null: the plan reads it
+  std::shared_ptr<const GcMeta> meta;           // ExtractGcMeta(*object); null: the plan reads it
   // False for context: an owner or dependent of a judged object, there so that the rules see
   // all of the judged object's neighbours, that gets no actions itself (gc_graph.h).
   bool judged = true;

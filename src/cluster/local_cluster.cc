@@ -6,6 +6,7 @@
 #include "cluster/garbage_collector.h"
 #include "cluster/namespace_deleter.h"
 #include "cluster/volcano_crd.h"
+#include "store/object_meta.h"
 
 namespace lws::cluster {
 
@@ -155,14 +156,16 @@ Status LocalCluster::WatchForCollection() {
 // when the dependent is added and has the collector look it up at once (attemptToDelete of a
 // virtual node), so the dependent goes. Without this it stayed until some later deletion.
 bool LocalCluster::HasAbsentOwner(const store::StoredObject& object) const {
-  const std::vector<api::OwnerReference>& refs = object.metadata().owner_references;
+  const std::vector<store::OwnerRefView> refs = store::OwnerReferences(object);
   if (refs.empty()) return false;
   std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
   const std::string& ns = object.name().namespace_;
-  for (const api::OwnerReference& ref : refs) {
-    const api::ResourceInfo* info = served->FindByKind(ref.api_version, ref.kind);
+  for (const store::OwnerRefView& ref : refs) {
+    const api::ResourceInfo* info =
+        served->FindByKind(std::string(ref.api_version), std::string(ref.kind));
     if (info == nullptr) continue;  // a kind not served: the collector leaves it alone too
-    Result<store::ObjectPtr> owner = store_->Get(*info, info->namespaced ? ns : "", ref.name);
+    Result<store::ObjectPtr> owner =
+        store_->Get(*info, info->namespaced ? ns : "", std::string(ref.name));
     if (!owner.ok() || *owner == nullptr) return true;
     if ((*owner)->uid() != ref.uid) return true;
   }

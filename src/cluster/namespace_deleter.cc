@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "api/field.h"
+#include "store/object_meta.h"
 
 namespace lws::cluster {
 namespace {
@@ -93,7 +94,7 @@ Result<int> NamespaceDeleter::RunOnce(Time now, std::optional<Time>* next_due) {
   int writes = 0;
   for (const store::ObjectPtr& ns : list.items) {
     if (!ns->deleting()) continue;
-    Result<Time> since = ParseRfc3339(ns->metadata().deletion_timestamp.value_or(""));
+    Result<Time> since = ParseRfc3339(std::string(store::DeletionTimestamp(*ns)));
     const Time due = (since.ok() ? *since : now) + kNamespaceDeletionGracePeriod;
     if (due > now) {
       if (next_due != nullptr && (!*next_due || due < **next_due)) *next_due = due;
@@ -119,7 +120,7 @@ Result<int> NamespaceDeleter::Terminate(const store::ObjectPtr& ns, Time now) {
     ASSIGN_OR_RETURN(store::ListResult list, store_->List(*resource, list_options));
     for (const store::ObjectPtr& item : list.items) {
       ++remaining[GroupResource(*resource)];
-      for (const std::string& f : item->metadata().finalizers) ++finalizers[f];
+      for (std::string_view f : store::Finalizers(*item)) ++finalizers[std::string(f)];
       if (item->deleting()) continue;
       const std::string item_name = item->name().name;
       Result<store::ObjectPtr> deleted =

@@ -14,6 +14,7 @@
 #include "cluster/kubelet.h"
 #include "cluster/node_pool_plan.h"
 #include "store/decoded_view.h"
+#include "store/object_meta.h"
 
 namespace lws::cluster {
 namespace {
@@ -24,40 +25,51 @@ using api::Json;
 // --scan-interval default).
 constexpr Duration kScanInterval = std::chrono::seconds(10);
 
-// The shared typed view of a pod version, or null when there is none or it does not decode.
-std::shared_ptr<const api::Pod> PodView(const store::ObjectPtr& pod) {
-  if (!pod) return nullptr;
-  Result<std::shared_ptr<const api::Pod>> view = store::DecodedView<api::Pod>(*pod);
-  return view.ok() ? std::move(*view) : nullptr;
-}
-
-// The node a pod holds resources on: its nodeName unless it has terminated.
-std::string HoldingNode(const api::Pod* pod) {
-  if (pod == nullptr) return "";
-  if (pod->status.IsTerminal()) return "";
-  return pod->spec.node_name;
+// The node a pod holds resources on: its nodeName unless it has terminated. Every pod event
+// asks, of both versions: read in place, as the scheduler's per-event reads are
+// (cluster/scheduler_json.h), since a decoded view of an old version may be gone.
+std::string HoldingNode(const store::ObjectPtr& pod) {
+  if (!pod) return "";
+  const Json& json = pod->document();
+  auto spec = json.find("spec");
+  if (spec == json.end() || !spec->is_object()) return "";
+  const std::string node = spec->value("nodeName", "");
+  auto status = json.find("status");
+  if (status != json.end() && status->is_object()) {
+    const std::string phase = status->value("phase", "");
+    if (phase == "Succeeded" || phase == "Failed") return "";
+  }
+  return node;
 }
 
 // The node whose scale-down `pod` holds back: its HoldingNode, except for a DaemonSet's pod,
 // which cluster-autoscaler does not count (every node runs one; it goes with the node).
 std::string ScaleDownHolder(const store::ObjectPtr& pod) {
   if (!pod) return "";
-  const api::OwnerReference* controller = pod->metadata().ControllerRef();
-  if (controller != nullptr && controller->kind == "DaemonSet") return "";
-  return HoldingNode(PodView(pod).get());
+  std::optional<store::OwnerRefView> controller = store::ControllerReference(*pod);
+  if (controller && controller->kind == "DaemonSet") return "";
+  return HoldingNode(pod);
 }
 
 // True iff the scheduler wrote PodScheduled=False/Unschedulable and the pod is not bound or
 // going away. With no node at all the scheduler reports SchedulerError "no nodes available to
 // schedule pods" instead (scheduler_plan.h); that pod needs a node just as much.
-bool IsUnschedulable(const store::ObjectPtr& object) {
-  std::shared_ptr<const api::Pod> pod = PodView(object);
-  if (!pod || !HoldingNode(pod.get()).empty() || pod->metadata.IsDeleting()) return false;
-  for (const api::PodCondition& c : pod->status.conditions) {
-    if (c.type != "PodScheduled") continue;
-    return c.status == "False" &&
-           (c.reason == "Unschedulable" ||
-            (c.reason == "SchedulerError" && c.message == "no nodes available to schedule pods"));
+bool IsUnschedulable(const store::ObjectPtr& pod) {
+  if (!pod || !HoldingNode(pod).empty()) return false;
+  const Json& json = pod->document();
+  if (json.contains("metadata") && json["metadata"].contains("deletionTimestamp")) return false;
+  auto status = json.find("status");
+  if (status == json.end() || !status->is_object()) return false;
+  auto conditions = status->find("conditions");
+  if (conditions == status->end() || !conditions->is_array()) return false;
+  for (const Json& c : *conditions) {
+    if (c.is_object() && c.value("type", "") == "PodScheduled") {
+      const std::string reason = c.value("reason", "");
+      return c.value("status", "") == "False" &&
+             (reason == "Unschedulable" ||
+              (reason == "SchedulerError" &&
+               c.value("message", "") == "no nodes available to schedule pods"));
+    }
   }
   return false;
 }
@@ -229,11 +241,11 @@ void NodePools::ScaleUp() {
   }
   for (const auto& [name, object] : pods_.objects()) {
     const bool pending = unschedulable_.contains(name);
-    std::shared_ptr<const api::Pod> pod = PodView(object);
-    if (!pod) continue;
-    auto slot = node_slot.find(HoldingNode(pod.get()));
+    auto slot = node_slot.find(HoldingNode(object));
     if (!pending && slot == node_slot.end()) continue;
-    const api::Pod* typed = pods.emplace_back(std::move(pod)).get();
+    Result<std::shared_ptr<const api::Pod>> pod = store::DecodedView<api::Pod>(*object);
+    if (!pod.ok()) continue;
+    const api::Pod* typed = pods.emplace_back(std::move(*pod)).get();
     if (pending) {
       input.pending.push_back(typed);
     } else {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/log.h"
+#include "store/object_meta.h"
 
 namespace lws::cluster {
 
@@ -21,14 +22,13 @@ std::string KeyString(const store::ObjectName& key) { return key.namespace_ + "/
 
 std::optional<ControllerOf> ControllingOwner(const store::StoredObject& object,
                                              std::string_view kind) {
-  const api::ObjectMeta& meta = object.metadata();
-  const api::OwnerReference* ref = meta.ControllerRef();
-  if (ref == nullptr) return std::nullopt;
+  std::optional<store::OwnerRefView> ref = store::ControllerReference(object);
+  if (!ref) return std::nullopt;
   // Only one controller reference is allowed; it either names the kind or not.
   // Jobs are the batch group's; every other owner kind here is an apps one.
   const std::string_view group = kind == "Job" ? "batch/" : "apps/";
   if (ref->kind != kind || !ref->api_version.starts_with(group)) return std::nullopt;
-  return ControllerOf{{meta.namespace_, ref->name}, ref->uid};
+  return ControllerOf{{object.name().namespace_, std::string(ref->name)}, std::string(ref->uid)};
 }
 
 api::OwnerReference AppsControllerRef(std::string kind, const api::ObjectMeta& owner) {

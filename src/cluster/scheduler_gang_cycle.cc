@@ -10,6 +10,7 @@
 #include "cluster/scheduler_gang.h"
 #include "cluster/scheduler_json.h"
 #include "store/decoded_view.h"
+#include "store/object_meta.h"
 
 namespace lws::cluster {
 
@@ -53,7 +54,7 @@ void Scheduler::ScheduleGang(const api::Pod& pod) {
   int bound = 0;
   for (const ObjectPtr& object : pods_.Select(ns, {})) {
     if (object->deleting()) continue;
-    if (object->metadata().Annotation(kGroupNameAnnotation) != group_name) continue;
+    if (store::Annotation(*object, kGroupNameAnnotation) != group_name) continue;
     const ObjectName key = object->name();
     if (!scheduler_json::NodeName(object->document()).empty() || cache_.FindPod(key) != nullptr) {
       if (!scheduler_json::IsTerminal(object->document())) ++bound;

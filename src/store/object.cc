@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "api/codec.h"
-
 namespace lws::store {
 
 std::string Serialize(const Json& json) {
@@ -84,24 +82,6 @@ const std::string& StoredObject::uid() const {
 
 bool StoredObject::deleting() const {
   return !api::ChildOrNull(api::ChildOrNull(json_, "metadata"), "deletionTimestamp").is_null();
-}
-
-const api::ObjectMeta& StoredObject::metadata() const {
-  std::call_once(metadata_once_, [this] {
-    Result<api::ObjectMeta> decoded =
-        api::Decode<api::ObjectMeta>(api::ChildOrNull(json_, "metadata"),
-                                     api::FieldPath("metadata"), {.drop_managed_fields = true});
-    api::ObjectMeta meta;
-    if (decoded.ok()) {
-      meta = std::move(*decoded);
-    } else {
-      meta.namespace_ = name().namespace_;
-      meta.name = name().name;
-      meta.uid = uid();
-    }
-    metadata_ = std::make_unique<const api::ObjectMeta>(std::move(meta));
-  });
-  return *metadata_;
 }
 
 void StoredObject::SetStatusWrittenOver(const std::shared_ptr<const StoredObject>& over) {

@@ -90,11 +90,7 @@ class StoredObject {
   const api::StringMap& labels() const { return labels_; }
   // The value of label `key`, or "" when absent.
   const std::string& label(std::string_view key) const { return api::ValueOf(labels_, key); }
-  // metadata as a typed view: owner references, finalizers, annotations, the deletion fields.
-  // Decoded on first use (without managedFields) and kept as long as the version; safe from
-  // any thread. A metadata the codec refuses, which the API server never stores, reads as the
-  // name, namespace and uid alone.
-  const api::ObjectMeta& metadata() const;
+  // Owner references, finalizers and annotations: store/object_meta.h.
   std::uint64_t resource_version() const { return resource_version_; }
   // The resourceVersion of the write that last changed anything but the status: a status write
   // keeps its predecessor's. Two versions with the same non-zero body_rv differ only in
@@ -156,8 +152,6 @@ class StoredObject {
   mutable std::string bytes_;
   mutable std::once_flag name_once_;
   mutable ObjectName name_;
-  mutable std::once_flag metadata_once_;
-  mutable std::unique_ptr<const api::ObjectMeta> metadata_;
   mutable Mutex views_mu_;
   mutable std::vector<std::pair<std::type_index, std::weak_ptr<const void>>> views_
       GUARDED_BY(views_mu_);
