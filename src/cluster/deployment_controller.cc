@@ -3,6 +3,7 @@
 
 #include "base/log.h"
 #include "client/request_bodies.h"
+#include "cluster/scheduler_json.h"
 #include "store/decoded_view.h"
 
 namespace lws::cluster {
@@ -41,9 +42,14 @@ std::optional<store::ObjectName> DeploymentController::RecreateOwnerOf(
   if (!owner) return std::nullopt;
   store::ObjectPtr deployment = queue_.owners().Get(owner->owner.namespace_, owner->owner.name);
   if (!deployment) return std::nullopt;
-  Result<std::shared_ptr<const api::Deployment>> view =
-      store::DecodedView<api::Deployment>(*deployment);
-  if (!view.ok() || (*view)->spec.strategy.type != api::kRecreateDeployment) return std::nullopt;
+  // Asked on every event of a ReplicaSet's pod: read in place, as a decoded view of the
+  // Deployment is often gone by then and would be decoded again.
+  const api::Json& strategy =
+      api::ChildOrNull(api::ChildOrNull(deployment->document(), "spec"), "strategy");
+  const api::Json& type = api::ChildOrNull(strategy, "type");
+  if (!type.is_string() || type.get_ref<const std::string&>() != api::kRecreateDeployment) {
+    return std::nullopt;
+  }
   return owner->owner;
 }
 
@@ -67,8 +73,7 @@ std::optional<Duration> DeploymentController::Sync(const store::ObjectPtr& objec
     const api::ReplicaSet& decoded = snap.replica_sets.back();
     const store::ObjectName set_key{key.namespace_, decoded.metadata.name};
     for (const store::ObjectPtr& pod : queue_.Owned(kPods, set_key, decoded.metadata.uid)) {
-      Result<std::shared_ptr<const api::Pod>> pod_view = store::DecodedView<api::Pod>(*pod);
-      if (pod_view.ok() && !(*pod_view)->status.IsTerminal()) {
+      if (!scheduler_json::IsTerminal(pod->document())) {
         snap.sets_with_running_pods.insert(decoded.metadata.uid);
         break;
       }

@@ -22,8 +22,7 @@ bool IsPodAvailable(const api::Pod& pod, std::int32_t min_ready_seconds, Time no
 }
 
 bool IsPodActive(const api::Pod& pod) {
-  return pod.status.phase != "Succeeded" && pod.status.phase != "Failed" &&
-         !pod.metadata.IsDeleting();
+  return !pod.status.IsTerminal() && !pod.metadata.IsDeleting();
 }
 
 std::optional<Duration> AvailableWait(const std::vector<std::shared_ptr<const api::Pod>>& pods,

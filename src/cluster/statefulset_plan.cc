@@ -10,9 +10,7 @@ namespace {
 
 using Kind = StatefulSetActionKind;
 
-bool IsFinished(const api::Pod& pod) {
-  return pod.status.phase == "Failed" || pod.status.phase == "Succeeded";
-}
+bool IsFinished(const api::Pod& pod) { return pod.status.IsTerminal(); }
 bool IsHealthy(const api::Pod& pod) {
   return pod.IsRunningAndReady() && !pod.metadata.IsDeleting();
 }
