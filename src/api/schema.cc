@@ -314,6 +314,11 @@ Result<SchemaNodePtr> CompileNode(const Json& j, int depth) {
     }
   }
   RETURN_IF_ERROR(CompileStructure(j, n.get(), depth));
+  CompileCelRules(j, n.get());
+  n->rules_below = !n->rules.empty() || (n->items && n->items->rules_below) ||
+                   (n->additional && n->additional->rules_below);
+  for (const auto& [name, prop] : n->properties) n->rules_below |= prop->rules_below;
+  for (const auto& sub : n->all_of) n->rules_below |= sub->rules_below;
   // A default is pruned like the object it fills in (defaulting.PruneDefaults).
   if (n->default_value) {
     Pruner(nullptr).Prune(*n->default_value, n.get(), "", false);
@@ -333,6 +338,7 @@ const SchemaNode* SchemaNode::Field(const std::string& k, bool* known) const {
 Result<StructuralSchema> StructuralSchema::Compile(const Json& open_api_v3_schema) {
   ASSIGN_OR_RETURN(SchemaNodePtr root, CompileNode(open_api_v3_schema, 0));
   StructuralSchema s;
+  s.skipped_rules_ = CollectSkippedRules(*root);
   s.root_ = std::move(root);
   return s;
 }
@@ -353,11 +359,20 @@ void StructuralSchema::ApplyDefaults(Json* obj) const {
 }
 
 ErrorList StructuralSchema::Validate(const Json& obj) const {
+  ErrorList errors;
+  Validate(obj, &errors);
+  return errors;
+}
+
+void StructuralSchema::Validate(const Json& obj, ErrorList* errors) const {
   if (NestingDepth(obj) > kMaxObjectDepth) {
-    return {Invalid(FieldPath(), "",
-                    "object nesting exceeds " + std::to_string(kMaxObjectDepth) + " levels")};
+    errors->push_back(Invalid(
+        FieldPath(), "", "object nesting exceeds " + std::to_string(kMaxObjectDepth) + " levels"));
+    return;
   }
-  return ValidateAgainst(*root_, obj);
+  ErrorList schema_errors = ValidateAgainst(*root_, obj);
+  errors->insert(errors->end(), schema_errors.begin(), schema_errors.end());
+  ValidateCelRules(*root_, obj, errors);
 }
 
 const StructuralSchema& LwsStructuralSchema() {

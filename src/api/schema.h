@@ -14,7 +14,8 @@
 //   2. ApplyDefaults: fill `default` values (defaulting/algorithm.go).
 //   3. Validate: kube-openapi schema validation converted to field errors (apiserver/validation/),
 //      then embedded-resource checks (objectmeta/validation.go), then list-type uniqueness
-//      (listtype/). The messages are the server's, e.g.
+//      (listtype/), then the x-kubernetes-validations rules (schema/cel/validation.go). The
+//      messages are the server's, e.g.
 //        spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to
 //        0 spec.startupPolicy: Unsupported value: "x": supported values: "LeaderCreated",
 //        "LeaderReady"
@@ -28,7 +29,20 @@
 //     nullable), inside array items and additionalProperties too; defaults are themselves pruned
 //     when the schema is compiled.
 //   - Formats the server does not know (int32, int64, ...) are ignored, as the server strips them.
-//   - x-kubernetes-validations (CEL) rules are not evaluated.
+//   - x-kubernetes-validations (CEL) rules are evaluated for the subset of CEL api/cel.h lists,
+//     on every instance of their node (properties, items, additionalProperties, allOf), parents
+//     before children, with `self` bound to the instance; each is compiled once by Compile. As
+//     in the server (registry/customresource/strategy.go), none runs when an earlier error is a
+//     type, required, enum, maxLength, maxItems or maxProperties one: one error says so instead.
+//     A failed rule reads `spec: Invalid value: "object": <message>` (reason and fieldPath
+//     honoured; no message: "failed rule: <rule>"); a rule that fails to evaluate reads
+//     `spec: Invalid value: "object": no such key: x evaluating rule: <rule>`. Rules that
+//     reference oldSelf (transition rules: there is no old object here), use CEL the subset lacks
+//     or sit under anyOf/oneOf/not are not evaluated: SkippedRules() lists them, and Compile
+//     still succeeds, as a CRD the real server accepts must still install. messageExpression is
+//     not evaluated (the default message is used). A rule may spend kCelStepsPerCall steps and
+//     an object kCelStepsPerObject; past either, no further rule runs (upstream's cost-limit
+//     messages).
 //   - Error order follows the server's validator order; where the server iterates a Go map
 //     (properties, map keys) we use sorted order.
 #pragma once
@@ -58,9 +72,18 @@ class StructuralSchema {
 
   // Step 3. Empty when `obj` is valid.
   ErrorList Validate(const Json& obj) const;
+  // Step 3 after checks of the server's own (metadata): appends to `errors`, whose blocking
+  // errors hold the CEL rules back too, as in the server's strategy.
+  void Validate(const Json& obj, ErrorList* errors) const;
+
+  // The x-kubernetes-validations rules that are not evaluated, one line each:
+  // "spec.roles[*]: self.x == oldSelf.x: uses oldSelf: transition rules are not evaluated"
+  // ("<root>" for the root's own).
+  const std::vector<std::string>& SkippedRules() const { return skipped_rules_; }
 
  private:
   std::shared_ptr<const SchemaNode> root_;
+  std::vector<std::string> skipped_rules_;
 };
 
 // The LeaderWorkerSet v1 schema (api/lws_crd.h), compiled once.

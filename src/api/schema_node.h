@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/field.h"
+#include "api/schema_cel.h"
 #include "api/schema_regex.h"
 
 namespace lws::api {
@@ -49,6 +50,10 @@ struct SchemaNode {
   bool embedded_resource = false;
   std::string list_type;
   std::vector<std::string> list_map_keys;
+
+  std::vector<CelRule> rules;              // x-kubernetes-validations evaluated here
+  std::vector<std::string> rules_skipped;  // "<rule>: <why>" for the entries that are not
+  bool rules_below = false;                // rules here or in properties, items, ... or allOf
 
   bool HasType(std::string_view t) const {
     for (const auto& x : types) {

@@ -217,8 +217,8 @@ Status RequestHandler::ValidateForWrite(Json* object, const Json* old, std::stri
   api::ErrorList errors;
   if (schema != nullptr) {
     errors = ValidateCustomMetadata(*object, info_->namespaced);
-    api::ErrorList schema_errors = schema->Validate(*object);
-    errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
+    // After the metadata's errors, which can hold back the CEL rules as the schema's own do.
+    schema->Validate(*object, &errors);
   } else {
     if (old == nullptr) PrepareBuiltinCreate(object);
     errors = ValidateBuiltin(*object, old, subresource);
