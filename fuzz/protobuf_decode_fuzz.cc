@@ -3,11 +3,14 @@
 // answer every input with an object or a Status, never crash, and an object it decodes must
 // encode again (or be refused with a Status) without crashing. The first byte picks the kind the
 // rest is read as when it is not an envelope, so the fuzzer reaches every message type quickly.
+// A decoded object also goes through Go's typed json.Marshal (api/protobuf/go_typed_json.h), which
+// must answer it with bytes or a Status.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "api/protobuf/envelope.h"
+#include "api/protobuf/go_typed_json.h"
 
 namespace {
 
@@ -49,6 +52,7 @@ void Check(const std::string& bytes) {
   lws::Result<lws::api::Json> decoded = lws::api::protobuf::DecodeObject(bytes);
   if (!decoded.ok()) return;
   (void)lws::api::protobuf::EncodeObject(*decoded);
+  (void)lws::api::protobuf::MarshalGoTypedObject(*decoded);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/protobuf/fixture_testing.h"
 #include "api/protobuf/json_proto.h"
 #include "api/protobuf/kube_types.h"
 #include "api/protobuf/proto_json.h"
@@ -33,25 +34,6 @@ Status TypeCheck(const Json& object) {
   if (type == nullptr) return Status::NotFound("no type");
   std::unique_ptr<pb::Message> message = KubeTypes::Get().New(type);
   return JsonToMessage(object, message.get());
-}
-
-// Fields of the fixtures (Kubernetes' round-trip test data of a development tree) that are alpha
-// fields newer than the .proto files in proto/: they are dropped, as by an older server. Every
-// other field must come back unchanged.
-void DropNewerFields(Json* v) {
-  if (v->is_object()) {
-    for (const char* key : {"defaultUser", "healthStatus", "volumeHealth", "schedulingGroup",
-                            "nodeAllocatableResourceClaimStatuses", "bindMountOptions",
-                            "evictionResponders", "podPreemptionPolicy"}) {
-      v->erase(key);
-    }
-    if (v->contains("user") && (*v)["user"].is_number()) v->erase("user");
-    if (v->contains("path") && v->contains("port")) v->erase("protocol");   // httpGet
-    if (v->contains("service") || v->contains("medium")) v->erase("mode");  // grpc, emptyDir
-  }
-  if (v->is_structured()) {
-    for (Json& child : *v) DropNewerFields(&child);
-  }
 }
 
 TEST(Protobuf, EveryFixtureRoundTripsToItsJson) {

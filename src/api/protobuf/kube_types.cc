@@ -18,6 +18,8 @@ extern "C" const char lws_go_inline_fields_begin[];
 extern "C" const char lws_go_inline_fields_end[];
 extern "C" const char lws_go_always_fields_begin[];
 extern "C" const char lws_go_always_fields_end[];
+extern "C" const char lws_go_struct_fields_begin[];
+extern "C" const char lws_go_struct_fields_end[];
 extern "C" const char lws_json_names_begin[];
 extern "C" const char lws_json_names_end[];
 
@@ -98,6 +100,8 @@ KubeTypes::KubeTypes() {
       ReadFieldList(lws_go_pointer_fields_begin, lws_go_pointer_fields_end, "go_pointer_fields");
   inline_ = ReadFieldList(lws_go_inline_fields_begin, lws_go_inline_fields_end, "go_inline_fields");
   always_ = ReadFieldList(lws_go_always_fields_begin, lws_go_always_fields_end, "go_always_fields");
+  structs_ =
+      ReadFieldList(lws_go_struct_fields_begin, lws_go_struct_fields_end, "go_struct_fields");
   std::istringstream names(std::string(lws_json_names_begin, lws_json_names_end));
   for (std::string field_name, json_name; names >> field_name;) {
     if (field_name[0] == '#') {
@@ -165,6 +169,10 @@ bool KubeTypes::IsInline(const pb::FieldDescriptor* field) const {
 
 bool KubeTypes::IsAlwaysWritten(const pb::FieldDescriptor* field) const {
   return always_.count(field) > 0;
+}
+
+bool KubeTypes::IsGoStruct(const pb::FieldDescriptor* field) const {
+  return structs_.count(field) > 0;
 }
 
 const std::string& KubeTypes::JsonName(const pb::FieldDescriptor* field) const {

@@ -10,6 +10,8 @@
 //   - Special messages whose JSON is a scalar or raw JSON (Time, Quantity, IntOrString, ...).
 //   - Go pointer fields: client-go writes every non-pointer scalar even when zero, so only a
 //     pointer field's zero means "set" (replicas: 0, gracePeriodSeconds: 0).
+//   - Go struct fields: a message field whose Go type is a struct, not a pointer, is written by
+//     encoding/json even when empty ("metadata":{}); the rest are pointers, left out when nil.
 //   - Inline fields: a Go struct embedded with `json:",inline"` (Probe's handler, Volume's source)
 //     is a message field in protobuf and flattened into its parent in JSON.
 #pragma once
@@ -59,8 +61,12 @@ class KubeTypes {
   Special SpecialOf(const pb::Descriptor* message) const;
   bool IsGoPointer(const pb::FieldDescriptor* field) const;
   bool IsInline(const pb::FieldDescriptor* field) const;
-  // A non-pointer scalar without `omitempty`: Go writes it even when zero.
+  // A field without `omitempty` that is not a struct: Go writes a scalar even when zero, and a
+  // slice, map or pointer as null when nil.
   bool IsAlwaysWritten(const pb::FieldDescriptor* field) const;
+  // A message field whose Go type is a struct (not a pointer to one): Go writes it even when
+  // empty, as omitempty never omits a struct. Listed for core/v1 and meta/v1 only.
+  bool IsGoStruct(const pb::FieldDescriptor* field) const;
 
   // The field's name in JSON ("$ref" for JSONSchemaProps' `ref`), and the field of that name.
   const std::string& JsonName(const pb::FieldDescriptor* field) const;
@@ -87,6 +93,7 @@ class KubeTypes {
   FieldSet pointers_;
   FieldSet inline_;
   FieldSet always_;
+  FieldSet structs_;
   std::unordered_map<const pb::FieldDescriptor*, std::string> json_names_;
   std::map<std::pair<const pb::Descriptor*, std::string>, const pb::FieldDescriptor*> by_json_name_;
 };
