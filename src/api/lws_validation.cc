@@ -10,13 +10,6 @@ namespace lws::api {
 
 namespace {
 
-const FieldPath kSpec("spec");
-const FieldPath kRollingUpdatePath =
-    kSpec.Child("rolloutStrategy").Child("rollingUpdateConfiguration");
-// Upstream spells this path with a capital S; kept for message compatibility.
-const FieldPath kSubGroupSizePath =
-    kSpec.Child("leaderWorkerTemplate").Child("SubGroupPolicy").Child("subGroupSize");
-
 // Go prints an intstr.IntOrString passed by value as a struct dump (%#v), since its String()
 // method has a pointer receiver. Reproduce that text.
 std::string GoIntOrString(const IntOrString& v) {
@@ -25,16 +18,16 @@ std::string GoIntOrString(const IntOrString& v) {
          ", StrVal:" + GoQuote(v.is_string() ? v.string_value() : "") + "}";
 }
 
+void ValidateNonNegative(std::int64_t value, const FieldPath& path, ErrorList* errs) {
+  if (value < 0) errs->push_back(Invalid(path, value, "must be greater than or equal to 0"));
+}
+
+}  // namespace
+
 FieldError InvalidIntOrString(const FieldPath& path, const IntOrString& v, std::string detail) {
   FieldError e = Invalid(path, Json(), std::move(detail));
   e.rendered_value = GoIntOrString(v);
   return e;
-}
-
-Json OptionalInt(const std::optional<std::int32_t>& v) { return v ? Json(*v) : Json(); }
-
-void ValidateNonNegative(std::int64_t value, const FieldPath& path, ErrorList* errs) {
-  if (value < 0) errs->push_back(Invalid(path, value, "must be greater than or equal to 0"));
 }
 
 // validatePositiveIntOrPercent + isNotMoreThan100Percent (V6-V8).
@@ -53,6 +46,17 @@ void ValidateIntOrPercent(const IntOrString& v, const FieldPath& path, ErrorList
     ValidateNonNegative(v.int_value(), path, errs);
   }
 }
+
+namespace {
+
+const FieldPath kSpec("spec");
+const FieldPath kRollingUpdatePath =
+    kSpec.Child("rolloutStrategy").Child("rollingUpdateConfiguration");
+// Upstream spells this path with a capital S; kept for message compatibility.
+const FieldPath kSubGroupSizePath =
+    kSpec.Child("leaderWorkerTemplate").Child("SubGroupPolicy").Child("subGroupSize");
+
+Json OptionalInt(const std::optional<std::int32_t>& v) { return v ? Json(*v) : Json(); }
 
 void ValidateRollingUpdate(const LeaderWorkerSet& lws, ErrorList* errs) {
   const auto& config = lws.spec.rollout_strategy.rolling_update_configuration;

@@ -18,4 +18,12 @@ ErrorList ValidateLeaderWorkerSet(const LeaderWorkerSet& lws);
 // UPDATE: the rules above on `updated`, plus V17-V20 against `old`.
 ErrorList ValidateLeaderWorkerSetUpdate(const LeaderWorkerSet& updated, const LeaderWorkerSet& old);
 
+// The pieces the DisaggregatedSet webhook shares with the LWS one (it mirrors V6-V8 and V11 for
+// each role's rolling update).
+//
+// validatePositiveIntOrPercent + isNotMoreThan100Percent (V6-V8) of `v` at `path`.
+void ValidateIntOrPercent(const IntOrString& v, const FieldPath& path, ErrorList* errs);
+// "Invalid value" at `path` with Go's %#v rendering of an IntOrString passed by value.
+FieldError InvalidIntOrString(const FieldPath& path, const IntOrString& v, std::string detail);
+
 }  // namespace lws::api

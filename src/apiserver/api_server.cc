@@ -1,6 +1,7 @@
 // File: apiserver/api_server.cc
 #include "apiserver/api_server.h"
 
+#include "api/disaggregatedset_crd.h"
 #include "api/lws_crd.h"
 #include "api/priority_class.h"
 #include "apiserver/access_review.h"
@@ -32,6 +33,11 @@ Result<std::shared_ptr<const ServedResources>> BuildServed(api::ResourceRegistry
     if (!info->custom || info->openapi_schema.is_null()) continue;
     ASSIGN_OR_RETURN(api::StructuralSchema schema,
                      api::StructuralSchema::Compile(info->openapi_schema));
+    for (const std::string& skipped : schema.SkippedRules()) {
+      Logger("apiserver")
+          ->warn("{}: x-kubernetes-validations rule not evaluated: {}", info->GroupResource(),
+                 skipped);
+    }
     served->schemas[info->GroupResource()] =
         std::make_shared<const api::StructuralSchema>(std::move(schema));
   }
@@ -82,7 +88,14 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Create(ApiServerOptions options) {
   RETURN_IF_ERROR(server->LoadStoredCrds());
   RETURN_IF_ERROR(server->SeedNamespaces());
   RETURN_IF_ERROR(server->SeedPriorityClasses());
-  if (server->options_.install_lws_crd) RETURN_IF_ERROR(server->InstallLwsCrd());
+  if (server->options_.install_lws_crd) {
+    RETURN_IF_ERROR(server->InstallCrd(api::LwsCrd(), "LeaderWorkerSet"));
+  }
+  if (server->options_.install_disaggregatedset_crds) {
+    RETURN_IF_ERROR(server->InstallCrd(api::DisaggregatedSetCrd(), "DisaggregatedSet"));
+    RETURN_IF_ERROR(
+        server->InstallCrd(api::DisaggregatedSetRoleScalerCrd(), "DisaggregatedSetRoleScaler"));
+  }
   return server;
 }
 
@@ -191,22 +204,22 @@ Status ApiServer::LoadStoredCrds() {
   return Status::Ok();
 }
 
-Status ApiServer::InstallLwsCrd() {
+Status ApiServer::InstallCrd(const api::Json& crd, std::string_view what) {
   const api::ResourceInfo& crds =
       Builtin(served_at_start()->registry, "apiextensions.k8s.io", "customresourcedefinitions");
-  std::string name = store::MetaString(api::LwsCrd(), "name");
+  std::string name = store::MetaString(crd, "name");
   if (options_.store->Get(crds, "", name).ok()) return Status::Ok();
   // Through the same path as `kubectl create -f crd.yaml`, so the CRD gets its status too.
   WriteCall call;
   call.group = "apiextensions.k8s.io";
   call.version = "v1";
   call.resource = "customresourcedefinitions";
-  call.body = api::LwsCrd();
+  call.body = crd;
   call.field_manager = "lws";
   Result<store::ObjectPtr> created = Write(std::move(call));
   if (!created.ok()) {
-    return Status(Code::kInternal,
-                  "installing the LeaderWorkerSet CRD failed: " + created.status().message());
+    return Status(Code::kInternal, "installing the " + std::string(what) +
+                                       " CRD failed: " + created.status().message());
   }
   return Status::Ok();
 }

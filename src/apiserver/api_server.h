@@ -63,6 +63,9 @@ struct ApiServerOptions {
   // host:port clients reach the server at (GET /api serverAddressByClientCIDRs).
   std::string server_address = "127.0.0.1:6443";
   bool install_lws_crd = true;
+  // The DisaggregatedSet and DisaggregatedSetRoleScaler CRDs (api/disaggregatedset_crd.h): on in
+  // `lws up` and `lws apiserver`, off by default so that tests see only what they install.
+  bool install_disaggregatedset_crds = false;
   // In-process plugins (the LWS webhooks of controllers/admission). The server appends the
   // dynamic admission webhooks (webhook_admission.h) after them, always.
   admission::AdmissionChain admission;
@@ -132,7 +135,7 @@ class ApiServer final : public WritePort {
                               const admission::UserInfo& user,
                               const AuthorizationAttributes* known) const;
   // served_ for Create and its start-up steps below: the server is not shared yet, so they read
-  // and replace it without mu_ (InstallLwsCrd's Write takes mu_ itself, in ApplyCrdChange).
+  // and replace it without mu_ (InstallCrd's Write takes mu_ itself, in ApplyCrdChange).
   std::shared_ptr<const ServedResources>& served_at_start() NO_THREAD_SAFETY_ANALYSIS {
     return served_;
   }
@@ -140,7 +143,8 @@ class ApiServer final : public WritePort {
   // system-node-critical and system-cluster-critical (api/priority_class.h), when missing.
   Status SeedPriorityClasses();
   Status LoadStoredCrds();
-  Status InstallLwsCrd();
+  // Creates `crd` (named `what` in errors) unless a CRD of its name is stored.
+  Status InstallCrd(const api::Json& crd, std::string_view what);
   // Rebuilds the served set after CRD `crd` was stored (null: deleted `crd_name`).
   Status ApplyCrdChange(const api::Json* crd, const std::string& crd_name);
 

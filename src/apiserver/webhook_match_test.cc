@@ -92,9 +92,12 @@ TEST(WebhookMatch, ServiceReferenceBecomesClusterUrl) {
   std::vector<Json> docs = Documents("deploy/webhook/validating.yaml");
   ASSERT_EQ(docs.size(), 1u);
   std::vector<Webhook> hooks = ParseWebhookConfiguration(docs[0], WebhookType::kValidating);
-  ASSERT_EQ(hooks.size(), 2u);
+  ASSERT_EQ(hooks.size(), 3u);
   EXPECT_EQ(hooks[1].endpoint.url,
             "https://lws-webhook-service.lws-system.svc:443/validate--v1-pod");
+  EXPECT_EQ(hooks[2].endpoint.url,
+            "https://lws-webhook-service.lws-system.svc:443/"
+            "validate-disaggregatedset-x-k8s-io-v1-disaggregatedset");
   Webhook custom = OneWebhook(R"(
 webhooks:
 - name: a

@@ -20,6 +20,7 @@
 #include "cli/shutdown.h"
 #include "client/rest/rest_client.h"
 #include "config/tls_options.h"
+#include "controllers/disaggregatedset/ds_manager.h"
 #include "controllers/lws/manager.h"
 #include "operator/controller_metrics.h"
 #include "operator/leader_election.h"
@@ -151,6 +152,7 @@ class Operator {
   void StartWebhookServerWhenReady();
   void StartElection();
   void StartControllers();
+  void StartDisaggregatedSetController();
   void ObserveRollout(const store::WatchEvent& event);
 
   const ControllerCommandOptions options_;
@@ -175,6 +177,7 @@ class Operator {
   std::unique_ptr<operator_webhook::WebhookServer> webhooks_;
   std::unique_ptr<op::LeaderElector> elector_;
   std::unique_ptr<controllers::LwsManager> manager_;
+  std::unique_ptr<disaggregatedset::DsManager> ds_manager_;
   std::unique_ptr<client::Subscription> rollout_watch_;
   std::atomic<bool> webhooks_ready_{false};
   std::atomic<bool> lost_lease_{false};
@@ -334,6 +337,30 @@ void Operator::StartControllers() {
   auto watch = client_->Watch(&controller_loop_, client::kLeaderWorkerSets, "",
                               [this](const store::WatchEvent& event) { ObserveRollout(event); });
   if (watch.ok()) rollout_watch_ = std::move(*watch);
+  StartDisaggregatedSetController();
+}
+
+// Upstream's manager always runs it, with the DisaggregatedSet CRDs installed by its chart. A
+// cluster installed from an older deploy/ has no such CRD: its informers would never sync, so
+// the controller runs only where the API server lists disaggregatedsets.
+void Operator::StartDisaggregatedSetController() {
+  auto log = Logger("controller");
+  auto listed = client_->List(disaggregatedset::kDisaggregatedSets);
+  if (!listed.ok()) {
+    log->info(
+        "not running the DisaggregatedSet controller: the API server does not list "
+        "disaggregatedsets.disaggregatedset.x-k8s.io ({}); install "
+        "deploy/crd/disaggregatedset.x-k8s.io_*.yaml and restart to run it",
+        listed.status().message());
+    return;
+  }
+  ds_manager_ = std::make_unique<disaggregatedset::DsManager>(
+      &controller_loop_, client_.get(),
+      std::string(disaggregatedset::kDsEventController) + "-" + Hostname());
+  if (Status started = ds_manager_->Start(); !started.ok()) {
+    log->error("starting the DisaggregatedSet controller: {}", started.message());
+    lost_lease_ = true;
+  }
 }
 
 void Operator::ObserveRollout(const store::WatchEvent& event) {
@@ -352,6 +379,7 @@ void Operator::Stop() {
   // so this task runs after it), no new one starts.
   RunOn(&controller_loop_, [this] {
     rollout_watch_.reset();
+    if (ds_manager_) ds_manager_->Stop();
     if (manager_) manager_->Stop();
   });
   controller_loop_.Stop();

@@ -62,6 +62,8 @@ Result<std::unique_ptr<Serving>> Serving::Start(const std::string& command, cons
   server_options.clock = clock;
   server_options.token = options.token;
   server_options.audit_log_path = options.audit_log_path;
+  // `lws up` and `lws apiserver` serve DisaggregatedSets as a cluster with upstream's chart does.
+  server_options.install_disaggregatedset_crds = true;
   // ServiceAccount tokens outlive a restart on the same data directory.
   if (!options.data_dir.empty()) {
     server_options.token_key_file = std::filesystem::path(options.data_dir) / "sa.key";

@@ -22,6 +22,7 @@
 #include "client/local/local_client.h"
 #include "cluster/cluster_config.h"
 #include "cluster/local_cluster.h"
+#include "controllers/disaggregatedset/ds_manager.h"
 #include "controllers/lws/manager.h"
 
 namespace lws::cli {
@@ -165,6 +166,7 @@ int RunUp(const UpOptions& options) {
   // The LWS controllers run next to the simulated kube-controller-manager, as upstream's
   // manager runs next to a real one (unless an operator outside is to do their work).
   std::unique_ptr<controllers::LwsManager> lws_controllers;
+  std::unique_ptr<disaggregatedset::DsManager> ds_controller;
   if (options.controller) {
     controllers::LwsManagerOptions manager_options;
     if (gang) manager_options.gang = controllers::GangProvider::kVolcano;
@@ -173,10 +175,15 @@ int RunUp(const UpOptions& options) {
         std::make_unique<client::LocalClient>((*serving)->server(), (*serving)->store(),
                                               std::string(controllers::kLwsFieldManager)),
         manager_options);
+    ds_controller = std::make_unique<disaggregatedset::DsManager>(
+        &loop, std::make_unique<client::LocalClient>((*serving)->server(), (*serving)->store(),
+                                                     std::string(controllers::kLwsFieldManager)));
   }
   auto start = [&] {
     RETURN_IF_ERROR(cluster.Start());
-    return lws_controllers ? lws_controllers->Start() : Status::Ok();
+    if (!lws_controllers) return Status::Ok();
+    RETURN_IF_ERROR(lws_controllers->Start());
+    return ds_controller->Start();
   };
   if (Status started = RunOnLoop(&loop, start); !started.ok()) {
     std::cerr << "lws up: cannot start the cluster: " << started.message() << "\n";

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "api/disaggregatedset_admission.h"
+#include "api/disaggregatedset_types.h"
 #include "api/lws_admission.h"
 #include "api/yaml.h"
 
@@ -35,23 +37,62 @@ std::string ObjectLabel(const Json& doc) {
   return kind + "/" + name;
 }
 
-bool IsLeaderWorkerSet(const Json& doc) {
-  return doc.is_object() && doc.value("kind", "") == api::kLwsKind &&
-         doc.value("apiVersion", "").rfind(std::string(api::kLwsGroup) + "/", 0) == 0;
+// What the admission path of one kind answers (api/lws_admission.h,
+// api/disaggregatedset_admission.h).
+struct Admitted {
+  Json object;
+  api::ErrorList errors;
+  std::vector<std::string> warnings;
+  std::vector<std::string> unknown_fields;
+};
+
+struct ServedKind {
+  std::string_view group;
+  std::string_view api_version;
+  std::string_view kind;
+  Admitted (*admit)(const Json&);
+};
+
+Admitted AdmitLws(const Json& doc) {
+  api::LwsAdmission a = api::AdmitLeaderWorkerSet(doc);
+  return {std::move(a.object), std::move(a.errors), {}, std::move(a.unknown_fields)};
 }
 
-void CheckLeaderWorkerSet(Json doc, const std::string& file, Reporter& r) {
+Admitted AdmitDs(const Json& doc) {
+  api::DsAdmission a = api::AdmitDisaggregatedSet(doc);
+  return {std::move(a.object), std::move(a.errors), std::move(a.warnings),
+          std::move(a.unknown_fields)};
+}
+
+constexpr ServedKind kServedKinds[] = {
+    {api::kLwsGroup, api::kLwsApiVersion, api::kLwsKind, AdmitLws},
+    {api::kDsGroup, api::kDsApiVersion, api::kDsKind, AdmitDs},
+};
+
+// The kind `doc` is (by kind and API group), or null when this command does not check it.
+const ServedKind* FindServedKind(const Json& doc) {
+  if (!doc.is_object()) return nullptr;
+  for (const ServedKind& served : kServedKinds) {
+    if (doc.value("kind", "") == served.kind &&
+        doc.value("apiVersion", "").rfind(std::string(served.group) + "/", 0) == 0) {
+      return &served;
+    }
+  }
+  return nullptr;
+}
+
+void CheckObject(const ServedKind& served, Json doc, const std::string& file, Reporter& r) {
   if (doc.contains("metadata") && doc["metadata"].is_object() &&
       doc["metadata"].value("namespace", "").empty()) {
     doc["metadata"]["namespace"] = r.options.default_namespace;
   }
   const std::string where = file + ": " + ObjectLabel(doc);
-  if (doc.value("apiVersion", "") != api::kLwsApiVersion) {
+  if (doc.value("apiVersion", "") != served.api_version) {
     r.Error(where, "apiVersion " + doc.value("apiVersion", std::string()) + " is not served; use " +
-                       std::string(api::kLwsApiVersion));
+                       std::string(served.api_version));
     return;
   }
-  api::LwsAdmission result = api::AdmitLeaderWorkerSet(doc);
+  Admitted result = served.admit(doc);
   bool valid = result.errors.empty();
   for (const auto& path : result.unknown_fields) {
     if (r.options.unknown_fields == "strict") {
@@ -62,6 +103,7 @@ void CheckLeaderWorkerSet(Json doc, const std::string& file, Reporter& r) {
     }
   }
   for (const auto& e : result.errors) r.Error(where, e.Error());
+  for (const auto& w : result.warnings) r.err << where << ": warning: " << w << "\n";
   if (valid) r.accepted.push_back(std::move(result.object));
 }
 
@@ -75,11 +117,13 @@ void CheckDocument(const Json& doc, const std::string& where_doc, const std::str
     for (const auto& item : doc["items"]) CheckDocument(item, where_doc, file, r);
     return;
   }
-  if (!IsLeaderWorkerSet(doc)) {
-    r.err << where_doc << ": skipping " << ObjectLabel(doc) << " (not a LeaderWorkerSet)\n";
+  const ServedKind* served = FindServedKind(doc);
+  if (served == nullptr) {
+    r.err << where_doc << ": skipping " << ObjectLabel(doc)
+          << " (not a LeaderWorkerSet or DisaggregatedSet)\n";
     return;
   }
-  CheckLeaderWorkerSet(doc, file, r);
+  CheckObject(*served, doc, file, r);
 }
 
 bool ReadAll(const std::string& file, std::istream& in, std::string* text) {
@@ -138,7 +182,9 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
 void AddValidateCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "validate", "Default and validate LeaderWorkerSet manifests exactly as the API server would");
+      "validate",
+      "Default and validate LeaderWorkerSet and DisaggregatedSet manifests exactly as the API "
+      "server would");
   cmd->add_option("files", options->files, "YAML or JSON files (multi-document); - for stdin")
       ->required();
   cmd->add_option("-o,--output", options->output, "Output format of the defaulted objects")

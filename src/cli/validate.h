@@ -1,8 +1,9 @@
 // File: cli/validate.h
 //
-// `lws validate [-o yaml|json] [--validate strict|warn] FILE...`: runs every LeaderWorkerSet in
-// the given manifests through the same admission path as the API server (lws_admission.h) and
-// prints the defaulted objects, or every error as `FILE: LeaderWorkerSet/<name>: <path>: <msg>`.
+// `lws validate [-o yaml|json] [--validate strict|warn] FILE...`: runs every LeaderWorkerSet and
+// DisaggregatedSet in the given manifests through the same admission path as the API server
+// (lws_admission.h, disaggregatedset_admission.h) and prints the defaulted objects, or every
+// error as `FILE: <Kind>/<name>: <path>: <msg>`. Webhook warnings go to the error stream.
 #pragma once
 
 #include <iosfwd>
@@ -22,7 +23,7 @@ struct ValidateOptions {
   std::string default_namespace = "default";
 };
 
-// Exit code: 0 when every LeaderWorkerSet is valid, 1 when any document is invalid or
+// Exit code: 0 when every checked object is valid, 1 when any document is invalid or
 // unreadable. Objects go to `out`, errors and notes to `err`.
 int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
                 std::ostream& err);

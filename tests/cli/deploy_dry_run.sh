@@ -104,7 +104,7 @@ check "leader election role namespaced" test \
   "$(jp role lws-leader-election-role -n lws-system -o jsonpath='{.rules[1].resources[0]}')" = leases
 check "webhook paths" test \
   "$(jp validatingwebhookconfiguration lws-validating-webhook-configuration -o jsonpath='{range .webhooks[*]}{.name}={.clientConfig.service.path};{end}')" \
-  = 'vleaderworkerset.kb.io=/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset;vpod.kb.io=/validate--v1-pod;'
+  = 'vleaderworkerset.kb.io=/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset;vpod.kb.io=/validate--v1-pod;vdisaggregatedset.kb.io=/validate-disaggregatedset-x-k8s-io-v1-disaggregatedset;'
 check "pod webhook object selector" test \
   "$(jp mutatingwebhookconfiguration lws-mutating-webhook-configuration -o jsonpath='{.webhooks[1].objectSelector.matchExpressions[0].key} {.webhooks[1].objectSelector.matchExpressions[0].operator} {.webhooks[1].failurePolicy} {.webhooks[1].sideEffects}')" \
   = 'leaderworkerset.sigs.k8s.io/name Exists Fail None'

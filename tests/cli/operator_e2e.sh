@@ -107,7 +107,7 @@ if ! check "a replica takes the Lease" eventually 30 has_holder; then
 fi
 leader=$(holder)
 check "the leader is one of the two" test "$leader" = a -o "$leader" = b
-ready() { grep -q "serving 4 webhooks on" "$tmp/$1/err" "$tmp/$1/out" 2>/dev/null; }
+ready() { grep -q "serving 5 webhooks on" "$tmp/$1/err" "$tmp/$1/out" 2>/dev/null; }
 check "replica a serves webhooks" eventually 30 ready a
 check "replica b serves webhooks" eventually 30 ready b
 cabundle() { jp validatingwebhookconfiguration lws-validating-webhook-configuration -o jsonpath='{.webhooks[0].clientConfig.caBundle}'; }
@@ -145,6 +145,32 @@ lws=leaderworkerset-sample
 available() { test "$(jp lws $lws -o jsonpath='{.status.conditions[?(@.type=="Available")].status}')" = True; }
 check "the sample becomes Available" eventually 120 available
 check "the pod webhook mutated the pods" test -n "$(jp pod $lws-0 -o jsonpath='{.spec.containers[0].env[?(@.name=="LWS_LEADER_ADDRESS")].value}')"
+
+# The DisaggregatedSet webhook refuses a partition over TLS; upstream's sample (2 slices of 2
+# roles) becomes Available through the operator's DisaggregatedSet controller.
+cat >"$tmp/bad-ds.yaml" <<'YAML'
+apiVersion: disaggregatedset.x-k8s.io/v1
+kind: DisaggregatedSet
+metadata:
+  name: bad
+spec:
+  roles:
+  - name: prefill
+    spec:
+      rolloutStrategy: {rollingUpdateConfiguration: {partition: 1}}
+      leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c, image: nginx}]}}}
+  - name: decode
+    spec:
+      leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c, image: nginx}]}}}
+YAML
+kubectl apply -f "$tmp/bad-ds.yaml" >"$tmp/out" 2>"$tmp/err"
+check "an invalid DisaggregatedSet is refused with upstream's message" grep -qF \
+  'admission webhook "vdisaggregatedset.kb.io" denied the request: spec.roles[0].spec.rolloutStrategy.rollingUpdateConfiguration.partition: Forbidden: partition is not supported by DisaggregatedSet' "$tmp/err"
+check "the DisaggregatedSet sample applies" k apply -f \
+  "$root/testdata/disaggregatedset/upstream/config/samples/disaggregatedset_v1_disaggregatedset.yaml"
+ds_available() { test "$(jp disaggregatedset disaggregatedset-sample -o jsonpath='{.status.conditions[?(@.type=="Available")].status}')" = True; }
+check "the DisaggregatedSet sample becomes Available" eventually 120 ds_available
+check "four role LeaderWorkerSets, two slices" test "$(jp lws -l disaggregatedset.x-k8s.io/name=disaggregatedset-sample -o name | wc -l)" = 4
 
 # Every leader pod seen from now on, by name and uid; the ones before the update are set aside.
 jp pods -l leaderworkerset.sigs.k8s.io/worker-index=0 \

@@ -21,7 +21,23 @@ check "the demo's LWS is named demo" grep -qx '  name: demo' "$tmp/out"
 
 "$lws" validate "$root"/testdata/lws/samples/*.yaml >"$tmp/out" 2>"$tmp/err"
 check "upstream samples validate" test $? -eq 0
-check "configuration sample skipped" grep -q 'skipping Configuration/configuration-sample (not a LeaderWorkerSet)' "$tmp/err"
+check "configuration sample skipped" grep -q 'skipping Configuration/configuration-sample (not a LeaderWorkerSet or DisaggregatedSet)' "$tmp/err"
+
+"$lws" validate "$root"/examples/disaggregatedset/*.yaml >"$tmp/out" 2>"$tmp/err"
+check "DisaggregatedSet examples validate" test $? -eq 0
+check "a role's LWS spec gets the LWS defaults" grep -q 'startupPolicy: LeaderCreated' "$tmp/out"
+find "$root/testdata/disaggregatedset/upstream" -name '*.yaml' -not -name '*v1alpha1*' -print0 |
+  xargs -0 "$lws" validate >"$tmp/out" 2>"$tmp/err"
+check "upstream DisaggregatedSet samples validate" test $? -eq 0
+check "all 17 of them" test "$(grep -c '^kind: DisaggregatedSet$' "$tmp/out")" -eq 17
+
+f="$root/testdata/cli/invalid-ds.yaml"
+"$lws" validate "$f" >"$tmp/out" 2>"$tmp/err"
+check "invalid DisaggregatedSets exit 1" test $? -eq 1
+check "CEL rule" grep -qxF "$f: DisaggregatedSet/mixed: spec: Invalid value: \"object\": replicas must be zero for all non-External roles or non-zero for all non-External roles" "$tmp/err"
+check "webhook rule" grep -qxF "$f: DisaggregatedSet/partitioned: spec.roles[0].spec.rolloutStrategy.rollingUpdateConfiguration.partition: Forbidden: partition is not supported by DisaggregatedSet; rolling updates are managed across roles by the DisaggregatedSet controller" "$tmp/err"
+check "webhook warning" grep -qF "$f: DisaggregatedSet/external: warning: role \"prefill\" sets scaling.mode: External and spec.replicas: 3" "$tmp/err"
+check "the valid one is printed" test "$(grep -c '^kind: DisaggregatedSet$' "$tmp/out")" -eq 1
 
 "$lws" validate -o json "$root/examples/rollout-maxsurge.yaml" >"$tmp/out" 2>"$tmp/err"
 check "json output" python3 -c "import json,sys; d=json.load(open('$tmp/out')); sys.exit(0 if d['spec']['rolloutStrategy']['rollingUpdateConfiguration']['maxSurge']==1 and d['spec']['networkConfig']['subdomainPolicy']=='Shared' else 1)"

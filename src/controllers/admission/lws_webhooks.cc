@@ -1,7 +1,6 @@
 // File: controllers/admission/lws_webhooks.cc
 #include "controllers/admission/lws_webhooks.h"
 
-#include <set>
 #include <string>
 #include <utility>
 
@@ -10,6 +9,8 @@
 #include "api/lws_types.h"
 #include "api/lws_validation.h"
 #include "api/pod.h"
+#include "controllers/admission/disaggregatedset_webhook.h"
+#include "controllers/admission/webhook_denial.h"
 
 namespace lws::controllers {
 namespace {
@@ -23,43 +24,6 @@ constexpr std::string_view kMutateLws = "mleaderworkerset.kb.io";
 constexpr std::string_view kValidateLws = "vleaderworkerset.kb.io";
 constexpr std::string_view kMutatePod = "mpod.kb.io";
 constexpr std::string_view kValidatePod = "vpod.kb.io";
-
-// kube-apiserver's wrapping of a webhook's rejection: the webhook's code, its message prefixed.
-// The webhook itself answers without the prefix.
-Status Denied(Wording wording, std::string_view webhook, const Status& answer) {
-  if (wording == Wording::kWebhook) return answer;
-  std::string message = "admission webhook \"" + std::string(webhook) + "\" denied the request";
-  message += answer.message().empty() ? " without explanation" : ": " + answer.message();
-  return Status(answer.code(), std::move(message));
-}
-
-// field.ErrorList.ToAggregate(): errors with the same message are reported once.
-api::ErrorList WithoutRepeats(const api::ErrorList& errors) {
-  api::ErrorList out;
-  std::set<std::string> seen;
-  for (const api::FieldError& e : errors) {
-    if (seen.insert(e.Error()).second) out.push_back(e);
-  }
-  return out;
-}
-
-// What controller-runtime answers when the validator returns a field.ErrorList: admission.Denied
-// with the aggregate's message, i.e. 403 Forbidden without causes.
-Status DeniedByFieldErrors(Wording wording, std::string_view webhook,
-                           const api::ErrorList& errors) {
-  return Denied(wording, webhook,
-                Status(Code::kForbidden, api::AggregateMessage(WithoutRepeats(errors))));
-}
-
-// A body the webhook cannot decode into its Go type: controller-runtime answers 400.
-Status Undecodable(Wording wording, std::string_view webhook, const api::ErrorList& errors) {
-  return Denied(wording, webhook, Status(Code::kBadRequest, api::AggregateMessage(errors)));
-}
-
-bool CreateOrUpdate(const AdmissionRequest& request) {
-  return request.operation == AdmissionOperation::kCreate ||
-         request.operation == AdmissionOperation::kUpdate;
-}
 
 class LwsWebhook final : public admission::AdmissionPlugin {
  public:
@@ -182,6 +146,7 @@ void InstallLwsWebhooks(admission::AdmissionChain* chain,
                         const api::PodMutationOptions& pod_options) {
   chain->Add(LwsWebhookPlugin());
   chain->Add(PodWebhookPlugin(pod_options));
+  chain->Add(DisaggregatedSetWebhookPlugin());
 }
 
 }  // namespace lws::controllers

@@ -46,7 +46,8 @@ std::shared_ptr<admission::AdmissionPlugin> LwsWebhookPlugin(
 std::shared_ptr<admission::AdmissionPlugin> PodWebhookPlugin(
     api::PodMutationOptions options = {}, DenialWording wording = DenialWording::kApiServer);
 
-// Adds both plugins to `chain`, LWS first.
+// Adds the LWS, pod and DisaggregatedSet (disaggregatedset_webhook.h) plugins to `chain`, in
+// that order.
 void InstallLwsWebhooks(admission::AdmissionChain* chain,
                         const api::PodMutationOptions& pod_options = {});
 

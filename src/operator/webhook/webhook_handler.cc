@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "controllers/admission/disaggregatedset_webhook.h"
 #include "controllers/admission/lws_webhooks.h"
 
 namespace lws::operator_webhook {
@@ -94,8 +95,12 @@ AdmissionResponse Validate(admission::AdmissionPlugin& plugin,
   Json object = review.object.value_or(Json());
   admission::AdmissionRequest request = PluginRequest(review, *operation);
   request.object = review.object ? &object : nullptr;
+  std::vector<std::string> warnings;
+  request.warnings = &warnings;
   if (Status status = plugin.Validate(request); !status.ok()) return Rejection(status);
-  return Allowed();
+  AdmissionResponse response = Allowed();
+  response.warnings = std::move(warnings);
+  return response;
 }
 
 HttpResponse JsonResponse(std::string body) {
@@ -117,12 +122,15 @@ std::vector<WebhookEndpoint> LwsWebhookEndpoints(const api::PodMutationOptions& 
   using controllers::DenialWording;
   auto lws = controllers::LwsWebhookPlugin(DenialWording::kWebhook);
   auto pod = controllers::PodWebhookPlugin(pod_options, DenialWording::kWebhook);
+  auto ds = controllers::DisaggregatedSetWebhookPlugin(DenialWording::kWebhook);
   return {
       {"/mutate-leaderworkerset-x-k8s-io-v1-leaderworkerset", "mleaderworkerset.kb.io", true, lws},
       {"/validate-leaderworkerset-x-k8s-io-v1-leaderworkerset", "vleaderworkerset.kb.io", false,
        lws},
       {"/mutate--v1-pod", "mpod.kb.io", true, pod},
       {"/validate--v1-pod", "vpod.kb.io", false, pod},
+      {"/validate-disaggregatedset-x-k8s-io-v1-disaggregatedset", "vdisaggregatedset.kb.io", false,
+       ds},
   };
 }
 

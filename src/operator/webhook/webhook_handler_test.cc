@@ -1,4 +1,4 @@
-// The four webhook endpoints answering AdmissionReviews as controller-runtime does. Golden
+// The five webhook endpoints answering AdmissionReviews as controller-runtime does. Golden
 // checks: a mutation's patch, applied to the object sent, gives exactly what the in-process
 // admission plugin makes of it; a denial carries the in-process message without the
 // `admission webhook "<name>" denied the request: ` prefix that kube-apiserver adds.
@@ -82,13 +82,16 @@ class WebhookHandlerTest : public ::testing::Test {
   std::vector<WebhookEndpoint> endpoints_ = LwsWebhookEndpoints();
 };
 
-TEST_F(WebhookHandlerTest, EndpointsAreTheFourRegisteredPaths) {
-  ASSERT_EQ(endpoints_.size(), 4u);
+TEST_F(WebhookHandlerTest, EndpointsAreTheFiveRegisteredPaths) {
+  ASSERT_EQ(endpoints_.size(), 5u);
   EXPECT_EQ(FindEndpoint(endpoints_, kMutateLws)->name, "mleaderworkerset.kb.io");
   EXPECT_EQ(FindEndpoint(endpoints_, kValidateLws)->name, "vleaderworkerset.kb.io");
   EXPECT_EQ(FindEndpoint(endpoints_, kMutatePod)->name, "mpod.kb.io");
   EXPECT_EQ(FindEndpoint(endpoints_, std::string(kValidatePod) + "?x=1")->name, "vpod.kb.io");
-  EXPECT_EQ(FindEndpoint(endpoints_, "/validate-disaggregatedset-x-k8s-io-v1-disaggregatedset"),
+  EXPECT_EQ(
+      FindEndpoint(endpoints_, "/validate-disaggregatedset-x-k8s-io-v1-disaggregatedset")->name,
+      "vdisaggregatedset.kb.io");
+  EXPECT_EQ(FindEndpoint(endpoints_, "/mutate-disaggregatedset-x-k8s-io-v1-disaggregatedset"),
             nullptr);
   transport::HttpResponse missing = NotFoundResponse();
   EXPECT_EQ(missing.status, 404);

@@ -1,0 +1,37 @@
+#include "api/disaggregatedset_admission.h"
+
+#include "api/codec.h"
+#include "api/disaggregatedset_crd.h"
+#include "api/disaggregatedset_validation.h"
+#include "api/object_meta_validation.h"
+#include "api/schema.h"
+
+namespace lws::api {
+
+DsAdmission AdmitDisaggregatedSet(const Json& object) {
+  DsAdmission result;
+  const StructuralSchema& schema = DisaggregatedSetStructuralSchema();
+  result.object = object;
+  result.unknown_fields = schema.Prune(&result.object);
+  schema.ApplyDefaults(&result.object);
+
+  // The server's checks come first and a webhook never sees an object that fails them.
+  result.errors = schema.Validate(result.object);
+  DisaggregatedSet ds;
+  ErrorList decode_errors = DecodeInto(result.object, &ds);
+  if (!result.errors.empty()) return result;
+  if (!decode_errors.empty()) {
+    result.errors = decode_errors;
+    return result;
+  }
+  result.errors =
+      ValidateObjectMeta(ds.metadata, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
+  if (!result.errors.empty()) return result;
+
+  DsValidation webhook = ValidateDisaggregatedSet(ds);
+  result.errors = std::move(webhook.errors);
+  result.warnings = std::move(webhook.warnings);
+  return result;
+}
+
+}  // namespace lws::api
