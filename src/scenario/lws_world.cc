@@ -1,6 +1,7 @@
 #include "scenario/lws_world.h"
 
 #include "api/codec.h"
+#include "api/disaggregatedset_crd.h"
 #include "client/local/local_client.h"
 #include "client/resource.h"
 #include "controllers/admission/lws_webhooks.h"
@@ -68,15 +69,32 @@ LwsWorld::LwsWorld(WorldOptions options)
 }
 
 LwsWorld::~LwsWorld() {
+  if (ds_manager_) ds_manager_->Stop();
   if (manager_) manager_->Stop();
   cluster_->Stop();
 }
 
 Status LwsWorld::Start() {
+  if (options_.disaggregatedset) RETURN_IF_ERROR(InstallDisaggregatedSetCrds());
   RETURN_IF_ERROR(cluster_->Start());
   if (options_.start_controller) RETURN_IF_ERROR(StartController());
   loop().RunFor(std::chrono::seconds(1));
   return Status::Ok();
+}
+
+Status LwsWorld::InstallDisaggregatedSetCrds() {
+  const client::Resource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+  for (const Json* crd : {&api::DisaggregatedSetCrd(), &api::DisaggregatedSetRoleScalerCrd()}) {
+    auto created = user_.Create(crds, *crd);
+    if (!created.ok()) return created.status();
+  }
+  return Status::Ok();
+}
+
+std::unique_ptr<const client::Client> LwsWorld::ControllerLocalClient() {
+  return std::make_unique<client::LocalClient>(control_plane_.server.get(),
+                                               control_plane_.store.get(),
+                                               std::string(controllers::kLwsFieldManager));
 }
 
 Status LwsWorld::StartController(controllers::LwsManagerOptions options) {
@@ -85,17 +103,21 @@ Status LwsWorld::StartController(controllers::LwsManagerOptions options) {
     manager_ =
         std::make_unique<controllers::LwsManager>(&loop(), controller_client_.get(), options);
   } else {
-    manager_ = std::make_unique<controllers::LwsManager>(
-        &loop(),
-        std::make_unique<client::LocalClient>(control_plane_.server.get(),
-                                              control_plane_.store.get(),
-                                              std::string(controllers::kLwsFieldManager)),
-        options);
+    manager_ = std::make_unique<controllers::LwsManager>(&loop(), ControllerLocalClient(), options);
   }
-  return manager_->Start();
+  RETURN_IF_ERROR(manager_->Start());
+  if (!options_.disaggregatedset) return Status::Ok();
+  if (controller_client_) {
+    ds_manager_ = std::make_unique<disaggregatedset::DsManager>(&loop(), controller_client_.get());
+  } else {
+    ds_manager_ = std::make_unique<disaggregatedset::DsManager>(&loop(), ControllerLocalClient());
+  }
+  return ds_manager_->Start();
 }
 
 void LwsWorld::StopController() {
+  if (ds_manager_) ds_manager_->Stop();
+  ds_manager_.reset();
   if (manager_) manager_->Stop();
   manager_.reset();
 }

@@ -2,7 +2,8 @@
 //
 // Everything `lws up` runs, on a virtual clock: the embedded API server with the LWS webhooks in
 // its admission chain, the simulated cluster (node pools, scheduler, kubelets, StatefulSet
-// controller, garbage collector) and the LWS controllers, on one VirtualLoop. A run is a function
+// controller, garbage collector) and the LWS controllers (and, when asked, the DisaggregatedSet
+// controller), on one VirtualLoop. A run is a function
 // of the cluster spec, the workload and the seed (DESIGN.md 2.3). Tests drive it as users drive
 // `lws up`: through the API, with a "kubectl" client, and read what kubectl would read.
 //
@@ -27,6 +28,7 @@
 #include "cluster/cluster_spec.h"
 #include "cluster/kubelet.h"
 #include "cluster/local_cluster.h"
+#include "controllers/disaggregatedset/ds_manager.h"
 #include "controllers/lws/manager.h"
 
 namespace lws::scenario {
@@ -44,6 +46,9 @@ struct WorldOptions {
   bool faulty_controller_client = false;
   // The same for the cluster's StatefulSet controller (statefulset_client()).
   bool faulty_statefulset_client = false;
+  // The DisaggregatedSet CRDs are installed and its controller runs next to the LWS controllers
+  // (through the same client, so that it meets the same faults and restarts with them).
+  bool disaggregatedset = false;
 };
 
 class LwsWorld {
@@ -61,6 +66,7 @@ class LwsWorld {
   apiserver::ApiServer* server() { return control_plane_.server.get(); }
   cluster::LocalCluster& cluster() { return *cluster_; }
   controllers::LwsManager* manager() { return manager_.get(); }
+  disaggregatedset::DsManager* ds_manager() { return ds_manager_.get(); }
   // null unless WorldOptions::faulty_controller_client.
   client::FaultyClient* controller_client() { return controller_client_.get(); }
   // null unless WorldOptions::faulty_statefulset_client.
@@ -102,6 +108,10 @@ class LwsWorld {
   Status MarkPodReady(const std::string& pod, bool ready = true) const;
 
  private:
+  Status InstallDisaggregatedSetCrds();
+  // A client of the embedded API server with the LWS controllers' field manager.
+  std::unique_ptr<const client::Client> ControllerLocalClient();
+
   WorldOptions options_;
   client::testing::ControlPlane control_plane_;
   client::LocalClient user_;
@@ -113,6 +123,7 @@ class LwsWorld {
   std::unique_ptr<client::LocalClient> controller_local_;
   std::unique_ptr<client::FaultyClient> controller_client_;
   std::unique_ptr<controllers::LwsManager> manager_;
+  std::unique_ptr<disaggregatedset::DsManager> ds_manager_;
 };
 
 // ---- Builders --------------------------------------------------------------------------------

@@ -182,9 +182,9 @@ Status DsController::UpdateStatus(const api::DisaggregatedSet& ds, const std::st
     return Status::Ok();
   }
   auto written = client_->UpdateStatus(kDisaggregatedSets, api::Encode(updated));
-  // A Conflict means the set changed: its event reconciles again.
-  if (!written.ok() && !Is(written.status(), Code::kConflict)) return written.status();
-  return Status::Ok();
+  // A Conflict is retried like any error, as upstream's reconcile returns it: the change that
+  // made the cached set stale may have reached the cache before this reconcile began.
+  return written.ok() ? Status::Ok() : written.status();
 }
 
 }  // namespace lws::disaggregatedset

@@ -18,16 +18,6 @@ int BatchSize(const RoleRollout& r) {
   return r.max_surge > 0 ? r.max_surge : std::max(1, r.max_unavailable);
 }
 
-// The steps the slowest role needs (upstream computeTotalSteps).
-int TotalSteps(const PlannerInput& in) {
-  int total = 0;
-  for (std::size_t i = 0; i < in.target.size(); ++i) {
-    const int most = std::max({in.initial_old[i], in.target[i], 0});
-    total = std::max(total, CeilDiv(most, BatchSize(in.rollout[i])));
-  }
-  return total;
-}
-
 // The new revision's counts one step on from the role that is furthest behind (never lower
 // than now; upstream computeNextNewReplicas).
 Counts NextNew(const PlannerInput& in, int steps) {
@@ -123,6 +113,15 @@ bool AnyBelow(const Counts& a, const Counts& b) {
 }
 
 }  // namespace
+
+int TotalSteps(const PlannerInput& in) {
+  int total = 0;
+  for (std::size_t i = 0; i < in.target.size(); ++i) {
+    const int most = std::max({in.initial_old[i], in.target[i], 0});
+    total = std::max(total, CeilDiv(most, BatchSize(in.rollout[i])));
+  }
+  return total;
+}
 
 std::optional<UpdateStep> NextStep(const PlannerInput& in) {
   const std::size_t n = in.target.size();

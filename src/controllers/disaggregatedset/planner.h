@@ -36,6 +36,10 @@ struct PlannerInput {
   std::vector<RoleRollout> rollout;
 };
 
+// The steps the slowest role needs: max over roles of ceil(max(initial_old, target) / batch),
+// batch being maxSurge, or max(1, maxUnavailable) without surge (upstream computeTotalSteps).
+int TotalSteps(const PlannerInput& in);
+
 // The next step, or nullopt: the rollout is complete, or no move is allowed now.
 // REQUIRES: every vector has one entry per role.
 std::optional<UpdateStep> NextStep(const PlannerInput& in);

@@ -30,6 +30,7 @@
 
 #include "api/disaggregatedset_types.h"
 #include "controllers/disaggregatedset/observed.h"
+#include "controllers/disaggregatedset/planner.h"
 
 namespace lws::disaggregatedset {
 
@@ -68,5 +69,11 @@ struct SliceInput {
 };
 
 SlicePlan PlanSlice(const SliceInput& in);
+
+// A role's rollout limits as the executor resolves them (upstream extractRollingUpdateConfig):
+// percentages of `replicas` (its target per slice), maxSurge rounded up and maxUnavailable down,
+// errors read as 0; without a rollingUpdateConfiguration, or with both limits 0, the planner's
+// default {maxSurge 1, maxUnavailable 0}.
+RoleRollout RolloutOf(const api::DisaggregatedRoleSpec& role, int replicas);
 
 }  // namespace lws::disaggregatedset

@@ -50,25 +50,11 @@ State BuildState(const SliceInput& in, const std::vector<std::string>& roles,
   return s;
 }
 
-// upstream extractRollingUpdateConfig: percentages of each role's target, errors read as 0; a
-// configuration that allows neither surge nor unavailability keeps the default {1, 0}.
 void ApplyRolloutConfig(const SliceInput& in, const std::vector<std::string>& roles, State* s) {
   for (std::size_t i = 0; i < roles.size(); ++i) {
     const api::DisaggregatedRoleSpec* role = in.ds->FindRole(roles[i]);
     if (role == nullptr) continue;
-    const auto& config = role->spec.rollout_strategy.rolling_update_configuration;
-    if (!config) continue;
-    const int replicas = TargetReplicas(role, *in.scalers, 0);
-    auto surge = api::GetScaledValueFromIntOrPercent(config->max_surge, replicas, true);
-    auto unavailable =
-        api::GetScaledValueFromIntOrPercent(config->max_unavailable, replicas, false);
-    const int ms = surge.ok() ? static_cast<int>(*surge) : 0;
-    const int mu = unavailable.ok() ? static_cast<int>(*unavailable) : 0;
-    if (mu > 0) {
-      s->planner.rollout[i] = RoleRollout{ms, mu};
-    } else if (ms > 0) {
-      s->planner.rollout[i] = RoleRollout{ms, 0};
-    }
+    s->planner.rollout[i] = RolloutOf(*role, TargetReplicas(role, *in.scalers, 0));
   }
 }
 
@@ -142,6 +128,18 @@ void ScaleDown(const std::vector<std::string>& roles, const State& s,
 }
 
 }  // namespace
+
+RoleRollout RolloutOf(const api::DisaggregatedRoleSpec& role, int replicas) {
+  const auto& config = role.spec.rollout_strategy.rolling_update_configuration;
+  if (!config) return RoleRollout{};
+  auto surge = api::GetScaledValueFromIntOrPercent(config->max_surge, replicas, true);
+  auto unavailable = api::GetScaledValueFromIntOrPercent(config->max_unavailable, replicas, false);
+  const int ms = surge.ok() ? static_cast<int>(*surge) : 0;
+  const int mu = unavailable.ok() ? static_cast<int>(*unavailable) : 0;
+  if (mu > 0) return RoleRollout{ms, mu};
+  if (ms > 0) return RoleRollout{ms, 0};
+  return RoleRollout{};
+}
 
 std::map<std::string, RevisionGroup> GroupByRevision(const std::vector<const OwnedLws*>& lws) {
   std::map<std::string, RevisionGroup> groups;
