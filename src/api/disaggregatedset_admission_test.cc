@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "api/disaggregatedset_crd.h"
+#include "api/disaggregatedset_testing.h"
 #include "api/disaggregatedset_types.h"
 #include "api/lws_crd.h"
 #include "api/schema.h"
@@ -63,19 +64,7 @@ TEST(DisaggregatedSetAdmissionTest, UpstreamSamplesAreAdmittedUnchanged) {
   EXPECT_EQ(admitted, 17) << "every v1 DisaggregatedSet of the upstream samples";
 }
 
-Json MinimalDs() {
-  Json role = {{"spec",
-                {{"leaderWorkerTemplate",
-                  {{"workerTemplate",
-                    {{"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}}}}}}}};
-  Json prefill = role, decode = role;
-  prefill["name"] = "prefill";
-  decode["name"] = "decode";
-  return {{"apiVersion", "disaggregatedset.x-k8s.io/v1"},
-          {"kind", "DisaggregatedSet"},
-          {"metadata", {{"name", "ds"}, {"namespace", "default"}}},
-          {"spec", {{"roles", {prefill, decode}}}}};
-}
+Json MinimalDs() { return testing::TwoRoleDs("ds"); }
 
 TEST(DisaggregatedSetAdmissionTest, CrdDefaultsFillEachRolesLwsSpec) {
   DsAdmission result = AdmitDisaggregatedSet(MinimalDs());

@@ -10,6 +10,7 @@
 
 #include "api/codec.h"
 #include "api/disaggregatedset_crd.h"
+#include "api/disaggregatedset_testing.h"
 #include "api/schema.h"
 
 namespace lws::api {
@@ -17,21 +18,14 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Upstream's test object: roles prefill and decode, 2 replicas each.
+// Upstream's test object: roles prefill and decode, 2 replicas each, size 1.
 Json TwoRoles() {
-  Json role = {{"spec",
-                {{"replicas", 2},
-                 {"leaderWorkerTemplate",
-                  {{"size", 1},
-                   {"workerTemplate",
-                    {{"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}}}}}}}};
-  Json prefill = role, decode = role;
-  prefill["name"] = "prefill";
-  decode["name"] = "decode";
-  return {{"apiVersion", "disaggregatedset.x-k8s.io/v1"},
-          {"kind", "DisaggregatedSet"},
-          {"metadata", {{"name", "test-ds"}, {"namespace", "default"}}},
-          {"spec", {{"roles", {prefill, decode}}}}};
+  Json ds = testing::TwoRoleDs("test-ds");
+  for (Json& role : ds["spec"]["roles"]) {
+    role["spec"]["replicas"] = 2;
+    role["spec"]["leaderWorkerTemplate"]["size"] = 1;
+  }
+  return ds;
 }
 
 // The webhook sees objects after the CRD's defaults: a rollingUpdateConfiguration given at all

@@ -38,11 +38,13 @@ std::pair<std::string, int> GetParentNameAndOrdinal(std::string_view name) {
   return {std::move(parent), static_cast<int>(ordinal)};
 }
 
-std::string Sha1Hex(std::string_view data) {
+namespace {
+
+std::string DigestHex(std::string_view data, const EVP_MD* md) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  const int ok = EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha1(), nullptr);
-  LWS_ASSERT(ok == 1 && length == 20, "EVP_Digest(SHA-1) failed");
+  const int ok = EVP_Digest(data.data(), data.size(), digest, &length, md, nullptr);
+  LWS_ASSERT(ok == 1 && length == static_cast<unsigned>(EVP_MD_get_size(md)), "EVP_Digest failed");
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(2 * length);
@@ -52,6 +54,12 @@ std::string Sha1Hex(std::string_view data) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string Sha1Hex(std::string_view data) { return DigestHex(data, EVP_sha1()); }
+
+std::string Sha256Hex(std::string_view data) { return DigestHex(data, EVP_sha256()); }
 
 std::string GroupUniqueKey(std::string_view ns, std::string_view pod_name) {
   return Sha1Hex(std::string(ns) + "/" + std::string(pod_name));

@@ -30,6 +30,9 @@ std::pair<std::string, int> GetParentNameAndOrdinal(std::string_view name);
 // Lower-case hex SHA-1 of `data` (40 characters), as upstream utils.Sha1Hash.
 std::string Sha1Hex(std::string_view data);
 
+// Lower-case hex SHA-256 of `data` (64 characters); DisaggregatedSet revisions are its first 8.
+std::string Sha256Hex(std::string_view data);
+
 // The group-key label of a leader pod: sha1hex("<namespace>/<leader pod name>").
 std::string GroupUniqueKey(std::string_view ns, std::string_view pod_name);
 

@@ -4,6 +4,7 @@
 // on the demo cluster's 8 nodes, and slices added and removed without a rollout.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -62,6 +63,49 @@ bool Available(const LwsWorld& world, const std::string& ds) {
   if (!set.ok() || set->status.observed_generation != set->metadata.generation) return false;
   const api::Condition* c = api::FindCondition(set->status.conditions, "Available");
   return c != nullptr && c->status == "True";
+}
+
+// Four pools of 16 nodes of 8 GPUs, each pool its own cloud.google.com/gke-nodepool and racks of
+// 4 labelled topology.kubernetes.io/rack: the topology keys upstream's samples name.
+cluster::ClusterSpec SampleCluster() {
+  cluster::ClusterSpec spec;
+  for (int i = 0; i < 4; ++i) {
+    cluster::NodePoolSpec pool = GpuCluster(16, 8).pools[0];
+    pool.name = "pool-" + std::to_string(i);
+    pool.labels["cloud.google.com/gke-nodepool"] = pool.name;
+    pool.labels["topology.kubernetes.io/rack"] = pool.name + "-rack";
+    spec.pools.push_back(pool);
+  }
+  return spec;
+}
+
+// Every v1 DisaggregatedSet of upstream's samples (testdata/disaggregatedset/upstream) becomes
+// Available unchanged: created as kubectl would create it, in namespace default.
+TEST(DisaggregatedSetScenario, UpstreamSamplesBecomeAvailable) {
+  int samples = 0;
+  const std::string root = TestdataDir() + "/disaggregatedset/upstream";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    auto docs = api::LoadYamlDocuments(text.str());
+    ASSERT_TRUE(docs.ok()) << entry.path();
+    for (const auto& doc : *docs) {
+      if (doc.value.value("apiVersion", "") != "disaggregatedset.x-k8s.io/v1") continue;
+      SCOPED_TRACE(entry.path().string());
+      LwsWorld world(DsWorld(SampleCluster()));
+      ASSERT_TRUE(world.Start().ok());
+      Json ds = doc.value;
+      ds["metadata"]["namespace"] = "default";
+      auto created = world.Create(kDisaggregatedSets, ds);
+      ASSERT_TRUE(created.ok()) << created.status().ToString();
+      const std::string name = ds["metadata"]["name"];
+      EXPECT_TRUE(world.RunUntil([&] { return Available(world, name); }, 20min));
+      ++samples;
+    }
+  }
+  EXPECT_EQ(samples, 17);
 }
 
 TEST(DisaggregatedSetScenario, ExternalRoleFollowsItsScaler) {

@@ -165,16 +165,7 @@ class DsSweepRun {
     for (int i = 0; case_.crashes && i < 4; ++i) {
       world_.loop().After(std::chrono::seconds(rng_.UniformInt(1, 200)), [this] { Crash(); });
     }
-    if (case_.node_loss) {
-      std::string node = fmt::format("gpu-{}", rng_.UniformInt(0, 23));
-      auto down = std::chrono::seconds(rng_.UniformInt(1, 120));
-      world_.loop().After(down, [this, node] {
-        (void)cluster::SetNodeReady(world_.user(), node, false, world_.loop().Now());
-      });
-      world_.loop().After(down + 60s, [this, node] {
-        (void)cluster::SetNodeReady(world_.user(), node, true, world_.loop().Now());
-      });
-    }
+    if (case_.node_loss) sweep::LoseANode(world_, rng_, 24);
     sweep::InjectClientFaults(case_.client_faults, world_, Rng(seed_).Derive("client-fault-times"),
                               fault_end_);
   }
@@ -187,22 +178,9 @@ class DsSweepRun {
   }
 
   bool RunChecked(Duration bound) {
-    VirtualLoop& loop = world_.loop();
-    const Time deadline = std::max(loop.Now(), fault_end_) + bound;
-    Time next_probe = loop.Now();
-    while (loop.Now() < deadline) {
-      if (!loop.Step()) loop.RunFor(100ms);
-      if (loop.livelocked()) {
-        why_ = "livelock at " + FormatRfc3339(loop.Now());
-        return false;
-      }
-      checker_.Check();
-      if (loop.Now() >= next_probe) {
-        next_probe = loop.Now() + 1s;
-        if (loop.Now() >= fault_end_ && checker_.Converged(&why_)) return true;
-      }
-    }
-    return false;
+    return sweep::RunCheckedUntil(
+        world_, fault_end_, bound, 1s, [this] { checker_.Check(); },
+        [this](std::string* why) { return checker_.Converged(why); }, &why_);
   }
 
   std::uint64_t seed_;

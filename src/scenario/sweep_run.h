@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -195,6 +196,44 @@ inline RolloutLimits ScaledUpLimits(const SweepCase& c) {
   return limits;
 }
 
+// One of the world's `nodes` nodes ("gpu-<i>") NotReady for a minute, from a random moment within
+// the next two minutes.
+inline void LoseANode(LwsWorld& world, Rng& rng, int nodes) {
+  std::string node = fmt::format("gpu-{}", rng.UniformInt(0, nodes - 1));
+  auto down = std::chrono::seconds(rng.UniformInt(1, 120));
+  world.loop().After(down, [&world, node] {
+    (void)cluster::SetNodeReady(world.user(), node, false, world.loop().Now());
+  });
+  world.loop().After(down + 60s, [&world, node] {
+    (void)cluster::SetNodeReady(world.user(), node, true, world.loop().Now());
+  });
+}
+
+// Runs `world` task by task, calling `after_task` after each, until `converged` holds (asked every
+// `probe` of virtual time, and only once `fault_end` has passed) or `bound` after `fault_end`.
+// False with `why` set when it never converged or the loop livelocked.
+inline bool RunCheckedUntil(LwsWorld& world, Time fault_end, Duration bound, Duration probe,
+                            const std::function<void()>& after_task,
+                            const std::function<bool(std::string*)>& converged, std::string* why) {
+  VirtualLoop& loop = world.loop();
+  const Time deadline = std::max(loop.Now(), fault_end) + bound;
+  Time next_probe = loop.Now();
+  while (loop.Now() < deadline) {
+    if (!loop.Step()) loop.RunFor(100ms);
+    if (loop.livelocked()) {
+      *why = fmt::format("livelock: over {} tasks within one virtual second at {}",
+                         kInstantTaskLimit, FormatRfc3339(loop.Now()));
+      return false;
+    }
+    after_task();
+    if (loop.Now() >= next_probe) {
+      next_probe = loop.Now() + probe;
+      if (loop.Now() >= fault_end && converged(why)) return true;
+    }
+  }
+  return false;
+}
+
 template <class Checker>
 class SweepRun {
  public:
@@ -291,16 +330,7 @@ class SweepRun {
                             [this] { CrashSomePod(); });
       }
     }
-    if (case_.node_loss) {
-      std::string node = fmt::format("gpu-{}", rng_.UniformInt(0, 9));
-      auto down = std::chrono::seconds(rng_.UniformInt(1, 120));
-      world_.loop().After(down, [this, node] {
-        (void)cluster::SetNodeReady(world_.user(), node, false, world_.loop().Now());
-      });
-      world_.loop().After(down + 60s, [this, node] {
-        (void)cluster::SetNodeReady(world_.user(), node, true, world_.loop().Now());
-      });
-    }
+    if (case_.node_loss) LoseANode(world_, rng_, 10);
     InjectClientFaults(case_.client_faults, world_, Rng(seed_).Derive("client-fault-times"),
                        fault_end_);
   }
@@ -315,24 +345,13 @@ class SweepRun {
   // Runs task by task, checking after each, until converged (checked every 100 ms of virtual
   // time, and only once the fault window is over) or `bound` after the fault window.
   bool RunChecked(Duration bound) {
-    VirtualLoop& loop = world_.loop();
-    const Time deadline = std::max(loop.Now(), fault_end_) + bound;
-    Time next_probe = loop.Now();
-    while (loop.Now() < deadline) {
-      if (!loop.Step()) loop.RunFor(100ms);
-      if (loop.livelocked()) {
-        why_ = fmt::format("livelock: over {} tasks within one virtual second at {}",
-                           kInstantTaskLimit, FormatRfc3339(loop.Now()));
-        return false;
-      }
-      checker_.Check();
-      trace_.Update();
-      if (loop.Now() >= next_probe) {
-        next_probe = loop.Now() + 100ms;
-        if (loop.Now() >= fault_end_ && checker_.Converged(&why_)) return true;
-      }
-    }
-    return false;
+    return RunCheckedUntil(
+        world_, fault_end_, bound, 100ms,
+        [this] {
+          checker_.Check();
+          trace_.Update();
+        },
+        [this](std::string* why) { return checker_.Converged(why); }, &why_);
   }
 
   std::uint64_t seed_;

@@ -1,11 +1,9 @@
 #include "controllers/disaggregatedset/revision.h"
 
-#include <openssl/evp.h>
-
 #include "api/codec.h"
 #include "api/go_json.h"
+#include "api/pod_names.h"
 #include "api/protobuf/go_typed_json.h"
-#include "base/assert.h"
 
 namespace lws::disaggregatedset {
 namespace {
@@ -99,17 +97,7 @@ Result<std::string> RevisionBytes(const api::DisaggregatedSet& ds) {
 
 Result<std::string> ComputeRevision(const api::DisaggregatedSet& ds) {
   ASSIGN_OR_RETURN(std::string bytes, RevisionBytes(ds));
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  const int ok = EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  LWS_ASSERT(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (std::size_t i = 0; i < kRevisionLength / 2; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0xf];
-  }
-  return hex;
+  return api::Sha256Hex(bytes).substr(0, kRevisionLength);
 }
 
 }  // namespace lws::disaggregatedset
