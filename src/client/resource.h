@@ -45,6 +45,9 @@ inline const Resource kPodDisruptionBudgets{"policy", "v1", "poddisruptionbudget
 inline const Resource kDaemonSets{"apps", "v1", "daemonsets"};
 inline const Resource kJobs{"batch", "v1", "jobs"};
 inline const Resource kLeaderWorkerSets{"leaderworkerset.x-k8s.io", "v1", "leaderworkersets"};
+inline const Resource kDisaggregatedSets{"disaggregatedset.x-k8s.io", "v1", "disaggregatedsets"};
+inline const Resource kRoleScalers{"disaggregatedset.x-k8s.io", "v1",
+                                   "disaggregatedsetrolescalers"};
 // Volcano's PodGroups (a CRD: served only where Volcano, or a test, installed it).
 inline const Resource kPodGroups{"scheduling.volcano.sh", "v1beta1", "podgroups"};
 

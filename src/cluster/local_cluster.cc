@@ -23,6 +23,8 @@ const client::Resource* const kOwners[] = {&client::kStatefulSets,
                                            &client::kReplicaSets,
                                            &client::kDaemonSets,
                                            &client::kJobs,
+                                           &client::kDisaggregatedSets,
+                                           &client::kRoleScalers,
                                            &client::kNamespaces};
 
 bool MarkedForDeletion(const store::WatchEvent& event) {
@@ -142,7 +144,7 @@ Status LocalCluster::WatchForCollection() {
     auto sub = gc_client_.Watch(loop_, *resource, "",
                                 [this](const store::WatchEvent& e) { OnPossibleGarbage(e); });
     if (!sub.ok()) {
-      if (sub.status().code() == Code::kNotFound) continue;  // a CRD not installed (no LWS)
+      if (sub.status().code() == Code::kNotFound) continue;  // a CRD not installed
       return sub.status();
     }
     gc_watches_.push_back(std::move(*sub));

@@ -209,3 +209,62 @@ TEST(DisaggregatedSetScenario, SlicesComeAndGoWithoutARollout) {
 
 }  // namespace
 }  // namespace lws::scenario
+
+namespace lws::scenario {
+namespace {
+
+// A small set for the tests below: prefill and decode, 2 groups of one 1-GPU pod each.
+Json SmallSet() {
+  Json ds = Load(TestdataDir() + "/../examples/disaggregatedset/vllm-prefill-decode.yaml");
+  for (Json& role : ds["spec"]["roles"]) {
+    role["spec"]["leaderWorkerTemplate"]["size"] = 1;
+    role["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["resources"] = {
+        {"limits", {{"nvidia.com/gpu", "1"}}}};
+  }
+  return ds;
+}
+
+// Renaming a role is a new revision without the old role (sheet 4.6.6): the old role's groups
+// drain with the rest of the old revision and the new role comes up beside prefill.
+TEST(DisaggregatedSetScenario, RenamedRoleDrainsWithTheOldRevision) {
+  LwsWorld world(DsWorld(GpuCluster(8, 8)));
+  ASSERT_TRUE(world.Start().ok());
+  Json ds = SmallSet();
+  ASSERT_TRUE(world.Create(kDisaggregatedSets, ds).ok());
+  ASSERT_TRUE(world.RunUntil([&] { return Available(world, "vllm-pd"); }, 10min));
+  Json roles = ds["spec"]["roles"];
+  roles[1]["name"] = "generate";
+  ASSERT_TRUE(world.MergePatch(kDisaggregatedSets, "vllm-pd", {{"spec", {{"roles", roles}}}}).ok());
+  ASSERT_TRUE(world.RunUntil(
+      [&] {
+        std::map<std::string, int> replicas = RoleReplicas(world, "vllm-pd");
+        return Available(world, "vllm-pd") && replicas.count("decode") == 0 &&
+               replicas["generate"] == 2 && replicas["prefill"] == 2;
+      },
+      10min));
+  EXPECT_EQ(world.List(client::kLeaderWorkerSets, {{api::kDsNameLabel, "vllm-pd"}}).size(), 2u);
+}
+
+// The set owns its LeaderWorkerSets, Services and scalers: deleting it collects them all.
+TEST(DisaggregatedSetScenario, DeletingTheSetCollectsWhatItMade) {
+  LwsWorld world(DsWorld(GpuCluster(8, 8)));
+  ASSERT_TRUE(world.Start().ok());
+  Json ds = SmallSet();
+  ds["spec"]["roles"][0]["scaling"] = {{"mode", "External"}};
+  ASSERT_TRUE(world.Create(kDisaggregatedSets, ds).ok());
+  ASSERT_TRUE(world.RunUntil([&] { return Available(world, "vllm-pd"); }, 10min));
+  const api::StringMap owned = {{api::kDsNameLabel, "vllm-pd"}};
+  ASSERT_EQ(world.List(client::kServices, owned).size(), 2u);
+  ASSERT_EQ(world.List(kRoleScalers, owned).size(), 1u);
+  ASSERT_TRUE(world.Delete(kDisaggregatedSets, "vllm-pd").ok());
+  EXPECT_TRUE(world.RunUntil(
+      [&] {
+        return world.List(client::kLeaderWorkerSets, owned).empty() &&
+               world.List(client::kServices, owned).empty() &&
+               world.List(kRoleScalers, owned).empty() && world.Pods(owned).empty();
+      },
+      10min));
+}
+
+}  // namespace
+}  // namespace lws::scenario

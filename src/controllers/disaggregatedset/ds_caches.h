@@ -15,15 +15,14 @@
 #include "api/core.h"
 #include "api/disaggregatedset_types.h"
 #include "client/client.h"
+#include "client/resource.h"
 #include "runtime/start_gate.h"
 #include "runtime/typed_informer.h"
 
 namespace lws::disaggregatedset {
 
-inline const client::Resource kDisaggregatedSets{"disaggregatedset.x-k8s.io", "v1",
-                                                 "disaggregatedsets"};
-inline const client::Resource kRoleScalers{"disaggregatedset.x-k8s.io", "v1",
-                                           "disaggregatedsetrolescalers"};
+using client::kDisaggregatedSets;
+using client::kRoleScalers;
 inline const std::string kByDsName = "ds-name";
 
 struct DsCaches {
