@@ -15,17 +15,16 @@ DsAdmission AdmitDisaggregatedSet(const Json& object) {
   result.unknown_fields = schema.Prune(&result.object);
   schema.ApplyDefaults(&result.object);
 
-  // The server's checks come first and a webhook never sees an object that fails them.
-  result.errors = schema.Validate(result.object);
   DisaggregatedSet ds;
   ErrorList decode_errors = DecodeInto(result.object, &ds);
-  if (!result.errors.empty()) return result;
   if (!decode_errors.empty()) {
-    result.errors = decode_errors;
+    // A value of the wrong type never reaches a webhook: the schema words it, when it sees it.
+    ErrorList schema_errors = schema.Validate(result.object);
+    result.errors = schema_errors.empty() ? decode_errors : schema_errors;
     return result;
   }
-  result.errors =
-      ValidateObjectMeta(ds.metadata, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
+  // The server's checks come first and a webhook never sees an object that fails them.
+  result.errors = ValidateCustomResource(result.object, ds.metadata, schema);
   if (!result.errors.empty()) return result;
 
   DsValidation webhook = ValidateDisaggregatedSet(ds);

@@ -16,16 +16,6 @@ bool DecodeTyped(const Json& object, LeaderWorkerSet* out, ErrorList* errors) {
   return decode_errors.empty();
 }
 
-// What the API server checks itself before any validating webhook: generic object metadata (a
-// custom resource's name is a DNS-1123 subdomain) and the CRD schema.
-ErrorList ServerValidation(const Json& object, const LeaderWorkerSet& typed) {
-  ErrorList errors =
-      ValidateObjectMeta(typed.metadata, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
-  ErrorList schema_errors = LwsStructuralSchema().Validate(object);
-  errors.insert(errors.end(), schema_errors.begin(), schema_errors.end());
-  return errors;
-}
-
 }  // namespace
 
 LwsAdmission AdmitLeaderWorkerSet(const Json& object, const Json* old_object) {
@@ -47,7 +37,7 @@ LwsAdmission AdmitLeaderWorkerSet(const Json& object, const Json* old_object) {
   DefaultLeaderWorkerSet(&lws);  // The mutating webhook.
   result.object = Encode(lws);
 
-  result.errors = ServerValidation(result.object, lws);
+  result.errors = ValidateCustomResource(result.object, lws.metadata, schema);
   if (!result.errors.empty()) return result;  // The validating webhook is not consulted.
 
   if (old_object != nullptr) {

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "api/name_validation.h"
+#include "api/schema.h"
 
 namespace lws::api {
 
@@ -117,6 +118,13 @@ ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldP
     errs.push_back(std::move(too_long));
   }
   return errs;
+}
+
+ErrorList ValidateCustomResource(const Json& object, const ObjectMeta& meta,
+                                 const StructuralSchema& schema) {
+  ErrorList errors = ValidateObjectMeta(meta, NameRule::kDNS1123Subdomain, FieldPath("metadata"));
+  schema.Validate(object, &errors);
+  return errors;
 }
 
 }  // namespace lws::api

@@ -29,4 +29,12 @@ enum class MetaScope { kNamespaced, kCluster };
 ErrorList ValidateObjectMeta(const ObjectMeta& meta, NameRule rule, const FieldPath& path,
                              MetaScope scope = MetaScope::kNamespaced);
 
+class StructuralSchema;
+
+// What kube-apiserver checks of a namespaced custom resource itself, before any validating
+// webhook: its metadata (the name a DNS-1123 subdomain), then `schema` with its CEL rules, which
+// the metadata's errors hold back as the schema's own blocking errors do.
+ErrorList ValidateCustomResource(const Json& object, const ObjectMeta& meta,
+                                 const StructuralSchema& schema);
+
 }  // namespace lws::api

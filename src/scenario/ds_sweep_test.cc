@@ -192,19 +192,9 @@ class DsSweepRun {
   std::string why_;
 };
 
-std::vector<std::uint64_t> DsSeeds() {
-  if (std::getenv("LWS_SWEEP_SEEDS") != nullptr) return sweep::Seeds();
-  std::uint64_t first = 1, count = 12;
-  if (const char* f = std::getenv("LWS_SWEEP_FIRST")) first = std::stoull(f);
-  if (const char* n = std::getenv("LWS_DS_SWEEP_COUNT")) count = std::stoull(n);
-  std::vector<std::uint64_t> seeds;
-  for (std::uint64_t s = first; s < first + count; ++s) seeds.push_back(s);
-  return seeds;
-}
-
 TEST(DisaggregatedSetSweep, RandomTopologiesKeepTheInvariantsAndConverge) {
   int runs = 0, faulted = 0;
-  for (std::uint64_t seed : DsSeeds()) {
+  for (std::uint64_t seed : sweep::Seeds("LWS_DS_SWEEP_COUNT", 12)) {
     DsCase c = Draw(Rng(seed).Derive("disaggregatedset"));
     DsSweepRun run(seed, c);
     const std::string failure = run.Run();

@@ -371,16 +371,19 @@ inline bool DefaultSeeds() {
          std::getenv("LWS_SWEEP_COUNT") == nullptr;
 }
 
-inline std::vector<std::uint64_t> Seeds() {
+// LWS_SWEEP_SEEDS, else `default_count` seeds (or the number in `count_variable`) from
+// LWS_SWEEP_FIRST (default 1).
+inline std::vector<std::uint64_t> Seeds(const char* count_variable = "LWS_SWEEP_COUNT",
+                                        std::uint64_t default_count = 24) {
   std::vector<std::uint64_t> seeds;
   if (const char* list = std::getenv("LWS_SWEEP_SEEDS")) {
     std::stringstream in(list);
     for (std::string item; std::getline(in, item, ',');) seeds.push_back(std::stoull(item));
     return seeds;
   }
-  std::uint64_t first = 1, count = 24;
+  std::uint64_t first = 1, count = default_count;
   if (const char* f = std::getenv("LWS_SWEEP_FIRST")) first = std::stoull(f);
-  if (const char* n = std::getenv("LWS_SWEEP_COUNT")) count = std::stoull(n);
+  if (const char* n = std::getenv(count_variable)) count = std::stoull(n);
   for (std::uint64_t s = first; s < first + count; ++s) seeds.push_back(s);
   return seeds;
 }

@@ -31,11 +31,9 @@ api::OwnerReference ControllerRef(const api::DisaggregatedSet& ds) {
   return ref;
 }
 
-bool ControlledBy(const std::vector<api::OwnerReference>& refs, const api::DisaggregatedSet& ds) {
-  for (const api::OwnerReference& ref : refs) {
-    if (ref.IsController()) return ref.uid == ds.metadata.uid;
-  }
-  return false;
+bool ControlledBy(const api::ObjectMeta& meta, const api::DisaggregatedSet& ds) {
+  const api::OwnerReference* controller = meta.ControllerRef();
+  return controller != nullptr && controller->uid == ds.metadata.uid;
 }
 
 api::LeaderWorkerSet ChildLws(const api::DisaggregatedSet& ds,

@@ -25,7 +25,7 @@ api::LeaderWorkerSet ChildLws(const api::DisaggregatedSet& ds,
 // The controller reference every child carries.
 api::OwnerReference ControllerRef(const api::DisaggregatedSet& ds);
 
-// True iff `refs` has a controller reference to `ds` (by uid).
-bool ControlledBy(const std::vector<api::OwnerReference>& refs, const api::DisaggregatedSet& ds);
+// True iff `meta`'s controller reference is `ds` (by uid).
+bool ControlledBy(const api::ObjectMeta& meta, const api::DisaggregatedSet& ds);
 
 }  // namespace lws::disaggregatedset

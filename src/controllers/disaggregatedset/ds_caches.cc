@@ -5,11 +5,14 @@
 namespace lws::disaggregatedset {
 namespace {
 
+// The index value of set `name` in `ns`.
+std::string SetKey(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+
 template <class T>
 std::vector<std::string> ByDsName(const T& object) {
   const std::string& name = object.metadata.Label(api::kDsNameLabel);
   if (name.empty()) return {};
-  return {object.metadata.namespace_ + "/" + name};
+  return {SetKey(object.metadata.namespace_, name)};
 }
 
 }  // namespace
@@ -43,17 +46,17 @@ void DsCaches::Stop() {
 
 std::vector<const api::LeaderWorkerSet*> DsCaches::Lws(const std::string& ns,
                                                        const std::string& name) const {
-  return lws.ByIndex(kByDsName, ns + "/" + name);
+  return lws.ByIndex(kByDsName, SetKey(ns, name));
 }
 
 std::vector<const api::DisaggregatedSetRoleScaler*> DsCaches::Scalers(
     const std::string& ns, const std::string& name) const {
-  return scalers.ByIndex(kByDsName, ns + "/" + name);
+  return scalers.ByIndex(kByDsName, SetKey(ns, name));
 }
 
 std::vector<const api::Service*> DsCaches::Services(const std::string& ns,
                                                     const std::string& name) const {
-  return services.ByIndex(kByDsName, ns + "/" + name);
+  return services.ByIndex(kByDsName, SetKey(ns, name));
 }
 
 }  // namespace lws::disaggregatedset

@@ -1,9 +1,10 @@
 // The DisaggregatedSet reconciler (ds_controller.h): reads and the order of the steps.
 #include "controllers/disaggregatedset/ds_controller.h"
 
-#include <charconv>
+#include <limits>
 
 #include "api/codec.h"
+#include "api/intstr.h"
 #include "base/log.h"
 #include "client/resource.h"
 #include "controllers/disaggregatedset/child_lws.h"
@@ -19,13 +20,21 @@ constexpr Duration kRequeueSoon = std::chrono::seconds(1);  // upstream's Requeu
 
 // upstream GetInitialReplicas: ParseInt(value, 10, 32); missing, empty or unparsable is unset.
 std::optional<int> InitialReplicas(const api::ObjectMeta& meta) {
-  const std::string& text = api::ValueOf(meta.annotations, api::kDsInitialReplicasAnnotation);
-  if (text.empty()) return std::nullopt;
-  int value = 0;
-  const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
-  auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
+  Result<std::int64_t> value =
+      api::GoAtoi(api::ValueOf(meta.annotations, api::kDsInitialReplicasAnnotation));
+  if (!value.ok() || *value < std::numeric_limits<std::int32_t>::min() ||
+      *value > std::numeric_limits<std::int32_t>::max()) {
+    return std::nullopt;
+  }
+  return static_cast<int>(*value);
+}
+
+std::vector<OwnedLws> OfSlice(const std::vector<OwnedLws>& owned, int slice) {
+  std::vector<OwnedLws> out;
+  for (const OwnedLws& l : owned) {
+    if (l.slice == slice) out.push_back(l);
+  }
+  return out;
 }
 
 OwnedLws Observe(const api::LeaderWorkerSet& lws) {
@@ -79,7 +88,7 @@ void DsController::Register() {
 std::vector<OwnedLws> DsController::Owned(const api::DisaggregatedSet& ds) const {
   std::vector<OwnedLws> owned;
   for (const api::LeaderWorkerSet* lws : caches_->Lws(ds.metadata.namespace_, ds.metadata.name)) {
-    if (ControlledBy(lws->metadata.owner_references, ds)) owned.push_back(Observe(*lws));
+    if (ControlledBy(lws->metadata, ds)) owned.push_back(Observe(*lws));
   }
   return owned;
 }
@@ -93,18 +102,20 @@ runtime::ReconcileResult DsController::Reconcile(const runtime::Key& key) {
   Result<std::string> revision = ComputeRevision(ds);
   if (!revision.ok()) return runtime::ReconcileResult::Error(revision.status());
 
-  std::vector<OwnedLws> owned = Owned(ds);
-  if (Status s = DeleteRemovedSlices(ds, owned); !s.ok()) return runtime::ReconcileResult::Error(s);
+  // Read once: the caches change only between reconciles (their events are loop tasks, as this
+  // reconcile is), so what this reconcile writes is seen by the next one, as upstream's is.
+  const std::vector<OwnedLws> owned = Owned(ds);
+  const std::vector<OwnedService> services = Services(ds);
+  if (Status s = DeleteRemovedSlices(ds, owned, services); !s.ok()) {
+    return runtime::ReconcileResult::Error(s);
+  }
   Result<ScalersByRole> scalers = ReconcileScalers(ds, owned);
   if (!scalers.ok()) return runtime::ReconcileResult::Error(scalers.status());
 
   Status failed = Status::Ok();
   bool requeue = false;
   for (int slice = 0; slice < ds.Slices(); ++slice) {
-    SliceInput in{&ds, *revision, slice, {}, &*scalers};
-    for (const OwnedLws& l : owned) {
-      if (l.slice == slice) in.lws.push_back(l);
-    }
+    SliceInput in{&ds, *revision, slice, OfSlice(owned, slice), &*scalers};
     SlicePlan plan = PlanSlice(in);
     if (!plan.log.empty()) {
       Logger("disaggregatedset")
@@ -112,12 +123,11 @@ runtime::ReconcileResult DsController::Reconcile(const runtime::Key& key) {
     }
     requeue = requeue || plan.requeue_soon;
     Status s = Perform(ds, *revision, slice, plan);
-    if (s.ok()) s = ReconcileServices(ds, *revision, slice);
+    if (s.ok()) s = ReconcileServices(ds, *revision, slice, in.lws, services);
     if (!s.ok() && failed.ok()) {
       failed = Status(s.code(), "slice " + std::to_string(slice) + ": " + s.message());
     }
   }
-  owned = Owned(ds);
   if (Status s = UpdateScalerStatus(ds, *scalers, owned); !s.ok() && failed.ok()) failed = s;
   if (Status s = UpdateStatus(ds, *revision, owned, *scalers); !s.ok()) {
     return runtime::ReconcileResult::Error(
@@ -129,18 +139,17 @@ runtime::ReconcileResult DsController::Reconcile(const runtime::Key& key) {
 }
 
 Status DsController::DeleteRemovedSlices(const api::DisaggregatedSet& ds,
-                                         const std::vector<OwnedLws>& owned) {
+                                         const std::vector<OwnedLws>& owned,
+                                         const std::vector<OwnedService>& services) {
   for (const OwnedLws& l : owned) {
     // Objects made before slices (no label) are slice 0 and never removed here.
     if (!l.slice_labelled || l.slice < ds.Slices()) continue;
-    RETURN_IF_ERROR(DeleteLws(ds, l.name));
+    RETURN_IF_ERROR(Delete(client::kLeaderWorkerSets, ds, l.name));
     Record(ds, "Normal", "LWSDeleted", "Delete",
            "Deleted LWS " + l.name + " for removed slice " + std::to_string(l.slice));
   }
-  for (const OwnedService& service : Services(ds)) {
-    if (service.slice < ds.Slices()) continue;
-    auto deleted = client_->Delete(client::kServices, ds.metadata.namespace_, service.name);
-    if (!deleted.ok() && deleted.status().code() != Code::kNotFound) return deleted.status();
+  for (const OwnedService& service : services) {
+    if (service.slice >= ds.Slices()) RETURN_IF_ERROR(Delete(client::kServices, ds, service.name));
   }
   return Status::Ok();
 }
@@ -155,12 +164,9 @@ std::vector<OwnedService> DsController::Services(const api::DisaggregatedSet& ds
 }
 
 Status DsController::ReconcileServices(const api::DisaggregatedSet& ds, const std::string& revision,
-                                       int slice) {
-  std::vector<OwnedLws> slice_lws;
-  for (const OwnedLws& l : Owned(ds)) {
-    if (l.slice == slice) slice_lws.push_back(l);
-  }
-  ServicePlan plan = PlanServices(ds, slice, revision, slice_lws, Services(ds));
+                                       int slice, const std::vector<OwnedLws>& slice_lws,
+                                       const std::vector<OwnedService>& services) {
+  ServicePlan plan = PlanServices(ds, slice, revision, slice_lws, services);
   for (const api::Service& service : plan.create) {
     auto created = client_->Create(client::kServices, api::Encode(service));
     if (!created.ok() && created.status().code() != Code::kAlreadyExists) {
@@ -169,10 +175,8 @@ Status DsController::ReconcileServices(const api::DisaggregatedSet& ds, const st
     }
   }
   for (const std::string& name : plan.delete_names) {
-    auto deleted = client_->Delete(client::kServices, ds.metadata.namespace_, name);
-    if (!deleted.ok() && deleted.status().code() != Code::kNotFound) {
-      return Status(deleted.status().code(),
-                    "failed to reconcile services: " + deleted.status().message());
+    if (Status deleted = Delete(client::kServices, ds, name); !deleted.ok()) {
+      return Status(deleted.code(), "failed to reconcile services: " + deleted.message());
     }
   }
   return Status::Ok();

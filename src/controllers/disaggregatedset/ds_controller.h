@@ -53,11 +53,14 @@ class DsController {
   runtime::ReconcileResult Reconcile(const runtime::Key& key);
   // The set's LeaderWorkerSets (controlled by it, by uid) as the planner reads them.
   std::vector<OwnedLws> Owned(const api::DisaggregatedSet& ds) const;
-  Status DeleteRemovedSlices(const api::DisaggregatedSet& ds, const std::vector<OwnedLws>& owned);
+  Status DeleteRemovedSlices(const api::DisaggregatedSet& ds, const std::vector<OwnedLws>& owned,
+                             const std::vector<OwnedService>& services);
   Result<ScalersByRole> ReconcileScalers(const api::DisaggregatedSet& ds,
                                          const std::vector<OwnedLws>& owned);
   // The slice's headless Services (services.h), after its writes.
-  Status ReconcileServices(const api::DisaggregatedSet& ds, const std::string& revision, int slice);
+  Status ReconcileServices(const api::DisaggregatedSet& ds, const std::string& revision, int slice,
+                           const std::vector<OwnedLws>& slice_lws,
+                           const std::vector<OwnedService>& services);
   std::vector<OwnedService> Services(const api::DisaggregatedSet& ds) const;
   Status UpdateScalerStatus(const api::DisaggregatedSet& ds, const ScalersByRole& scalers,
                             const std::vector<OwnedLws>& owned);
@@ -67,7 +70,9 @@ class DsController {
   Status CreateLws(const api::DisaggregatedSet& ds, const std::string& revision, int slice,
                    const SliceAction& action);
   Status ScaleLws(const api::DisaggregatedSet& ds, const std::string& name, int replicas);
-  Status DeleteLws(const api::DisaggregatedSet& ds, const std::string& name);
+  // Deletes `name` of `resource` in the set's namespace; one already gone is not an error.
+  Status Delete(const client::Resource& resource, const api::DisaggregatedSet& ds,
+                const std::string& name);
   Status UpdateStatus(const api::DisaggregatedSet& ds, const std::string& revision,
                       const std::vector<OwnedLws>& owned, const ScalersByRole& scalers);
   void Record(const api::DisaggregatedSet& ds, const std::string& type, const std::string& reason,

@@ -27,7 +27,7 @@ Status DsController::Perform(const api::DisaggregatedSet& ds, const std::string&
   for (const SliceAction& a : plan.actions) {
     switch (a.kind) {
       case Kind::kDelete:
-        RETURN_IF_ERROR(DeleteLws(ds, a.lws));
+        RETURN_IF_ERROR(Delete(client::kLeaderWorkerSets, ds, a.lws));
         break;
       case Kind::kAnnotateInitial: {
         api::Json patch = {
@@ -71,7 +71,7 @@ Status DsController::CreateLws(const api::DisaggregatedSet& ds, const std::strin
   }
   // A stale cache's second create, or a name someone else took.
   const api::LeaderWorkerSet* existing = caches_->lws.Get(ds.metadata.namespace_, action.lws);
-  if (existing != nullptr && !ControlledBy(existing->metadata.owner_references, ds)) {
+  if (existing != nullptr && !ControlledBy(existing->metadata, ds)) {
     return Status(Code::kAlreadyExists,
                   fmt::format("LeaderWorkerSet {} exists but is not controlled by "
                               "DisaggregatedSet {}; refusing to adopt it",
@@ -83,7 +83,7 @@ Status DsController::CreateLws(const api::DisaggregatedSet& ds, const std::strin
 Status DsController::ScaleLws(const api::DisaggregatedSet& ds, const std::string& name,
                               int replicas) {
   const api::LeaderWorkerSet* existing = caches_->lws.Get(ds.metadata.namespace_, name);
-  if (existing != nullptr && !ControlledBy(existing->metadata.owner_references, ds)) {
+  if (existing != nullptr && !ControlledBy(existing->metadata, ds)) {
     return Status(Code::kConflict, fmt::format("LeaderWorkerSet {} exists but is not controlled by "
                                                "DisaggregatedSet {}; refusing to scale it",
                                                name, ds.metadata.name));
@@ -98,8 +98,9 @@ Status DsController::ScaleLws(const api::DisaggregatedSet& ds, const std::string
   return Status::Ok();
 }
 
-Status DsController::DeleteLws(const api::DisaggregatedSet& ds, const std::string& name) {
-  auto deleted = client_->Delete(client::kLeaderWorkerSets, ds.metadata.namespace_, name);
+Status DsController::Delete(const client::Resource& resource, const api::DisaggregatedSet& ds,
+                            const std::string& name) {
+  auto deleted = client_->Delete(resource, ds.metadata.namespace_, name);
   if (!deleted.ok() && !Is(deleted.status(), Code::kNotFound)) return deleted.status();
   return Status::Ok();
 }
@@ -110,7 +111,7 @@ Result<ScalersByRole> DsController::ReconcileScalers(const api::DisaggregatedSet
   ScalersByRole by_role;
   std::vector<OwnedScaler> controlled;
   for (const auto* scaler : caches_->Scalers(ns, ds.metadata.name)) {
-    if (!ControlledBy(scaler->metadata.owner_references, ds)) continue;
+    if (!ControlledBy(scaler->metadata, ds)) continue;
     OwnedScaler o{scaler->metadata.name, scaler->metadata.Label(api::kDsRoleLabel),
                   scaler->spec.replicas, scaler->metadata.generation};
     controlled.push_back(o);
@@ -118,10 +119,8 @@ Result<ScalersByRole> DsController::ReconcileScalers(const api::DisaggregatedSet
   }
   ScalerPlan plan = PlanScalers(ds, controlled, owned);
   for (const std::string& name : plan.delete_names) {
-    auto deleted = client_->Delete(kRoleScalers, ns, name);
-    if (!deleted.ok() && !Is(deleted.status(), Code::kNotFound)) {
-      return Status(deleted.status().code(),
-                    "failed to reconcile scalers: " + deleted.status().message());
+    if (Status deleted = Delete(kRoleScalers, ds, name); !deleted.ok()) {
+      return Status(deleted.code(), "failed to reconcile scalers: " + deleted.message());
     }
     for (auto it = by_role.begin(); it != by_role.end(); ++it) {
       if (it->second.name != name) continue;
