@@ -4,11 +4,13 @@
 // release with an error becomes a 500 instead of the handler's answer.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
 #include <thread>
-#include <vector>
 
 #include "base/deferred_ack.h"
 #include "transport/http_server.h"
@@ -19,8 +21,9 @@ namespace {
 
 using namespace testing;  // NOLINT: the transport tests' client and waits
 
-// /hold answers 201 but defers its acknowledgement until the test releases it; anything else
-// answers 200 at once.
+// /hold/NAME answers 201 but defers its acknowledgement until the test releases NAME; anything
+// else answers 200 at once. Releases are keyed by name: two connections' requests reach the
+// handler thread in either order.
 class DeferredAckServer {
  public:
   DeferredAckServer() {
@@ -36,11 +39,11 @@ class DeferredAckServer {
     std::lock_guard lock(mu_);
     return held_.size();
   }
-  void Release(std::size_t i, Status status) {
+  void Release(const std::string& name, Status status) {
     DeferredAck::Release release;
     {
       std::lock_guard lock(mu_);
-      release = held_.at(i);
+      release = held_.at(name);
     }
     release(std::move(status));
   }
@@ -49,11 +52,12 @@ class DeferredAckServer {
   HttpResponse Handle(const HttpRequest& request) {
     HttpResponse response;
     response.status = 200;
-    if (request.target == "/hold") {
+    if (request.target.starts_with(kHold)) {
       response.status = 201;
-      EXPECT_TRUE(DeferredAck::Defer([this](DeferredAck::Release release) {
+      std::string name = request.target.substr(kHold.size());
+      EXPECT_TRUE(DeferredAck::Defer([this, name](DeferredAck::Release release) {
         std::lock_guard lock(mu_);
-        held_.push_back(std::move(release));
+        held_.emplace(name, std::move(release));
       })) << "the server opens a DeferredAck around every handler call";
     }
     response.body = request.method + " " + request.target;
@@ -61,7 +65,8 @@ class DeferredAckServer {
   }
 
   std::mutex mu_;
-  std::vector<DeferredAck::Release> held_;
+  static constexpr std::string_view kHold = "/hold/";
+  std::map<std::string, DeferredAck::Release> held_;
   std::unique_ptr<HttpServer> server_;
 };
 
@@ -72,8 +77,8 @@ TEST(HttpDeferredAck, AHeldWriteDoesNotHoldItsThreadAndIsAnsweredOnRelease) {
   std::thread holders([&] {
     Client a(server.port());
     Client b(server.port());
-    http::write(a.socket(), Client::Request(http::verb::post, "/hold", "x"));
-    http::write(b.socket(), Client::Request(http::verb::post, "/hold", "y"));
+    http::write(a.socket(), Client::Request(http::verb::post, "/hold/a", "x"));
+    http::write(b.socket(), Client::Request(http::verb::post, "/hold/b", "y"));
     first = a.Read();
     second = b.Read();
   });
@@ -82,11 +87,11 @@ TEST(HttpDeferredAck, AHeldWriteDoesNotHoldItsThreadAndIsAnsweredOnRelease) {
   Client other(server.port());
   Response quick = other.Send(Client::Request(http::verb::post, "/quick", "z"));
   EXPECT_EQ(quick.result_int(), 200) << "one writer thread, two answers held, and still served";
-  server.Release(0, Status::Ok());
-  server.Release(1, Status::Internal("fsync: Input/output error"));
+  server.Release("a", Status::Ok());
+  server.Release("b", Status::Internal("fsync: Input/output error"));
   holders.join();
   EXPECT_EQ(first.result_int(), 201);
-  EXPECT_EQ(first.body(), "POST /hold");
+  EXPECT_EQ(first.body(), "POST /hold/a");
   EXPECT_EQ(second.result_int(), 500);
   EXPECT_NE(second.body().find("fsync: Input/output error"), std::string::npos) << second.body();
 }
@@ -97,10 +102,10 @@ TEST(HttpDeferredAck, AnAnswerReleasedAfterTheServerStoppedIsDropped) {
   Watchdog watchdog;
   DeferredAckServer server;
   Client client(server.port());
-  http::write(client.socket(), Client::Request(http::verb::post, "/hold", "x"));
+  http::write(client.socket(), Client::Request(http::verb::post, "/hold/a", "x"));
   ASSERT_TRUE(Eventually([&] { return server.held() == 1; }));
   server.Stop();
-  server.Release(0, Status::Ok());
+  server.Release("a", Status::Ok());
   EXPECT_TRUE(client.ServerClosed());
 }
 
