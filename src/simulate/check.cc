@@ -2,17 +2,15 @@
 // only wait forever, once running is reported at once, with the file and the object.
 #include <fmt/format.h>
 
+#include "api/codec.h"
+#include "api/disaggregatedset_admission.h"
+#include "api/disaggregatedset_types.h"
 #include "api/lws_admission.h"
 #include "api/pod_requests.h"
-#include "apiserver/patch.h"
 #include "simulate/run.h"
 
 namespace lws::simulate {
 namespace {
-
-std::string NameOf(const Json& object) {
-  return api::StringMember(api::ChildOrNull(object, "metadata"), "name");
-}
 
 // Why no pool's node can hold a pod with `spec` ("" when one can): the first resource the
 // largest offer of which is still too small.
@@ -38,34 +36,59 @@ std::string WhyNoNodeFits(const api::PodSpec& spec, const cluster::ClusterSpec& 
   return why;
 }
 
+// Each pod of the template must fit a node of some pool.
+void CheckPods(const api::LeaderWorkerTemplate& tmpl, const std::string& where,
+               const cluster::ClusterSpec& cluster, std::vector<std::string>* problems) {
+  const api::PodSpec& leader =
+      tmpl.leader_template ? tmpl.leader_template->spec : tmpl.worker_template.spec;
+  for (auto [role, spec] :
+       {std::pair{"leader", &leader}, std::pair{"worker", &tmpl.worker_template.spec}}) {
+    std::string why = WhyNoNodeFits(*spec, cluster);
+    if (!why.empty()) {
+      problems->push_back(fmt::format("{}: a {} pod fits no node of the cluster: it asks for {}",
+                                      where, role, why));
+    }
+  }
+}
+
+// An LWS or DisaggregatedSet as a strategy's run creates it: admitted as the API server would,
+// and its pods each fit some node.
+void CheckWorkload(const Json& workload, const Strategy& strategy, const std::string& file,
+                   const cluster::ClusterSpec& cluster, std::vector<std::string>* problems) {
+  const std::string where =
+      fmt::format("{}: {} {} (strategy {})", file, api::StringMember(workload, "kind"),
+                  NameOf(workload), strategy.name);
+  Result<Json> patched = WithStrategy(workload, strategy);
+  if (!patched.ok()) {
+    problems->push_back(where + ": " + patched.status().message());
+    return;
+  }
+  if (IsLws(workload)) {
+    api::LwsAdmission admitted = api::AdmitLeaderWorkerSet(*patched);
+    for (const api::FieldError& e : admitted.errors) problems->push_back(where + ": " + e.Error());
+    if (!admitted.errors.empty()) return;
+    Result<api::LeaderWorkerSet> decoded = api::Decode<api::LeaderWorkerSet>(admitted.object);
+    if (decoded.ok()) CheckPods(decoded->spec.leader_worker_template, where, cluster, problems);
+    return;
+  }
+  api::DsAdmission admitted = api::AdmitDisaggregatedSet(*patched);
+  for (const api::FieldError& e : admitted.errors) problems->push_back(where + ": " + e.Error());
+  if (!admitted.errors.empty()) return;
+  Result<api::DisaggregatedSet> decoded = api::Decode<api::DisaggregatedSet>(admitted.object);
+  if (!decoded.ok()) return;
+  for (const api::DisaggregatedRoleSpec& role : decoded->spec.roles) {
+    CheckPods(role.spec.leader_worker_template, where + " role " + role.name, cluster, problems);
+  }
+}
+
 }  // namespace
 
 Status CheckScenario(const Scenario& scenario, const std::string& file) {
   std::vector<std::string> problems;
   for (const Strategy& strategy : scenario.strategies) {
-    for (const Json* lws : scenario.Leaderworkersets()) {
-      const std::string where =
-          fmt::format("{}: LeaderWorkerSet {} (strategy {})", file, NameOf(*lws), strategy.name);
-      Result<Json> patched = apiserver::ApplyMergePatch(*lws, strategy.lws_patch);
-      if (!patched.ok()) {
-        problems.push_back(where + ": " + patched.status().message());
-        continue;
-      }
-      api::LwsAdmission admitted = api::AdmitLeaderWorkerSet(*patched);
-      for (const api::FieldError& e : admitted.errors) problems.push_back(where + ": " + e.Error());
-      if (!admitted.errors.empty()) continue;
-      Result<api::LeaderWorkerSet> decoded = api::Decode<api::LeaderWorkerSet>(admitted.object);
-      if (!decoded.ok()) continue;
-      const auto& tmpl = decoded->spec.leader_worker_template;
-      const api::PodSpec& leader =
-          tmpl.leader_template ? tmpl.leader_template->spec : tmpl.worker_template.spec;
-      for (auto [role, spec] :
-           {std::pair{"leader", &leader}, std::pair{"worker", &tmpl.worker_template.spec}}) {
-        std::string why = WhyNoNodeFits(*spec, scenario.cluster);
-        if (!why.empty()) {
-          problems.push_back(fmt::format("{}: a {} pod fits no node of the cluster: it asks for {}",
-                                         where, role, why));
-        }
+    for (const Json& workload : scenario.WorkloadsOf(strategy)) {
+      if (IsLws(workload) || IsDisaggregatedSet(workload)) {
+        CheckWorkload(workload, strategy, file, scenario.cluster, &problems);
       }
     }
   }

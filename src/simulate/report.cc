@@ -8,16 +8,15 @@
 #include <functional>
 #include <map>
 
+#include "simulate/report_numbers.h"
+#include "simulate/role_report.h"
+
 namespace lws::simulate {
 namespace {
 
 using api::Json;
 
 constexpr const char* kKind = "SimulationReport";
-
-double Round(double value, double unit) { return std::round(value / unit) * unit; }
-double Ms(double seconds) { return Round(seconds, 0.001); }
-double Micro(double hours) { return Round(hours, 1e-6); }
 
 Json StallJson(const Stall& s) {
   Json reasons = Json::array();
@@ -83,6 +82,7 @@ Json RunJson(const RunResult& r) {
     for (const DrainResult& d : r.drains) drains.push_back(DrainJson(d));
     run["drains"] = std::move(drains);
   }
+  if (!r.roles.empty()) AddRoles(r, &run);
   return run;
 }
 
@@ -120,19 +120,8 @@ RunResult RunFromJson(const Json& j) {
     m.stalls.push_back(std::move(stall));
   }
   for (const Json& d : j.value("drains", Json::array())) r.drains.push_back(DrainFromJson(d));
+  RolesFromJson(j, &r);
   return r;
-}
-
-// p50, p95 and worst of `values`, where `worse(a, b)` says a is worse than b.
-Json Spread(std::vector<double> values, const std::function<bool(double, double)>& worse) {
-  if (values.empty()) return Json();
-  std::sort(values.begin(), values.end(),
-            [&](double a, double b) { return worse(b, a); });  // best first
-  auto rank = [&](double q) {
-    std::size_t k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-    return values[std::min(values.size(), std::max<std::size_t>(k, 1)) - 1];
-  };
-  return {{"p50", rank(0.5)}, {"p95", rank(0.95)}, {"worst", values.back()}};
 }
 
 // Per drain of the timeline (the k-th of every run): how many runs saw it done, how long it
@@ -185,7 +174,7 @@ Json Summary(const StrategyResults& s) {
     stalled += !r.metrics.stalls.empty();
   }
   const double n = static_cast<double>(std::max<std::size_t>(1, s.runs.size()));
-  return {
+  Json summary = {
       {"runs", s.runs.size()},
       {"completed", completed},
       {"completionRate", Round(completed / n, 1e-4)},
@@ -225,6 +214,8 @@ Json Summary(const StrategyResults& s) {
       {"preemptions",
        Spread(collect([](const RunResult& r) { return double(r.metrics.preemptions); }), bigger)},
       {"drains", DrainSummaries(s)}};
+  AddRoleSummaries(s.runs, &summary);
+  return summary;
 }
 
 }  // namespace
@@ -338,12 +329,14 @@ std::string ReportTable(const Report& report) {
   const Json json = ReportJson(report);
   const bool recreations = AnyRun(json, "recreations");
   const bool preemptions = AnyRun(json, "preemptions");
+  const bool service = AnyService(json);
   std::string out =
       fmt::format("{:<18} {:>9} {:>22} {:>9} {:>11} {:>12} {:>8} {:>11} {:>14} {:>6} {:>6}",
                   "STRATEGY", "COMPLETED", "DURATION p50/p95/worst", "MIN READY", "BELOW FLOOR",
                   "GROUP-H LOST", "PEAK ACC", "SURGE ACC-H", "STRANDED ACC-H", "NODES+", "STALLS");
   if (recreations) out += fmt::format(" {:>9}", "RECREATED");
-  out += preemptions ? fmt::format(" {:>9}\n", "PREEMPTED") : "\n";
+  if (preemptions) out += fmt::format(" {:>9}", "PREEMPTED");
+  out += (service ? ServiceHeader() : "") + "\n";
   auto secs = [](const Json& spread, const char* at) {
     if (!spread.is_object()) return std::string("-");
     double s = spread[at].get<double>();
@@ -370,9 +363,11 @@ std::string ReportTable(const Report& report) {
         m["strandedAcceleratorHours"]["p50"].get<double>(),
         m["nodesProvisioned"]["p50"].get<double>(), m["runsWithStalls"].get<int>());
     if (recreations) out += fmt::format(" {:>9}", m["recreations"]["p50"].get<double>());
-    out += preemptions ? fmt::format(" {:>9}\n", m["preemptions"]["p50"].get<double>()) : "\n";
+    if (preemptions) out += fmt::format(" {:>9}", m["preemptions"]["p50"].get<double>());
+    out += (service ? ServiceCells(m) : "") + "\n";
   }
   for (const Json& s : json["strategies"]) out += DrainLines(s, secs);
+  for (const Json& s : json["strategies"]) out += RoleLines(s, secs);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "api/disaggregatedset_types.h"
 #include "api/lws_types.h"
 #include "apiserver/patch.h"
 #include "client/resource.h"
@@ -13,22 +14,56 @@
 #include "controllers/lws/rolling_update.h"
 #include "scenario/lws_world.h"
 #include "simulate/node_drain.h"
+#include "simulate/watched.h"
 
 namespace lws::simulate {
 namespace {
 
 double Seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
-std::string NameOf(const Json& object) {
-  return api::StringMember(api::ChildOrNull(object, "metadata"), "name");
+bool IsRollable(const Json& object) { return IsLws(object) || IsDisaggregatedSet(object); }
+
+WatchedWorkload WorkloadOf(const Json& object) {
+  return {api::StringMember(object, "kind"), NameOf(object)};
 }
 
-// The LWS a run watches: the first the timeline changes, else the first workload LWS.
-std::string TargetLws(const Scenario& s) {
-  for (const Change& c : s.timeline) {
-    if (c.kind == Change::Kind::kPatch) return c.target;
+// The workloads of a run a change applies to: the one it names if the run has it; every LWS
+// and DisaggregatedSet for a change that names none.
+std::vector<const Json*> Targets(const Change& c, const std::vector<Json>& workloads) {
+  std::vector<const Json*> out;
+  if (c.kind != Change::Kind::kPatch) return out;
+  for (const Json& object : workloads) {
+    if (!IsRollable(object)) continue;
+    if (c.target_kind.empty() ||
+        (api::StringMember(object, "kind") == c.target_kind && NameOf(object) == c.target)) {
+      out.push_back(&object);
+    }
   }
-  return NameOf(*s.Leaderworkersets().front());
+  return out;
+}
+
+// What a run watches: the workloads the timeline changes, in the order first changed; when it
+// changes none, the first LWS or DisaggregatedSet.
+std::vector<WatchedWorkload> WatchedOf(const Scenario& s, const std::vector<Json>& workloads) {
+  std::vector<WatchedWorkload> out;
+  for (const Change& c : s.timeline) {
+    for (const Json* object : Targets(c, workloads)) {
+      if (std::find(out.begin(), out.end(), WorkloadOf(*object)) == out.end())
+        out.push_back(WorkloadOf(*object));
+    }
+  }
+  for (const Json& object : workloads) {
+    if (out.empty() && IsRollable(object)) out.push_back(WorkloadOf(object));
+  }
+  return out;
+}
+
+scenario::WorldOptions WorldFor(const Scenario& s, const std::vector<Json>& workloads,
+                                std::uint64_t seed) {
+  scenario::WorldOptions options{s.cluster, seed};
+  options.disaggregatedset = std::any_of(workloads.begin(), workloads.end(),
+                                         [](const Json& o) { return IsDisaggregatedSet(o); });
+  return options;
 }
 
 // The accelerator the pools offer (the first of the usual names), nvidia.com/gpu by default.
@@ -47,12 +82,12 @@ class Runner {
       : s_(s),
         strategy_(strategy),
         options_(options),
-        world_(scenario::WorldOptions{s.cluster, seed}),
-        target_(TargetLws(s)),
-        accelerator_(AcceleratorOf(s.cluster)) {
+        workloads_(s.WorkloadsOf(strategy)),
+        world_(WorldFor(s, workloads_, seed)),
+        watched_(WatchedOf(s, workloads_), AcceleratorOf(s.cluster)) {
     result_.strategy = strategy.name;
     result_.seed = seed;
-    result_.lws = target_;
+    result_.lws = watched_.Names();
   }
 
   Result<RunResult> Run() {
@@ -69,8 +104,7 @@ class Runner {
     Time last_change = Zero();
     for (const Change& c : s_.timeline) {
       // A drain disrupts the LWS as its own changes do: the window covers it.
-      if ((c.kind == Change::Kind::kPatch && c.target == target_) ||
-          c.kind == Change::Kind::kDrain) {
+      if (!Targets(c, workloads_).empty() || c.kind == Change::Kind::kDrain) {
         if (!first_change) first_change = Zero() + c.at;
         last_change = Zero() + c.at;
       }
@@ -83,6 +117,7 @@ class Runner {
     }
     std::size_t next_change = 0;
     std::optional<MetricsRecorder> recorder;
+    std::optional<ServiceRecorder> service;
     bool completed = false;
     while (true) {
       const Time now = world_.loop().Now();
@@ -90,14 +125,17 @@ class Runner {
         Apply(s_.timeline[next_change++]);
       }
       StepDrains(now);
-      const Observation o = Sample(now);
+      const WatchedObservation& watched = Sample(now);
+      const Observation& o = watched.total;
       if (!recorder && now >= start) {
-        recorder.emplace(start, FloorOf(), s_.stall);
+        recorder.emplace(start, FloorOf(watched), s_.stall);
+        if (!watched.roles.empty()) service.emplace(start, watched, s_.stall);
         window_open_ = true;
       }
       if (recorder) {
         recorder->Add(o);
-        if (now >= last_change && ChangeObserved(o) && Done(o) && DrainsDone(o)) {
+        if (service) service->Add(watched);
+        if (now >= last_change && watched.at_rest && DrainsDone(o)) {
           completed = true;
           break;
         }
@@ -112,6 +150,10 @@ class Runner {
       }
     }
     result_.metrics = recorder->Finish(world_.loop().Now(), completed);
+    if (service) {
+      service->Finish(world_.loop().Now(), completed, &result_.roles, &result_.service,
+                      &result_.metrics);
+    }
     result_.metrics.nodes_provisioned = provisioned_;
     result_.metrics.nodes_released = released_;
     FillFromEvents(start);
@@ -124,13 +166,10 @@ class Runner {
 
   Status CreateWorkloads() {
     const auto served = world_.server()->served();
-    for (const Json& object : s_.workloads) {
-      Json body = object;
+    for (const Json& object : workloads_) {
+      ASSIGN_OR_RETURN(Json body, WithStrategy(object, strategy_));
       const std::string api_version = api::StringMember(object, "apiVersion");
       const std::string kind = api::StringMember(object, "kind");
-      if (kind == api::kLwsKind) {
-        ASSIGN_OR_RETURN(body, apiserver::ApplyMergePatch(object, strategy_.lws_patch));
-      }
       const api::ResourceInfo* info = served->registry.FindByKind(api_version, kind);
       if (info == nullptr) {
         return Status::BadRequest(
@@ -151,12 +190,9 @@ class Runner {
     const client::LocalClient& user = world_.user();
     Status applied = Status::Ok();
     if (c.kind == Change::Kind::kPatch) {
-      Result<store::ObjectPtr> patched = user.Patch(client::kLeaderWorkerSets, "default", c.target,
-                                                    client::PatchType::kMerge, c.patch);
-      applied = patched.status();
-      if (patched.ok() && c.target == target_) {
-        change_generation_ = std::max<std::int64_t>(
-            change_generation_, (*patched)->document()["metadata"].value("generation", 0));
+      for (const Json* object : Targets(c, workloads_)) {
+        Status one = PatchWorkload(c, *object);
+        if (applied.ok()) applied = one;
       }
     } else {
       const bool cordon = c.kind != Change::Kind::kUncordon;
@@ -171,6 +207,25 @@ class Runner {
     if (!applied.ok()) {
       result_.marks.emplace_back(Seconds(c.at), c.description + " failed: " + applied.message());
     }
+  }
+
+  // A change of one workload, as `kubectl patch --type merge` would make it. An image change is
+  // made from the object as it is now, so that it keeps every earlier change.
+  Status PatchWorkload(const Change& c, const Json& object) {
+    const client::LocalClient& user = world_.user();
+    const WatchedWorkload w = WorkloadOf(object);
+    const client::Resource& resource =
+        IsLws(object) ? client::kLeaderWorkerSets : client::kDisaggregatedSets;
+    Json patch = c.patch;
+    if (!c.image.empty()) {
+      Result<store::ObjectPtr> live = user.Get(resource, "default", w.name);
+      patch = ImagePatch(live.ok() ? (*live)->document() : object, c.image);
+    }
+    Result<store::ObjectPtr> patched =
+        user.Patch(resource, "default", w.name, client::PatchType::kMerge, patch);
+    if (!patched.ok()) return patched.status();
+    watched_.Changed(w, (*patched)->document()["metadata"].value("generation", 0));
+    return Status::Ok();
   }
 
   // The drains in progress evict what is due; each one's end is marked on the timeline.
@@ -209,8 +264,15 @@ class Runner {
     }
   }
 
-  int FloorOf() {
-    auto lws = world_.Lws(target_);
+  // replicas - maxUnavailable: the LWS's, or the sum of the roles'.
+  int FloorOf(const WatchedObservation& watched) {
+    if (!watched.roles.empty()) {
+      result_.replicas = watched.total.replicas;
+      result_.floor = 0;
+      for (const RoleObservation& role : watched.roles) result_.floor += role.floor;
+      return result_.floor;
+    }
+    auto lws = world_.Lws(watched_.workloads().front().name);
     if (!lws) return 0;
     Result<controllers::RolloutSettings> settings = controllers::RolloutSettingsOf(*lws);
     result_.replicas = lws->Replicas();
@@ -218,25 +280,17 @@ class Runner {
     return result_.floor;
   }
 
-  bool ChangeObserved(const Observation& o) const {
-    return o.observed_generation >= change_generation_;
-  }
-
-  static bool Done(const Observation& o) {
-    return o.available && !o.update_in_progress && o.sts_replicas == o.replicas;
-  }
-
   // The state now: read again only when the store changed since the last look.
-  Observation Sample(Time now) {
+  const WatchedObservation& Sample(Time now) {
     const std::uint64_t rv = world_.store()->CurrentResourceVersion();
     if (!last_ || rv != last_rv_) {
-      last_ = Observe(world_.user(), target_, accelerator_, now, &slots_);
+      last_ = watched_.Observe(world_.user(), now);
       last_rv_ = rv;
-      if (options_.timeline) Track(*last_);
+      if (options_.timeline) Track(last_->total);
     }
-    Observation o = *last_;
-    o.at = now;
-    return o;
+    last_->total.at = now;
+    for (RoleObservation& role : last_->roles) role.o.at = now;
+    return *last_;
   }
 
   void Track(const Observation& o) {
@@ -272,12 +326,12 @@ class Runner {
       std::string last = api::StringMember(series, "lastObservedTime");
       if (last.empty()) last = e.event_time.empty() ? e.last_timestamp : e.event_time;
       Result<Time> at = ParseRfc3339(last);
-      if (e.reason == "RecreateGroup" && e.involved_object.name == target_ && at.ok() &&
+      if (e.reason == "RecreateGroup" && IsWatchedLws(e.involved_object.name) && at.ok() &&
           *at >= start) {
         result_.metrics.recreations += times;
       }
       if (e.reason == "Preempted" && e.involved_object.kind == "Pod" && at.ok() && *at >= start &&
-          !controllers::IsPlaceholderName(target_, e.involved_object.name)) {
+          !IsPlaceholder(e.involved_object.name)) {
         result_.metrics.preemptions += times;
       }
       // What held a pod back: the scheduler's and the autoscaler's complaints.
@@ -303,12 +357,27 @@ class Runner {
     }
   }
 
+  // An LWS of the watched ones (a set's role LWSs carry its name and a role).
+  bool IsWatchedLws(const std::string& lws) const {
+    for (const WatchedWorkload& w : watched_.workloads()) {
+      if (lws == w.name || (w.kind == api::kDsKind && lws.starts_with(w.name + "-"))) return true;
+    }
+    return false;
+  }
+
+  bool IsPlaceholder(const std::string& pod) const {
+    for (const WatchedWorkload& w : watched_.workloads()) {
+      if (controllers::IsPlaceholderName(w.name, pod)) return true;
+    }
+    return false;
+  }
+
   const Scenario& s_;
   const Strategy& strategy_;
   const RunOptions options_;
+  const std::vector<Json>& workloads_;
   scenario::LwsWorld world_;
-  const std::string target_;
-  const std::string accelerator_;
+  Watched watched_;
   RunResult result_;
   std::unique_ptr<client::Subscription> nodes_;
   std::vector<NodeDrain> drains_;
@@ -316,9 +385,7 @@ class Runner {
   bool window_open_ = false;
   int provisioned_ = 0;
   int released_ = 0;
-  std::int64_t change_generation_ = 1;
-  std::optional<Observation> last_;
-  GroupSlots slots_;  // Hash groups' timeline rows
+  std::optional<WatchedObservation> last_;
   std::uint64_t last_rv_ = 0;
   Time zero_;
 };

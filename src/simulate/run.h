@@ -5,11 +5,12 @@
 // the LWS controllers, other tenants) on a virtual clock (scenario/lws_world.h), seeded, with
 // one strategy applied to every LWS. It creates the workloads at 0s, applies the timeline as a
 // user would (merge patches, cordons, and drains through the Eviction API: node_drain.h) and
-// watches the first LWS the timeline changes (the first workload LWS when it changes none)
-// from its first change (or drain) until the rollout completes (Available, no update in
-// progress, the change observed, the leader StatefulSet back at spec.replicas; after a drain,
-// the drain over and every group ready again) or the horizon ends. A run is a pure function of
-// (scenario, strategy, seed): it reads no wall clock and starts no thread.
+// watches the LWSs and DisaggregatedSets the timeline changes (the first workload LWS or set
+// when it changes none; watched.h) from their first change (or drain) until each rollout
+// completes (Available, no update in progress, the change observed, the leader StatefulSet back
+// at spec.replicas; a set with only LWSs of its current revision; after a drain, the drain over
+// and every group ready again) or the horizon ends. A strategy may bring its own workloads. A run
+// is a pure function of (scenario, strategy, seed): it reads no wall clock and starts no thread.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "simulate/node_drain.h"
 #include "simulate/rollout_metrics.h"
 #include "simulate/scenario_file.h"
+#include "simulate/service_metrics.h"
 
 namespace lws::simulate {
 
@@ -34,7 +36,7 @@ struct GroupTrack {
 struct RunResult {
   std::string strategy;
   std::uint64_t seed = 0;
-  std::string lws;            // the LWS watched
+  std::string lws;            // the workloads watched ("llama", "pd", "prefill,decode")
   double window_start_s = 0;  // the first change, from the cluster's start
   RunMetrics metrics;
   // With RunOptions::timeline: every group's states, the ready groups and accelerators over
@@ -46,6 +48,11 @@ struct RunResult {
   int replicas = 0;
   int floor = 0;
   std::vector<DrainResult> drains;  // the timeline's drains, in order
+  // When the run watches several roles (a DisaggregatedSet, LWSs changed together): each role's
+  // numbers, and the service's (service_metrics.h); `metrics` are then of all the roles' groups
+  // together, against the sum of their replicas and floors.
+  std::vector<RoleResult> roles;
+  ServiceMetrics service;
 };
 
 struct RunOptions {

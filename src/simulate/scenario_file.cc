@@ -1,9 +1,12 @@
 // The scenario file (scenario_file.h).
 #include "simulate/scenario_file.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
+#include "api/disaggregatedset_types.h"
 #include "api/lws_types.h"
 #include "api/yaml.h"
 #include "apiserver/patch.h"
@@ -17,18 +20,9 @@ namespace {
 using api::FieldPath;
 using cluster::internal::Decoder;
 
-bool IsLws(const Json& object) {
-  return api::StringMember(object, "kind") == api::kLwsKind &&
-         api::StringMember(object, "apiVersion") == "leaderworkerset.x-k8s.io/v1";
-}
-
-std::string NameOf(const Json& object) {
-  return api::StringMember(api::ChildOrNull(object, "metadata"), "name");
-}
-
 // workloads[i]: one inline object, or every document of a file.
 void DecodeWorkload(const Json& value, const FieldPath& path, const std::string& dir, Decoder* d,
-                    Scenario* s) {
+                    std::vector<Json>* out) {
   if (!d->IsObject(value, path)) return;
   d->Unknown(value, path, {"file", "object"});
   if (value.contains("file") == value.contains("object")) {
@@ -69,30 +63,31 @@ void DecodeWorkload(const Json& value, const FieldPath& path, const std::string&
       continue;
     }
     object["metadata"]["namespace"] = "default";
-    s->workloads.push_back(std::move(object));
+    out->push_back(std::move(object));
   }
 }
 
-const Json* FindLws(const Scenario& s, const std::string& name) {
-  for (const Json* lws : s.Leaderworkersets()) {
-    if (NameOf(*lws) == name) return lws;
+bool HasRollable(const std::vector<Json>& workloads) {
+  return std::any_of(workloads.begin(), workloads.end(),
+                     [](const Json& o) { return IsLws(o) || IsDisaggregatedSet(o); });
+}
+
+// The workload of this kind and name among the scenario's workloads or a strategy's.
+const Json* FindWorkload(const Scenario& s, std::string_view kind, const std::string& name) {
+  auto find = [&](const std::vector<Json>& workloads) -> const Json* {
+    for (const Json& object : workloads) {
+      if ((IsLws(object) || IsDisaggregatedSet(object)) &&
+          api::StringMember(object, "kind") == kind && NameOf(object) == name) {
+        return &object;
+      }
+    }
+    return nullptr;
+  };
+  if (const Json* found = find(s.workloads)) return found;
+  for (const Strategy& strategy : s.strategies) {
+    if (const Json* found = find(strategy.workloads)) return found;
   }
   return nullptr;
-}
-
-// The merge patch that sets every container of both templates to `image` (containers is a
-// list: a merge patch replaces it whole, so the patch carries the whole list).
-Json ImagePatch(const Json& lws, const std::string& image) {
-  Json templates = Json::object();
-  for (const char* role : {"leaderTemplate", "workerTemplate"}) {
-    const Json& tmpl = api::ChildOrNull(
-        api::ChildOrNull(api::ChildOrNull(lws, "spec"), "leaderWorkerTemplate"), role);
-    Json containers = api::ChildOrNull(api::ChildOrNull(tmpl, "spec"), "containers");
-    if (!containers.is_array()) continue;
-    for (Json& c : containers) c["image"] = image;
-    templates[role] = {{"spec", {{"containers", std::move(containers)}}}};
-  }
-  return {{"spec", {{"leaderWorkerTemplate", std::move(templates)}}}};
 }
 
 // Whether some pool has (or its autoscaler can add) a node of this name.
@@ -109,10 +104,44 @@ bool IsPoolNode(const cluster::ClusterSpec& spec, const std::string& node) {
   return false;
 }
 
+// A change of a workload: what `value` sets (exactly one of patch, image, replicas; replicas for
+// an LWS only) into `change`.
+void DecodeWorkloadChange(const Json& value, const FieldPath& path, Decoder* d, Change* change) {
+  const bool lws = change->target_kind == api::kLwsKind;
+  int what = 0;
+  if (value.contains("patch")) {
+    ++what;
+    if (d->IsObject(value["patch"], path.Child("patch"))) change->patch = value["patch"];
+    change->description = "patch";
+  }
+  if (value.contains("image")) {
+    ++what;
+    change->image = d->String(value["image"], path.Child("image"));
+    change->description = "image " + change->image;
+  }
+  if (value.contains("replicas") && lws) {
+    ++what;
+    const int replicas = d->Count(value["replicas"], path.Child("replicas"));
+    change->patch = {{"spec", {{"replicas", replicas}}}};
+    change->description = "replicas " + std::to_string(replicas);
+  }
+  if (value.contains("replicas") && !lws) {
+    d->errors.push_back(api::Forbidden(path.Child("replicas"),
+                                       "a DisaggregatedSet's replicas are its roles': patch them"));
+  } else if (what != 1) {
+    d->errors.push_back(api::Invalid(path, nullptr,
+                                     lws ? "a change of an LWS sets exactly one of patch, image, "
+                                           "replicas"
+                                         : "a change of a DisaggregatedSet sets exactly one of "
+                                           "patch, image"));
+  }
+}
+
 void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
   if (!d->IsObject(value, path)) return;
   d->Unknown(value, path,
-             {"at", "lws", "patch", "image", "replicas", "cordon", "uncordon", "drain"});
+             {"at", "lws", "disaggregatedset", "patch", "image", "replicas", "cordon", "uncordon",
+              "drain"});
   Change change;
   if (!value.contains("at"))
     d->errors.push_back(api::Required(path.Child("at"), ""));
@@ -133,49 +162,38 @@ void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario
                                        "<pool>-<index>, with index below the pool's maxNodes"));
     }
   }
-  if (value.contains("lws")) {
+  for (auto [key, kind] :
+       {std::pair{"lws", api::kLwsKind}, std::pair{"disaggregatedset", api::kDsKind}}) {
+    if (!value.contains(key)) continue;
     ++forms;
-    change.target = d->String(value["lws"], path.Child("lws"));
-    const Json* lws = FindLws(*s, change.target);
-    if (lws == nullptr) {
-      d->errors.push_back(api::Invalid(path.Child("lws"), change.target,
-                                       "no LeaderWorkerSet of this name among the workloads"));
+    change.target_kind = std::string(kind);
+    change.target = d->String(value[key], path.Child(key));
+    if (FindWorkload(*s, kind, change.target) == nullptr) {
+      d->errors.push_back(
+          api::Invalid(path.Child(key), change.target,
+                       fmt::format("no {} of this name among the workloads", kind)));
       return;
     }
-    int what = 0;
-    if (value.contains("patch")) {
-      ++what;
-      if (d->IsObject(value["patch"], path.Child("patch"))) change.patch = value["patch"];
-      change.description = "patch";
-    }
-    if (value.contains("image")) {
-      ++what;
-      const std::string image = d->String(value["image"], path.Child("image"));
-      change.patch = ImagePatch(*lws, image);
-      change.description = "image " + image;
-    }
-    if (value.contains("replicas")) {
-      ++what;
-      const int replicas = d->Count(value["replicas"], path.Child("replicas"));
-      change.patch = {{"spec", {{"replicas", replicas}}}};
-      change.description = "replicas " + std::to_string(replicas);
-    }
-    if (what != 1) {
-      d->errors.push_back(api::Invalid(
-          path, nullptr, "a change of an LWS sets exactly one of patch, image, replicas"));
-    }
+    DecodeWorkloadChange(value, path, d, &change);
   }
-  if (forms != 1) {
-    d->errors.push_back(
-        api::Invalid(path, nullptr, "must set exactly one of lws, cordon, uncordon, drain"));
+  if (forms == 0 && value.contains("image")) {
+    // Every LWS and DisaggregatedSet of the run's workloads, whichever the strategy brings.
+    change.image = d->String(value["image"], path.Child("image"));
+    change.description = "image " + change.image;
+    ++forms;
+  } else if (forms != 1) {
+    d->errors.push_back(api::Invalid(path, nullptr,
+                                     "must set exactly one of lws, disaggregatedset, cordon, "
+                                     "uncordon, drain (or image alone: every workload's)"));
     return;
   }
   s->timeline.push_back(std::move(change));
 }
 
-void DecodeStrategy(const Json& value, const FieldPath& path, Decoder* d, Scenario* s) {
+void DecodeStrategy(const Json& value, const FieldPath& path, const std::string& dir, Decoder* d,
+                    Scenario* s) {
   if (!d->IsObject(value, path)) return;
-  d->Unknown(value, path, {"name", "rolloutStrategy", "annotations", "patch"});
+  d->Unknown(value, path, {"name", "rolloutStrategy", "annotations", "patch", "workloads"});
   Strategy strategy;
   if (!value.contains("name"))
     d->errors.push_back(api::Required(path.Child("name"), ""));
@@ -198,10 +216,25 @@ void DecodeStrategy(const Json& value, const FieldPath& path, Decoder* d, Scenar
     }
     strategy.lws_patch["metadata"]["annotations"] = std::move(annotations);
   }
+  // A role of a DisaggregatedSet has an LWS's metadata and spec: the same two settings.
+  strategy.role_patch = strategy.lws_patch;
   if (value.contains("patch") && d->IsObject(value["patch"], path.Child("patch"))) {
     // Any other override, as a JSON merge patch of the LWS (applied after the two above).
     Result<Json> merged = apiserver::ApplyMergePatch(strategy.lws_patch, value["patch"]);
     if (merged.ok()) strategy.lws_patch = std::move(*merged);
+  }
+  if (value.contains("workloads")) {
+    const FieldPath at = path.Child("workloads");
+    if (!value["workloads"].is_array()) {
+      d->errors.push_back(api::TypeInvalid(at, value["workloads"], "must be a list"));
+    } else {
+      for (std::size_t i = 0; i < value["workloads"].size(); ++i) {
+        DecodeWorkload(value["workloads"][i], at.Index(i), dir, d, &strategy.workloads);
+      }
+      if (!HasRollable(strategy.workloads)) {
+        d->errors.push_back(api::Required(at, "at least one LeaderWorkerSet or DisaggregatedSet"));
+      }
+    }
   }
   s->strategies.push_back(std::move(strategy));
 }
@@ -228,6 +261,18 @@ void EachItem(const Json& doc, const char* key, Decoder* d, F decode) {
 }
 
 }  // namespace
+
+const std::vector<Json>& Scenario::WorkloadsOf(const Strategy& strategy) const {
+  return strategy.workloads.empty() ? workloads : strategy.workloads;
+}
+
+Result<Json> WithStrategy(const Json& workload, const Strategy& strategy) {
+  if (IsLws(workload)) return apiserver::ApplyMergePatch(workload, strategy.lws_patch);
+  if (IsDisaggregatedSet(workload) && !strategy.role_patch.empty()) {
+    return PatchRoles(workload, strategy.role_patch);
+  }
+  return workload;
+}
 
 std::vector<const Json*> Scenario::Leaderworkersets() const {
   std::vector<const Json*> out;
@@ -264,14 +309,19 @@ Result<Scenario> ParseScenario(std::string_view text, const std::string& file,
         cluster::internal::DecodeClusterSection((*doc)["cluster"], FieldPath("cluster"), &d);
   }
   EachItem(*doc, "workloads", &d,
-           [&](const Json& v, const FieldPath& p) { DecodeWorkload(v, p, dir, &d, &s); });
-  if (s.Leaderworkersets().empty()) {
-    d.errors.push_back(api::Required(FieldPath("workloads"), "at least one LeaderWorkerSet"));
+           [&](const Json& v, const FieldPath& p) { DecodeWorkload(v, p, dir, &d, &s.workloads); });
+  EachItem(*doc, "strategies", &d,
+           [&](const Json& v, const FieldPath& p) { DecodeStrategy(v, p, dir, &d, &s); });
+  const bool every_strategy_brings_its_own =
+      !s.strategies.empty() && std::all_of(s.strategies.begin(), s.strategies.end(),
+                                           [](const Strategy& x) { return !x.workloads.empty(); });
+  if (!HasRollable(s.workloads) && !every_strategy_brings_its_own) {
+    d.errors.push_back(
+        api::Required(FieldPath("workloads"), "at least one LeaderWorkerSet or DisaggregatedSet"));
   }
+  // After the strategies: a change may name a workload only a strategy brings.
   EachItem(*doc, "timeline", &d,
            [&](const Json& v, const FieldPath& p) { DecodeChange(v, p, &d, &s); });
-  EachItem(*doc, "strategies", &d,
-           [&](const Json& v, const FieldPath& p) { DecodeStrategy(v, p, &d, &s); });
   if (doc->contains("limits")) DecodeLimits((*doc)["limits"], FieldPath("limits"), &d, &s);
   if (!d.errors.empty()) return cluster::internal::InvalidFile(file, d.errors);
   if (s.strategies.empty()) s.strategies.push_back({"as-written", Json::object()});

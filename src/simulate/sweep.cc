@@ -58,7 +58,13 @@ Result<Report> Sweep(const Scenario& scenario, const SweepOptions& options) {
                                        ", seed " + std::to_string(task.seed) + ": " +
                                        failed.message());
     }
-    report.lws = (*task.result)->lws;
+    // What the runs watched; strategies with workloads of their own name theirs too.
+    const std::string& watched = (*task.result)->lws;
+    if (report.lws.empty()) {
+      report.lws = watched;
+    } else if (("; " + report.lws + "; ").find("; " + watched + "; ") == std::string::npos) {
+      report.lws += "; " + watched;
+    }
     report.strategies[task.strategy].runs.push_back(std::move(**task.result));
   }
   return report;
