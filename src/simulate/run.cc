@@ -21,43 +21,6 @@ namespace {
 
 double Seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
-bool IsRollable(const Json& object) { return IsLws(object) || IsDisaggregatedSet(object); }
-
-WatchedWorkload WorkloadOf(const Json& object) {
-  return {api::StringMember(object, "kind"), NameOf(object)};
-}
-
-// The workloads of a run a change applies to: the one it names if the run has it; every LWS
-// and DisaggregatedSet for a change that names none.
-std::vector<const Json*> Targets(const Change& c, const std::vector<Json>& workloads) {
-  std::vector<const Json*> out;
-  if (c.kind != Change::Kind::kPatch) return out;
-  for (const Json& object : workloads) {
-    if (!IsRollable(object)) continue;
-    if (c.target_kind.empty() ||
-        (api::StringMember(object, "kind") == c.target_kind && NameOf(object) == c.target)) {
-      out.push_back(&object);
-    }
-  }
-  return out;
-}
-
-// What a run watches: the workloads the timeline changes, in the order first changed; when it
-// changes none, the first LWS or DisaggregatedSet.
-std::vector<WatchedWorkload> WatchedOf(const Scenario& s, const std::vector<Json>& workloads) {
-  std::vector<WatchedWorkload> out;
-  for (const Change& c : s.timeline) {
-    for (const Json* object : Targets(c, workloads)) {
-      if (std::find(out.begin(), out.end(), WorkloadOf(*object)) == out.end())
-        out.push_back(WorkloadOf(*object));
-    }
-  }
-  for (const Json& object : workloads) {
-    if (out.empty() && IsRollable(object)) out.push_back(WorkloadOf(object));
-  }
-  return out;
-}
-
 scenario::WorldOptions WorldFor(const Scenario& s, const std::vector<Json>& workloads,
                                 std::uint64_t seed) {
   scenario::WorldOptions options{s.cluster, seed};

@@ -54,7 +54,40 @@ void AddCounts(const Observation& part, Observation* role) {
   role->restarts += part.restarts;
 }
 
+bool IsRollable(const Json& object) { return IsLws(object) || IsDisaggregatedSet(object); }
+
 }  // namespace
+
+WatchedWorkload WorkloadOf(const Json& object) {
+  return {api::StringMember(object, "kind"), NameOf(object)};
+}
+
+std::vector<const Json*> Targets(const Change& c, const std::vector<Json>& workloads) {
+  std::vector<const Json*> out;
+  if (c.kind != Change::Kind::kPatch) return out;
+  for (const Json& object : workloads) {
+    if (!IsRollable(object)) continue;
+    if (c.target_kind.empty() ||
+        (api::StringMember(object, "kind") == c.target_kind && NameOf(object) == c.target)) {
+      out.push_back(&object);
+    }
+  }
+  return out;
+}
+
+std::vector<WatchedWorkload> WatchedOf(const Scenario& s, const std::vector<Json>& workloads) {
+  std::vector<WatchedWorkload> out;
+  for (const Change& c : s.timeline) {
+    for (const Json* object : Targets(c, workloads)) {
+      if (std::find(out.begin(), out.end(), WorkloadOf(*object)) == out.end())
+        out.push_back(WorkloadOf(*object));
+    }
+  }
+  for (const Json& object : workloads) {
+    if (out.empty() && IsRollable(object)) out.push_back(WorkloadOf(object));
+  }
+  return out;
+}
 
 std::string Watched::Names() const {
   std::string names;

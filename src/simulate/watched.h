@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "simulate/observation.h"
+#include "simulate/scenario_file.h"
 
 namespace lws::simulate {
 
@@ -28,6 +29,16 @@ struct WatchedWorkload {
   std::string name;
   bool operator==(const WatchedWorkload&) const = default;
 };
+
+WatchedWorkload WorkloadOf(const Json& object);
+
+// The workloads of a run a change applies to: the one it names if the run has it; every LWS
+// and DisaggregatedSet for a change that names none.
+std::vector<const Json*> Targets(const Change& c, const std::vector<Json>& workloads);
+
+// What a run watches: the workloads the timeline changes, in the order first changed; when it
+// changes none, the first LWS or DisaggregatedSet.
+std::vector<WatchedWorkload> WatchedOf(const Scenario& s, const std::vector<Json>& workloads);
 
 struct RoleObservation {
   std::string name;  // the LWS's, or the DisaggregatedSet role's
