@@ -70,6 +70,21 @@ YAML
 check "a rollout that cannot complete: exit 3" test $? -eq 3
 check "its stall names the scheduler's reason" grep -q "Insufficient nvidia.com/gpu" "$tmp/stuck.json"
 
+# A DisaggregatedSet against its roles as independent LWSs (examples/simulate/prefill-decode.yaml):
+# the roles and the service in the table and the JSON, the same bytes with any --jobs and merged.
+pd="$root/examples/simulate/prefill-decode.yaml"
+"$lws" simulate "$pd" --seeds 2 --jobs 1 -o json --no-progress >"$tmp/pd1.json" 2>/dev/null
+check "set: runs (exit 3: the surge strategies cannot complete)" test $? -eq 3
+"$lws" simulate "$pd" --seeds 2 --jobs 2 -o json --no-progress >"$tmp/pd2.json" 2>/dev/null
+check "set: --jobs 1 and --jobs 2, the same bytes" cmp -s "$tmp/pd1.json" "$tmp/pd2.json"
+"$lws" simulate merge "$tmp/pd1.json" -o json >"$tmp/pdm.json" 2>/dev/null
+check "set: read back by merge, the same bytes" cmp -s "$tmp/pdm.json" "$tmp/pd1.json"
+check "set: both ways of deploying watched" test "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["lws"])' "$tmp/pd1.json")" = "vllm-pd; vllm-pd-prefill,vllm-pd-decode"
+check "set: the roles of a run" test "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["strategies"][0]["runs"][0]; print(",".join(x["name"] for x in r["roles"]), r["service"]["capacityMin"])' "$tmp/pd1.json")" = "prefill,decode 0.5"
+"$lws" simulate "$pd" --seeds 2 --no-progress >"$tmp/pd.table" 2>/dev/null
+check "set: the service columns" grep -q "CAPACITY MIN SERVICE-H LOST IDLE ACC-H" "$tmp/pd.table"
+check "set: a line per role" grep -q "^role vllm-pd-decode (independent): min ready 2/2 of 2 (floor 2)" "$tmp/pd.table"
+
 # --from-cluster against a running `lws up`: the scenario it builds (written with
 # --emit-scenario) gives the same result as a file; the live cluster is left as it was.
 if command -v kubectl >/dev/null 2>&1; then
