@@ -122,6 +122,30 @@ TEST(DisaggregatedRun, LockStepTakesDecodeBelowItsFloorWhereAnLwsOfItsOwnDoesNot
   }
 }
 
+// Slices multiply a role (each slice has its own LWS per role); a drain evicts pods of the
+// set's LWSs, and the run completes once the drain is over and every role is whole again.
+TEST(DisaggregatedRun, SlicesAndADrainAreFollowedRoleByRole) {
+  std::string text = PrefillDecode("");
+  auto replace = [&](const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+  };
+  replace("    spec:\n      roles:", "    spec:\n      slices: 2\n      roles:");
+  replace("nodes: 6, maxNodes: 6", "nodes: 11, maxNodes: 11");
+  replace("timeline: [{at: 5m, image: img:2}]", "timeline: [{at: 5m, drain: gpu-0}]");
+  Scenario s = Parse(text);
+  Result<RunResult> run = RunScenario(s, s.strategies[0], 1);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run->lws, "pd") << "nothing changed: the first workload is watched";
+  ASSERT_EQ(run->roles.size(), 2u);
+  EXPECT_EQ(run->roles[0].replicas, 4) << "2 slices x 2";
+  EXPECT_EQ(run->roles[0].floor, 2) << "2 slices x (2 - 1)";
+  ASSERT_EQ(run->drains.size(), 1u);
+  ASSERT_TRUE(run->drains[0].finished_s.has_value());
+  EXPECT_EQ(run->drains[0].evicted, 1);
+  EXPECT_TRUE(run->metrics.completed);
+  EXPECT_LT(run->service.capacity_min, 1) << "the evicted group was recreated elsewhere";
+}
+
 TEST(DisaggregatedRun, RolesAndServiceInTheReportMergeAndTable) {
   Scenario s = Parse(PrefillDecode(""));
   SweepOptions all;

@@ -98,7 +98,7 @@ class Runner {
       if (recorder) {
         recorder->Add(o);
         if (service) service->Add(watched);
-        if (now >= last_change && watched.at_rest && DrainsDone(o)) {
+        if (now >= last_change && watched.at_rest && DrainsDone(watched)) {
           completed = true;
           break;
         }
@@ -210,11 +210,16 @@ class Runner {
 
   // Drains end the run only once they are over and every group is ready again (the LWS may
   // still say Available in the instant its pods went).
-  bool DrainsDone(const Observation& o) const {
+  bool DrainsDone(const WatchedObservation& watched) const {
     for (const NodeDrain& drain : drains_) {
       if (!drain.done()) return false;
     }
-    return drains_.empty() || o.ready >= o.replicas;
+    if (drains_.empty()) return true;
+    // Role by role: one role's surge does not stand in for another's missing groups.
+    for (const RoleObservation& role : watched.roles) {
+      if (role.o.ready < role.o.replicas) return false;
+    }
+    return watched.total.ready >= watched.total.replicas;
   }
 
   void OnNode(const store::WatchEvent& e) {
