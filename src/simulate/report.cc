@@ -63,12 +63,6 @@ Json RunJson(const RunResult& r) {
   Json run = {{"seed", r.seed},
               {"completed", m.completed},
               {"durationSeconds", Ms(m.duration_s)},
-              {"minReadyGroups", m.min_ready},
-              {"belowFloorSeconds", Ms(m.below_floor_s)},
-              {"belowReplicasSeconds", Ms(m.below_replicas_s)},
-              {"groupHoursLost", Micro(m.group_hours_lost)},
-              {"peakAccelerators", m.peak_accelerators},
-              {"surgeAcceleratorHours", Micro(m.surge_accelerator_hours)},
               {"strandedAcceleratorHours", Micro(m.stranded_accelerator_hours)},
               {"nodesProvisioned", m.nodes_provisioned},
               {"nodesReleased", m.nodes_released},
@@ -76,7 +70,7 @@ Json RunJson(const RunResult& r) {
               {"crashes", m.crashes},
               {"preemptions", m.preemptions},
               {"stalls", std::move(stalls)}};
-  run["firstNewReadySeconds"] = m.first_new_ready_s ? Json(Ms(*m.first_new_ready_s)) : Json();
+  AddServingNumbers(m, &run);
   if (!r.drains.empty()) {
     Json drains = Json::array();
     for (const DrainResult& d : r.drains) drains.push_back(DrainJson(d));
@@ -92,15 +86,7 @@ RunResult RunFromJson(const Json& j) {
   RunMetrics& m = r.metrics;
   m.completed = j.value("completed", false);
   m.duration_s = j.value("durationSeconds", 0.0);
-  if (j.contains("firstNewReadySeconds") && j["firstNewReadySeconds"].is_number()) {
-    m.first_new_ready_s = j["firstNewReadySeconds"].get<double>();
-  }
-  m.min_ready = j.value("minReadyGroups", 0);
-  m.below_floor_s = j.value("belowFloorSeconds", 0.0);
-  m.below_replicas_s = j.value("belowReplicasSeconds", 0.0);
-  m.group_hours_lost = j.value("groupHoursLost", 0.0);
-  m.peak_accelerators = j.value("peakAccelerators", std::int64_t{0});
-  m.surge_accelerator_hours = j.value("surgeAcceleratorHours", 0.0);
+  ServingNumbersFromJson(j, &m);
   m.stranded_accelerator_hours = j.value("strandedAcceleratorHours", 0.0);
   m.nodes_provisioned = j.value("nodesProvisioned", 0);
   m.nodes_released = j.value("nodesReleased", 0);

@@ -40,20 +40,34 @@ std::vector<double> OfService(const std::vector<RunResult>& runs,
 
 }  // namespace
 
+void AddServingNumbers(const RunMetrics& m, Json* json) {
+  Json& j = *json;
+  j["minReadyGroups"] = m.min_ready;
+  j["belowFloorSeconds"] = Ms(m.below_floor_s);
+  j["belowReplicasSeconds"] = Ms(m.below_replicas_s);
+  j["groupHoursLost"] = Micro(m.group_hours_lost);
+  j["peakAccelerators"] = m.peak_accelerators;
+  j["surgeAcceleratorHours"] = Micro(m.surge_accelerator_hours);
+  j["firstNewReadySeconds"] = m.first_new_ready_s ? Json(Ms(*m.first_new_ready_s)) : Json();
+}
+
+void ServingNumbersFromJson(const Json& j, RunMetrics* m) {
+  m->min_ready = j.value("minReadyGroups", 0);
+  m->below_floor_s = j.value("belowFloorSeconds", 0.0);
+  m->below_replicas_s = j.value("belowReplicasSeconds", 0.0);
+  m->group_hours_lost = j.value("groupHoursLost", 0.0);
+  m->peak_accelerators = j.value("peakAccelerators", std::int64_t{0});
+  m->surge_accelerator_hours = j.value("surgeAcceleratorHours", 0.0);
+  if (j.contains("firstNewReadySeconds") && j["firstNewReadySeconds"].is_number()) {
+    m->first_new_ready_s = j["firstNewReadySeconds"].get<double>();
+  }
+}
+
 void AddRoles(const RunResult& run, Json* json) {
   Json roles = Json::array();
   for (const RoleResult& role : run.roles) {
-    const RunMetrics& m = role.metrics;
-    Json r = {{"name", role.name},
-              {"replicas", role.replicas},
-              {"floor", role.floor},
-              {"minReadyGroups", m.min_ready},
-              {"belowFloorSeconds", Ms(m.below_floor_s)},
-              {"belowReplicasSeconds", Ms(m.below_replicas_s)},
-              {"groupHoursLost", Micro(m.group_hours_lost)},
-              {"peakAccelerators", m.peak_accelerators},
-              {"surgeAcceleratorHours", Micro(m.surge_accelerator_hours)}};
-    r["firstNewReadySeconds"] = m.first_new_ready_s ? Json(Ms(*m.first_new_ready_s)) : Json();
+    Json r = {{"name", role.name}, {"replicas", role.replicas}, {"floor", role.floor}};
+    AddServingNumbers(role.metrics, &r);
     roles.push_back(std::move(r));
   }
   (*json)["roles"] = std::move(roles);
@@ -70,16 +84,7 @@ void RolesFromJson(const Json& json, RunResult* run) {
     role.name = r.value("name", "");
     role.replicas = r.value("replicas", 0);
     role.floor = r.value("floor", 0);
-    RunMetrics& m = role.metrics;
-    m.min_ready = r.value("minReadyGroups", 0);
-    m.below_floor_s = r.value("belowFloorSeconds", 0.0);
-    m.below_replicas_s = r.value("belowReplicasSeconds", 0.0);
-    m.group_hours_lost = r.value("groupHoursLost", 0.0);
-    m.peak_accelerators = r.value("peakAccelerators", std::int64_t{0});
-    m.surge_accelerator_hours = r.value("surgeAcceleratorHours", 0.0);
-    if (r.contains("firstNewReadySeconds") && r["firstNewReadySeconds"].is_number()) {
-      m.first_new_ready_s = r["firstNewReadySeconds"].get<double>();
-    }
+    ServingNumbersFromJson(r, &role.metrics);
     run->roles.push_back(std::move(role));
   }
   const Json service = json.value("service", Json::object());

@@ -26,6 +26,11 @@
 
 namespace lws::simulate {
 
+// The numbers a run and a role share (minReadyGroups, belowFloorSeconds, belowReplicasSeconds,
+// groupHoursLost, peakAccelerators, surgeAcceleratorHours, firstNewReadySeconds), rounded.
+void AddServingNumbers(const RunMetrics& metrics, api::Json* json);
+void ServingNumbersFromJson(const api::Json& json, RunMetrics* metrics);
+
 void AddRoles(const RunResult& run, api::Json* json);
 void RolesFromJson(const api::Json& json, RunResult* run);
 // Adds "roles" and "service" to a strategy's summary when its runs have roles.
