@@ -187,10 +187,12 @@ bool Watched::ObserveSet(const client::LocalClient& client, const std::string& n
       at_rest = at_rest && current && AtRest(part);
     }
     at_rest = at_rest && replicas == o.replicas;
-    int placed = 0;  // groups beyond the role's target, the old revision's first, are surge
+    // The groups beyond the role's target, the old revision's first, are its surge; a group
+    // tearing down holds its nodes until it is gone, but it is not surge (as observation.h).
+    int present = 0;
     for (GroupView& g : o.groups) {
       if (g.state == GroupState::kTerminating) continue;
-      g.surge = ++placed > o.replicas;
+      g.surge = ++present > o.replicas;
       if (g.surge) o.surge_accelerators += g.accelerators;
       if (IsReady(g.state)) role.ready_accelerators += g.accelerators;
     }
