@@ -22,7 +22,6 @@ OwnerController::Options QueueOptions() {
 
 JobController::JobController(EventLoop* loop, const client::LocalClient* client)
     : loop_(loop),
-      client_(client),
       recorder_(client, &loop->clock(), std::string(kJobControllerName)),
       queue_(loop, client, QueueOptions(),
              [this](const store::ObjectPtr& job) { return Sync(job); }),

@@ -40,7 +40,6 @@ class JobController {
   std::optional<Duration> Apply(const store::ObjectPtr& job_object, const JobPlan& plan);
 
   EventLoop* const loop_;
-  const client::LocalClient* const client_;
   client::EventRecorder recorder_;
   OwnerController queue_;
   PodWrites writes_;
