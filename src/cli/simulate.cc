@@ -83,11 +83,15 @@ class Progress {
   MonotonicTime last_{};
 };
 
-// What --from-cluster reads: the LWS, every node and every pod, through any API server.
+// What --from-cluster reads: the LWS or DisaggregatedSet, every node and every pod, through any
+// API server.
 Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
-  const std::size_t slash = options.lws.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == options.lws.size()) {
-    return Status::BadRequest("--lws must be NAMESPACE/NAME, not \"" + options.lws + "\"");
+  const bool set = !options.disaggregatedset.empty();
+  const std::string& target = set ? options.disaggregatedset : options.lws;
+  const std::size_t slash = target.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == target.size()) {
+    return Status::BadRequest(fmt::format("--{} must be NAMESPACE/NAME, not \"{}\"",
+                                          set ? "disaggregatedset" : "lws", target));
   }
   rest::RestClientOptions client_options;
   client_options.field_manager = "lws-simulate";
@@ -96,10 +100,10 @@ Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
   ASSIGN_OR_RETURN(KubeConnection connection, ConnectTo(options.kube, client_options));
   const auto& client = connection.client;
   simulate::LiveCluster live;
-  ASSIGN_OR_RETURN(store::ObjectPtr lws,
-                   client->Get(client::kLeaderWorkerSets, options.lws.substr(0, slash),
-                               options.lws.substr(slash + 1)));
-  live.lws = lws->document();
+  ASSIGN_OR_RETURN(store::ObjectPtr workload,
+                   client->Get(set ? client::kDisaggregatedSets : client::kLeaderWorkerSets,
+                               target.substr(0, slash), target.substr(slash + 1)));
+  live.workload = workload->document();
   ASSIGN_OR_RETURN(store::ListResult nodes, client->List(client::kNodes, {}));
   for (const store::ObjectPtr& node : nodes.items) live.nodes.push_back(node->document());
   ASSIGN_OR_RETURN(store::ListResult pods, client->List(client::kPods, {}));
@@ -109,8 +113,10 @@ Result<simulate::LiveCluster> ReadCluster(const SimulateOptions& options) {
 
 // The scenario of --from-cluster, as a document and parsed (the document is what runs).
 Result<simulate::Scenario> ScenarioFromCluster(const SimulateOptions& options, std::ostream& err) {
-  if (options.lws.empty() || options.change.empty()) {
-    return Status::BadRequest("--from-cluster needs --lws NAMESPACE/NAME and --change PATCH.yaml");
+  if (options.lws.empty() == options.disaggregatedset.empty() || options.change.empty()) {
+    return Status::BadRequest(
+        "--from-cluster needs one of --lws and --disaggregatedset NAMESPACE/NAME, and --change "
+        "PATCH.yaml");
   }
   ASSIGN_OR_RETURN(std::string change_text, ReadFile(options.change));
   Result<api::Json> change = api::LoadYaml(change_text);
@@ -226,12 +232,15 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
   options->progress = ::isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   cmd->add_flag("!--no-progress", options->progress, "No progress line on standard error");
   cmd->add_flag("--from-cluster", options->from_cluster,
-                "Build the scenario from a live LWS (any API server; nothing is written)");
+                "Build the scenario from a live LWS or DisaggregatedSet (any API server; nothing "
+                "is written)");
   AddKubeFlags(cmd, &options->kube, /*with_namespace=*/false, "With --from-cluster: ");
   cmd->add_option("--lws", options->lws,
                   "With --from-cluster: the LeaderWorkerSet, NAMESPACE/NAME");
+  cmd->add_option("--disaggregatedset", options->disaggregatedset,
+                  "With --from-cluster: the DisaggregatedSet, NAMESPACE/NAME (in place of --lws)");
   cmd->add_option("--change", options->change,
-                  "With --from-cluster: a JSON merge patch of the LWS (YAML or JSON)");
+                  "With --from-cluster: a JSON merge patch of the LWS or set (YAML or JSON)");
   cmd->add_option("--horizon", options->horizon,
                   "With --from-cluster: how long the rollout may take");
   cmd->add_option("--emit-scenario", options->emit_scenario,

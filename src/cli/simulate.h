@@ -6,7 +6,8 @@
 //   lws simulate SCENARIO.yaml [--seeds N | --seed S] [--jobs J] [--shard I/N]
 //                [-o table|json|yaml] [--report out.html] [--timeline out.svg]
 //   lws simulate merge SHARD.document()...   [-o table|json|yaml]
-//   lws simulate --from-cluster [--kubeconfig K] --lws NS/NAME --change PATCH.yaml
+//   lws simulate --from-cluster [--kubeconfig K] (--lws | --disaggregatedset) NS/NAME
+//                --change PATCH.yaml
 //                [--horizon 6h] [--emit-scenario out.yaml] [the sweep flags above]
 //
 // Exit codes: 0 every run completed, 3 some run did not complete within the horizon (the
@@ -38,9 +39,10 @@ struct SimulateOptions {
   bool progress = true;
   std::vector<std::string> merge;  // `merge` files
   bool from_cluster = false;
-  KubeFlags kube;      // --kubeconfig, --context (no namespace: --lws names it)
-  std::string lws;     // NS/NAME
-  std::string change;  // a merge patch file (YAML or JSON)
+  KubeFlags kube;                // --kubeconfig, --context (no namespace: --lws names it)
+  std::string lws;               // NS/NAME
+  std::string disaggregatedset;  // NS/NAME, in place of lws
+  std::string change;            // a merge patch file (YAML or JSON)
   std::string horizon = "6h";
   std::string emit_scenario;  // write the scenario built from the cluster
 };

@@ -7,8 +7,10 @@
 #include <map>
 #include <set>
 
+#include "api/disaggregatedset_types.h"
 #include "api/go_duration.h"
 #include "api/lws_types.h"
+#include "simulate/workload.h"
 
 namespace lws::simulate {
 namespace {
@@ -163,16 +165,23 @@ Json RequestsOf(const Json& pod) {
 
 std::string GoDuration(Duration d) { return api::FormatGoDuration(d); }
 
+std::string KindOf(const LiveCluster& live) {
+  return IsDisaggregatedSet(live.workload) ? std::string(api::kDsKind) : std::string(api::kLwsKind);
+}
+
 }  // namespace
 
 Result<Json> ScenarioFromCluster(const LiveCluster& live, const FromClusterOptions& options) {
-  const std::string lws_name = Str(live.lws, {"metadata", "name"});
-  if (lws_name.empty()) return Status::BadRequest("the LeaderWorkerSet has no name");
+  const bool set = IsDisaggregatedSet(live.workload);
+  const std::string lws_name = Str(live.workload, {"metadata", "name"});
+  if (lws_name.empty()) return Status::BadRequest(fmt::format("the {} has no name", KindOf(live)));
   if (live.nodes.empty()) return Status::BadRequest("the cluster has no nodes");
+  // Its pods: an LWS's carry its name, a set's (every role's LWS's) the set's.
+  const std::string& name_label = set ? api::kDsNameLabel : api::kSetNameLabel;
   std::vector<const Json*> lws_pods;
   for (const Json& pod : live.pods) {
-    if (Str(pod, {"metadata", "labels", api::kSetNameLabel.c_str()}) == lws_name &&
-        Str(pod, {"metadata", "namespace"}) == Str(live.lws, {"metadata", "namespace"})) {
+    if (Str(pod, {"metadata", "labels", name_label.c_str()}) == lws_name &&
+        Str(pod, {"metadata", "namespace"}) == Str(live.workload, {"metadata", "namespace"})) {
       lws_pods.push_back(&pod);
     }
   }
@@ -231,25 +240,24 @@ Result<Json> ScenarioFromCluster(const LiveCluster& live, const FromClusterOptio
                              {"tolerations", Json::array({{{"operator", "Exists"}}})},
                              {"containers", Json::array({container})}}}}}});
   }
-  Json lws = {{"apiVersion", "leaderworkerset.x-k8s.io/v1"},
-              {"kind", api::kLwsKind},
+  Json lws = {{"apiVersion", set ? std::string(api::kDsApiVersion) : "leaderworkerset.x-k8s.io/v1"},
+              {"kind", KindOf(live)},
               {"metadata", {{"name", lws_name}}},
-              {"spec", At(live.lws, {"spec"})}};
+              {"spec", At(live.workload, {"spec"})}};
   for (const char* key : {"labels", "annotations"}) {
-    const Json& value = At(live.lws, {"metadata", key});
+    const Json& value = At(live.workload, {"metadata", key});
     if (value.is_object() && !value.empty()) lws["metadata"][key] = value;
   }
   workloads.push_back({{"object", std::move(lws)}});
-  return Json{
-      {"apiVersion", "lws-cpp.dev/v1alpha1"},
-      {"kind", "Scenario"},
-      {"metadata", {{"name", lws_name + "-from-cluster"}}},
-      {"cluster", {{"nodePools", std::move(pools)}}},
-      {"workloads", std::move(workloads)},
-      {"timeline",
-       Json::array(
-           {{{"at", GoDuration(options.settle)}, {"lws", lws_name}, {"patch", options.change}}})},
-      {"limits", {{"horizon", GoDuration(options.horizon)}}}};
+  return Json{{"apiVersion", "lws-cpp.dev/v1alpha1"},
+              {"kind", "Scenario"},
+              {"metadata", {{"name", lws_name + "-from-cluster"}}},
+              {"cluster", {{"nodePools", std::move(pools)}}},
+              {"workloads", std::move(workloads)},
+              {"timeline", Json::array({{{"at", GoDuration(options.settle)},
+                                         {set ? "disaggregatedset" : "lws", lws_name},
+                                         {"patch", options.change}}})},
+              {"limits", {{"horizon", GoDuration(options.horizon)}}}};
 }
 
 }  // namespace lws::simulate

@@ -116,6 +116,33 @@ YAML
   "$lws" simulate "$tmp/built.yaml" --seeds 2 -o json --no-progress >"$tmp/file.json" 2>/dev/null
   check "from-cluster: the same result as the scenario file" cmp -s "$tmp/live.json" "$tmp/file.json"
   check "from-cluster: nothing written to the cluster" test "$(kubectl get lws live -o jsonpath='{.spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image}')" = "img:1"
+  # The same for a DisaggregatedSet: its pods (every role's) give the startup time, the LWS
+  # above becomes another tenant's pods, and the run watches the set role by role.
+  kubectl apply -f - >/dev/null <<'YAML'
+apiVersion: disaggregatedset.x-k8s.io/v1
+kind: DisaggregatedSet
+metadata: {name: pd}
+spec:
+  roles:
+  - name: prefill
+    spec: {replicas: 1, leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c, image: "img:1", resources: {limits: {nvidia.com/gpu: "2"}}}]}}}}
+  - name: decode
+    spec: {replicas: 1, leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: c, image: "img:1", resources: {limits: {nvidia.com/gpu: "2"}}}]}}}}
+YAML
+  kubectl wait --for=condition=Available disaggregatedset/pd --timeout=60s >/dev/null 2>&1
+  check "from-cluster set: the live set is Available" test $? -eq 0
+  role='{"replicas":1,"leaderWorkerTemplate":{"workerTemplate":{"spec":{"containers":[{"name":"c","image":"img:2","resources":{"limits":{"nvidia.com/gpu":"2"}}}]}}}}'
+  echo "{\"spec\":{\"roles\":[{\"name\":\"prefill\",\"spec\":$role},{\"name\":\"decode\",\"spec\":$role}]}}" >"$tmp/ds-change.json"
+  "$lws" simulate --from-cluster --kubeconfig "$KUBECONFIG" --disaggregatedset default/pd --change "$tmp/ds-change.json" \
+    --horizon 1h --emit-scenario "$tmp/ds-built.yaml" --seeds 2 -o json --no-progress >"$tmp/ds-live.json" 2>"$tmp/err"
+  check "from-cluster set: runs and completes (exit 0)" test $? -eq 0
+  check "from-cluster set: the set in the scenario" grep -q "kind: DisaggregatedSet" "$tmp/ds-built.yaml"
+  check "from-cluster set: the change names it" grep -q "disaggregatedset: pd" "$tmp/ds-built.yaml"
+  check "from-cluster set: its pods' startup time" grep -q "value: 2s" "$tmp/ds-built.yaml"
+  check "from-cluster set: watched role by role" test "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["strategies"][0]["runs"][0]; print(",".join(x["name"] for x in r["roles"]))' "$tmp/ds-live.json")" = "prefill,decode"
+  "$lws" simulate "$tmp/ds-built.yaml" --seeds 2 -o json --no-progress >"$tmp/ds-file.json" 2>/dev/null
+  check "from-cluster set: the same result as the scenario file" cmp -s "$tmp/ds-live.json" "$tmp/ds-file.json"
+  check "from-cluster set: nothing written to the cluster" test "$(kubectl get disaggregatedset pd -o jsonpath='{.spec.roles[0].spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image}')" = "img:1"
   failures=$((failures + failures_before))
 fi
 
