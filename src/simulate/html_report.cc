@@ -145,10 +145,14 @@ std::string TimelineSvg(const RunResult& run) {
     const double row_y = top + track.index * row;
     // Every row labelled when rows are tall enough, else every k-th, 10 px apart at least.
     const int every = std::max(1, static_cast<int>(std::ceil(10.0 / row)));
+    // A role's label ("prefill 0") is cut to what the margin holds; the title keeps it whole.
+    const std::string name =
+        track.label.empty() ? fmt::format("group {}", track.index) : track.label;
+    const std::string shown = name.size() > 11 ? name.substr(0, 10) + "~" : name;
     if (track.index % every == 0) {
-      svg += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-size=\"{:.0f}\">group {}</text>\n",
+      svg += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-size=\"{:.0f}\">{}</text>\n",
                          row_y + std::min(row, 10.0) * 0.85, std::min(11.0, std::max(8.0, row)),
-                         track.index);
+                         Escape(shown));
     }
     for (std::size_t i = 0; i < track.states.size(); ++i) {
       const auto& [t, state, surge] = track.states[i];
@@ -157,9 +161,9 @@ std::string TimelineSvg(const RunResult& run) {
       if (std::string(style.colour) == "none" || next <= t) continue;
       svg += fmt::format(
           "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
-          "<title>group {}: {} from {}</title></rect>\n",
+          "<title>{}: {} from {}</title></rect>\n",
           x(t), row_y + 0.5, std::max(0.5, x(next) - x(t)), std::max(1.0, row - 1), style.colour,
-          track.index, style.label, Duration(t));
+          Escape(name), style.label, Duration(t));
     }
   }
   // The scenario's events and the time axis.

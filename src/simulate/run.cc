@@ -272,6 +272,7 @@ class Runner {
     for (std::size_t i = 0; i < result_.groups.size(); ++i) {
       GroupTrack& track = result_.groups[i];
       track.index = static_cast<int>(i);
+      if (track.label.empty()) track.label = watched_.RowLabel(track.index);
       const GroupState state = i < o.groups.size() ? o.groups[i].state : GroupState::kAbsent;
       const bool surge =
           i < o.groups.size() ? o.groups[i].surge : static_cast<int>(i) >= o.replicas;

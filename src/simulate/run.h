@@ -30,6 +30,7 @@ namespace lws::simulate {
 // then.
 struct GroupTrack {
   int index = 0;
+  std::string label;  // with several roles: "<role> <its LWS's group index>"; else empty
   std::vector<std::tuple<double, GroupState, bool>> states;
 };
 

@@ -105,10 +105,16 @@ std::int64_t Watched::ChangeGeneration(const WatchedWorkload& w) const {
   return it == changed_.end() ? 1 : it->second;
 }
 
-void Watched::Place(const std::string& lws, const Observation& part, std::vector<GroupView>* rows) {
+std::string Watched::RowLabel(int row) const {
+  return row >= 0 && row < static_cast<int>(row_labels_.size()) ? row_labels_[row] : "";
+}
+
+void Watched::Place(const std::string& role, const std::string& lws, const Observation& part,
+                    std::vector<GroupView>* rows) {
   for (const GroupView& g : part.groups) {
     if (g.state == GroupState::kAbsent) continue;
     auto [it, fresh] = rows_.try_emplace({lws, g.index}, static_cast<int>(rows_.size()));
+    if (fresh) row_labels_.push_back(role + " " + std::to_string(g.index));
     rows->push_back(g);
     rows->back().index = it->second;
   }
@@ -120,7 +126,7 @@ bool Watched::ObserveLws(const client::LocalClient& client, const std::string& n
   role.name = name;
   role.o = simulate::Observe(client, name, accelerator_, now, &slots_[name]);
   std::vector<GroupView> groups;
-  Place(name, role.o, &groups);
+  Place(name, name, role.o, &groups);
   role.o.groups = std::move(groups);
   auto stored = client.Get(client::kLeaderWorkerSets, "default", name);
   if (stored.ok()) {
@@ -182,7 +188,7 @@ bool Watched::ObserveSet(const client::LocalClient& client, const std::string& n
       part.new_ready = current ? part.ready : 0;
       part.surge_accelerators = 0;
       AddCounts(part, &o);
-      Place(child, part, &o.groups);
+      Place(spec.name, child, part, &o.groups);
       replicas += part.replicas;
       at_rest = at_rest && current && AtRest(part);
     }

@@ -68,20 +68,25 @@ class Watched {
   void Changed(const WatchedWorkload& w, std::int64_t generation);
 
   WatchedObservation Observe(const client::LocalClient& client, Time now);
+  // The label of a row of the total when several roles are watched ("prefill 0"), else "".
+  std::string RowLabel(int row) const;
 
  private:
   bool ObserveLws(const client::LocalClient& client, const std::string& name, Time now,
                   std::vector<RoleObservation>* roles);
   bool ObserveSet(const client::LocalClient& client, const std::string& name, Time now,
                   std::vector<RoleObservation>* roles);
-  // The rows of `part`'s groups (LWS `lws`) in the total, allocated on first sight.
-  void Place(const std::string& lws, const Observation& part, std::vector<GroupView>* rows);
+  // The rows of `part`'s groups (LWS `lws` of role `role`) in the total, allocated on first
+  // sight.
+  void Place(const std::string& role, const std::string& lws, const Observation& part,
+             std::vector<GroupView>* rows);
   std::int64_t ChangeGeneration(const WatchedWorkload& w) const;
 
   std::vector<WatchedWorkload> workloads_;
   std::string accelerator_;
   std::map<std::string, GroupSlots> slots_;          // per LWS (Hash groups)
   std::map<std::pair<std::string, int>, int> rows_;  // (LWS, group) -> row of the total
+  std::vector<std::string> row_labels_;              // by row
   std::map<std::pair<std::string, std::string>, std::int64_t> changed_;  // (kind, name) -> gen
 };
 
