@@ -27,6 +27,8 @@ const client::Resource* const kOwners[] = {&client::kStatefulSets,
                                            &client::kRoleScalers,
                                            &client::kNamespaces};
 
+const client::Resource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+
 bool MarkedForDeletion(const store::WatchEvent& event) {
   if (event.type == store::EventType::kDeleted) return true;
   return event.object->deleting();
@@ -116,6 +118,7 @@ Status LocalCluster::Start() {
 
 void LocalCluster::Stop() {
   gc_watches_.clear();
+  crd_watches_.clear();
   if (tenants_) tenants_->Stop();
   if (disruption_) disruption_->Stop();
   if (daemonsets_) daemonsets_->Stop();
@@ -132,8 +135,7 @@ void LocalCluster::Stop() {
 }
 
 Status LocalCluster::InstallPodGroupCrd() {
-  const client::Resource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
-  Result<store::ObjectPtr> created = gang_client_.Create(crds, VolcanoPodGroupCrd());
+  Result<store::ObjectPtr> created = gang_client_.Create(kCrds, VolcanoPodGroupCrd());
   if (created.ok() || created.status().code() == Code::kAlreadyExists) return Status::Ok();
   return Status(created.status().code(),
                 "installing the PodGroup CRD for gang scheduling: " + created.status().message());
@@ -149,7 +151,37 @@ Status LocalCluster::WatchForCollection() {
     }
     gc_watches_.push_back(std::move(*sub));
   }
+  ASSIGN_OR_RETURN(auto crds, gc_client_.Watch(loop_, kCrds, "",
+                                               [this](const store::WatchEvent& e) { OnCrd(e); }));
+  gc_watches_.push_back(std::move(crds));
   return Status::Ok();
+}
+
+void LocalCluster::OnCrd(const store::WatchEvent& event) {
+  const api::Json& spec = api::ChildOrNull(event.object->document(), "spec");
+  const std::string group = api::StringMember(spec, "group");
+  const std::string plural = api::StringMember(api::ChildOrNull(spec, "names"), "plural");
+  const std::string key = plural + "." + group;
+  if (event.type == store::EventType::kDeleted) {
+    // Its objects go with it: their dependents are for the pass this deletion starts.
+    crd_watches_.erase(key);
+    OnPossibleGarbage(event);
+    return;
+  }
+  if (crd_watches_.contains(key)) return;
+  for (const client::Resource* owner : kOwners) {
+    if (owner->group == group && owner->resource == plural) return;  // watched from the start
+  }
+  std::string version;  // the storage version, where its objects are read
+  for (const api::Json& v : api::ChildOrNull(spec, "versions")) {
+    if (v.value("storage", false)) version = api::StringMember(v, "name");
+  }
+  if (group.empty() || plural.empty() || version.empty()) return;
+  const bool namespaced = api::StringMember(spec, "scope") != "Cluster";
+  auto sub = gc_client_.Watch(loop_, client::Resource{group, version, plural, namespaced}, "",
+                              [this](const store::WatchEvent& e) { OnPossibleGarbage(e); });
+  // Not served yet (the CRD not established): its next update tries again.
+  if (sub.ok()) crd_watches_[key] = std::move(*sub);
 }
 
 // A dependent created after its owner was deleted (a controller acting on a stale cache: the

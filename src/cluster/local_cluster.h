@@ -16,6 +16,7 @@
 // the cluster's work then runs in the loop's tasks.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -84,7 +85,11 @@ class LocalCluster {
   // The garbage collector acts on deletions: a pass runs after any object of an owning kind is
   // deleted or marked for deletion (several in one loop turn share one pass), and after one is
   // created naming an owner that is already gone.
+  // Custom resources can own objects too (upstream's collector follows every resource discovery
+  // serves): each CRD's kind gets a watch when the CRD appears (OnCrd), so a kind installed
+  // after the start triggers passes like the built-in ones.
   Status WatchForCollection();
+  void OnCrd(const store::WatchEvent& event);
   // Creates the PodGroup CRD unless it exists.
   Status InstallPodGroupCrd();
   void OnPossibleGarbage(const store::WatchEvent& event);
@@ -123,6 +128,7 @@ class LocalCluster {
   std::unique_ptr<JobController> jobs_;
   std::unique_ptr<DaemonSetController> daemonsets_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
+  std::map<std::string, std::unique_ptr<client::Subscription>> crd_watches_;  // by "plural.group"
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;
   std::optional<Time> last_gc_;  // when the last pass ran

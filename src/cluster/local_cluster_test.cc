@@ -161,6 +161,45 @@ TEST(LocalCluster, ADependentCreatedAfterItsOwnerIsGoneIsCollected) {
   EXPECT_TRUE(sim.user.Get(client::kStatefulSets, "default", "dependent").ok());
 }
 
+// A kind installed after the cluster started can own objects: deleting one of its objects
+// collects its dependents, as upstream's collector does for every kind discovery serves.
+TEST(LocalCluster, ACustomResourceInstalledLaterOwnsItsDependents) {
+  ClusterSpec spec;
+  spec.pools.push_back(GpuPool("gpu", 1, 8, 1));
+  SimCluster sim(spec);
+  ASSERT_TRUE(sim.Start().ok());
+  const client::Resource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+  const api::Json crd = api::Json::parse(R"({
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "widgets.example.com"},
+    "spec": {"group": "example.com", "scope": "Namespaced",
+             "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+             "versions": [{"name": "v1", "served": true, "storage": true,
+                           "schema": {"openAPIV3Schema": {"type": "object",
+                             "x-kubernetes-preserve-unknown-fields": true}}}]}})");
+  ASSERT_TRUE(sim.user.Create(crds, crd).ok());
+  sim.loop().RunFor(std::chrono::seconds(1));
+  const client::Resource widgets{"example.com", "v1", "widgets"};
+  auto widget = sim.user.Create(widgets, {{"apiVersion", "example.com/v1"},
+                                          {"kind", "Widget"},
+                                          {"metadata", {{"name", "w"}, {"namespace", "default"}}}});
+  ASSERT_TRUE(widget.ok()) << widget.status().message();
+  api::Json dependent = testing::StatefulSet("made-by-w", 0, 1);
+  dependent["metadata"]["ownerReferences"] =
+      api::Json::array({{{"apiVersion", "example.com/v1"},
+                         {"kind", "Widget"},
+                         {"name", "w"},
+                         {"uid", (*widget)->document()["metadata"]["uid"]},
+                         {"controller", true}}});
+  ASSERT_TRUE(sim.user.Create(client::kStatefulSets, dependent).ok());
+  sim.loop().RunFor(std::chrono::seconds(5));
+  ASSERT_TRUE(sim.user.Get(client::kStatefulSets, "default", "made-by-w").ok());
+  ASSERT_TRUE(sim.user.Delete(widgets, "default", "w").ok());
+  EXPECT_TRUE(sim.RunUntil(
+      [&] { return !sim.user.Get(client::kStatefulSets, "default", "made-by-w").ok(); },
+      std::chrono::minutes(1)));
+}
+
 // `kubectl delete namespace`: the namespace deleter (through its own client) deletes what is in
 // the namespace after the grace period, waits for the pod's termination, removes the
 // "kubernetes" finalizer and deletes the namespace for good.
