@@ -158,30 +158,27 @@ Status LocalCluster::WatchForCollection() {
 }
 
 void LocalCluster::OnCrd(const store::WatchEvent& event) {
-  const api::Json& spec = api::ChildOrNull(event.object->document(), "spec");
-  const std::string group = api::StringMember(spec, "group");
-  const std::string plural = api::StringMember(api::ChildOrNull(spec, "names"), "plural");
-  const std::string key = plural + "." + group;
+  const std::string& crd = event.object->name().name;  // "<plural>.<group>"
   if (event.type == store::EventType::kDeleted) {
     // Its objects go with it: their dependents are for the pass this deletion starts.
-    crd_watches_.erase(key);
+    crd_watches_.erase(crd);
     OnPossibleGarbage(event);
     return;
   }
-  if (crd_watches_.contains(key)) return;
+  if (crd_watches_.contains(crd)) return;
   for (const client::Resource* owner : kOwners) {
-    if (owner->group == group && owner->resource == plural) return;  // watched from the start
+    if (owner->resource + "." + owner->group == crd) return;  // watched from the start
   }
-  std::string version;  // the storage version, where its objects are read
-  for (const api::Json& v : api::ChildOrNull(spec, "versions")) {
-    if (v.value("storage", false)) version = api::StringMember(v, "name");
+  // A version the API server serves now (any one: a watch of it sees every object); none yet
+  // (the CRD not established): its next update tries again.
+  std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
+  for (const api::ResourceInfo* info : served->All()) {
+    if (!info->custom || info->resource + "." + info->group != crd) continue;
+    auto sub = gc_client_.Watch(loop_, client::ResourceOf(*info), "",
+                                [this](const store::WatchEvent& e) { OnPossibleGarbage(e); });
+    if (sub.ok()) crd_watches_[crd] = std::move(*sub);
+    return;
   }
-  if (group.empty() || plural.empty() || version.empty()) return;
-  const bool namespaced = api::StringMember(spec, "scope") != "Cluster";
-  auto sub = gc_client_.Watch(loop_, client::Resource{group, version, plural, namespaced}, "",
-                              [this](const store::WatchEvent& e) { OnPossibleGarbage(e); });
-  // Not served yet (the CRD not established): its next update tries again.
-  if (sub.ok()) crd_watches_[key] = std::move(*sub);
 }
 
 // A dependent created after its owner was deleted (a controller acting on a stale cache: the

@@ -128,7 +128,7 @@ class LocalCluster {
   std::unique_ptr<JobController> jobs_;
   std::unique_ptr<DaemonSetController> daemonsets_;
   std::vector<std::unique_ptr<client::Subscription>> gc_watches_;
-  std::map<std::string, std::unique_ptr<client::Subscription>> crd_watches_;  // by "plural.group"
+  std::map<std::string, std::unique_ptr<client::Subscription>> crd_watches_;  // by CRD name
   bool gc_scheduled_ = false;
   std::uint64_t gc_passes_ = 0;
   std::optional<Time> last_gc_;  // when the last pass ran
