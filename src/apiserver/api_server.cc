@@ -25,23 +25,45 @@ const api::ResourceInfo& Builtin(const api::ResourceRegistry& registry, const ch
   return *info;
 }
 
-// The derived documents of a registry: OpenAPI per group/version and compiled CRD schemas.
-Result<std::shared_ptr<const ServedResources>> BuildServed(api::ResourceRegistry registry) {
+std::string VersionKey(const api::ResourceInfo& info) {
+  return info.group + "/" + info.version + "/" + info.resource;
+}
+
+// The compiled schema of a custom resource version: `previous`'s when its schema there is the
+// same (installing one CRD does not recompile the others), else compiled now.
+Result<std::shared_ptr<const api::StructuralSchema>> SchemaOf(const api::ResourceInfo& info,
+                                                              const ServedResources* previous) {
+  if (previous != nullptr) {
+    auto kept = previous->schemas_by_version.find(VersionKey(info));
+    const api::ResourceInfo* was = previous->registry.Find(info.group, info.version, info.resource);
+    if (kept != previous->schemas_by_version.end() && was != nullptr &&
+        was->openapi_schema == info.openapi_schema) {
+      return kept->second;
+    }
+  }
+  ASSIGN_OR_RETURN(api::StructuralSchema schema,
+                   api::StructuralSchema::Compile(info.openapi_schema));
+  for (const std::string& skipped : schema.SkippedRules()) {
+    Logger("apiserver")
+        ->warn("{}: x-kubernetes-validations rule not evaluated: {}", info.GroupResource(),
+               skipped);
+  }
+  return std::make_shared<const api::StructuralSchema>(std::move(schema));
+}
+
+// The derived documents of a registry: compiled CRD schemas (those of `previous`, the snapshot
+// it replaces, kept where unchanged) and list types; OpenAPI when first asked for.
+Result<std::shared_ptr<const ServedResources>> BuildServed(
+    api::ResourceRegistry registry, const ServedResources* previous = nullptr) {
   auto served = std::make_shared<ServedResources>();
   for (const api::ResourceInfo* info : registry.All()) {
     served->list_types[info->GroupResource()] = ListTypesFor(*info);
     if (!info->custom || info->openapi_schema.is_null()) continue;
-    ASSIGN_OR_RETURN(api::StructuralSchema schema,
-                     api::StructuralSchema::Compile(info->openapi_schema));
-    for (const std::string& skipped : schema.SkippedRules()) {
-      Logger("apiserver")
-          ->warn("{}: x-kubernetes-validations rule not evaluated: {}", info->GroupResource(),
-                 skipped);
-    }
-    served->schemas[info->GroupResource()] =
-        std::make_shared<const api::StructuralSchema>(std::move(schema));
+    ASSIGN_OR_RETURN(std::shared_ptr<const api::StructuralSchema> schema,
+                     SchemaOf(*info, previous));
+    served->schemas_by_version[VersionKey(*info)] = schema;
+    served->schemas[info->GroupResource()] = std::move(schema);
   }
-  served->openapi = OpenApiDocuments(registry);
   served->registry = std::move(registry);
   return std::shared_ptr<const ServedResources>(std::move(served));
 }
@@ -232,8 +254,13 @@ Status ApiServer::ApplyCrdChange(const api::Json* crd, const std::string& crd_na
   } else {
     registry.RemoveCustomResource(crd_name);
   }
-  ASSIGN_OR_RETURN(served_, BuildServed(std::move(registry)));
+  ASSIGN_OR_RETURN(served_, BuildServed(std::move(registry), served_.get()));
   return Status::Ok();
+}
+
+const std::vector<OpenApiDocument>& ServedResources::openapi() const {
+  std::call_once(openapi_once_, [this] { openapi_ = OpenApiDocuments(registry); });
+  return openapi_;
 }
 
 }  // namespace lws::apiserver

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -77,13 +78,22 @@ struct ApiServerOptions {
 // What the server serves at one moment: the registry, plus what is derived from it once.
 struct ServedResources {
   api::ResourceRegistry registry;
-  std::vector<OpenApiDocument> openapi;  // per group/version, built on change
+  // OpenAPI per group/version, made on the first request for it: a CRD change makes a new
+  // snapshot, and most snapshots (every one of a simulated world) are never asked for it.
+  const std::vector<OpenApiDocument>& openapi() const;
   // Compiled structural schemas of custom resources, by GroupResource() "x.group".
   std::map<std::string, std::shared_ptr<const api::StructuralSchema>> schemas;
+  // The same by "group/version/resource", kept so that the next snapshot compiles only the
+  // schemas that changed.
+  std::map<std::string, std::shared_ptr<const api::StructuralSchema>> schemas_by_version;
   // List types for managedFields and apply, by GroupResource(): every resource.
   std::map<std::string, ListTypeProvider> list_types;
   // The versions that passed the shape check under these list types (shape_marks.h).
   mutable ShapeMarks shape_marks;
+
+ private:
+  mutable std::once_flag openapi_once_;
+  mutable std::vector<OpenApiDocument> openapi_;
 };
 
 // Whether `target` addresses events.k8s.io/v1 events (served from core/v1, event_versions.h).

@@ -75,13 +75,13 @@ Result<Answer> RequestHandler::OpenApiV2Document() {
 }
 
 Result<Answer> RequestHandler::OpenApiRootDocument() {
-  return JsonResponse(200, OpenApiRoot(served_->openapi));
+  return JsonResponse(200, OpenApiRoot(served_->openapi()));
 }
 
 Result<Answer> RequestHandler::OpenApiGroupDocument() {
   std::string path = target_.group.empty() ? "api/" + target_.version
                                            : "apis/" + target_.group + "/" + target_.version;
-  for (const OpenApiDocument& document : served_->openapi) {
+  for (const OpenApiDocument& document : served_->openapi()) {
     if (document.path != path) continue;
     transport::HttpResponse response = JsonResponse(200, document.document).http;
     // The document at a given hash never changes: let clients cache it, as the real server does.
