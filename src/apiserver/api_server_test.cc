@@ -204,6 +204,46 @@ TEST_F(ApiServerTest, CustomResourceDefinitionsComeAndGo) {
   EXPECT_EQ(Get("/apis/example.com/v1/namespaces/default/widgets").code, 404);
 }
 
+// A CRD change makes a new snapshot of what is served: the other CRDs' compiled schemas carry
+// over (installing one does not recompile them all), a changed schema is compiled again, and the
+// OpenAPI documents are made when first asked for, with the new CRD among them.
+TEST_F(ApiServerTest, ASnapshotKeepsTheSchemasThatDidNotChange) {
+  const std::string lws = "leaderworkersets.leaderworkerset.x-k8s.io";
+  auto schema_of = [&](const std::string& group_resource) {
+    return server_->served()->schemas.at(group_resource).get();
+  };
+  const api::StructuralSchema* before = schema_of(lws);
+  Json crd = Json::parse(R"({"apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition", "metadata": {"name": "widgets.example.com"},
+    "spec": {"group": "example.com", "scope": "Namespaced",
+             "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+             "versions": [{"name": "v1", "served": true, "storage": true,
+                           "schema": {"openAPIV3Schema": {"type": "object",
+                             "properties": {"size": {"type": "integer"}}}}}]}})");
+  ASSERT_EQ(Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd).code, 201);
+  EXPECT_EQ(schema_of(lws), before) << "the LWS CRD's schema is kept, not compiled again";
+  const api::StructuralSchema* widgets = schema_of("widgets.example.com");
+  Reply openapi = Get("/openapi/v3");
+  ASSERT_EQ(openapi.code, 200);
+  EXPECT_TRUE(openapi.body["paths"].contains("apis/example.com/v1")) << openapi.body.dump();
+  Reply stored = Get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com");
+  Json changed = stored.body;
+  changed["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["size"]["type"] =
+      "string";
+  ASSERT_EQ(
+      Put("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com", changed)
+          .code,
+      200);
+  EXPECT_NE(schema_of("widgets.example.com"), widgets) << "a changed schema is compiled again";
+  EXPECT_EQ(schema_of(lws), before);
+  Json widget = {{"apiVersion", "example.com/v1"},
+                 {"kind", "Widget"},
+                 {"metadata", {{"name", "w"}}},
+                 {"size", "big"}};
+  EXPECT_EQ(Post("/apis/example.com/v1/namespaces/default/widgets", widget).code, 201)
+      << "validated by the new schema";
+}
+
 TEST_F(ApiServerTest, StoredCrdsAreServedAgainAfterARestart) {
   std::string dir = ::testing::TempDir() + "/api_server_restart_" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
