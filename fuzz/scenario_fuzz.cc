@@ -19,13 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (s->strategies.empty() || s->horizon <= lws::Duration::zero()) std::abort();
-  auto rollable = [](const lws::api::Json& o) {
-    return lws::simulate::IsLws(o) || lws::simulate::IsDisaggregatedSet(o);
-  };
+  using lws::simulate::IsRollable;
   auto has = [&](const lws::simulate::Change& c) {
     for (const lws::simulate::Strategy& strategy : s->strategies) {
       for (const lws::api::Json& o : s->WorkloadsOf(strategy)) {
-        if (rollable(o) && lws::api::StringMember(o, "kind") == c.target_kind &&
+        if (IsRollable(o) && lws::api::StringMember(o, "kind") == c.target_kind &&
             lws::simulate::NameOf(o) == c.target) {
           return true;
         }
@@ -35,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   };
   for (const lws::simulate::Strategy& strategy : s->strategies) {
     const auto& workloads = s->WorkloadsOf(strategy);
-    if (std::none_of(workloads.begin(), workloads.end(), rollable)) std::abort();
+    if (std::none_of(workloads.begin(), workloads.end(), IsRollable)) std::abort();
   }
   for (std::size_t i = 0; i < s->timeline.size(); ++i) {
     if (i > 0 && s->timeline[i].at < s->timeline[i - 1].at) std::abort();

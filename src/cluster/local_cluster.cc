@@ -173,7 +173,7 @@ void LocalCluster::OnCrd(const store::WatchEvent& event) {
   // (the CRD not established): its next update tries again.
   std::shared_ptr<const api::ResourceRegistry> served = gc_client_.ServedRegistry();
   for (const api::ResourceInfo* info : served->All()) {
-    if (!info->custom || info->resource + "." + info->group != crd) continue;
+    if (!info->custom || info->GroupResource() != crd) continue;
     auto sub = gc_client_.Watch(loop_, client::ResourceOf(*info), "",
                                 [this](const store::WatchEvent& e) { OnPossibleGarbage(e); });
     if (sub.ok()) crd_watches_[crd] = std::move(*sub);

@@ -87,7 +87,7 @@ Status CheckScenario(const Scenario& scenario, const std::string& file) {
   std::vector<std::string> problems;
   for (const Strategy& strategy : scenario.strategies) {
     for (const Json& workload : scenario.WorkloadsOf(strategy)) {
-      if (IsLws(workload) || IsDisaggregatedSet(workload)) {
+      if (IsRollable(workload)) {
         CheckWorkload(workload, strategy, file, scenario.cluster, &problems);
       }
     }

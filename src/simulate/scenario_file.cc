@@ -68,16 +68,15 @@ void DecodeWorkload(const Json& value, const FieldPath& path, const std::string&
 }
 
 bool HasRollable(const std::vector<Json>& workloads) {
-  return std::any_of(workloads.begin(), workloads.end(),
-                     [](const Json& o) { return IsLws(o) || IsDisaggregatedSet(o); });
+  return std::any_of(workloads.begin(), workloads.end(), IsRollable);
 }
 
 // The workload of this kind and name among the scenario's workloads or a strategy's.
 const Json* FindWorkload(const Scenario& s, std::string_view kind, const std::string& name) {
   auto find = [&](const std::vector<Json>& workloads) -> const Json* {
     for (const Json& object : workloads) {
-      if ((IsLws(object) || IsDisaggregatedSet(object)) &&
-          api::StringMember(object, "kind") == kind && NameOf(object) == name) {
+      if (IsRollable(object) && api::StringMember(object, "kind") == kind &&
+          NameOf(object) == name) {
         return &object;
       }
     }
@@ -190,6 +189,24 @@ void DecodeChange(const Json& value, const FieldPath& path, Decoder* d, Scenario
   s->timeline.push_back(std::move(change));
 }
 
+// Each item of the list `key` of `doc` (absent: none) at `at`, decoded; false when it is not a
+// list (reported).
+template <typename F>
+bool EachItem(const Json& doc, const char* key, const FieldPath& at, Decoder* d, F decode) {
+  const Json list = doc.value(key, Json::array());
+  if (!list.is_array()) {
+    d->errors.push_back(api::TypeInvalid(at, list, "must be a list"));
+    return false;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) decode(list[i], at.Index(i));
+  return true;
+}
+
+template <typename F>
+void EachItem(const Json& doc, const char* key, Decoder* d, F decode) {
+  EachItem(doc, key, FieldPath(key), d, decode);
+}
+
 void DecodeStrategy(const Json& value, const FieldPath& path, const std::string& dir, Decoder* d,
                     Scenario* s) {
   if (!d->IsObject(value, path)) return;
@@ -223,18 +240,14 @@ void DecodeStrategy(const Json& value, const FieldPath& path, const std::string&
     Result<Json> merged = apiserver::ApplyMergePatch(strategy.lws_patch, value["patch"]);
     if (merged.ok()) strategy.lws_patch = std::move(*merged);
   }
-  if (value.contains("workloads")) {
-    const FieldPath at = path.Child("workloads");
-    if (!value["workloads"].is_array()) {
-      d->errors.push_back(api::TypeInvalid(at, value["workloads"], "must be a list"));
-    } else {
-      for (std::size_t i = 0; i < value["workloads"].size(); ++i) {
-        DecodeWorkload(value["workloads"][i], at.Index(i), dir, d, &strategy.workloads);
-      }
-      if (!HasRollable(strategy.workloads)) {
-        d->errors.push_back(api::Required(at, "at least one LeaderWorkerSet or DisaggregatedSet"));
-      }
-    }
+  const FieldPath at = path.Child("workloads");
+  if (value.contains("workloads") &&
+      EachItem(value, "workloads", at, d,
+               [&](const Json& v, const FieldPath& p) {
+                 DecodeWorkload(v, p, dir, d, &strategy.workloads);
+               }) &&
+      !HasRollable(strategy.workloads)) {
+    d->errors.push_back(api::Required(at, "at least one LeaderWorkerSet or DisaggregatedSet"));
   }
   s->strategies.push_back(std::move(strategy));
 }
@@ -248,16 +261,6 @@ void DecodeLimits(const Json& value, const FieldPath& path, Decoder* d, Scenario
     d->errors.push_back(
         api::Invalid(path.Child("horizon"), value.value("horizon", Json()), "must be positive"));
   }
-}
-
-template <typename F>
-void EachItem(const Json& doc, const char* key, Decoder* d, F decode) {
-  const Json list = doc.value(key, Json::array());
-  if (!list.is_array()) {
-    d->errors.push_back(api::TypeInvalid(FieldPath(key), list, "must be a list"));
-    return;
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) decode(list[i], FieldPath(key).Index(i));
 }
 
 }  // namespace

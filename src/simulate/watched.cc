@@ -54,8 +54,6 @@ void AddCounts(const Observation& part, Observation* role) {
   role->restarts += part.restarts;
 }
 
-bool IsRollable(const Json& object) { return IsLws(object) || IsDisaggregatedSet(object); }
-
 }  // namespace
 
 WatchedWorkload WorkloadOf(const Json& object) {
@@ -105,6 +103,10 @@ std::int64_t Watched::ChangeGeneration(const WatchedWorkload& w) const {
   return it == changed_.end() ? 1 : it->second;
 }
 
+bool Watched::LwsAtRest(const std::string& name, const Observation& o) const {
+  return AtRest(o) && o.observed_generation >= ChangeGeneration({api::kLwsKind.data(), name});
+}
+
 std::string Watched::RowLabel(int row) const {
   return row >= 0 && row < static_cast<int>(row_labels_.size()) ? row_labels_[row] : "";
 }
@@ -138,8 +140,7 @@ bool Watched::ObserveLws(const client::LocalClient& client, const std::string& n
   for (const GroupView& g : role.o.groups) {
     if (IsReady(g.state)) role.ready_accelerators += g.accelerators;
   }
-  const bool at_rest = AtRest(role.o) &&
-                       role.o.observed_generation >= ChangeGeneration({api::kLwsKind.data(), name});
+  const bool at_rest = LwsAtRest(name, role.o);
   roles->push_back(std::move(role));
   return at_rest;
 }
@@ -213,8 +214,7 @@ WatchedObservation Watched::Observe(const client::LocalClient& client, Time now)
   if (workloads_.size() == 1 && workloads_.front().kind == api::kLwsKind) {
     const std::string& name = workloads_.front().name;
     out.total = simulate::Observe(client, name, accelerator_, now, &slots_[name]);
-    out.at_rest =
-        AtRest(out.total) && out.total.observed_generation >= ChangeGeneration(workloads_.front());
+    out.at_rest = LwsAtRest(name, out.total);
     return out;
   }
   out.at_rest = true;

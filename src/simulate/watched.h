@@ -81,6 +81,8 @@ class Watched {
   void Place(const std::string& role, const std::string& lws, const Observation& part,
              std::vector<GroupView>* rows);
   std::int64_t ChangeGeneration(const WatchedWorkload& w) const;
+  // A watched LWS at rest after its last change.
+  bool LwsAtRest(const std::string& name, const Observation& o) const;
 
   std::vector<WatchedWorkload> workloads_;
   std::string accelerator_;

@@ -34,6 +34,8 @@ bool IsDisaggregatedSet(const Json& object) {
          api::StringMember(object, "apiVersion") == api::kDsApiVersion;
 }
 
+bool IsRollable(const Json& object) { return IsLws(object) || IsDisaggregatedSet(object); }
+
 std::string NameOf(const Json& object) {
   return api::StringMember(api::ChildOrNull(object, "metadata"), "name");
 }

@@ -17,6 +17,8 @@ using api::Json;
 
 bool IsLws(const Json& object);
 bool IsDisaggregatedSet(const Json& object);
+// What a scenario rolls out and a run watches: an LWS or a DisaggregatedSet.
+bool IsRollable(const Json& object);
 std::string NameOf(const Json& object);
 
 Json ImagePatch(const Json& workload, const std::string& image);
