@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "api/codec.h"
 #include "api/disaggregatedset_types.h"
 #include "api/lws_types.h"
 #include "client/resource.h"
@@ -11,6 +10,7 @@
 #include "controllers/disaggregatedset/revision.h"
 #include "controllers/disaggregatedset/slice_plan.h"
 #include "controllers/lws/rolling_update.h"
+#include "store/decoded_view.h"
 
 namespace lws::simulate {
 namespace {
@@ -132,8 +132,9 @@ bool Watched::ObserveLws(const client::LocalClient& client, const std::string& n
   role.o.groups = std::move(groups);
   auto stored = client.Get(client::kLeaderWorkerSets, "default", name);
   if (stored.ok()) {
-    if (auto lws = api::Decode<api::LeaderWorkerSet>((*stored)->document()); lws.ok()) {
-      Result<controllers::RolloutSettings> settings = controllers::RolloutSettingsOf(*lws);
+    // The view Observe read too, decoded once per version for every reader.
+    if (auto lws = store::DecodedView<api::LeaderWorkerSet>(**stored); lws.ok()) {
+      Result<controllers::RolloutSettings> settings = controllers::RolloutSettingsOf(**lws);
       if (settings.ok()) role.floor = std::max(0, settings->replicas - settings->max_unavailable);
     }
   }
@@ -149,8 +150,9 @@ bool Watched::ObserveSet(const client::LocalClient& client, const std::string& n
                          std::vector<RoleObservation>* roles) {
   auto stored = client.Get(client::kDisaggregatedSets, "default", name);
   if (!stored.ok()) return false;
-  auto ds = api::Decode<api::DisaggregatedSet>((*stored)->document());
-  if (!ds.ok()) return false;
+  auto view = store::DecodedView<api::DisaggregatedSet>(**stored);
+  if (!view.ok()) return false;
+  const std::shared_ptr<const api::DisaggregatedSet>& ds = *view;
   Result<std::string> computed = disaggregatedset::ComputeRevision(*ds);
   const std::string revision = computed.ok() ? *computed : "";
   bool at_rest = ds->status.observed_generation >= ChangeGeneration({api::kDsKind.data(), name}) &&
